@@ -1,0 +1,1 @@
+#include "analyzers/analyzer.h"

@@ -1,0 +1,18 @@
+// `feedcheck egress` (not yet built: see the issue tracker).
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "core/exit_status.h"
+
+namespace feedcheck::cli {
+
+void SetupEgress(CLI::App& root, CommandTable& table) {
+  CLI::App* sub = root.add_subcommand("egress", "(not yet available)");
+  sub->allow_extras();
+  table.Add(sub, [] {
+    fmt::print(stderr, "feedcheck egress: not available in this build yet\n");
+    return ToInt(ExitStatus::kUsage);
+  });
+}
+
+}  // namespace feedcheck::cli

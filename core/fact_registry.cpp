@@ -1,0 +1,187 @@
+#include "core/fact_registry.h"
+
+#include "core/edit_distance.h"
+
+namespace feedcheck {
+namespace {
+
+using O = FactOrigin;
+using U = Unit;
+
+// Keys are stable once released: add, never rename. Families end in ".<name>".
+// Sections: declared & knowledge base, derived (calculators), measured (probes),
+// observed (analyzers).
+std::vector<FactSpec> BuiltinSpecs() {
+  return {
+      // --- node (declared or knowledge base) ---
+      {"node.sku", U::kText, O::kDeclared, "VM size of the compute nodes, e.g. Standard_ND96asr_v4"},
+      {"node.count", U::kCount, O::kDeclared, "number of compute nodes reading the data"},
+      {"node.vcpus", U::kCount, O::kKnowledge, "vCPUs per node"},
+      {"node.gpus", U::kCount, O::kKnowledge, "GPUs per node"},
+      {"node.gpu_model", U::kText, O::kKnowledge, "GPU model, e.g. A100 40GB"},
+      {"node.ram_bytes", U::kBytes, O::kKnowledge, "memory per node"},
+      {"node.nic_gbps", U::kGbps, O::kKnowledge, "expected network bandwidth per node"},
+      {"node.local_disk_bytes", U::kBytes, O::kKnowledge, "local temp/NVMe disk per node"},
+      // --- storage account ---
+      {"account.kind", U::kText, O::kKnowledge,
+       "storage target profile: standard_gpv2, standard_gpv2_legacy_120, premium_block_blob, "
+       "azure_files_premium, netapp_files"},
+      {"account.region", U::kText, O::kDeclared, "Azure region of the storage account"},
+      {"account.egress_gbps", U::kGbps, O::kKnowledge, "account egress limit"},
+      {"account.ingress_gbps", U::kGbps, O::kKnowledge, "account ingress limit"},
+      {"account.requests_per_s", U::kPerSecond, O::kKnowledge, "account request-rate limit"},
+      {"account.same_region", U::kBool, O::kDeclared, "storage and compute are in one region"},
+      // --- dataset ---
+      {"dataset.bytes", U::kBytes, O::kDeclared, "total size of the data read"},
+      {"dataset.files", U::kCount, O::kDeclared, "number of files (blobs)"},
+      {"dataset.median_file_bytes", U::kBytes, O::kDeclared, "median file size"},
+      {"dataset.mean_file_bytes", U::kBytes, O::kDeclared, "mean file size"},
+      {"dataset.dirs", U::kCount, O::kDeclared, "number of directories (virtual, '/'-delimited)"},
+      {"dataset.files_per_dir", U::kCount, O::kDeclared, "files per directory (dirs x files layout)"},
+      {"dataset.small_file_fraction", U::kFraction, O::kMeasured,
+       "fraction of files under 4 MiB (from a listing)"},
+      {"dataset.max_file_bytes", U::kBytes, O::kMeasured, "largest file (from a listing)"},
+      // --- workload (profile) ---
+      {"workload.epochs", U::kCount, O::kDeclared, "passes over the data"},
+      {"workload.access", U::kText, O::kDeclared, "sequential | random | shuffled_files"},
+      {"workload.readers", U::kCount, O::kDeclared, "reader threads/processes per node"},
+      {"workload.gpu_demand_gbps", U::kGbps, O::kDeclared, "input rate the GPUs of one node consume"},
+      {"workload.gpu_demand_per_gpu_gbps", U::kGbps, O::kDeclared,
+       "input rate one GPU consumes (preset or given)"},
+      {"workload.mode", U::kText, O::kDeclared, "declared input mode: download | ro_mount | direct"},
+      {"workload.delayed_start_ok", U::kBool, O::kDeclared, "a wait for the download before training is acceptable"},
+      {"workload.reads_whole_dataset", U::kBool, O::kDeclared, "each node reads most or all of the data"},
+      {"workload.file_reads_concurrent", U::kBool, O::kDeclared, "files are read from several threads at once"},
+      // --- derived: sizing calculators (egress, plan) ---
+      {"egress.full_rate_nodes", U::kCount, O::kDerived, "most nodes that run at full NIC rate from one account"},
+      {"egress.degrade_from_nodes", U::kCount, O::kDerived, "node count from which per-node throughput falls"},
+      {"egress.per_node_gbps", U::kGbps, O::kDerived, "per-node throughput at node.count"},
+      {"egress.aggregate_gbps", U::kGbps, O::kDerived, "aggregate throughput at node.count"},
+      {"egress.accounts_needed", U::kCount, O::kDerived, "accounts to replicate across for node.count at full rate"},
+      {"plan.get_requests", U::kCount, O::kDerived, "GET requests to read the data once"},
+      {"plan.list_requests_walk", U::kCount, O::kDerived, "List requests for a directory-by-directory walk"},
+      {"plan.list_requests_flat", U::kCount, O::kDerived, "List requests for one flat prefix listing"},
+      {"plan.load_s_nic", U::kSeconds, O::kDerived, "best-case time to load the data at the NIC rate"},
+      {"plan.load_s_share", U::kSeconds, O::kDerived, "best-case load time at the node's share of account egress"},
+      {"plan.epoch_s_min", U::kSeconds, O::kDerived, "lower bound of one epoch at node.count"},
+      {"plan.fits_on_disk", U::kBool, O::kDerived, "the data fits on the local disk (download mode possible)"},
+      {"plan.request_overhead_s", U::kSeconds, O::kDerived, "total per-request overhead for one pass at the assumed latency"},
+      // --- measured: throughput ---
+      {"probe.throughput.gbps", U::kGbps, O::kMeasured, "best download throughput of one node"},
+      {"probe.throughput.best_concurrency", U::kCount, O::kMeasured, "connections at the knee of the sweep"},
+      {"probe.throughput.nic_fraction", U::kFraction, O::kMeasured, "throughput / node NIC bandwidth"},
+      {"probe.throughput.cpu_s_per_gb", U::kCpuSecondsPerGB, O::kMeasured, "probe CPU cost per GB moved"},
+      {"probe.throughput.block_bytes", U::kBytes, O::kMeasured, "ranged GET size used"},
+      // --- measured: latency ---
+      {"probe.latency.ttfb_p50_ms", U::kMilliseconds, O::kMeasured, "time to first byte, median (reused connection)"},
+      {"probe.latency.ttfb_p90_ms", U::kMilliseconds, O::kMeasured, "time to first byte, 90th percentile"},
+      {"probe.latency.ttfb_p99_ms", U::kMilliseconds, O::kMeasured, "time to first byte, 99th percentile"},
+      {"probe.latency.ttfb_p999_ms", U::kMilliseconds, O::kMeasured, "time to first byte, 99.9th percentile"},
+      {"probe.latency.ttfb_max_ms", U::kMilliseconds, O::kMeasured, "time to first byte, maximum"},
+      {"probe.latency.total_p50_ms", U::kMilliseconds, O::kMeasured, "whole small GET, median"},
+      {"probe.latency.head_p50_ms", U::kMilliseconds, O::kMeasured, "HEAD (Get Blob Properties), median"},
+      {"probe.latency.new_conn_ttfb_p50_ms", U::kMilliseconds, O::kMeasured, "time to first byte on a new connection, median"},
+      {"probe.latency.connect_ms", U::kMilliseconds, O::kMeasured, "TCP connect time, median"},
+      {"probe.latency.tls_ms", U::kMilliseconds, O::kMeasured, "TLS handshake time, median (0 over http)"},
+      {"probe.latency.requests", U::kCount, O::kMeasured, "requests measured"},
+      // --- measured: listing ---
+      {"probe.list.entries_per_s", U::kPerSecond, O::kMeasured, "entries listed per second"},
+      {"probe.list.page_p50_ms", U::kMilliseconds, O::kMeasured, "List page latency, median"},
+      {"probe.list.page_p99_ms", U::kMilliseconds, O::kMeasured, "List page latency, 99th percentile"},
+      {"probe.list.first_entry_ms", U::kMilliseconds, O::kMeasured, "time to the first entry"},
+      {"probe.list.pages", U::kCount, O::kMeasured, "pages (requests) listed"},
+      {"probe.list.entries", U::kCount, O::kMeasured, "entries listed"},
+      {"probe.list.complete", U::kBool, O::kMeasured, "the listing reached its end within --max-pages"},
+      {"probe.list.stat_per_entry_ms", U::kMilliseconds, O::kMeasured, "stat cost per entry on a mounted path"},
+      // --- measured: small files ---
+      {"probe.smallfile.overhead_ms", U::kMilliseconds, O::kMeasured, "fitted per-request overhead"},
+      {"probe.smallfile.bandwidth_gbps", U::kGbps, O::kMeasured, "fitted asymptotic bandwidth"},
+      {"probe.smallfile.breakeven_bytes", U::kBytes, O::kMeasured, "size at which overhead equals transfer time"},
+      // --- measured: cache disk ---
+      {"probe.disk.read_gbps", U::kGbps, O::kMeasured, "sequential read of the cache path"},
+      {"probe.disk.write_gbps", U::kGbps, O::kMeasured, "sequential write of the cache path"},
+      {"probe.disk.random_read_iops", U::kPerSecond, O::kMeasured, "4 KiB random-read IOPS"},
+      {"probe.disk.device", U::kText, O::kMeasured, "device behind the path"},
+      {"probe.disk.kind", U::kText, O::kMeasured, "nvme | os_disk | virtio | tmpfs | network | other"},
+      {"probe.disk.free_bytes", U::kBytes, O::kMeasured, "free space on the cache path"},
+      // --- measured: NIC ---
+      {"probe.nic.link_gbps", U::kGbps, O::kMeasured, "link speed of the interface that routes to the target"},
+      {"probe.nic.interface", U::kText, O::kMeasured, "interface name"},
+      {"probe.nic.driver", U::kText, O::kMeasured, "driver of the interface"},
+      {"probe.nic.mtu", U::kCount, O::kMeasured, "MTU"},
+      {"probe.nic.accelerated", U::kBool, O::kMeasured, "an accelerated-networking VF is present"},
+      // --- measured: errors ---
+      {"probe.errors.total", U::kCount, O::kMeasured, "failed requests"},
+      {"probe.errors.throttled_egress", U::kCount, O::kMeasured, "503 ServerBusy for egress over the account limit"},
+      {"probe.errors.throttled_requests", U::kCount, O::kMeasured, "503 ServerBusy for operations per second over the limit"},
+      {"probe.errors.timeouts", U::kCount, O::kMeasured, "requests that timed out"},
+      {"probe.errors.retries", U::kCount, O::kMeasured, "retries made"},
+      {"probe.errors.http.<status>", U::kCount, O::kMeasured, "failed requests by HTTP status"},
+      // --- measured: cluster (MPI) ---
+      {"probe.cluster.nodes", U::kCount, O::kMeasured, "ranks that measured together"},
+      {"probe.cluster.aggregate_gbps", U::kGbps, O::kMeasured, "aggregate throughput of all ranks over the common window"},
+      {"probe.cluster.knee_nodes", U::kCount, O::kMeasured, "node count where the aggregate stops growing (ramp)"},
+      {"probe.cluster.slowest_node_gbps", U::kGbps, O::kMeasured, "throughput of the slowest node"},
+      {"probe.cluster.fastest_node_gbps", U::kGbps, O::kMeasured, "throughput of the fastest node"},
+      // --- observed: data runtime logs ---
+      {"runtime.mode", U::kText, O::kObserved, "input mode the runtime used: download | mount"},
+      {"runtime.download_s", U::kSeconds, O::kObserved, "duration of the download activity"},
+      {"runtime.activity_failures", U::kCount, O::kObserved, "activities that ended in Failure"},
+      {"runtime.mount_failures", U::kCount, O::kObserved, "failed mounts"},
+      {"runtime.parallelization_degree", U::kCount, O::kObserved, "parallelization_degree the runtime used"},
+      {"runtime.http_errors.<status>", U::kCount, O::kObserved, "non-successful responses by HTTP status"},
+      {"runtime.error_codes.<code>", U::kCount, O::kObserved, "non-successful responses by x-ms-error-code"},
+      {"runtime.retries", U::kCount, O::kObserved, "retries the runtime logged"},
+      {"runtime.setting.<ENV_VAR>", U::kText, O::kObserved, "a setting the runtime reports (or the job sets)"},
+      // --- observed: storage metrics ---
+      {"metrics.e2e_latency_ms", U::kMilliseconds, O::kObserved, "SuccessE2ELatency, mean"},
+      {"metrics.server_latency_ms", U::kMilliseconds, O::kObserved, "SuccessServerLatency, mean"},
+      {"metrics.egress_gbps_peak", U::kGbps, O::kObserved, "peak account egress"},
+      {"metrics.egress_gbps_mean", U::kGbps, O::kObserved, "mean account egress"},
+      {"metrics.ingress_gbps_peak", U::kGbps, O::kObserved, "peak account ingress"},
+      {"metrics.requests_per_s_peak", U::kPerSecond, O::kObserved, "peak transactions per second"},
+      {"metrics.availability_min_percent", U::kPercent, O::kObserved, "lowest Availability"},
+      {"metrics.throttled.<response_type>", U::kCount, O::kObserved, "transactions by throttling response type"},
+      {"metrics.bloblog.duration_p50_ms", U::kMilliseconds, O::kObserved, "StorageBlobLogs DurationMs, median"},
+      {"metrics.bloblog.server_latency_p50_ms", U::kMilliseconds, O::kObserved, "StorageBlobLogs ServerLatencyMs, median"},
+      // --- observed: GPU ---
+      {"gpu.count", U::kCount, O::kObserved, "GPUs sampled"},
+      {"gpu.util_mean", U::kPercent, O::kObserved, "mean GPU utilisation"},
+      {"gpu.util_p50", U::kPercent, O::kObserved, "median GPU utilisation"},
+      {"gpu.starved_fraction", U::kFraction, O::kObserved, "fraction of samples under the busy threshold"},
+      {"gpu.first_busy_s", U::kSeconds, O::kObserved, "time until the first busy sample"},
+      {"gpu.util_during_download", U::kPercent, O::kObserved, "mean GPU utilisation while data was downloading"},
+  };
+}
+
+bool IsFamily(std::string_view spec_key) { return spec_key.find(".<") != std::string_view::npos; }
+
+}  // namespace
+
+const FactRegistry& FactRegistry::Builtin() {
+  static const FactRegistry registry(BuiltinSpecs());
+  return registry;
+}
+
+const FactSpec* FactRegistry::Find(std::string_view key) const {
+  for (const auto& spec : specs_) {
+    if (!IsFamily(spec.key)) {
+      if (spec.key == key) return &spec;
+      continue;
+    }
+    std::string_view prefix = spec.key.substr(0, spec.key.find(".<") + 1);
+    if (key.size() > prefix.size() && key.substr(0, prefix.size()) == prefix &&
+        key.find('.', prefix.size()) == std::string_view::npos)
+      return &spec;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> FactRegistry::Suggest(std::string_view key) const {
+  std::vector<std::string> keys;
+  keys.reserve(specs_.size());
+  for (const auto& spec : specs_) keys.emplace_back(spec.key);
+  return feedcheck::Suggest(key, keys);
+}
+
+}  // namespace feedcheck

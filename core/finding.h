@@ -1,0 +1,49 @@
+// What the rules conclude: findings with evidence and settings, and the rules that could not
+// be evaluated because facts were missing.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/fact.h"
+
+namespace feedcheck {
+
+enum class Severity { kInfo, kWarning, kCritical };
+
+std::string_view SeverityName(Severity severity);
+std::optional<Severity> SeverityFromName(std::string_view name);
+
+/// One environment variable to set, with the value already rendered.
+struct EnvSetting {
+  std::string name;
+  std::string value;
+};
+
+/// A configuration fragment to paste, e.g. a BlobFuse2 YAML block.
+struct ConfigFragment {
+  std::string kind;  ///< "blobfuse2"
+  std::string text;
+};
+
+struct Finding {
+  std::string rule_id;
+  Severity severity = Severity::kInfo;
+  std::string title;
+  std::string message;          ///< the rule's `say`, with facts substituted
+  std::vector<Fact> evidence;   ///< copies of the facts the rule names as evidence
+  std::vector<EnvSetting> env;  ///< settings to paste into the job
+  std::vector<ConfigFragment> config;
+  std::string source;           ///< where the advice comes from ("seeds/000 'Storage load'")
+  std::string rule_file;        ///< rules/*.yaml file and line the rule was defined at
+  int rule_line = 0;
+};
+
+/// A rule that was not evaluated because facts it needs are absent.
+struct SkippedRule {
+  std::string rule_id;
+  std::string title;
+  std::vector<std::string> missing_facts;
+};
+
+}  // namespace feedcheck

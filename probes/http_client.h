@@ -1,0 +1,59 @@
+// The narrow HTTP interface the probes use. One HttpClient is one connection that is reused
+// across requests (keep-alive) unless a request asks for a fresh one. libcurl sits behind it
+// (curl_http_client.cpp); tests may use fakes for logic.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace feedcheck {
+
+struct HttpRequest {
+  std::string method = "GET";
+  std::string url;  ///< full URL; may carry a SAS query (never printed: see Redact())
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;                  ///< for PUT (test data), empty otherwise
+  bool keep_body = false;            ///< keep the body (XML listings); otherwise count and drop
+  uint64_t max_body_bytes = 64ull << 20;  ///< cap on a kept body
+  double timeout_s = 30;             ///< whole request
+  double connect_timeout_s = 10;
+  bool fresh_connection = false;     ///< close any reused connection first (measures connect/TLS)
+};
+
+/// Phase times in seconds from the start of the request, as libcurl reports them.
+struct HttpTiming {
+  double dns_s = 0;
+  double connect_s = 0;   ///< TCP connect done (0 when reused)
+  double tls_s = 0;       ///< TLS handshake done (0 over http or when reused)
+  double ttfb_s = 0;      ///< first response byte
+  double total_s = 0;
+};
+
+struct HttpResponse {
+  int status = 0;              ///< 0 when no HTTP response arrived
+  std::string transport_error; ///< empty on success; libcurl's message otherwise
+  bool timed_out = false;
+  std::map<std::string, std::string> headers;  ///< names lower-cased
+  std::string body;            ///< when keep_body
+  uint64_t body_bytes = 0;     ///< bytes received, kept or not
+  HttpTiming timing;
+  bool reused_connection = false;
+
+  std::string Header(const std::string& lower_name) const {
+    auto it = headers.find(lower_name);
+    return it == headers.end() ? std::string() : it->second;
+  }
+};
+
+class HttpClient {
+ public:
+  virtual ~HttpClient() = default;
+  virtual HttpResponse Perform(const HttpRequest& request) = 0;
+};
+
+}  // namespace feedcheck

@@ -1,0 +1,82 @@
+#include "core/units.h"
+
+#include <catch2/catch.hpp>
+
+using namespace feedcheck;
+
+TEST_CASE("1,500 Mbit/s is 187.5 MB/s", "[core][units]") {
+  auto bits = ParseBitsPerSecond("1,500 Mbit/s");
+  REQUIRE(bits);
+  CHECK(*bits == Approx(1.5e9));
+  CHECK(*Convert(1500, Unit::kMbps, Unit::kBytesPerSecond) == Approx(187.5e6));
+  CHECK(FormatByteRate(*bits / 8) == "188 MB/s");  // 187.5 rounds at three digits
+  CHECK(*Convert(187.5e6, Unit::kBytesPerSecond, Unit::kGbps) == Approx(1.5));
+}
+
+TEST_CASE("sizes parse in decimal and binary units", "[core][units]") {
+  CHECK(*ParseBytes("4MiB") == 4194304.0);
+  CHECK(*ParseBytes("4 MiB") == 4194304.0);
+  CHECK(*ParseBytes("4M") == 4194304.0);
+  CHECK(*ParseBytes("500KB") == 500000.0);
+  CHECK(*ParseBytes("1GB") == 1e9);
+  CHECK(*ParseBytes("1GiB") == 1073741824.0);
+  CHECK(*ParseBytes("1TB") == 1e12);
+  CHECK(*ParseBytes("1.5TiB") == Approx(1.5 * 1099511627776.0));
+  CHECK(*ParseBytes("50,000 MB") == 5e10);
+  CHECK(*ParseBytes("123") == 123.0);
+}
+
+TEST_CASE("bad sizes and rates say what is wrong", "[core][units]") {
+  std::string err;
+  CHECK_FALSE(ParseBytes("4 parsecs", &err));
+  CHECK(err.find("unknown unit 'parsecs'") != std::string::npos);
+  CHECK_FALSE(ParseBytes("fast", &err));
+  CHECK(err.find("not a number") != std::string::npos);
+  CHECK_FALSE(ParseBytes("10Gbit/s", &err));
+  CHECK(err.find("is a rate, expected a size") != std::string::npos);
+  CHECK_FALSE(ParseBitsPerSecond("24", &err));
+  CHECK(err.find("needs a unit") != std::string::npos);
+  CHECK_FALSE(ParseBytes("-4MiB", &err));
+  CHECK_FALSE(ParseBytes("", &err));
+}
+
+TEST_CASE("rates parse in bits and bytes", "[core][units]") {
+  CHECK(*ParseBitsPerSecond("24Gbit/s") == 24e9);
+  CHECK(*ParseBitsPerSecond("24 Gbps") == 24e9);
+  CHECK(*ParseBitsPerSecond("187.5MB/s") == Approx(1.5e9));
+  CHECK(*ParseBitsPerSecond("100 MiB/s") == Approx(100.0 * 1048576 * 8));
+  CHECK(*ParseBitsPerSecond("1 Tbit/s") == Approx(1e12));
+}
+
+TEST_CASE("durations parse including the micro sign", "[core][units]") {
+  CHECK(*ParseSeconds("23.2\xC2\xB5s") == Approx(23.2e-6));
+  CHECK(*ParseSeconds("23.2us") == Approx(23.2e-6));
+  CHECK(*ParseSeconds("1.22ms") == Approx(1.22e-3));
+  CHECK(*ParseSeconds("123ns") == Approx(123e-9));
+  CHECK(*ParseSeconds("2min") == 120.0);
+  CHECK(*ParseSeconds("20") == 20.0);
+}
+
+TEST_CASE("quantities keep their unit for the condition language", "[core][units]") {
+  auto q = ParseQuantity("24Gbit/s");
+  REQUIRE(q);
+  CHECK(q->unit == Unit::kGbps);
+  CHECK(q->value == 24.0);
+  auto ms = ParseQuantity("20ms");
+  REQUIRE(ms);
+  CHECK(ms->unit == Unit::kMilliseconds);
+  CHECK_FALSE(Convert(1, Unit::kBytes, Unit::kGbps));
+  CHECK(*Convert(50, Unit::kPercent, Unit::kFraction) == Approx(0.5));
+}
+
+TEST_CASE("values print for humans", "[core][units]") {
+  CHECK(FormatBytes(4194304) == "4.00 MiB");
+  CHECK(FormatBytes(500000, true) == "500 KB");
+  CHECK(FormatBitRate(24e9) == "24.0 Gbit/s");
+  CHECK(FormatBitRate(1.5e9) == "1.50 Gbit/s");
+  CHECK(FormatSeconds(266.666) == "4 min 27 s");
+  CHECK(FormatSeconds(0.0232) == "23.2 ms");
+  CHECK(FormatValue(0.95, Unit::kFraction) == "95%");
+  CHECK(FormatNumber(120) == "120");
+  CHECK(FormatNumber(1.0 / 3) == "0.333");
+}
