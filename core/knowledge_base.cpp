@@ -90,6 +90,9 @@ class RowReader {
       if (known_.count(key) == 0) {
         std::vector<std::string> candidates(known_.begin(), known_.end());
         auto near = Suggest(key, candidates, 1);
+        // "nic_speed" is too far from "nic" by edit distance but plainly meant it.
+        for (const auto& c : candidates)
+          if (near.empty() && key.rfind(c, 0) == 0) near.push_back(c);
         file_->Warning(kKbUnknownKey, kv.first.Mark(),
                        fmt::format("unknown key '{}' (ignored){}", key,
                                    near.empty() ? "" : fmt::format("; did you mean '{}'?", near[0])));
