@@ -133,7 +133,7 @@ TEST_CASE("egress --nic-gbps accepts units", "[cli][egress]") {
   CHECK(r.Json()["result"]["full_rate_nodes"] == 80);
 }
 
-TEST_CASE("--kb overrides a size; a broken --kb file exits 3 with file:line", "[cli][egress][kb]") {
+TEST_CASE("a --kb file overrides a size and a broken one exits 3 with file:line", "[cli][egress][kb]") {
   std::string mine = WriteTempFile("mine.yaml", R"(vm_sizes:
   - name: Standard_ND96asr_v4
     vcpus: 96

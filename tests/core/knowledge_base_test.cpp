@@ -237,7 +237,7 @@ listed_regions: [West India]
   CHECK(kb.IsListedRegion("westindia"));
 }
 
-TEST_CASE("bad rows are diagnosed with file:line and skipped; good rows stay", "[core][kb]") {
+TEST_CASE("bad rows are diagnosed with file:line and skipped, good rows stay", "[core][kb]") {
   TempFile over("bad.yaml", R"(vm_sizes:
   - name: Standard_Bad_Number
     vcpus: lots
