@@ -81,8 +81,13 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
         }
       }
     }
+    // Lines of the keys themselves (a block mapping's own mark is its first entry).
+    for (const auto& kv : root) {
+      std::string key = kv.first.as<std::string>();
+      if (key == "environment_variables") out->env_line = Line(kv.first);
+      if (key == "resources") out->resources_line = Line(kv.first);
+    }
     if (const YAML::Node env = root["environment_variables"]) {
-      out->env_line = Line(env);
       if (env.IsMap()) {
         for (const auto& kv : env) {
           if (!kv.second.IsScalar()) continue;
@@ -95,7 +100,6 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
       }
     }
     if (const YAML::Node resources = root["resources"]; resources && resources.IsMap()) {
-      out->resources_line = Line(resources);
       if (const YAML::Node n = resources["instance_count"]; n && n.IsScalar()) {
         std::string text = n.as<std::string>();
         auto q = ParseQuantity(text);
