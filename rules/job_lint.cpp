@@ -37,7 +37,7 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
                               advice.mode, rule ? rule->title : "");
       p.change = input.mode.empty()
                      ? fmt::format("add `mode: {}` to input '{}'", advice.mode, input.name)
-                     : fmt::format("mode: {}  ->  mode: {}", input.mode, advice.mode);
+                     : fmt::format("mode: {} -> mode: {}", input.mode, advice.mode);
       p.location = At(job, input.mode_line > 0 ? input.mode_line : input.line);
       p.rule_id = advice.mode_rule;
       problems.push_back(std::move(p));
@@ -70,7 +70,7 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
       p.message = fmt::format("{} is \"{}\"; rule {} recommends \"{}\"", want.name, have->value,
                               rule_id, want.value);
       p.change =
-          fmt::format("{}: \"{}\"  ->  {}: \"{}\"", want.name, have->value, want.name, want.value);
+          fmt::format("{}: \"{}\" -> {}: \"{}\"", want.name, have->value, want.name, want.value);
       p.location = At(job, have->line);
     } else {
       continue;

@@ -86,7 +86,7 @@ TEST_CASE("L001 wrong mode points at the mode line", "[rules][lint]") {
   REQUIRE(p);
   CHECK(p->severity == Severity::kCritical);
   CHECK(p->location.line == 9);
-  CHECK(p->change == "mode: download  ->  mode: ro_mount");
+  CHECK(p->change == "mode: download -> mode: ro_mount");
   CHECK(p->rule_id == "download-does-not-fit");
   Linted fits = Lint(kJob, Facts({"dataset.bytes=1TB", "node.local_disk_bytes=6000GiB"}));
   CHECK_FALSE(Problem(fits, kLintWrongMode));
@@ -104,7 +104,7 @@ TEST_CASE("L002 missing env var for the scenario, L003 contradicting value", "[r
   REQUIRE(wrong);
   CHECK(wrong->location.line == 11);
   CHECK(wrong->change ==
-        "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED: \"false\"  ->  "
+        "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED: \"false\" -> "
         "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED: \"true\"");
   const LintProblem* retries =
       Problem(l, kLintContradictingEnv, "AZUREML_DATASET_HTTP_RETRY_COUNT");
