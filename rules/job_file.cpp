@@ -37,7 +37,7 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
   } catch (const YAML::Exception& e) {
     diagnostics->Add(Diagnostic{kCodeYamlSyntax,
                                 DiagnosticSeverity::kError,
-                                e.msg,
+                                YamlErrorMessage(e),
                                 {name, e.mark.line + 1, e.mark.column + 1},
                                 "",
                                 ""});
@@ -119,7 +119,7 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
     }
     if (const YAML::Node c = root["compute"]; c && c.IsScalar()) out->compute = c.as<std::string>();
   } catch (const YAML::Exception& e) {
-    diagnostics->Add(JobDiagnostic(name, e.mark.line + 1, e.msg));
+    diagnostics->Add(JobDiagnostic(name, e.mark.line + 1, YamlErrorMessage(e)));
     return false;
   }
   return true;

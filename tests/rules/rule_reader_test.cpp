@@ -278,3 +278,10 @@ TEST_CASE("a later file overrides a rule and says so", "[rules][validate]") {
   REQUIRE(set.rules().size() == 1);
   CHECK(set.rules()[0].severity == Severity::kCritical);
 }
+
+TEST_CASE("deeply nested YAML is an error, not a crash", "[rules][validate][limits]") {
+  Loaded l = Load("- " + std::string(100000, '['));
+  CHECK_FALSE(l.ok);
+  CHECK(Only(l).code == kCodeYamlSyntax);
+  CHECK(Only(l).message == "YAML nests too deeply (over 500 levels)");
+}
