@@ -26,9 +26,9 @@ enum class ProbeStatus {
 std::string_view ProbeStatusName(ProbeStatus status);
 
 struct ProbeResult {
-  std::string probe;  ///< "throughput", "latency", ...
+  std::string probe;   ///< "throughput", "latency", ...
   ProbeStatus status = ProbeStatus::kOk;
-  std::string message;  ///< why it is partial or failed; redacted
+  std::string message; ///< why it is partial or failed; redacted
   Evidence evidence;
   uint64_t requests_sent = 0;
   uint64_t bytes_received = 0;
