@@ -106,6 +106,17 @@ void Worker(Shared* s, unsigned seed) {
         s->stop = true;
         break;
       }
+      if (r.status == 200 && block.length < block.object->size_bytes) {
+        // The server ignores Range: every block would be the whole object. Not retryable.
+        ++local.total;
+        ++local.by_class[ErrorClass::kClient];
+        ++local.by_status[200];
+        if (local.first_message.empty())
+          local.first_message = "the server ignores Range (HTTP 200 instead of 206)";
+        s->failures.fetch_add(1, std::memory_order_relaxed);
+        s->stop = true;
+        break;
+      }
       ErrorClass c = local.Add(r);
       if (c == ErrorClass::kNone && r.body_bytes == block.length) {
         s->requests.fetch_add(1, std::memory_order_relaxed);
