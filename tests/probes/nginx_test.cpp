@@ -18,6 +18,14 @@ std::string Nginx() {
   return e;
 }
 
+// https://127.0.0.1:PORT+1 and the self-signed certificate nginx.sh made for it.
+std::string NginxTls() {
+  std::string http = Nginx();
+  int port = std::stoi(http.substr(http.rfind(':') + 1));
+  return "https://127.0.0.1:" + std::to_string(port + 1);
+}
+std::string NginxCert() { return std::string(FEEDCHECK_BINARY_DIR) + "/.run/nginx/tls/cert.pem"; }
+
 HttpProbeEnv EnvFor(const std::string& url) {
   HttpProbeEnv env;
   REQUIRE(ParseTarget(url, {}, &env.target, nullptr));
@@ -167,4 +175,44 @@ TEST_CASE("managed identity takes its token from the metadata endpoint when aske
   CHECK(out.err.find("auth bearer") != std::string::npos);
   CHECK(out.exit_code == 3);
   CHECK(out.err.find("test-token-from-imds") == std::string::npos);
+}
+
+TEST_CASE("TLS is verified by default and timed separately with a trusted CA file") {
+  HttpRequest r;
+  r.url = NginxTls() + "/4k.bin";
+  r.headers.emplace_back("Range", "bytes=0-4095");
+  CurlHttpClient strict;
+  HttpResponse refused = strict.Perform(r);
+  CHECK(refused.status == 0);
+  CHECK(refused.transport_error.find("certificate") != std::string::npos);
+
+  CurlClientOptions trusted;
+  trusted.tls.ca_file = NginxCert();
+  CurlHttpClient client(trusted);
+  HttpResponse ok = client.Perform(r);
+  INFO(ok.transport_error);
+  REQUIRE(ok.status == 206);
+  CHECK(ok.body_bytes == 4096);
+  CHECK(ok.timing.tls_s > ok.timing.connect_s);
+  CHECK(ok.timing.ttfb_s >= ok.timing.tls_s);
+
+  CurlClientOptions insecure;
+  insecure.tls.insecure = true;
+  CurlHttpClient lax(insecure);
+  CHECK(lax.Perform(r).status == 206);
+}
+
+TEST_CASE("CLI: latency over https reports the TLS handshake; untrusted certs are refused") {
+  CommandOutput ok = RunFeedcheck("probe latency " + NginxTls() + "/4k.bin --requests 20 " +
+                                  "--new-connections 5 --ca-file " + NginxCert() + " --json");
+  INFO(ok.err);
+  REQUIRE(ok.exit_code == 0);
+  auto j = nlohmann::json::parse(ok.out);
+  double tls_ms = -1;
+  for (auto& f : j["facts"])
+    if (f["key"] == "probe.latency.tls_ms") tls_ms = f["value"].get<double>();
+  CHECK(tls_ms > 0);
+  CommandOutput refused = RunFeedcheck("probe latency " + NginxTls() + "/4k.bin --duration 5");
+  CHECK(refused.exit_code == 3);
+  CHECK(refused.err.find("certificate") != std::string::npos);
 }
