@@ -177,8 +177,8 @@ void PrintHuman(const Parsed& p, const PlanResult& r) {
                              r.nodes == 1 ? "" : "s", Gbps(*in.account_egress_gbps / r.nodes))});
   if (r.fits_on_disk)
     time.AddRow({"Fits on local disk", *r.fits_on_disk ? "yes" : "NO",
-                 fmt::format("{} usable of {} ({} reserved by the data runtime)",
-                             FormatBytes(*r.usable_disk_bytes), FormatBytes(*in.local_disk_bytes),
+                 fmt::format("needs {}; {} disk minus the {} the data runtime keeps free",
+                             Size(r.dataset_bytes), FormatBytes(*in.local_disk_bytes),
                              FormatBytes(kRuntimeReservedDiskBytes))});
   if (r.epoch_s_min)
     time.AddRow({fmt::format("Epoch at {} node{}", r.nodes, r.nodes == 1 ? "" : "s"),

@@ -330,20 +330,22 @@ std::string NormalizeRegion(std::string_view region) {
   return out;
 }
 
-bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostics) {
+bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostics,
+                             const std::string& display_path) {
+  const std::string& shown = display_path.empty() ? path : display_path;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     Diagnostic d;
     d.code = std::string(kKbUnreadable);
     d.message = fmt::format("cannot read knowledge-base file '{}'", path);
-    d.location.file = path;
+    d.location.file = shown;
     diagnostics->Add(std::move(d));
     return false;
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();
-  FileReader file(path, SplitLines(text), diagnostics);
+  FileReader file(shown, SplitLines(text), diagnostics);
 
   YAML::Node root;
   try {
@@ -443,7 +445,8 @@ bool KnowledgeBase::Load(const std::string& data_dir,
     diagnostics->Add(std::move(d));
     ok = false;
   }
-  for (const auto& path : builtins) ok = out->LoadFile(path, diagnostics) && ok;
+  for (const auto& path : builtins)
+    ok = out->LoadFile(path, diagnostics, "data/" + fs::path(path).filename().string()) && ok;
   for (const auto& path : override_files) ok = out->LoadFile(path, diagnostics) && ok;
   for (std::string_view required : {kStandardListed, kStandardOther}) {
     if (!out->FindTarget(required)) {

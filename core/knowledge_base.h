@@ -66,7 +66,10 @@ class KnowledgeBase {
                    KnowledgeBase* out, DiagnosticList* diagnostics);
 
   /// Loads one YAML file's rows into this knowledge base (replacing rows of the same name).
-  bool LoadFile(const std::string& path, DiagnosticList* diagnostics);
+  /// Rows and diagnostics name the file as `display_path` when given (built-ins say
+  /// "data/vm_sizes.yaml", the same on every machine and in the source tree).
+  bool LoadFile(const std::string& path, DiagnosticList* diagnostics,
+                const std::string& display_path = "");
 
   /// Case-insensitive; the "Standard_" prefix is optional ("nd96asr_v4").
   const VmSize* FindVm(std::string_view name) const;
