@@ -68,8 +68,8 @@ void SetupReport(CLI::App& root, CommandTable& table) {
   std::string formats;
   for (auto name : ReporterNames()) formats += (formats.empty() ? "" : "|") + std::string(name);
   sub->add_option("-f,--format", opts->format, "Output format: " + formats)
-      ->check(CLI::IsMember(std::vector<std::string>(ReporterNames().begin(),
-                                                     ReporterNames().end())));
+      ->check(
+          CLI::IsMember(std::vector<std::string>(ReporterNames().begin(), ReporterNames().end())));
   sub->add_option("-o,--output", opts->output, "Write to FILE instead of standard output");
   table.Add(sub, [opts, &table] { return RunReport(*opts, table.globals()); });
 }

@@ -17,7 +17,10 @@ constexpr int kHalfWidth = 560, kFullWidth = 1140, kHeight = 300;
 
 std::string AxisLabel(const std::string& label, Unit unit, std::string_view fallback) {
   std::string text = label.empty() ? std::string(fallback) : label;
-  if (unit == Unit::kCount || unit == Unit::kBytes || unit == Unit::kText) return text;
+  // Sizes carry their unit in the tick labels; counts and fractions need none.
+  if (unit == Unit::kCount || unit == Unit::kBytes || unit == Unit::kText ||
+      unit == Unit::kFraction)
+    return text;
   return fmt::format("{} ({})", text, UnitName(unit));
 }
 
@@ -46,12 +49,14 @@ std::string Throughput(const Evidence& e) {
   if (!s) return Missing(title, "probe.throughput.by_concurrency", "feedcheck probe throughput");
   svg::LineChart chart(kHalfWidth, kHeight);
   chart.x.label = AxisLabel(s->x_label, s->x_unit, "connections");
+  chart.x.scale = svg::Scale::kLog;
+  chart.x.log_base = 2;
   chart.y.label = AxisLabel(s->y_label, s->y_unit, "throughput");
   chart.y.min = 0;
-  chart.Add(svg::Line{Title(*s, "measured"), s->points, std::string(palette::kThroughput), false,
-                      true});
-  return Figure(title, "Where adding connections stops adding throughput.",
-                chart.Render(title), false);
+  chart.Add(
+      svg::Line{Title(*s, "measured"), s->points, std::string(palette::kThroughput), false, true});
+  return Figure(title, "Where adding connections stops adding throughput.", chart.Render(title),
+                false);
 }
 
 std::string Latency(const Evidence& e) {
@@ -92,6 +97,7 @@ std::string SmallFiles(const Evidence& e) {
   chart.x.label = AxisLabel(measured->x_label, measured->x_unit, "object size");
   chart.x.scale = svg::Scale::kLog;
   chart.x.format = svg::TickFormat::kBytes;
+  chart.x.log_base = 4;
   chart.y.label = AxisLabel(measured->y_label, measured->y_unit, "time per request");
   chart.y.min = 0;
   if (const Series* fit = e.FindSeries("probe.smallfile.fit")) {
@@ -114,8 +120,7 @@ std::string ListPages(const Evidence& e) {
   chart.x.label = AxisLabel(s->x_label, s->x_unit, "page");
   chart.y.label = AxisLabel(s->y_label, s->y_unit, "time per page");
   chart.y.min = 0;
-  chart.Add(svg::Line{Title(*s, "page"), s->points, std::string(palette::kListPages), false,
-                      true});
+  chart.Add(svg::Line{Title(*s, "page"), s->points, std::string(palette::kListPages), false, true});
   return Figure(title, "What one List Blobs page costs; the dataset's listing is pages times this.",
                 chart.Render(title), false);
 }
@@ -209,8 +214,8 @@ std::string Ramp(const Report& r) {
                         std::string(palette::kRampPredicted), true, false});
   }
   if (ramp) {
-    chart.Add(svg::Line{Title(*ramp, "measured"), ramp->points, std::string(palette::kRamp),
-                        false, true});
+    chart.Add(svg::Line{Title(*ramp, "measured"), ramp->points, std::string(palette::kRamp), false,
+                        true});
   }
   if (auto limit = e.facts.NumberIn("account.egress_gbps", first->y_unit)) {
     chart.Add(svg::ReferenceLine{*limit, "account egress limit", std::string(palette::kLimit)});
@@ -225,8 +230,8 @@ std::string RenderHtmlCharts(const Report& report) {
   const Evidence& e = report.evidence;
   // Figures go into the grid; notes about charts not drawn go below it.
   std::string figures, notes;
-  for (const std::string& piece : {GpuTimeline(e), Throughput(e), Latency(e), SmallFiles(e),
-                                   Ramp(report), ListPages(e)}) {
+  for (const std::string& piece :
+       {GpuTimeline(e), Throughput(e), Latency(e), SmallFiles(e), Ramp(report), ListPages(e)}) {
     (piece.rfind("<figure", 0) == 0 ? figures : notes) += piece;
   }
   return "<div class=\"charts\">\n" + figures + "</div>\n" + notes;

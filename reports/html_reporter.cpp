@@ -31,10 +31,10 @@ std::string EnvBlock(const std::vector<EnvSetting>& env) {
 
 std::string Banner(const Report& r) {
   const RunContext& c = r.context;
-  std::string out = fmt::format("<header class=\"banner {}\">\n<div class=\"kicker\">feedcheck · {}"
-                                "</div>\n",
-                                VerdictLevelName(r.verdict_level), E(r.title.empty() ? "report"
-                                                                                     : r.title));
+  std::string out = fmt::format(
+      "<header class=\"banner {}\">\n<div class=\"kicker\">feedcheck · {}"
+      "</div>\n",
+      VerdictLevelName(r.verdict_level), E(r.title.empty() ? "report" : r.title));
   out += fmt::format("<h1>{}</h1>\n", E(r.verdict.empty() ? "No verdict" : r.verdict));
   if (!r.verdict_detail.empty()) out += fmt::format("<p>{}</p>\n", E(r.verdict_detail));
   out += "<div class=\"meta\">";
@@ -98,9 +98,10 @@ std::string Skipped(const Report& r) {
   for (const auto& s : r.skipped) {
     std::string missing;
     for (const auto& m : s.missing_facts) missing += (missing.empty() ? "" : ", ") + m;
-    out += fmt::format("<tr><td><span class=\"mono\">{}</span> {}</td><td class=\"mono\">{}</td>"
-                       "</tr>\n",
-                       E(s.rule_id), E(s.title), E(missing));
+    out += fmt::format(
+        "<tr><td><span class=\"mono\">{}</span> {}</td><td class=\"mono\">{}</td>"
+        "</tr>\n",
+        E(s.rule_id), E(s.title), E(missing));
   }
   return out + "</table></div></section>\n";
 }
@@ -119,9 +120,10 @@ std::string Facts(const Report& r) {
 std::string Diagnostics(const Report& r) {
   const DiagnosticList& d = r.evidence.diagnostics;
   if (d.total() == 0) return "";
-  std::string out = fmt::format("<section><h2>Diagnostics</h2>\n<div class=\"card\"><p>{} "
-                                "diagnostics, {} errors.</p><pre class=\"env\">",
-                                d.total(), d.errors());
+  std::string out = fmt::format(
+      "<section><h2>Diagnostics</h2>\n<div class=\"card\"><p>{} "
+      "diagnostics, {} errors.</p><pre class=\"env\">",
+      d.total(), d.errors());
   for (const auto& diag : d.kept()) out += E(FormatDiagnostic(diag)) + "\n";
   if (d.dropped() > 0) out += fmt::format("... and {} more not kept\n", d.dropped());
   return out + "</pre></div></section>\n";
@@ -148,12 +150,11 @@ std::string Footer(const Report& r) {
 void HtmlReporter::Render(const Report& r, std::ostream& out) const {
   out << "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict))
-      << "<style>" << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
-      << Banner(r) << Findings(r) << Settings(r)
-      << "<section><h2>Charts</h2>\n" << RenderHtmlCharts(r) << "</section>\n"
-      << Skipped(r) << Facts(r) << Diagnostics(r) << Footer(r)
-      << "</main>\n</body>\n</html>\n";
+      << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
+      << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
+      << Banner(r) << Findings(r) << Settings(r) << "<section><h2>Charts</h2>\n"
+      << RenderHtmlCharts(r) << "</section>\n"
+      << Skipped(r) << Facts(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
 }
 
 }  // namespace feedcheck

@@ -11,11 +11,19 @@ std::string MarkdownCell(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '|': out += "\\|"; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "<br>"; break;
-      case '\r': break;
-      default: out += c;
+      case '|':
+        out += "\\|";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "<br>";
+        break;
+      case '\r':
+        break;
+      default:
+        out += c;
     }
   }
   return out;

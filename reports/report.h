@@ -24,15 +24,15 @@ std::optional<VerdictLevel> VerdictLevelFromName(std::string_view name);
 
 struct Report {
   RunContext context;
-  std::string title;           ///< "Pre-flight check", "Post-mortem", "Advice"
-  std::string verdict;         ///< "ready" | "at risk" | "will starve the GPUs" | bottleneck; "" for none
+  std::string title;    ///< "Pre-flight check", "Post-mortem", "Advice"
+  std::string verdict;  ///< "ready" | "at risk" | "will starve the GPUs" | bottleneck; "" for none
   VerdictLevel verdict_level = VerdictLevel::kUnknown;
   std::string verdict_detail;  ///< one or two sentences with the deciding evidence
   Evidence evidence;
-  std::vector<Finding> findings;      ///< ordered by severity, most severe first
-  std::vector<SkippedRule> skipped;   ///< rules not evaluated for missing facts
-  std::vector<EnvSetting> env;        ///< merged settings to paste
-  std::vector<ConfigFragment> config; ///< merged config fragments (BlobFuse2)
+  std::vector<Finding> findings;       ///< ordered by severity, most severe first
+  std::vector<SkippedRule> skipped;    ///< rules not evaluated for missing facts
+  std::vector<EnvSetting> env;         ///< merged settings to paste
+  std::vector<ConfigFragment> config;  ///< merged config fragments (BlobFuse2)
 };
 
 }  // namespace feedcheck

@@ -29,19 +29,26 @@ json ConfigToJson(const std::vector<ConfigFragment>& config) {
 json FindingToJson(const Finding& f) {
   json evidence = json::array();
   for (const auto& fact : f.evidence) evidence.push_back(FactToJson(fact));
-  json j = {{"rule_id", f.rule_id},  {"severity", SeverityName(f.severity)},
-            {"title", f.title},      {"message", f.message},
-            {"evidence", evidence},  {"env", EnvToJson(f.env)},
-            {"config", ConfigToJson(f.config)}, {"source", f.source}};
+  json j = {{"rule_id", f.rule_id},
+            {"severity", SeverityName(f.severity)},
+            {"title", f.title},
+            {"message", f.message},
+            {"evidence", evidence},
+            {"env", EnvToJson(f.env)},
+            {"config", ConfigToJson(f.config)},
+            {"source", f.source}};
   if (!f.rule_file.empty()) j["rule_file"] = f.rule_file;
   if (f.rule_line > 0) j["rule_line"] = f.rule_line;
   return j;
 }
 
 json ContextToJson(const RunContext& c) {
-  return {{"tool_version", c.tool_version}, {"command", c.command},
-          {"host", c.host},                 {"started_at_utc", c.started_at_utc},
-          {"target", c.target},             {"build_type", c.build_type},
+  return {{"tool_version", c.tool_version},
+          {"command", c.command},
+          {"host", c.host},
+          {"started_at_utc", c.started_at_utc},
+          {"target", c.target},
+          {"build_type", c.build_type},
           {"warnings", c.warnings}};
 }
 
@@ -61,8 +68,8 @@ std::string Str(const json& j, const char* key, const std::string& file, const s
   return j[key].get<std::string>();
 }
 
-const json* Array(const json& j, const char* key, const std::string& file,
-                  const std::string& path, DiagnosticList* diags) {
+const json* Array(const json& j, const char* key, const std::string& file, const std::string& path,
+                  DiagnosticList* diags) {
   if (!j.contains(key)) return nullptr;
   if (!j[key].is_array()) {
     diags->Add(Bad(file, path + "/" + key, fmt::format("'{}' should be an array", key)));
@@ -120,10 +127,10 @@ void ReadFindings(const json& j, const std::string& file, Report* out, Diagnosti
     std::string severity = Str(fj, "severity", file, p, diags);
     auto sev = SeverityFromName(severity);
     if (!sev) {
-      diags->Add(Bad(file, p + "/severity",
-                     fmt::format("unknown severity '{}' (critical, warning or info); read as info",
-                                 severity),
-                     DiagnosticSeverity::kWarning));
+      diags->Add(Bad(
+          file, p + "/severity",
+          fmt::format("unknown severity '{}' (critical, warning or info); read as info", severity),
+          DiagnosticSeverity::kWarning));
     }
     f.severity = sev.value_or(Severity::kInfo);
     f.title = Str(fj, "title", file, p, diags);
@@ -137,9 +144,9 @@ void ReadFindings(const json& j, const std::string& file, Report* out, Diagnosti
     if (const json* ev = Array(fj, "evidence", file, p, diags)) {
       for (size_t k = 0; k < ev->size(); ++k) {
         Evidence one;
-        EvidenceFromJson(json{{"schema_version", kEvidenceSchemaVersion},
-                              {"facts", json::array({(*ev)[k]})}},
-                         file, &one, diags);
+        EvidenceFromJson(
+            json{{"schema_version", kEvidenceSchemaVersion}, {"facts", json::array({(*ev)[k]})}},
+            file, &one, diags);
         for (const auto& [key, fact] : one.facts) f.evidence.push_back(fact);
       }
     }
@@ -196,8 +203,8 @@ json ReportToJson(const Report& r) {
   for (const auto& f : r.findings) findings.push_back(FindingToJson(f));
   json skipped = json::array();
   for (const auto& s : r.skipped) {
-    skipped.push_back({{"rule_id", s.rule_id}, {"title", s.title},
-                       {"missing_facts", s.missing_facts}});
+    skipped.push_back(
+        {{"rule_id", s.rule_id}, {"title", s.title}, {"missing_facts", s.missing_facts}});
   }
   return {{"schema_version", kReportSchemaVersion},
           {"kind", kReportKind},
@@ -285,9 +292,12 @@ bool LoadReportFile(const std::string& path, Report* out, DiagnosticList* diags)
           ++column;
         }
       }
-      diags->Add(Diagnostic{"E011", DiagnosticSeverity::kError,
+      diags->Add(Diagnostic{"E011",
+                            DiagnosticSeverity::kError,
                             "not valid JSON: " + std::string(e.what()),
-                            {path, line, column}, "", ""});
+                            {path, line, column},
+                            "",
+                            ""});
       return false;
     }
     diags->Add(Bad(path, "", "not valid JSON"));

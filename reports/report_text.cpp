@@ -7,11 +7,13 @@ namespace feedcheck {
 std::string ProvenanceText(const Provenance& p) {
   std::string out(OriginName(p.origin));
   std::string where = p.source;
+  // "knowledge base: vm_sizes.yaml ..." already says where it came from.
+  if (where.rfind(out, 0) == 0) out.clear();
   if (!p.file.empty()) {
     std::string file_line = p.line > 0 ? fmt::format("{}:{}", p.file, p.line) : p.file;
     where = where.empty() ? file_line : fmt::format("{} ({})", where, file_line);
   }
-  if (!where.empty()) out += ": " + where;
+  if (!where.empty()) out += (out.empty() ? "" : ": ") + where;
   if (!p.host.empty() || p.rank >= 0) {
     std::string who = p.host;
     if (p.rank >= 0) who += fmt::format("{}rank {}", who.empty() ? "" : " ", p.rank);

@@ -49,7 +49,7 @@ struct AxisLayout {
   double lo = 0, hi = 1, step = 1;
 };
 
-AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed) {
+AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed, bool headroom = false) {
   if (axis.min) lo = *axis.min;
   if (axis.max) hi = *axis.max;
   if (hi <= lo) {
@@ -63,9 +63,13 @@ AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed) {
       if (!axis.min) lo -= pad;
     }
   }
+  // A little headroom so a line at the maximum (a plateau at a limit) does not hug the frame.
+  if (headroom && !fixed && !axis.max && axis.scale == Scale::kLinear &&
+      axis.format == TickFormat::kNumber)
+    hi += (hi - lo) * 0.04;
   AxisLayout out;
   if (axis.scale == Scale::kLog) {
-    out.ticks = LogTicks(lo, hi, axis.format);
+    out.ticks = LogTicks(lo, hi, axis.log_base);
   } else if (axis.format == TickFormat::kClockUtc) {
     out.ticks = ClockTicks(lo, hi, 7);
   } else {
@@ -98,12 +102,14 @@ std::string XAxis(const AxisLayout& layout, const Axis& axis, const Mapper& mx, 
         "<text class=\"tick\" x=\"{0:.1f}\" y=\"{4:.1f}\" text-anchor=\"middle\">{5}</text>\n",
         px, plot_top, y_px, kGrid, y_px + 16, HtmlEscape(TickLabel(t, axis.format, layout.step)));
   }
-  out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\"/>\n",
-                     mx.px0, y_px, mx.px1, y_px, kAxisColor);
+  out +=
+      fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\"/>\n",
+                  mx.px0, y_px, mx.px1, y_px, kAxisColor);
   if (!axis.label.empty()) {
-    out += fmt::format("<text class=\"axis-label\" x=\"{:.1f}\" y=\"{:.1f}\" "
-                       "text-anchor=\"middle\">{}</text>\n",
-                       (mx.px0 + mx.px1) / 2, y_px + 36, HtmlEscape(axis.label));
+    out += fmt::format(
+        "<text class=\"axis-label\" x=\"{:.1f}\" y=\"{:.1f}\" "
+        "text-anchor=\"middle\">{}</text>\n",
+        (mx.px0 + mx.px1) / 2, y_px + 36, HtmlEscape(axis.label));
   }
   return out;
 }
@@ -120,9 +126,10 @@ std::string YAxis(const AxisLayout& layout, const Axis& axis, const Mapper& my, 
   }
   if (!axis.label.empty()) {
     double cy = (my.px0 + my.px1) / 2;
-    out += fmt::format("<text class=\"axis-label\" transform=\"translate(16,{:.1f}) rotate(-90)\" "
-                       "text-anchor=\"middle\">{}</text>\n",
-                       cy, HtmlEscape(axis.label));
+    out += fmt::format(
+        "<text class=\"axis-label\" transform=\"translate(16,{:.1f}) rotate(-90)\" "
+        "text-anchor=\"middle\">{}</text>\n",
+        cy, HtmlEscape(axis.label));
   }
   return out;
 }
@@ -133,7 +140,8 @@ std::string Legend(const std::vector<Line>& lines, const std::vector<ReferenceLi
   auto item = [&](const std::string& name, const std::string& color, bool dashed) {
     if (name.empty()) return;
     out += fmt::format(
-        "<line x1=\"{:.1f}\" y1=\"14\" x2=\"{:.1f}\" y2=\"14\" stroke=\"{}\" stroke-width=\"2.5\"{}/>"
+        "<line x1=\"{:.1f}\" y1=\"14\" x2=\"{:.1f}\" y2=\"14\" stroke=\"{}\" "
+        "stroke-width=\"2.5\"{}/>"
         "<text class=\"legend\" x=\"{:.1f}\" y=\"18\">{}</text>\n",
         x, x + 18, HtmlEscape(color), dashed ? " stroke-dasharray=\"5 3\"" : "", x + 24,
         HtmlEscape(name));
@@ -166,12 +174,10 @@ std::vector<double> NiceTicks(double lo, double hi, int target) {
   return ticks;
 }
 
-std::vector<double> LogTicks(double lo, double hi, TickFormat format) {
-  if (!(lo > 0) || !(hi > lo)) return {lo > 0 ? lo : 1};
-  double base = format == TickFormat::kBytes ? 4.0 : 10.0;
+std::vector<double> LogTicks(double lo, double hi, double base) {
+  if (!(lo > 0) || !(hi > lo) || !(base > 1)) return {lo > 0 ? lo : 1};
   double e0 = std::floor(std::log(lo) / std::log(base) + 1e-9);
   double e1 = std::ceil(std::log(hi) / std::log(base) - 1e-9);
-  // Sizes start at 1 KiB multiples of 4 only from 1 byte: 1, 4, 16, 64, 256, 1 KiB, ...
   int stride = 1;
   while ((e1 - e0) / stride > 8) ++stride;
   std::vector<double> ticks;
@@ -181,9 +187,8 @@ std::vector<double> LogTicks(double lo, double hi, TickFormat format) {
 
 std::vector<double> ClockTicks(double lo, double hi, int target) {
   if (!(hi > lo)) return {lo};
-  static constexpr std::array<double, 17> kSteps{1,    2,    5,    10,   15,    30,
-                                                 60,   120,  300,  600,  900,   1800,
-                                                 3600, 7200, 10800, 21600, 86400};
+  static constexpr std::array<double, 17> kSteps{
+      1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 86400};
   double step = kSteps.back();
   for (double s : kSteps) {
     if ((hi - lo) / s <= target) {
@@ -200,8 +205,8 @@ std::vector<double> ClockTicks(double lo, double hi, int target) {
 std::string TickLabel(double value, TickFormat format, double step) {
   switch (format) {
     case TickFormat::kBytes: {
-      static constexpr std::array<std::string_view, 6> kNames{"B", "KiB", "MiB",
-                                                               "GiB", "TiB", "PiB"};
+      static constexpr std::array<std::string_view, 6> kNames{"B",   "KiB", "MiB",
+                                                              "GiB", "TiB", "PiB"};
       size_t i = 0;
       double v = value;
       while (std::fabs(v) >= 1024 && i + 1 < kNames.size()) {
@@ -218,7 +223,8 @@ std::string TickLabel(double value, TickFormat format, double step) {
       std::strftime(buf, sizeof(buf), step >= 60 ? "%H:%M" : "%H:%M:%S", &tm);
       return buf;
     }
-    case TickFormat::kNumber: break;
+    case TickFormat::kNumber:
+      break;
   }
   return FormatNumber(value, 3);
 }
@@ -246,9 +252,10 @@ std::string LineChart::Render(std::string_view aria_label) const {
       "aria-label=\"{2}\" xmlns=\"http://www.w3.org/2000/svg\">\n",
       width_, height_, HtmlEscape(aria_label));
   if (!(xhi >= xlo) || !(yhi >= ylo)) {
-    out += fmt::format("<text class=\"axis-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">"
-                       "no plottable points</text></svg>\n",
-                       width_ / 2, height_ / 2);
+    out += fmt::format(
+        "<text class=\"axis-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">"
+        "no plottable points</text></svg>\n",
+        width_ / 2, height_ / 2);
     return out;
   }
   if (x_range_) {
@@ -256,7 +263,7 @@ std::string LineChart::Render(std::string_view aria_label) const {
     xhi = x_range_->second;
   }
   AxisLayout lx = LayOut(x, xlo, xhi, x_range_.has_value());
-  AxisLayout ly = LayOut(y, ylo, yhi, false);
+  AxisLayout ly = LayOut(y, ylo, yhi, false, /*headroom=*/true);
   Mapper mx{lx.lo, lx.hi, x.scale, x0, x1};
   Mapper my{ly.lo, ly.hi, y.scale, y0, y1};
 
@@ -294,8 +301,8 @@ std::string LineChart::Render(std::string_view aria_label) const {
 }
 
 std::string LaneChart(int width, const std::vector<std::string>& lanes,
-                      const std::vector<LaneBar>& bars, double x_lo, double x_hi,
-                      TickFormat format, std::string_view aria_label) {
+                      const std::vector<LaneBar>& bars, double x_lo, double x_hi, TickFormat format,
+                      std::string_view aria_label) {
   constexpr double kLaneHeight = 24, kTop = 6, kAxis = 24;
   const double x0 = kMarginLeft, x1 = width - kMarginRight;
   const double plot_bottom = kTop + kLaneHeight * static_cast<double>(lanes.size());
@@ -326,9 +333,10 @@ std::string LaneChart(int width, const std::vector<std::string>& lanes,
     }
   }
   for (double t : layout.ticks) {
-    out += fmt::format("<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}"
-                       "</text>\n",
-                       mx(t), plot_bottom + 16, HtmlEscape(TickLabel(t, format, layout.step)));
+    out += fmt::format(
+        "<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}"
+        "</text>\n",
+        mx(t), plot_bottom + 16, HtmlEscape(TickLabel(t, format, layout.step)));
   }
   out += "</svg>\n";
   return out;

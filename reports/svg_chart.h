@@ -18,6 +18,7 @@ enum class TickFormat { kNumber, kBytes, kClockUtc };
 struct Axis {
   std::string label;
   Scale scale = Scale::kLinear;
+  double log_base = 10;  ///< tick spacing on a log axis: 10, 4 (sizes), 2 (connections)
   TickFormat format = TickFormat::kNumber;
   std::optional<double> min;  ///< forced lower bound (0 for rates, 0 for fractions)
   std::optional<double> max;  ///< forced upper bound (1 for a CDF, 100 for percent)
@@ -41,7 +42,7 @@ struct ReferenceLine {
 
 /// The same left/right margins for every chart, so stacked charts share one time axis.
 inline constexpr int kMarginLeft = 88;
-inline constexpr int kMarginRight = 20;
+inline constexpr int kMarginRight = 32;
 
 class LineChart {
  public:
@@ -71,16 +72,17 @@ struct LaneBar {
 };
 
 /// Horizontal lanes of bars over a shared x range (data-runtime activities, starved GPU time,
-/// throttled minutes), with an x axis when `with_axis`.
+/// throttled minutes), with tick labels under the lanes.
 std::string LaneChart(int width, const std::vector<std::string>& lanes,
-                      const std::vector<LaneBar>& bars, double x_lo, double x_hi,
-                      TickFormat format, std::string_view aria_label);
+                      const std::vector<LaneBar>& bars, double x_lo, double x_hi, TickFormat format,
+                      std::string_view aria_label);
 
 /// Tick values for a linear axis: 1, 2 or 5 times a power of ten, about `target` of them,
 /// covering [lo, hi] (the first tick <= lo, the last >= hi).
 std::vector<double> NiceTicks(double lo, double hi, int target);
-/// Tick values for a log axis: powers of ten, or of 4 (1 KiB, 4 KiB, 16 KiB...) for sizes.
-std::vector<double> LogTicks(double lo, double hi, TickFormat format);
+/// Tick values for a log axis: powers of `base` (10; 4 for sizes: 1 KiB, 4 KiB, 16 KiB...; 2 for
+/// connection counts), thinned to at most 9.
+std::vector<double> LogTicks(double lo, double hi, double base);
 /// Seconds-based ticks on round clock steps (1 s .. 1 day).
 std::vector<double> ClockTicks(double lo, double hi, int target);
 std::string TickLabel(double value, TickFormat format, double step);

@@ -32,19 +32,26 @@ class Painter {
 
 const char* SeverityColor(Severity s) {
   switch (s) {
-    case Severity::kCritical: return kRed;
-    case Severity::kWarning: return kYellow;
-    case Severity::kInfo: return kCyan;
+    case Severity::kCritical:
+      return kRed;
+    case Severity::kWarning:
+      return kYellow;
+    case Severity::kInfo:
+      return kCyan;
   }
   return kCyan;
 }
 
 const char* VerdictColor(VerdictLevel level) {
   switch (level) {
-    case VerdictLevel::kGood: return kGreen;
-    case VerdictLevel::kWarning: return kYellow;
-    case VerdictLevel::kBad: return kRed;
-    case VerdictLevel::kUnknown: return kBold;
+    case VerdictLevel::kGood:
+      return kGreen;
+    case VerdictLevel::kWarning:
+      return kYellow;
+    case VerdictLevel::kBad:
+      return kRed;
+    case VerdictLevel::kUnknown:
+      return kBold;
   }
   return kBold;
 }
@@ -61,8 +68,8 @@ void PrintIndented(std::ostream& out, std::string_view text, std::string_view in
   size_t start = 0;
   while (start <= text.size()) {
     size_t end = text.find('\n', start);
-    std::string_view line = text.substr(start, end == std::string_view::npos ? text.npos
-                                                                             : end - start);
+    std::string_view line =
+        text.substr(start, end == std::string_view::npos ? text.npos : end - start);
     if (end == std::string_view::npos && line.empty()) break;
     out << indent << line << "\n";
     if (end == std::string_view::npos) break;
@@ -95,7 +102,8 @@ void PrintVerdict(const Report& r, std::ostream& out, const Painter& paint) {
 }
 
 void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
-  out << "\n  " << paint(SeverityColor(f.severity), fmt::format("{:<8}", Upper(SeverityName(f.severity))))
+  out << "\n  "
+      << paint(SeverityColor(f.severity), fmt::format("{:<8}", Upper(SeverityName(f.severity))))
       << " " << paint(kBold, f.title) << paint(kDim, fmt::format("  [{}]", f.rule_id)) << "\n";
   if (!f.message.empty()) PrintIndented(out, f.message, "           ");
   if (!f.evidence.empty()) {
@@ -160,8 +168,8 @@ void PrintFacts(const Report& r, std::ostream& out, const Painter& paint) {
 void PrintDiagnostics(const Report& r, std::ostream& out, const Painter& paint) {
   const DiagnosticList& d = r.evidence.diagnostics;
   if (d.total() == 0) return;
-  out << "\n" << paint(kBold, fmt::format("Diagnostics: {} ({} errors)", d.total(), d.errors()))
-      << "\n";
+  out << "\n"
+      << paint(kBold, fmt::format("Diagnostics: {} ({} errors)", d.total(), d.errors())) << "\n";
   for (const auto& diag : d.kept()) PrintIndented(out, FormatDiagnostic(diag), "  ");
   if (d.dropped() > 0) out << fmt::format("  ... and {} more not kept\n", d.dropped());
 }

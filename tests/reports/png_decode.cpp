@@ -77,12 +77,23 @@ bool DecodePng(const std::string& path, Image* out, std::string* error) {
       int c = (up && i >= static_cast<size_t>(channels)) ? up[i - channels] : 0;
       int v = src[i];
       switch (filter) {
-        case 0: break;
-        case 1: v += a; break;
-        case 2: v += b; break;
-        case 3: v += (a + b) / 2; break;
-        case 4: v += Paeth(a, b, c); break;
-        default: *error = path + ": bad filter type"; return false;
+        case 0:
+          break;
+        case 1:
+          v += a;
+          break;
+        case 2:
+          v += b;
+          break;
+        case 3:
+          v += (a + b) / 2;
+          break;
+        case 4:
+          v += Paeth(a, b, c);
+          break;
+        default:
+          *error = path + ": bad filter type";
+          return false;
       }
       row[i] = static_cast<uint8_t>(v);
     }

@@ -23,8 +23,8 @@ struct Run {
 };
 
 Run Feedcheck(const std::string& args) {
-  std::string cmd = fmt::format("'{}/feedcheck' {} 2>'{}/stderr.txt'", FEEDCHECK_BINARY_DIR, args,
-                                kDir);
+  std::string cmd =
+      fmt::format("'{}/feedcheck' {} 2>'{}/stderr.txt'", FEEDCHECK_BINARY_DIR, args, kDir);
   Run run;
   FILE* pipe = popen(cmd.c_str(), "r");
   REQUIRE(pipe != nullptr);

@@ -123,8 +123,8 @@ void AddSeries(Evidence& e, size_t n) {
                            "aggregate throughput", Unit::kGbps);
   const double agg[] = {23.5, 46.1, 91.0, 117.2, 119.4};
   for (int i = 0; i < 5; ++i) ramp.points.push_back({std::pow(2.0, i), agg[i]});
-  Series predicted = MakeSeries("probe.cluster.ramp_predicted", "predicted", "nodes",
-                                Unit::kCount, "aggregate throughput", Unit::kGbps);
+  Series predicted = MakeSeries("probe.cluster.ramp_predicted", "predicted", "nodes", Unit::kCount,
+                                "aggregate throughput", Unit::kGbps);
   for (int nodes = 1; nodes <= 16; ++nodes)
     predicted.points.push_back({double(nodes), std::min(120.0, 24.0 * nodes)});
   e.series.push_back(ramp);
@@ -133,10 +133,14 @@ void AddSeries(Evidence& e, size_t n) {
 
 void AddTimeline(Evidence& e) {
   auto at = [](double minutes) { return kStart + 60 * minutes; };
-  e.timeline.push_back({"data-runtime", "mount", at(0), at(1.5), "Success", "data-capability.log:4"});
-  e.timeline.push_back({"data-runtime", "download", at(2), at(10), "Success", "data-capability.log:9"});
-  e.timeline.push_back({"data-runtime", "download", at(10.5), at(19), "Failure", "data-capability.log:31"});
-  e.timeline.push_back({"data-runtime", "download", at(19.5), at(29), "Success", "data-capability.log:40"});
+  e.timeline.push_back(
+      {"data-runtime", "mount", at(0), at(1.5), "Success", "data-capability.log:4"});
+  e.timeline.push_back(
+      {"data-runtime", "download", at(2), at(10), "Success", "data-capability.log:9"});
+  e.timeline.push_back(
+      {"data-runtime", "download", at(10.5), at(19), "Failure", "data-capability.log:31"});
+  e.timeline.push_back(
+      {"data-runtime", "download", at(19.5), at(29), "Success", "data-capability.log:40"});
   e.timeline.push_back({"gpu", "starved", at(10.5), at(19.5), "", "gpu.csv:64"});
   e.timeline.push_back({"storage", "ServerBusyError", at(10), at(20), "", "metrics.json"});
 }
@@ -146,8 +150,9 @@ Finding EgressFinding(const FactSet& f) {
   x.rule_id = "account-egress-limit";
   x.severity = Severity::kCritical;
   x.title = "The storage account is at its egress limit";
-  x.message = "Egress peaked at 119.6 Gbit/s against a limit of 120 Gbit/s while the GPUs were "
-              "starved. Shard the dataset across 2 accounts or request a higher limit.";
+  x.message =
+      "Egress peaked at 119.6 Gbit/s against a limit of 120 Gbit/s while the GPUs were "
+      "starved. Shard the dataset across 2 accounts or request a higher limit.";
   x.evidence = {*f.Find("metrics.egress_gbps_peak"), *f.Find("account.egress_gbps"),
                 *f.Find("gpu.starved_fraction")};
   x.source = "seeds/000 \"Storage account limits\"";
@@ -161,8 +166,9 @@ Finding SmallFilesFinding(const FactSet& f) {
   x.rule_id = "small-files-request-bound";
   x.severity = Severity::kWarning;
   x.title = "Files are small enough that request overhead dominates";
-  x.message = "Median file is 110 KiB; each costs ~12.1 ms of request overhead. Pack files into "
-              "shards of >= 64 MiB (tar / WebDataset).";
+  x.message =
+      "Median file is 110 KiB; each costs ~12.1 ms of request overhead. Pack files into "
+      "shards of >= 64 MiB (tar / WebDataset).";
   x.evidence = {*f.Find("dataset.median_file_bytes"), *f.Find("dataset.files"),
                 *f.Find("probe.smallfile.overhead_ms")};
   x.env = {{"RSLEX_DOWNLOADER_THREADS", "64"}};
@@ -199,18 +205,24 @@ Report MakeSampleReport(size_t points) {
   r.title = "Post-mortem";
   r.verdict = "account egress limit";
   r.verdict_level = VerdictLevel::kBad;
-  r.verdict_detail = "GPUs were starved 31% of the time while account egress sat at 119.6 of "
-                     "120 Gbit/s.";
+  r.verdict_detail =
+      "GPUs were starved 31% of the time while account egress sat at 119.6 of "
+      "120 Gbit/s.";
   AddFacts(r.evidence.facts);
   AddSeries(r.evidence, points);
   AddTimeline(r.evidence);
-  r.evidence.diagnostics.Add({"A201", DiagnosticSeverity::kWarning, "line is not a log record",
-                              {"rslex.log.2025-11-22-03", 118, 0}, "", ""});
-  r.evidence.diagnostics.Add({"A204", DiagnosticSeverity::kNote, "GPU sample gap of 40 s",
-                              {"gpu.csv", 77, 0}, "", ""});
+  r.evidence.diagnostics.Add({"A201",
+                              DiagnosticSeverity::kWarning,
+                              "line is not a log record",
+                              {"rslex.log.2025-11-22-03", 118, 0},
+                              "",
+                              ""});
+  r.evidence.diagnostics.Add(
+      {"A204", DiagnosticSeverity::kNote, "GPU sample gap of 40 s", {"gpu.csv", 77, 0}, "", ""});
   r.findings = {EgressFinding(r.evidence.facts), SmallFilesFinding(r.evidence.facts),
                 ModeFinding(r.evidence.facts)};
-  r.skipped = {{"cache-disk-too-small", "The dataset does not fit on the cache disk",
+  r.skipped = {{"cache-disk-too-small",
+                "The dataset does not fit on the cache disk",
                 {"node.local_disk_bytes", "dataset.bytes"}}};
   r.env = {{"RSLEX_DOWNLOADER_THREADS", "64"}, {"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED", "true"}};
   r.config = {{"blobfuse2", "block_cache:\n  block-size-mb: 16\n  mem-size-mb: 65536\n"}};

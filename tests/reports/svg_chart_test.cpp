@@ -1,7 +1,8 @@
 #include "reports/svg_chart.h"
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+
+#include <catch2/catch.hpp>
 
 using namespace feedcheck;
 using namespace feedcheck::svg;
@@ -20,15 +21,16 @@ TEST_CASE("linear ticks are 1-2-5 steps covering the range", "[reports][svg]") {
 }
 
 TEST_CASE("log ticks for sizes step by powers of 4", "[reports][svg]") {
-  auto t = LogTicks(4096, 268435456, TickFormat::kBytes);
+  auto t = LogTicks(4096, 268435456, 4);
   REQUIRE(t.size() >= 2);
   CHECK(t.front() <= 4096);
   CHECK(t.back() >= 268435456);
   CHECK(t.size() <= 10);
   CHECK(TickLabel(4096, TickFormat::kBytes, 0) == "4 KiB");
   CHECK(TickLabel(268435456, TickFormat::kBytes, 0) == "256 MiB");
-  auto d = LogTicks(1, 1000, TickFormat::kNumber);
+  auto d = LogTicks(1, 1000, 10);
   CHECK(d == std::vector<double>{1, 10, 100, 1000});
+  CHECK(LogTicks(1, 64, 2) == std::vector<double>{1, 2, 4, 8, 16, 32, 64});
 }
 
 TEST_CASE("clock ticks fall on round times inside the range", "[reports][svg]") {
