@@ -104,6 +104,9 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.disk.device", U::kText, O::kMeasured, "device behind the path"},
       {"probe.disk.kind", U::kText, O::kMeasured, "nvme | os_disk | virtio | tmpfs | network | other"},
       {"probe.disk.free_bytes", U::kBytes, O::kMeasured, "free space on the cache path"},
+      {"probe.disk.fstype", U::kText, O::kMeasured, "filesystem type of the cache path (ext4, xfs, tmpfs, nfs4, fuse.blobfuse2)"},
+      {"probe.disk.mount_point", U::kText, O::kMeasured, "mount point holding the cache path"},
+      {"probe.disk.direct_io", U::kBool, O::kMeasured, "the timings bypassed the page cache (O_DIRECT)"},
       // --- measured: NIC ---
       {"probe.nic.link_gbps", U::kGbps, O::kMeasured, "link speed of the interface that routes to the target"},
       {"probe.nic.interface", U::kText, O::kMeasured, "interface name"},
