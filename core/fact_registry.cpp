@@ -113,6 +113,9 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.nic.driver", U::kText, O::kMeasured, "driver of the interface"},
       {"probe.nic.mtu", U::kCount, O::kMeasured, "MTU"},
       {"probe.nic.accelerated", U::kBool, O::kMeasured, "an accelerated-networking VF is present"},
+      {"probe.nic.vf_interface", U::kText, O::kMeasured, "accelerated-networking VF enslaved to the interface"},
+      {"probe.nic.vf_driver", U::kText, O::kMeasured, "driver of the VF (mlx4_core, mlx5_core)"},
+      {"probe.nic.expected_gbps", U::kGbps, O::kKnowledge, "bandwidth the VM size should get (knowledge base or --nic-gbps)"},
       // --- measured: errors ---
       {"probe.errors.total", U::kCount, O::kMeasured, "failed requests"},
       {"probe.errors.throttled_egress", U::kCount, O::kMeasured, "503 ServerBusy for egress over the account limit"},
