@@ -1,18 +1,21 @@
-// `feedcheck probe` (not yet built: see the issue tracker).
+// `feedcheck probe throughput | latency TARGET`: measure one node against the storage target.
+// The probe runs in probes/; this file parses flags, states the budget, prints the result.
+#include "cli/cmd_probe.h"
+
 #include <fmt/format.h>
 
-#include "cli/command.h"
+#include <memory>
+
+#include "cli/probe_options.h"
 #include "core/exit_status.h"
 
 namespace feedcheck::cli {
 
 void SetupProbe(CLI::App& root, CommandTable& table) {
-  CLI::App* sub = root.add_subcommand("probe", "(not yet available)");
-  sub->allow_extras();
-  table.Add(sub, [] {
-    fmt::print(stderr, "feedcheck probe: not available in this build yet\n");
-    return ToInt(ExitStatus::kUsage);
-  });
+  CLI::App* probe = root.add_subcommand(
+      "probe", "Measure storage from this node: throughput, latency, list, smallfiles, disk, nic");
+  probe->require_subcommand(1);
+  SetupProbeFs(*probe, table);
 }
 
 }  // namespace feedcheck::cli
