@@ -96,6 +96,9 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.list.entries", U::kCount, O::kMeasured, "entries listed"},
       {"probe.list.complete", U::kBool, O::kMeasured, "the listing reached its end within --max-pages"},
       {"probe.list.stat_per_entry_ms", U::kMilliseconds, O::kMeasured, "stat cost per entry on a mounted path"},
+      {"probe.list.requests", U::kCount, O::kMeasured, "List requests sent (failed ones included)"},
+      {"probe.list.prefixes", U::kCount, O::kMeasured, "BlobPrefix entries of a delimiter listing"},
+      {"probe.list.full_ms", U::kMilliseconds, O::kMeasured, "time to walk a whole local/mounted tree (readdir)"},
       // --- measured: small files ---
       {"probe.smallfile.overhead_ms", U::kMilliseconds, O::kMeasured, "fitted per-request overhead"},
       {"probe.smallfile.bandwidth_gbps", U::kGbps, O::kMeasured, "fitted asymptotic bandwidth"},
