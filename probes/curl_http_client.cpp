@@ -50,6 +50,7 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   size_t n = size * count;
   HttpResponse& r = *t->response;
   r.body_bytes += n;
+  if (t->request->body_counter) t->request->body_counter->fetch_add(n, std::memory_order_relaxed);
   if (r.body_bytes > t->request->max_body_bytes) {
     t->over_cap = true;
     return 0;  // aborts the transfer; reported as a transport error

@@ -3,6 +3,7 @@
 // (curl_http_client.cpp); tests may use fakes for logic.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -24,6 +25,9 @@ struct HttpRequest {
   uint64_t max_body_bytes = 64ull << 20;
   double timeout_s = 30;  ///< whole request
   double connect_timeout_s = 10;
+  /// When set, body bytes are also added here as they arrive, so a throughput window can be
+  /// cut at any instant rather than at request completions.
+  std::atomic<uint64_t>* body_counter = nullptr;
   bool fresh_connection = false;  ///< close any reused connection first (measures connect/TLS)
 };
 
