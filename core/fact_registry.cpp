@@ -109,6 +109,8 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.smallfile.overhead_ms", U::kMilliseconds, O::kMeasured, "fitted per-request overhead"},
       {"probe.smallfile.bandwidth_gbps", U::kGbps, O::kMeasured, "fitted asymptotic bandwidth"},
       {"probe.smallfile.breakeven_bytes", U::kBytes, O::kMeasured, "size at which overhead equals transfer time"},
+      {"probe.smallfile.concurrency", U::kCount, O::kMeasured, "parallel reads used by the small-file probe"},
+      {"probe.smallfile.fit_r2", U::kFraction, O::kMeasured, "goodness of the overhead + size/bandwidth fit (1 = perfect)"},
       // --- measured: cache disk ---
       {"probe.disk.read_gbps", U::kGbps, O::kMeasured, "sequential read of the cache path"},
       {"probe.disk.write_gbps", U::kGbps, O::kMeasured, "sequential write of the cache path"},
