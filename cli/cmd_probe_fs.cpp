@@ -73,6 +73,7 @@ int ExitFor(const ProbeResult& r) {
 
 int Fail(const std::string& command, int code, const std::string& message) {
   fmt::print(stderr, "feedcheck probe {}: {}\n", command, RedactText(message));
+  if (int interrupted = SignalGuard::InterruptedExitCode()) return interrupted;
   return code;
 }
 
