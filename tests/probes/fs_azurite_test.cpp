@@ -113,7 +113,7 @@ TEST_CASE("smaller pages: six pages, every blob once", "[azurite][list]") {
   CHECK(r.evidence.facts.Number("dataset.files") == std::optional<double>(kManyBlobs));
 }
 
-TEST_CASE("--max-pages stops a long listing as partial", "[azurite][list]") {
+TEST_CASE("max-pages stops a long listing as partial", "[azurite][list]") {
   ListProbeOptions o;
   o.max_results = 500;
   o.max_pages = 2;
