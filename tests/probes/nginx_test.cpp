@@ -157,7 +157,7 @@ TEST_CASE("CLI: the accuracy-test command lines work on plain URLs") {
     if (f["key"] == "probe.latency.ttfb_p50_ms") p50 = f["value"].get<double>();
   CHECK(p50 > 0);
   CommandOutput bad = RunFeedcheck("probe throughput " + Nginx() + "/nope.bin --duration 2");
-  CHECK(bad.exit_code == 4);
+  CHECK(bad.exit_code == 3);
   CHECK(bad.err.find("404") != std::string::npos);
   CommandOutput usage = RunFeedcheck("probe throughput " + Nginx() + "/4k.bin --block-size 100MiB");
   CHECK(usage.exit_code == 2);
