@@ -216,3 +216,14 @@ TEST_CASE("CLI: latency over https reports the TLS handshake; untrusted certs ar
   CHECK(refused.exit_code == 3);
   CHECK(refused.err.find("certificate") != std::string::npos);
 }
+
+TEST_CASE("a server that refuses HEAD is sized from Content-Range instead") {
+  HttpProbeEnv env = EnvFor(Nginx() + "/nohead/64m.bin");
+  env.budget.duration_s = 1.5;
+  ThroughputProbeOptions o;
+  o.concurrency = 1;
+  ThroughputProbeResult out = RunThroughputProbe(env, o);
+  INFO(out.result.message);
+  CHECK(out.result.status == ProbeStatus::kOk);
+  CHECK(out.best_gbps > 0);
+}
