@@ -19,22 +19,24 @@ FEEDCHECK_BENCH_RSLEX_LOG=$log FEEDCHECK_BENCH_BYTES=$bytes taskset -c 0 \
   "$build_dir/analyzers_bench" --benchmark_counters_tabular=true
 size=$(stat -c %s "$log")
 
-rate() { awk -v b="$size" -v s="$1" 'BEGIN { printf "%.0f MB/s", b / s / 1e6 }'; }
-seconds() { local start end; start=$(date +%s.%N); "$@" >/dev/null; end=$(date +%s.%N);
-  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'; }
-
+# Runs a command on core 0 with its output in a file (GNU grep stops at the first match when
+# stdout is /dev/null), and prints wall and CPU (user + sys) seconds and MB/s per CPU second.
+measure() {
+  local label=$1; shift
+  local out; out=$(mktemp)
+  /usr/bin/time -o "$out.time" -f '%e %U %S %M' taskset -c 0 "$@" >"$out"
+  read -r wall user sys rss <"$out.time"
+  awk -v l="$label" -v b="$size" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v o="$(head -c 40 "$out")" \
+    'BEGIN { c = u + s; if (c <= 0) c = 0.001;
+             printf "%-44s wall %6.2f s  cpu %6.2f s  %6.0f MB/s per CPU-s  peak RSS %6d KiB  (%s)\n",
+                    l, w, c, b / c / 1e6, r, o }'
+  rm -f "$out" "$out.time"
+}
 echo
 echo "== same file ($((size / 1000000)) MB), warm page cache, one core"
 cat "$log" >/dev/null
-t=$(seconds taskset -c 0 grep -c 'non-successful response' "$log")
-echo "grep -c 'non-successful response': ${t} s ($(rate "$t"))"
-t=$(seconds taskset -c 0 grep -c 'time.busy=' "$log")
-echo "grep -c 'time.busy=':              ${t} s ($(rate "$t"))"
-t=$(seconds taskset -c 0 wc -l "$log")
-echo "wc -l:                             ${t} s ($(rate "$t"))"
-start=$(date +%s.%N)
-rss=$( { /usr/bin/time -f '%M' taskset -c 0 "$build_dir/feedcheck" analyze --format rslex "$log" \
-  >/dev/null; } 2>&1 | tail -1)
-end=$(date +%s.%N)
-t=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
-echo "feedcheck analyze --format rslex:  ${t} s ($(rate "$t")), peak RSS ${rss} KiB"
+measure "grep -c 'non-successful response'" grep -c 'non-successful response' "$log"
+measure "grep -c 'time.busy='" grep -c 'time.busy=' "$log"
+measure "wc -l" wc -l "$log"
+measure "feedcheck analyze --format rslex (end to end)" "$build_dir/feedcheck" analyze \
+  --format rslex "$log"
