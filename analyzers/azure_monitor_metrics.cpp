@@ -11,7 +11,7 @@ namespace feedcheck::analyzers {
 
 namespace {
 // Metrics responses are small (a day at PT1M is ~100 KB per series); a larger file is not one.
-constexpr size_t kMaxDocumentBytes = 64u << 20;
+constexpr size_t kMaxDocumentBytes = 16u << 20;
 
 using Json = nlohmann::json;
 
