@@ -10,7 +10,7 @@ packages=(
   libcurl4-openssl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libbenchmark-dev catch2
   libyaml-cpp-dev
   nginx wrk iproute2 openmpi-bin libopenmpi-dev chromium fio
-  nodejs npm curl ca-certificates
+  nodejs npm curl ca-certificates openssl
 )
 
 missing=()
