@@ -524,6 +524,8 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
 
   CLI::App* sp = probe->add_subcommand(
       "smallfiles", "Not in this build: needs the smallfile probe (see `feedcheck probe`)");
+  auto ignored = std::make_shared<std::vector<std::string>>();
+  sp->add_option("args", *ignored, "Ignored");
   sp->allow_extras();
 
   try {
