@@ -27,7 +27,8 @@
 namespace feedcheck::cli {
 namespace {
 
-constexpr double kStartLeadS = 0.3;  // room for the broadcast to reach every rank
+constexpr double kStartLeadS = 0.3;          // room for the broadcast to reach every rank
+constexpr size_t kMaxTimelinePoints = 2000;  // per rank and step, sent to rank 0
 
 struct MpiFlags {
   std::string command;  // "throughput" | "latency"
@@ -196,7 +197,7 @@ std::vector<RankReport> RunStep(const MpiWorld& w, const MpiFlags& f, const Setu
       rep.gbps = step.gbps;
       rep.window_start_epoch_s = step.window_start_epoch_s;
       rep.window_end_epoch_s = step.window_end_epoch_s;
-      rep.timeline = step.timeline;
+      rep.timeline = ThinTimeline(step.timeline, kMaxTimelinePoints);
     }
   } else {
     LatencyProbeResult out = RunLatencyProbe(s.env, s.latency);
@@ -523,7 +524,7 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
   lp->add_option("--range-size", f->range_size, "Size of each ranged GET")->capture_default_str();
 
   CLI::App* sp = probe->add_subcommand(
-      "smallfiles", "Not in this build: needs the smallfile probe (see `feedcheck probe`)");
+      "smallfiles", "Not yet under MPI: run `feedcheck probe smallfiles` on one node");
   auto ignored = std::make_shared<std::vector<std::string>>();
   sp->add_option("args", *ignored, "Ignored");
   sp->allow_extras();
@@ -539,8 +540,8 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
   if (sp->parsed()) {
     if (world.root())
       fmt::print(stderr,
-                 "feedcheck-mpi probe smallfiles: the smallfile probe is not in this build; "
-                 "run throughput or latency\n");
+                 "feedcheck-mpi probe smallfiles: not yet under MPI (per-request overhead is "
+                 "a per-node figure): run `feedcheck probe smallfiles` on one node\n");
     return ToInt(ExitStatus::kUsage);
   }
   f->command = tp->parsed() ? "throughput" : "latency";

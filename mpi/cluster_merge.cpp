@@ -133,6 +133,15 @@ double BytesAt(const std::vector<SeriesPoint>& timeline, double epoch_s) {
   return a.y + (b.y - a.y) * (epoch_s - a.x) / (b.x - a.x);
 }
 
+std::vector<SeriesPoint> ThinTimeline(const std::vector<SeriesPoint>& timeline, size_t max_points) {
+  if (max_points < 2 || timeline.size() <= max_points) return timeline;
+  std::vector<SeriesPoint> out;
+  size_t stride = (timeline.size() + max_points - 3) / (max_points - 2);
+  for (size_t i = 0; i + 1 < timeline.size(); i += stride) out.push_back(timeline[i]);
+  out.push_back(timeline.back());
+  return out;
+}
+
 ClusterThroughput MergeThroughput(const std::vector<RankReport>& reports) {
   ClusterThroughput c;
   std::vector<const RankReport*> active;

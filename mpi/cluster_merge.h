@@ -77,6 +77,10 @@ struct ClusterLatency {
 /// Cumulative bytes at `epoch_s`, interpolated linearly between samples (clamped at the ends).
 double BytesAt(const std::vector<SeriesPoint>& timeline, double epoch_s);
 
+/// At most `max_points` of a timeline, first and last kept, so a long run sends rank 0 a
+/// bounded report (interpolation error stays under the bytes of one kept interval).
+std::vector<SeriesPoint> ThinTimeline(const std::vector<SeriesPoint>& timeline, size_t max_points);
+
 /// The common window is [latest window start, earliest window end] over the active ranks.
 ClusterThroughput MergeThroughput(const std::vector<RankReport>& reports);
 ClusterLatency MergeLatency(const std::vector<RankReport>& reports);

@@ -115,6 +115,16 @@ TEST_CASE("BytesAt interpolates and clamps") {
   CHECK(BytesAt({}, 1) == 0);
 }
 
+TEST_CASE("a thinned timeline is bounded and keeps its ends") {
+  RankReport r = Steady(0, 1.0, 100, 400);  // 15,000 points
+  std::vector<SeriesPoint> thin = ThinTimeline(r.timeline, 2000);
+  CHECK(thin.size() <= 2000);
+  CHECK(thin.front().x == r.timeline.front().x);
+  CHECK(thin.back().x == r.timeline.back().x);
+  CHECK(BytesAt(thin, 250) == Approx(BytesAt(r.timeline, 250)).epsilon(1e-3));
+  CHECK(ThinTimeline(r.timeline, 1).size() == r.timeline.size());
+}
+
 TEST_CASE("ramp knee: the node count after which the aggregate stops growing") {
   CHECK(RampKnee({0.48, 0.95, 0.96}) == 2);
   CHECK(RampKnee({0.48, 0.95, 1.40}) == 3);  // still growing: the last count

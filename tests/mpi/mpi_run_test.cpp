@@ -159,7 +159,7 @@ TEST_CASE("a bad flag is reported once, by rank 0, with exit 2", "[nginx]") {
   CHECK(r.out.empty());
   Run s = MpiRun(2, {"probe", "smallfiles", "http://127.0.0.1:9/"});
   CHECK(s.exit_code == 2);
-  CHECK(Count(s.err, "smallfile probe is not in this build") == 1);
+  CHECK(Count(s.err, "smallfiles: not yet under MPI") == 1);
 }
 
 TEST_CASE("a rank that cannot enter its namespace stops every rank, naming it", "[nginx]") {
