@@ -74,7 +74,17 @@ struct Shared {
   std::atomic<uint64_t> failures{0};
   std::mutex mu;
   ErrorTally errors;
+  std::vector<SeriesPoint>* timeline = nullptr;  ///< sampled by the waiting thread, if set
 };
+
+double EpochSeconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void Sample(Shared* s) {
+  // Bounded: one point per 20 ms wait, and steps are bounded by the budget's duration.
+  if (s->timeline) s->timeline->push_back({EpochSeconds(), static_cast<double>(s->bytes.load())});
+}
 
 void Worker(Shared* s, unsigned seed) {
   std::unique_ptr<HttpClient> client = s->env->make_client();
@@ -148,6 +158,7 @@ void WaitUntil(Shared* s, Clock::time_point until) {
   while (Clock::now() < until && !s->stop.load()) {
     auto left = until - Clock::now();
     std::this_thread::sleep_for(std::min<Clock::duration>(left, std::chrono::milliseconds(20)));
+    Sample(s);
   }
 }
 
@@ -159,6 +170,11 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
   s.options = &o;
   s.budget = budget;
   s.cursor = cursor;
+  ThroughputStep step;
+  if (o.record_timeline) {
+    s.timeline = &step.timeline;
+    Sample(&s);
+  }
   auto start = Clock::now();
   std::vector<std::thread> threads;
   for (int i = 0; i < concurrency; ++i)
@@ -172,11 +188,15 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
   uint64_t req0 = stopped_in_warmup ? 0 : s.requests.load();
   uint64_t fail0 = stopped_in_warmup ? 0 : s.failures.load();
   auto t0 = stopped_in_warmup ? start : Clock::now();
+  double epoch0 = EpochSeconds();
+  Sample(&s);
   WaitUntil(&s, start + std::chrono::duration_cast<Clock::duration>(
                             std::chrono::duration<double>(step_s)));
   uint64_t bytes1 = s.bytes.load();
   auto t1 = Clock::now();
-  ThroughputStep step;
+  double epoch1 = EpochSeconds();
+  Sample(&s);
+  s.timeline = nullptr;
   step.concurrency = concurrency;
   step.requests = s.requests.load() - req0;
   step.errors = s.failures.load() - fail0;
@@ -185,8 +205,12 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
   if (stopped_in_warmup) {
     bytes1 = s.bytes.load();
     t1 = Clock::now();
+    epoch1 = EpochSeconds();
+    epoch0 = epoch1 - std::chrono::duration<double>(t1 - t0).count();
     step.warmup_included = true;
   }
+  step.window_start_epoch_s = epoch0;
+  step.window_end_epoch_s = epoch1;
   step.window_s = std::chrono::duration<double>(t1 - t0).count();
   step.window_bytes = bytes1 - bytes0;
   step.gbps =

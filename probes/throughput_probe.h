@@ -22,6 +22,9 @@ struct ThroughputProbeOptions {
   size_t max_objects = 1000;          ///< blobs taken from the prefix listing
   int max_retries = 3;
   double request_timeout_s = 60;
+  /// Record each step's cumulative bytes against wall-clock time (every ~20 ms), so ranks of
+  /// a multi-node run can count their bytes inside one common window.
+  bool record_timeline = false;
 };
 
 struct ThroughputStep {
@@ -31,7 +34,11 @@ struct ThroughputStep {
   uint64_t window_bytes = 0;
   uint64_t requests = 0;
   uint64_t errors = 0;
-  bool warmup_included = false;  ///< the budget ran out before the window: whole step measured
+  bool warmup_included = false;     ///< the budget ran out before the window: whole step measured
+  double window_start_epoch_s = 0;  ///< wall clock (system_clock) of the window's ends
+  double window_end_epoch_s = 0;
+  /// With record_timeline: x = epoch seconds, y = bytes received since the step started.
+  std::vector<SeriesPoint> timeline;
 };
 
 struct ThroughputProbeResult {

@@ -1,0 +1,558 @@
+// Every rank parses the same argv, sets up its own probe environment, and all agree on going
+// ahead before any collective measurement (a rank that cannot run makes all stop together,
+// rather than leave the others waiting in a barrier). Each step: barrier, rank 0 broadcasts a
+// start time a little ahead, active ranks measure from it, idle ranks sleep it out (MPI waits
+// spin; a spinning idle rank would steal CPU from the ones measuring), reports are gathered.
+#include "cli/cmd_probe_mpi.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "cli/command.h"
+#include "cli/probe_options.h"
+#include "cli/sizing_common.h"
+#include "core/evidence_json.h"
+#include "core/exit_status.h"
+#include "core/units.h"
+#include "mpi/cluster_merge.h"
+#include "mpi/mpi_world.h"
+#include "probes/latency_probe.h"
+#include "probes/redact.h"
+#include "probes/throughput_probe.h"
+
+namespace feedcheck::cli {
+namespace {
+
+constexpr double kStartLeadS = 0.3;          // room for the broadcast to reach every rank
+constexpr size_t kMaxTimelinePoints = 2000;  // per rank and step, sent to rank 0
+
+struct MpiFlags {
+  std::string command;  // "throughput" | "latency"
+  ProbeOptions common;
+  std::string netns;  // namespace name, "{rank}" replaced
+  // Throughput.
+  std::string block_size = "4MiB";
+  int concurrency = 4;
+  std::string warmup;
+  int retries = 3;
+  bool ramp = false;
+  std::string nic_gbps;
+  std::string sku;
+  std::string region;
+  std::string account_kind;
+  std::string account_egress_gbps;
+  // Latency.
+  LatencyProbeOptions latency;
+  std::string range_size = "4KiB";
+};
+
+double EpochNow() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void SleepUntilEpoch(double epoch_s) {
+  double left = epoch_s - EpochNow();
+  if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
+}
+
+int ExitFor(const std::string& status) {
+  if (status == "unreachable") return ToInt(ExitStatus::kInputError);
+  if (status == "failed") return ToInt(ExitStatus::kProbeFailed);
+  return ToInt(ExitStatus::kOk);
+}
+
+std::string Replace(std::string text, const std::string& what, const std::string& with) {
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + with.size()))
+    text.replace(at, what.size(), with);
+  return text;
+}
+
+// Every rank's setup outcome: rank 0 prints the failures (naming rank and host); all return
+// the worst exit status, or 0 when every rank can go ahead.
+int Agree(const MpiWorld& w, int rc, const std::string& error) {
+  std::string line = rc == 0 ? "" : fmt::format("rank {} ({}): {}", w.rank(), HostName(), error);
+  std::vector<std::string> lines = w.Gather(line);
+  if (w.root()) {
+    // The same flag error on every rank is one message, not N.
+    std::string previous_error;
+    for (const std::string& l : lines) {
+      if (l.empty()) continue;
+      std::string msg = l.substr(l.find("): ") + 3);
+      if (msg == previous_error) continue;
+      previous_error = msg;
+      fmt::print(stderr, "feedcheck-mpi probe: {}\n", l);
+    }
+  }
+  return w.AllMax(rc);
+}
+
+struct Setup {
+  HttpProbeEnv env;
+  ThroughputProbeOptions throughput;
+  LatencyProbeOptions latency;
+  KnowledgeBase kb;
+  NodeChoice node;
+  AccountChoice account;
+  bool have_account = false;
+};
+
+int Prepare(const MpiFlags& f, const GlobalOptions& globals, int rank, Setup* s,
+            std::string* error) {
+  if (!f.netns.empty()) {
+    std::string ns = Replace(f.netns, "{rank}", std::to_string(rank));
+    if (!EnterNetworkNamespace(ns, error)) {
+      *error = "--netns: " + *error;
+      return ToInt(ExitStatus::kInputError);
+    }
+  }
+  int rc = BuildHttpProbeEnv(f.common, &s->env, error);
+  if (rc != 0) return rc;
+  std::string why;
+  if (f.command == "throughput") {
+    auto block = ParseBytes(f.block_size, &why);
+    if (!block || *block < double(1 << 20) || *block > double(64ull << 20)) {
+      *error = "--block-size '" + f.block_size + "': must be a size from 1MiB to 64MiB";
+      return ToInt(ExitStatus::kUsage);
+    }
+    s->throughput.block_bytes = static_cast<uint64_t>(*block);
+    s->throughput.concurrency = f.concurrency;
+    s->throughput.max_retries = f.retries;
+    s->throughput.record_timeline = true;
+    if (!f.warmup.empty()) {
+      auto w = ParseSeconds(f.warmup, &why);
+      if (!w || *w < 0) {
+        *error = "--warmup '" + f.warmup + "': " + (why.empty() ? "must be >= 0" : why);
+        return ToInt(ExitStatus::kUsage);
+      }
+      s->throughput.warmup_s = *w;
+    }
+    if (!f.sku.empty() || !f.region.empty() || !f.account_kind.empty()) {
+      rc = LoadKnowledgeBase(globals, &s->kb);
+      if (rc != 0) {
+        *error = "the knowledge base did not load";
+        return rc;
+      }
+    }
+    FlagError fe;
+    if (!ResolveNode(s->kb, f.sku, f.nic_gbps, &s->node, &fe)) {
+      *error = fe.message;
+      return ToInt(ExitStatus::kUsage);
+    }
+    s->throughput.nic_gbps = s->node.nic_gbps;
+    if (!f.region.empty() || !f.account_kind.empty() || !f.account_egress_gbps.empty()) {
+      if (!ResolveAccount(s->kb, f.region, f.account_kind, f.account_egress_gbps, &s->account,
+                          &fe)) {
+        *error = fe.message;
+        return ToInt(ExitStatus::kUsage);
+      }
+      s->have_account = true;
+    }
+  } else {
+    s->latency = f.latency;
+    auto range = ParseBytes(f.range_size, &why);
+    if (!range || *range < 1 || *range > double(64ull << 20)) {
+      *error = "--range-size '" + f.range_size + "': must be a size from 1B to 64MiB";
+      return ToInt(ExitStatus::kUsage);
+    }
+    s->latency.range_bytes = static_cast<uint64_t>(*range);
+  }
+  return 0;
+}
+
+RankReport FromProbe(const ProbeResult& r, int rank) {
+  RankReport rep;
+  rep.rank = rank;
+  rep.host = HostName();
+  rep.status = std::string(ProbeStatusName(r.status));
+  rep.message = RedactText(r.message);
+  const FactSet& f = r.evidence.facts;
+  rep.errors = f.Number("probe.errors.total").value_or(0);
+  rep.throttled = f.Number("probe.errors.throttled_egress").value_or(0) +
+                  f.Number("probe.errors.throttled_requests").value_or(0);
+  rep.retries = f.Number("probe.errors.retries").value_or(0);
+  return rep;
+}
+
+// One synchronized step: ranks below `active_ranks` measure for the budget's duration.
+std::vector<RankReport> RunStep(const MpiWorld& w, const MpiFlags& f, const Setup& s,
+                                int active_ranks) {
+  w.Barrier();
+  double start = w.Broadcast(w.root() ? EpochNow() + kStartLeadS : 0);
+  SleepUntilEpoch(start);
+  RankReport rep;
+  rep.rank = w.rank();
+  rep.host = HostName();
+  if (w.rank() >= active_ranks) {
+    rep.active = false;
+    SleepUntilEpoch(start + s.env.budget.duration_s);
+  } else if (f.command == "throughput") {
+    ThroughputProbeResult out = RunThroughputProbe(s.env, s.throughput);
+    rep = FromProbe(out.result, w.rank());
+    if (!out.steps.empty()) {
+      const ThroughputStep& step = out.steps.front();
+      rep.gbps = step.gbps;
+      rep.window_start_epoch_s = step.window_start_epoch_s;
+      rep.window_end_epoch_s = step.window_end_epoch_s;
+      rep.timeline = ThinTimeline(step.timeline, kMaxTimelinePoints);
+    }
+  } else {
+    LatencyProbeResult out = RunLatencyProbe(s.env, s.latency);
+    rep = FromProbe(out.result, w.rank());
+    rep.ttfb = out.ttfb;
+    rep.total = out.total;
+    rep.connect = out.connect;
+  }
+  std::vector<std::string> texts = w.Gather(rep.ToJson().dump());
+  std::vector<RankReport> reports;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    std::string error;
+    auto parsed = nlohmann::json::parse(texts[i], nullptr, false);
+    auto r = parsed.is_discarded() ? std::nullopt : RankReport::FromJson(parsed, &error);
+    if (r) {
+      reports.push_back(std::move(*r));
+    } else {
+      fmt::print(stderr, "feedcheck-mpi: rank {} sent an unreadable report: {}\n", i, error);
+    }
+  }
+  return reports;
+}
+
+std::string Cell(double v, const char* format_spec) {
+  return v > 0 ? fmt::format(fmt::runtime(format_spec), v) : "-";
+}
+
+void PrintNodeTable(const std::vector<NodeRow>& nodes) {
+  fmt::print("  {:>4}  {:<20}  {:>8}  {:>8}  {:>8}  {:>6}  {:>9}  {}\n", "rank", "host", "Gbit/s",
+             "p50 ms", "p99 ms", "errors", "throttled", "status");
+  for (const NodeRow& n : nodes)
+    fmt::print("  {:>4}  {:<20}  {:>8}  {:>8}  {:>8}  {:>6}  {:>9}  {}\n", n.rank, n.host,
+               Cell(n.gbps, "{:.3f}"), Cell(n.ttfb_p50_ms, "{:.2f}"), Cell(n.ttfb_p99_ms, "{:.2f}"),
+               n.errors, n.throttled, n.status);
+}
+
+void PrintRankMessages(const std::vector<RankReport>& reports) {
+  for (const RankReport& r : reports)
+    if (r.active && !r.message.empty())
+      fmt::print(stderr, "rank {} ({}): {}: {}\n", r.rank, r.host, r.status, r.message);
+}
+
+nlohmann::json NodesJson(const std::vector<NodeRow>& nodes) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const NodeRow& n : nodes)
+    a.push_back({{"rank", n.rank},
+                 {"host", n.host},
+                 {"status", n.status},
+                 {"gbps", n.gbps},
+                 {"common_window_bytes", n.common_bytes},
+                 {"ttfb_p50_ms", n.ttfb_p50_ms},
+                 {"ttfb_p99_ms", n.ttfb_p99_ms},
+                 {"errors", n.errors},
+                 {"throttled", n.throttled}});
+  return a;
+}
+
+nlohmann::json ProbeJson(const MpiFlags& f, const Setup& s, int ranks) {
+  return {{"name", f.command},
+          {"target", RedactUrl(s.env.target.Display())},
+          {"ranks", ranks},
+          {"duration_s", s.env.budget.duration_s},
+          {"ramp", f.ramp}};
+}
+
+int WorstExit(const std::vector<RankReport>& reports) {
+  int rc = 0;
+  for (const RankReport& r : reports)
+    if (r.active) rc = std::max(rc, ExitFor(r.status));
+  return rc;
+}
+
+std::string ThroughputSource(const MpiFlags& f, const Setup& s, int ranks) {
+  return fmt::format("probe throughput under MPI ({} ranks, {} connections each, {} MiB blocks)",
+                     ranks, f.concurrency, s.throughput.block_bytes >> 20);
+}
+
+void PrintClusterThroughput(const ClusterThroughput& c) {
+  if (c.window_s > 0)
+    fmt::print("  aggregate {:.3f} Gbit/s: {} over the common window of {:.2f} s\n",
+               c.aggregate_gbps, FormatBytes(c.common_bytes), c.window_s);
+  else
+    fmt::print("  no aggregate: {}\n", c.error);
+  PrintNodeTable(c.nodes);
+  if (c.slowest >= 0) {
+    const NodeRow& lo = c.nodes[static_cast<size_t>(c.slowest)];
+    const NodeRow& hi = c.nodes[static_cast<size_t>(c.fastest)];
+    fmt::print("  slowest: rank {} ({}) {:.3f} Gbit/s; fastest: rank {} ({}) {:.3f} Gbit/s\n",
+               lo.rank, lo.host, lo.gbps, hi.rank, hi.host, hi.gbps);
+  }
+}
+
+int RunThroughput(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool json) {
+  const int n = w.size();
+  std::string source = ThroughputSource(f, s, n);
+  if (w.root())
+    fmt::print(stderr,
+               "feedcheck-mpi probe throughput: {}; {} ranks x {} connections; {} s per {}; "
+               "each rank at most {} requests and {} per {}\n",
+               RedactUrl(s.env.target.Display()), n, f.concurrency, s.env.budget.duration_s,
+               f.ramp ? "ramp step" : "run", s.env.budget.max_requests,
+               FormatBytes(double(s.env.budget.max_bytes)), f.ramp ? "step" : "run");
+  std::vector<ClusterThroughput> steps;
+  std::vector<RankReport> last;
+  for (int active = f.ramp ? 1 : n; active <= n; ++active) {
+    last = RunStep(w, f, s, active);
+    if (w.root()) {
+      steps.push_back(MergeThroughput(last));
+      PrintRankMessages(last);
+    }
+  }
+  if (!w.root()) return 0;
+  const ClusterThroughput& all = steps.back();
+  Evidence ev;
+  AddThroughputFacts(all, source, &ev.facts);
+  nlohmann::json ramp_json = nlohmann::json::array();
+  std::vector<double> measured, predicted;
+  int knee = 0, predicted_knee = 0;
+  std::string prediction_basis;
+  if (f.ramp) {
+    for (const ClusterThroughput& c : steps) measured.push_back(c.aggregate_gbps);
+    knee = RampKnee(measured);
+    double per_node = s.node.nic_gbps;
+    std::string node_basis =
+        s.node.nic_from_flag ? fmt::format("NIC {} Gbit/s (--nic-gbps)", per_node)
+        : s.node.vm          ? fmt::format("NIC {} Gbit/s ({}, {})", per_node, s.node.vm->name,
+                                           RowRef(s.node.vm->file, s.node.vm->line))
+                             : "";
+    if (per_node <= 0) {
+      per_node = measured.front();
+      node_basis =
+          fmt::format("one node as measured, {:.3f} Gbit/s (no --nic-gbps or --sku)", per_node);
+    }
+    double egress = s.have_account ? s.account.target.egress_gbps : 0;
+    std::string egress_basis =
+        !s.have_account ? "account egress unknown (no --account-egress-gbps, --region)"
+        : s.account.egress_from_flag
+            ? fmt::format(
+                  "account egress {} Gbit/s "
+                  "(--account-egress-gbps)",
+                  egress)
+            : fmt::format("account egress {} Gbit/s ({}, {})", egress, s.account.target.name,
+                          RowRef(s.account.target.file, s.account.target.line));
+    predicted = PredictRamp(n, per_node, egress);
+    predicted_knee = RampKnee(predicted);
+    prediction_basis = "min(nodes x NIC, account egress): " + egress_basis + " / " + node_basis;
+    Series ms{"probe.cluster.ramp",
+              "aggregate throughput by nodes (measured)",
+              "nodes",
+              Unit::kCount,
+              "aggregate",
+              Unit::kGbps,
+              {}};
+    Series ps{"probe.cluster.ramp_predicted",
+              "predicted: min(nodes x NIC, account egress)",
+              "nodes",
+              Unit::kCount,
+              "aggregate",
+              Unit::kGbps,
+              {}};
+    for (size_t i = 0; i < measured.size(); ++i) {
+      ms.points.push_back({double(i + 1), measured[i]});
+      ps.points.push_back({double(i + 1), predicted[i]});
+      ramp_json.push_back({{"nodes", i + 1},
+                           {"aggregate_gbps", measured[i]},
+                           {"predicted_gbps", predicted[i]},
+                           {"window_s", steps[i].window_s},
+                           {"ranks", NodesJson(steps[i].nodes)}});
+    }
+    ev.series.push_back(std::move(ms));
+    ev.series.push_back(std::move(ps));
+    Provenance mp{FactOrigin::kMeasured, source + ", ramp 1.." + std::to_string(n) + " nodes"};
+    Provenance dp{FactOrigin::kDerived, prediction_basis};
+    ev.facts.Set(NumberFact("probe.cluster.knee_nodes", knee, Unit::kCount, mp));
+    ev.facts.Set(
+        NumberFact("probe.cluster.knee_gbps", measured[size_t(knee - 1)], Unit::kGbps, mp));
+    ev.facts.Set(
+        NumberFact("probe.cluster.predicted_knee_nodes", predicted_knee, Unit::kCount, dp));
+    ev.facts.Set(
+        NumberFact("probe.cluster.predicted_plateau_gbps", predicted.back(), Unit::kGbps, dp));
+  }
+  int rc = WorstExit(last);
+  if (all.window_s <= 0) rc = std::max(rc, ToInt(ExitStatus::kProbeFailed));
+  if (json) {
+    nlohmann::json j = EvidenceToJson(ev);
+    j["probe"] = ProbeJson(f, s, n);
+    j["cluster"] = {{"aggregate_gbps", all.aggregate_gbps},
+                    {"window_s", all.window_s},
+                    {"window_start_epoch_s", all.window_start_epoch_s},
+                    {"common_window_bytes", all.common_bytes},
+                    {"error", all.error},
+                    {"nodes", NodesJson(all.nodes)}};
+    if (f.ramp) j["cluster"]["ramp"] = ramp_json;
+    fmt::print("{}\n", j.dump(2));
+    return rc;
+  }
+  fmt::print("cluster throughput: {} node{}, {} connections each, {} blocks\n", n,
+             n == 1 ? "" : "s", f.concurrency, FormatBytes(double(s.throughput.block_bytes)));
+  PrintClusterThroughput(all);
+  if (f.ramp) {
+    fmt::print("ramp (each step {:.1f} s):\n  {:>5}  {:>16}  {:>9}\n", s.env.budget.duration_s,
+               "nodes", "aggregate Gbit/s", "predicted");
+    for (size_t i = 0; i < measured.size(); ++i)
+      fmt::print("  {:>5}  {:>16.3f}  {:>9.3f}\n", i + 1, measured[i], predicted[i]);
+    fmt::print("  knee: {} node{} ({:.3f} Gbit/s){}; predicted {} node{} ({:.3f} Gbit/s)\n", knee,
+               knee == 1 ? "" : "s", measured[size_t(knee - 1)],
+               knee == n ? ", or further: it still grew at the last step" : "", predicted_knee,
+               predicted_knee == 1 ? "" : "s", predicted[size_t(predicted_knee - 1)]);
+    fmt::print("  prediction from {}\n", prediction_basis);
+  }
+  return rc;
+}
+
+int RunLatency(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool json) {
+  const int n = w.size();
+  if (w.root())
+    fmt::print(stderr,
+               "feedcheck-mpi probe latency: {}; {} ranks, each {} GETs of {}, {} HEADs, {} new "
+               "connections; at most {} s\n",
+               RedactUrl(s.env.target.Display()), n, s.latency.requests,
+               FormatBytes(double(s.latency.range_bytes)), s.latency.head_requests,
+               s.latency.new_connections, s.env.budget.duration_s);
+  std::vector<RankReport> reports = RunStep(w, f, s, n);
+  if (!w.root()) return 0;
+  PrintRankMessages(reports);
+  ClusterLatency c = MergeLatency(reports);
+  std::string source = fmt::format("probe latency under MPI ({} ranks, {} GETs of {} each)", n,
+                                   s.latency.requests, FormatBytes(double(s.latency.range_bytes)));
+  Evidence ev;
+  AddLatencyFacts(c, source, &ev.facts);
+  if (c.ttfb.count())
+    ev.series.push_back(LatencyCdfSeries(c.ttfb, "probe.latency.ttfb_cdf",
+                                         "time to first byte, all ranks together"));
+  if (c.total.count())
+    ev.series.push_back(
+        LatencyCdfSeries(c.total, "probe.latency.total_cdf", "whole GET, all ranks together"));
+  int rc = WorstExit(reports);
+  if (c.ttfb.count() == 0) rc = std::max(rc, ToInt(ExitStatus::kProbeFailed));
+  if (json) {
+    nlohmann::json j = EvidenceToJson(ev);
+    j["probe"] = ProbeJson(f, s, n);
+    j["cluster"] = {{"nodes", NodesJson(c.nodes)}, {"ttfb_histogram", c.ttfb.ToJson()}};
+    fmt::print("{}\n", j.dump(2));
+    return rc;
+  }
+  auto fact = [&](const char* key) {
+    const Fact* x = ev.facts.Find(key);
+    return x ? FormatFactValue(*x) : std::string("-");
+  };
+  fmt::print("cluster latency: {} node{}, {} samples of time to first byte, merged\n", n,
+             n == 1 ? "" : "s", c.ttfb.count());
+  fmt::print("  all ranks together  p50 {}  p90 {}  p99 {}  p99.9 {}\n",
+             fact("probe.cluster.ttfb_p50_ms"), fact("probe.cluster.ttfb_p90_ms"),
+             fact("probe.cluster.ttfb_p99_ms"), fact("probe.cluster.ttfb_p999_ms"));
+  PrintNodeTable(c.nodes);
+  if (c.slowest >= 0) {
+    const NodeRow& lo = c.nodes[static_cast<size_t>(c.slowest)];
+    const NodeRow& hi = c.nodes[static_cast<size_t>(c.fastest)];
+    fmt::print("  slowest: rank {} ({}) p50 {:.2f} ms; fastest: rank {} ({}) p50 {:.2f} ms\n",
+               lo.rank, lo.host, lo.ttfb_p50_ms, hi.rank, hi.host, hi.ttfb_p50_ms);
+  }
+  return rc;
+}
+
+void AddCommonFlags(CLI::App* app, MpiFlags* f) {
+  AddProbeTargetOptions(app, &f->common);
+  AddProbeBudgetOptions(app, &f->common);
+  app->add_option("--netns", f->netns,
+                  "Run each rank's probe inside this network namespace ({rank} is replaced): "
+                  "emulated clusters on one host");
+}
+
+}  // namespace
+
+int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
+  CLI::App app{
+      "feedcheck-mpi: the feedcheck probes on every MPI rank at once; rank 0 merges "
+      "(aggregate over one common window, latency histograms merged bucket by bucket)"};
+  app.set_version_flag("--version", FEEDCHECK_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough();
+  GlobalOptions globals;
+  app.add_flag("--json", globals.json, "Evidence as JSON on rank 0 (other ranks print nothing)");
+  app.add_option("--kb", globals.kb_files, "Extra knowledge-base YAML file")
+      ->check(CLI::ExistingFile);
+  CLI::App* probe = app.add_subcommand("probe", "Measure storage from every rank at once");
+  probe->require_subcommand(1);
+
+  auto f = std::make_shared<MpiFlags>();
+  CLI::App* tp = probe->add_subcommand(
+      "throughput", "Ranged GETs from every rank; aggregate over the common window; --ramp");
+  AddCommonFlags(tp, f.get());
+  tp->add_option("--block-size", f->block_size, "Ranged GET size, 1MiB-64MiB")
+      ->capture_default_str();
+  tp->add_option("--concurrency", f->concurrency, "Connections per rank")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  tp->add_option("--warmup", f->warmup, "Excluded start of each run (default 20%, at most 1s)");
+  tp->add_option("--retries", f->retries, "Retries per block on throttling/faults")
+      ->check(CLI::Range(0, 10))
+      ->capture_default_str();
+  tp->add_flag("--ramp", f->ramp,
+               "Steps of 1, 2, ... N active ranks, each --duration long: where the aggregate "
+               "stops growing, against the knowledge base's prediction");
+  tp->add_option("--nic-gbps", f->nic_gbps, "NIC bandwidth of one node (e.g. 24, 500Mbit/s)");
+  tp->add_option("--sku", f->sku, "VM size of the nodes (knowledge base: NIC bandwidth)");
+  tp->add_option("--region", f->region, "Region of the account (knowledge base: egress limit)");
+  tp->add_option("--account-kind", f->account_kind, "Storage target profile (knowledge base)");
+  tp->add_option("--account-egress-gbps", f->account_egress_gbps, "Account egress limit");
+
+  CLI::App* lp = probe->add_subcommand(
+      "latency", "Small ranged GETs from every rank; percentiles of all samples together");
+  AddCommonFlags(lp, f.get());
+  lp->add_option("--requests", f->latency.requests, "Measured GETs per rank, reused connection")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
+  lp->add_option("--head-requests", f->latency.head_requests, "Measured HEADs per rank")
+      ->capture_default_str();
+  lp->add_option("--new-connections", f->latency.new_connections,
+                 "Measured GETs per rank, each on a new connection")
+      ->capture_default_str();
+  lp->add_option("--warmup-requests", f->latency.warmup_requests, "Excluded first GETs")
+      ->capture_default_str();
+  lp->add_option("--range-size", f->range_size, "Size of each ranged GET")->capture_default_str();
+
+  CLI::App* sp = probe->add_subcommand(
+      "smallfiles", "Not yet under MPI: run `feedcheck probe smallfiles` on one node");
+  auto ignored = std::make_shared<std::vector<std::string>>();
+  sp->add_option("args", *ignored, "Ignored");
+  sp->allow_extras();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return world.root() ? app.exit(e) : 0;
+  } catch (const CLI::ParseError& e) {
+    if (world.root()) app.exit(e);
+    return ToInt(ExitStatus::kUsage);
+  }
+  if (sp->parsed()) {
+    if (world.root())
+      fmt::print(stderr,
+                 "feedcheck-mpi probe smallfiles: not yet under MPI (per-request overhead is "
+                 "a per-node figure): run `feedcheck probe smallfiles` on one node\n");
+    return ToInt(ExitStatus::kUsage);
+  }
+  f->command = tp->parsed() ? "throughput" : "latency";
+
+  Setup s;
+  std::string error;
+  int rc = Prepare(*f, globals, world.rank(), &s, &error);
+  rc = Agree(world, rc, error);
+  if (rc != 0) return rc;
+  if (f->command == "throughput") return RunThroughput(world, *f, s, globals.json);
+  return RunLatency(world, *f, s, globals.json);
+}
+
+}  // namespace feedcheck::cli
