@@ -120,7 +120,7 @@ cmd_up() {
 
   # A half of the delay each way gives RTT = 2 x delay_ms, the usual meaning of "one way".
   "$netdelay" "$cli" tun-cli "$srv" tun-srv "$delay_us" "$delay_us" "$lifetime_s" \
-    2>>"$dir/netdelay.log" &
+    </dev/null >>"$dir/netdelay.log" 2>&1 &
   echo $! >"$dir/netdelay.pid"
   # The TUN carrier comes up when netdelay attaches; wait (bounded) for that.
   local i
