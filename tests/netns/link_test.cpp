@@ -29,9 +29,9 @@ double Median(std::vector<double> v) {
 
 // Downloads `bytes` of the sparse 1 GiB file and returns curl's goodput in Gbit/s.
 double CurlGbps(const std::string& base_url, long bytes) {
-  CommandResult r = RunCommand(
-      InClient("curl -sS -o /dev/null --max-time 30 -r 0-" + std::to_string(bytes - 1) +
-               " -w '%{speed_download}' " + ShellQuote(base_url + "/1g.bin")));
+  CommandResult r =
+      RunCommand(InClient("curl -sS -o /dev/null --max-time 30 -r 0-" + std::to_string(bytes - 1) +
+                          " -w '%{speed_download}' " + ShellQuote(base_url + "/1g.bin")));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return std::stod(r.out) * 8 / 1e9;
@@ -43,8 +43,9 @@ TEST_CASE("a new TCP connection over the delayed link takes one 20 ms RTT", "[ne
   RequireLink();
   std::vector<double> connect_ms;
   for (int i = 0; i < 7; ++i) {
-    CommandResult r = RunCommand(InClient("curl -sS -o /dev/null --max-time 5 -w '%{time_connect}' " +
-                                          ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/4k.bin")));
+    CommandResult r =
+        RunCommand(InClient("curl -sS -o /dev/null --max-time 5 -w '%{time_connect}' " +
+                            ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/4k.bin")));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     connect_ms.push_back(std::stod(r.out) * 1000);

@@ -31,9 +31,9 @@ TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over a 1 Gbit/s, 20 ms 
           "[netns][throughput]") {
   // 4 connections x 4 MiB ranges for 12 s: long enough that slow start is a small part, short
   // enough for the 60 s test budget. Warm-up is excluded by the probe itself.
-  nlohmann::json facts = RunProbeInClient(
-      "throughput " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/1g.bin") +
-      " --concurrency 4 --block-size 4MiB --duration 12");
+  nlohmann::json facts =
+      RunProbeInClient("throughput " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/1g.bin") +
+                       " --concurrency 4 --block-size 4MiB --duration 12");
   auto gbps = FindFactNumber(facts, "probe.throughput.gbps");
   REQUIRE(gbps.has_value());
   INFO("probe.throughput.gbps = " << *gbps);
