@@ -66,6 +66,9 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"plan.epoch_s_min", U::kSeconds, O::kDerived, "lower bound of one epoch at node.count"},
       {"plan.fits_on_disk", U::kBool, O::kDerived, "the data fits on the local disk (download mode possible)"},
       {"plan.request_overhead_s", U::kSeconds, O::kDerived, "total per-request overhead for one pass at the assumed latency"},
+      {"plan.request_latency_ms", U::kMilliseconds, O::kDerived, "per-request latency the overhead assumes (given or default)"},
+      {"plan.requests_per_file", U::kCount, O::kDerived, "GET requests per file: 1 below one block, else ceil(size / block)"},
+      {"plan.small_files", U::kBool, O::kDerived, "median (or mean) file is under 4 MiB: request overhead dominates"},
       // --- measured: throughput ---
       {"probe.throughput.gbps", U::kGbps, O::kMeasured, "best download throughput of one node"},
       {"probe.throughput.best_concurrency", U::kCount, O::kMeasured, "connections at the knee of the sweep"},

@@ -1,0 +1,191 @@
+#include "cli/sizing_common.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+
+#include "core/install_paths.h"
+#include "core/units.h"
+
+namespace feedcheck::cli {
+namespace {
+
+std::nullopt_t Bad(FlagError* error, const std::string& flag, const std::string& why) {
+  error->message = fmt::format("{}: {}", flag, why);
+  return std::nullopt;
+}
+
+Provenance Declared(const std::string& flag) {
+  Provenance p;
+  p.origin = FactOrigin::kDeclared;
+  p.source = flag;
+  return p;
+}
+
+}  // namespace
+
+int LoadKnowledgeBase(const GlobalOptions& globals, KnowledgeBase* kb) {
+  DiagnosticList diagnostics;
+  const bool ok = KnowledgeBase::Load(DataDir(), globals.kb_files, kb, &diagnostics);
+  for (const auto& d : diagnostics.kept()) fmt::print(stderr, "{}\n", FormatDiagnostic(d));
+  if (diagnostics.dropped() > 0)
+    fmt::print(stderr, "... and {} more knowledge-base diagnostics\n", diagnostics.dropped());
+  return ok ? 0 : 3;
+}
+
+std::optional<double> ParseCountFlag(const std::string& flag, const std::string& text,
+                                     FlagError* error) {
+  std::string why;
+  auto q = ParseQuantity(text, &why);
+  if (!q) return Bad(error, flag, why);
+  if (q->unit != Unit::kCount) return Bad(error, flag, fmt::format("'{}' should be a plain count", text));
+  if (q->value < 0) return Bad(error, flag, fmt::format("'{}' is negative", text));
+  if (q->value != std::floor(q->value) || q->value > 1e15)
+    return Bad(error, flag, fmt::format("'{}' should be a whole number", text));
+  return q->value;
+}
+
+std::optional<double> ParseBytesFlag(const std::string& flag, const std::string& text,
+                                     FlagError* error) {
+  std::string why;
+  auto v = ParseBytes(text, &why);
+  if (!v) return Bad(error, flag, why);
+  return v;
+}
+
+std::optional<double> ParseGbpsFlag(const std::string& flag, const std::string& text,
+                                    FlagError* error) {
+  std::string why;
+  auto q = ParseQuantity(text, &why);
+  if (!q) return Bad(error, flag, why);
+  if (q->unit == Unit::kCount) {
+    if (q->value < 0) return Bad(error, flag, fmt::format("'{}' is negative", text));
+    return q->value;  // the flag's name carries the unit
+  }
+  auto bps = ParseBitsPerSecond(text, &why);
+  if (!bps) return Bad(error, flag, why);
+  if (*bps < 0) return Bad(error, flag, fmt::format("'{}' is negative", text));
+  return *bps / 1e9;
+}
+
+std::optional<double> ParseMillisecondsFlag(const std::string& flag, const std::string& text,
+                                            FlagError* error) {
+  std::string why;
+  auto q = ParseQuantity(text, &why);
+  if (!q) return Bad(error, flag, why);
+  double ms = q->value;
+  if (q->unit != Unit::kCount) {
+    auto converted = Convert(q->value, q->unit, Unit::kMilliseconds);
+    if (!converted) return Bad(error, flag, fmt::format("'{}' is not a duration", text));
+    ms = *converted;
+  }
+  if (ms < 0) return Bad(error, flag, fmt::format("'{}' is negative", text));
+  return ms;
+}
+
+std::optional<double> ParsePositiveFlag(const std::string& flag, const std::string& text,
+                                        FlagError* error) {
+  std::string why;
+  auto q = ParseQuantity(text, &why);
+  if (!q) return Bad(error, flag, why);
+  if (q->unit != Unit::kCount) return Bad(error, flag, fmt::format("'{}' should be a plain number", text));
+  if (!(q->value > 0)) return Bad(error, flag, fmt::format("'{}' must be above 0", text));
+  return q->value;
+}
+
+bool ResolveNode(const KnowledgeBase& kb, const std::string& sku, const std::string& nic_text,
+                 NodeChoice* out, FlagError* error) {
+  NodeChoice n;
+  if (!sku.empty()) {
+    n.vm = kb.FindVm(sku);
+    if (!n.vm) {
+      auto near = kb.SuggestVm(sku);
+      std::string hint =
+          near.empty() ? "run `feedcheck egress --all` for the known sizes, or give --nic-gbps"
+                       : fmt::format("did you mean {}?", fmt::join(near, ", "));
+      error->message = fmt::format("--sku: unknown VM size '{}'; {}", sku, hint);
+      return false;
+    }
+    n.nic_gbps = n.vm->nic_gbps;
+  }
+  if (!nic_text.empty()) {
+    auto v = ParseGbpsFlag("--nic-gbps", nic_text, error);
+    if (!v) return false;
+    if (!(*v > 0)) {
+      error->message = "--nic-gbps: must be above 0";
+      return false;
+    }
+    n.nic_gbps = *v;
+    n.nic_from_flag = true;
+  }
+  *out = n;
+  return true;
+}
+
+bool ResolveAccount(const KnowledgeBase& kb, const std::string& region, const std::string& kind,
+                    const std::string& egress_text, AccountChoice* out, FlagError* error) {
+  AccountChoice a;
+  a.region = region;
+  a.listed_region = !region.empty() && kb.IsListedRegion(region);
+  if (!kind.empty()) {
+    const StorageTarget* t = kb.FindTarget(kind);
+    if (!t) {
+      auto near = kb.SuggestTarget(kind);
+      std::vector<std::string> all;
+      for (const auto& target : kb.targets()) all.push_back(target.name);
+      error->message = fmt::format("--account-kind: unknown storage target '{}'; {}", kind,
+                                   near.empty() ? fmt::format("known: {}", fmt::join(all, ", "))
+                                                : fmt::format("did you mean {}?", fmt::join(near, ", ")));
+      return false;
+    }
+    // "standard_gpv2" with a region means "the standard account of that region".
+    a.target = (t->name == KnowledgeBase::kStandardListed && !region.empty())
+                   ? kb.TargetForRegion(region)
+                   : *t;
+  } else if (!region.empty()) {
+    a.target = kb.TargetForRegion(region);
+  } else if (egress_text.empty()) {
+    a.target = kb.TargetForRegion("eastus");
+    a.assumption =
+        "no --region: assuming a standard GPv2 account in a listed region (200 Gbit/s egress); "
+        "give --region or --account-egress-gbps";
+  }
+  if (!egress_text.empty()) {
+    auto v = ParseGbpsFlag("--account-egress-gbps", egress_text, error);
+    if (!v) return false;
+    if (!(*v > 0)) {
+      error->message = "--account-egress-gbps: must be above 0";
+      return false;
+    }
+    if (kind.empty() && region.empty()) {
+      a.from_kb = false;
+      a.target = StorageTarget{};
+      a.target.name = "custom";
+      a.target.kind = "";
+      a.target.source = "--account-egress-gbps";
+    }
+    a.target.egress_gbps = *v;
+    a.egress_from_flag = true;
+  }
+  *out = a;
+  return true;
+}
+
+void AddChoiceFacts(const KnowledgeBase& kb, const NodeChoice& node, const AccountChoice& account,
+                    int nodes, FactSet* facts) {
+  if (node.vm) kb.AddNodeFacts(*node.vm, facts);
+  if (node.nic_from_flag)
+    facts->Set(NumberFact("node.nic_gbps", node.nic_gbps, Unit::kGbps, Declared("--nic-gbps")));
+  if (nodes > 0) facts->Set(NumberFact("node.count", nodes, Unit::kCount, Declared("--nodes")));
+  if (account.from_kb) kb.AddAccountFacts(account.target, facts);
+  if (account.egress_from_flag)
+    facts->Set(NumberFact("account.egress_gbps", account.target.egress_gbps, Unit::kGbps,
+                          Declared("--account-egress-gbps")));
+  if (!account.region.empty())
+    facts->Set(TextFact("account.region", account.region, Declared("--region")));
+}
+
+std::string RowRef(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
+
+}  // namespace feedcheck::cli

@@ -1,0 +1,31 @@
+// A plain aligned text table for human output: columns padded to their widest cell.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace feedcheck::cli {
+
+class TextTable {
+ public:
+  /// Column headers; an empty header row prints no header line.
+  explicit TextTable(std::vector<std::string> headers = {}) : headers_(std::move(headers)) {}
+  void AddRow(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+  /// Right-aligns column `column` (numbers read better that way).
+  void AlignRight(size_t column) {
+    if (right_.size() <= column) right_.resize(column + 1, false);
+    right_[column] = true;
+  }
+  /// Rows indented by `indent` spaces, columns separated by two spaces, no trailing blanks.
+  std::string Render(int indent = 2) const;
+
+ private:
+  std::vector<std::string> headers_;
+  std::vector<std::vector<std::string>> rows_;
+  std::vector<bool> right_;
+};
+
+/// 2000000 -> "2,000,000"; non-integers keep three significant digits ("16.7").
+std::string Grouped(double value);
+
+}  // namespace feedcheck::cli

@@ -1,0 +1,518 @@
+#include "core/knowledge_base.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "core/edit_distance.h"
+#include "core/units.h"
+
+namespace feedcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// "Standard_ND96asr_v4", "nd96asr v4", "standard-nd96asr-v4" -> "nd96asr_v4".
+std::string VmKey(std::string_view name) {
+  std::string s = Lower(name);
+  for (char& c : s)
+    if (c == ' ' || c == '-') c = '_';
+  constexpr std::string_view kPrefix = "standard_";
+  if (s.rfind(kPrefix, 0) == 0) s.erase(0, kPrefix.size());
+  return s;
+}
+
+// Everything one file's parse needs to report a row-level problem with file:line and snippet.
+class FileReader {
+ public:
+  FileReader(std::string path, std::vector<std::string> lines, DiagnosticList* diagnostics)
+      : path_(std::move(path)), lines_(std::move(lines)), diagnostics_(diagnostics) {}
+
+  void Report(std::string_view code, DiagnosticSeverity severity, const YAML::Mark& mark,
+              std::string message) {
+    Diagnostic d;
+    d.code = std::string(code);
+    d.severity = severity;
+    d.message = std::move(message);
+    d.location.file = path_;
+    if (mark.line >= 0) {
+      d.location.line = mark.line + 1;
+      d.location.column = mark.column + 1;
+      if (static_cast<size_t>(mark.line) < lines_.size()) d.snippet = lines_[mark.line];
+    }
+    d.context = context_;
+    if (severity == DiagnosticSeverity::kError) ++errors_;
+    diagnostics_->Add(std::move(d));
+  }
+  void Error(std::string_view code, const YAML::Mark& mark, std::string message) {
+    Report(code, DiagnosticSeverity::kError, mark, std::move(message));
+  }
+  void Warning(std::string_view code, const YAML::Mark& mark, std::string message) {
+    Report(code, DiagnosticSeverity::kWarning, mark, std::move(message));
+  }
+  void set_context(std::string context) { context_ = std::move(context); }
+  const std::string& path() const { return path_; }
+  int errors() const { return errors_; }
+
+ private:
+  std::string path_;
+  std::vector<std::string> lines_;
+  DiagnosticList* diagnostics_;
+  std::string context_;
+  int errors_ = 0;
+};
+
+// Reads the fields of one row. Each getter reports its own problem and returns nullopt, so a
+// row with three bad fields gets three diagnostics, then is skipped as a whole.
+class RowReader {
+ public:
+  RowReader(const YAML::Node& row, FileReader* file, std::set<std::string> known_keys)
+      : row_(row), file_(file), known_(std::move(known_keys)) {}
+
+  void CheckKeys() {
+    for (const auto& kv : row_) {
+      std::string key = kv.first.Scalar();
+      if (known_.count(key) == 0) {
+        std::vector<std::string> candidates(known_.begin(), known_.end());
+        auto near = Suggest(key, candidates, 1);
+        // "nic_speed" is too far from "nic" by edit distance but plainly meant it.
+        for (const auto& c : candidates)
+          if (near.empty() && key.rfind(c, 0) == 0) near.push_back(c);
+        file_->Warning(kKbUnknownKey, kv.first.Mark(),
+                       fmt::format("unknown key '{}' (ignored){}", key,
+                                   near.empty() ? "" : fmt::format("; did you mean '{}'?", near[0])));
+      }
+    }
+  }
+
+  std::optional<std::string> Text(const char* field, bool required = true) {
+    YAML::Node n = row_[field];
+    if (!n) {
+      if (required) Missing(field);
+      return std::nullopt;
+    }
+    if (!n.IsScalar()) {
+      Bad(n, field, "expected text");
+      return std::nullopt;
+    }
+    return n.Scalar();
+  }
+
+  std::optional<int> Count(const char* field) {
+    auto v = Number(field, [](std::string_view text, std::string* err) -> std::optional<double> {
+      auto q = ParseQuantity(text, err);
+      if (!q) return std::nullopt;
+      if (q->unit != Unit::kCount) {
+        *err = fmt::format("'{}' should be a plain count", text);
+        return std::nullopt;
+      }
+      if (q->value != std::floor(q->value) || q->value > 1e6) {
+        *err = fmt::format("'{}' should be a whole number", text);
+        return std::nullopt;
+      }
+      return q->value;
+    });
+    if (!v) return std::nullopt;
+    return static_cast<int>(*v);
+  }
+
+  std::optional<double> Bytes(const char* field) {
+    return Number(field, [](std::string_view text, std::string* err) -> std::optional<double> {
+      auto q = ParseQuantity(text, err);
+      if (!q) return std::nullopt;
+      // A bare number would silently mean bytes: "900" for 900 GiB of RAM is a likely slip.
+      if (q->unit == Unit::kCount && q->value != 0) {
+        *err = fmt::format("'{}' needs a unit (for example 900 GiB)", text);
+        return std::nullopt;
+      }
+      return ParseBytes(text, err);
+    });
+  }
+
+  std::optional<double> Gbps(const char* field) {
+    return Number(field, [](std::string_view text, std::string* err) -> std::optional<double> {
+      auto q = ParseQuantity(text, err);
+      if (!q) return std::nullopt;
+      if (q->unit == Unit::kCount && q->value == 0) return 0.0;
+      auto bps = ParseBitsPerSecond(text, err);
+      if (!bps) return std::nullopt;
+      return *bps / 1e9;
+    });
+  }
+
+  std::optional<double> PerSecond(const char* field) {
+    return Number(field, [](std::string_view text, std::string* err) -> std::optional<double> {
+      auto q = ParseQuantity(text, err);
+      if (!q) return std::nullopt;
+      if (q->unit != Unit::kCount && q->unit != Unit::kPerSecond) {
+        *err = fmt::format("'{}' should be a rate per second (for example 40,000 or 40000 req/s)",
+                           text);
+        return std::nullopt;
+      }
+      return q->value;
+    });
+  }
+
+ private:
+  template <typename Parse>
+  std::optional<double> Number(const char* field, Parse parse) {
+    YAML::Node n = row_[field];
+    if (!n) {
+      Missing(field);
+      return std::nullopt;
+    }
+    if (!n.IsScalar()) {
+      Bad(n, field, "expected a number");
+      return std::nullopt;
+    }
+    std::string err;
+    auto v = parse(n.Scalar(), &err);
+    if (!v || *v < 0) {
+      Bad(n, field, v ? fmt::format("'{}' is negative", n.Scalar()) : err);
+      return std::nullopt;
+    }
+    return v;
+  }
+  void Missing(const char* field) {
+    file_->Error(kKbMissingField, row_.Mark(), fmt::format("missing field '{}'", field));
+  }
+  void Bad(const YAML::Node& n, const char* field, const std::string& why) {
+    file_->Error(kKbBadValue, n.Mark(), fmt::format("bad value for '{}': {}", field, why));
+  }
+
+  const YAML::Node& row_;
+  FileReader* file_;
+  std::set<std::string> known_;
+};
+
+std::optional<VmSize> ReadVm(const YAML::Node& row, FileReader* file) {
+  RowReader r(row, file,
+              {"name", "vcpus", "gpus", "gpu_model", "ram", "local_disk", "nic", "source", "note"});
+  auto name = r.Text("name");
+  file->set_context(name ? fmt::format("vm size '{}'", *name) : "vm size");
+  r.CheckKeys();
+  VmSize vm;
+  auto vcpus = r.Count("vcpus");
+  auto gpus = r.Count("gpus");
+  auto gpu_model = r.Text("gpu_model", false);
+  auto ram = r.Bytes("ram");
+  auto disk = r.Bytes("local_disk");
+  auto nic = r.Gbps("nic");
+  auto source = r.Text("source");
+  auto note = r.Text("note", false);
+  if (!name || !vcpus || !gpus || !ram || !disk || !nic || !source) return std::nullopt;
+  if (*nic <= 0) {
+    file->Error(kKbBadValue, row["nic"].Mark(), "bad value for 'nic': must be above 0");
+    return std::nullopt;
+  }
+  vm.name = *name;
+  vm.vcpus = *vcpus;
+  vm.gpus = *gpus;
+  vm.gpu_model = gpu_model.value_or("");
+  vm.ram_bytes = *ram;
+  vm.local_disk_bytes = *disk;
+  vm.nic_gbps = *nic;
+  vm.source = *source;
+  vm.note = note.value_or("");
+  vm.file = file->path();
+  vm.line = row.Mark().line + 1;
+  return vm;
+}
+
+std::optional<StorageTarget> ReadTarget(const YAML::Node& row, FileReader* file) {
+  RowReader r(row, file,
+              {"name", "kind", "egress", "ingress", "requests_per_s", "source", "note"});
+  auto name = r.Text("name");
+  file->set_context(name ? fmt::format("storage target '{}'", *name) : "storage target");
+  r.CheckKeys();
+  auto kind = r.Text("kind");
+  auto egress = r.Gbps("egress");
+  auto ingress = r.Gbps("ingress");
+  auto rps = r.PerSecond("requests_per_s");
+  auto source = r.Text("source");
+  auto note = r.Text("note", false);
+  if (!name || !kind || !egress || !ingress || !rps || !source) return std::nullopt;
+  StorageTarget t;
+  t.name = *name;
+  t.kind = *kind;
+  t.egress_gbps = *egress;
+  t.ingress_gbps = *ingress;
+  t.requests_per_s = *rps;
+  t.source = *source;
+  t.note = note.value_or("");
+  t.file = file->path();
+  t.line = row.Mark().line + 1;
+  return t;
+}
+
+// Replaces the row with the same name (by `same`) or appends; warns when one file names a row
+// twice.
+template <typename Row, typename Same>
+void Upsert(std::vector<Row>* rows, Row row, std::set<std::string>* seen_in_file, Same same,
+            FileReader* file, const YAML::Mark& mark) {
+  std::string key = Lower(row.name);
+  if (!seen_in_file->insert(key).second)
+    file->Warning(kKbDuplicate, mark,
+                  fmt::format("'{}' appears twice in this file; the later row wins", row.name));
+  for (auto& existing : *rows) {
+    if (same(existing.name, row.name)) {
+      existing = std::move(row);
+      return;
+    }
+  }
+  rows->push_back(std::move(row));
+}
+
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+const StorageTarget& FallbackTarget(bool listed) {
+  // Used only when the knowledge base lacks the standard rows (Load then reported K307); keeps
+  // TargetForRegion total so callers never hold a dangling reference.
+  static const StorageTarget kListed{std::string(KnowledgeBase::kStandardListed),
+                                     "standard_gpv2", 200, 60, 40000,
+                                     "built-in fallback (scalability-targets-standard-account)",
+                                     "", 0, ""};
+  static const StorageTarget kOther{std::string(KnowledgeBase::kStandardOther),
+                                    "standard_gpv2", 50, 25, 20000,
+                                    "built-in fallback (scalability-targets-standard-account)",
+                                    "", 0, ""};
+  return listed ? kListed : kOther;
+}
+
+Provenance KbProvenance(const std::string& file, int line, const std::string& name) {
+  Provenance p;
+  p.origin = FactOrigin::kKnowledge;
+  p.source = fmt::format("knowledge base: {}:{} {}", file, line, name);
+  p.file = file;
+  p.line = line;
+  return p;
+}
+
+}  // namespace
+
+std::string NormalizeRegion(std::string_view region) {
+  std::string out;
+  for (char c : region) {
+    if (c == ' ' || c == '-' || c == '_' || c == '\t') continue;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostics) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    Diagnostic d;
+    d.code = std::string(kKbUnreadable);
+    d.message = fmt::format("cannot read knowledge-base file '{}'", path);
+    d.location.file = path;
+    diagnostics->Add(std::move(d));
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  FileReader file(path, SplitLines(text), diagnostics);
+
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    file.Error(kKbSyntax, e.mark, fmt::format("YAML syntax error: {}", e.msg));
+    return false;
+  }
+  if (!root || root.IsNull()) return true;  // an empty file overrides nothing
+  if (!root.IsMap()) {
+    file.Error(kKbShape, root.Mark(),
+               "expected a map with 'vm_sizes', 'storage_targets' and/or 'listed_regions'");
+    return false;
+  }
+
+  try {
+    for (const auto& kv : root) {
+      const std::string section = kv.first.Scalar();
+      const YAML::Node& value = kv.second;
+      file.set_context(section);
+      if (section == "vm_sizes" || section == "storage_targets") {
+        if (!value.IsSequence()) {
+          file.Error(kKbShape, value.Mark(), fmt::format("'{}' must be a list of rows", section));
+          continue;
+        }
+        std::set<std::string> seen;
+        for (const auto& row : value) {
+          if (!row.IsMap()) {
+            file.set_context(section);
+            file.Error(kKbShape, row.Mark(), "each row must be a map of fields");
+            continue;
+          }
+          if (section == "vm_sizes") {
+            if (auto vm = ReadVm(row, &file))
+              Upsert(&vms_, std::move(*vm), &seen,
+                     [](const std::string& a, const std::string& b) { return VmKey(a) == VmKey(b); },
+                     &file, row.Mark());
+          } else if (auto t = ReadTarget(row, &file)) {
+            Upsert(&targets_, std::move(*t), &seen,
+                   [](const std::string& a, const std::string& b) { return Lower(a) == Lower(b); },
+                   &file, row.Mark());
+          }
+        }
+      } else if (section == "listed_regions") {
+        YAML::Node regions = value.IsMap() ? value["regions"] : value;
+        if (value.IsMap()) {
+          for (const auto& field : value)
+            if (field.first.Scalar() != "regions" && field.first.Scalar() != "source")
+              file.Warning(kKbUnknownKey, field.first.Mark(),
+                           fmt::format("unknown key '{}' (ignored)", field.first.Scalar()));
+        }
+        if (!regions || !regions.IsSequence()) {
+          file.Error(kKbShape, value.Mark(),
+                     "'listed_regions' must be a list of region names (or a map with 'regions')");
+          continue;
+        }
+        for (const auto& r : regions) {
+          if (!r.IsScalar() || NormalizeRegion(r.Scalar()).empty()) {
+            file.Error(kKbBadValue, r.Mark(), "a region must be a name such as 'East US'");
+            continue;
+          }
+          if (!IsListedRegion(r.Scalar())) listed_regions_.push_back(r.Scalar());
+        }
+      } else {
+        file.Warning(kKbUnknownKey, kv.first.Mark(),
+                     fmt::format("unknown section '{}' (ignored); known: vm_sizes, "
+                                 "storage_targets, listed_regions",
+                                 section));
+      }
+    }
+  } catch (const YAML::Exception& e) {
+    // Structural surprises (a scalar where a map was expected deep inside) end this file only.
+    file.Error(kKbShape, e.mark, fmt::format("unexpected structure: {}", e.msg));
+  }
+  return file.errors() == 0;
+}
+
+bool KnowledgeBase::Load(const std::string& data_dir,
+                         const std::vector<std::string>& override_files, KnowledgeBase* out,
+                         DiagnosticList* diagnostics) {
+  bool ok = true;
+  std::error_code ec;
+  std::vector<std::string> builtins;
+  if (fs::is_directory(data_dir, ec)) {
+    for (const auto& entry : fs::directory_iterator(data_dir, ec))
+      if (entry.path().extension() == ".yaml") builtins.push_back(entry.path().string());
+    std::sort(builtins.begin(), builtins.end());
+  }
+  if (builtins.empty()) {
+    Diagnostic d;
+    d.code = std::string(kKbUnreadable);
+    d.message = fmt::format("no knowledge base (*.yaml) in '{}'; set FEEDCHECK_HOME or reinstall",
+                            data_dir);
+    d.location.file = data_dir;
+    diagnostics->Add(std::move(d));
+    ok = false;
+  }
+  for (const auto& path : builtins) ok = out->LoadFile(path, diagnostics) && ok;
+  for (const auto& path : override_files) ok = out->LoadFile(path, diagnostics) && ok;
+  for (std::string_view required : {kStandardListed, kStandardOther}) {
+    if (!out->FindTarget(required)) {
+      Diagnostic d;
+      d.code = std::string(kKbMissingRow);
+      d.message = fmt::format("storage target '{}' is missing; region defaults use built-in figures",
+                              required);
+      d.location.file = data_dir;
+      diagnostics->Add(std::move(d));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+const VmSize* KnowledgeBase::FindVm(std::string_view name) const {
+  const std::string key = VmKey(name);
+  if (key.empty()) return nullptr;
+  for (const auto& vm : vms_)
+    if (VmKey(vm.name) == key) return &vm;
+  return nullptr;
+}
+
+std::vector<std::string> KnowledgeBase::SuggestVm(std::string_view name) const {
+  // Compare without the common "Standard_" prefix so it does not drown the real difference.
+  std::vector<std::string> short_names;
+  for (const auto& vm : vms_) short_names.push_back(VmKey(vm.name));
+  std::vector<std::string> out;
+  for (const auto& s : Suggest(VmKey(name), short_names, 3))
+    for (const auto& vm : vms_)
+      if (VmKey(vm.name) == s) out.push_back(vm.name);
+  return out;
+}
+
+const StorageTarget* KnowledgeBase::FindTarget(std::string_view name) const {
+  const std::string key = Lower(name);
+  for (const auto& t : targets_)
+    if (Lower(t.name) == key) return &t;
+  return nullptr;
+}
+
+std::vector<std::string> KnowledgeBase::SuggestTarget(std::string_view name) const {
+  std::vector<std::string> names;
+  for (const auto& t : targets_) names.push_back(t.name);
+  return Suggest(name, names, 3);
+}
+
+bool KnowledgeBase::IsListedRegion(std::string_view region) const {
+  const std::string key = NormalizeRegion(region);
+  if (key.empty()) return false;
+  for (const auto& r : listed_regions_)
+    if (NormalizeRegion(r) == key) return true;
+  return false;
+}
+
+const StorageTarget& KnowledgeBase::TargetForRegion(std::string_view region) const {
+  const bool listed = IsListedRegion(region);
+  if (const StorageTarget* t = FindTarget(listed ? kStandardListed : kStandardOther)) return *t;
+  return FallbackTarget(listed);
+}
+
+void KnowledgeBase::AddNodeFacts(const VmSize& vm, FactSet* facts) const {
+  const Provenance p = KbProvenance(vm.file, vm.line, vm.name);
+  facts->Set(TextFact("node.sku", vm.name, p));
+  facts->Set(NumberFact("node.vcpus", vm.vcpus, Unit::kCount, p));
+  facts->Set(NumberFact("node.gpus", vm.gpus, Unit::kCount, p));
+  if (!vm.gpu_model.empty()) facts->Set(TextFact("node.gpu_model", vm.gpu_model, p));
+  facts->Set(NumberFact("node.ram_bytes", vm.ram_bytes, Unit::kBytes, p));
+  facts->Set(NumberFact("node.nic_gbps", vm.nic_gbps, Unit::kGbps, p));
+  facts->Set(NumberFact("node.local_disk_bytes", vm.local_disk_bytes, Unit::kBytes, p));
+}
+
+void KnowledgeBase::AddAccountFacts(const StorageTarget& t, FactSet* facts) const {
+  const Provenance p = KbProvenance(t.file, t.line, t.name);
+  facts->Set(TextFact("account.kind", t.kind, p));
+  // 0 means "no published limit": leave the fact absent so rules say "not evaluated".
+  if (t.egress_gbps > 0) facts->Set(NumberFact("account.egress_gbps", t.egress_gbps, Unit::kGbps, p));
+  if (t.ingress_gbps > 0)
+    facts->Set(NumberFact("account.ingress_gbps", t.ingress_gbps, Unit::kGbps, p));
+  if (t.requests_per_s > 0)
+    facts->Set(NumberFact("account.requests_per_s", t.requests_per_s, Unit::kPerSecond, p));
+}
+
+}  // namespace feedcheck

@@ -1,0 +1,100 @@
+// The knowledge base: VM sizes and storage targets loaded from data/*.yaml (every row citing its
+// source), plus user override files. Rows become facts with provenance "knowledge base".
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "core/fact_set.h"
+
+namespace feedcheck {
+
+/// One Azure VM size. Sizes in bytes, rates in Gbit/s (1e9 bit/s).
+struct VmSize {
+  std::string name;  ///< "Standard_ND96asr_v4"
+  int vcpus = 0;
+  int gpus = 0;
+  std::string gpu_model;  ///< "A100 40GB"; empty for CPU sizes
+  double ram_bytes = 0;
+  double local_disk_bytes = 0;  ///< temp/NVMe disk the data runtime can cache to; 0 when none
+  double nic_gbps = 0;          ///< expected network bandwidth, all NICs together
+  std::string source;           ///< where the figures come from
+  std::string file;             ///< YAML file the row was read from
+  int line = 0;                 ///< 1-based line of the row in `file`
+  std::string note;             ///< optional caveat ("the size page lists no bandwidth")
+};
+
+/// One storage target profile. A limit of 0 means "no published limit".
+struct StorageTarget {
+  std::string name;  ///< "standard_gpv2", "standard_gpv2_legacy_120", ...
+  std::string kind;  ///< account.kind: standard_gpv2 | premium_block_blob | azure_files_premium | netapp_files
+  double egress_gbps = 0;
+  double ingress_gbps = 0;
+  double requests_per_s = 0;
+  std::string source;
+  std::string file;
+  int line = 0;
+  std::string note;
+};
+
+/// Diagnostic codes of the loader (stable; tests and docs name them).
+inline constexpr std::string_view kKbUnreadable = "K301";    ///< file missing or unreadable
+inline constexpr std::string_view kKbSyntax = "K302";        ///< YAML syntax error
+inline constexpr std::string_view kKbMissingField = "K303";  ///< a required field is absent
+inline constexpr std::string_view kKbBadValue = "K304";      ///< a value is not a number / has the wrong unit
+inline constexpr std::string_view kKbUnknownKey = "K305";    ///< a key the loader does not know (warning)
+inline constexpr std::string_view kKbDuplicate = "K306";     ///< same name twice in one file (warning)
+inline constexpr std::string_view kKbMissingRow = "K307";    ///< a row the calculators need is absent
+inline constexpr std::string_view kKbShape = "K308";         ///< wrong structure (a list expected, ...)
+
+class KnowledgeBase {
+ public:
+  /// Row name for standard GPv2 in the listed regions, and elsewhere.
+  static constexpr std::string_view kStandardListed = "standard_gpv2";
+  static constexpr std::string_view kStandardOther = "standard_gpv2_other_regions";
+
+  /// Loads data_dir/*.yaml then each override file (rows with the same name replace built-ins,
+  /// new rows add, listed regions add). Bad rows become diagnostics with file:line and are
+  /// skipped; the rest is kept. Returns false when any error was met (the good rows are still
+  /// loaded into `out`).
+  static bool Load(const std::string& data_dir, const std::vector<std::string>& override_files,
+                   KnowledgeBase* out, DiagnosticList* diagnostics);
+
+  /// Loads one YAML file's rows into this knowledge base (replacing rows of the same name).
+  bool LoadFile(const std::string& path, DiagnosticList* diagnostics);
+
+  /// Case-insensitive; the "Standard_" prefix is optional ("nd96asr_v4").
+  const VmSize* FindVm(std::string_view name) const;
+  /// Near-miss size names for an unknown one, best first.
+  std::vector<std::string> SuggestVm(std::string_view name) const;
+  /// Case-insensitive: "standard_gpv2", "standard_gpv2_legacy_120", ...
+  const StorageTarget* FindTarget(std::string_view name) const;
+  std::vector<std::string> SuggestTarget(std::string_view name) const;
+  /// Listed region -> standard_gpv2 (200/60 Gbit/s, 40,000 req/s), else
+  /// standard_gpv2_other_regions (50/25, 20,000).
+  const StorageTarget& TargetForRegion(std::string_view region) const;
+  /// "eastus", "East US", "east-us" are all accepted.
+  bool IsListedRegion(std::string_view region) const;
+
+  /// node.sku, node.vcpus, node.gpus, node.gpu_model, node.ram_bytes, node.nic_gbps,
+  /// node.local_disk_bytes with provenance "knowledge base: <file>:<line> <name>".
+  void AddNodeFacts(const VmSize& vm, FactSet* facts) const;
+  /// account.kind and the published limits (absent limits are not added).
+  void AddAccountFacts(const StorageTarget& t, FactSet* facts) const;
+
+  const std::vector<VmSize>& vms() const { return vms_; }
+  const std::vector<StorageTarget>& targets() const { return targets_; }
+  const std::vector<std::string>& listed_regions() const { return listed_regions_; }
+
+ private:
+  std::vector<VmSize> vms_;
+  std::vector<StorageTarget> targets_;
+  std::vector<std::string> listed_regions_;
+};
+
+/// "East US" -> "eastus": lower case, no spaces, '-' or '_'.
+std::string NormalizeRegion(std::string_view region);
+
+}  // namespace feedcheck
