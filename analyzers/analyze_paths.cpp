@@ -1,0 +1,216 @@
+#include "analyzers/analyze_paths.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <system_error>
+
+#include "analyzers/azure_monitor_metrics.h"
+#include "analyzers/correlation.h"
+#include "analyzers/data_capability_log.h"
+#include "analyzers/gpu_util.h"
+#include "analyzers/metrics_csv.h"
+#include "analyzers/rslex_log.h"
+#include "analyzers/storage_blob_logs.h"
+#include "analyzers/timestamp.h"
+#include "analyzers/tracing_line.h"
+
+namespace feedcheck::analyzers {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Candidate {
+  std::string path;
+  bool explicit_file;  // named on the command line (unknown format is then worth a warning)
+};
+
+void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
+             std::vector<SkippedFile>* skipped) {
+  for (const auto& p : req.paths) {
+    std::error_code ec;
+    auto status = fs::status(p, ec);
+    if (ec || !fs::exists(status)) {
+      skipped->push_back({p, "no such file or directory"});
+      continue;
+    }
+    if (fs::is_regular_file(status)) {
+      files->push_back({p, true});
+      continue;
+    }
+    if (!fs::is_directory(status)) {
+      skipped->push_back({p, "not a regular file or directory"});
+      continue;
+    }
+    std::vector<std::string> found;
+    fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it.depth() > 16) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      std::error_code fec;
+      if (!it->is_regular_file(fec)) continue;
+      if (files->size() + found.size() >= req.max_files) {
+        skipped->push_back({p, fmt::format("more than {} files; the rest not read", req.max_files)});
+        break;
+      }
+      found.push_back(it->path().string());
+    }
+    if (ec) skipped->push_back({p, "cannot list: " + ec.message()});
+    std::sort(found.begin(), found.end());
+    for (auto& f : found) files->push_back({std::move(f), false});
+  }
+}
+
+std::optional<double> FirstTimestamp(const std::string& path) {
+  std::string head = ReadHead(path, 16 * 1024);
+  std::string_view rest = head;
+  TracingLine t;
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    if (nl == std::string_view::npos) break;  // a cut line is not trusted
+    std::string_view line = rest.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (ParseTracingLine(line, &t) && t.has_time) return t.epoch_s;
+    rest.remove_prefix(nl + 1);
+  }
+  return std::nullopt;
+}
+
+// A node name for GPU files when several are read: the file's stem ("nvidia-smi-node-1").
+std::string NodeName(const std::string& path) { return fs::path(path).stem().string(); }
+
+}  // namespace
+
+std::vector<std::string> OrderRslexFiles(std::vector<std::string> files) {
+  struct Keyed {
+    std::optional<double> first;
+    std::string name;
+    std::string path;
+  };
+  std::vector<Keyed> keyed;
+  for (auto& f : files) {
+    std::string name = fs::path(f).filename().string();
+    // The live file "rslex.log" is newer than every rotated "rslex.log.<hour>".
+    if (name == "rslex.log") name = "rslex.log.~";
+    keyed.push_back({FirstTimestamp(f), name, f});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+    if (a.first && b.first && *a.first != *b.first) return *a.first < *b.first;
+    return a.name < b.name;
+  });
+  std::vector<std::string> out;
+  for (auto& k : keyed) out.push_back(std::move(k.path));
+  return out;
+}
+
+AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
+  AnalysisResult result;
+  std::vector<Candidate> candidates;
+  Collect(req, &candidates, &result.skipped);
+
+  std::map<InputFormat, std::vector<std::string>> by_format;
+  for (const auto& c : candidates) {
+    InputFormat format = InputFormat::kUnknown;
+    if (req.forced_format) {
+      format = *req.forced_format;
+    } else {
+      std::string head = ReadHead(c.path);
+      format = DetectFormat(head, fs::path(c.path).filename().string());
+      if (format == InputFormat::kUnknown) {
+        result.skipped.push_back(
+            {c.path, head.empty() ? "empty or unreadable" : "format not recognised"});
+        if (c.explicit_file)
+          result.evidence.diagnostics.Add(
+              {"A200", DiagnosticSeverity::kWarning,
+               fmt::format("format not recognised (use --format {})",
+                           fmt::join(FormatNames(), "|")),
+               {c.path, 0, 0}, "analyze", ""});
+        continue;
+      }
+    }
+    by_format[format].push_back(c.path);
+  }
+
+  const AnalyzerOptions& opt = req.options;
+  std::vector<std::unique_ptr<LineAnalyzer>> analyzers;
+  GpuUtilAnalyzer* gpu = nullptr;
+  std::unique_ptr<GpuUtilAnalyzer> gpu_owner;
+  size_t gpu_files = by_format[InputFormat::kNvidiaSmiCsv].size() +
+                     by_format[InputFormat::kDcgmText].size();
+
+  auto feed = [&](LineAnalyzer& a, const std::string& path) {
+    std::string error;
+    if (!FeedFile(path, a, &error)) {
+      result.skipped.push_back({path, error});
+      result.evidence.diagnostics.Add(
+          {"A202", DiagnosticSeverity::kError, error, {path, 0, 0}, "analyze", ""});
+      return;
+    }
+    result.anything_read = true;
+  };
+
+  for (auto& [format, paths] : by_format) {
+    if (paths.empty()) continue;
+    std::unique_ptr<LineAnalyzer> a;
+    switch (format) {
+      case InputFormat::kDataCapability: a = std::make_unique<DataCapabilityAnalyzer>(opt); break;
+      case InputFormat::kRslex:
+        a = std::make_unique<RslexLogAnalyzer>(opt);
+        paths = OrderRslexFiles(paths);
+        break;
+      case InputFormat::kAzureMonitorJson:
+        a = std::make_unique<AzureMonitorMetricsAnalyzer>(opt);
+        break;
+      case InputFormat::kMetricsCsv: a = std::make_unique<MetricsCsvAnalyzer>(opt); break;
+      case InputFormat::kStorageBlobLogs: a = std::make_unique<StorageBlobLogsAnalyzer>(opt); break;
+      case InputFormat::kNvidiaSmiCsv:
+      case InputFormat::kDcgmText:
+        if (!gpu) {
+          gpu_owner = std::make_unique<GpuUtilAnalyzer>(opt);
+          gpu = gpu_owner.get();
+        }
+        for (const auto& p : paths) {
+          gpu->SetNextFile(format == InputFormat::kDcgmText ? GpuFileFormat::kDcgmText
+                                                          : GpuFileFormat::kNvidiaSmiCsv,
+                           gpu_files > 1 ? NodeName(p) : "");
+          feed(*gpu, p);
+        }
+        continue;
+      case InputFormat::kUnknown: continue;
+    }
+    for (const auto& p : paths) feed(*a, p);
+    analyzers.push_back(std::move(a));
+  }
+  if (gpu_owner) analyzers.push_back(std::move(gpu_owner));
+
+  // The rslex guess of the mode yields to data-capability.log, which names the activity: run
+  // data-capability last so its facts win the merge.
+  std::stable_partition(analyzers.begin(), analyzers.end(), [](const auto& a) {
+    return a->stats().format != "data-capability";
+  });
+  for (auto& a : analyzers) {
+    if (a->stats().files.empty()) continue;
+    Evidence ev;
+    a->Finish(&ev);
+    result.evidence.Merge(ev);
+    result.sources.push_back(a->stats());
+  }
+  CorrelationInputs ci;
+  ci.gpu_busy_threshold_percent = opt.gpu_busy_threshold_percent;
+  if (gpu) {
+    ci.first_gpu_sample_epoch_s = gpu->first_sample_epoch_s();
+    ci.first_gpu_busy_epoch_s = gpu->first_busy_epoch_s();
+    if (const Fact* f = result.evidence.facts.Find("gpu.first_busy_s"))
+      ci.first_gpu_busy_source = f->provenance.source;
+  }
+  result.correlation_keys = Correlate(ci, &result.evidence);
+  return result;
+}
+
+}  // namespace feedcheck::analyzers

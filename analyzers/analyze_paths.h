@@ -1,0 +1,42 @@
+// The entry point of `feedcheck analyze`: walks files and folders (a downloaded job log folder
+// with system_logs/data_capability/), detects each file's format, feeds all files of one
+// format to one analyzer (rotated rslex.log.* files in time order), then correlates.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/format_detect.h"
+#include "analyzers/line_analyzer.h"
+#include "core/evidence.h"
+
+namespace feedcheck::analyzers {
+
+struct AnalyzeRequest {
+  std::vector<std::string> paths;
+  std::optional<InputFormat> forced_format;  ///< --format
+  AnalyzerOptions options;
+  size_t max_files = 10000;  ///< a folder walk stops here (says so)
+};
+
+struct SkippedFile {
+  std::string path;
+  std::string reason;
+};
+
+struct AnalysisResult {
+  Evidence evidence;                 ///< facts, series, timeline, diagnostics of all sources
+  std::vector<SourceStats> sources;  ///< one per analyzer that read something
+  std::vector<std::string> correlation_keys;
+  std::vector<SkippedFile> skipped;  ///< not recognised, unreadable, missing
+  bool anything_read = false;        ///< at least one file was recognised and read
+};
+
+AnalysisResult AnalyzePaths(const AnalyzeRequest& request);
+
+/// Orders rotated rslex files oldest first: by the first timestamp inside, then by name
+/// ("rslex.log.2023-05-18-14" < "rslex.log.2023-05-18-15" < "rslex.log").
+std::vector<std::string> OrderRslexFiles(std::vector<std::string> files);
+
+}  // namespace feedcheck::analyzers

@@ -1,1 +1,0 @@
-#include "analyzers/analyzer.h"

@@ -1,0 +1,193 @@
+#include "analyzers/azure_monitor_metrics.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzers/text_util.h"
+#include "analyzers/timestamp.h"
+
+namespace feedcheck::analyzers {
+
+namespace {
+// Metrics responses are small (a day at PT1M is ~100 KB per series); a larger file is not one.
+constexpr size_t kMaxDocumentBytes = 64u << 20;
+
+using Json = nlohmann::json;
+
+const Json* Member(const Json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+std::string StringAt(const Json& j, const char* key) {
+  const Json* v = Member(j, key);
+  if (v && v->is_string()) return v->get<std::string>();
+  if (v && v->is_object()) {
+    const Json* inner = Member(*v, "value");
+    if (inner && inner->is_string()) return inner->get<std::string>();
+  }
+  return {};
+}
+
+// Which aggregation carries the metric: totals for byte and transaction counts, averages for
+// latency and availability.
+const char* AggregationFor(StorageMetrics::Metric m) {
+  switch (m) {
+    case StorageMetrics::Metric::kEgressBytes:
+    case StorageMetrics::Metric::kIngressBytes:
+    case StorageMetrics::Metric::kTransactions: return "total";
+    case StorageMetrics::Metric::kAvailabilityPercent: return "minimum";
+    default: return "average";
+  }
+}
+
+void Diag(DiagnosticList* d, const std::string& file, int line, std::string message,
+          std::string context = {}) {
+  d->Add({"A210", DiagnosticSeverity::kWarning, std::move(message), {file, line, 0},
+          std::move(context), ""});
+}
+
+void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* metrics,
+                   DiagnosticList* diags, uint64_t* points) {
+  double interval_s = 60;
+  std::string interval_text = StringAt(doc, "interval");
+  if (!interval_text.empty()) {
+    if (auto v = ParseIsoDuration(interval_text)) {
+      interval_s = *v;
+    } else {
+      Diag(diags, file, 0, fmt::format("interval '{}' is not an ISO 8601 duration; using PT1M",
+                                       PrintableSnippet(interval_text, 40)),
+           "/interval");
+    }
+  }
+  const Json* value = Member(doc, "value");
+  if (!value || !value->is_array()) return;
+  for (size_t mi = 0; mi < value->size(); ++mi) {
+    const Json& metric = (*value)[mi];
+    std::string name = StringAt(metric, "name");
+    std::string where = fmt::format("/value/{}", mi);
+    if (name.empty()) {
+      Diag(diags, file, 0, "metric without name.value", where);
+      continue;
+    }
+    auto kind = StorageMetrics::FromName(name);
+    if (!kind) continue;  // BlobCount, capacity, ...: not used
+    const Json* series = Member(metric, "timeseries");
+    if (!series || !series->is_array()) continue;
+    std::string error_code = StringAt(metric, "errorCode");
+    if (!error_code.empty() && !IEquals(error_code, "Success"))
+      Diag(diags, file, 0, fmt::format("metric {} reports errorCode {}", name, error_code), where);
+    for (size_t si = 0; si < series->size(); ++si) {
+      const Json& ts = (*series)[si];
+      std::string response_type;
+      if (const Json* md = Member(ts, "metadatavalues"); md && md->is_array()) {
+        for (const Json& dim : *md) {
+          if (IEquals(StringAt(dim, "name"), "responsetype")) {
+            const Json* v = Member(dim, "value");
+            if (v && v->is_string()) response_type = v->get<std::string>();
+          }
+        }
+      }
+      const Json* data = Member(ts, "data");
+      if (!data || !data->is_array()) continue;
+      Provenance prov{FactOrigin::kObserved, fmt::format("{} {}", file, name), file, 0};
+      for (size_t di = 0; di < data->size(); ++di) {
+        const Json& point = (*data)[di];
+        std::string stamp = StringAt(point, "timeStamp");
+        auto t = ParseTimestamp(stamp);
+        if (!t) {
+          Diag(diags, file, 0,
+               fmt::format("bad timeStamp '{}'", PrintableSnippet(stamp, 40)),
+               fmt::format("{}/timeseries/{}/data/{}", where, si, di));
+          continue;
+        }
+        const Json* v = Member(point, AggregationFor(*kind));
+        if (!v && *kind == StorageMetrics::Metric::kAvailabilityPercent)
+          v = Member(point, "average");
+        if (!v || !v->is_number()) continue;  // aggregation absent: no data in this bucket
+        double x = v->get<double>();
+        if (!std::isfinite(x)) continue;
+        metrics->Add(*kind, *t, x, interval_s, response_type, prov);
+        if (points) ++*points;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool ParseAzureMonitorJson(std::string_view text, const std::string& file, StorageMetrics* metrics,
+                           DiagnosticList* diagnostics, uint64_t* points) {
+  Json doc;
+  try {
+    doc = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    // Turn the byte offset into a line so the user can find it.
+    size_t offset = std::min(static_cast<size_t>(e.byte), text.size());
+    int line = 1;
+    for (size_t i = 0; i < offset; ++i) line += text[i] == '\n';
+    diagnostics->Add({"A211", DiagnosticSeverity::kError,
+                      fmt::format("not valid JSON: {}", e.what()), {file, line, 0},
+                      "azure-monitor-json", ""});
+    return false;
+  }
+  // az CLI and REST give one object; a saved list of responses is an array of them.
+  std::vector<const Json*> docs;
+  if (doc.is_array()) {
+    for (const auto& d : doc) docs.push_back(&d);
+  } else {
+    docs.push_back(&doc);
+  }
+  bool any = false;
+  for (const Json* d : docs) {
+    const Json* value = Member(*d, "value");
+    if (!value || !value->is_array()) continue;
+    any = true;
+    ParseResponse(*d, file, metrics, diagnostics, points);
+  }
+  if (!any)
+    diagnostics->Add({"A212", DiagnosticSeverity::kError,
+                      "JSON has no \"value\" array of metrics (not an Azure Monitor response)",
+                      {file, 1, 0}, "azure-monitor-json", ""});
+  return any;
+}
+
+AzureMonitorMetricsAnalyzer::AzureMonitorMetricsAnalyzer(const AnalyzerOptions& options)
+    : LineAnalyzer("azure-monitor-json", options) {}
+
+void AzureMonitorMetricsAnalyzer::BeginFile(const std::string& path) {
+  LineAnalyzer::BeginFile(path);
+  text_.clear();
+  too_big_ = false;
+}
+
+void AzureMonitorMetricsAnalyzer::OnLine(const Line& line) {
+  if (too_big_) return;
+  if (text_.size() + line.text.size() + 1 > kMaxDocumentBytes) {
+    too_big_ = true;
+    Malformed(line, fmt::format("metrics JSON larger than {} MiB: not read further",
+                                kMaxDocumentBytes >> 20));
+    text_.clear();
+    return;
+  }
+  text_.append(line.text);
+  text_.push_back('\n');
+}
+
+void AzureMonitorMetricsAnalyzer::EndFile() {
+  if (!too_big_) {
+    if (!ParseAzureMonitorJson(text_, file(), &metrics_, &diagnostics(), &points_))
+      ++stats().malformed;
+  }
+  text_.clear();
+  text_.shrink_to_fit();
+}
+
+void AzureMonitorMetricsAnalyzer::Finish(Evidence* out) {
+  metrics_.Finish(out, &stats().fact_keys);
+  FlushDiagnostics(out);
+}
+
+}  // namespace feedcheck::analyzers

@@ -1,0 +1,245 @@
+#include "analyzers/data_capability_log.h"
+
+#include <fmt/format.h>
+
+#include "analyzers/text_util.h"
+#include "analyzers/timestamp.h"
+
+namespace feedcheck::analyzers {
+
+namespace {
+constexpr size_t kMaxOpen = 1024;
+constexpr size_t kMaxIntervals = 4096;
+constexpr size_t kMaxActivityNames = 256;
+
+// Value of "Key=" up to the next ", " (or the end).
+std::optional<std::string_view> KeyValue(std::string_view s, std::string_view key) {
+  size_t p = s.find(key);
+  if (p == std::string_view::npos) return std::nullopt;
+  std::string_view v = s.substr(p + key.size());
+  size_t end = v.find(',');
+  return Trim(v.substr(0, end));
+}
+
+bool IsLevel(std::string_view w) {
+  return w == "INFO" || w == "WARNING" || w == "WARN" || w == "ERROR" || w == "DEBUG" ||
+         w == "CRITICAL" || w == "FATAL";
+}
+
+// Text that is not a plausible log line: control bytes or invalid UTF-8.
+bool LooksBinary(std::string_view s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x20 && b != '\t') return true;
+    if (b == 0x7f) return true;
+  }
+  return PrintableSnippet(s, s.size()).find("\\x") != std::string::npos;
+}
+
+std::string_view ModeOf(std::string_view activity) {
+  if (IContains(activity, "download")) return "download";
+  if (IContains(activity, "mount")) return "mount";
+  return {};
+}
+}  // namespace
+
+bool ParseActivityCompleted(std::string_view message, ActivityCompleted* out) {
+  size_t p = message.find("ActivityCompleted");
+  if (p == std::string_view::npos) return false;
+  std::string_view s = message.substr(p);
+  auto activity = KeyValue(s, "Activity=");
+  auto how = KeyValue(s, "HowEnded=");
+  size_t d = s.find("Duration=");
+  if (!activity || !how || d == std::string_view::npos || activity->empty() || how->empty())
+    return false;
+  std::string_view dur = s.substr(d + 9);
+  size_t used = 0;
+  auto ms = ParseDoublePrefix(dur, &used);
+  if (!ms || used == 0 || *ms < 0) return false;
+  std::string_view unit = dur.substr(used);
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  if (!StartsWith(unit, "[ms]")) return false;
+  out->activity = *activity;
+  out->how_ended = *how;
+  out->duration_ms = *ms;
+  out->exception = KeyValue(s, "Exception=").value_or(std::string_view{});
+  return true;
+}
+
+std::optional<std::string_view> ParseActivityStarted(std::string_view message) {
+  size_t p = message.find("ActivityStarted");
+  if (p == std::string_view::npos) return std::nullopt;
+  std::string_view rest = message.substr(p + 15);
+  if (rest.empty() || (rest[0] != ',' && rest[0] != ':')) return std::nullopt;
+  rest = Trim(rest.substr(1));
+  rest = rest.substr(0, rest.find_first_of(", "));
+  if (rest.empty()) return std::nullopt;
+  return rest;
+}
+
+bool ParsePythonLogLine(std::string_view line, PythonLogLine* out) {
+  *out = PythonLogLine{};
+  size_t sp = line.find(' ');
+  std::string_view word = line.substr(0, sp);
+  if (!IsLevel(word) || sp == std::string_view::npos) return false;
+  out->level = word;
+  std::string_view rest = line.substr(sp);
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  size_t used = 0;
+  if (auto t = ParseTimestampPrefix(rest, &used)) {
+    out->has_time = true;
+    out->epoch_s = *t;
+    rest.remove_prefix(used);
+  }
+  size_t dash = rest.find(" - ");
+  out->message = Trim(dash == std::string_view::npos ? rest : rest.substr(dash + 3));
+  return true;
+}
+
+DataCapabilityAnalyzer::DataCapabilityAnalyzer(const AnalyzerOptions& options)
+    : LineAnalyzer("data-capability", options) {}
+
+void DataCapabilityAnalyzer::BeginFile(const std::string& path) {
+  LineAnalyzer::BeginFile(path);
+  open_.clear();
+}
+
+void DataCapabilityAnalyzer::OnLine(const Line& line) {
+  if (Trim(line.text).empty()) return;
+  PythonLogLine p;
+  if (!ParsePythonLogLine(line.text, &p)) {
+    if (LooksBinary(line.text)) {
+      Malformed(line, "not a log line (control bytes or invalid UTF-8)");
+    } else {
+      ++continuation_lines_;  // tracebacks and wrapped messages
+    }
+    return;
+  }
+  if (p.level == "ERROR" || p.level == "CRITICAL" || p.level == "FATAL") ++error_lines_;
+  std::string_view msg = p.message;
+  if (auto started = ParseActivityStarted(msg)) {
+    if (!p.has_time) {
+      Malformed(line, "ActivityStarted without a timestamp");
+      return;
+    }
+    if (open_.size() < kMaxOpen) open_[std::string(*started)] = {p.epoch_s, line.number};
+    return;
+  }
+  if (msg.find("ActivityCompleted") != std::string_view::npos) {
+    ActivityCompleted a;
+    if (!ParseActivityCompleted(msg, &a)) {
+      Malformed(line, "ActivityCompleted without Activity=, HowEnded= and Duration=<ms> [ms]");
+      return;
+    }
+    double end = p.has_time ? p.epoch_s : 0;
+    double start = end - a.duration_ms / 1000;
+    auto it = open_.find(a.activity);
+    bool had_start = it != open_.end();
+    if (had_start) {
+      start = it->second.epoch_s;
+      if (!p.has_time) end = start + a.duration_ms / 1000;
+      open_.erase(it);
+    }
+    auto totals = totals_.find(a.activity);
+    if (totals == totals_.end() && totals_.size() < kMaxActivityNames)
+      totals = totals_.try_emplace(std::string(a.activity)).first;
+    if (totals != totals_.end()) {
+      ActivityTotals& t = totals->second;
+      ++t.completed;
+      if (a.how_ended != "Success") ++t.failed;
+      t.total_duration_ms += a.duration_ms;
+      if (a.duration_ms >= t.max_duration_ms) {
+        t.max_duration_ms = a.duration_ms;
+        t.file = file();
+        t.line = line.number;
+      }
+    }
+    if (p.has_time || had_start) {
+      if (intervals_.size() < kMaxIntervals) {
+        std::string status(a.how_ended);
+        if (!a.exception.empty()) status += fmt::format(" ({})", a.exception);
+        intervals_.push_back({"data-runtime", std::string(a.activity), start, end, status,
+                              fmt::format("{}:{}", file(), line.number)});
+      } else {
+        ++intervals_dropped_;
+      }
+    }
+    return;
+  }
+  if (msg.find("Failed to mount") != std::string_view::npos) {
+    if (mount_failures_++ == 0) {
+      first_mount_failure_file_ = file();
+      first_mount_failure_line_ = line.number;
+    }
+  }
+  size_t code = msg.find("Error Code: ");
+  if (code != std::string_view::npos && stream_error_.empty()) {
+    std::string_view c = msg.substr(code + 12);
+    stream_error_ = std::string(c.substr(0, c.find_first_of(" ,")).substr(0, 128));
+    stream_error_file_ = file();
+    stream_error_line_ = line.number;
+  }
+}
+
+void DataCapabilityAnalyzer::EndFile() {
+  // Started but never completed: the job died or the log was cut.
+  for (const auto& [name, o] : open_) {
+    ++unfinished_;
+    if (intervals_.size() < kMaxIntervals)
+      intervals_.push_back({"data-runtime", name, o.epoch_s, o.epoch_s, "unfinished",
+                            fmt::format("{}:{}", file(), o.line)});
+  }
+  open_.clear();
+}
+
+void DataCapabilityAnalyzer::Finish(Evidence* out) {
+  uint64_t failures = 0;
+  bool download = false, mount = false;
+  const ActivityTotals* download_totals = nullptr;
+  for (const auto& [name, t] : totals_) {
+    failures += t.failed;
+    std::string_view mode = ModeOf(name);
+    if (mode == "download") {
+      download = true;
+      if (!download_totals || t.max_duration_ms > download_totals->max_duration_ms)
+        download_totals = &t;
+    }
+    if (mode == "mount") mount = true;
+  }
+  if (mount_failures_ > 0) mount = true;
+  std::string first_file = stats().files.empty() ? "" : stats().files.front();
+  if (download || mount) {
+    const char* mode = download && mount ? "mixed" : download ? "download" : "mount";
+    Provenance p = download_totals ? AtFile(download_totals->file, download_totals->line)
+                                   : AtFile(first_file, 0);
+    SetFact(out, TextFact("runtime.mode", mode, p));
+  }
+  if (download_totals)
+    SetFact(out, NumberFact("runtime.download_s", download_totals->max_duration_ms / 1000,
+                            Unit::kSeconds, AtFile(download_totals->file, download_totals->line)));
+  if (!totals_.empty())
+    SetFact(out, NumberFact("runtime.activity_failures", static_cast<double>(failures),
+                            Unit::kCount, AtFile(first_file, 0)));
+  if (mount_failures_ > 0 || mount)
+    SetFact(out, NumberFact("runtime.mount_failures", static_cast<double>(mount_failures_),
+                            Unit::kCount,
+                            mount_failures_ ? AtFile(first_mount_failure_file_,
+                                                     first_mount_failure_line_)
+                                            : AtFile(first_file, 0)));
+  if (!stream_error_.empty())
+    SetFact(out, TextFact("runtime.stream_error", stream_error_,
+                          AtFile(stream_error_file_, stream_error_line_)));
+  out->timeline.insert(out->timeline.end(), intervals_.begin(), intervals_.end());
+  if (intervals_dropped_ > 0)
+    diagnostics().Add({"A204", DiagnosticSeverity::kNote,
+                       fmt::format("{} activities beyond {} not drawn on the timeline",
+                                   intervals_dropped_, kMaxIntervals),
+                       {first_file, 0, 0}, "data-capability", ""});
+  if (unfinished_ > 0)
+    diagnostics().Add({"A205", DiagnosticSeverity::kWarning,
+                       fmt::format("{} activities started but never completed", unfinished_),
+                       {first_file, 0, 0}, "data-capability", ""});
+  FlushDiagnostics(out);
+}
+
+}  // namespace feedcheck::analyzers

@@ -1,0 +1,78 @@
+// data-capability.log (formats.md §1.2): Python-logging lines
+//   INFO 2023-05-18 17:14:50,295 sdk_logger.py:44 [28] - ActivityCompleted: Activity=download,
+//        HowEnded=Success, Duration=2504.39 [ms]
+// Activities become timeline intervals (lane "data-runtime"); the input mode, the download
+// duration, failures, failed mounts and stream error codes become facts.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "analyzers/line_analyzer.h"
+
+namespace feedcheck::analyzers {
+
+/// One parsed "ActivityCompleted" message.
+struct ActivityCompleted {
+  std::string_view activity;
+  std::string_view how_ended;
+  double duration_ms = 0;
+  std::string_view exception;  ///< empty when absent
+};
+
+/// Parses the message part ("ActivityCompleted: Activity=..., HowEnded=..., Duration=... [ms]"),
+/// with or without the space before "[ms]", with optional ", Exception=..." and the variant
+/// that prefixes "<start_time> | ". False when any of the three fields is missing.
+bool ParseActivityCompleted(std::string_view message, ActivityCompleted* out);
+/// "ActivityStarted, download" or "ActivityStarted: download" -> "download".
+std::optional<std::string_view> ParseActivityStarted(std::string_view message);
+
+struct PythonLogLine {
+  std::string_view level;    ///< INFO, WARNING, ERROR, ...
+  bool has_time = false;
+  double epoch_s = 0;
+  std::string_view message;  ///< after " - " (or after the timestamp when there is no " - ")
+};
+/// False when the line does not start with a logging level (continuation lines, tracebacks).
+bool ParsePythonLogLine(std::string_view line, PythonLogLine* out);
+
+class DataCapabilityAnalyzer : public LineAnalyzer {
+ public:
+  explicit DataCapabilityAnalyzer(const AnalyzerOptions& options = {});
+  void BeginFile(const std::string& path) override;
+  void OnLine(const Line& line) override;
+  void EndFile() override;
+  void Finish(Evidence* out) override;
+
+  struct ActivityTotals {
+    uint64_t completed = 0;
+    uint64_t failed = 0;
+    double max_duration_ms = 0;
+    double total_duration_ms = 0;
+    std::string file;  // of the longest
+    int64_t line = 0;
+  };
+  const std::map<std::string, ActivityTotals, std::less<>>& activities() const { return totals_; }
+
+ private:
+  struct Open {
+    double epoch_s = 0;
+    int64_t line = 0;
+  };
+  std::map<std::string, Open, std::less<>> open_;  // started, not yet completed (this file)
+  std::map<std::string, ActivityTotals, std::less<>> totals_;
+  std::vector<TimelineInterval> intervals_;
+  uint64_t intervals_dropped_ = 0;
+  uint64_t continuation_lines_ = 0;
+  uint64_t error_lines_ = 0;
+  uint64_t mount_failures_ = 0;
+  std::string first_mount_failure_file_;
+  int64_t first_mount_failure_line_ = 0;
+  std::string stream_error_;
+  std::string stream_error_file_;
+  int64_t stream_error_line_ = 0;
+  uint64_t unfinished_ = 0;
+};
+
+}  // namespace feedcheck::analyzers

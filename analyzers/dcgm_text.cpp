@@ -1,0 +1,124 @@
+#include "analyzers/dcgm_text.h"
+
+#include "analyzers/text_util.h"
+#include "analyzers/timestamp.h"
+
+namespace feedcheck::analyzers {
+
+namespace {
+constexpr double kBlankSentinel = 9.2e18;
+constexpr std::string_view kUtilMetric = "DCGM_FI_DEV_GPU_UTIL";
+}  // namespace
+
+std::optional<std::string> PrometheusLabel(std::string_view labels, std::string_view name,
+                                           bool* ok) {
+  *ok = true;
+  size_t i = 0;
+  std::optional<std::string> found;
+  while (i < labels.size()) {
+    while (i < labels.size() && (labels[i] == ' ' || labels[i] == ',')) ++i;
+    if (i >= labels.size()) break;
+    size_t eq = labels.find('=', i);
+    if (eq == std::string_view::npos || eq + 1 >= labels.size() || labels[eq + 1] != '"') {
+      *ok = false;
+      return std::nullopt;
+    }
+    std::string_view key = Trim(labels.substr(i, eq - i));
+    std::string value;
+    size_t j = eq + 2;
+    bool closed = false;
+    while (j < labels.size()) {
+      char c = labels[j];
+      if (c == '\\' && j + 1 < labels.size()) {
+        char n = labels[j + 1];
+        value.push_back(n == 'n' ? '\n' : n);
+        j += 2;
+        continue;
+      }
+      if (c == '"') {
+        closed = true;
+        ++j;
+        break;
+      }
+      value.push_back(c);
+      ++j;
+    }
+    if (!closed) {
+      *ok = false;
+      return std::nullopt;
+    }
+    if (key == name && !found) found = std::move(value);
+    i = j;
+  }
+  return found;
+}
+
+DcgmTextParser::Result DcgmTextParser::Parse(std::string_view line, GpuSample* sample,
+                                             std::string* gpu_key, std::string* error) {
+  line = Trim(line);
+  if (line.empty()) return Result::kSkip;
+  if (line.front() == '#') {
+    std::string_view rest = Trim(line.substr(1));
+    if (auto t = ParseTimestamp(rest)) current_time_ = *t;
+    return Result::kSkip;  // # HELP, # TYPE, comments
+  }
+  if (!StartsWith(line, kUtilMetric) ||
+      (line.size() > kUtilMetric.size() && line[kUtilMetric.size()] != '{' &&
+       line[kUtilMetric.size()] != ' '))
+    return Result::kSkip;  // another metric
+  std::string_view rest = line.substr(kUtilMetric.size());
+  std::string_view labels;
+  if (!rest.empty() && rest.front() == '{') {
+    // The closing brace is the last '}' before the value (label values may hold '}').
+    size_t close = rest.rfind('}');
+    if (close == std::string_view::npos) {
+      *error = "label block without '}'";
+      return Result::kMalformed;
+    }
+    labels = rest.substr(1, close - 1);
+    rest = rest.substr(close + 1);
+  }
+  rest = Trim(rest);
+  size_t sp = rest.find(' ');
+  std::string_view value_text = rest.substr(0, sp);
+  std::string_view stamp_text = sp == std::string_view::npos ? std::string_view{} : Trim(rest.substr(sp));
+  auto value = ParseDouble(value_text);
+  if (!value && value_text != "NaN") {
+    *error = "value is not a number";
+    return Result::kMalformed;
+  }
+  bool ok = true;
+  auto gpu = PrometheusLabel(labels, "gpu", &ok);
+  if (!ok) {
+    *error = "malformed label block";
+    return Result::kMalformed;
+  }
+  auto host = PrometheusLabel(labels, "Hostname", &ok);
+  if (!host) host = PrometheusLabel(labels, "hostname", &ok);
+  std::string id = gpu ? *gpu : std::string("0");
+  if (id.size() > 32) id.resize(32);
+  *gpu_key = host && !host->empty() ? KeySegment(*host) + "/gpu" + KeySegment(id)
+                                    : "gpu" + KeySegment(id);
+  *sample = GpuSample{};
+  sample->gpu = *gpu_key;
+  if (!stamp_text.empty()) {
+    auto ms = ParseDouble(stamp_text);
+    if (!ms) {
+      *error = "timestamp after the value is not milliseconds";
+      return Result::kMalformed;
+    }
+    sample->epoch_s = *ms / 1000;
+  } else {
+    sample->epoch_s = current_time_;
+  }
+  if (value && *value < kBlankSentinel) {
+    if (*value < 0 || *value > 100) {
+      *error = "GPU utilisation outside 0..100";
+      return Result::kMalformed;
+    }
+    sample->util_percent = *value;
+  }
+  return Result::kSample;
+}
+
+}  // namespace feedcheck::analyzers

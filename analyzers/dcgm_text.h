@@ -1,0 +1,33 @@
+// DCGM exporter text (Prometheus exposition, formats.md §7.2):
+//   DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-...",Hostname="node-1",...} 87 [timestamp_ms]
+// Only DCGM_FI_DEV_GPU_UTIL is read; other metrics and "# HELP"/"# TYPE" lines are skipped.
+// Values >= 9.2e18 are DCGM's blank sentinels and count as missing. Scrapes saved in a loop
+// often carry no timestamp; a line "# <ISO timestamp>" (e.g. from `date -u -Iseconds`) sets the
+// time for the samples after it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "analyzers/nvidia_smi_csv.h"
+
+namespace feedcheck::analyzers {
+
+class DcgmTextParser {
+ public:
+  enum class Result { kSample, kSkip, kMalformed };
+  /// `gpu_key` receives "<Hostname>/gpu<N>" or "gpu<N>"; `sample->gpu` points into it.
+  Result Parse(std::string_view line, GpuSample* sample, std::string* gpu_key, std::string* error);
+  void Reset() { current_time_.reset(); }
+
+ private:
+  std::optional<double> current_time_;
+};
+
+/// Value of label `name` in a `{a="x",b="y"}` block (escapes \" and \\ handled); nullopt when
+/// absent. `*ok` false when the block is malformed.
+std::optional<std::string> PrometheusLabel(std::string_view labels, std::string_view name,
+                                           bool* ok);
+
+}  // namespace feedcheck::analyzers

@@ -1,0 +1,189 @@
+#include "analyzers/gpu_util.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analyzers/text_util.h"
+
+namespace feedcheck::analyzers {
+
+namespace {
+constexpr size_t kMaxGpus = 4096;
+constexpr size_t kMaxGpuSeries = 16;
+}  // namespace
+
+void PercentHistogram::Add(double percent) {
+  double p = std::clamp(percent, 0.0, 100.0);
+  ++bins_[static_cast<size_t>(std::lround(p * 2))];
+  ++count_;
+  sum_ += p;
+}
+
+uint64_t PercentHistogram::CountBelow(double percent) const {
+  uint64_t n = 0;
+  for (size_t i = 0; i < bins_.size(); ++i)
+    if (static_cast<double>(i) / 2 < percent) n += bins_[i];
+  return n;
+}
+
+double PercentHistogram::Quantile(double q) const {
+  if (count_ == 0) return 0;
+  auto rank = static_cast<uint64_t>(std::ceil(std::clamp(q, 0.0, 1.0) * static_cast<double>(count_)));
+  if (rank == 0) rank = 1;
+  uint64_t seen = 0;
+  for (size_t i = 0; i < bins_.size(); ++i) {
+    seen += bins_[i];
+    if (seen >= rank) return static_cast<double>(i) / 2;
+  }
+  return 100;
+}
+
+GpuUtilAnalyzer::GpuUtilAnalyzer(const AnalyzerOptions& options) : LineAnalyzer("gpu", options) {}
+
+void GpuUtilAnalyzer::SetNextFile(GpuFileFormat format, std::string node_prefix) {
+  format_ = format;
+  node_prefix_ = std::move(node_prefix);
+}
+
+void GpuUtilAnalyzer::BeginFile(const std::string& path) {
+  LineAnalyzer::BeginFile(path);
+  smi_.Reset();
+  dcgm_.Reset();
+  std::string name = format_ == GpuFileFormat::kNvidiaSmiCsv ? "nvidia-smi" : "dcgm";
+  if (std::find(formats_seen_.begin(), formats_seen_.end(), name) == formats_seen_.end())
+    formats_seen_.push_back(name);
+  stats().format = "gpu (" + fmt::format("{}", fmt::join(formats_seen_, " + ")) + ")";
+}
+
+void GpuUtilAnalyzer::OnLine(const Line& line) {
+  GpuSample sample;
+  if (format_ == GpuFileFormat::kNvidiaSmiCsv) {
+    switch (smi_.Parse(line.text, &sample, &error_)) {
+      case NvidiaSmiCsvParser::Result::kSample:
+        key_scratch_ = node_prefix_.empty() ? "gpu" : node_prefix_ + "/gpu";
+        key_scratch_ += KeySegment(sample.gpu);
+        sample.gpu = key_scratch_;
+        AddSample(sample, line);
+        return;
+      case NvidiaSmiCsvParser::Result::kMalformed: Malformed(line, error_); return;
+      default: return;
+    }
+  }
+  switch (dcgm_.Parse(line.text, &sample, &key_scratch_, &error_)) {
+    case DcgmTextParser::Result::kSample:
+      if (!node_prefix_.empty() && key_scratch_.find('/') == std::string::npos) {
+        key_scratch_ = node_prefix_ + "/" + key_scratch_;
+        sample.gpu = key_scratch_;
+      }
+      AddSample(sample, line);
+      return;
+    case DcgmTextParser::Result::kMalformed: Malformed(line, error_); return;
+    default: return;
+  }
+}
+
+void GpuUtilAnalyzer::AddSample(const GpuSample& s, const Line& line) {
+  if (!s.util_percent) {
+    ++missing_;
+    return;
+  }
+  auto it = gpus_.find(s.gpu);
+  if (it == gpus_.end()) {
+    if (gpus_.size() >= kMaxGpus) {
+      ++gpu_overflow_;
+      return;
+    }
+    it = gpus_.try_emplace(std::string(s.gpu)).first;
+    if (gpus_.size() <= kMaxGpuSeries) it->second.series = std::make_unique<BoundedSeries>(1.0, 1024);
+  }
+  double u = *s.util_percent;
+  it->second.hist.Add(u);
+  overall_.Add(u);
+  if (!s.epoch_s) {
+    ++untimed_;
+    return;
+  }
+  double t = *s.epoch_s;
+  if (it->second.series) it->second.series->Add(t, u);
+  overall_series_.Add(t, u);
+  if (!first_sample_ || t < *first_sample_) first_sample_ = t;
+  if (u >= options().gpu_busy_threshold_percent && (!first_busy_ || t < *first_busy_)) {
+    first_busy_ = t;
+    first_busy_file_ = file();
+    first_busy_line_ = line.number;
+  }
+}
+
+void GpuUtilAnalyzer::Finish(Evidence* out) {
+  double threshold = options().gpu_busy_threshold_percent;
+  if (overall_.count() > 0) {
+    Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
+    p.source = fmt::format("{} GPU samples from {}", overall_.count(),
+                           fmt::join(stats().files, ", "));
+    auto pct = [&](std::string key, double v) {
+      SetFact(out, NumberFact(std::move(key), v, Unit::kPercent, p));
+    };
+    SetFact(out, NumberFact("gpu.count", static_cast<double>(gpus_.size()), Unit::kCount, p));
+    SetFact(out, NumberFact("gpu.samples", static_cast<double>(overall_.count()), Unit::kCount, p));
+    pct("gpu.util_mean", overall_.mean());
+    pct("gpu.util_p10", overall_.Quantile(0.10));
+    pct("gpu.util_p50", overall_.Quantile(0.50));
+    pct("gpu.util_p90", overall_.Quantile(0.90));
+    Provenance pt = p;
+    pt.source += fmt::format(", busy threshold {}%", FormatNumber(threshold));
+    SetFact(out, NumberFact("gpu.starved_fraction",
+                            static_cast<double>(overall_.CountBelow(threshold)) /
+                                static_cast<double>(overall_.count()),
+                            Unit::kFraction, pt));
+    SetFact(out, NumberFact("gpu.busy_threshold_percent", threshold, Unit::kPercent, pt));
+    for (const auto& [gpu, g] : gpus_)
+      pct("gpu.util_mean." + KeySegment(gpu), g.hist.mean());
+    if (first_sample_ && first_busy_) {
+      Provenance pb = AtFile(first_busy_file_, first_busy_line_);
+      SetFact(out, NumberFact("gpu.first_busy_s", *first_busy_ - *first_sample_, Unit::kSeconds,
+                              pb));
+    }
+  }
+  if (!overall_series_.empty()) {
+    Series s{"gpu.util", "GPU utilisation (mean over GPUs)", "time", Unit::kSeconds, "%",
+             Unit::kPercent, overall_series_.Points()};
+    out->series.push_back(std::move(s));
+    for (const auto& [gpu, g] : gpus_) {
+      if (!g.series || g.series->empty()) continue;
+      out->series.push_back({"gpu.util." + gpu, gpu, "time", Unit::kSeconds, "%", Unit::kPercent,
+                             g.series->Points()});
+    }
+    // Starved intervals: buckets whose mean over GPUs is under the threshold.
+    IntervalMerger starved(0, 512);
+    double width = overall_series_.width();
+    for (const auto& b : overall_series_.Buckets())
+      if (b.y_mean < threshold) starved.Add(b.x_start, b.x_start + width);
+    for (const auto& iv : starved.Result())
+      out->timeline.push_back({"gpu", "starved", iv.start, iv.end, "",
+                               stats().files.empty() ? "" : stats().files.front()});
+    Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
+    p.source = fmt::format("GPU samples, mean over GPUs under {}%", FormatNumber(threshold));
+    SetFact(out, NumberFact("gpu.starved_s", starved.TotalSeconds(), Unit::kSeconds, p));
+  }
+  std::string first = stats().files.empty() ? "" : stats().files.front();
+  if (missing_ > 0)
+    diagnostics().Add({"A220", DiagnosticSeverity::kNote,
+                       fmt::format("{} samples had no value (N/A, [Not Supported], DCGM blank)",
+                                   missing_),
+                       {first, 0, 0}, "gpu", ""});
+  if (untimed_ > 0)
+    diagnostics().Add({"A221", DiagnosticSeverity::kNote,
+                       fmt::format("{} samples had no timestamp: in the statistics, not on the "
+                                   "timeline", untimed_),
+                       {first, 0, 0}, "gpu", ""});
+  if (gpu_overflow_ > 0)
+    diagnostics().Add({"A204", DiagnosticSeverity::kNote,
+                       fmt::format("more than {} GPUs; {} samples of further GPUs ignored",
+                                   kMaxGpus, gpu_overflow_),
+                       {first, 0, 0}, "gpu", ""});
+  FlushDiagnostics(out);
+}
+
+}  // namespace feedcheck::analyzers

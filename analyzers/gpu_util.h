@@ -1,0 +1,77 @@
+// GPU utilisation from nvidia-smi CSV and DCGM exporter text: per-GPU and overall mean and
+// percentiles, the fraction of samples under the busy threshold ("starved"), starved intervals
+// (lane "gpu") and the time of the first busy sample. Memory is bounded: fixed histograms per
+// GPU and series that coarsen as they grow.
+#pragma once
+
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "analyzers/bounded_series.h"
+#include "analyzers/dcgm_text.h"
+#include "analyzers/line_analyzer.h"
+#include "analyzers/nvidia_smi_csv.h"
+
+namespace feedcheck::analyzers {
+
+/// Exact for whole and half percents: 201 bins of 0.5 %.
+class PercentHistogram {
+ public:
+  void Add(double percent);
+  uint64_t count() const { return count_; }
+  double mean() const { return count_ ? sum_ / static_cast<double>(count_) : 0; }
+  double Quantile(double q) const;
+  /// Samples strictly under `percent`.
+  uint64_t CountBelow(double percent) const;
+
+ private:
+  std::array<uint64_t, 201> bins_{};
+  uint64_t count_ = 0;
+  double sum_ = 0;
+};
+
+enum class GpuFileFormat { kNvidiaSmiCsv, kDcgmText };
+
+class GpuUtilAnalyzer : public LineAnalyzer {
+ public:
+  explicit GpuUtilAnalyzer(const AnalyzerOptions& options = {});
+  /// Sets how the next file is read, and a node name that prefixes its GPU ids when files
+  /// from several nodes are read together ("" for none).
+  void SetNextFile(GpuFileFormat format, std::string node_prefix);
+  void BeginFile(const std::string& path) override;
+  void OnLine(const Line& line) override;
+  void Finish(Evidence* out) override;
+
+  struct PerGpu {
+    PercentHistogram hist;
+    std::unique_ptr<BoundedSeries> series;  // only for the first kMaxGpuSeries GPUs
+  };
+  const std::map<std::string, PerGpu, std::less<>>& gpus() const { return gpus_; }
+  const PercentHistogram& overall() const { return overall_; }
+  std::optional<double> first_sample_epoch_s() const { return first_sample_; }
+  std::optional<double> first_busy_epoch_s() const { return first_busy_; }
+  uint64_t missing_values() const { return missing_; }
+
+ private:
+  void AddSample(const GpuSample& s, const Line& line);
+
+  GpuFileFormat format_ = GpuFileFormat::kNvidiaSmiCsv;
+  std::string node_prefix_;
+  NvidiaSmiCsvParser smi_;
+  DcgmTextParser dcgm_;
+  std::string key_scratch_, error_;
+  std::map<std::string, PerGpu, std::less<>> gpus_;
+  PercentHistogram overall_;
+  BoundedSeries overall_series_{1.0, 4096};
+  std::optional<double> first_sample_, first_busy_;
+  std::string first_busy_file_;
+  int64_t first_busy_line_ = 0;
+  uint64_t missing_ = 0;
+  uint64_t untimed_ = 0;
+  uint64_t gpu_overflow_ = 0;
+  std::vector<std::string> formats_seen_;
+};
+
+}  // namespace feedcheck::analyzers

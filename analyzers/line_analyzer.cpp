@@ -1,0 +1,81 @@
+#include "analyzers/line_analyzer.h"
+
+#include <fmt/format.h>
+
+#include "analyzers/text_util.h"
+
+namespace feedcheck::analyzers {
+
+LineAnalyzer::LineAnalyzer(std::string format, const AnalyzerOptions& options)
+    : options_(options) {
+  stats_.format = std::move(format);
+}
+
+void LineAnalyzer::BeginFile(const std::string& path) {
+  file_ = path;
+  stats_.files.push_back(path);
+}
+
+void LineAnalyzer::Malformed(const Line& line, std::string_view reason) {
+  ++stats_.malformed;
+  std::string message(reason);
+  if (line.unterminated) message += " (last line has no newline: truncated?)";
+  diagnostics_.Add({"A201", DiagnosticSeverity::kWarning, message,
+                    {file_, static_cast<int>(line.number), 0}, stats_.format,
+                    PrintableSnippet(line.text, 160)});
+}
+
+Provenance LineAnalyzer::At(int64_t line) const { return AtFile(file_, line); }
+
+Provenance LineAnalyzer::AtFile(const std::string& file, int64_t line) const {
+  Provenance p;
+  p.origin = FactOrigin::kObserved;
+  p.file = file;
+  p.line = static_cast<int>(line);
+  p.source = line > 0 ? fmt::format("{}:{}", file, line) : file;
+  return p;
+}
+
+void LineAnalyzer::SetFact(Evidence* out, Fact fact) {
+  stats_.fact_keys.push_back(fact.key);
+  out->facts.Set(std::move(fact));
+}
+
+void LineAnalyzer::FlushDiagnostics(Evidence* out) {
+  out->diagnostics.Append(diagnostics_);
+  diagnostics_ = DiagnosticList(50);
+}
+
+bool FeedLines(LineReader& reader, const std::string& path, LineAnalyzer& analyzer,
+               std::string* error) {
+  if (!reader.ok()) {
+    if (error) *error = fmt::format("{}: cannot read: {}", path, reader.error());
+    return false;
+  }
+  analyzer.BeginFile(path);
+  Line line;
+  auto& stats = analyzer.stats();
+  while (reader.Next(&line)) {
+    ++stats.lines;
+    if (line.too_long) {
+      ++stats.too_long;
+      analyzer.Malformed(line, fmt::format("line longer than {} bytes skipped", kMaxLineBytes));
+      continue;
+    }
+    analyzer.OnLine(line);
+  }
+  stats.bytes += reader.bytes_read();
+  analyzer.EndFile();
+  if (!reader.ok()) {
+    if (error) *error = fmt::format("{}: read error: {}", path, reader.error());
+    return false;
+  }
+  return true;
+}
+
+bool FeedFile(const std::string& path, LineAnalyzer& analyzer, std::string* error) {
+  LineReader reader = LineReader::OpenFile(path);
+  return FeedLines(reader, path, analyzer, error);
+}
+
+}  // namespace feedcheck::analyzers

@@ -1,0 +1,77 @@
+// The shape every analyzer has: files are fed line by line (possibly several files of one
+// format, e.g. rotated rslex logs in time order), aggregates stay bounded, and Finish() turns
+// them into Evidence. Malformed lines become diagnostics with file:line; counting continues.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzers/line_reader.h"
+#include "core/evidence.h"
+
+namespace feedcheck::analyzers {
+
+/// What one source (all files of one format) contributed, for the summary.
+struct SourceStats {
+  std::string format;               ///< "rslex", "data-capability", ...
+  std::vector<std::string> files;   ///< in the order they were read
+  uint64_t bytes = 0;
+  uint64_t lines = 0;
+  uint64_t malformed = 0;           ///< lines that did not fit the format (incl. too long)
+  uint64_t too_long = 0;            ///< lines over the 1 MiB limit, skipped unread
+  std::vector<std::string> fact_keys;  ///< facts this source set, for the summary
+};
+
+struct AnalyzerOptions {
+  double gpu_busy_threshold_percent = 10;  ///< under this a GPU sample counts as starved
+};
+
+class LineAnalyzer {
+ public:
+  explicit LineAnalyzer(std::string format, const AnalyzerOptions& options = {});
+  virtual ~LineAnalyzer() = default;
+  LineAnalyzer(const LineAnalyzer&) = delete;
+  LineAnalyzer& operator=(const LineAnalyzer&) = delete;
+
+  /// Starts a file; later lines' provenance names it.
+  virtual void BeginFile(const std::string& path);
+  /// One line (never too long: the driver reports those).
+  virtual void OnLine(const Line& line) = 0;
+  virtual void EndFile() {}
+  /// Writes facts, series, timeline and diagnostics into `out`; records fact keys in stats.
+  virtual void Finish(Evidence* out) = 0;
+
+  /// Counts a malformed line and keeps a diagnostic (bounded) with file:line and a snippet.
+  void Malformed(const Line& line, std::string_view reason);
+  SourceStats& stats() { return stats_; }
+  const SourceStats& stats() const { return stats_; }
+  DiagnosticList& diagnostics() { return diagnostics_; }
+  const AnalyzerOptions& options() const { return options_; }
+
+ protected:
+  /// Provenance of an observation at `line` of the current file.
+  Provenance At(int64_t line) const;
+  Provenance AtFile(const std::string& file, int64_t line) const;
+  /// Sets a fact and remembers its key for the summary.
+  void SetFact(Evidence* out, Fact fact);
+  /// Moves this analyzer's diagnostics into `out`.
+  void FlushDiagnostics(Evidence* out);
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+  SourceStats stats_;
+  DiagnosticList diagnostics_{50};
+  AnalyzerOptions options_;
+};
+
+/// Reads every line of `reader` into `analyzer` (BeginFile/EndFile around it). Returns false
+/// (with `*error`) only when the input could not be read at all.
+bool FeedLines(LineReader& reader, const std::string& path, LineAnalyzer& analyzer,
+               std::string* error);
+/// Opens `path` and feeds it.
+bool FeedFile(const std::string& path, LineAnalyzer& analyzer, std::string* error);
+
+}  // namespace feedcheck::analyzers

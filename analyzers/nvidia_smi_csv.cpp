@@ -1,0 +1,111 @@
+#include "analyzers/nvidia_smi_csv.h"
+
+#include "analyzers/text_util.h"
+#include "analyzers/timestamp.h"
+
+namespace feedcheck::analyzers {
+
+std::optional<double> ParseSmiValue(std::string_view cell, bool* ok) {
+  cell = Trim(cell);
+  *ok = true;
+  if (cell.empty() || cell == "N/A" || cell == "[N/A]" || cell == "[Not Supported]" ||
+      cell == "Not Supported" || cell == "[Unknown Error]")
+    return std::nullopt;
+  size_t used = 0;
+  auto v = ParseDoublePrefix(cell, &used);
+  if (!v) {
+    *ok = false;
+    return std::nullopt;
+  }
+  std::string_view unit = Trim(cell.substr(used));
+  if (!unit.empty() && unit != "%" && unit != "MiB" && unit != "MB" && unit != "W" &&
+      unit != "MHz") {
+    *ok = false;
+    return std::nullopt;
+  }
+  return v;
+}
+
+void NvidiaSmiCsvParser::Reset() {
+  has_header_ = false;
+  col_time_ = col_index_ = col_util_ = col_uuid_ = col_bus_ = -1;
+}
+
+bool NvidiaSmiCsvParser::ReadHeader(const std::vector<std::string_view>& fields) {
+  int time = -1, index = -1, util = -1, uuid = -1, bus = -1;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    std::string_view name = Trim(fields[i]);
+    size_t bracket = name.find(" [");
+    if (bracket != std::string_view::npos) name = name.substr(0, bracket);
+    int idx = static_cast<int>(i);
+    if (name == "timestamp") time = idx;
+    else if (name == "index") index = idx;
+    else if (name == "utilization.gpu") util = idx;
+    else if (name == "uuid") uuid = idx;
+    else if (name == "pci.bus_id") bus = idx;
+  }
+  if (util < 0) return false;
+  has_header_ = true;
+  col_time_ = time;
+  col_index_ = index;
+  col_util_ = util;
+  col_uuid_ = uuid;
+  col_bus_ = bus;
+  return true;
+}
+
+NvidiaSmiCsvParser::Result NvidiaSmiCsvParser::Parse(std::string_view line, GpuSample* sample,
+                                                     std::string* error) {
+  if (Trim(line).empty()) return Result::kSkip;
+  if (!SplitCsvLine(line, &scratch_, &fields_)) {
+    *error = "unterminated quote";
+    return Result::kMalformed;
+  }
+  // A header line: names, not values.
+  if (line.find("utilization.gpu") != std::string_view::npos) {
+    if (ReadHeader(fields_)) return Result::kHeader;
+    *error = "header without utilization.gpu";
+    return Result::kMalformed;
+  }
+  if (!has_header_) {
+    // No header: infer the documented layouts.
+    bool first_is_time = ParseTimestamp(fields_[0]).has_value();
+    if (first_is_time && fields_.size() >= 3) {
+      col_time_ = 0, col_index_ = 1, col_util_ = 2;
+    } else if (!first_is_time && fields_.size() >= 2) {
+      col_time_ = -1, col_index_ = 0, col_util_ = 1;
+    } else {
+      *error = "no header, and not 'timestamp, index, utilization.gpu' or 'index, utilization.gpu'";
+      return Result::kMalformed;
+    }
+  }
+  if (static_cast<size_t>(col_util_) >= fields_.size() ||
+      (col_index_ >= 0 && static_cast<size_t>(col_index_) >= fields_.size()) ||
+      (col_time_ >= 0 && static_cast<size_t>(col_time_) >= fields_.size())) {
+    *error = "fewer columns than the header";
+    return Result::kMalformed;
+  }
+  *sample = GpuSample{};
+  if (col_time_ >= 0) {
+    sample->epoch_s = ParseTimestamp(fields_[col_time_]);
+    if (!sample->epoch_s) {
+      *error = "timestamp column is not 'YYYY/MM/DD HH:MM:SS.mmm'";
+      return Result::kMalformed;
+    }
+  }
+  int id_col = col_index_ >= 0 ? col_index_ : col_uuid_ >= 0 ? col_uuid_ : col_bus_;
+  sample->gpu = id_col >= 0 ? Trim(fields_[id_col]) : std::string_view("0");
+  if (sample->gpu.empty() || sample->gpu.size() > 64) {
+    *error = "empty or overlong GPU id";
+    return Result::kMalformed;
+  }
+  bool ok = true;
+  sample->util_percent = ParseSmiValue(fields_[col_util_], &ok);
+  if (!ok || (sample->util_percent && (*sample->util_percent < 0 || *sample->util_percent > 100))) {
+    *error = "utilization.gpu is not a percentage";
+    return Result::kMalformed;
+  }
+  return Result::kSample;
+}
+
+}  // namespace feedcheck::analyzers

@@ -1,0 +1,44 @@
+// `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` (formats.md §7.1). The header
+// names the columns ("utilization.gpu [%]"); values may carry units ("87 %") or not; missing
+// values are "N/A", "[N/A]" or "[Not Supported]". Without a header the columns are taken as
+// "timestamp, index, utilization.gpu" when the first cell is a timestamp, else
+// "index, utilization.gpu" (the queries the README recommends). A header repeated mid-file
+// (several runs appended) switches to the new layout.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace feedcheck::analyzers {
+
+struct GpuSample {
+  std::string_view gpu;           ///< index, uuid or bus id as written
+  std::optional<double> epoch_s;  ///< absent when the file has no time column
+  std::optional<double> util_percent;  ///< absent for N/A
+};
+
+class NvidiaSmiCsvParser {
+ public:
+  enum class Result { kSample, kHeader, kSkip, kMalformed };
+  /// Parses one line. kSample fills `sample` (views valid until the next call); kMalformed
+  /// sets `error`.
+  Result Parse(std::string_view line, GpuSample* sample, std::string* error);
+  void Reset();
+  bool has_header() const { return has_header_; }
+
+ private:
+  bool ReadHeader(const std::vector<std::string_view>& fields);
+
+  bool has_header_ = false;
+  int col_time_ = -1, col_index_ = -1, col_util_ = -1, col_uuid_ = -1, col_bus_ = -1;
+  std::string scratch_;
+  std::vector<std::string_view> fields_;
+};
+
+/// "87 %", "87", "N/A", "[N/A]", "[Not Supported]" -> 87 / nullopt. `*ok` false when the
+/// text is neither a number nor a known "missing" marker.
+std::optional<double> ParseSmiValue(std::string_view cell, bool* ok);
+
+}  // namespace feedcheck::analyzers

@@ -1,0 +1,83 @@
+// rslex.log.* (the Azure ML data runtime's Rust log, formats.md §1.3): span close timings
+// aggregated per span and per target, parallelization_degree, non-successful HTTP responses by
+// status and x-ms-error-code, retries, and the settings the runtime reports
+// ("AZUREML_DATASET_HTTP_RETRY_COUNT set in environment ..."). Feed rotated files oldest first.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "analyzers/bounded_series.h"
+#include "analyzers/line_analyzer.h"
+#include "analyzers/tracing_line.h"
+
+namespace feedcheck::analyzers {
+
+class RslexLogAnalyzer : public LineAnalyzer {
+ public:
+  explicit RslexLogAnalyzer(const AnalyzerOptions& options = {});
+  void OnLine(const Line& line) override;
+  void Finish(Evidence* out) override;
+
+  struct SpanTotals {
+    uint64_t closes = 0;
+    double busy_ns = 0;
+    double idle_ns = 0;
+    double max_busy_ns = 0;
+  };
+  struct Counted {
+    uint64_t count = 0;
+    std::string file;  // where it was first seen
+    int64_t line = 0;
+  };
+  // Read access for tests and the summary.
+  const std::map<std::string, SpanTotals, std::less<>>& spans() const { return spans_; }
+  const std::map<std::string, SpanTotals, std::less<>>& targets() const { return targets_; }
+  const std::map<int, Counted>& statuses() const { return statuses_; }
+  const std::map<std::string, Counted, std::less<>>& error_codes() const { return error_codes_; }
+  uint64_t parsed_lines() const { return parsed_; }
+  double first_epoch_s() const { return first_epoch_s_; }
+  double last_epoch_s() const { return last_epoch_s_; }
+
+ private:
+  void OnClose(const TracingLine& t);
+  void OnResponse(const TracingLine& t, const Line& line);
+  void OnSetting(const TracingLine& t, const Line& line);
+  void Count(std::map<std::string, Counted, std::less<>>* map, std::string_view key,
+             const Line& line);
+
+  TracingLine scratch_;
+  uint64_t parsed_ = 0;
+  uint64_t by_level_[5] = {};
+  double first_epoch_s_ = 0;
+  double last_epoch_s_ = 0;
+  bool have_time_ = false;
+  uint64_t out_of_order_ = 0;
+
+  std::map<std::string, SpanTotals, std::less<>> spans_;
+  std::map<std::string, SpanTotals, std::less<>> targets_;
+  uint64_t span_overflow_ = 0;
+
+  bool have_parallelization_ = false;
+  double parallelization_max_ = 0;
+  Counted parallelization_at_;
+
+  std::map<int, Counted> statuses_;
+  std::map<std::string, Counted, std::less<>> error_codes_;
+  uint64_t non_success_ = 0;
+  Counted retries_;
+  Counted download_hint_, mount_hint_;
+  std::string stream_error_;
+  Counted stream_error_at_;
+
+  struct Setting {
+    std::string value;
+    std::string file;
+    int64_t line = 0;
+  };
+  std::map<std::string, Setting, std::less<>> settings_;
+  // Throttling (429/503/500) over time, for the storage lane.
+  std::map<std::string, IntervalMerger, std::less<>> throttle_intervals_;
+};
+
+}  // namespace feedcheck::analyzers

@@ -1,0 +1,250 @@
+#include "analyzers/storage_blob_logs.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzers/text_util.h"
+#include "analyzers/timestamp.h"
+
+namespace feedcheck::analyzers {
+
+namespace {
+constexpr size_t kMaxOperations = 128;
+constexpr size_t kMaxStatusCodes = 64;
+
+std::string_view ColumnName(std::string_view s) {
+  s = Trim(s);
+  size_t bracket = s.find(" [");  // "TimeGenerated [UTC]"
+  return bracket == std::string_view::npos ? s : s.substr(0, bracket);
+}
+
+std::optional<double> NumberOf(std::string_view s) {
+  s = Trim(s);
+  if (s.empty()) return std::nullopt;
+  return ParseDouble(s);
+}
+
+std::optional<double> TimeOf(std::string_view s) {
+  if (auto t = ParseTimestamp(s)) return t;
+  return ParseUsDateTime(s);
+}
+
+bool IsThrottled(std::string_view status_code, std::string_view status_text) {
+  return status_code == "503" || IContains(status_text, "Throttling");
+}
+}  // namespace
+
+std::optional<double> ParseUsDateTime(std::string_view s) {
+  s = Trim(s);
+  // M/D/YYYY, h:mm:ss[.fff] AM|PM
+  int part[3] = {0, 0, 0};
+  size_t i = 0;
+  for (int k = 0; k < 3; ++k) {
+    size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') part[k] = part[k] * 10 + (s[i++] - '0');
+    if (i == start || i - start > 4) return std::nullopt;
+    if (k < 2) {
+      if (i >= s.size() || s[i] != '/') return std::nullopt;
+      ++i;
+    }
+  }
+  if (i < s.size() && s[i] == ',') ++i;
+  while (i < s.size() && s[i] == ' ') ++i;
+  int hms[3] = {0, 0, 0};
+  for (int k = 0; k < 3; ++k) {
+    size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') hms[k] = hms[k] * 10 + (s[i++] - '0');
+    if (i == start || i - start > 2) return std::nullopt;
+    if (k < 2) {
+      if (i >= s.size() || s[i] != ':') return std::nullopt;
+      ++i;
+    }
+  }
+  double fraction = 0;
+  if (i < s.size() && s[i] == '.') {
+    size_t used = 0;
+    auto f = ParseDoublePrefix(s.substr(i), &used);
+    if (f) fraction = *f;
+    i += used;
+  }
+  std::string_view ampm = Trim(s.substr(i));
+  int hour = hms[0];
+  if (IEquals(ampm, "PM") && hour < 12) hour += 12;
+  if (IEquals(ampm, "AM") && hour == 12) hour = 0;
+  int month = part[0], day = part[1], year = part[2];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || hms[1] > 59 || hms[2] > 60)
+    return std::nullopt;
+  long long days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  return static_cast<double>(days) * 86400.0 + hour * 3600.0 + hms[1] * 60.0 + hms[2] + fraction;
+}
+
+StorageBlobLogsAnalyzer::StorageBlobLogsAnalyzer(const AnalyzerOptions& options)
+    : LineAnalyzer("storage-blob-logs", options) {}
+
+void StorageBlobLogsAnalyzer::BeginFile(const std::string& path) {
+  LineAnalyzer::BeginFile(path);
+  if (first_file_.empty()) first_file_ = path;
+  mode_ = Mode::kUnknown;
+  have_header_ = false;
+}
+
+void StorageBlobLogsAnalyzer::OnLine(const Line& line) {
+  std::string_view text = Trim(line.text);
+  if (text.empty()) return;
+  if (mode_ == Mode::kUnknown) mode_ = text.front() == '{' ? Mode::kJson : Mode::kCsv;
+  if (mode_ == Mode::kJson) {
+    OnJsonLine(line);
+  } else {
+    OnCsvLine(line);
+  }
+}
+
+void StorageBlobLogsAnalyzer::OnCsvLine(const Line& line) {
+  if (!SplitCsvLine(line.text, &scratch_, &fields_)) {
+    Malformed(line, "unterminated quote");
+    return;
+  }
+  if (!have_header_) {
+    for (size_t i = 0; i < fields_.size(); ++i) {
+      std::string_view name = ColumnName(fields_[i]);
+      int idx = static_cast<int>(i);
+      if (IEquals(name, "TimeGenerated") || IEquals(name, "time")) col_time_ = idx;
+      else if (IEquals(name, "OperationName")) col_op_ = idx;
+      else if (IEquals(name, "StatusCode")) col_status_ = idx;
+      else if (IEquals(name, "StatusText")) col_status_text_ = idx;
+      else if (IEquals(name, "DurationMs")) col_duration_ = idx;
+      else if (IEquals(name, "ServerLatencyMs")) col_server_ = idx;
+    }
+    if (col_op_ < 0 || col_duration_ < 0) {
+      Malformed(line, "header lacks OperationName and DurationMs (not StorageBlobLogs)");
+      return;
+    }
+    have_header_ = true;
+    return;
+  }
+  auto cell = [&](int col) -> std::string_view {
+    return col >= 0 && static_cast<size_t>(col) < fields_.size() ? Trim(fields_[col])
+                                                                 : std::string_view{};
+  };
+  struct Record r;
+  r.operation = cell(col_op_);
+  r.status_code = cell(col_status_);
+  r.status_text = cell(col_status_text_);
+  r.duration_ms = NumberOf(cell(col_duration_));
+  r.server_latency_ms = NumberOf(cell(col_server_));
+  if (col_time_ >= 0) r.epoch_s = TimeOf(cell(col_time_));
+  if (r.operation.empty() || !r.duration_ms) {
+    Malformed(line, "row without OperationName or a numeric DurationMs");
+    return;
+  }
+  AddRecord(r);
+}
+
+void StorageBlobLogsAnalyzer::OnJsonLine(const Line& line) {
+  nlohmann::json j = nlohmann::json::parse(line.text.begin(), line.text.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    Malformed(line, "not a JSON object");
+    return;
+  }
+  auto text = [&](const nlohmann::json& o, const char* key, std::string* store) -> std::string_view {
+    auto it = o.find(key);
+    if (it == o.end()) return {};
+    if (it->is_string()) *store = it->get<std::string>();
+    else if (it->is_number()) *store = it->dump();
+    else return {};
+    return *store;
+  };
+  auto number = [&](const nlohmann::json& o, const char* key) -> std::optional<double> {
+    auto it = o.find(key);
+    if (it == o.end()) return std::nullopt;
+    if (it->is_number()) return it->get<double>();
+    if (it->is_string()) return ParseDouble(it->get_ref<const std::string&>());
+    return std::nullopt;
+  };
+  struct Record r;
+  r.operation = text(j, "operationName", &json_strings_[0]);
+  r.status_code = text(j, "statusCode", &json_strings_[1]);
+  r.status_text = text(j, "statusText", &json_strings_[2]);
+  r.duration_ms = number(j, "durationMs");
+  auto props = j.find("properties");
+  if (props != j.end() && props->is_object()) r.server_latency_ms = number(*props, "serverLatencyMs");
+  if (!r.server_latency_ms) r.server_latency_ms = number(j, "serverLatencyMs");
+  auto time = j.find("time");
+  if (time != j.end() && time->is_string()) r.epoch_s = ParseTimestamp(time->get_ref<const std::string&>());
+  if (r.operation.empty() || !r.duration_ms) {
+    Malformed(line, "record without operationName or a numeric durationMs");
+    return;
+  }
+  AddRecord(r);
+}
+
+void StorageBlobLogsAnalyzer::AddRecord(const struct Record& r) {
+  ++requests_;
+  auto it = ops_.find(r.operation);
+  if (it == ops_.end())
+    it = ops_.try_emplace(ops_.size() < kMaxOperations ? std::string(r.operation)
+                                                        : std::string("(other)"))
+             .first;
+  for (OperationStats* s : {&it->second, &all_}) {
+    s->duration_ms.Add(*r.duration_ms);
+    if (r.server_latency_ms) {
+      s->server_latency_ms.Add(*r.server_latency_ms);
+      s->network_ms.Add(std::max(0.0, *r.duration_ms - *r.server_latency_ms));
+    }
+    std::string_view code = r.status_code.empty() ? std::string_view("unknown") : r.status_code;
+    auto sc = s->status_codes.find(code);
+    if (sc == s->status_codes.end() && s->status_codes.size() < kMaxStatusCodes)
+      sc = s->status_codes.emplace(std::string(code), 0).first;
+    if (sc != s->status_codes.end()) ++sc->second;
+  }
+  if (IsThrottled(r.status_code, r.status_text)) {
+    ++throttled_;
+    if (r.epoch_s) throttle_intervals_.Add(*r.epoch_s, *r.epoch_s + 1);
+  }
+}
+
+void StorageBlobLogsAnalyzer::Finish(Evidence* out) {
+  if (requests_ > 0) {
+    auto prov = [&](std::string what) {
+      Provenance p = At(0);
+      p.file = first_file_;
+      p.source = fmt::format("{} ({})", first_file_, what);
+      return p;
+    };
+    auto ms = [&](std::string key, double v, std::string what) {
+      SetFact(out, NumberFact(std::move(key), v, Unit::kMilliseconds, prov(std::move(what))));
+    };
+    SetFact(out, NumberFact("metrics.bloblog.requests", static_cast<double>(requests_),
+                            Unit::kCount, prov("StorageBlobLogs records")));
+    SetFact(out, NumberFact("metrics.bloblog.throttled", static_cast<double>(throttled_),
+                            Unit::kCount, prov("503 or *ThrottlingError records")));
+    ms("metrics.bloblog.duration_p50_ms", all_.duration_ms.Quantile(0.5), "DurationMs p50");
+    ms("metrics.bloblog.duration_p99_ms", all_.duration_ms.Quantile(0.99), "DurationMs p99");
+    if (all_.server_latency_ms.count() > 0) {
+      ms("metrics.bloblog.server_latency_p50_ms", all_.server_latency_ms.Quantile(0.5),
+         "ServerLatencyMs p50");
+      ms("metrics.bloblog.server_latency_p99_ms", all_.server_latency_ms.Quantile(0.99),
+         "ServerLatencyMs p99");
+      ms("metrics.bloblog.network_p50_ms", all_.network_ms.Quantile(0.5),
+         "DurationMs - ServerLatencyMs p50");
+    }
+    for (const auto& [code, n] : all_.status_codes)
+      SetFact(out, NumberFact("metrics.bloblog.status." + KeySegment(code),
+                              static_cast<double>(n), Unit::kCount, prov("StatusCode")));
+    for (const auto& [op, s] : ops_) {
+      std::string seg = KeySegment(op);
+      ms("metrics.bloblog.duration_p50_ms." + seg, s.duration_ms.Quantile(0.5),
+         op + " DurationMs p50");
+      if (s.server_latency_ms.count() > 0)
+        ms("metrics.bloblog.server_latency_p50_ms." + seg, s.server_latency_ms.Quantile(0.5),
+           op + " ServerLatencyMs p50");
+    }
+  }
+  for (const auto& iv : throttle_intervals_.Result())
+    out->timeline.push_back({"storage", "throttled (StorageBlobLogs)", iv.start, iv.end, "logs",
+                             first_file_});
+  FlushDiagnostics(out);
+}
+
+}  // namespace feedcheck::analyzers

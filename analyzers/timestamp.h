@@ -1,0 +1,25 @@
+// Timestamps in the formats the inputs use, parsed without locale or allocation:
+// rslex "2023-05-18T14:08:25.388670Z", Python logging "2023-05-18 17:14:47,790",
+// nvidia-smi "2024/03/15 13:57:59.791", Azure Monitor "2021-04-20T09:00:00Z" and ISO 8601
+// durations ("PT1M"). A time without a zone is taken as UTC (the container clock).
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace feedcheck::analyzers {
+
+/// Epoch seconds of a date-time at the start of `s`; `*used` gets the characters consumed.
+/// Accepts '-' or '/' in the date, 'T' or ' ' between date and time, '.' or ',' before the
+/// fraction, and an optional 'Z' or +HH:MM / -HH:MM offset.
+std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used = nullptr);
+/// The whole string must be a timestamp (surrounding spaces allowed).
+std::optional<double> ParseTimestamp(std::string_view s);
+
+/// Seconds in an ISO 8601 duration: "PT1M" = 60, "PT1H" = 3600, "P1D" = 86400, "PT30S".
+std::optional<double> ParseIsoDuration(std::string_view s);
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+long long DaysFromCivil(long long y, unsigned m, unsigned d);
+
+}  // namespace feedcheck::analyzers
