@@ -77,6 +77,8 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.throughput.nic_fraction", U::kFraction, O::kMeasured, "throughput / node NIC bandwidth"},
       {"probe.throughput.cpu_s_per_gb", U::kCpuSecondsPerGB, O::kMeasured, "probe CPU cost per GB moved"},
       {"probe.throughput.block_bytes", U::kBytes, O::kMeasured, "ranged GET size used"},
+      {"probe.throughput.bytes", U::kBytes, O::kMeasured, "bytes counted in the measurement windows (warm-up excluded)"},
+      {"probe.throughput.objects", U::kCount, O::kMeasured, "objects read from"},
       // --- measured: latency ---
       {"probe.latency.ttfb_p50_ms", U::kMilliseconds, O::kMeasured, "time to first byte, median (reused connection)"},
       {"probe.latency.ttfb_p90_ms", U::kMilliseconds, O::kMeasured, "time to first byte, 90th percentile"},
@@ -89,6 +91,10 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.latency.connect_ms", U::kMilliseconds, O::kMeasured, "TCP connect time, median"},
       {"probe.latency.tls_ms", U::kMilliseconds, O::kMeasured, "TLS handshake time, median (0 over http)"},
       {"probe.latency.requests", U::kCount, O::kMeasured, "requests measured"},
+      {"probe.latency.total_p99_ms", U::kMilliseconds, O::kMeasured, "whole small GET, 99th percentile"},
+      {"probe.latency.head_p99_ms", U::kMilliseconds, O::kMeasured, "HEAD (Get Blob Properties), 99th percentile"},
+      {"probe.latency.new_conn_total_p50_ms", U::kMilliseconds, O::kMeasured, "whole small GET on a new connection, median"},
+      {"probe.latency.range_bytes", U::kBytes, O::kMeasured, "size of the ranged GETs"},
       // --- measured: listing ---
       {"probe.list.entries_per_s", U::kPerSecond, O::kMeasured, "entries listed per second"},
       {"probe.list.page_p50_ms", U::kMilliseconds, O::kMeasured, "List page latency, median"},
@@ -122,6 +128,8 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.errors.timeouts", U::kCount, O::kMeasured, "requests that timed out"},
       {"probe.errors.retries", U::kCount, O::kMeasured, "retries made"},
       {"probe.errors.http.<status>", U::kCount, O::kMeasured, "failed requests by HTTP status"},
+      {"probe.errors.code.<code>", U::kCount, O::kMeasured, "failed requests by x-ms-error-code"},
+      {"probe.errors.server_busy", U::kCount, O::kMeasured, "503/429/500 busy answers other than account throttling"},
       // --- measured: cluster (MPI) ---
       {"probe.cluster.nodes", U::kCount, O::kMeasured, "ranks that measured together"},
       {"probe.cluster.aggregate_gbps", U::kGbps, O::kMeasured, "aggregate throughput of all ranks over the common window"},

@@ -3,6 +3,7 @@
 // (curl_http_client.cpp); tests may use fakes for logic.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -17,30 +18,35 @@ struct HttpRequest {
   std::string method = "GET";
   std::string url;  ///< full URL; may carry a SAS query (never printed: see Redact())
   std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;                  ///< for PUT (test data), empty otherwise
-  bool keep_body = false;            ///< keep the body (XML listings); otherwise count and drop
-  uint64_t max_body_bytes = 64ull << 20;  ///< cap on a kept body
-  double timeout_s = 30;             ///< whole request
+  std::string body;        ///< for PUT (test data), empty otherwise
+  bool keep_body = false;  ///< keep the body (XML listings); otherwise count and drop
+  /// Cap on the body, kept or dropped: a larger response is cut off with a transport error, so
+  /// a server that ignores Range cannot blow a byte budget.
+  uint64_t max_body_bytes = 64ull << 20;
+  double timeout_s = 30;  ///< whole request
   double connect_timeout_s = 10;
-  bool fresh_connection = false;     ///< close any reused connection first (measures connect/TLS)
+  /// When set, body bytes are also added here as they arrive, so a throughput window can be
+  /// cut at any instant rather than at request completions.
+  std::atomic<uint64_t>* body_counter = nullptr;
+  bool fresh_connection = false;  ///< close any reused connection first (measures connect/TLS)
 };
 
 /// Phase times in seconds from the start of the request, as libcurl reports them.
 struct HttpTiming {
   double dns_s = 0;
-  double connect_s = 0;   ///< TCP connect done (0 when reused)
-  double tls_s = 0;       ///< TLS handshake done (0 over http or when reused)
-  double ttfb_s = 0;      ///< first response byte
+  double connect_s = 0;  ///< TCP connect done (0 when reused)
+  double tls_s = 0;      ///< TLS handshake done (0 over http or when reused)
+  double ttfb_s = 0;     ///< first response byte
   double total_s = 0;
 };
 
 struct HttpResponse {
-  int status = 0;              ///< 0 when no HTTP response arrived
-  std::string transport_error; ///< empty on success; libcurl's message otherwise
+  int status = 0;               ///< 0 when no HTTP response arrived
+  std::string transport_error;  ///< empty on success; libcurl's message otherwise
   bool timed_out = false;
   std::map<std::string, std::string> headers;  ///< names lower-cased
-  std::string body;            ///< when keep_body
-  uint64_t body_bytes = 0;     ///< bytes received, kept or not
+  std::string body;         ///< when keep_body; else the first 64 KiB of an error (>= 400)
+  uint64_t body_bytes = 0;  ///< bytes received, kept or not
   HttpTiming timing;
   bool reused_connection = false;
 

@@ -1,0 +1,126 @@
+#include "core/latency_histogram.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace feedcheck {
+
+LatencyHistogram::LatencyHistogram() : counts_(kBucketCount, 0) {}
+
+size_t LatencyHistogram::BucketIndex(uint64_t v) {
+  if (v < static_cast<uint64_t>(kSubBuckets)) return static_cast<size_t>(v);
+  int exponent = static_cast<int>(std::bit_width(v)) - 1;  // v in [2^exponent, 2^(exponent+1))
+  if (exponent > kMaxExponent) return kBucketCount - 1;
+  int shift = exponent - kSubBucketBits;
+  size_t sub = static_cast<size_t>((v >> shift) - static_cast<uint64_t>(kSubBuckets));
+  return static_cast<size_t>(kSubBuckets) +
+         static_cast<size_t>(shift) * static_cast<size_t>(kSubBuckets) + sub;
+}
+
+double LatencyHistogram::BucketMidNanos(size_t index) {
+  if (index < static_cast<size_t>(kSubBuckets)) return static_cast<double>(index);
+  size_t shift = (index - static_cast<size_t>(kSubBuckets)) / kSubBuckets;
+  size_t sub = (index - static_cast<size_t>(kSubBuckets)) % kSubBuckets;
+  double width = std::ldexp(1.0, static_cast<int>(shift));
+  double low = static_cast<double>(kSubBuckets + sub) * width;
+  return low + width / 2;
+}
+
+void LatencyHistogram::RecordSeconds(double seconds) {
+  if (!(seconds > 0)) seconds = 0;
+  double ns = std::min(seconds * 1e9, std::ldexp(1.0, 62));
+  RecordNanos(static_cast<uint64_t>(std::llround(ns)));
+}
+
+void LatencyHistogram::RecordNanos(uint64_t nanos) {
+  ++counts_[BucketIndex(nanos)];
+  if (count_ == 0 || nanos < min_ns_) min_ns_ = nanos;
+  if (count_ == 0 || nanos > max_ns_) max_ns_ = nanos;
+  ++count_;
+  sum_ns_ += static_cast<double>(nanos);
+}
+
+void LatencyHistogram::Merge(const LatencyHistogram& other) {
+  if (other.count_ == 0) return;
+  for (size_t i = 0; i < kBucketCount; ++i) counts_[i] += other.counts_[i];
+  if (count_ == 0 || other.min_ns_ < min_ns_) min_ns_ = other.min_ns_;
+  if (count_ == 0 || other.max_ns_ > max_ns_) max_ns_ = other.max_ns_;
+  count_ += other.count_;
+  sum_ns_ += other.sum_ns_;
+}
+
+double LatencyHistogram::PercentileSeconds(double q) const {
+  if (count_ == 0) return 0;
+  q = std::clamp(q, 0.0, 1.0);
+  uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_)));
+  rank = std::clamp<uint64_t>(rank, 1, count_);
+  if (rank == count_) return static_cast<double>(max_ns_) / 1e9;  // the maximum is exact
+  uint64_t seen = 0;
+  for (size_t i = 0; i < kBucketCount; ++i) {
+    seen += counts_[i];
+    if (seen >= rank) {
+      double mid =
+          std::clamp(BucketMidNanos(i), static_cast<double>(min_ns_), static_cast<double>(max_ns_));
+      return mid / 1e9;
+    }
+  }
+  return static_cast<double>(max_ns_) / 1e9;
+}
+
+std::optional<LatencyHistogram> LatencyHistogram::FromCounts(const std::vector<uint64_t>& counts,
+                                                             uint64_t min_ns, uint64_t max_ns,
+                                                             double sum_ns) {
+  if (counts.size() != kBucketCount) return std::nullopt;
+  LatencyHistogram h;
+  h.counts_ = counts;
+  for (uint64_t c : counts) h.count_ += c;
+  if (h.count_ && min_ns > max_ns) return std::nullopt;
+  h.min_ns_ = h.count_ ? min_ns : 0;
+  h.max_ns_ = h.count_ ? max_ns : 0;
+  h.sum_ns_ = h.count_ ? sum_ns : 0;
+  return h;
+}
+
+nlohmann::json LatencyHistogram::ToJson() const {
+  nlohmann::json buckets = nlohmann::json::array();
+  for (size_t i = 0; i < kBucketCount; ++i)
+    if (counts_[i]) buckets.push_back({i, counts_[i]});
+  return {{"unit", "ns"},      {"sub_bucket_bits", kSubBucketBits},
+          {"count", count_},   {"min", min_ns_},
+          {"max", max_ns_},    {"sum", sum_ns_},
+          {"buckets", buckets}};
+}
+
+std::optional<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& json,
+                                                           std::string* error) {
+  auto fail = [&](const std::string& m) -> std::optional<LatencyHistogram> {
+    if (error) *error = m;
+    return std::nullopt;
+  };
+  if (!json.is_object()) return fail("histogram: not an object");
+  if (json.value("unit", "") != "ns" || json.value("sub_bucket_bits", -1) != kSubBucketBits)
+    return fail("histogram: unit must be \"ns\" with sub_bucket_bits 6");
+  if (!json.contains("buckets") || !json["buckets"].is_array())
+    return fail("histogram: \"buckets\" must be an array of [index, count]");
+  std::vector<uint64_t> counts(kBucketCount, 0);
+  for (const auto& b : json["buckets"]) {
+    if (!b.is_array() || b.size() != 2 || !b[0].is_number_unsigned() || !b[1].is_number_unsigned())
+      return fail("histogram: bucket entries must be [index, count] with unsigned numbers");
+    uint64_t index = b[0].get<uint64_t>();
+    if (index >= kBucketCount) return fail("histogram: bucket index out of range");
+    counts[index] += b[1].get<uint64_t>();
+  }
+  auto number = [&](const char* key) -> std::optional<double> {
+    if (!json.contains(key) || !json[key].is_number()) return std::nullopt;
+    return json[key].get<double>();
+  };
+  auto mn = number("min"), mx = number("max"), sum = number("sum");
+  if (!mn || !mx || !sum || *mn < 0 || *mx < 0) return fail("histogram: min/max/sum missing");
+  auto h = FromCounts(counts, static_cast<uint64_t>(*mn), static_cast<uint64_t>(*mx), *sum);
+  if (!h) return fail("histogram: min is larger than max");
+  return h;
+}
+
+}  // namespace feedcheck

@@ -1,0 +1,65 @@
+// Failed requests as results: classified (503 ServerBusy split by its message into egress vs
+// request-rate throttling), counted by HTTP status and x-ms-error-code, and turned into facts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "core/fact_set.h"
+#include "probes/http_client.h"
+
+namespace feedcheck {
+
+enum class ErrorClass {
+  kNone,               ///< 2xx
+  kThrottledEgress,    ///< 503 "Egress is over the account limit."
+  kThrottledIngress,   ///< 503 "Ingress is over the account limit."
+  kThrottledRequests,  ///< 503 "Operations per second is over the account limit."
+  kServerBusy,         ///< other 503 / ServerBusy, 500 OperationTimedOut/InternalError, 429
+  kTimeout,            ///< the request timed out (no full answer)
+  kTransport,          ///< connection refused/reset, DNS, TLS
+  kClient,             ///< other 4xx: will not get better by retrying
+  kServer,             ///< other 5xx
+};
+
+std::string_view ErrorClassName(ErrorClass c);
+
+/// Classifies a response; the 503 message is read from the error body (<Message>) or, when a
+/// HEAD had no body, from the x-ms-error-code header.
+ErrorClass ClassifyResponse(const HttpResponse& response);
+/// Throttling, busy servers, timeouts and transport faults may succeed when retried.
+bool IsRetryable(ErrorClass c);
+
+/// <Code> and <Message> of an Azure error body, else the x-ms-error-code header.
+std::string ErrorCodeOf(const HttpResponse& response);
+
+struct ErrorTally {
+  uint64_t total = 0;  ///< failed attempts (retried or not)
+  uint64_t retries = 0;
+  std::map<ErrorClass, uint64_t> by_class;
+  std::map<int, uint64_t> by_status;
+  std::map<std::string, uint64_t> by_code;  ///< x-ms-error-code
+  std::string first_message;                ///< first failure, for the result message (redacted)
+
+  /// Counts the response when it failed; returns its class.
+  ErrorClass Add(const HttpResponse& response);
+  void Merge(const ErrorTally& other);
+  uint64_t Count(ErrorClass c) const {
+    auto it = by_class.find(c);
+    return it == by_class.end() ? 0 : it->second;
+  }
+  /// probe.errors.* facts.
+  void AddFacts(FactSet* facts, const Provenance& provenance) const;
+};
+
+/// Retries with exponential backoff and jitter, bounded in count and by the caller's deadline.
+struct RetryPolicy {
+  int max_retries = 3;
+  double base_delay_s = 0.05;
+  double max_delay_s = 1.0;
+  /// Delay before retry number `attempt` (1-based), with +-25% jitter from `jitter01`.
+  double DelaySeconds(int attempt, double jitter01) const;
+};
+
+}  // namespace feedcheck

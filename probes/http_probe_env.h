@@ -1,0 +1,41 @@
+// What an HTTP probe needs from its caller: the parsed target, a signer holding the
+// credential, a factory for connections (libcurl in the CLI, fakes in unit tests), the budget
+// and an optional progress callback.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "probes/azure_auth.h"
+#include "probes/http_client.h"
+#include "probes/probe.h"
+#include "probes/target.h"
+
+namespace feedcheck {
+
+using ClientFactory = std::function<std::unique_ptr<HttpClient>()>;
+
+struct HttpProbeEnv {
+  Target target;
+  RequestSigner signer;
+  ClientFactory make_client;
+  ProbeBudget budget;
+  ProgressFn progress;  ///< may be empty
+
+  void Progress(const std::string& text) const {
+    if (progress) progress(text);
+  }
+  /// A signed request. The signature covers method, URL and headers, so they are set here;
+  /// timeouts and body handling may be changed afterwards.
+  HttpRequest SignedRequest(const std::string& method, const std::string& url,
+                            std::vector<std::pair<std::string, std::string>> headers = {}) const {
+    HttpRequest r;
+    r.method = method;
+    r.url = url;
+    r.headers = std::move(headers);
+    signer.Sign(&r);
+    return r;
+  }
+};
+
+}  // namespace feedcheck

@@ -1,0 +1,158 @@
+#include "probes/latency_probe.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "probes/budget_tracker.h"
+#include "probes/http_errors.h"
+#include "probes/object_discovery.h"
+
+namespace feedcheck {
+namespace {
+
+constexpr double kMs = 1000.0;
+
+struct Phase {
+  const char* name;
+  std::string method;
+  bool fresh;
+  uint64_t count;
+  bool measured;
+};
+
+}  // namespace
+
+Series LatencyCdfSeries(const LatencyHistogram& h, const std::string& key,
+                        const std::string& title) {
+  Series s;
+  s.key = key;
+  s.title = title;
+  s.x_label = "latency";
+  s.x_unit = Unit::kMilliseconds;
+  s.y_label = "fraction of requests";
+  s.y_unit = Unit::kFraction;
+  if (h.count() == 0) return s;
+  for (int i = 1; i <= 100; ++i) {
+    double q = i / 100.0;
+    s.points.push_back({h.PercentileSeconds(q) * kMs, q});
+  }
+  return s;
+}
+
+LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOptions& o) {
+  LatencyProbeResult out;
+  ProbeResult& result = out.result;
+  result.probe = "latency";
+  BudgetTracker budget(env.budget);
+  ErrorTally errors;
+  std::unique_ptr<HttpClient> client = env.make_client();
+
+  DiscoveryResult found = DiscoverObjects(env, client.get(), &budget, &errors, 1);
+  if (found.objects.empty()) {
+    result.status = found.unreachable ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
+    result.message = found.error;
+    result.requests_sent = budget.requests();
+    result.elapsed_s = budget.ElapsedSeconds();
+    errors.AddFacts(&result.evidence.facts, {FactOrigin::kMeasured, "probe latency"});
+    return out;
+  }
+  const ObjectInfo& object = found.objects.front();
+  uint64_t range = std::max<uint64_t>(1, std::min(o.range_bytes, object.size_bytes));
+  std::string range_header = fmt::format("bytes=0-{}", range - 1);
+
+  const Phase phases[] = {
+      {"warm-up", "GET", false, o.warmup_requests, false},
+      {"GET", "GET", false, o.requests, true},
+      {"HEAD", "HEAD", false, o.head_requests, true},
+      {"new connection", "GET", true, o.new_connections, true},
+  };
+  uint64_t measured = 0;
+  uint64_t wanted = 0;
+  for (const Phase& phase : phases) {
+    if (phase.measured) wanted += phase.count;
+    for (uint64_t i = 0; i < phase.count; ++i) {
+      uint64_t expected = phase.method == "HEAD" ? 0 : range;
+      if (!budget.TryStart(expected)) break;
+      std::vector<std::pair<std::string, std::string>> headers;
+      if (phase.method == "GET") headers.emplace_back("Range", range_header);
+      HttpRequest req = env.SignedRequest(phase.method, object.url, std::move(headers));
+      req.fresh_connection = phase.fresh;
+      req.timeout_s = budget.RequestTimeout(o.request_timeout_s);
+      req.connect_timeout_s = req.timeout_s;
+      req.max_body_bytes = std::max<uint64_t>(expected, 1);
+      HttpResponse r = client->Perform(req);
+      budget.Finish(expected, r.body_bytes);
+      if (errors.Add(r) != ErrorClass::kNone) continue;
+      if (!phase.measured) continue;
+      ++measured;
+      const HttpTiming& t = r.timing;
+      if (phase.method == "HEAD") {
+        out.head.RecordSeconds(t.total_s);
+      } else if (phase.fresh) {
+        out.new_conn_ttfb.RecordSeconds(t.ttfb_s);
+        out.new_conn_total.RecordSeconds(t.total_s);
+        if (t.connect_s > 0) out.connect.RecordSeconds(t.connect_s - t.dns_s);
+        if (t.tls_s > 0) out.tls.RecordSeconds(t.tls_s - t.connect_s);
+      } else {
+        out.ttfb.RecordSeconds(t.ttfb_s);
+        out.total.RecordSeconds(t.total_s);
+      }
+      if (measured % 50 == 0)
+        env.Progress(fmt::format("latency: {} {} requests measured", measured, phase.name));
+    }
+  }
+
+  result.requests_sent = budget.requests();
+  result.bytes_received = budget.bytes();
+  result.elapsed_s = budget.ElapsedSeconds();
+  Provenance p{FactOrigin::kMeasured,
+               fmt::format("probe latency ({} B ranged GET, {} requests)", range, o.requests)};
+  FactSet& f = result.evidence.facts;
+  auto ms = [&](const char* key, const LatencyHistogram& h, double q) {
+    if (h.count()) f.Set(NumberFact(key, h.PercentileSeconds(q) * kMs, Unit::kMilliseconds, p));
+  };
+  ms("probe.latency.ttfb_p50_ms", out.ttfb, 0.5);
+  ms("probe.latency.ttfb_p90_ms", out.ttfb, 0.9);
+  ms("probe.latency.ttfb_p99_ms", out.ttfb, 0.99);
+  ms("probe.latency.ttfb_p999_ms", out.ttfb, 0.999);
+  ms("probe.latency.ttfb_max_ms", out.ttfb, 1.0);
+  ms("probe.latency.total_p50_ms", out.total, 0.5);
+  ms("probe.latency.total_p99_ms", out.total, 0.99);
+  ms("probe.latency.head_p50_ms", out.head, 0.5);
+  ms("probe.latency.head_p99_ms", out.head, 0.99);
+  ms("probe.latency.new_conn_ttfb_p50_ms", out.new_conn_ttfb, 0.5);
+  ms("probe.latency.new_conn_total_p50_ms", out.new_conn_total, 0.5);
+  ms("probe.latency.connect_ms", out.connect, 0.5);
+  if (out.new_conn_ttfb.count()) {
+    // Over plain http there is no handshake: 0 is the measured value, not a missing one.
+    double tls_ms = out.tls.count() ? out.tls.PercentileSeconds(0.5) * kMs : 0.0;
+    f.Set(NumberFact("probe.latency.tls_ms", tls_ms, Unit::kMilliseconds, p));
+  }
+  f.Set(NumberFact("probe.latency.requests", static_cast<double>(measured), Unit::kCount, p));
+  f.Set(NumberFact("probe.latency.range_bytes", static_cast<double>(range), Unit::kBytes, p));
+  errors.AddFacts(&f, p);
+  auto& series = result.evidence.series;
+  series.push_back(LatencyCdfSeries(out.ttfb, "probe.latency.ttfb_cdf",
+                                    "time to first byte (reused connection)"));
+  if (out.total.count())
+    series.push_back(LatencyCdfSeries(out.total, "probe.latency.total_cdf", "whole ranged GET"));
+  if (out.head.count())
+    series.push_back(LatencyCdfSeries(out.head, "probe.latency.head_cdf", "HEAD"));
+
+  if (measured == 0) {
+    result.status = ProbeStatus::kFailed;
+    result.message = errors.first_message.empty() ? "no request completed: " + budget.stop_reason()
+                                                  : "every request failed: " + errors.first_message;
+  } else if (measured < wanted || errors.total > 0) {
+    result.status = ProbeStatus::kPartial;
+    std::string why = budget.stop_reason();
+    if (errors.total)
+      why += (why.empty() ? "" : "; ") +
+             fmt::format("{} failed requests (first: {})", errors.total, errors.first_message);
+    result.message = fmt::format("measured {} of {} requests: {}", measured, wanted, why);
+  }
+  return out;
+}
+
+}  // namespace feedcheck

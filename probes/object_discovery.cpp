@@ -1,0 +1,153 @@
+#include "probes/object_discovery.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "probes/redact.h"
+
+namespace feedcheck {
+namespace {
+
+std::string XmlUnescape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '&') {
+      out.push_back(s[i]);
+      continue;
+    }
+    size_t semi = s.find(';', i);
+    std::string_view entity = semi == std::string_view::npos ? "" : s.substr(i + 1, semi - i - 1);
+    if (entity == "amp")
+      out.push_back('&');
+    else if (entity == "lt")
+      out.push_back('<');
+    else if (entity == "gt")
+      out.push_back('>');
+    else if (entity == "quot")
+      out.push_back('"');
+    else if (entity == "apos")
+      out.push_back('\'');
+    else {
+      out.push_back('&');
+      continue;
+    }
+    i = semi;
+  }
+  return out;
+}
+
+std::string_view Element(std::string_view s, std::string_view name) {
+  std::string open = "<" + std::string(name) + ">";
+  std::string close = "</" + std::string(name) + ">";
+  size_t b = s.find(open);
+  if (b == std::string_view::npos) return {};
+  b += open.size();
+  size_t e = s.find(close, b);
+  return e == std::string_view::npos ? std::string_view{} : s.substr(b, e - b);
+}
+
+HttpResponse Send(const HttpProbeEnv& env, HttpClient* client, BudgetTracker* budget,
+                  HttpRequest request, uint64_t expected_bytes, bool* admitted) {
+  *admitted = budget->TryStart(expected_bytes);
+  if (!*admitted) return {};
+  request.timeout_s = budget->RequestTimeout(request.timeout_s);
+  request.connect_timeout_s = std::min(request.connect_timeout_s, request.timeout_s);
+  HttpResponse r = client->Perform(request);
+  budget->Finish(expected_bytes, r.body_bytes);
+  (void)env;
+  return r;
+}
+
+}  // namespace
+
+std::vector<ObjectInfo> ParseListBlobsPage(const std::string& xml, std::string* next_marker) {
+  std::vector<ObjectInfo> out;
+  std::string_view s = xml;
+  size_t pos = 0;
+  while ((pos = s.find("<Blob>", pos)) != std::string_view::npos) {
+    size_t end = s.find("</Blob>", pos);
+    if (end == std::string_view::npos) break;
+    std::string_view blob = s.substr(pos, end - pos);
+    ObjectInfo info;
+    info.name = XmlUnescape(Element(blob, "Name"));
+    std::string_view len = Element(blob, "Content-Length");
+    std::from_chars(len.data(), len.data() + len.size(), info.size_bytes);
+    if (!info.name.empty()) out.push_back(std::move(info));
+    pos = end;
+  }
+  if (next_marker) *next_marker = XmlUnescape(Element(s, "NextMarker"));
+  return out;
+}
+
+DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, BudgetTracker* budget,
+                                ErrorTally* errors, size_t max_objects) {
+  DiscoveryResult result;
+  const Target& t = env.target;
+  bool admitted = false;
+  bool maybe_prefix = t.is_azure() && (t.prefix.empty() || t.prefix.back() == '/');
+  if (!maybe_prefix) {
+    HttpRequest head = env.SignedRequest("HEAD", t.Url());
+    head.timeout_s = 30;
+    HttpResponse r = Send(env, client, budget, head, 0, &admitted);
+    if (!admitted) {
+      result.error = "budget exhausted before the target was reached";
+      return result;
+    }
+    if (r.status == 200) {
+      uint64_t size = 0;
+      std::string len = r.Header("content-length");
+      std::from_chars(len.data(), len.data() + len.size(), size);
+      if (size == 0) {
+        result.error = "'" + t.Display() + "' is empty (Content-Length 0 or missing)";
+        return result;
+      }
+      result.objects.push_back({t.prefix, t.Url(), size});
+      return result;
+    }
+    errors->Add(r);
+    if (r.status == 0) {
+      result.unreachable = true;
+      result.error = "cannot reach " + t.Display() + ": " + RedactText(r.transport_error);
+      return result;
+    }
+    std::string code = ErrorCodeOf(r);
+    if (!t.is_azure() || r.status != 404) {
+      result.error = "HEAD " + t.Display() + " answered HTTP " + std::to_string(r.status) +
+                     (code.empty() ? "" : " " + code);
+      return result;
+    }
+  }
+  // A prefix (or a blob name that does not exist as such): list what is under it.
+  std::string url = t.ContainerUrl() + "?restype=container&comp=list&maxresults=" +
+                    std::to_string(std::min<size_t>(std::max<size_t>(max_objects, 1), 5000));
+  if (!t.prefix.empty()) url += "&prefix=" + EncodeQueryValue(t.prefix);
+  HttpRequest list = env.SignedRequest("GET", url);
+  list.keep_body = true;
+  list.max_body_bytes =
+      std::max<uint64_t>(1, std::min<uint64_t>(32ull << 20, budget->bytes_left()));
+  HttpResponse r = Send(env, client, budget, list, list.max_body_bytes, &admitted);
+  if (!admitted) {
+    result.error = "budget exhausted before the listing";
+    return result;
+  }
+  if (r.status != 200) {
+    errors->Add(r);
+    if (r.status == 0) result.unreachable = true;
+    std::string code = ErrorCodeOf(r);
+    result.error = "listing " + t.Display() + " failed: " +
+                   (r.status ? "HTTP " + std::to_string(r.status) + (code.empty() ? "" : " " + code)
+                             : RedactText(r.transport_error));
+    return result;
+  }
+  for (ObjectInfo& o : ParseListBlobsPage(r.body, nullptr)) {
+    if (o.size_bytes == 0) continue;
+    o.url = t.ObjectUrl(o.name);
+    result.objects.push_back(std::move(o));
+    if (result.objects.size() >= max_objects) break;
+  }
+  if (result.objects.empty()) result.error = "no non-empty blobs under " + t.Display();
+  return result;
+}
+
+}  // namespace feedcheck

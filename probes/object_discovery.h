@@ -1,0 +1,36 @@
+// Finds what a read probe reads: the target itself when it is one object (HEAD answers 200),
+// else the blobs under the target prefix (one List Blobs page). Every request goes through the
+// budget like any other.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "probes/budget_tracker.h"
+#include "probes/http_errors.h"
+#include "probes/http_probe_env.h"
+
+namespace feedcheck {
+
+struct ObjectInfo {
+  std::string name;  ///< blob name ("" for a plain URL)
+  std::string url;   ///< unsigned URL
+  uint64_t size_bytes = 0;
+};
+
+struct DiscoveryResult {
+  std::vector<ObjectInfo> objects;  ///< non-empty objects only
+  bool unreachable = false;         ///< no HTTP answer at all
+  std::string error;                ///< why nothing was found (redacted)
+};
+
+/// Finds up to `max_objects` non-empty objects at the target.
+DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, BudgetTracker* budget,
+                                ErrorTally* errors, size_t max_objects);
+
+/// Blob names and sizes from one List Blobs XML page (no BlobPrefix entries); `next_marker`
+/// receives <NextMarker> verbatim. Exposed for tests.
+std::vector<ObjectInfo> ParseListBlobsPage(const std::string& xml, std::string* next_marker);
+
+}  // namespace feedcheck

@@ -1,0 +1,274 @@
+#include "probes/target.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace feedcheck {
+namespace {
+
+constexpr std::array<std::string_view, 4> kBlobSuffixes = {
+    ".blob.core.windows.net", ".blob.core.chinacloudapi.cn", ".blob.core.usgovcloudapi.net",
+    ".blob.storage.azure.net"};
+constexpr std::array<std::string_view, 3> kDfsSuffixes = {
+    ".dfs.core.windows.net", ".dfs.core.chinacloudapi.cn", ".dfs.core.usgovcloudapi.net"};
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// "host[:port]" without the port.
+std::string_view HostName(std::string_view host) {
+  if (!host.empty() && host.front() == '[') {
+    size_t close = host.find(']');
+    return close == std::string_view::npos ? host : host.substr(0, close + 1);
+  }
+  size_t colon = host.rfind(':');
+  return colon == std::string_view::npos ? host : host.substr(0, colon);
+}
+
+bool IsIpOrLocalhost(std::string_view host) {
+  std::string_view name = HostName(host);
+  if (name == "localhost" || (!name.empty() && name.front() == '[')) return true;
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
+  });
+}
+
+// Account names: 3-24 lowercase letters and digits (Azure's rule).
+bool IsAccountName(std::string_view s) {
+  return s.size() >= 3 && s.size() <= 24 && std::all_of(s.begin(), s.end(), [](char c) {
+           return std::islower(static_cast<unsigned char>(c)) ||
+                  std::isdigit(static_cast<unsigned char>(c));
+         });
+}
+
+bool SuffixMatch(std::string_view host, const auto& suffixes, std::string* account) {
+  for (std::string_view suffix : suffixes) {
+    if (EndsWith(host, suffix) && host.size() > suffix.size()) {
+      *account = std::string(host.substr(0, host.size() - suffix.size()));
+      return true;
+    }
+  }
+  return false;
+}
+
+// Splits "container/rest/of/path" into container and prefix; leading '/' ignored.
+void SplitContainer(std::string_view path, Target* t) {
+  while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+  size_t slash = path.find('/');
+  t->container = DecodePercent(path.substr(0, slash));
+  t->prefix = slash == std::string_view::npos ? "" : DecodePercent(path.substr(slash + 1));
+}
+
+bool Fail(std::string* error, std::string message) {
+  if (error) *error = std::move(message);
+  return false;
+}
+
+}  // namespace
+
+std::string_view TargetKindName(TargetKind kind) {
+  switch (kind) {
+    case TargetKind::kBlob:
+      return "blob";
+    case TargetKind::kDfs:
+      return "dfs";
+    case TargetKind::kEmulator:
+      return "emulator";
+    case TargetKind::kHttp:
+      return "http";
+    case TargetKind::kLocalPath:
+      return "path";
+  }
+  return "unknown";
+}
+
+std::string EncodePath(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(path.size());
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+std::string EncodeQueryValue(std::string_view value) {
+  std::string out = EncodePath(value);
+  std::string result;
+  result.reserve(out.size());
+  for (char c : out) {
+    if (c == '/') {
+      result += "%2F";
+    } else {
+      result.push_back(c);
+    }
+  }
+  return result;
+}
+
+std::string DecodePercent(std::string_view text, bool plus_is_space) {
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 && hex(text[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2])));
+      i += 2;
+    } else if (c == '+' && plus_is_space) {
+      out.push_back(' ');
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string Target::ContainerUrl() const { return endpoint + "/" + EncodePath(container); }
+
+std::string Target::ObjectUrl(std::string_view blob_name) const {
+  if (kind == TargetKind::kHttp) return query.empty() ? url : url + "?" + query;
+  if (kind == TargetKind::kLocalPath) return path;
+  std::string out = ContainerUrl();
+  if (!blob_name.empty()) out += "/" + EncodePath(blob_name);
+  return out;
+}
+
+std::string Target::Display() const {
+  if (kind == TargetKind::kLocalPath) return path;
+  if (kind == TargetKind::kHttp) return url;
+  std::string base = kind == TargetKind::kDfs ? dfs_endpoint : endpoint;
+  std::string out = base + "/" + container;
+  if (!prefix.empty()) out += "/" + prefix;
+  return out;
+}
+
+bool ParseTarget(std::string_view text, const TargetParseOptions& options, Target* out,
+                 std::string* error) {
+  Target t;
+  if (text.empty()) return Fail(error, "empty target");
+  size_t scheme_end = text.find("://");
+  if (scheme_end == std::string_view::npos || text.rfind("file://", 0) == 0) {
+    t.kind = TargetKind::kLocalPath;
+    t.path = std::string(text.rfind("file://", 0) == 0 ? text.substr(7) : text);
+    if (t.path.empty()) return Fail(error, "empty path in target");
+    *out = std::move(t);
+    return true;
+  }
+  std::string scheme = Lower(text.substr(0, scheme_end));
+  std::string_view rest = text.substr(scheme_end + 3);
+  size_t q = rest.find('?');
+  if (q != std::string_view::npos) {
+    t.query = std::string(rest.substr(q + 1));
+    rest = rest.substr(0, q);
+  }
+  size_t hash = rest.find('#');
+  if (hash != std::string_view::npos) rest = rest.substr(0, hash);
+  size_t slash = rest.find('/');
+  std::string_view authority = rest.substr(0, slash);
+  std::string_view path = slash == std::string_view::npos ? "" : rest.substr(slash);
+  if (authority.empty()) return Fail(error, "no host in target '" + std::string(text) + "'");
+
+  if (scheme == "wasbs" || scheme == "wasb" || scheme == "abfss" || scheme == "abfs") {
+    // CONTAINER@ACCOUNT.blob.core.windows.net/PATH
+    size_t at = authority.find('@');
+    if (at == std::string_view::npos || at == 0)
+      return Fail(error, scheme + " target needs CONTAINER@ACCOUNT.<endpoint>: '" +
+                             std::string(authority) + "'");
+    std::string host = Lower(authority.substr(at + 1));
+    bool dfs = scheme.rfind("abfs", 0) == 0;
+    t.scheme = scheme.back() == 's' ? "https" : "http";
+    t.container = DecodePercent(authority.substr(0, at));
+    std::string account;
+    if (dfs) {
+      if (!SuffixMatch(host, kDfsSuffixes, &account))
+        return Fail(error, "abfss host must be ACCOUNT.dfs.core.windows.net, got '" + host + "'");
+      t.kind = TargetKind::kDfs;
+      t.dfs_endpoint = t.scheme + "://" + host;
+      std::string blob_host = host;
+      blob_host.replace(blob_host.find(".dfs."), 5, ".blob.");
+      t.host = blob_host;
+    } else {
+      if (!SuffixMatch(host, kBlobSuffixes, &account))
+        return Fail(error, "wasbs host must be ACCOUNT.blob.core.windows.net, got '" + host + "'");
+      t.kind = TargetKind::kBlob;
+      t.host = host;
+    }
+    t.account = account;
+    t.endpoint = t.scheme + "://" + t.host;
+    std::string_view p = path;
+    while (!p.empty() && p.front() == '/') p.remove_prefix(1);
+    t.prefix = DecodePercent(p);
+    *out = std::move(t);
+    return true;
+  }
+  if (scheme != "http" && scheme != "https")
+    return Fail(error, "unsupported scheme '" + scheme +
+                           "://' (use https://, wasbs://, abfss://, http:// or a path)");
+  t.scheme = scheme;
+  std::string host = Lower(authority);
+  if (host.find('@') != std::string::npos)
+    return Fail(error, "credentials in the URL are not accepted; use environment variables");
+  t.host = host;
+  std::string account;
+  if (SuffixMatch(HostName(host), kBlobSuffixes, &account)) {
+    t.kind = TargetKind::kBlob;
+    t.account = account;
+    t.endpoint = scheme + "://" + host;
+    SplitContainer(path, &t);
+    if (t.container.empty()) return Fail(error, "blob URL has no container: '" + host + "'");
+  } else if (SuffixMatch(HostName(host), kDfsSuffixes, &account)) {
+    t.kind = TargetKind::kDfs;
+    t.account = account;
+    t.dfs_endpoint = scheme + "://" + host;
+    std::string blob_host = host;
+    blob_host.replace(blob_host.find(".dfs."), 5, ".blob.");
+    t.host = blob_host;
+    t.endpoint = scheme + "://" + blob_host;
+    SplitContainer(path, &t);
+    if (t.container.empty()) return Fail(error, "dfs URL has no file system: '" + host + "'");
+  } else {
+    // Path-style emulator: loopback/IP host whose first segment names a known account.
+    std::string_view p = path;
+    while (!p.empty() && p.front() == '/') p.remove_prefix(1);
+    std::string_view first = p.substr(0, p.find('/'));
+    bool known_account = first == "devstoreaccount1" ||
+                         (!options.account_hint.empty() && first == options.account_hint);
+    if (IsIpOrLocalhost(host) && known_account && IsAccountName(first)) {
+      t.kind = TargetKind::kEmulator;
+      t.account = std::string(first);
+      t.endpoint = scheme + "://" + host + "/" + t.account;
+      SplitContainer(p.substr(first.size()), &t);
+      if (t.container.empty())
+        return Fail(error, "emulator URL has no container after the account '" + t.account + "'");
+    } else {
+      t.kind = TargetKind::kHttp;
+      t.url = scheme + "://" + std::string(authority) + std::string(path.empty() ? "/" : path);
+      t.endpoint = scheme + "://" + std::string(authority);
+    }
+  }
+  *out = std::move(t);
+  return true;
+}
+
+}  // namespace feedcheck

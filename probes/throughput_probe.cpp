@@ -1,0 +1,312 @@
+#include "probes/throughput_probe.h"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "probes/budget_tracker.h"
+#include "probes/http_errors.h"
+#include "probes/object_discovery.h"
+
+namespace feedcheck {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double CpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto s = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+
+// The blocks of every object, in order; workers take the next one and wrap around, so a
+// step longer than one pass reads the data again (the server may cache it; so would training).
+class BlockCursor {
+ public:
+  BlockCursor(const std::vector<ObjectInfo>& objects, uint64_t block_bytes)
+      : objects_(objects), block_bytes_(block_bytes) {
+    uint64_t total = 0;
+    for (const ObjectInfo& o : objects) {
+      starts_.push_back(total);
+      total += (o.size_bytes + block_bytes - 1) / block_bytes;
+    }
+    total_blocks_ = total;
+  }
+  struct Block {
+    const ObjectInfo* object;
+    uint64_t offset;
+    uint64_t length;
+  };
+  Block Next() {
+    uint64_t i = next_.fetch_add(1, std::memory_order_relaxed) % total_blocks_;
+    size_t o = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), i) -
+                                   starts_.begin() - 1);
+    uint64_t offset = (i - starts_[o]) * block_bytes_;
+    uint64_t length = std::min(block_bytes_, objects_[o].size_bytes - offset);
+    return {&objects_[o], offset, length};
+  }
+
+ private:
+  const std::vector<ObjectInfo>& objects_;
+  uint64_t block_bytes_;
+  std::vector<uint64_t> starts_;
+  uint64_t total_blocks_ = 0;
+  std::atomic<uint64_t> next_{0};
+};
+
+struct Shared {
+  const HttpProbeEnv* env;
+  const ThroughputProbeOptions* options;
+  BudgetTracker* budget;
+  BlockCursor* cursor;
+  std::atomic<bool> stop{false};
+  std::atomic<bool> budget_hit{false};
+  std::atomic<uint64_t> bytes{0};     ///< body bytes as they arrive
+  std::atomic<uint64_t> requests{0};  ///< completed successfully
+  std::atomic<uint64_t> failures{0};
+  std::mutex mu;
+  ErrorTally errors;
+};
+
+void Worker(Shared* s, unsigned seed) {
+  std::unique_ptr<HttpClient> client = s->env->make_client();
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> jitter(0, 1);
+  RetryPolicy retry;
+  retry.max_retries = s->options->max_retries;
+  ErrorTally local;
+  while (!s->stop.load(std::memory_order_relaxed)) {
+    BlockCursor::Block block = s->cursor->Next();
+    std::string range = fmt::format("bytes={}-{}", block.offset, block.offset + block.length - 1);
+    for (int attempt = 0;; ++attempt) {
+      if (s->stop.load(std::memory_order_relaxed)) break;
+      if (!s->budget->TryStart(block.length)) {
+        s->budget_hit = true;
+        s->stop = true;
+        break;
+      }
+      HttpRequest req = s->env->SignedRequest("GET", block.object->url, {{"Range", range}});
+      req.timeout_s = s->budget->RequestTimeout(s->options->request_timeout_s);
+      req.connect_timeout_s = std::min(10.0, req.timeout_s);
+      // A server that ignores Range answers 200 with the whole object: cap it at the block.
+      req.max_body_bytes = block.length;
+      req.body_counter = &s->bytes;
+      HttpResponse r = client->Perform(req);
+      s->budget->Finish(block.length, r.body_bytes);
+      if (r.timed_out && req.timeout_s < s->options->request_timeout_s) {
+        // Cut by the probe's own deadline, not slow storage: not an error, and the end.
+        s->stop = true;
+        break;
+      }
+      ErrorClass c = local.Add(r);
+      if (c == ErrorClass::kNone && r.body_bytes == block.length) {
+        s->requests.fetch_add(1, std::memory_order_relaxed);
+        break;
+      }
+      if (c == ErrorClass::kNone) {  // short body without a transport error
+        ++local.total;
+        ++local.by_class[ErrorClass::kTransport];
+      }
+      s->failures.fetch_add(1, std::memory_order_relaxed);
+      if (!IsRetryable(c) && c != ErrorClass::kNone) {
+        // Retrying a 403/404 only repeats it; stop this worker.
+        s->stop = true;
+        break;
+      }
+      if (attempt >= retry.max_retries) break;
+      ++local.retries;
+      double delay = std::min(retry.DelaySeconds(attempt + 1, jitter(rng)),
+                              std::max(0.0, s->budget->RemainingSeconds()));
+      std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+    }
+  }
+  std::lock_guard<std::mutex> lock(s->mu);
+  s->errors.Merge(local);
+}
+
+// Sleeps until `until` or until the workers stop by themselves.
+void WaitUntil(Shared* s, Clock::time_point until) {
+  while (Clock::now() < until && !s->stop.load()) {
+    auto left = until - Clock::now();
+    std::this_thread::sleep_for(std::min<Clock::duration>(left, std::chrono::milliseconds(20)));
+  }
+}
+
+ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
+                       BudgetTracker* budget, BlockCursor* cursor, int concurrency, double step_s,
+                       double warmup_s, ErrorTally* errors, bool* budget_hit) {
+  Shared s;
+  s.env = &env;
+  s.options = &o;
+  s.budget = budget;
+  s.cursor = cursor;
+  auto start = Clock::now();
+  std::vector<std::thread> threads;
+  for (int i = 0; i < concurrency; ++i)
+    threads.emplace_back(Worker, &s, static_cast<unsigned>(i * 7919 + concurrency));
+  WaitUntil(&s, start + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(warmup_s)));
+  uint64_t bytes0 = s.bytes.load();
+  uint64_t req0 = s.requests.load();
+  uint64_t fail0 = s.failures.load();
+  auto t0 = Clock::now();
+  WaitUntil(&s, start + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(step_s)));
+  uint64_t bytes1 = s.bytes.load();
+  auto t1 = Clock::now();
+  ThroughputStep step;
+  step.concurrency = concurrency;
+  step.requests = s.requests.load() - req0;
+  step.errors = s.failures.load() - fail0;
+  s.stop = true;
+  for (auto& t : threads) t.join();
+  step.window_s = std::chrono::duration<double>(t1 - t0).count();
+  step.window_bytes = bytes1 - bytes0;
+  step.gbps =
+      step.window_s > 0 ? static_cast<double>(step.window_bytes) * 8 / step.window_s / 1e9 : 0;
+  errors->Merge(s.errors);
+  *budget_hit = s.budget_hit.load();
+  return step;
+}
+
+}  // namespace
+
+size_t KneeIndex(const std::vector<ThroughputStep>& steps, double min_gain) {
+  if (steps.empty()) return 0;
+  for (size_t i = 0; i + 1 < steps.size(); ++i) {
+    if (steps[i + 1].gbps < steps[i].gbps * (1 + min_gain)) return i;
+  }
+  return steps.size() - 1;
+}
+
+ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const ThroughputProbeOptions& o) {
+  ThroughputProbeResult out;
+  ProbeResult& result = out.result;
+  result.probe = "throughput";
+  BudgetTracker budget(env.budget);
+  ErrorTally errors;
+  Provenance p{FactOrigin::kMeasured, ""};
+
+  DiscoveryResult found;
+  {
+    std::unique_ptr<HttpClient> client = env.make_client();
+    found = DiscoverObjects(env, client.get(), &budget, &errors, o.max_objects);
+  }
+  if (found.objects.empty()) {
+    result.status = found.unreachable ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
+    result.message = found.error;
+    result.requests_sent = budget.requests();
+    result.elapsed_s = budget.ElapsedSeconds();
+    errors.AddFacts(&result.evidence.facts, {FactOrigin::kMeasured, "probe throughput"});
+    return out;
+  }
+  BlockCursor cursor(found.objects, o.block_bytes);
+
+  std::vector<int> plan;
+  if (o.concurrency > 0) {
+    plan.push_back(o.concurrency);
+  } else {
+    for (int c = 1; c <= std::max(1, o.max_concurrency); c *= 2) plan.push_back(c);
+  }
+  double remaining = budget.RemainingSeconds();
+  double step_s = o.concurrency > 0 ? remaining
+                  : o.step_duration_s > 0
+                      ? o.step_duration_s
+                      // Enough steps to find a knee within the budget, none shorter than 2 s.
+                      : std::max(2.0, remaining / std::min(static_cast<double>(plan.size()), 6.0));
+  double cpu0 = CpuSeconds();
+  bool budget_hit = false;
+  double worst_error_rate = 0;
+  for (int c : plan) {
+    double left = budget.RemainingSeconds();
+    if (left < 0.2) break;
+    // A little room at the end so in-flight requests are cut by the window, not the deadline.
+    double this_step = std::min(step_s, left - std::min(0.1, left * 0.02));
+    double warmup =
+        o.warmup_s >= 0 ? std::min(o.warmup_s, this_step / 2) : std::min(1.0, this_step * 0.2);
+    env.Progress(
+        fmt::format("throughput: {} connection{} for {:.1f} s", c, c == 1 ? "" : "s", this_step));
+    ThroughputStep step =
+        RunStep(env, o, &budget, &cursor, c, this_step, warmup, &errors, &budget_hit);
+    out.steps.push_back(step);
+    env.Progress(
+        fmt::format("throughput: {} connection{}: {:.3f} Gbit/s", c, c == 1 ? "" : "s", step.gbps));
+    if (budget_hit || o.concurrency > 0) break;
+    double attempts = static_cast<double>(step.requests + step.errors);
+    double error_rate = attempts > 0 ? static_cast<double>(step.errors) / attempts : 0;
+    size_t n = out.steps.size();
+    if (n >= 2 && out.steps[n - 1].gbps < out.steps[n - 2].gbps * (1 + o.min_gain)) break;
+    if (n >= 2 && error_rate > worst_error_rate + 0.01) break;  // errors rise: stop pushing
+    worst_error_rate = std::max(worst_error_rate, error_rate);
+  }
+  out.cpu_s = CpuSeconds() - cpu0;
+
+  result.requests_sent = budget.requests();
+  result.bytes_received = budget.bytes();
+  result.elapsed_s = budget.ElapsedSeconds();
+  uint64_t window_bytes = 0;
+  for (const ThroughputStep& s : out.steps) {
+    out.best_gbps = std::max(out.best_gbps, s.gbps);
+    window_bytes += s.window_bytes;
+  }
+  size_t knee = KneeIndex(out.steps, o.min_gain);
+  out.knee_concurrency = out.steps.empty() ? 0 : out.steps[knee].concurrency;
+
+  p.source = fmt::format("probe throughput ({} MiB blocks, {} connections, {} object{})",
+                         o.block_bytes >> 20,
+                         o.concurrency > 0 ? std::to_string(o.concurrency) : std::string("auto"),
+                         found.objects.size(), found.objects.size() == 1 ? "" : "s");
+  FactSet& f = result.evidence.facts;
+  if (window_bytes > 0) {
+    f.Set(NumberFact("probe.throughput.gbps", out.best_gbps, Unit::kGbps, p));
+    f.Set(NumberFact("probe.throughput.best_concurrency", out.knee_concurrency, Unit::kCount, p));
+    if (o.nic_gbps > 0)
+      f.Set(NumberFact("probe.throughput.nic_fraction", out.best_gbps / o.nic_gbps, Unit::kFraction,
+                       p));
+    double gb = static_cast<double>(result.bytes_received) / 1e9;
+    if (gb > 0)
+      f.Set(NumberFact("probe.throughput.cpu_s_per_gb", out.cpu_s / gb, Unit::kCpuSecondsPerGB, p));
+  }
+  f.Set(NumberFact("probe.throughput.bytes", static_cast<double>(window_bytes), Unit::kBytes, p));
+  f.Set(NumberFact("probe.throughput.block_bytes", static_cast<double>(o.block_bytes), Unit::kBytes,
+                   p));
+  f.Set(NumberFact("probe.throughput.objects", static_cast<double>(found.objects.size()),
+                   Unit::kCount, p));
+  errors.AddFacts(&f, p);
+  Series series;
+  series.key = "probe.throughput.by_concurrency";
+  series.title = "throughput by connections";
+  series.x_label = "connections";
+  series.x_unit = Unit::kCount;
+  series.y_label = "throughput";
+  series.y_unit = Unit::kGbps;
+  for (const ThroughputStep& s : out.steps)
+    series.points.push_back({static_cast<double>(s.concurrency), s.gbps});
+  result.evidence.series.push_back(std::move(series));
+
+  if (window_bytes == 0) {
+    result.status = ProbeStatus::kFailed;
+    result.message = errors.first_message.empty()
+                         ? "no bytes arrived in the measurement window: " + budget.stop_reason()
+                         : "no bytes arrived: " + errors.first_message;
+  } else if (budget_hit || errors.total > 0) {
+    result.status = ProbeStatus::kPartial;
+    std::string why = budget_hit ? budget.stop_reason() : "";
+    if (errors.total)
+      why += (why.empty() ? "" : "; ") + fmt::format("{} failed requests, {} retries (first: {})",
+                                                     errors.total, errors.retries,
+                                                     errors.first_message);
+    result.message = why;
+  }
+  return out;
+}
+
+}  // namespace feedcheck

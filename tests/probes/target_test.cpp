@@ -1,0 +1,92 @@
+#include "probes/target.h"
+
+#include <catch2/catch.hpp>
+
+using namespace feedcheck;
+
+namespace {
+Target Parse(const std::string& text, const std::string& hint = "") {
+  Target t;
+  std::string error;
+  TargetParseOptions options;
+  options.account_hint = hint;
+  REQUIRE(ParseTarget(text, options, &t, &error));
+  CHECK(error.empty());
+  return t;
+}
+}  // namespace
+
+TEST_CASE("https blob URLs give account, container and prefix") {
+  Target t = Parse("https://myacct.blob.core.windows.net/train/shards/part-0001.tar");
+  CHECK(t.kind == TargetKind::kBlob);
+  CHECK(t.account == "myacct");
+  CHECK(t.container == "train");
+  CHECK(t.prefix == "shards/part-0001.tar");
+  CHECK(t.endpoint == "https://myacct.blob.core.windows.net");
+  CHECK(t.Url() == "https://myacct.blob.core.windows.net/train/shards/part-0001.tar");
+  CHECK(t.ContainerUrl() == "https://myacct.blob.core.windows.net/train");
+}
+
+TEST_CASE("wasbs and abfss targets map onto the blob endpoint") {
+  Target w = Parse("wasbs://data@acct2.blob.core.windows.net/imagenet/train/");
+  CHECK(w.kind == TargetKind::kBlob);
+  CHECK(w.account == "acct2");
+  CHECK(w.container == "data");
+  CHECK(w.prefix == "imagenet/train/");
+  CHECK(w.scheme == "https");
+
+  Target a = Parse("abfss://fs1@acct3.dfs.core.windows.net/dir/sub");
+  CHECK(a.kind == TargetKind::kDfs);
+  CHECK(a.account == "acct3");
+  CHECK(a.container == "fs1");
+  CHECK(a.prefix == "dir/sub");
+  CHECK(a.endpoint == "https://acct3.blob.core.windows.net");
+  CHECK(a.dfs_endpoint == "https://acct3.dfs.core.windows.net");
+  CHECK(a.Display() == "https://acct3.dfs.core.windows.net/fs1/dir/sub");
+}
+
+TEST_CASE("emulator path-style URLs put the account in the path") {
+  Target t = Parse("http://127.0.0.1:10500/devstoreaccount1/cont1/dir/a.bin");
+  CHECK(t.kind == TargetKind::kEmulator);
+  CHECK(t.account == "devstoreaccount1");
+  CHECK(t.container == "cont1");
+  CHECK(t.prefix == "dir/a.bin");
+  CHECK(t.endpoint == "http://127.0.0.1:10500/devstoreaccount1");
+  CHECK(t.ObjectUrl("x y/z") == "http://127.0.0.1:10500/devstoreaccount1/cont1/x%20y/z");
+  // Another emulator account only when named.
+  CHECK(Parse("http://127.0.0.1:10500/myemu/c1x/p", "myemu").kind == TargetKind::kEmulator);
+  CHECK(Parse("http://127.0.0.1:10500/myemu/c1x/p").kind == TargetKind::kHttp);
+}
+
+TEST_CASE("plain http URLs and paths stay what they are") {
+  Target h = Parse("http://127.0.0.1:18080/files/big.bin?x=1");
+  CHECK(h.kind == TargetKind::kHttp);
+  CHECK(h.Url() == "http://127.0.0.1:18080/files/big.bin?x=1");
+  CHECK(h.Display() == "http://127.0.0.1:18080/files/big.bin");
+  Target p = Parse("/mnt/data/train");
+  CHECK(p.kind == TargetKind::kLocalPath);
+  CHECK(p.path == "/mnt/data/train");
+  CHECK(Parse("file:///mnt/x").path == "/mnt/x");
+}
+
+TEST_CASE("bad targets say what is wrong") {
+  Target t;
+  std::string error;
+  CHECK_FALSE(ParseTarget("ftp://host/x", {}, &t, &error));
+  CHECK(error.find("ftp") != std::string::npos);
+  CHECK_FALSE(ParseTarget("wasbs://acct.blob.core.windows.net/x", {}, &t, &error));
+  CHECK(error.find("CONTAINER@ACCOUNT") != std::string::npos);
+  CHECK_FALSE(ParseTarget("abfss://fs@acct.blob.core.windows.net/x", {}, &t, &error));
+  CHECK(error.find("dfs") != std::string::npos);
+  CHECK_FALSE(ParseTarget("https://acct.blob.core.windows.net/", {}, &t, &error));
+  CHECK(error.find("container") != std::string::npos);
+  CHECK_FALSE(ParseTarget("https://user:pw@host/x", {}, &t, &error));
+  CHECK_FALSE(ParseTarget("", {}, &t, &error));
+}
+
+TEST_CASE("percent encoding round-trips") {
+  CHECK(EncodePath("a b/c+d") == "a%20b/c%2Bd");
+  CHECK(EncodeQueryValue("a/b c") == "a%2Fb%20c");
+  CHECK(DecodePercent("a%20b%2Fc%zz") == "a b/c%zz");
+  CHECK(DecodePercent("a+b", true) == "a b");
+}
