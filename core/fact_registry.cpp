@@ -104,6 +104,9 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.list.entries", U::kCount, O::kMeasured, "entries listed"},
       {"probe.list.complete", U::kBool, O::kMeasured, "the listing reached its end within --max-pages"},
       {"probe.list.stat_per_entry_ms", U::kMilliseconds, O::kMeasured, "stat cost per entry on a mounted path"},
+      {"probe.list.requests", U::kCount, O::kMeasured, "List requests sent (failed ones included)"},
+      {"probe.list.prefixes", U::kCount, O::kMeasured, "BlobPrefix entries of a delimiter listing"},
+      {"probe.list.full_ms", U::kMilliseconds, O::kMeasured, "time to walk a whole local/mounted tree (readdir)"},
       // --- measured: small files ---
       {"probe.smallfile.overhead_ms", U::kMilliseconds, O::kMeasured, "fitted per-request overhead"},
       {"probe.smallfile.bandwidth_gbps", U::kGbps, O::kMeasured, "fitted asymptotic bandwidth"},
@@ -115,12 +118,18 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.disk.device", U::kText, O::kMeasured, "device behind the path"},
       {"probe.disk.kind", U::kText, O::kMeasured, "nvme | os_disk | virtio | tmpfs | network | other"},
       {"probe.disk.free_bytes", U::kBytes, O::kMeasured, "free space on the cache path"},
+      {"probe.disk.fstype", U::kText, O::kMeasured, "filesystem type of the cache path (ext4, xfs, tmpfs, nfs4, fuse.blobfuse2)"},
+      {"probe.disk.mount_point", U::kText, O::kMeasured, "mount point holding the cache path"},
+      {"probe.disk.direct_io", U::kBool, O::kMeasured, "the timings bypassed the page cache (O_DIRECT)"},
       // --- measured: NIC ---
       {"probe.nic.link_gbps", U::kGbps, O::kMeasured, "link speed of the interface that routes to the target"},
       {"probe.nic.interface", U::kText, O::kMeasured, "interface name"},
       {"probe.nic.driver", U::kText, O::kMeasured, "driver of the interface"},
       {"probe.nic.mtu", U::kCount, O::kMeasured, "MTU"},
       {"probe.nic.accelerated", U::kBool, O::kMeasured, "an accelerated-networking VF is present"},
+      {"probe.nic.vf_interface", U::kText, O::kMeasured, "accelerated-networking VF enslaved to the interface"},
+      {"probe.nic.vf_driver", U::kText, O::kMeasured, "driver of the VF (mlx4_core, mlx5_core)"},
+      {"probe.nic.expected_gbps", U::kGbps, O::kKnowledge, "bandwidth the VM size should get (knowledge base or --nic-gbps)"},
       // --- measured: errors ---
       {"probe.errors.total", U::kCount, O::kMeasured, "failed requests"},
       {"probe.errors.throttled_egress", U::kCount, O::kMeasured, "503 ServerBusy for egress over the account limit"},
