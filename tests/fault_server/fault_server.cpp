@@ -44,6 +44,7 @@ std::atomic<uint64_t> g_requests{0};
 std::atomic<uint64_t> g_body_bytes{0};
 std::mutex g_status_mutex;
 std::map<int, uint64_t> g_by_status;
+std::map<std::string, uint64_t> g_path_requests;  // for the faults that depend on the count
 fs::Settings g_settings;
 
 void OnSignal(int) { g_stop = 1; }
@@ -194,6 +195,10 @@ void Serve(int fd) {
                           std::to_string(body.size()) + "\r\n\r\n" + body;
         if (!SendAll(fd, out.data(), out.size(), false)) break;
         continue;
+      }
+      {
+        std::lock_guard<std::mutex> lock(g_status_mutex);
+        request.sequence = ++g_path_requests[request.path];
       }
       fs::Plan plan = fs::PlanFor(request, g_settings);
       ++g_requests;

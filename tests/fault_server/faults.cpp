@@ -106,6 +106,8 @@ Plan HealthyObject(const Request& r, const Settings& s) {
   return p;
 }
 
+Plan PlanWithBody(const Request& r, const Settings& s);
+
 }  // namespace
 
 const std::vector<std::string>& FaultNames() {
@@ -117,7 +119,22 @@ const std::vector<std::string>& FaultNames() {
 }
 
 Plan PlanFor(const Request& r, const Settings& s) {
+  Plan p = PlanWithBody(r, s);
+  if (r.method == "HEAD") p.head = true;  // headers (with the body's length) only
+  return p;
+}
+
+namespace {
+
+Plan PlanWithBody(const Request& r, const Settings& s) {
   std::string fault = FaultIn(r.path);
+  bool even = r.sequence % 2 == 0;
+  if (fault == "flaky-egress" && even) {
+    return AzureError(503, "Service Unavailable", "ServerBusy", kEgressMessage);
+  }
+  if (fault == "flaky-ops" && even) {
+    return AzureError(503, "Service Unavailable", "ServerBusy", kOpsMessage);
+  }
   if (fault == "busy-egress")
     return AzureError(503, "Service Unavailable", "ServerBusy", kEgressMessage);
   if (fault == "busy-ops") return AzureError(503, "Service Unavailable", "ServerBusy", kOpsMessage);
@@ -167,5 +184,7 @@ Plan PlanFor(const Request& r, const Settings& s) {
   if (fault == "slow-first-byte") p.first_byte_delay_ms = s.slow_first_byte_ms;
   return p;
 }
+
+}  // namespace
 
 }  // namespace feedcheck::fault_server

@@ -3,6 +3,9 @@
 // "fault-<name>" anywhere in the path, so Azure-style URLs work unchanged:
 //   http://127.0.0.1:PORT/devstoreaccount1/fault-busy-egress/blob.bin
 //   http://127.0.0.1:PORT/devstoreaccount1/fault-truncated-list?restype=container&comp=list
+// "flaky-egress" and "flaky-ops" throttle every second request to a path (the 2nd, 4th, ...), so
+// a probe that retries gets through and can tell egress from request-rate throttling by the
+// message of the GETs it retried. HEAD answers never carry a body, as in HTTP.
 // Any other path is a healthy object of --object-bytes bytes (200, or 206 for a Range) or, with
 // comp=list, a healthy List Blobs page.
 #pragma once
@@ -14,11 +17,12 @@
 namespace feedcheck::fault_server {
 
 struct Request {
-  std::string method;  ///< GET, HEAD, PUT, ...
-  std::string path;    ///< without the query
-  std::string query;   ///< after '?', empty when none
-  std::string range;   ///< the Range or x-ms-range header, empty when none
-  bool close = false;  ///< "Connection: close"
+  std::string method;     ///< GET, HEAD, PUT, ...
+  std::string path;       ///< without the query
+  std::string query;      ///< after '?', empty when none
+  std::string range;      ///< the Range or x-ms-range header, empty when none
+  bool close = false;     ///< "Connection: close"
+  uint64_t sequence = 1;  ///< 1 for the first request to this path, 2 for the next, ...
 };
 
 enum class BodyFault {

@@ -91,3 +91,19 @@ TEST_CASE("forbidden-some forbids objects with an odd digit, never the listing",
   CHECK(PlanFor(Get("/a/fault-forbidden-some/blob-2.bin"), s).status == 200);
   CHECK(PlanFor(Get("/a/fault-forbidden-some", "restype=container&comp=list"), s).status == 200);
 }
+
+TEST_CASE("flaky faults throttle every second request; HEAD carries no body", "[faults]") {
+  Settings s;
+  Request r = Get("/a/fault-flaky-egress/o");
+  r.sequence = 1;
+  CHECK(PlanFor(r, s).status == 200);
+  r.sequence = 2;
+  Plan busy = PlanFor(r, s);
+  CHECK(busy.status == 503);
+  CHECK(busy.body.find("Egress is over the account limit.") != std::string::npos);
+  r.path = "/a/fault-flaky-ops/o";
+  CHECK(PlanFor(r, s).body.find("Operations per second") != std::string::npos);
+  Request head = Get("/a/fault-busy-ops/o");
+  head.method = "HEAD";
+  CHECK(PlanFor(head, s).head);
+}

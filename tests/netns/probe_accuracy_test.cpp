@@ -33,7 +33,7 @@ TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over a 1 Gbit/s, 20 ms 
   // enough for the 60 s test budget. Warm-up is excluded by the probe itself.
   nlohmann::json facts =
       RunProbeInClient("throughput " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/1g.bin") +
-                       " --concurrency 4 --block-size 4MiB --duration 12");
+                       " --concurrency 4 --block-size 4MiB --duration 12s");
   auto gbps = FindFactNumber(facts, "probe.throughput.gbps");
   REQUIRE(gbps.has_value());
   INFO("probe.throughput.gbps = " << *gbps);
@@ -42,8 +42,9 @@ TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over a 1 Gbit/s, 20 ms 
 }
 
 TEST_CASE("the latency probe's p50 and connect time are one 20 ms RTT", "[netns][latency]") {
-  nlohmann::json facts = RunProbeInClient(
-      "latency " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/4k.bin") + " --duration 8");
+  nlohmann::json facts =
+      RunProbeInClient("latency " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/4k.bin") +
+                       " --requests 200 --head-requests 20 --new-connections 10 --duration 20s");
   auto p50_ms = FindFactNumber(facts, "probe.latency.ttfb_p50_ms");
   auto connect_ms = FindFactNumber(facts, "probe.latency.connect_ms");
   REQUIRE(p50_ms.has_value());
