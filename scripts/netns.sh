@@ -156,7 +156,7 @@ cmd_down() {
     if [[ "$cmdline" == *"netdelay $prefix-cli "* ]]; then
       kill -TERM "$pid" 2>/dev/null || true
       for _ in $(seq 1 40); do
-        kill -0 "$pid" 2>/dev/null || break
+        [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null || echo gone) =~ ^(Z|gone)$ ]] && break
         sleep 0.05
       done
       kill -KILL "$pid" 2>/dev/null || true

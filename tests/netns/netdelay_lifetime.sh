@@ -8,6 +8,9 @@ netns="$root/scripts/netns.sh"
 bash "$netns" check "$prefix"
 trap 'bash "$netns" down "$prefix"' EXIT
 fail() { echo "FAIL: $*" >&2 && exit 1; }
+# Running, not a zombie: netdelay outlives the script that started it, and its new parent may
+# reap it late.
+alive() { [[ -r /proc/$1/stat ]] && [[ $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
 
 # Usage errors are refused before anything is touched.
 set +e
@@ -21,16 +24,16 @@ state="${TMPDIR:-/tmp}/feedcheck-netns-$prefix"
 eval "$(bash "$netns" up "$prefix" --net "$net" --netdelay "$netdelay" --lifetime-s 1)"
 pid=$(cat "$state/netdelay.pid")
 ip netns exec "$NETNS_CLIENT" bash -c "echo x >/dev/tcp/$NETNS_DELAY_ADDR/9" 2>/dev/null || true
-for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "netdelay still running 4 s after a 1 s lifetime"
+for _ in $(seq 1 40); do alive "$pid" || break; sleep 0.1; done
+alive "$pid" && fail "netdelay still running 4 s after a 1 s lifetime"
 grep -q "lifetime over" "$state/netdelay.log" || fail "no exit report: $(cat "$state/netdelay.log")"
 grep -qE "A->B [1-9][0-9]* packets" "$state/netdelay.log" || fail "forwarded nothing: $(cat "$state/netdelay.log")"
 
 eval "$(bash "$netns" up "$prefix" --net "$net" --netdelay "$netdelay" --lifetime-s 60)"
 pid=$(cat "$state/netdelay.pid")
 kill -TERM "$pid"
-for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-kill -0 "$pid" 2>/dev/null && fail "netdelay ignored SIGTERM for 1 s"
+for _ in $(seq 1 20); do alive "$pid" || break; sleep 0.05; done
+alive "$pid" && fail "netdelay ignored SIGTERM for 1 s"
 grep -q "stopped" "$state/netdelay.log" || fail "no report after SIGTERM"
 
 bash "$netns" down "$prefix"
