@@ -11,8 +11,9 @@ compiler_args=()
 if command -v clang++ >/dev/null; then
   compiler_args=(-DCMAKE_CXX_COMPILER=clang++)
 fi
+# Warnings are gated by the g++ -Werror build of scripts/test.sh; clang's different warning set
+# must not fail this build, whose job is finding memory and UB errors at run time.
 werror=OFF
-[[ "${CI:-}" == "true" ]] && werror=ON
 
 start=$(date +%s)
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
