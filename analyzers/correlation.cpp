@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "analyzers/text_util.h"
 
@@ -76,7 +77,7 @@ std::vector<std::string> Correlate(const CorrelationInputs& in, Evidence* ev) {
   Provenance prov{FactOrigin::kDerived, "", "", 0};
   if (!downloads.empty())
     prov.source = fmt::format("GPU samples joined with download activity ({})",
-                              downloads.front().source);
+                              std::filesystem::path(downloads.front().source).filename().string());
 
   if (const Series* gpu = ev->FindSeries("gpu.util"); gpu && !downloads.empty()) {
     InsideOutside r = Split(*gpu, downloads);
@@ -120,7 +121,7 @@ std::vector<std::string> Correlate(const CorrelationInputs& in, Evidence* ev) {
     Provenance p{FactOrigin::kDerived,
                  fmt::format("{} -> first sample >= {}% ({})", from,
                              FormatNumber(in.gpu_busy_threshold_percent),
-                             in.first_gpu_busy_source),
+                             std::filesystem::path(in.first_gpu_busy_source).filename().string()),
                  "", 0};
     set(NumberFact("gpu.first_busy_s", std::max(0.0, *in.first_gpu_busy_epoch_s - start),
                    Unit::kSeconds, p));

@@ -120,8 +120,8 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
   double threshold = options().gpu_busy_threshold_percent;
   if (overall_.count() > 0) {
     Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
-    p.source = fmt::format("{} GPU samples from {}", overall_.count(),
-                           fmt::join(stats().files, ", "));
+    p.source = fmt::format("{} samples of {} GPUs in {} file{}", overall_.count(), gpus_.size(),
+                           stats().files.size(), stats().files.size() == 1 ? "" : "s");
     auto pct = [&](std::string key, double v) {
       SetFact(out, NumberFact(std::move(key), v, Unit::kPercent, p));
     };
@@ -155,11 +155,29 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
       out->series.push_back({"gpu.util." + gpu, gpu, "time", Unit::kSeconds, "%", Unit::kPercent,
                              g.series->Points()});
     }
-    // Starved intervals: buckets whose mean over GPUs is under the threshold.
+    // Starved intervals: runs of buckets whose mean over GPUs is under the threshold. Buckets
+    // hold samples only where some GPU reported, so a run bridges the gaps between samples
+    // (up to kMaxBridgeS) and ends where the first busy bucket starts.
+    constexpr double kMaxBridgeS = 300;
     IntervalMerger starved(0, 512);
     double width = overall_series_.width();
-    for (const auto& b : overall_series_.Buckets())
-      if (b.y_mean < threshold) starved.Add(b.x_start, b.x_start + width);
+    std::optional<double> run_start;
+    double run_end = 0;
+    for (const auto& b : overall_series_.Buckets()) {
+      bool low = b.y_mean < threshold;
+      if (run_start && b.x_start - run_end > kMaxBridgeS) {
+        starved.Add(*run_start, run_end);
+        run_start.reset();
+      }
+      if (low) {
+        if (!run_start) run_start = b.x_start;
+        run_end = b.x_start + width;
+      } else if (run_start) {
+        starved.Add(*run_start, b.x_start);
+        run_start.reset();
+      }
+    }
+    if (run_start) starved.Add(*run_start, run_end);
     for (const auto& iv : starved.Result())
       out->timeline.push_back({"gpu", "starved", iv.start, iv.end, "",
                                stats().files.empty() ? "" : stats().files.front()});

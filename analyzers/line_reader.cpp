@@ -119,6 +119,12 @@ bool LineReader::Next(Line* line) {
       // Too long: drop what we have and everything up to the next newline, chunk by chunk.
       line->number = ++line_number_;
       line->too_long = true;
+      // The newline may already be in the buffer, past the part scanned above.
+      const void* rest = std::memchr(start + scan, '\n', avail - scan);
+      if (rest != nullptr) {
+        begin_ = static_cast<size_t>(static_cast<const char*>(rest) - buffer_.data()) + 1;
+        return true;
+      }
       begin_ = end_ = 0;
       while (true) {
         if (!Fill()) return true;  // input ended inside the long line

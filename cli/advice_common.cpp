@@ -35,16 +35,14 @@ bool GatherFacts(const std::vector<std::string>& facts_files, const std::string&
     LayerFacts(profile->facts, facts);
   }
   if (overrides) facts->Merge(*overrides);
+  // The VM size and region in the merged facts: a job file's instance_type wins over the
+  // profile's sku.
   rules::KnowledgeRequest request;
-  request.sku = profile->sku;
-  request.region = profile->region;
+  request.sku = facts->Text("node.sku").value_or(profile->sku);
+  request.region = facts->Text("account.region").value_or(profile->region);
   request.account = profile->account;
   request.sku_location = profile->sku_location;
   request.account_location = profile->account_location;
-  if (request.sku.empty())
-    if (auto sku = facts->Text("node.sku")) request.sku = *sku;
-  if (request.region.empty())
-    if (auto region = facts->Text("account.region")) request.region = *region;
   if (!request.sku.empty() || !request.region.empty() || !request.account.empty())
     rules::AddKnowledgeFacts(request, DataDir(), globals.kb_files, facts, diagnostics);
   return ok;

@@ -31,10 +31,12 @@ std::string Gbps(double v) { return fmt::format("{} Gbit/s", FormatNumber(v)); }
 std::string AccountLabel(const AccountChoice& a) {
   std::string where;
   if (!a.region.empty())
-    where = fmt::format(" in {}, {}", a.region, a.listed_region ? "a listed region" : "not a listed region");
+    where = fmt::format(" in {}, {}", a.region,
+                        a.listed_region ? "a listed region" : "not a listed region");
   if (!a.from_kb) return fmt::format("an account with {} egress", Gbps(a.target.egress_gbps));
   return fmt::format("one {} account{} ({} egress{})", a.target.name, where,
-                     Gbps(a.target.egress_gbps), a.egress_from_flag ? ", from --account-egress-gbps" : "");
+                     Gbps(a.target.egress_gbps),
+                     a.egress_from_flag ? ", from --account-egress-gbps" : "");
 }
 
 nlohmann::json AccountJson(const AccountChoice& a) {
@@ -65,12 +67,11 @@ nlohmann::json ResultJson(const EgressResult& r) {
 }
 
 int RunAll(const KnowledgeBase& kb, const AccountChoice& account, int nodes, bool json) {
-  TextTable table(nodes > 0 ? std::vector<std::string>{"Size", "GPUs", "NIC", "Full-rate nodes",
-                                                       "Degrades from",
-                                                       fmt::format("Per node at {}", nodes),
-                                                       "Accounts"}
-                            : std::vector<std::string>{"Size", "GPUs", "NIC", "Full-rate nodes",
-                                                       "Degrades from"});
+  TextTable table(
+      nodes > 0
+          ? std::vector<std::string>{"Size", "GPUs", "NIC", "Full-rate nodes", "Degrades from",
+                                     fmt::format("Per node at {}", nodes), "Accounts"}
+          : std::vector<std::string>{"Size", "GPUs", "NIC", "Full-rate nodes", "Degrades from"});
   for (size_t c = 2; c < 7; ++c) table.AlignRight(c);
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& vm : kb.vms()) {
@@ -132,69 +133,82 @@ int Run(const EgressOptions& o, const GlobalOptions& globals) {
     return usage(fmt::format("{} has no published egress limit ({}); give --account-egress-gbps",
                              account.target.name, account.target.source));
   if (o.all) {
-    if (!o.sku.empty() || !o.nic_gbps.empty()) return usage("--all lists every size: drop --sku/--nic-gbps");
+    if (!o.sku.empty() || !o.nic_gbps.empty())
+      return usage("--all lists every size: drop --sku/--nic-gbps");
     return RunAll(kb, account, nodes, globals.json);
   }
-  if (o.sku.empty() && o.nic_gbps.empty()) return usage("give --sku SIZE or --nic-gbps G (or --all)");
+  if (o.sku.empty() && o.nic_gbps.empty())
+    return usage("give --sku SIZE or --nic-gbps G (or --all)");
   NodeChoice node;
   if (!ResolveNode(kb, o.sku, o.nic_gbps, &node, &error)) return usage(error.message);
 
   EgressResult r;
   std::string why;
-  if (!ComputeEgress({node.nic_gbps, account.target.egress_gbps, nodes}, &r, &why)) return usage(why);
+  if (!ComputeEgress({node.nic_gbps, account.target.egress_gbps, nodes}, &r, &why))
+    return usage(why);
 
   Evidence evidence;
   AddChoiceFacts(kb, node, account, nodes, &evidence.facts);
-  AddEgressFacts(r, fmt::format("egress calculator: floor({} / {})", FormatNumber(account.target.egress_gbps),
-                                FormatNumber(node.nic_gbps)),
+  AddEgressFacts(r,
+                 fmt::format("egress calculator: floor({} / {})",
+                             FormatNumber(account.target.egress_gbps), FormatNumber(node.nic_gbps)),
                  &evidence.facts);
 
   if (globals.json) {
     nlohmann::json facts = nlohmann::json::array();
     for (const auto& [key, fact] : evidence.facts) facts.push_back(FactToJson(fact));
-    nlohmann::json out = {{"schema_version", kEvidenceSchemaVersion},
-                          {"command", "egress"},
-                          {"node", {{"sku", node.vm ? node.vm->name : ""}, {"nic_gbps", node.nic_gbps}}},
-                          {"account", AccountJson(account)},
-                          {"result", ResultJson(r)},
-                          {"facts", facts}};
+    nlohmann::json out = {
+        {"schema_version", kEvidenceSchemaVersion},
+        {"command", "egress"},
+        {"node", {{"sku", node.vm ? node.vm->name : ""}, {"nic_gbps", node.nic_gbps}}},
+        {"account", AccountJson(account)},
+        {"result", ResultJson(r)},
+        {"facts", facts}};
     if (!account.assumption.empty()) out["assumptions"] = {account.assumption};
     fmt::print("{}\n", out.dump(2));
     return ToInt(ExitStatus::kOk);
   }
 
-  std::string who = node.vm ? fmt::format("{} ({}{} NIC{})", node.vm->name,
-                                          node.vm->gpus > 0 ? fmt::format("{} x {}, ", node.vm->gpus, node.vm->gpu_model) : "",
-                                          Gbps(node.nic_gbps), node.nic_from_flag ? " from --nic-gbps" : "")
-                            : fmt::format("nodes with a {} NIC", Gbps(node.nic_gbps));
+  std::string who =
+      node.vm ? fmt::format("{} ({}{} NIC{})", node.vm->name,
+                            node.vm->gpus > 0
+                                ? fmt::format("{} x {}, ", node.vm->gpus, node.vm->gpu_model)
+                                : "",
+                            Gbps(node.nic_gbps), node.nic_from_flag ? " from --nic-gbps" : "")
+              : fmt::format("nodes with a {} NIC", Gbps(node.nic_gbps));
   fmt::print("{} reading {}\n\n", who, AccountLabel(account));
   TextTable t;
   t.AlignRight(1);
   t.AddRow({"Nodes at full NIC rate", std::to_string(r.full_rate_nodes),
             fmt::format("floor({} / {}) = floor({})", FormatNumber(account.target.egress_gbps),
                         FormatNumber(node.nic_gbps), FormatNumber(r.saturation_nodes))});
-  t.AddRow({"Per-node rate falls from", std::to_string(r.degrade_from_nodes),
-            fmt::format("nodes ({} / {} = {} each)", FormatNumber(account.target.egress_gbps),
-                        r.degrade_from_nodes,
-                        Gbps(account.target.egress_gbps / r.degrade_from_nodes))});
+  t.AddRow(
+      {"Per-node rate falls from", std::to_string(r.degrade_from_nodes),
+       fmt::format("nodes ({} / {} = {} each)", FormatNumber(account.target.egress_gbps),
+                   r.degrade_from_nodes, Gbps(account.target.egress_gbps / r.degrade_from_nodes))});
   if (r.nodes_given) {
     t.AddRow({fmt::format("Per node at {} nodes", r.nodes), Gbps(r.per_node_gbps),
-              r.degraded ? fmt::format("{}% of the NIC", FormatNumber(100 * r.per_node_gbps / node.nic_gbps))
+              r.degraded ? fmt::format("{}% of the NIC",
+                                       FormatNumber(100 * r.per_node_gbps / node.nic_gbps))
                          : "full NIC rate"});
-    t.AddRow({fmt::format("Aggregate at {} nodes", r.nodes), Gbps(r.aggregate_gbps),
-              r.degraded ? "the account limit" : fmt::format("{} x {}", r.nodes, Gbps(node.nic_gbps))});
+    t.AddRow(
+        {fmt::format("Aggregate at {} nodes", r.nodes), Gbps(r.aggregate_gbps),
+         r.degraded ? "the account limit" : fmt::format("{} x {}", r.nodes, Gbps(node.nic_gbps))});
     t.AddRow({"Accounts for full rate", std::to_string(r.accounts_needed),
               r.accounts_needed > 1
-                  ? fmt::format("replicate the data; each account feeds up to {} nodes", r.full_rate_nodes)
+                  ? fmt::format("replicate the data; each account feeds up to {} nodes",
+                                r.full_rate_nodes)
                   : "one account is enough"});
   }
   fmt::print("{}", t.Render());
   fmt::print("\nSources:\n");
-  if (node.vm) fmt::print("  {} {}: {}\n", RowRef(node.vm->file, node.vm->line), node.vm->name, node.vm->source);
+  if (node.vm)
+    fmt::print("  {} {}: {}\n", RowRef(node.vm->file, node.vm->line), node.vm->name,
+               node.vm->source);
   if (node.vm && !node.vm->note.empty()) fmt::print("    note: {}\n", node.vm->note);
   if (account.from_kb)
-    fmt::print("  {} {}: {}\n", RowRef(account.target.file, account.target.line), account.target.name,
-               account.target.source);
+    fmt::print("  {} {}: {}\n", RowRef(account.target.file, account.target.line),
+               account.target.name, account.target.source);
   if (!account.assumption.empty()) fmt::print("\nNote: {}\n", account.assumption);
   return ToInt(ExitStatus::kOk);
 }

@@ -27,8 +27,8 @@ int RunList(const GlobalOptions& globals) {
   }
   TextTable table({"Key", "Unit", "Origin", "Description"});
   for (const auto& s : specs)
-    table.AddRow({std::string(s.key), std::string(UnitName(s.unit)), std::string(OriginName(s.origin)),
-                  std::string(s.description)});
+    table.AddRow({std::string(s.key), std::string(UnitName(s.unit)),
+                  std::string(OriginName(s.origin)), std::string(s.description)});
   fmt::print("{}", table.Render(0));
   fmt::print("\n{} keys. Keys ending in .<name> are families (runtime.http_errors.503).\n",
              specs.size());

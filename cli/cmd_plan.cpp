@@ -135,15 +135,15 @@ nlohmann::json ResultJson(const PlanResult& r) {
 
 void PrintHuman(const Parsed& p, const PlanResult& r) {
   const PlanInput& in = p.input;
-  fmt::print("Dataset: {} in {} files (mean {}), read in {} blocks\n",
-             Size(r.dataset_bytes), Grouped(r.files), Size(r.mean_file_bytes),
-             FormatBytes(r.block_bytes));
+  fmt::print("Dataset: {} in {} files (mean {}), read in {} blocks\n", Size(r.dataset_bytes),
+             Grouped(r.files), Size(r.mean_file_bytes), FormatBytes(r.block_bytes));
   if (p.node.nic_gbps > 0)
     fmt::print("Node:    {}{} NIC, {} node{}\n", p.node.vm ? p.node.vm->name + ", " : "",
                Gbps(p.node.nic_gbps), r.nodes, r.nodes == 1 ? "" : "s");
   if (in.account_egress_gbps)
     fmt::print("Account: {}{}, {} egress\n", p.account.target.name,
-               p.account.region.empty() ? "" : " in " + p.account.region, Gbps(*in.account_egress_gbps));
+               p.account.region.empty() ? "" : " in " + p.account.region,
+               Gbps(*in.account_egress_gbps));
 
   fmt::print("\nRequests to read the data once\n");
   TextTable req;
@@ -155,12 +155,13 @@ void PrintHuman(const Parsed& p, const PlanResult& r) {
                                 Size(r.mean_file_bytes), FormatBytes(r.block_bytes))});
   req.AddRow({"List, one flat listing", Grouped(r.list_requests_flat),
               fmt::format("{} entries / 5,000 per page", Grouped(r.files))});
-  req.AddRow({"List, directory walk", Grouped(r.list_requests_walk),
-              r.walk_from_layout
-                  ? fmt::format("{} dirs x {} files: {} for the parent + {} per dir (what a mount does)",
-                                Grouped(*r.dirs), Grouped(*r.files_per_dir),
-                                Grouped(ListPages(*r.dirs)), Grouped(ListPages(*r.files_per_dir)))
-                  : "no --dirs: one directory, same as the flat listing"});
+  req.AddRow(
+      {"List, directory walk", Grouped(r.list_requests_walk),
+       r.walk_from_layout
+           ? fmt::format("{} dirs x {} files: {} for the parent + {} per dir (what a mount does)",
+                         Grouped(*r.dirs), Grouped(*r.files_per_dir), Grouped(ListPages(*r.dirs)),
+                         Grouped(ListPages(*r.files_per_dir)))
+           : "no --dirs: one directory, same as the flat listing"});
   fmt::print("{}", req.Render());
 
   fmt::print("\nBest-case time (each node loads all the data, download mode)\n");
@@ -176,8 +177,8 @@ void PrintHuman(const Parsed& p, const PlanResult& r) {
                              r.nodes == 1 ? "" : "s", Gbps(*in.account_egress_gbps / r.nodes))});
   if (r.fits_on_disk)
     time.AddRow({"Fits on local disk", *r.fits_on_disk ? "yes" : "NO",
-                 fmt::format("{} usable of {} ({} reserved by the data runtime)",
-                             FormatBytes(*r.usable_disk_bytes), FormatBytes(*in.local_disk_bytes),
+                 fmt::format("needs {}; {} disk minus the {} the data runtime keeps free",
+                             Size(r.dataset_bytes), FormatBytes(*in.local_disk_bytes),
                              FormatBytes(kRuntimeReservedDiskBytes))});
   if (r.epoch_s_min)
     time.AddRow({fmt::format("Epoch at {} node{}", r.nodes, r.nodes == 1 ? "" : "s"),
@@ -200,9 +201,10 @@ void PrintHuman(const Parsed& p, const PlanResult& r) {
                             r.latency_assumed ? " (assumed; --request-latency-ms)" : "")});
   small.AddRow({fmt::format("{} file size", r.small_file_basis == "median" ? "Median" : "Mean"),
                 Size(r.small_file_basis_bytes),
-                r.small_files ? "WARNING: under 4 MiB: request overhead dominates; pack into shards "
-                                ">= 64 MiB (tar / WebDataset) or use premium block blob"
-                              : "at or above 4 MiB"});
+                r.small_files
+                    ? "WARNING: under 4 MiB: request overhead dominates; pack into shards "
+                      ">= 64 MiB (tar / WebDataset) or use premium block blob"
+                    : "at or above 4 MiB"});
   fmt::print("{}", small.Render());
   if (!p.account.assumption.empty()) fmt::print("\nNote: {}\n", p.account.assumption);
 }
@@ -224,14 +226,17 @@ int Run(const PlanOptions& o, const GlobalOptions& globals) {
   if (globals.json) {
     Evidence ev;
     AddChoiceFacts(kb, p.node, p.account, r.nodes, &ev.facts);
-    Declare(&ev.facts, "dataset.bytes", r.dataset_bytes, Unit::kBytes, p.input.dataset_bytes.has_value(), "--bytes");
-    Declare(&ev.facts, "dataset.files", r.files, Unit::kCount, p.input.files.has_value(), "--files");
+    Declare(&ev.facts, "dataset.bytes", r.dataset_bytes, Unit::kBytes,
+            p.input.dataset_bytes.has_value(), "--bytes");
+    Declare(&ev.facts, "dataset.files", r.files, Unit::kCount, p.input.files.has_value(),
+            "--files");
     Declare(&ev.facts, "dataset.mean_file_bytes", r.mean_file_bytes, Unit::kBytes,
             p.input.mean_file_bytes.has_value(), "--mean-file-bytes");
     if (p.input.median_file_bytes)
-      Declare(&ev.facts, "dataset.median_file_bytes", *p.input.median_file_bytes, Unit::kBytes, true,
-              "--median-file-bytes");
-    if (r.dirs) Declare(&ev.facts, "dataset.dirs", *r.dirs, Unit::kCount, p.input.dirs.has_value(), "--dirs");
+      Declare(&ev.facts, "dataset.median_file_bytes", *p.input.median_file_bytes, Unit::kBytes,
+              true, "--median-file-bytes");
+    if (r.dirs)
+      Declare(&ev.facts, "dataset.dirs", *r.dirs, Unit::kCount, p.input.dirs.has_value(), "--dirs");
     if (r.files_per_dir)
       Declare(&ev.facts, "dataset.files_per_dir", *r.files_per_dir, Unit::kCount,
               p.input.files_per_dir.has_value(), "--files-per-dir");
@@ -266,7 +271,8 @@ void SetupPlan(CLI::App& root, CommandTable& table) {
   sub->add_option("--files-per-dir", o->files_per_dir, "Files per directory");
   sub->add_option("--block", o->block, "Read block size")->capture_default_str();
   sub->add_option("--sku", o->sku, "VM size of the nodes");
-  sub->add_option("--nic-gbps", o->nic_gbps, "Per-node network rate (Gbit/s); overrides the size's");
+  sub->add_option("--nic-gbps", o->nic_gbps,
+                  "Per-node network rate (Gbit/s); overrides the size's");
   sub->add_option("--nodes", o->nodes, "Nodes reading at once")->capture_default_str();
   sub->add_option("--region", o->region, "Storage account region, e.g. eastus");
   sub->add_option("--account-egress-gbps", o->account_egress_gbps, "Account egress limit (Gbit/s)");

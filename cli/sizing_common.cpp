@@ -39,7 +39,8 @@ std::optional<double> ParseCountFlag(const std::string& flag, const std::string&
   std::string why;
   auto q = ParseQuantity(text, &why);
   if (!q) return Bad(error, flag, why);
-  if (q->unit != Unit::kCount) return Bad(error, flag, fmt::format("'{}' should be a plain count", text));
+  if (q->unit != Unit::kCount)
+    return Bad(error, flag, fmt::format("'{}' should be a plain count", text));
   if (q->value < 0) return Bad(error, flag, fmt::format("'{}' is negative", text));
   if (q->value != std::floor(q->value) || q->value > 1e15)
     return Bad(error, flag, fmt::format("'{}' should be a whole number", text));
@@ -89,7 +90,8 @@ std::optional<double> ParsePositiveFlag(const std::string& flag, const std::stri
   std::string why;
   auto q = ParseQuantity(text, &why);
   if (!q) return Bad(error, flag, why);
-  if (q->unit != Unit::kCount) return Bad(error, flag, fmt::format("'{}' should be a plain number", text));
+  if (q->unit != Unit::kCount)
+    return Bad(error, flag, fmt::format("'{}' should be a plain number", text));
   if (!(q->value > 0)) return Bad(error, flag, fmt::format("'{}' must be above 0", text));
   return q->value;
 }
@@ -134,9 +136,10 @@ bool ResolveAccount(const KnowledgeBase& kb, const std::string& region, const st
       auto near = kb.SuggestTarget(kind);
       std::vector<std::string> all;
       for (const auto& target : kb.targets()) all.push_back(target.name);
-      error->message = fmt::format("--account-kind: unknown storage target '{}'; {}", kind,
-                                   near.empty() ? fmt::format("known: {}", fmt::join(all, ", "))
-                                                : fmt::format("did you mean {}?", fmt::join(near, ", ")));
+      error->message =
+          fmt::format("--account-kind: unknown storage target '{}'; {}", kind,
+                      near.empty() ? fmt::format("known: {}", fmt::join(all, ", "))
+                                   : fmt::format("did you mean {}?", fmt::join(near, ", ")));
       return false;
     }
     // "standard_gpv2" with a region means "the standard account of that region".

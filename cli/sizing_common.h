@@ -50,12 +50,12 @@ bool ResolveNode(const KnowledgeBase& kb, const std::string& sku, const std::str
 /// The storage account: a knowledge-base target, chosen by --account-kind or --region, with
 /// --account-egress-gbps overriding its egress.
 struct AccountChoice {
-  StorageTarget target;     ///< copy, egress possibly overridden
-  bool from_kb = true;      ///< false when only --account-egress-gbps was given
+  StorageTarget target;  ///< copy, egress possibly overridden
+  bool from_kb = true;   ///< false when only --account-egress-gbps was given
   bool egress_from_flag = false;
-  std::string region;       ///< as given
+  std::string region;  ///< as given
   bool listed_region = false;
-  std::string assumption;   ///< what was assumed for lack of a flag ("" when nothing was)
+  std::string assumption;  ///< what was assumed for lack of a flag ("" when nothing was)
 };
 bool ResolveAccount(const KnowledgeBase& kb, const std::string& region, const std::string& kind,
                     const std::string& egress_text, AccountChoice* out, FlagError* error);

@@ -16,7 +16,7 @@ struct EgressInput {
 
 struct EgressResult {
   double saturation_nodes = 0;  ///< limit / NIC, unrounded (120 / 24 = 5, 200 / 24 = 8.33)
-  int full_rate_nodes = 0;      ///< floor(limit / NIC): most nodes that all still get their NIC rate
+  int full_rate_nodes = 0;  ///< floor(limit / NIC): most nodes that all still get their NIC rate
   /// The smallest node count at which per-node throughput is below the NIC rate. Always
   /// full_rate_nodes + 1, whether or not the division is exact: at 120 / 24 = 5, five nodes take
   /// exactly 120 Gbit/s and the sixth pushes each to 20 (the guide: "six or more compute nodes

@@ -111,6 +111,8 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.smallfile.overhead_ms", U::kMilliseconds, O::kMeasured, "fitted per-request overhead"},
       {"probe.smallfile.bandwidth_gbps", U::kGbps, O::kMeasured, "fitted asymptotic bandwidth"},
       {"probe.smallfile.breakeven_bytes", U::kBytes, O::kMeasured, "size at which overhead equals transfer time"},
+      {"probe.smallfile.concurrency", U::kCount, O::kMeasured, "parallel reads used by the small-file probe"},
+      {"probe.smallfile.fit_r2", U::kFraction, O::kMeasured, "goodness of the overhead + size/bandwidth fit (1 = perfect)"},
       // --- measured: cache disk ---
       {"probe.disk.read_gbps", U::kGbps, O::kMeasured, "sequential read of the cache path"},
       {"probe.disk.write_gbps", U::kGbps, O::kMeasured, "sequential write of the cache path"},
@@ -155,6 +157,10 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"runtime.error_codes.<code>", U::kCount, O::kObserved, "non-successful responses by x-ms-error-code"},
       {"runtime.retries", U::kCount, O::kObserved, "retries the runtime logged"},
       {"runtime.setting.<ENV_VAR>", U::kText, O::kObserved, "a setting the runtime reports (or the job sets)"},
+      {"runtime.non_success_responses", U::kCount, O::kObserved, "non-successful HTTP responses rslex logged"},
+      {"runtime.log_errors", U::kCount, O::kObserved, "ERROR lines in rslex.log"},
+      {"runtime.stream_error", U::kText, O::kObserved, "first ScriptExecution.StreamAccess.* error code"},
+      {"runtime.span_busy_s.<span>", U::kSeconds, O::kObserved, "busy time summed over a rslex span's closes"},
       // --- observed: storage metrics ---
       {"metrics.e2e_latency_ms", U::kMilliseconds, O::kObserved, "SuccessE2ELatency, mean"},
       {"metrics.server_latency_ms", U::kMilliseconds, O::kObserved, "SuccessServerLatency, mean"},
@@ -166,6 +172,18 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"metrics.throttled.<response_type>", U::kCount, O::kObserved, "transactions by throttling response type"},
       {"metrics.bloblog.duration_p50_ms", U::kMilliseconds, O::kObserved, "StorageBlobLogs DurationMs, median"},
       {"metrics.bloblog.server_latency_p50_ms", U::kMilliseconds, O::kObserved, "StorageBlobLogs ServerLatencyMs, median"},
+      {"metrics.transactions.<response_type>", U::kCount, O::kObserved, "transactions by ResponseType"},
+      {"metrics.throttled_total", U::kCount, O::kObserved, "transactions with a throttling or server-timeout ResponseType"},
+      {"metrics.egress_gbps_during_download", U::kGbps, O::kDerived, "mean account egress while the runtime downloaded"},
+      {"metrics.throttled_per_s_during_download", U::kPerSecond, O::kDerived, "throttled transactions per second while the runtime downloaded"},
+      {"metrics.bloblog.requests", U::kCount, O::kObserved, "StorageBlobLogs records read"},
+      {"metrics.bloblog.throttled", U::kCount, O::kObserved, "StorageBlobLogs records with 503 or a ThrottlingError status"},
+      {"metrics.bloblog.duration_p99_ms", U::kMilliseconds, O::kObserved, "StorageBlobLogs DurationMs, 99th percentile"},
+      {"metrics.bloblog.server_latency_p99_ms", U::kMilliseconds, O::kObserved, "StorageBlobLogs ServerLatencyMs, 99th percentile"},
+      {"metrics.bloblog.network_p50_ms", U::kMilliseconds, O::kObserved, "StorageBlobLogs DurationMs - ServerLatencyMs per request, median (network + client)"},
+      {"metrics.bloblog.status.<code>", U::kCount, O::kObserved, "StorageBlobLogs records by StatusCode"},
+      {"metrics.bloblog.duration_p50_ms.<operation>", U::kMilliseconds, O::kObserved, "DurationMs median of one operation"},
+      {"metrics.bloblog.server_latency_p50_ms.<operation>", U::kMilliseconds, O::kObserved, "ServerLatencyMs median of one operation"},
       // --- observed: GPU ---
       {"gpu.count", U::kCount, O::kObserved, "GPUs sampled"},
       {"gpu.util_mean", U::kPercent, O::kObserved, "mean GPU utilisation"},
@@ -173,6 +191,13 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"gpu.starved_fraction", U::kFraction, O::kObserved, "fraction of samples under the busy threshold"},
       {"gpu.first_busy_s", U::kSeconds, O::kObserved, "time until the first busy sample"},
       {"gpu.util_during_download", U::kPercent, O::kObserved, "mean GPU utilisation while data was downloading"},
+      {"gpu.util_after_download", U::kPercent, O::kDerived, "mean GPU utilisation after the last download ended"},
+      {"gpu.samples", U::kCount, O::kObserved, "GPU utilisation samples read (all GPUs)"},
+      {"gpu.util_p10", U::kPercent, O::kObserved, "GPU utilisation, 10th percentile"},
+      {"gpu.util_p90", U::kPercent, O::kObserved, "GPU utilisation, 90th percentile"},
+      {"gpu.busy_threshold_percent", U::kPercent, O::kDeclared, "utilisation under which a sample counts as starved"},
+      {"gpu.starved_s", U::kSeconds, O::kObserved, "time the mean over GPUs was under the busy threshold"},
+      {"gpu.util_mean.<gpu>", U::kPercent, O::kObserved, "mean utilisation of one GPU ([node_]gpu<N>)"},
   };
 }
 

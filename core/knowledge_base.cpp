@@ -93,9 +93,10 @@ class RowReader {
         // "nic_speed" is too far from "nic" by edit distance but plainly meant it.
         for (const auto& c : candidates)
           if (near.empty() && key.rfind(c, 0) == 0) near.push_back(c);
-        file_->Warning(kKbUnknownKey, kv.first.Mark(),
-                       fmt::format("unknown key '{}' (ignored){}", key,
-                                   near.empty() ? "" : fmt::format("; did you mean '{}'?", near[0])));
+        file_->Warning(
+            kKbUnknownKey, kv.first.Mark(),
+            fmt::format("unknown key '{}' (ignored){}", key,
+                        near.empty() ? "" : fmt::format("; did you mean '{}'?", near[0])));
       }
     }
   }
@@ -235,8 +236,7 @@ std::optional<VmSize> ReadVm(const YAML::Node& row, FileReader* file) {
 }
 
 std::optional<StorageTarget> ReadTarget(const YAML::Node& row, FileReader* file) {
-  RowReader r(row, file,
-              {"name", "kind", "egress", "ingress", "requests_per_s", "source", "note"});
+  RowReader r(row, file, {"name", "kind", "egress", "ingress", "requests_per_s", "source", "note"});
   auto name = r.Text("name");
   file->set_context(name ? fmt::format("storage target '{}'", *name) : "storage target");
   r.CheckKeys();
@@ -290,13 +290,23 @@ const StorageTarget& FallbackTarget(bool listed) {
   // Used only when the knowledge base lacks the standard rows (Load then reported K307); keeps
   // TargetForRegion total so callers never hold a dangling reference.
   static const StorageTarget kListed{std::string(KnowledgeBase::kStandardListed),
-                                     "standard_gpv2", 200, 60, 40000,
+                                     "standard_gpv2",
+                                     200,
+                                     60,
+                                     40000,
                                      "built-in fallback (scalability-targets-standard-account)",
-                                     "", 0, ""};
+                                     "",
+                                     0,
+                                     ""};
   static const StorageTarget kOther{std::string(KnowledgeBase::kStandardOther),
-                                    "standard_gpv2", 50, 25, 20000,
+                                    "standard_gpv2",
+                                    50,
+                                    25,
+                                    20000,
                                     "built-in fallback (scalability-targets-standard-account)",
-                                    "", 0, ""};
+                                    "",
+                                    0,
+                                    ""};
   return listed ? kListed : kOther;
 }
 
@@ -320,20 +330,22 @@ std::string NormalizeRegion(std::string_view region) {
   return out;
 }
 
-bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostics) {
+bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostics,
+                             const std::string& display_path) {
+  const std::string& shown = display_path.empty() ? path : display_path;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     Diagnostic d;
     d.code = std::string(kKbUnreadable);
     d.message = fmt::format("cannot read knowledge-base file '{}'", path);
-    d.location.file = path;
+    d.location.file = shown;
     diagnostics->Add(std::move(d));
     return false;
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();
-  FileReader file(path, SplitLines(text), diagnostics);
+  FileReader file(shown, SplitLines(text), diagnostics);
 
   YAML::Node root;
   try {
@@ -368,13 +380,15 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
           }
           if (section == "vm_sizes") {
             if (auto vm = ReadVm(row, &file))
-              Upsert(&vms_, std::move(*vm), &seen,
-                     [](const std::string& a, const std::string& b) { return VmKey(a) == VmKey(b); },
-                     &file, row.Mark());
+              Upsert(
+                  &vms_, std::move(*vm), &seen,
+                  [](const std::string& a, const std::string& b) { return VmKey(a) == VmKey(b); },
+                  &file, row.Mark());
           } else if (auto t = ReadTarget(row, &file)) {
-            Upsert(&targets_, std::move(*t), &seen,
-                   [](const std::string& a, const std::string& b) { return Lower(a) == Lower(b); },
-                   &file, row.Mark());
+            Upsert(
+                &targets_, std::move(*t), &seen,
+                [](const std::string& a, const std::string& b) { return Lower(a) == Lower(b); },
+                &file, row.Mark());
           }
         }
       } else if (section == "listed_regions") {
@@ -431,14 +445,15 @@ bool KnowledgeBase::Load(const std::string& data_dir,
     diagnostics->Add(std::move(d));
     ok = false;
   }
-  for (const auto& path : builtins) ok = out->LoadFile(path, diagnostics) && ok;
+  for (const auto& path : builtins)
+    ok = out->LoadFile(path, diagnostics, "data/" + fs::path(path).filename().string()) && ok;
   for (const auto& path : override_files) ok = out->LoadFile(path, diagnostics) && ok;
   for (std::string_view required : {kStandardListed, kStandardOther}) {
     if (!out->FindTarget(required)) {
       Diagnostic d;
       d.code = std::string(kKbMissingRow);
-      d.message = fmt::format("storage target '{}' is missing; region defaults use built-in figures",
-                              required);
+      d.message = fmt::format(
+          "storage target '{}' is missing; region defaults use built-in figures", required);
       d.location.file = data_dir;
       diagnostics->Add(std::move(d));
       ok = false;
@@ -508,7 +523,8 @@ void KnowledgeBase::AddAccountFacts(const StorageTarget& t, FactSet* facts) cons
   const Provenance p = KbProvenance(t.file, t.line, t.name);
   facts->Set(TextFact("account.kind", t.kind, p));
   // 0 means "no published limit": leave the fact absent so rules say "not evaluated".
-  if (t.egress_gbps > 0) facts->Set(NumberFact("account.egress_gbps", t.egress_gbps, Unit::kGbps, p));
+  if (t.egress_gbps > 0)
+    facts->Set(NumberFact("account.egress_gbps", t.egress_gbps, Unit::kGbps, p));
   if (t.ingress_gbps > 0)
     facts->Set(NumberFact("account.ingress_gbps", t.ingress_gbps, Unit::kGbps, p));
   if (t.requests_per_s > 0)

@@ -29,7 +29,8 @@ struct VmSize {
 /// One storage target profile. A limit of 0 means "no published limit".
 struct StorageTarget {
   std::string name;  ///< "standard_gpv2", "standard_gpv2_legacy_120", ...
-  std::string kind;  ///< account.kind: standard_gpv2 | premium_block_blob | azure_files_premium | netapp_files
+  std::string kind;  ///< account.kind: standard_gpv2 | premium_block_blob | azure_files_premium |
+                     ///< netapp_files
   double egress_gbps = 0;
   double ingress_gbps = 0;
   double requests_per_s = 0;
@@ -43,11 +44,13 @@ struct StorageTarget {
 inline constexpr std::string_view kKbUnreadable = "K301";    ///< file missing or unreadable
 inline constexpr std::string_view kKbSyntax = "K302";        ///< YAML syntax error
 inline constexpr std::string_view kKbMissingField = "K303";  ///< a required field is absent
-inline constexpr std::string_view kKbBadValue = "K304";      ///< a value is not a number / has the wrong unit
-inline constexpr std::string_view kKbUnknownKey = "K305";    ///< a key the loader does not know (warning)
-inline constexpr std::string_view kKbDuplicate = "K306";     ///< same name twice in one file (warning)
-inline constexpr std::string_view kKbMissingRow = "K307";    ///< a row the calculators need is absent
-inline constexpr std::string_view kKbShape = "K308";         ///< wrong structure (a list expected, ...)
+inline constexpr std::string_view kKbBadValue =
+    "K304";  ///< a value is not a number / has the wrong unit
+inline constexpr std::string_view kKbUnknownKey =
+    "K305";  ///< a key the loader does not know (warning)
+inline constexpr std::string_view kKbDuplicate = "K306";  ///< same name twice in one file (warning)
+inline constexpr std::string_view kKbMissingRow = "K307";  ///< a row the calculators need is absent
+inline constexpr std::string_view kKbShape = "K308";  ///< wrong structure (a list expected, ...)
 
 class KnowledgeBase {
  public:
@@ -63,7 +66,10 @@ class KnowledgeBase {
                    KnowledgeBase* out, DiagnosticList* diagnostics);
 
   /// Loads one YAML file's rows into this knowledge base (replacing rows of the same name).
-  bool LoadFile(const std::string& path, DiagnosticList* diagnostics);
+  /// Rows and diagnostics name the file as `display_path` when given (built-ins say
+  /// "data/vm_sizes.yaml", the same on every machine and in the source tree).
+  bool LoadFile(const std::string& path, DiagnosticList* diagnostics,
+                const std::string& display_path = "");
 
   /// Case-insensitive; the "Standard_" prefix is optional ("nd96asr_v4").
   const VmSize* FindVm(std::string_view name) const;

@@ -37,13 +37,15 @@ double GetRequests(double files, double file_bytes, double block_bytes) {
 }
 
 bool ComputePlan(const PlanInput& in, PlanResult* out, std::string* error) {
-  for (const auto& [value, name] :
-       {std::pair{in.dataset_bytes, "--bytes"}, {in.files, "--files"},
-        {in.mean_file_bytes, "--mean-file-bytes"}, {in.median_file_bytes, "--median-file-bytes"},
-        {in.dirs, "--dirs"}, {in.files_per_dir, "--files-per-dir"},
-        {in.nic_gbps, "--nic-gbps"}, {in.account_egress_gbps, "--account-egress-gbps"}}) {
-    if (value && !Positive(value))
-      return Fail(error, fmt::format("{} must be above 0", name));
+  for (const auto& [value, name] : {std::pair{in.dataset_bytes, "--bytes"},
+                                    {in.files, "--files"},
+                                    {in.mean_file_bytes, "--mean-file-bytes"},
+                                    {in.median_file_bytes, "--median-file-bytes"},
+                                    {in.dirs, "--dirs"},
+                                    {in.files_per_dir, "--files-per-dir"},
+                                    {in.nic_gbps, "--nic-gbps"},
+                                    {in.account_egress_gbps, "--account-egress-gbps"}}) {
+    if (value && !Positive(value)) return Fail(error, fmt::format("{} must be above 0", name));
   }
   if (!(in.block_bytes > 0) || !std::isfinite(in.block_bytes))
     return Fail(error, "--block must be above 0");
@@ -82,9 +84,9 @@ bool ComputePlan(const PlanInput& in, PlanResult* out, std::string* error) {
   r.mean_file_bytes = r.dataset_bytes / r.files;
   if (in.mean_file_bytes && in.dataset_bytes && (in.files || layout_files) &&
       std::fabs(r.mean_file_bytes - *in.mean_file_bytes) > 0.01 * *in.mean_file_bytes)
-    return Fail(error, fmt::format("--mean-file-bytes {} disagrees with --bytes / file count = {}",
-                                   FormatBytes(*in.mean_file_bytes),
-                                   FormatBytes(r.mean_file_bytes)));
+    return Fail(error,
+                fmt::format("--mean-file-bytes {} disagrees with --bytes / file count = {}",
+                            FormatBytes(*in.mean_file_bytes), FormatBytes(r.mean_file_bytes)));
   if (in.mean_file_bytes) r.mean_file_bytes = *in.mean_file_bytes;
 
   // --- requests ---
@@ -154,12 +156,10 @@ void AddPlanFacts(const PlanResult& r, const std::string& source, FactSet* facts
   if (r.load_s_nic) facts->Set(NumberFact("plan.load_s_nic", *r.load_s_nic, Unit::kSeconds, p));
   if (r.load_s_share)
     facts->Set(NumberFact("plan.load_s_share", *r.load_s_share, Unit::kSeconds, p));
-  if (r.epoch_s_min)
-    facts->Set(NumberFact("plan.epoch_s_min", *r.epoch_s_min, Unit::kSeconds, p));
+  if (r.epoch_s_min) facts->Set(NumberFact("plan.epoch_s_min", *r.epoch_s_min, Unit::kSeconds, p));
   if (r.fits_on_disk) facts->Set(BoolFact("plan.fits_on_disk", *r.fits_on_disk, p));
   facts->Set(NumberFact("plan.request_overhead_s", r.request_overhead_s, Unit::kSeconds, p));
-  facts->Set(
-      NumberFact("plan.request_latency_ms", r.request_latency_ms, Unit::kMilliseconds, p));
+  facts->Set(NumberFact("plan.request_latency_ms", r.request_latency_ms, Unit::kMilliseconds, p));
   facts->Set(BoolFact("plan.small_files", r.small_files, p));
   facts->Set(NumberFact("plan.requests_per_file", r.requests_per_file, Unit::kCount, p));
 }

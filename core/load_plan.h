@@ -46,31 +46,32 @@ struct PlanResult {
   double dataset_bytes = 0;
   double files = 0;
   double mean_file_bytes = 0;
-  std::optional<double> dirs;           ///< set when a dirs x files layout is known
+  std::optional<double> dirs;  ///< set when a dirs x files layout is known
   std::optional<double> files_per_dir;
   double block_bytes = kDefaultBlockBytes;
   int nodes = 1;
   double epochs = 1;
 
   // Requests.
-  double requests_per_file = 1;  ///< 1 below one block, else ceil(mean / block)
-  double get_requests = 0;       ///< files x requests_per_file
-  double list_requests_flat = 0; ///< ceil(files / 5,000), at least 1
-  double list_requests_walk = 0; ///< directory walk (equals flat when no layout is known)
+  double requests_per_file = 1;   ///< 1 below one block, else ceil(mean / block)
+  double get_requests = 0;        ///< files x requests_per_file
+  double list_requests_flat = 0;  ///< ceil(files / 5,000), at least 1
+  double list_requests_walk = 0;  ///< directory walk (equals flat when no layout is known)
   bool walk_from_layout = false;
 
   // Time and space.
-  std::optional<double> load_s_nic;    ///< bytes over the NIC
-  std::optional<double> load_s_share;  ///< bytes over account egress / nodes
+  std::optional<double> load_s_nic;         ///< bytes over the NIC
+  std::optional<double> load_s_share;       ///< bytes over account egress / nodes
   std::optional<double> usable_disk_bytes;  ///< local disk minus the runtime's reserve
   std::optional<bool> fits_on_disk;
   std::optional<double> epoch_s_min;  ///< one pass over the data by all nodes together
-  std::string epoch_bound;            ///< what sets epoch_s_min: "NIC", "account egress", "request rate"
+  std::string epoch_bound;  ///< what sets epoch_s_min: "NIC", "account egress", "request rate"
 
   // Small files.
   double request_latency_ms = kDefaultRequestLatencyMs;
   bool latency_assumed = true;
-  double request_overhead_s = 0;  ///< get_requests x latency, summed (divide by concurrent requests)
+  double request_overhead_s =
+      0;  ///< get_requests x latency, summed (divide by concurrent requests)
   double small_file_basis_bytes = 0;
   std::string small_file_basis;  ///< "median" or "mean"
   bool small_files = false;      ///< basis < 4 MiB

@@ -115,6 +115,7 @@ std::string DiskOfBlockName(const std::string& sys_root, const std::string& name
 std::string DiskModel(const std::string& sys_root, const std::string& disk) {
   std::string base = sys_root + "/sys/block/" + disk + "/device/";
   std::string vendor = ReadSmallFile(base + "vendor");
+  if (vendor.rfind("0x", 0) == 0) vendor.clear();  // virtio prints a PCI vendor id, not a name
   std::string model = ReadSmallFile(base + "model");
   if (!vendor.empty() && !model.empty()) return vendor + " " + model;
   return model.empty() ? vendor : model;

@@ -110,6 +110,17 @@ void Worker(Shared* s, unsigned seed) {
         s->stop = true;
         break;
       }
+      if (r.status == 200 && block.length < block.object->size_bytes) {
+        // The server ignores Range: every block would be the whole object. Not retryable.
+        ++local.total;
+        ++local.by_class[ErrorClass::kClient];
+        ++local.by_status[200];
+        if (local.first_message.empty())
+          local.first_message = "the server ignores Range (HTTP 200 instead of 206)";
+        s->failures.fetch_add(1, std::memory_order_relaxed);
+        s->stop = true;
+        break;
+      }
       ErrorClass c = local.Add(r);
       if (c == ErrorClass::kNone && r.body_bytes == block.length) {
         s->requests.fetch_add(1, std::memory_order_relaxed);
@@ -158,10 +169,13 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
     threads.emplace_back(Worker, &s, static_cast<unsigned>(i * 7919 + concurrency));
   WaitUntil(&s, start + std::chrono::duration_cast<Clock::duration>(
                             std::chrono::duration<double>(warmup_s)));
-  uint64_t bytes0 = s.bytes.load();
-  uint64_t req0 = s.requests.load();
-  uint64_t fail0 = s.failures.load();
-  auto t0 = Clock::now();
+  // A budget that ran out during the warm-up leaves no window: measure the whole step then,
+  // and say so, rather than report nothing.
+  bool stopped_in_warmup = s.stop.load();
+  uint64_t bytes0 = stopped_in_warmup ? 0 : s.bytes.load();
+  uint64_t req0 = stopped_in_warmup ? 0 : s.requests.load();
+  uint64_t fail0 = stopped_in_warmup ? 0 : s.failures.load();
+  auto t0 = stopped_in_warmup ? start : Clock::now();
   WaitUntil(&s, start + std::chrono::duration_cast<Clock::duration>(
                             std::chrono::duration<double>(step_s)));
   uint64_t bytes1 = s.bytes.load();
@@ -172,6 +186,11 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
   step.errors = s.failures.load() - fail0;
   s.stop = true;
   for (auto& t : threads) t.join();
+  if (stopped_in_warmup) {
+    bytes1 = s.bytes.load();
+    t1 = Clock::now();
+    step.warmup_included = true;
+  }
   step.window_s = std::chrono::duration<double>(t1 - t0).count();
   step.window_bytes = bytes1 - bytes0;
   step.gbps =
@@ -304,6 +323,9 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
   } else if (budget_hit || errors.total > 0) {
     result.status = ProbeStatus::kPartial;
     std::string why = budget_hit ? budget.stop_reason() : "";
+    if (std::any_of(out.steps.begin(), out.steps.end(),
+                    [](const ThroughputStep& s) { return s.warmup_included; }))
+      why += " during the warm-up (measured including it: slow start lowers the figure)";
     if (errors.total)
       why += (why.empty() ? "" : "; ") + fmt::format("{} failed requests, {} retries (first: {})",
                                                      errors.total, errors.retries,

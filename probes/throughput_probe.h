@@ -31,6 +31,7 @@ struct ThroughputStep {
   uint64_t window_bytes = 0;
   uint64_t requests = 0;
   uint64_t errors = 0;
+  bool warmup_included = false;  ///< the budget ran out before the window: whole step measured
 };
 
 struct ThroughputProbeResult {

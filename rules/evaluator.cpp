@@ -234,7 +234,22 @@ Value Evaluate(const Expr& expr, const FactSet& facts, std::vector<std::string>*
   return evaluator.Eval(expr, missing);
 }
 
-std::string FormatResult(const Expr& expr, const Value& value) {
+namespace {
+// 2000000 -> "2,000,000"; other numbers as FormatNumber prints them.
+std::string WithThousands(double v) {
+  std::string s = FormatNumber(v);
+  if (std::fabs(v) < 10000 || v != std::floor(v)) return s;
+  size_t begin = s[0] == '-' ? 1 : 0;
+  std::string out = begin ? "-" : "";
+  for (size_t i = begin; i < s.size(); ++i) {
+    if (i > begin && (s.size() - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  return out;
+}
+}  // namespace
+
+std::string FormatResult(const Expr& expr, const Value& value, Style style) {
   switch (value.type) {
     case ValueType::kUnknown:
       return "?";
@@ -245,8 +260,10 @@ std::string FormatResult(const Expr& expr, const Value& value) {
     case ValueType::kNumber:
       break;
   }
+  if (style == Style::kRaw) return FormatNumber(value.number, 6);
+  Unit unit = value.fact ? value.fact->unit : expr.unit;
+  if (expr.bare || unit == Unit::kCount) return WithThousands(value.number);
   if (value.fact) return FormatFactValue(*value.fact);
-  if (expr.bare || expr.unit == Unit::kCount) return FormatNumber(value.number);
   return FormatValue(value.number, expr.unit);
 }
 

@@ -26,8 +26,12 @@ struct Value {
 /// appended to `missing` (without duplicates).
 Value Evaluate(const Expr& expr, const FactSet& facts, std::vector<std::string>* missing);
 
-/// The value for humans in the node's unit: "200 Gbit/s", "384", "download".
-std::string FormatResult(const Expr& expr, const Value& value);
+/// How a placeholder prints: kHuman for messages ("4.00 MiB", "2,000,000"), kRaw for env
+/// values and config (plain numbers in the expression's unit: "4194304", "384").
+enum class Style { kHuman, kRaw };
+
+/// The value in the node's unit: "200 Gbit/s", "384", "download".
+std::string FormatResult(const Expr& expr, const Value& value, Style style = Style::kHuman);
 
 /// "ranks 0-5 -> account 1, ranks 6-11 -> account 2" for `nodes` ranks over `accounts`
 /// accounts in contiguous, balanced blocks (account = floor(rank * accounts / nodes)).

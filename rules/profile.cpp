@@ -298,7 +298,7 @@ bool LoadProfileText(const std::string& name, const std::string& content, Profil
   } catch (const YAML::Exception& e) {
     diagnostics->Add(Diagnostic{kCodeYamlSyntax,
                                 DiagnosticSeverity::kError,
-                                e.msg,
+                                YamlErrorMessage(e),
                                 {name, e.mark.line + 1, e.mark.column + 1},
                                 "",
                                 ""});
@@ -310,7 +310,7 @@ bool LoadProfileText(const std::string& name, const std::string& content, Profil
   } catch (const YAML::Exception& e) {
     diagnostics->Add(Diagnostic{kCodeProfileValue,
                                 DiagnosticSeverity::kError,
-                                e.msg,
+                                YamlErrorMessage(e),
                                 {name, e.mark.line + 1, e.mark.column + 1},
                                 "",
                                 ""});

@@ -3,6 +3,9 @@
 // R2xx templates, env and config, R3xx profiles and job files.
 #pragma once
 
+#include <exception>
+#include <string>
+
 namespace feedcheck::rules {
 
 // --- reading (YAML -> RuleInfo) ---
@@ -40,6 +43,11 @@ inline constexpr const char* kCodeJobFile = "R303";
 inline constexpr const char* kCodeUnknownVm = "R304";
 
 // Message texts (fmt patterns where they take arguments).
+/// yaml-cpp's message for a YAML exception, with a readable text for its recursion guard
+/// (which otherwise says "bad file").
+std::string YamlErrorMessage(const std::exception& e);
+
+inline constexpr const char* kMsgYamlTooDeep = "YAML nests too deeply (over {} levels)";
 inline constexpr const char* kMsgNotAList = "a rules file is a YAML list of rules";
 inline constexpr const char* kMsgRuleNotAMap =
     "a rule is a mapping with id, title, severity, when, say, source";

@@ -149,7 +149,7 @@ bool ReadRules(const std::shared_ptr<const SourceFile>& file, std::vector<RuleIn
                         fmt::format("YAML nests deeper than {} levels", e.depth() - 1)));
     return false;
   } catch (const YAML::Exception& e) {
-    diagnostics->Add(At(*file, e.mark, kCodeYamlSyntax, e.msg));
+    diagnostics->Add(At(*file, e.mark, kCodeYamlSyntax, YamlErrorMessage(e)));
     return false;
   }
   if (root.IsNull()) return true;  // an empty file holds no rules
@@ -163,10 +163,21 @@ bool ReadRules(const std::shared_ptr<const SourceFile>& file, std::vector<RuleIn
     try {
       if (reader.ReadRule(node, &rule)) out->push_back(std::move(rule));
     } catch (const YAML::Exception& e) {
-      diagnostics->Add(At(*file, e.mark, kCodeWrongFieldType, e.msg));
+      diagnostics->Add(At(*file, e.mark, kCodeWrongFieldType, YamlErrorMessage(e)));
     }
   }
   return true;
+}
+
+}  // namespace feedcheck::rules
+
+namespace feedcheck::rules {
+
+std::string YamlErrorMessage(const std::exception& e) {
+  if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&e))
+    return fmt::format(kMsgYamlTooDeep, deep->depth());
+  if (const auto* yaml = dynamic_cast<const YAML::Exception*>(&e)) return yaml->msg;
+  return e.what();
 }
 
 }  // namespace feedcheck::rules

@@ -122,7 +122,7 @@ EvaluationResult RuleSet::Evaluate(const FactSet& facts) const {
       if (const Fact* fact = facts.Find(key)) f.evidence.push_back(*fact);
     for (const auto& env : rule.env) {
       std::vector<std::string> env_missing;
-      std::string value = RenderTemplate(env.value, facts, &env_missing);
+      std::string value = RenderTemplate(env.value, facts, &env_missing, Style::kRaw);
       if (!env_missing.empty()) {
         // Never paste a guessed value: say which setting could not be computed and why.
         f.message +=
@@ -133,8 +133,8 @@ EvaluationResult RuleSet::Evaluate(const FactSet& facts) const {
     }
     for (const auto& config : rule.config) {
       std::vector<std::string> config_missing;
-      f.config.push_back(
-          ConfigFragment{config.kind, RenderTemplate(config.text, facts, &config_missing)});
+      f.config.push_back(ConfigFragment{
+          config.kind, RenderTemplate(config.text, facts, &config_missing, Style::kRaw)});
     }
     if (!rule.mode.empty()) f.config.push_back(ConfigFragment{kInputModeFragment, rule.mode});
     f.source = rule.source;

@@ -63,13 +63,13 @@ bool CompileTemplate(const SourceText& text, const FactRegistry& registry,
 }
 
 std::string RenderTemplate(const Template& tmpl, const FactSet& facts,
-                           std::vector<std::string>* missing) {
+                           std::vector<std::string>* missing, Style style) {
   std::string out;
   for (const auto& part : tmpl.parts) {
     out += part.literal;
     if (!part.expr) continue;
     Value v = Evaluate(*part.expr, facts, missing);
-    out += FormatResult(*part.expr, v);
+    out += FormatResult(*part.expr, v, style);
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include "core/fact_registry.h"
 #include "core/fact_set.h"
 #include "rules/condition_ast.h"
+#include "rules/evaluator.h"
 #include "rules/rule_info.h"
 
 namespace feedcheck::rules {
@@ -33,6 +34,6 @@ bool CompileTemplate(const SourceText& text, const FactRegistry& registry,
 /// Renders the template; placeholders that cannot be computed print "?" and add their
 /// missing keys to `missing`.
 std::string RenderTemplate(const Template& tmpl, const FactSet& facts,
-                           std::vector<std::string>* missing);
+                           std::vector<std::string>* missing, Style style = Style::kHuman);
 
 }  // namespace feedcheck::rules

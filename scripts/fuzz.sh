@@ -1,61 +1,39 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang, ASan+UBSan) in ${ASAN_BUILD_DIR:-build-asan} and runs each
-# for FUZZ_SECONDS (default 60) over its committed seed corpus tests/fuzz/corpus/<target>/, two at
-# a time (2 cores). The corpus in the repository is never modified: new inputs go to a scratch
-# copy. A crash, leak or UB report fails the run and leaves the reproducer in
-# ${ASAN_BUILD_DIR}/fuzz-artifacts/. Usage: scripts/fuzz.sh [TARGET...]
+# Builds the analyzer and rules fuzz targets (clang, libFuzzer + ASan/UBSan) in build-fuzz and runs each
+# for N seconds (default 30) from a copy of its committed seed corpus.
+# Usage: scripts/fuzz.sh [seconds] [target...]     e.g. scripts/fuzz.sh 10 fuzz_rslex_log
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build_dir=${ASAN_BUILD_DIR:-build-asan}
-seconds=${FUZZ_SECONDS:-60}
-jobs=${FUZZ_JOBS:-2}
-command -v clang++ >/dev/null || { echo "fuzz: clang++ is required (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
-
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DFEEDCHECK_SANITIZE="address;undefined" -DFEEDCHECK_BUILD_FUZZERS=ON \
-  -DFEEDCHECK_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$build_dir" -j"$(nproc)"
-
+seconds=${1:-30}
+shift || true
+build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
+cxx=${FUZZ_CXX:-$(command -v clang++-14 || command -v clang++)}
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DFEEDCHECK_BUILD_FUZZERS=ON -DFEEDCHECK_BUILD_BENCHMARKS=OFF >/dev/null
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  for f in "$build_dir"/fuzz_*; do [[ -x "$f" && -f "$f" ]] && targets+=("$(basename "$f")"); done
+  targets=(fuzz_azure_monitor fuzz_data_capability fuzz_dcgm fuzz_metrics_csv fuzz_nvidia_smi
+           fuzz_rslex_log fuzz_storage_blob_logs fuzz_tracing_line
+           fuzz_condition_parser fuzz_rule_reader)
 fi
-if ((${#targets[@]} == 0)); then
-  echo "fuzz: no fuzz_* targets in $build_dir (FEEDCHECK_BUILD_FUZZERS builds tests/fuzz/)" >&2
-  exit 1
-fi
-
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/feedcheck-fuzz-XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$build_dir/fuzz-artifacts"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-
-run_one() {
-  local t=$1 seeds="tests/fuzz/corpus/$1" work="$scratch/$1"
-  mkdir -p "$work"
-  [[ -d "$seeds" ]] && cp -r "$seeds/." "$work/"
-  # -rss_limit_mb and -timeout make memory blow-ups and hangs findings, not CI stalls.
-  if "$build_dir/$t" "$work" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-    -print_final_stats=1 -artifact_prefix="$build_dir/fuzz-artifacts/$t-" \
-    >"$scratch/$t.log" 2>&1; then
-    echo "fuzz: $t ok: $(grep -E '^stat::number_of_executed_units' "$scratch/$t.log" | awk '{print $2}') runs in ${seconds} s"
-  else
-    echo "fuzz: $t FAILED; last lines:" >&2
-    tail -40 "$scratch/$t.log" >&2
-    return 1
-  fi
-}
-
+cmake --build "$build_dir" --target "${targets[@]}" -j"$(nproc)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 status=0
-pids=()
 for t in "${targets[@]}"; do
-  run_one "$t" &
-  pids+=($!)
-  if ((${#pids[@]} >= jobs)); then
-    wait "${pids[0]}" || status=1
-    pids=("${pids[@]:1}")
+  seeds="tests/fuzz/corpus/${t#fuzz_}"
+  mkdir -p "$work/$t" "$build_dir/fuzz-artifacts"
+  cp "$seeds"/* "$work/$t"/ 2>/dev/null || true
+  echo "fuzz: $t for ${seconds}s"
+  if ! "$build_dir/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+      -max_len=65536 -print_final_stats=1 -artifact_prefix="$build_dir/fuzz-artifacts/$t-" \
+      "$work/$t" 2>"$work/$t.log"; then
+    echo "fuzz: $t FAILED (artifacts in $build_dir/fuzz-artifacts/)"
+    tail -40 "$work/$t.log"
+    status=1
+  else
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/$t.log" | tr '\n' ' '
+    echo
   fi
 done
-for p in "${pids[@]+"${pids[@]}"}"; do wait "$p" || status=1; done
-exit "$status"
+exit $status

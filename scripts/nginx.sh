@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts or stops nginx on loopback for the probes' throughput/latency tests and benchmarks.
 # Usage: scripts/nginx.sh start PORT RUNDIR   |   scripts/nginx.sh stop PORT RUNDIR
+# HTTPS on PORT+1 with a self-signed certificate for 127.0.0.1 (RUNDIR/tls/cert.pem, the file
+# to pass as --ca-file), so TLS verification and handshake timing can be tested.
 # start generates RUNDIR/nginx.conf and files of known sizes in RUNDIR/www:
 #   4k.bin (4096 B), 1m.bin (1 MiB), 64m.bin (64 MiB), 256m.bin (256 MiB), and a fake
 #   instance-metadata token at metadata/identity/oauth2/token (for the managed-identity test).
@@ -28,6 +30,13 @@ start)
   printf '{"access_token":"test-token-from-imds","expires_in":"3599","token_type":"Bearer"}' \
     >"$rundir/www/metadata/identity/oauth2/token"
   chmod -R a+rX "$rundir/www"
+  tls_port=$((port + 1))
+  mkdir -p "$rundir/tls"
+  if [[ ! -f "$rundir/tls/cert.pem" ]]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" \
+      -addext "subjectAltName=IP:127.0.0.1" -keyout "$rundir/tls/key.pem" \
+      -out "$rundir/tls/cert.pem" >/dev/null 2>&1
+  fi
   user_line=""
   # Workers run as nobody unless told otherwise; as root, keep root so any RUNDIR is readable.
   [[ $EUID -eq 0 ]] && user_line="user root;"
@@ -46,6 +55,10 @@ http {
   types { application/octet-stream bin; application/json token; }
   default_type application/json;
   server { listen 127.0.0.1:$port; root $rundir/www; }
+  server {
+    listen 127.0.0.1:$tls_port ssl; root $rundir/www;
+    ssl_certificate $rundir/tls/cert.pem; ssl_certificate_key $rundir/tls/key.pem;
+  }
 }
 CONF
   nginx -p "$rundir" -c "$rundir/nginx.conf" >"$rundir/logs/stdout.log" 2>&1 &

@@ -25,9 +25,10 @@ TEST_CASE("egress --all at 120 Gbit/s reproduces the guide's table", "[cli][egre
   }
 }
 
-TEST_CASE("egress --account-kind standard_gpv2_legacy_120 is the guide's profile", "[cli][egress]") {
-  RunResult r = RunFeedcheck(
-      {"--json", "egress", "--sku", "Standard_NC64as_T4_v3", "--account-kind", "standard_gpv2_legacy_120"});
+TEST_CASE("egress --account-kind standard_gpv2_legacy_120 is the guide's profile",
+          "[cli][egress]") {
+  RunResult r = RunFeedcheck({"--json", "egress", "--sku", "Standard_NC64as_T4_v3",
+                              "--account-kind", "standard_gpv2_legacy_120"});
   REQUIRE(r.exit_code == 0);
   auto j = r.Json();
   CHECK(j["account"]["egress_gbps"] == 120);
@@ -68,8 +69,8 @@ TEST_CASE("egress in East US today: 8 A100 nodes, 2 H100 nodes", "[cli][egress]"
 }
 
 TEST_CASE("egress human output is a readable table", "[cli][egress]") {
-  RunResult r = RunFeedcheck({"egress", "--sku", "Standard_ND96asr_v4", "--region", "East US 2",
-                              "--nodes", "12"});
+  RunResult r = RunFeedcheck(
+      {"egress", "--sku", "Standard_ND96asr_v4", "--region", "East US 2", "--nodes", "12"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("Standard_ND96asr_v4") != std::string::npos);
   CHECK(r.out.find("a listed region") != std::string::npos);
@@ -106,7 +107,8 @@ TEST_CASE("egress: bad numbers name their flag, usage errors exit 2", "[cli][egr
   CHECK(nodes.exit_code == 2);
   CHECK(nodes.err.find("--nodes") != std::string::npos);
   CHECK(nodes.err.find("not a number") != std::string::npos);
-  RunResult egress = RunFeedcheck({"egress", "--nic-gbps", "24", "--account-egress-gbps", "12 parsecs"});
+  RunResult egress =
+      RunFeedcheck({"egress", "--nic-gbps", "24", "--account-egress-gbps", "12 parsecs"});
   CHECK(egress.exit_code == 2);
   CHECK(egress.err.find("--account-egress-gbps") != std::string::npos);
   RunResult nic = RunFeedcheck({"egress", "--nic-gbps", "4MiB"});
@@ -127,13 +129,14 @@ TEST_CASE("egress: bad numbers name their flag, usage errors exit 2", "[cli][egr
 }
 
 TEST_CASE("egress --nic-gbps accepts units", "[cli][egress]") {
-  RunResult r = RunFeedcheck({"egress", "--nic-gbps", "1500 Mbit/s", "--account-egress-gbps", "120",
-                              "--json"});
+  RunResult r = RunFeedcheck(
+      {"egress", "--nic-gbps", "1500 Mbit/s", "--account-egress-gbps", "120", "--json"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.Json()["result"]["full_rate_nodes"] == 80);
 }
 
-TEST_CASE("a --kb file overrides a size and a broken one exits 3 with file:line", "[cli][egress][kb]") {
+TEST_CASE("a --kb file overrides a size and a broken one exits 3 with file:line",
+          "[cli][egress][kb]") {
   std::string mine = WriteTempFile("mine.yaml", R"(vm_sizes:
   - name: Standard_ND96asr_v4
     vcpus: 96

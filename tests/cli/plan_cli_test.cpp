@@ -22,9 +22,10 @@ nlohmann::json PlanJson(std::vector<std::string> args) {
 TEST_CASE("plan: the guide's request counts", "[cli][plan]") {
   CHECK(PlanJson({"--bytes", "1TB", "--files", "2,000,000"})["get_requests"] == 2000000);
   CHECK(PlanJson({"--files", "2000000", "--mean-file-bytes", "500KB"})["get_requests"] == 2000000);
-  CHECK(PlanJson({"--files", "1000", "--mean-file-bytes", "1GiB", "--block", "4MiB"})["get_requests"] ==
-        256000);
-  auto walk = PlanJson({"--dirs", "1000000", "--files-per-dir", "10", "--mean-file-bytes", "100KB"});
+  CHECK(PlanJson({"--files", "1000", "--mean-file-bytes", "1GiB", "--block",
+                  "4MiB"})["get_requests"] == 256000);
+  auto walk =
+      PlanJson({"--dirs", "1000000", "--files-per-dir", "10", "--mean-file-bytes", "100KB"});
   CHECK(walk["list_requests_walk"] == 1000200);
   CHECK(walk["list_requests_flat"] == 2000);
   auto wide = PlanJson({"--dirs", "1000", "--files-per-dir", "10000", "--bytes", "1TB"});
@@ -44,9 +45,9 @@ TEST_CASE("plan: the guide's load times", "[cli][plan]") {
 }
 
 TEST_CASE("plan: the guide's scenario end to end", "[cli][plan]") {
-  RunResult r = RunFeedcheck({"plan", "--bytes", "1TB", "--mean-file-bytes", "500KB", "--sku",
-                              "Standard_ND96asr_v4", "--nodes", "12", "--region", "eastus",
-                              "--json"});
+  RunResult r =
+      RunFeedcheck({"plan", "--bytes", "1TB", "--mean-file-bytes", "500KB", "--sku",
+                    "Standard_ND96asr_v4", "--nodes", "12", "--region", "eastus", "--json"});
   REQUIRE(r.exit_code == 0);
   auto j = r.Json();
   auto res = j["result"];
@@ -87,7 +88,8 @@ TEST_CASE("plan: errors name the flag and exit 2", "[cli][plan][errors]") {
   RunResult bytes = RunFeedcheck({"plan", "--bytes", "lots", "--files", "10"});
   CHECK(bytes.exit_code == 2);
   CHECK(bytes.err.find("--bytes") != std::string::npos);
-  RunResult block = RunFeedcheck({"plan", "--bytes", "1TB", "--files", "10", "--block", "4 Gbit/s"});
+  RunResult block =
+      RunFeedcheck({"plan", "--bytes", "1TB", "--files", "10", "--block", "4 Gbit/s"});
   CHECK(block.exit_code == 2);
   CHECK(block.err.find("--block") != std::string::npos);
   CHECK(block.err.find("expected a size") != std::string::npos);

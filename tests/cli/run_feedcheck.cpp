@@ -38,8 +38,7 @@ const fs::path& Scratch() {
     fs::create_directories(d);
     std::atexit([] {
       std::error_code ec;
-      fs::remove_all(fs::temp_directory_path() /
-                         ("feedcheck_cli_test_" + std::to_string(getpid())),
+      fs::remove_all(fs::temp_directory_path() / ("feedcheck_cli_test_" + std::to_string(getpid())),
                      ec);
     });
     return d;

@@ -103,7 +103,7 @@ TEST_CASE("pages are followed to the end and the dataset shape is collected", "[
   CHECK(r.evidence.FindSeries("dataset.size_histogram") != nullptr);
 }
 
-TEST_CASE("--max-pages bounds the listing and marks it partial", "[probes][list]") {
+TEST_CASE("max-pages bounds the listing and marks it partial", "[probes][list]") {
   auto client = std::make_shared<ScriptedHttpClient>([](const HttpRequest&) {
     return Ok(Page({{"f", 1}}, "more"));
   });

@@ -1,0 +1,158 @@
+#include "analyzers/analyze_paths.h"
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sys/wait.h>
+
+#include "analyzers/correlation.h"
+#include "test_util.h"
+
+using namespace feedcheck;
+using namespace feedcheck::analyzers;
+using namespace feedcheck::analyzers::test;
+
+namespace {
+std::string DemoJob() { return DataDir() + "/joblogs/job-demo"; }
+}  // namespace
+
+TEST_CASE("the demo job folder tells its story", "[analyzers][paths]") {
+  AnalyzeRequest req;
+  req.paths = {DemoJob()};
+  AnalysisResult r = AnalyzePaths(req);
+  REQUIRE(r.anything_read);
+  CHECK(r.sources.size() == 4);
+  const Evidence& ev = r.evidence;
+  // data-capability.log wins the mode, the download took 892.41 s
+  CHECK(*ev.facts.Text("runtime.mode") == "download");
+  CHECK(ev.facts.Find("runtime.mode")->provenance.file.find("data-capability.log") !=
+        std::string::npos);
+  CHECK(Num(ev, "runtime.download_s") == Approx(892.41021));
+  CHECK(Num(ev, "runtime.parallelization_degree") == 4);
+  CHECK(Num(ev, "runtime.http_errors.503") > 100);
+  CHECK(*ev.facts.Text("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT") == "10");
+  // the account was at its 200 Gbit/s limit and throttled during the download
+  CHECK(Num(ev, "metrics.egress_gbps_peak") > 199);
+  CHECK(Num(ev, "metrics.throttled.ServerBusyError") > 0);
+  // GPUs of both nodes idle during the download, busy after
+  CHECK(Num(ev, "gpu.count") == 8);
+  CHECK(Num(ev, "gpu.util_during_download") < 1);
+  CHECK(Num(ev, "gpu.util_after_download") > 80);
+  CHECK(Num(ev, "gpu.first_busy_s") > 892);
+  CHECK(Num(ev, "gpu.first_busy_s") < 960);
+  // the rotated files were read oldest first
+  const SourceStats* rslex = nullptr;
+  for (const auto& s : r.sources)
+    if (s.format == "rslex") rslex = &s;
+  REQUIRE(rslex);
+  REQUIRE(rslex->files.size() == 2);
+  CHECK(rslex->files[0].find("rslex.log.2024-05-01-09") != std::string::npos);
+  CHECK(rslex->malformed == 1);
+  // one joined timeline, sorted, with all three lanes
+  std::set<std::string> lanes;
+  for (const auto& iv : ev.timeline) lanes.insert(iv.lane);
+  CHECK(lanes == std::set<std::string>({"data-runtime", "gpu", "storage"}));
+  CHECK(std::is_sorted(ev.timeline.begin(), ev.timeline.end(),
+                       [](const auto& a, const auto& b) { return a.start_epoch_s < b.start_epoch_s; }));
+  REQUIRE(ev.FindSeries("gpu.util"));
+  REQUIRE(ev.FindSeries("metrics.egress_gbps"));
+  REQUIRE(ev.FindSeries("metrics.requests_per_s"));
+  REQUIRE(ev.FindSeries("metrics.throttled_per_s"));
+}
+
+TEST_CASE("nothing readable: missing paths and unknown files are listed", "[analyzers][paths]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "feedcheck_paths_unknown";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "notes.txt") << "hello world\nnothing to see\n";
+  AnalyzeRequest req;
+  req.paths = {(dir / "notes.txt").string(), "/nonexistent/feedcheck"};
+  AnalysisResult r = AnalyzePaths(req);
+  CHECK_FALSE(r.anything_read);
+  CHECK(r.skipped.size() == 2);
+  CHECK(r.evidence.diagnostics.total() == 1);  // the explicit unknown file gets a warning
+  // --format forces it: now it is read as an rslex log, every line malformed
+  req.forced_format = InputFormat::kRslex;
+  req.paths = {(dir / "notes.txt").string()};
+  r = AnalyzePaths(req);
+  CHECK(r.anything_read);
+  REQUIRE(r.sources.size() == 1);
+  CHECK(r.sources[0].malformed == 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("format detection by content", "[analyzers][detect]") {
+  CHECK(DetectFormat("2023-05-18T14:08:25.388670Z  INFO rslex::x: close\n", "whatever") ==
+        InputFormat::kRslex);
+  CHECK(DetectFormat("INFO 2023-05-18 17:14:47,790 sdk_logger.py:44 [28] - ActivityStarted, "
+                     "download\n",
+                     "x.log") == InputFormat::kDataCapability);
+  CHECK(DetectFormat("{\"value\": [{\"name\": {\"value\": \"Egress\"}, \"timeseries\": []}]}",
+                     "m.json") == InputFormat::kAzureMonitorJson);
+  CHECK(DetectFormat("{\"time\":\"x\",\"operationName\":\"GetBlob\",\"durationMs\":3}\n", "a") ==
+        InputFormat::kStorageBlobLogs);
+  CHECK(DetectFormat("TimeGenerated,OperationName,DurationMs,ServerLatencyMs\n", "a.csv") ==
+        InputFormat::kStorageBlobLogs);
+  CHECK(DetectFormat("timestamp, index, utilization.gpu [%]\n", "g.csv") ==
+        InputFormat::kNvidiaSmiCsv);
+  CHECK(DetectFormat("2024/03/15 13:57:59.791, 0, 87 %\n2024/03/15 13:58:00.791, 0, 88 %\n", "g") ==
+        InputFormat::kNvidiaSmiCsv);
+  CHECK(DetectFormat("# HELP DCGM_FI_DEV_GPU_UTIL x\nDCGM_FI_DEV_GPU_UTIL{gpu=\"0\"} 1\n", "d") ==
+        InputFormat::kDcgmText);
+  CHECK(DetectFormat("Time,Egress (Sum)\n2024-05-01T10:00:00Z,1\n", "m.csv") ==
+        InputFormat::kMetricsCsv);
+  CHECK(DetectFormat("", "rslex.log.2024-05-01-09") == InputFormat::kRslex);
+  CHECK(DetectFormat("", "x") == InputFormat::kUnknown);
+  CHECK(DetectFormat(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10), "a.out") ==
+        InputFormat::kUnknown);
+  CHECK(*FormatFromName("nvidia-smi") == InputFormat::kNvidiaSmiCsv);
+  CHECK_FALSE(FormatFromName("nope"));
+}
+
+TEST_CASE("correlation: GPU utilisation inside and after download windows",
+          "[analyzers][correlation]") {
+  Evidence ev;
+  ev.timeline.push_back({"data-runtime", "download", 100, 200, "Success", "dc.log:3"});
+  Series gpu{"gpu.util", "", "", Unit::kSeconds, "", Unit::kPercent, {}};
+  for (int t = 50; t <= 300; t += 10) gpu.points.push_back({double(t), t < 210 ? 5.0 : 95.0});
+  ev.series.push_back(gpu);
+  CorrelationInputs in;
+  in.first_gpu_sample_epoch_s = 50;
+  in.first_gpu_busy_epoch_s = 210;
+  auto keys = Correlate(in, &ev);
+  CHECK(Num(ev, "gpu.util_during_download") == Approx(5));
+  CHECK(Num(ev, "gpu.util_after_download") == Approx(95));
+  CHECK(Num(ev, "gpu.first_busy_s") == Approx(160));  // from the first GPU sample (50 < 100)
+  CHECK(std::find(keys.begin(), keys.end(), "gpu.first_busy_s") != keys.end());
+  CHECK(*MeanWithin(gpu, 0, 60) == Approx(5));
+  CHECK_FALSE(MeanWithin(gpu, 1000, 2000));
+}
+
+TEST_CASE("feedcheck analyze: summary, --json and exit codes", "[analyzers][cli]") {
+  std::string bin = std::string(FEEDCHECK_BINARY_DIR) + "/feedcheck";
+  std::string out = std::string(FEEDCHECK_BINARY_DIR) + "/analyze_cli_test.out";
+  auto run = [&](const std::string& args) {
+    int status = std::system((bin + " " + args + " >" + out + " 2>&1").c_str());
+    std::ifstream in(out);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return std::make_pair(WEXITSTATUS(status), text);
+  };
+  auto [code, text] = run("analyze " + DemoJob());
+  CHECK(code == 0);
+  CHECK(text.find("rslex: 2 files") != std::string::npos);
+  CHECK(text.find("rslex.log.2024-05-01-10:41: warning[A201]") != std::string::npos);
+  CHECK(text.find("gpu.util_during_download") != std::string::npos);
+  auto [jcode, json] = run("--json analyze " + DemoJob());
+  CHECK(jcode == 0);
+  CHECK(json.find("\"schema_version\"") != std::string::npos);
+  CHECK(json.find("\"runtime.download_s\"") != std::string::npos);
+  auto [missing, _] = run("analyze /nonexistent/feedcheck");
+  CHECK(missing == 3);
+  auto [usage, __] = run("analyze --format nope " + DemoJob());
+  CHECK(usage == 2);
+  std::remove(out.c_str());
+}

@@ -1,0 +1,96 @@
+#include "analyzers/data_capability_log.h"
+
+#include <catch2/catch.hpp>
+
+#include "test_util.h"
+
+using namespace feedcheck;
+using namespace feedcheck::analyzers;
+using namespace feedcheck::analyzers::test;
+
+TEST_CASE("the guide's data-capability lines parse to exactly their values",
+          "[analyzers][data_capability]") {
+  const char* log =
+      "INFO 2023-05-18 17:14:47,790 sdk_logger.py:44 [28] - ActivityStarted, download\n"
+      "INFO 2023-05-18 17:14:50,295 sdk_logger.py:44 [28] - ActivityCompleted: Activity=download, "
+      "HowEnded=Success, Duration=2504.39 [ms]\n";
+  DataCapabilityAnalyzer a;
+  Evidence ev = Run(a, log, "data-capability.log");
+  CHECK(Num(ev, "runtime.download_s") == Approx(2.50439));
+  CHECK(*ev.facts.Text("runtime.mode") == "download");
+  CHECK(Num(ev, "runtime.activity_failures") == 0);
+  REQUIRE(ev.timeline.size() == 1);
+  const auto& iv = ev.timeline[0];
+  CHECK(iv.lane == "data-runtime");
+  CHECK(iv.label == "download");
+  CHECK(iv.status == "Success");
+  CHECK(iv.end_epoch_s - iv.start_epoch_s == Approx(2.505));  // from the Started line's time
+  CHECK(iv.source == "data-capability.log:2");
+  CHECK(ev.facts.Find("runtime.download_s")->provenance.line == 2);
+  CHECK(a.stats().malformed == 0);
+}
+
+TEST_CASE("ActivityCompleted variants", "[analyzers][data_capability]") {
+  ActivityCompleted c;
+  REQUIRE(ParseActivityCompleted(
+      "ActivityCompleted: Activity=download, HowEnded=Success, Duration=2504.39 [ms]", &c));
+  CHECK(c.activity == "download");
+  CHECK(c.how_ended == "Success");
+  CHECK(c.duration_ms == 2504.39);
+  CHECK(c.exception.empty());
+  REQUIRE(ParseActivityCompleted(
+      "ActivityCompleted: Activity=mount, HowEnded=Failure, Duration=12.5[ms], "
+      "Exception=ExecutionError",
+      &c));
+  CHECK(c.activity == "mount");
+  CHECK(c.how_ended == "Failure");
+  CHECK(c.duration_ms == 12.5);
+  CHECK(c.exception == "ExecutionError");
+  REQUIRE(ParseActivityCompleted(
+      "2023-05-18 17:14:47 | ActivityCompleted: Activity=x, HowEnded=Success, Duration=1 [ms], "
+      "Info = {}",
+      &c));
+  CHECK(c.activity == "x");
+  CHECK_FALSE(ParseActivityCompleted("ActivityCompleted: Activity=x, HowEnded=Success", &c));
+  CHECK_FALSE(
+      ParseActivityCompleted("ActivityCompleted: Activity=x, HowEnded=Success, Duration=abc", &c));
+  CHECK(*ParseActivityStarted("ActivityStarted, download") == "download");
+  CHECK(*ParseActivityStarted("ActivityStarted: download") == "download");
+  CHECK_FALSE(ParseActivityStarted("ActivityStartedX"));
+}
+
+TEST_CASE("failed mounts, failures, malformed activity lines, continuation lines",
+          "[analyzers][data_capability]") {
+  const char* log =
+      "INFO 2024-01-01 06:17:46,000 dc.py:1 [9] - ActivityStarted: ro_mount\n"
+      "WARNING 2024-01-01 06:17:47,000 dc.py:2 [9] - Failed to mount URI azureml://x due to "
+      "exception of type ExecutionError\n"
+      "INFO 2024-01-01 06:17:47,100 dc.py:3 [9] - ActivityCompleted: Activity=ro_mount, "
+      "HowEnded=Failure, Duration=1100.0 [ms], Exception=ExecutionError\n"
+      "ERROR 2024-01-01 06:17:48,000 dc.py:4 [9] - Error Code: ScriptExecution.StreamAccess.NotFound\n"
+      "Traceback (most recent call last):\n"
+      "  File \"x.py\", line 1, in <module>\n"
+      "INFO 2024-01-01 06:17:49,000 dc.py:5 [9] - ActivityCompleted: Activity=broken\n";
+  DataCapabilityAnalyzer a;
+  Evidence ev = Run(a, log, "dc.log");
+  CHECK(*ev.facts.Text("runtime.mode") == "mount");
+  CHECK(Num(ev, "runtime.mount_failures") == 1);
+  CHECK(Num(ev, "runtime.activity_failures") == 1);
+  CHECK(*ev.facts.Text("runtime.stream_error") == "ScriptExecution.StreamAccess.NotFound");
+  CHECK(a.stats().malformed == 1);
+  REQUIRE(ev.diagnostics.kept().size() >= 1);
+  CHECK(ev.diagnostics.kept()[0].location.line == 7);
+  REQUIRE(ev.timeline.size() == 1);
+  CHECK(ev.timeline[0].status == "Failure (ExecutionError)");
+}
+
+TEST_CASE("an activity that never completes is reported", "[analyzers][data_capability]") {
+  DataCapabilityAnalyzer a;
+  Evidence ev =
+      Run(a, "INFO 2024-01-01 06:17:46,000 dc.py:1 [9] - ActivityStarted, download\n", "dc.log");
+  bool warned = false;
+  for (const auto& d : ev.diagnostics.kept()) warned |= d.code == "A205";
+  CHECK(warned);
+  REQUIRE(ev.timeline.size() == 1);
+  CHECK(ev.timeline[0].status == "unfinished");
+}

@@ -1,0 +1,118 @@
+#include "analyzers/gpu_util.h"
+
+#include <catch2/catch.hpp>
+
+#include "test_util.h"
+
+using namespace feedcheck;
+using namespace feedcheck::analyzers;
+using namespace feedcheck::analyzers::test;
+
+namespace {
+Evidence RunGpu(GpuUtilAnalyzer& a, GpuFileFormat f, std::string_view data, std::string name) {
+  a.SetNextFile(f, "");
+  LineReader r = LineReader::FromBuffer(data);
+  std::string error;
+  FeedLines(r, name, a, &error);
+  Evidence ev;
+  a.Finish(&ev);
+  return ev;
+}
+}  // namespace
+
+TEST_CASE("nvidia-smi values with units, N/A markers, header", "[analyzers][gpu]") {
+  bool ok = false;
+  CHECK(*ParseSmiValue(" 87 %", &ok) == 87);
+  CHECK(ok);
+  CHECK(*ParseSmiValue("87", &ok) == 87);
+  CHECK_FALSE(ParseSmiValue("N/A", &ok));
+  CHECK(ok);
+  CHECK_FALSE(ParseSmiValue("[N/A]", &ok));
+  CHECK(ok);
+  CHECK_FALSE(ParseSmiValue("[Not Supported]", &ok));
+  CHECK(ok);
+  CHECK_FALSE(ParseSmiValue("lots", &ok));
+  CHECK_FALSE(ok);
+}
+
+TEST_CASE("nvidia-smi CSV with header and units", "[analyzers][gpu]") {
+  const char* csv =
+      "timestamp, index, name, utilization.gpu [%], memory.used [MiB]\n"
+      "2024/05/01 10:00:00.000, 0, NVIDIA A100, 0 %, 3 MiB\n"
+      "2024/05/01 10:00:00.001, 1, NVIDIA A100, 5 %, 3 MiB\n"
+      "2024/05/01 10:00:10.000, 0, NVIDIA A100, 90 %, 70000 MiB\n"
+      "2024/05/01 10:00:10.001, 1, NVIDIA A100, [N/A], 70000 MiB\n"
+      "2024/05/01 10:00:20.000, 0, NVIDIA A100, 100 %, 70000 MiB\n"
+      "2024/05/01 10:00:20.001, 1, NVIDIA A100, 80 %, 70000 MiB\n"
+      "2024/05/01 10:00:30.000, 0, NVIDIA A100, 250 %, 70000 MiB\n";
+  AnalyzerOptions opt;
+  opt.gpu_busy_threshold_percent = 10;
+  GpuUtilAnalyzer a(opt);
+  Evidence ev = RunGpu(a, GpuFileFormat::kNvidiaSmiCsv, csv, "smi.csv");
+  CHECK(Num(ev, "gpu.count") == 2);
+  CHECK(Num(ev, "gpu.samples") == 5);
+  CHECK(Num(ev, "gpu.util_mean") == Approx((0 + 5 + 90 + 100 + 80) / 5.0));
+  CHECK(Num(ev, "gpu.util_p50") == 80);
+  CHECK(Num(ev, "gpu.starved_fraction") == Approx(2.0 / 5));
+  CHECK(Num(ev, "gpu.first_busy_s") == Approx(10));
+  CHECK(Num(ev, "gpu.util_mean.gpu0") == Approx(190.0 / 3));
+  CHECK(a.missing_values() == 1);
+  CHECK(a.stats().malformed == 1);  // 250 % is not a percentage
+  CHECK(ev.diagnostics.kept()[0].location.line == 8);
+  REQUIRE(ev.FindSeries("gpu.util"));
+  REQUIRE(ev.FindSeries("gpu.util.gpu1"));
+  // starved: the first sample time only (mean 2.5 % < 10 %)
+  REQUIRE(ev.timeline.size() == 1);
+  CHECK(ev.timeline[0].lane == "gpu");
+  CHECK(ev.timeline[0].label == "starved");
+  CHECK(ev.timeline[0].end_epoch_s - ev.timeline[0].start_epoch_s == Approx(10));
+}
+
+TEST_CASE("nvidia-smi CSV without header, nounits", "[analyzers][gpu]") {
+  const char* csv =
+      "2024/05/01 10:00:00.000, 0, 3\n"
+      "2024/05/01 10:00:01.000, 0, 50\n";
+  GpuUtilAnalyzer a;
+  Evidence ev = RunGpu(a, GpuFileFormat::kNvidiaSmiCsv, csv, "smi.csv");
+  CHECK(Num(ev, "gpu.samples") == 2);
+  CHECK(Num(ev, "gpu.util_mean") == Approx(26.5));
+  GpuUtilAnalyzer b;
+  Evidence ev2 = RunGpu(b, GpuFileFormat::kNvidiaSmiCsv, "0, 12\n1, 14\n", "smi2.csv");
+  CHECK(Num(ev2, "gpu.count") == 2);
+  CHECK(Num(ev2, "gpu.util_mean") == Approx(13));
+  CHECK(ev2.timeline.empty());  // no time column: statistics only
+}
+
+TEST_CASE("the busy threshold is an option", "[analyzers][gpu]") {
+  const char* csv = "index, utilization.gpu [%]\n0, 20\n0, 40\n0, 60\n0, 80\n";
+  AnalyzerOptions opt;
+  opt.gpu_busy_threshold_percent = 50;
+  GpuUtilAnalyzer a(opt);
+  Evidence ev = RunGpu(a, GpuFileFormat::kNvidiaSmiCsv, csv, "smi.csv");
+  CHECK(Num(ev, "gpu.starved_fraction") == Approx(0.5));
+  CHECK(Num(ev, "gpu.busy_threshold_percent") == 50);
+}
+
+TEST_CASE("DCGM exporter text: GPU_UTIL lines, sentinels, comment timestamps",
+          "[analyzers][gpu]") {
+  const char* text =
+      "# 2024-05-01T10:00:00Z\n"
+      "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).\n"
+      "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
+      "DCGM_FI_DEV_SM_CLOCK{gpu=\"0\",Hostname=\"n1\"} 1410\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"n1\",modelName=\"A100 {x}\"} 87\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",UUID=\"GPU-b\",Hostname=\"n1\"} 9223372036854775794\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",UUID=\"GPU-b\",Hostname=\"n1\"} 3 1714557630000\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",Hostname=\"n1\" 3\n"
+      "DCGM_FI_DEV_GPU_UTIL_EXTRA{gpu=\"1\"} 3\n";
+  GpuUtilAnalyzer a;
+  Evidence ev = RunGpu(a, GpuFileFormat::kDcgmText, text, "dcgm.txt");
+  CHECK(Num(ev, "gpu.samples") == 2);
+  CHECK(Num(ev, "gpu.util_mean.n1_gpu0") == 87);
+  CHECK(Num(ev, "gpu.util_mean.n1_gpu1") == 3);
+  CHECK(a.missing_values() == 1);  // the blank sentinel
+  CHECK(a.stats().malformed == 1);
+  CHECK(ev.diagnostics.kept()[0].location.line == 8);
+  REQUIRE(a.first_sample_epoch_s());
+  CHECK(*a.first_sample_epoch_s() == Approx(1714557600));  // 2024-05-01T10:00:00Z
+}

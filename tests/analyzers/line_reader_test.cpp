@@ -1,0 +1,111 @@
+#include "analyzers/line_reader.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+using namespace feedcheck::analyzers;
+
+namespace {
+struct Got {
+  std::string text;
+  int64_t number;
+  bool too_long;
+  bool unterminated;
+};
+std::vector<Got> ReadAll(std::string_view data, size_t max_line = kMaxLineBytes) {
+  auto r = LineReader::FromBuffer(data, max_line);
+  std::vector<Got> out;
+  Line l;
+  while (r.Next(&l)) out.push_back({std::string(l.text), l.number, l.too_long, l.unterminated});
+  return out;
+}
+}  // namespace
+
+TEST_CASE("empty input yields no lines", "[analyzers][line_reader]") {
+  CHECK(ReadAll("").empty());
+}
+
+TEST_CASE("CRLF endings are stripped and line numbers count from 1", "[analyzers][line_reader]") {
+  auto lines = ReadAll("a\r\nb\r\n\r\nc\n");
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0].text == "a");
+  CHECK(lines[1].text == "b");
+  CHECK(lines[2].text.empty());
+  CHECK(lines[3].text == "c");
+  CHECK(lines[3].number == 4);
+  CHECK_FALSE(lines[3].unterminated);
+}
+
+TEST_CASE("a truncated last line is returned and flagged", "[analyzers][line_reader]") {
+  auto lines = ReadAll("first\nsecond-cut-he");
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[1].text == "second-cut-he");
+  CHECK(lines[1].unterminated);
+  CHECK_FALSE(lines[0].unterminated);
+}
+
+TEST_CASE("a line over the limit is skipped whole and reading continues",
+          "[analyzers][line_reader]") {
+  std::string big(1'500'000, 'x');  // over 1 MiB
+  std::string data = "before\n" + big + "\nafter\n";
+  auto lines = ReadAll(data);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].text == "before");
+  CHECK(lines[1].too_long);
+  CHECK(lines[1].text.empty());
+  CHECK(lines[2].text == "after");
+  CHECK(lines[2].number == 3);
+}
+
+TEST_CASE("a too-long line at the end of input without newline", "[analyzers][line_reader]") {
+  std::string data = "ok\n" + std::string(3000, 'y');
+  auto lines = ReadAll(data, 1000);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[1].too_long);
+}
+
+TEST_CASE("lines exactly at the limit pass, one byte more does not", "[analyzers][line_reader]") {
+  std::string data = std::string(64, 'a') + "\n" + std::string(65, 'b') + "\nz\n";
+  auto lines = ReadAll(data, 64);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].text.size() == 64);
+  CHECK(lines[1].too_long);
+  CHECK(lines[2].text == "z");
+}
+
+TEST_CASE("invalid UTF-8 and NUL bytes pass through untouched", "[analyzers][line_reader]") {
+  std::string data("ab\xff\xfe\0cd\n", 8);
+  auto lines = ReadAll(data);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].text == std::string("ab\xff\xfe\0cd", 7));
+}
+
+TEST_CASE("ANSI colour sequences are stripped", "[analyzers][line_reader]") {
+  auto lines = ReadAll("\x1b[2m2023-05-18T14:08:25.388670Z\x1b[0m \x1b[32m INFO\x1b[0m x\n");
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].text == "2023-05-18T14:08:25.388670Z  INFO x");
+}
+
+TEST_CASE("many lines across buffer refills keep their content", "[analyzers][line_reader]") {
+  std::string data;
+  for (int i = 0; i < 200000; ++i) data += "line " + std::to_string(i) + "\n";
+  auto r = LineReader::FromBuffer(data);
+  Line l;
+  int n = 0;
+  bool all_match = true;
+  while (r.Next(&l)) {
+    if (l.text != "line " + std::to_string(n)) all_match = false;
+    ++n;
+  }
+  CHECK(n == 200000);
+  CHECK(all_match);
+  CHECK(r.bytes_read() == data.size());
+}
+
+TEST_CASE("a missing file reports an error", "[analyzers][line_reader]") {
+  auto r = LineReader::OpenFile("/nonexistent/feedcheck/file");
+  CHECK_FALSE(r.ok());
+  Line l;
+  CHECK_FALSE(r.Next(&l));
+}

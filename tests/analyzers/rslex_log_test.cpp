@@ -1,0 +1,106 @@
+#include "analyzers/rslex_log.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "analyzers/analyze_paths.h"
+#include "test_util.h"
+
+using namespace feedcheck;
+using namespace feedcheck::analyzers;
+using namespace feedcheck::analyzers::test;
+
+namespace {
+const char* kLog =
+    "2024-05-01T09:52:01.400000Z  INFO rslex_http_stream::retry: AZUREML_DATASET_HTTP_RETRY_COUNT "
+    "set in environment, using for http client: 10 num_retries=10\n"
+    "2024-05-01T09:52:01.400040Z  INFO rslex::settings: RSLEX_DOWNLOADER_THREADS set in "
+    "environment num_threads=16\n"
+    "2024-05-01T09:52:02.000000Z  INFO copy_uri:copy_dataset:get_iter: rslex::prefetching: close "
+    "time.busy=23.2\xC2\xB5s time.idle=1.90\xC2\xB5s parallelization_degree=4 "
+    "parallelization_degree=4\n"
+    "2024-05-01T09:52:03.000000Z  INFO copy_uri:copy_dataset:get_iter: rslex::prefetching: close "
+    "time.busy=1.5ms time.idle=10us parallelization_degree=8\n"
+    "2024-05-01T09:52:04.000000Z  WARN rslex_http_stream::http_client::response: non-successful "
+    "response Status: 503 Egress is over the account limit. Headers: { \"x-ms-error-code\": "
+    "\"ServerBusy\", ... } method=GET request_uri=https://a.blob.core.windows.net/c/x\n"
+    "2024-05-01T09:52:04.100000Z  WARN rslex_http_stream::retry: Retrying request attempt=1\n"
+    "2024-05-01T09:52:05.000000Z  WARN rslex_http_stream::http_client::response: non-successful "
+    "response Status: 503 Service Unavailable Headers: { \"x-ms-error-code\": \"ServerBusy\" } "
+    "method=GET\n"
+    "2024-05-01T09:52:06.000000Z  WARN rslex_http_stream::http_client::response: non-successful "
+    "response Status: 404 The specified blob does not exist. Headers: { } method=HEAD "
+    "error_code=BlobNotFound\n"
+    "this is not a tracing line\n"
+    "\x1b[2m2024-05-01T09:52:07.000000Z\x1b[0m \x1b[31mERROR\x1b[0m rslex::python_error_handling: "
+    "Execution has failed with: ScriptExecution.StreamAccess.Throttling, too many requests\n";
+}  // namespace
+
+TEST_CASE("rslex log: responses, settings, parallelization, retries", "[analyzers][rslex]") {
+  RslexLogAnalyzer a;
+  Evidence ev = Run(a, kLog, "rslex.log.2024-05-01-09");
+  CHECK(Num(ev, "runtime.http_errors.503") == 2);
+  CHECK(Num(ev, "runtime.http_errors.404") == 1);
+  CHECK(Num(ev, "runtime.error_codes.ServerBusy") == 2);
+  CHECK(Num(ev, "runtime.error_codes.BlobNotFound") == 1);
+  CHECK(Num(ev, "runtime.non_success_responses") == 3);
+  CHECK(Num(ev, "runtime.retries") == 1);
+  CHECK(Num(ev, "runtime.parallelization_degree") == 8);
+  CHECK(*ev.facts.Text("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT") == "10");
+  CHECK(*ev.facts.Text("runtime.setting.RSLEX_DOWNLOADER_THREADS") == "16");
+  CHECK(*ev.facts.Text("runtime.mode") == "download");
+  CHECK(*ev.facts.Text("runtime.stream_error") == "ScriptExecution.StreamAccess.Throttling");
+  CHECK(Num(ev, "runtime.log_errors") == 1);  // the ANSI-coloured ERROR line parsed
+  const Fact* f = ev.facts.Find("runtime.http_errors.503");
+  CHECK(f->provenance.file == "rslex.log.2024-05-01-09");
+  CHECK(f->provenance.line == 5);
+  CHECK(f->provenance.origin == FactOrigin::kObserved);
+  // The close spans aggregate per leaf span and per target.
+  const auto& span = a.spans().at("get_iter");
+  CHECK(span.closes == 2);
+  CHECK(span.busy_ns == Approx(23200 + 1.5e6));
+  CHECK(span.idle_ns == Approx(1900 + 10000));
+  CHECK(a.targets().at("rslex::prefetching").closes == 2);
+  // The one bad line is counted and reported with file:line.
+  CHECK(a.stats().malformed == 1);
+  REQUIRE(ev.diagnostics.total() >= 1);
+  CHECK(ev.diagnostics.kept()[0].location.line == 9);
+  CHECK(ev.diagnostics.kept()[0].location.file == "rslex.log.2024-05-01-09");
+  // 503s go on the storage lane.
+  bool storage = false;
+  for (const auto& iv : ev.timeline) storage |= iv.lane == "storage";
+  CHECK(storage);
+}
+
+TEST_CASE("rotated rslex files are ordered by their first timestamp", "[analyzers][rslex]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "feedcheck_rslex_order_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto write = [&](const char* name, const char* stamp) {
+    std::ofstream(dir / name) << stamp << "  INFO rslex::x: hello\n";
+  };
+  write("rslex.log", "2024-05-01T11:00:00.000000Z");
+  write("rslex.log.2024-05-01-10", "2024-05-01T10:00:00.000000Z");
+  write("rslex.log.2024-05-01-09", "2024-05-01T09:00:00.000000Z");
+  auto ordered = OrderRslexFiles({(dir / "rslex.log").string(),
+                                  (dir / "rslex.log.2024-05-01-10").string(),
+                                  (dir / "rslex.log.2024-05-01-09").string()});
+  CHECK(fs::path(ordered[0]).filename() == "rslex.log.2024-05-01-09");
+  CHECK(fs::path(ordered[1]).filename() == "rslex.log.2024-05-01-10");
+  CHECK(fs::path(ordered[2]).filename() == "rslex.log");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("distinct span names are bounded", "[analyzers][rslex]") {
+  std::string log;
+  for (int i = 0; i < 2000; ++i)
+    log += "2024-05-01T09:52:02.000000Z  INFO s" + std::to_string(i) +
+           ":leaf" + std::to_string(i) + ": rslex::x: close time.busy=1ms time.idle=1ms\n";
+  RslexLogAnalyzer a;
+  Evidence ev = Run(a, log);
+  CHECK(a.spans().size() <= 513);
+  CHECK(a.spans().count("(other)") == 1);
+  CHECK(a.stats().malformed == 0);
+}

@@ -1,0 +1,152 @@
+#include <catch2/catch.hpp>
+
+#include "analyzers/azure_monitor_metrics.h"
+#include "analyzers/metrics_csv.h"
+#include "analyzers/storage_blob_logs.h"
+#include "test_util.h"
+
+using namespace feedcheck;
+using namespace feedcheck::analyzers;
+using namespace feedcheck::analyzers::test;
+
+namespace {
+// PT5M buckets; dimension names in two spellings; one Egress bucket without "total".
+const char* kJson = R"({
+ "timespan": "2024-05-01T10:00:00Z/2024-05-01T10:15:00Z", "interval": "PT5M",
+ "value": [
+  {"name": {"value": "Egress"}, "unit": "Bytes", "timeseries": [
+    {"metadatavalues": [], "data": [
+      {"timeStamp": "2024-05-01T10:00:00Z", "total": 7.5e12},
+      {"timeStamp": "2024-05-01T10:05:00Z", "count": 0.0},
+      {"timeStamp": "2024-05-01T10:10:00Z", "total": 1.5e12}]}]},
+  {"name": {"value": "transactions"}, "unit": "Count", "timeseries": [
+    {"metadatavalues": [{"name": {"value": "responsetype"}, "value": "Success"}],
+     "data": [{"timeStamp": "2024-05-01T10:00:00Z", "total": 6000000.0},
+              {"timeStamp": "2024-05-01T10:10:00Z", "total": 3000.0}]},
+    {"metadatavalues": [{"name": {"value": "ResponseType"}, "value": "ServerBusyError"}],
+     "data": [{"timeStamp": "2024-05-01T10:00:00Z", "total": 1500.0}]},
+    {"metadatavalues": [{"name": {"value": "RESPONSETYPE"}, "value": "ClientAccountBandwidthThrottlingError"}],
+     "data": [{"timeStamp": "2024-05-01T10:00:00Z", "total": 300.0}]}]},
+  {"name": {"value": "SuccessE2ELatency"}, "unit": "MilliSeconds", "timeseries": [
+    {"data": [{"timeStamp": "2024-05-01T10:00:00Z", "average": 100.0},
+              {"timeStamp": "2024-05-01T10:05:00Z"},
+              {"timeStamp": "2024-05-01T10:10:00Z", "average": 50.0}]}]},
+  {"name": {"value": "SuccessServerLatency"}, "unit": "MilliSeconds", "timeseries": [
+    {"data": [{"timeStamp": "2024-05-01T10:00:00Z", "average": 12.0}]}]},
+  {"name": {"value": "BlobCount"}, "unit": "Count", "timeseries": [
+    {"data": [{"timeStamp": "2024-05-01T10:00:00Z", "average": 7.0}]}]}
+ ]})";
+}  // namespace
+
+TEST_CASE("Azure Monitor JSON: rates from the returned interval, missing = no data",
+          "[analyzers][metrics]") {
+  AzureMonitorMetricsAnalyzer a;
+  Evidence ev = Run(a, kJson, "m.json");
+  // 7.5e12 bytes per 300 s = 200 Gbit/s; 1.5e12 / 300 s = 40 Gbit/s.
+  CHECK(Num(ev, "metrics.egress_gbps_peak") == Approx(200));
+  CHECK(Num(ev, "metrics.egress_gbps_mean") == Approx(120));  // the empty bucket is not a 0
+  const Series* egress = ev.FindSeries("metrics.egress_gbps");
+  REQUIRE(egress);
+  REQUIRE(egress->points.size() == 2);
+  CHECK(egress->points[1].y == Approx(40));
+  // (6e6 + 1500 + 300) / 300 s
+  CHECK(Num(ev, "metrics.requests_per_s_peak") == Approx(6001800.0 / 300));
+  CHECK(Num(ev, "metrics.throttled.ServerBusyError") == 1500);
+  CHECK(Num(ev, "metrics.throttled.ClientAccountBandwidthThrottlingError") == 300);
+  CHECK(Num(ev, "metrics.transactions.Success") == 6003000);
+  CHECK_FALSE(ev.facts.Has("metrics.throttled.Success"));
+  CHECK(Num(ev, "metrics.throttled_total") == 1800);
+  const Series* thr = ev.FindSeries("metrics.throttled_per_s");
+  REQUIRE(thr);
+  CHECK(thr->points[0].y == Approx(1800.0 / 300));
+  CHECK(Num(ev, "metrics.e2e_latency_ms") == Approx(75));
+  CHECK(Num(ev, "metrics.server_latency_ms") == Approx(12));
+  // One throttled 5-minute bucket on the storage lane, labelled by the dominant type.
+  REQUIRE(ev.timeline.size() == 1);
+  CHECK(ev.timeline[0].lane == "storage");
+  CHECK(ev.timeline[0].label == "ServerBusyError");
+  CHECK(ev.timeline[0].end_epoch_s - ev.timeline[0].start_epoch_s == 300);
+  CHECK(a.stats().malformed == 0);
+}
+
+TEST_CASE("Azure Monitor JSON: syntax error names the line", "[analyzers][metrics]") {
+  AzureMonitorMetricsAnalyzer a;
+  Evidence ev = Run(a, "{\n \"value\": [\n  {,\n]}\n", "bad.json");
+  CHECK(a.stats().malformed == 1);
+  REQUIRE(ev.diagnostics.kept().size() == 1);
+  CHECK(ev.diagnostics.kept()[0].location.file == "bad.json");
+  CHECK(ev.diagnostics.kept()[0].location.line == 3);
+  CHECK(ev.facts.empty());
+}
+
+TEST_CASE("metrics CSV: time column, metric columns, interval from spacing",
+          "[analyzers][metrics]") {
+  const char* csv =
+      "Time,Egress (Sum),Transactions (Sum) Success,\"Transactions (Sum), ServerBusyError\"\n"
+      "2024-05-01T10:00:00Z,1.5e12,1200000,0\n"
+      "2024-05-01T10:01:00Z,750000000000,600000,6000\n"
+      "2024-05-01T10:02:00Z,,,\n"
+      "not-a-time,1,2,3\n";
+  MetricsCsvAnalyzer a;
+  Evidence ev = Run(a, csv, "m.csv");
+  CHECK(Num(ev, "metrics.egress_gbps_peak") == Approx(200));  // 1.5e12 B / 60 s
+  CHECK(Num(ev, "metrics.throttled.ServerBusyError") == 6000);
+  CHECK(Num(ev, "metrics.requests_per_s_peak") == Approx(20000));
+  CHECK(a.stats().malformed == 1);
+  CHECK(ev.diagnostics.kept()[0].location.line == 5);
+}
+
+TEST_CASE("StorageBlobLogs CSV: per-operation percentiles and status codes",
+          "[analyzers][bloblogs]") {
+  std::string csv =
+      "TimeGenerated [UTC],AccountName,OperationName,StatusCode,StatusText,DurationMs,"
+      "ServerLatencyMs,Uri\n";
+  for (int i = 1; i <= 100; ++i)
+    csv += "2024-05-01T10:00:" + std::string(i < 10 ? "0" : "") + std::to_string(i % 60) +
+           ".000Z,acct,GetBlob,200,Success," + std::to_string(i * 2) + "," + std::to_string(i) +
+           ",\"https://acct.blob.core.windows.net/c/a,b.bin\"\n";
+  csv += "\"5/1/2024, 10:03:00.000 AM\",acct,GetBlob,503,ThrottlingError,5,1,x\n";
+  csv += "2024-05-01T10:03:01Z,acct,ListBlobs,200,Success,40,30,x\n";
+  csv += "2024-05-01T10:03:02Z,acct,GetBlob,200,Success,notanumber,1,x\n";
+  StorageBlobLogsAnalyzer a;
+  Evidence ev = Run(a, csv, "logs.csv");
+  CHECK(Num(ev, "metrics.bloblog.requests") == 102);
+  CHECK(Num(ev, "metrics.bloblog.throttled") == 1);
+  CHECK(Num(ev, "metrics.bloblog.status.503") == 1);
+  CHECK(Num(ev, "metrics.bloblog.status.200") == 101);
+  const auto& get = a.operations().at("GetBlob");
+  CHECK(get.duration_ms.count() == 101);
+  CHECK(get.duration_ms.Quantile(0.5) == Approx(100).epsilon(0.02));
+  CHECK(get.server_latency_ms.Quantile(0.5) == Approx(50).epsilon(0.02));
+  CHECK(Num(ev, "metrics.bloblog.duration_p50_ms.ListBlobs") == Approx(40).epsilon(0.02));
+  CHECK(a.stats().malformed == 1);
+  bool throttle_lane = false;
+  for (const auto& iv : ev.timeline) throttle_lane |= iv.lane == "storage";
+  CHECK(throttle_lane);
+}
+
+TEST_CASE("StorageBlobLogs JSON lines (camelCase archive form)", "[analyzers][bloblogs]") {
+  const char* jsonl =
+      R"({"time":"2024-05-01T10:00:00.0000000Z","category":"StorageRead","operationName":"GetBlob","statusCode":200,"statusText":"Success","durationMs":80,"properties":{"serverLatencyMs":20}})"
+      "\n"
+      R"({"time":"2024-05-01T10:00:01.0000000Z","category":"StorageRead","operationName":"GetBlob","statusCode":"503","statusText":"ThrottlingError","durationMs":"3","properties":{"serverLatencyMs":1}})"
+      "\n{broken\n";
+  StorageBlobLogsAnalyzer a;
+  Evidence ev = Run(a, jsonl, "logs.json");
+  CHECK(Num(ev, "metrics.bloblog.requests") == 2);
+  CHECK(Num(ev, "metrics.bloblog.status.200") == 1);
+  CHECK(Num(ev, "metrics.bloblog.status.503") == 1);
+  CHECK(Num(ev, "metrics.bloblog.throttled") == 1);
+  CHECK(a.operations().at("GetBlob").network_ms.max() == Approx(60));
+  CHECK(a.stats().malformed == 1);
+  CHECK(ev.diagnostics.kept()[0].location.line == 3);
+}
+
+TEST_CASE("US date-time of Log Analytics exports", "[analyzers][bloblogs]") {
+  auto a = ParseUsDateTime("5/1/2024, 10:03:00.500 PM");
+  auto b = ParseUsDateTime("5/1/2024, 12:00:00 AM");
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(*a - *b == Approx(22 * 3600 + 180 + 0.5));
+  CHECK_FALSE(ParseUsDateTime("13/1/2024, 10:00:00 AM"));
+}

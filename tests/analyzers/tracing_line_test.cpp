@@ -1,0 +1,115 @@
+#include "analyzers/tracing_line.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "analyzers/timestamp.h"
+
+using namespace feedcheck::analyzers;
+
+// The guide's line (seeds/000, "Using logs to diagnose issues"), verbatim.
+static const char* kGuideLine =
+    "2023-05-18T14:08:25.388670Z  INFO copy_uri:copy_uri:copy_dataset:write_streams_to_files:"
+    "collect:reduce:reduce_and_combine:reduce:get_iter: rslex::prefetching: close "
+    "time.busy=23.2\xC2\xB5s time.idle=1.90\xC2\xB5s sessionId=012ea46a-341c-4258-8aba-90bde4fdfb51 "
+    "source=Dataset[Partitions: 1, Sources: 1] file_name_column=None break_on_first_error=true "
+    "skip_existing_files=false parallelization_degree=4 self=Dataset[Partitions: 1, Sources: 1] "
+    "parallelization_degree=4 self=Dataset[Partitions: 1, Sources: 1] parallelization_degree=4 "
+    "self=Dataset[Partitions: 1, Sources: 1] parallelization_degree=4 i=0 index=0";
+
+TEST_CASE("the guide's rslex line parses to exactly its values", "[analyzers][tracing]") {
+  TracingLine t;
+  REQUIRE(ParseTracingLine(kGuideLine, &t));
+  REQUIRE(t.has_time);
+  CHECK(t.epoch_s == Approx(static_cast<double>(DaysFromCivil(2023, 5, 18)) * 86400.0 + 14 * 3600 + 8 * 60 + 25.388670)
+                         .epsilon(1e-12));
+  CHECK(t.level == TraceLevel::kInfo);
+  CHECK(t.spans ==
+        "copy_uri:copy_uri:copy_dataset:write_streams_to_files:collect:reduce:reduce_and_combine:"
+        "reduce:get_iter");
+  CHECK(t.LeafSpan() == "get_iter");
+  CHECK(t.target == "rslex::prefetching");
+  CHECK(t.message == "close");
+  CHECK(*ParseTracingDurationNs(*t.Field("time.busy")) == Approx(23200.0));
+  CHECK(*ParseTracingDurationNs(*t.Field("time.idle")) == Approx(1900.0));
+  CHECK(*t.Field("source") == "Dataset[Partitions: 1, Sources: 1]");
+  CHECK(*t.Field("sessionId") == "012ea46a-341c-4258-8aba-90bde4fdfb51");
+  int degree_fields = 0;
+  for (const auto& f : t.fields)
+    if (f.key == "parallelization_degree") {
+      ++degree_fields;
+      CHECK(f.value == "4");
+    }
+  CHECK(degree_fields == 4);  // repeated keys are all kept
+  CHECK(*t.LastField("index") == "0");
+  CHECK(t.fields.size() == 16);
+}
+
+TEST_CASE("duration units of TimingDisplay", "[analyzers][tracing]") {
+  CHECK(*ParseTracingDurationNs("1.00ns") == Approx(1));
+  CHECK(*ParseTracingDurationNs("123ns") == Approx(123));
+  CHECK(*ParseTracingDurationNs("23.2\xC2\xB5s") == Approx(23200));  // U+00B5 micro sign
+  CHECK(*ParseTracingDurationNs("23.2\xCE\xBCs") == Approx(23200));  // U+03BC greek mu
+  CHECK(*ParseTracingDurationNs("23.2us") == Approx(23200));
+  CHECK(*ParseTracingDurationNs("1.22ms") == Approx(1.22e6));
+  CHECK(*ParseTracingDurationNs("12.3s") == Approx(12.3e9));
+  CHECK(*ParseTracingDurationNs("1235s") == Approx(1235e9));
+  CHECK_FALSE(ParseTracingDurationNs("12.3"));
+  CHECK_FALSE(ParseTracingDurationNs("12.3min"));
+  CHECK_FALSE(ParseTracingDurationNs("abc"));
+  CHECK_FALSE(ParseTracingDurationNs(""));
+}
+
+TEST_CASE("a line without spans has only a target", "[analyzers][tracing]") {
+  TracingLine t;
+  REQUIRE(ParseTracingLine(
+      "2024-01-01T00:00:00.000000Z  INFO rslex_http_stream::retry: "
+      "AZUREML_DATASET_HTTP_RETRY_COUNT set in environment, using for http client: 10 "
+      "num_retries=10",
+      &t));
+  CHECK(t.spans.empty());
+  CHECK(t.target == "rslex_http_stream::retry");
+  CHECK(t.message ==
+        "AZUREML_DATASET_HTTP_RETRY_COUNT set in environment, using for http client: 10");
+  CHECK(*t.Field("num_retries") == "10");
+}
+
+TEST_CASE("a message with brackets and colons stays whole", "[analyzers][tracing]") {
+  TracingLine t;
+  REQUIRE(ParseTracingLine(
+      "2024-01-01T00:00:00.000000Z  WARN rslex_http_stream::http_client::response: "
+      "non-successful response Status: 403 Forbidden Headers: { \"x-ms-error-code\": "
+      "\"KeyBasedAuthenticationNotPermitted\", ... } method=HEAD "
+      "request_uri=https://a.blob.core.windows.net/c/train.csv",
+      &t));
+  CHECK(t.level == TraceLevel::kWarn);
+  CHECK(t.message.find("Status: 403") != std::string_view::npos);
+  CHECK(t.message.find("KeyBasedAuthenticationNotPermitted") != std::string_view::npos);
+  CHECK(*t.Field("method") == "HEAD");
+  CHECK(*t.Field("request_uri") == "https://a.blob.core.windows.net/c/train.csv");
+}
+
+TEST_CASE("a line without timestamp is accepted; garbage is not", "[analyzers][tracing]") {
+  TracingLine t;
+  REQUIRE(ParseTracingLine("ERROR rslex::python_error_handling: Execution has failed", &t));
+  CHECK_FALSE(t.has_time);
+  CHECK(t.level == TraceLevel::kError);
+  CHECK_FALSE(ParseTracingLine("note: run with `RUST_BACKTRACE=1`", &t));
+  CHECK_FALSE(ParseTracingLine("2023-05-18T14:08:25.388670Z", &t));
+  CHECK_FALSE(ParseTracingLine("2023-05-18T14:08:25.388670Z NOTICE x: y", &t));
+  CHECK_FALSE(ParseTracingLine(std::string("\xff\xfe\0\x01", 4), &t));
+}
+
+TEST_CASE("fields tokenize at ' ident=' only", "[analyzers][tracing]") {
+  std::vector<TraceField> f;
+  TokenizeFields("a=1 b=x y=z? c=[1, 2] d= e=\"q r\"", &f);
+  REQUIRE(f.size() == 6);
+  CHECK(f[0].value == "1");
+  CHECK(f[1].key == "b");
+  CHECK(f[1].value == "x");
+  CHECK(f[2].key == "y");
+  CHECK(f[2].value == "z?");
+  CHECK(f[3].value == "[1, 2]");
+  CHECK(f[4].value.empty());
+  CHECK(f[5].value == "\"q r\"");
+}
