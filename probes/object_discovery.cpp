@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
+#include <random>
+#include <thread>
 
 #include "probes/redact.h"
 
@@ -59,6 +62,34 @@ HttpResponse Send(const HttpProbeEnv& env, HttpClient* client, BudgetTracker* bu
   return r;
 }
 
+// Send, retried on throttling and transient faults with RetryPolicy's backoff, never past the
+// budget's deadline. Failed attempts that are retried are counted in `errors` (the caller
+// counts the last one), so a 503 on the first request no longer ends the probe at once.
+HttpResponse SendWithRetries(const HttpProbeEnv& env, HttpClient* client, BudgetTracker* budget,
+                             ErrorTally* errors, const HttpRequest& request,
+                             uint64_t expected_bytes, bool* admitted) {
+  RetryPolicy retry;
+  std::minstd_rand rng(std::random_device{}());
+  std::uniform_real_distribution<double> jitter(0, 1);
+  for (int attempt = 0;; ++attempt) {
+    HttpResponse r = Send(env, client, budget, request, expected_bytes, admitted);
+    bool ok = r.status >= 200 && r.status < 300 && r.transport_error.empty();
+    if (!*admitted || ok || attempt >= retry.max_retries || r.status == 404 ||
+        !IsRetryable(ClassifyResponse(r))) {
+      return r;
+    }
+    double delay_s = retry.DelaySeconds(attempt + 1, jitter(rng));
+    if (delay_s >= budget->RemainingSeconds()) return r;
+    errors->Add(r);
+    ++errors->retries;
+    std::this_thread::sleep_for(std::chrono::duration<double>(delay_s));
+  }
+}
+
+// No HTTP answer and no TCP connection: the target cannot be reached. A connection that was
+// made and then timed out (a very slow first byte, a stalled body) is a failed probe instead.
+bool NeverConnected(const HttpResponse& r) { return r.status == 0 && r.timing.connect_s <= 0; }
+
 }  // namespace
 
 std::vector<ObjectInfo> ParseListBlobsPage(const std::string& xml, std::string* next_marker) {
@@ -89,7 +120,7 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
   if (!maybe_prefix) {
     HttpRequest head = env.SignedRequest("HEAD", t.Url());
     head.timeout_s = 30;
-    HttpResponse r = Send(env, client, budget, head, 0, &admitted);
+    HttpResponse r = SendWithRetries(env, client, budget, errors, head, 0, &admitted);
     if (!admitted) {
       result.error = "budget exhausted before the target was reached";
       return result;
@@ -124,8 +155,9 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
     }
     errors->Add(r);
     if (r.status == 0) {
-      result.unreachable = true;
-      result.error = "cannot reach " + t.Display() + ": " + RedactText(r.transport_error);
+      result.unreachable = NeverConnected(r);
+      result.error = (result.unreachable ? "cannot reach " : "no answer from ") + t.Display() +
+                     ": " + RedactText(r.transport_error);
       return result;
     }
     std::string code = ErrorCodeOf(r);
@@ -143,14 +175,15 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
   list.keep_body = true;
   list.max_body_bytes =
       std::max<uint64_t>(1, std::min<uint64_t>(32ull << 20, budget->bytes_left()));
-  HttpResponse r = Send(env, client, budget, list, list.max_body_bytes, &admitted);
+  HttpResponse r =
+      SendWithRetries(env, client, budget, errors, list, list.max_body_bytes, &admitted);
   if (!admitted) {
     result.error = "budget exhausted before the listing";
     return result;
   }
   if (r.status != 200) {
     errors->Add(r);
-    if (r.status == 0) result.unreachable = true;
+    result.unreachable = NeverConnected(r);
     std::string code = ErrorCodeOf(r);
     result.error = "listing " + t.Display() + " failed: " +
                    (r.status ? "HTTP " + std::to_string(r.status) + (code.empty() ? "" : " " + code)

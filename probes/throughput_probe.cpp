@@ -110,7 +110,11 @@ void Worker(Shared* s, unsigned seed) {
       req.max_body_bytes = block.length;
       req.body_counter = &s->bytes;
       HttpResponse r = client->Perform(req);
-      s->budget->Finish(block.length, r.body_bytes);
+      // A range cut short (reset, stall, short body) may have left the server in full: bytes
+      // in flight are lost, not unsent. Charge the whole range, so --max-bytes also holds as
+      // counted by the server (and by the bill).
+      bool cut_short = r.status / 100 == 2 && r.body_bytes < block.length;
+      s->budget->Finish(block.length, cut_short ? block.length : r.body_bytes);
       if (r.timed_out && req.timeout_s < s->options->request_timeout_s) {
         // Cut by the probe's own deadline, not slow storage: not an error, and the end.
         s->stop = true;

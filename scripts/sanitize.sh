@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds feedcheck with AddressSanitizer + UndefinedBehaviorSanitizer in ${ASAN_BUILD_DIR:-build-asan}
+# and runs the tests that need no external service (unit tests and the fault-server tests, which
+# also drive the real CLI). Any report fails the run: -fno-sanitize-recover=all, halt_on_error.
+# clang is preferred (the same build can then hold the libFuzzer targets; see scripts/fuzz.sh);
+# g++ works too. Usage: scripts/sanitize.sh [extra cmake args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${ASAN_BUILD_DIR:-build-asan}
+compiler_args=()
+if command -v clang++ >/dev/null; then
+  compiler_args=(-DCMAKE_CXX_COMPILER=clang++)
+fi
+# Warnings are gated by the g++ -Werror build of scripts/test.sh; clang's different warning set
+# must not fail this build, whose job is finding memory and UB errors at run time.
+werror=OFF
+
+start=$(date +%s)
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DFEEDCHECK_SANITIZE="address;undefined" -DFEEDCHECK_BUILD_BENCHMARKS=OFF \
+  -DFEEDCHECK_WERROR="$werror" "${compiler_args[@]}" "$@" >/dev/null
+cmake --build "$build_dir" -j"$(nproc)"
+built=$(date +%s)
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Services (Azurite, nginx), namespaces, MPI and Chromium are exercised by scripts/test.sh; the
+# timing-sensitive accuracy tests are meaningless at sanitizer speed.
+ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)" --timeout 300 \
+  -LE 'netns|azurite|nginx|mpi|chromium|bench'
+echo "sanitize: build $((built - start)) s, tests $(($(date +%s) - built)) s"

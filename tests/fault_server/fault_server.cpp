@@ -1,0 +1,315 @@
+// fault_server: a small HTTP/1.1 server on 127.0.0.1 that answers like Azure Blob Storage having a
+// bad day (faults.h lists the paths). It counts the requests it answered and the body bytes it
+// sent, so tests can prove a probe's --max-requests and --max-bytes from the server's side:
+//   GET /__stats  -> {"requests":N,"body_bytes":B,"by_status":{"200":n,...}}  (not counted)
+// It lives at most --lifetime-s seconds, and stops on SIGTERM/SIGINT printing the same stats on
+// stderr. One thread per connection (at most kMaxConnections), keep-alive.
+//
+// usage: fault_server [--port 0] [--port-file FILE] [--lifetime-s 120] [--object-bytes N]
+//                     [--slow-first-byte-ms 5000] [--list-entries 20]
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "tests/fault_server/faults.h"
+
+namespace fs = feedcheck::fault_server;
+
+namespace {
+
+constexpr int kMaxConnections = 128;
+constexpr size_t kMaxHeaderBytes = 16 * 1024;
+constexpr size_t kChunkBytes = 256 * 1024;
+
+volatile sig_atomic_t g_stop = 0;
+std::atomic<int> g_connections{0};
+std::atomic<uint64_t> g_requests{0};
+std::atomic<uint64_t> g_body_bytes{0};
+std::mutex g_status_mutex;
+std::map<int, uint64_t> g_by_status;
+std::map<std::string, uint64_t> g_path_requests;  // for the faults that depend on the count
+fs::Settings g_settings;
+
+void OnSignal(int) { g_stop = 1; }
+
+std::string StatsJson() {
+  std::string j = "{\"requests\":" + std::to_string(g_requests.load()) +
+                  ",\"body_bytes\":" + std::to_string(g_body_bytes.load()) + ",\"by_status\":{";
+  std::lock_guard<std::mutex> lock(g_status_mutex);
+  bool first = true;
+  for (const auto& [status, n] : g_by_status) {
+    j += (first ? "\"" : ",\"") + std::to_string(status) + "\":" + std::to_string(n);
+    first = false;
+  }
+  return j + "}}";
+}
+
+bool SendAll(int fd, const char* data, size_t size, bool count_as_body) {
+  while (size > 0) {
+    ssize_t n = send(fd, data, size, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    size_t sent = static_cast<size_t>(n);
+    if (count_as_body) g_body_bytes += sent;
+    data += sent;
+    size -= sent;
+  }
+  return true;
+}
+
+// Waits up to `ms`, in small steps, returning false early when the peer closed or we stop.
+bool WaitWhilePeerOpen(int fd, int ms) {
+  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (!g_stop && std::chrono::steady_clock::now() < until) {
+    pollfd p{fd, POLLRDHUP, 0};
+    if (poll(&p, 1, 50) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR))) return false;
+  }
+  return !g_stop;
+}
+
+bool SendSynthetic(int fd, uint64_t offset, uint64_t bytes) {
+  // A pattern buffer 26 bytes longer than a chunk, so any offset's slice is contiguous.
+  static const std::string pattern = [] {
+    std::string p(kChunkBytes + 26, '\0');
+    for (size_t i = 0; i < p.size(); ++i) p[i] = fs::ObjectByte(i);
+    return p;
+  }();
+  while (bytes > 0) {
+    size_t n = bytes < kChunkBytes ? static_cast<size_t>(bytes) : kChunkBytes;
+    if (!SendAll(fd, pattern.data() + offset % 26, n, true)) return false;
+    offset += n;
+    bytes -= n;
+  }
+  return true;
+}
+
+// Parses one request head; false on malformed or oversized input.
+bool ParseHead(const std::string& head, fs::Request* r) {
+  size_t line_end = head.find("\r\n");
+  std::string line = head.substr(0, line_end);
+  size_t sp1 = line.find(' ');
+  size_t sp2 = line.find(' ', sp1 + 1);
+  if (sp1 == std::string::npos || sp2 == std::string::npos) return false;
+  r->method = line.substr(0, sp1);
+  std::string target = line.substr(sp1 + 1, sp2 - sp1 - 1);
+  size_t q = target.find('?');
+  r->path = target.substr(0, q);
+  r->query = q == std::string::npos ? "" : target.substr(q + 1);
+  size_t pos = line_end + 2;
+  while (pos < head.size()) {
+    size_t end = head.find("\r\n", pos);
+    if (end == std::string::npos) end = head.size();
+    std::string h = head.substr(pos, end - pos);
+    size_t colon = h.find(':');
+    if (colon != std::string::npos) {
+      std::string name = h.substr(0, colon);
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      std::string value = h.substr(colon + 1);
+      while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+      if (name == "range" || name == "x-ms-range") r->range = value;
+      if (name == "connection" && (value == "close" || value == "Close")) r->close = true;
+    }
+    pos = end + 2;
+  }
+  return true;
+}
+
+// Carries out a plan; false when the connection must close afterwards.
+bool Respond(int fd, const fs::Plan& plan) {
+  if (plan.first_byte_delay_ms > 0 && !WaitWhilePeerOpen(fd, plan.first_byte_delay_ms)) {
+    return false;
+  }
+  std::string head = "HTTP/1.1 " + std::to_string(plan.status) + " " + plan.reason + "\r\n";
+  for (const auto& [name, value] : plan.headers) head += name + ": " + value + "\r\n";
+  head += "Content-Length: " + std::to_string(plan.content_length) + "\r\n";
+  head += "x-ms-version: 2023-11-03\r\nServer: feedcheck-fault-server\r\n\r\n";
+  if (!SendAll(fd, head.data(), head.size(), false)) return false;
+  if (plan.head) return true;
+  if (!plan.body.empty()) return SendAll(fd, plan.body.data(), plan.body.size(), true);
+
+  uint64_t half = plan.synthetic_bytes / 2;
+  switch (plan.body_fault) {
+    case fs::BodyFault::kNone:
+      return SendSynthetic(fd, plan.synthetic_offset, plan.synthetic_bytes);
+    case fs::BodyFault::kResetMidBody: {
+      SendSynthetic(fd, plan.synthetic_offset, half);
+      linger hard{1, 0};  // close() now sends RST instead of FIN
+      setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+      return false;
+    }
+    case fs::BodyFault::kStallMidBody:
+      SendSynthetic(fd, plan.synthetic_offset, half);
+      WaitWhilePeerOpen(fd, 24 * 3600 * 1000);  // until the client gives up or we stop
+      return false;
+    case fs::BodyFault::kShortBody:
+      SendSynthetic(fd, plan.synthetic_offset, plan.synthetic_bytes);
+      return false;  // FIN with fewer bytes than Content-Length announced
+  }
+  return false;
+}
+
+void Serve(int fd) {
+  std::string buffer;
+  char chunk[8192];
+  while (!g_stop) {
+    size_t head_end;
+    while ((head_end = buffer.find("\r\n\r\n")) == std::string::npos) {
+      if (buffer.size() > kMaxHeaderBytes) goto done;
+      pollfd p{fd, POLLIN, 0};
+      int ready = poll(&p, 1, 100);
+      if (g_stop) goto done;
+      if (ready <= 0) continue;
+      ssize_t n = recv(fd, chunk, sizeof chunk, 0);
+      if (n <= 0) goto done;
+      buffer.append(chunk, static_cast<size_t>(n));
+    }
+    {
+      fs::Request request;
+      std::string head = buffer.substr(0, head_end);
+      buffer.erase(0, head_end + 4);
+      if (!ParseHead(head, &request)) break;
+      // Request bodies (PUT) are not expected here; a Content-Length body would be misread as
+      // the next request, so such connections are closed after the answer.
+      bool has_body = head.find("Content-Length:") != std::string::npos ||
+                      head.find("content-length:") != std::string::npos;
+      if (request.path == "/__stats") {
+        std::string body = StatsJson();
+        std::string out = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                          std::to_string(body.size()) + "\r\n\r\n" + body;
+        if (!SendAll(fd, out.data(), out.size(), false)) break;
+        continue;
+      }
+      {
+        std::lock_guard<std::mutex> lock(g_status_mutex);
+        request.sequence = ++g_path_requests[request.path];
+      }
+      fs::Plan plan = fs::PlanFor(request, g_settings);
+      ++g_requests;
+      {
+        std::lock_guard<std::mutex> lock(g_status_mutex);
+        ++g_by_status[plan.status];
+      }
+      if (!Respond(fd, plan) || request.close || has_body) break;
+    }
+  }
+done:
+  close(fd);
+  --g_connections;
+}
+
+bool ParseU64(const char* text, uint64_t* out) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0') return false;
+  *out = v;
+  return true;
+}
+
+int Usage() {
+  std::fprintf(stderr,
+               "usage: fault_server [--port 0] [--port-file FILE] [--lifetime-s 120]\n"
+               "                    [--object-bytes N] [--slow-first-byte-ms MS] "
+               "[--list-entries N]\nfaults (path segment fault-NAME):");
+  for (const auto& name : fs::FaultNames()) std::fprintf(stderr, " %s", name.c_str());
+  std::fprintf(stderr, "\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  uint64_t port = 0, lifetime_s = 120, value = 0;
+  std::string port_file;
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    if (i + 1 >= argc) return Usage();
+    const char* arg = argv[++i];
+    if (flag == "--port-file") {
+      port_file = arg;
+      continue;
+    }
+    if (!ParseU64(arg, &value)) return Usage();
+    if (flag == "--port" && value < 65536) {
+      port = value;
+    } else if (flag == "--lifetime-s" && value > 0 && value <= 3600) {
+      lifetime_s = value;
+    } else if (flag == "--object-bytes") {
+      g_settings.object_bytes = value;
+    } else if (flag == "--slow-first-byte-ms" && value <= 600000) {
+      g_settings.slow_first_byte_ms = static_cast<int>(value);
+    } else if (flag == "--list-entries" && value <= 100000) {
+      g_settings.list_entries = static_cast<int>(value);
+    } else {
+      return Usage();
+    }
+  }
+
+  int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int one = 1;
+  setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);  // loopback only, whatever the flags say
+  if (bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      listen(listener, 128) != 0) {
+    std::fprintf(stderr, "fault_server: cannot listen on 127.0.0.1:%llu: %s\n",
+                 static_cast<unsigned long long>(port), std::strerror(errno));
+    return 1;
+  }
+  socklen_t len = sizeof addr;
+  getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+  unsigned bound_port = ntohs(addr.sin_port);
+  if (!port_file.empty()) {
+    // Written then renamed, so a reader never sees a half-written number.
+    std::string tmp = port_file + ".tmp";
+    std::ofstream(tmp) << bound_port << "\n";
+    std::rename(tmp.c_str(), port_file.c_str());
+  }
+  std::fprintf(stderr, "fault_server: listening on 127.0.0.1:%u for at most %llu s\n", bound_port,
+               static_cast<unsigned long long>(lifetime_s));
+
+  struct sigaction sa {};
+  sa.sa_handler = OnSignal;
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(lifetime_s);
+  while (!g_stop && std::chrono::steady_clock::now() < deadline) {
+    pollfd p{listener, POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) continue;
+    int fd = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) continue;
+    if (g_connections.load() >= kMaxConnections) {
+      close(fd);  // bounded threads: refuse rather than grow
+      continue;
+    }
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    ++g_connections;
+    std::thread(Serve, fd).detach();
+  }
+  g_stop = 1;
+  close(listener);
+  // Give connection threads a moment to notice the stop flag (they poll every 50-100 ms).
+  for (int i = 0; i < 20 && g_connections.load() > 0; ++i) usleep(10000);
+  std::fprintf(stderr, "fault_server: %s\n", StatsJson().c_str());
+  std::fflush(stderr);
+  _exit(0);  // detached threads may still be blocked in send(); do not run destructors
+}

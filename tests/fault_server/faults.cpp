@@ -1,0 +1,190 @@
+#include "tests/fault_server/faults.h"
+
+#include <cstdlib>
+#include <string_view>
+
+namespace feedcheck::fault_server {
+namespace {
+
+// The messages Azure Storage sends with 503 ServerBusy; the probes classify by them
+// (seeds/000: egress vs request-rate throttling).
+constexpr std::string_view kEgressMessage = "Egress is over the account limit.";
+constexpr std::string_view kOpsMessage = "Operations per second is over the account limit.";
+constexpr std::string_view kBusyMessage = "The server is busy.";
+
+std::string FaultIn(const std::string& path) {
+  size_t at = path.find("/fault-");
+  if (at == std::string::npos) return "";
+  size_t start = at + 7;
+  size_t end = path.find('/', start);
+  return path.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// The object's name after the fault segment, e.g. "blob-3.bin".
+std::string LastSegment(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool IsList(const Request& r) { return r.query.find("comp=list") != std::string::npos; }
+
+Plan AzureError(int status, std::string reason, std::string code, std::string_view message) {
+  Plan p;
+  p.status = status;
+  p.reason = std::move(reason);
+  p.headers = {{"Content-Type", "application/xml"},
+               {"x-ms-error-code", code},
+               {"x-ms-request-id", "00000000-0000-0000-0000-000000000000"}};
+  p.body = "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>" + code + "</Code><Message>" +
+           std::string(message) +
+           "\nRequestId:00000000-0000-0000-0000-000000000000\n"
+           "Time:2026-11-22T00:00:00.0000000Z</Message></Error>";
+  p.content_length = p.body.size();
+  return p;
+}
+
+std::string ListXml(const std::string& container, int entries, uint64_t object_bytes,
+                    bool truncated) {
+  std::string xml =
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+      "<EnumerationResults ServiceEndpoint=\"http://127.0.0.1/\" ContainerName=\"" +
+      container + "\"><MaxResults>5000</MaxResults><Blobs>";
+  for (int i = 0; i < entries; ++i) {
+    xml += "<Blob><Name>blob-" + std::to_string(i) + ".bin</Name><Properties><Content-Length>" +
+           std::to_string(object_bytes) +
+           "</Content-Length><BlobType>BlockBlob</BlobType></Properties></Blob>";
+  }
+  xml += "</Blobs><NextMarker /></EnumerationResults>";
+  // Cut inside an element, as a connection dropped by a proxy would.
+  if (truncated) xml.resize(xml.size() * 2 / 3);
+  return xml;
+}
+
+// "bytes=A-B" / "bytes=A-" within [0, size); false when absent or unsatisfiable.
+bool ParseRange(const std::string& header, uint64_t size, uint64_t* first, uint64_t* last) {
+  if (header.rfind("bytes=", 0) != 0 || size == 0) return false;
+  const char* s = header.c_str() + 6;
+  char* end = nullptr;
+  unsigned long long a = std::strtoull(s, &end, 10);
+  if (end == s || *end != '-') return false;
+  const char* b_start = end + 1;
+  unsigned long long b = size - 1;
+  if (*b_start != '\0') {
+    b = std::strtoull(b_start, &end, 10);
+    if (end == b_start) return false;
+  }
+  if (a >= size || b < a) return false;
+  *first = a;
+  *last = b >= size ? size - 1 : b;
+  return true;
+}
+
+Plan HealthyObject(const Request& r, const Settings& s) {
+  Plan p;
+  p.head = r.method == "HEAD";
+  p.headers = {{"Content-Type", "application/octet-stream"},
+               {"Accept-Ranges", "bytes"},
+               {"ETag", "\"0x8DCFAULTSERVER\""},
+               {"Last-Modified", "Sun, 22 Nov 2026 00:00:00 GMT"},
+               {"x-ms-blob-type", "BlockBlob"}};
+  uint64_t first = 0, last = 0;
+  if (!r.range.empty() && ParseRange(r.range, s.object_bytes, &first, &last)) {
+    p.status = 206;
+    p.reason = "Partial Content";
+    p.headers.push_back({"Content-Range", "bytes " + std::to_string(first) + "-" +
+                                              std::to_string(last) + "/" +
+                                              std::to_string(s.object_bytes)});
+    p.synthetic_offset = first;
+    p.synthetic_bytes = last - first + 1;
+  } else if (!r.range.empty()) {
+    return AzureError(416, "Range Not Satisfiable", "InvalidRange",
+                      "The range specified is invalid for the current size of the resource.");
+  } else {
+    p.synthetic_bytes = s.object_bytes;
+  }
+  p.content_length = p.synthetic_bytes;
+  return p;
+}
+
+Plan PlanWithBody(const Request& r, const Settings& s);
+
+}  // namespace
+
+const std::vector<std::string>& FaultNames() {
+  static const std::vector<std::string> names = {
+      "busy-egress",    "busy-ops",      "busy-server",    "timeout500",
+      "reset",          "stall",         "wrong-length",   "truncated-list",
+      "forbidden-some", "redirect-loop", "slow-first-byte"};
+  return names;
+}
+
+Plan PlanFor(const Request& r, const Settings& s) {
+  Plan p = PlanWithBody(r, s);
+  if (r.method == "HEAD") p.head = true;  // headers (with the body's length) only
+  return p;
+}
+
+namespace {
+
+Plan PlanWithBody(const Request& r, const Settings& s) {
+  std::string fault = FaultIn(r.path);
+  bool even = r.sequence % 2 == 0;
+  if (fault == "flaky-egress" && even) {
+    return AzureError(503, "Service Unavailable", "ServerBusy", kEgressMessage);
+  }
+  if (fault == "flaky-ops" && even) {
+    return AzureError(503, "Service Unavailable", "ServerBusy", kOpsMessage);
+  }
+  if (fault == "busy-egress")
+    return AzureError(503, "Service Unavailable", "ServerBusy", kEgressMessage);
+  if (fault == "busy-ops") return AzureError(503, "Service Unavailable", "ServerBusy", kOpsMessage);
+  if (fault == "busy-server")
+    return AzureError(503, "Service Unavailable", "ServerBusy", kBusyMessage);
+  if (fault == "timeout500") {
+    return AzureError(500, "Internal Server Error", "OperationTimedOut",
+                      "Operation could not be completed within the specified time.");
+  }
+  if (fault == "redirect-loop") {
+    Plan p;
+    p.status = 302;
+    p.reason = "Found";
+    p.headers = {{"Location", r.path + (r.query.empty() ? "" : "?" + r.query)}};
+    return p;
+  }
+  if (fault == "forbidden-some") {
+    // Objects whose name holds an odd digit are forbidden; the rest are served. A listing of the
+    // container works, so a probe meets the 403s only on the objects.
+    std::string name = LastSegment(r.path);
+    bool odd = false;
+    for (char c : name) odd = odd || (c >= '0' && c <= '9' && (c - '0') % 2 == 1);
+    if (!IsList(r) && odd) {
+      return AzureError(403, "Forbidden", "AuthorizationPermissionMismatch",
+                        "This request is not authorized to perform this operation using this "
+                        "permission.");
+    }
+  }
+  if (IsList(r)) {
+    Plan p;
+    p.headers = {{"Content-Type", "application/xml"}};
+    p.body =
+        ListXml(LastSegment(r.path), s.list_entries, s.object_bytes, fault == "truncated-list");
+    p.content_length = p.body.size();
+    p.head = r.method == "HEAD";
+    if (fault == "slow-first-byte") p.first_byte_delay_ms = s.slow_first_byte_ms;
+    return p;
+  }
+  Plan p = HealthyObject(r, s);
+  if (p.status >= 300) return p;
+  if (fault == "reset") p.body_fault = BodyFault::kResetMidBody;
+  if (fault == "stall") p.body_fault = BodyFault::kStallMidBody;
+  if (fault == "wrong-length") {
+    p.body_fault = BodyFault::kShortBody;
+    p.content_length = p.synthetic_bytes + 1024;
+  }
+  if (fault == "slow-first-byte") p.first_byte_delay_ms = s.slow_first_byte_ms;
+  return p;
+}
+
+}  // namespace
+
+}  // namespace feedcheck::fault_server

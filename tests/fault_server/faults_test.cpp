@@ -1,0 +1,109 @@
+// The fault server's choices, without sockets: each path gets the Azure-shaped answer the probe
+// tests rely on.
+#include "tests/fault_server/faults.h"
+
+#include <catch2/catch.hpp>
+
+using namespace feedcheck::fault_server;
+
+namespace {
+Request Get(std::string path, std::string query = "", std::string range = "") {
+  return Request{"GET", std::move(path), std::move(query), std::move(range), false};
+}
+std::string HeaderOf(const Plan& p, const std::string& name) {
+  for (const auto& [n, v] : p.headers) {
+    if (n == name) return v;
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("each throttling fault is a 503 ServerBusy with Azure's message", "[faults]") {
+  Settings s;
+  struct Case {
+    const char* path;
+    const char* message;
+  } cases[] = {{"/acct/fault-busy-egress/b", "Egress is over the account limit."},
+               {"/acct/fault-busy-ops/b", "Operations per second is over the account limit."},
+               {"/acct/fault-busy-server/b", "The server is busy."}};
+  for (const auto& c : cases) {
+    Plan p = PlanFor(Get(c.path), s);
+    INFO(c.path);
+    CHECK(p.status == 503);
+    CHECK(HeaderOf(p, "x-ms-error-code") == "ServerBusy");
+    CHECK(p.body.find(std::string("<Message>") + c.message) != std::string::npos);
+    CHECK(p.content_length == p.body.size());
+  }
+  Plan t = PlanFor(Get("/acct/fault-timeout500/b"), s);
+  CHECK(t.status == 500);
+  CHECK(HeaderOf(t, "x-ms-error-code") == "OperationTimedOut");
+}
+
+TEST_CASE("healthy objects honour ranges and refuse unsatisfiable ones", "[faults]") {
+  Settings s;
+  s.object_bytes = 1000;
+  Plan whole = PlanFor(Get("/acct/c/obj"), s);
+  CHECK(whole.status == 200);
+  CHECK(whole.synthetic_bytes == 1000);
+  Plan part = PlanFor(Get("/acct/c/obj", "", "bytes=100-199"), s);
+  CHECK(part.status == 206);
+  CHECK(part.synthetic_offset == 100);
+  CHECK(part.synthetic_bytes == 100);
+  CHECK(HeaderOf(part, "Content-Range") == "bytes 100-199/1000");
+  Plan open_end = PlanFor(Get("/acct/c/obj", "", "bytes=900-"), s);
+  CHECK(open_end.synthetic_bytes == 100);
+  Plan past_end = PlanFor(Get("/acct/c/obj", "", "bytes=900-5000"), s);
+  CHECK(past_end.synthetic_bytes == 100);
+  CHECK(PlanFor(Get("/acct/c/obj", "", "bytes=1000-1001"), s).status == 416);
+  CHECK(PlanFor(Get("/acct/c/obj", "", "bytes=x"), s).status == 416);
+}
+
+TEST_CASE("body faults keep their headers honest or dishonest as named", "[faults]") {
+  Settings s;
+  s.object_bytes = 4096;
+  CHECK(PlanFor(Get("/a/fault-reset/o"), s).body_fault == BodyFault::kResetMidBody);
+  CHECK(PlanFor(Get("/a/fault-stall/o"), s).body_fault == BodyFault::kStallMidBody);
+  Plan wrong = PlanFor(Get("/a/fault-wrong-length/o"), s);
+  CHECK(wrong.body_fault == BodyFault::kShortBody);
+  CHECK(wrong.content_length > wrong.synthetic_bytes);
+  CHECK(PlanFor(Get("/a/fault-slow-first-byte/o"), s).first_byte_delay_ms == s.slow_first_byte_ms);
+  Plan loop = PlanFor(Get("/a/fault-redirect-loop/o", "sv=1"), s);
+  CHECK(loop.status == 302);
+  CHECK(HeaderOf(loop, "Location") == "/a/fault-redirect-loop/o?sv=1");
+}
+
+TEST_CASE("listings: healthy pages parse, truncated ones stop mid-element", "[faults]") {
+  Settings s;
+  s.list_entries = 3;
+  Plan ok = PlanFor(Get("/a/c", "restype=container&comp=list"), s);
+  CHECK(ok.status == 200);
+  CHECK(ok.body.find("<Name>blob-2.bin</Name>") != std::string::npos);
+  CHECK(ok.body.find("</EnumerationResults>") != std::string::npos);
+  Plan cut = PlanFor(Get("/a/fault-truncated-list", "restype=container&comp=list"), s);
+  CHECK(cut.status == 200);
+  CHECK(cut.body.find("</EnumerationResults>") == std::string::npos);
+  CHECK(cut.content_length == cut.body.size());
+}
+
+TEST_CASE("forbidden-some forbids objects with an odd digit, never the listing", "[faults]") {
+  Settings s;
+  CHECK(PlanFor(Get("/a/fault-forbidden-some/blob-1.bin"), s).status == 403);
+  CHECK(PlanFor(Get("/a/fault-forbidden-some/blob-2.bin"), s).status == 200);
+  CHECK(PlanFor(Get("/a/fault-forbidden-some", "restype=container&comp=list"), s).status == 200);
+}
+
+TEST_CASE("flaky faults throttle every second request; HEAD carries no body", "[faults]") {
+  Settings s;
+  Request r = Get("/a/fault-flaky-egress/o");
+  r.sequence = 1;
+  CHECK(PlanFor(r, s).status == 200);
+  r.sequence = 2;
+  Plan busy = PlanFor(r, s);
+  CHECK(busy.status == 503);
+  CHECK(busy.body.find("Egress is over the account limit.") != std::string::npos);
+  r.path = "/a/fault-flaky-ops/o";
+  CHECK(PlanFor(r, s).body.find("Operations per second") != std::string::npos);
+  Request head = Get("/a/fault-busy-ops/o");
+  head.method = "HEAD";
+  CHECK(PlanFor(head, s).head);
+}

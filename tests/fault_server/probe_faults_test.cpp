@@ -1,0 +1,168 @@
+// Every HTTP probe against every fault (label faults): the real `feedcheck probe NAME URL --json`
+// against tests/fault_server. Each run must end within its --duration plus a small grace, exit
+// with a code that says what happened (0 ok, 3 unreachable, 4 probe failed), still print its
+// JSON (partial results are kept), classify throttling by Azure's message, and never send more
+// requests or receive more body bytes than its budget allows, counted on the server's side.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/fault_server/server_process.h"
+#include "tests/support/subprocess.h"
+
+using namespace feedcheck::testing;
+
+namespace {
+
+constexpr double kDurationS = 3;
+// Process start, the probe's own shutdown, and a request already in flight when the budget
+// ends (its timeout is capped by the remaining budget, so this stays small).
+constexpr double kGraceS = 3;
+
+std::string Feedcheck() { return EnvOr("FEEDCHECK", FEEDCHECK_BINARY_DIR "/feedcheck"); }
+
+struct ProbeRun {
+  CommandResult result;
+  std::optional<nlohmann::json> json;
+};
+
+ProbeRun RunProbe(const std::string& probe, const std::string& url, const std::string& extra) {
+  std::string command = ShellQuote(Feedcheck()) + " probe " + probe + " " + ShellQuote(url) +
+                        " --auth anonymous --json " + extra;
+  ProbeRun run;
+  // The outer timeout only keeps a hung probe from hanging the suite; the checks below are
+  // much tighter.
+  run.result = RunCommand("timeout -s KILL 60 " + command);
+  run.json = ParseJson(run.result.out);
+  return run;
+}
+
+// The URL each probe is pointed at: an object for the GET probes, a container (prefix) for
+// the listing.
+std::string TargetFor(const FaultServerProcess& server, const std::string& probe,
+                      const std::string& fault) {
+  std::string base = "/devstoreaccount1/fault-" + fault;
+  if (probe == "list") return server.Url(base + "/");
+  return server.Url(base + "/blob-1.bin");
+}
+
+// One probe against one fault.
+void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
+  FaultServerProcess server(FAULT_SERVER,
+                            {"--object-bytes", "16777216", "--slow-first-byte-ms", "10000"});
+  const uint64_t max_requests = 400;
+  const uint64_t max_bytes = 1ull << 30;  // lets the flaky runs measure past warm-up
+  ProbeRun run = RunProbe(probe, TargetFor(server, probe, fault),
+                          "--duration 3s --max-requests " + std::to_string(max_requests) +
+                              " --max-bytes " + std::to_string(max_bytes));
+  INFO("probe " << probe << " on fault " << fault << ": exit " << run.result.exit_code << " in "
+                << run.result.wall_s << " s\nstderr: " << run.result.err
+                << "\nstdout: " << run.result.out.substr(0, 2000));
+
+  CHECK(run.result.wall_s <= kDurationS + kGraceS);
+  // Never a crash or a usage error; a fault is 0 (measured despite it), 3 or 4.
+  CHECK((run.result.exit_code == 0 || run.result.exit_code == 3 || run.result.exit_code == 4));
+  CHECK(run.json.has_value());
+  CHECK_FALSE(run.result.err.empty());  // the budget statement, and what went wrong
+
+  ServerStats stats = server.Stats();
+  REQUIRE(stats.ok);
+  CHECK(stats.requests <= max_requests);
+  CHECK(stats.body_bytes <= max_bytes);
+
+  // Faults that make every request fail cannot be a success: exit 4 (probe failed), never 3
+  // (the server was reached: even a 10 s first byte comes after a TCP connection).
+  bool always_fails = fault.rfind("busy-", 0) == 0 || fault == "timeout500" ||
+                      fault == "redirect-loop" || fault == "stall" || fault == "slow-first-byte" ||
+                      (fault == "truncated-list" && probe == "list") ||
+                      (fault == "forbidden-some" && probe != "list");
+  // probes-http reports a target whose discovery fails (missing, forbidden, throttled) as a
+  // target error (3); a failure after discovery is 4. Either says "not measured"; 0 would lie.
+  if (always_fails) CHECK((run.result.exit_code == 3 || run.result.exit_code == 4));
+  if (!run.json) return;
+  auto fact = [&](const char* key) { return FindFactNumber(*run.json, key).value_or(0); };
+  // Throttling is recognised as such. A HEAD's 503 has no body, so only the GETs of the flaky
+  // faults can tell egress from request-rate throttling.
+  if (fault.rfind("busy-", 0) == 0) CHECK(fact("probe.errors.server_busy") >= 1);
+  if (fault.rfind("flaky-", 0) == 0) {
+    // Every second request fails: the probe measures anyway and keeps its result. Throughput
+    // retries the failed blocks; latency does not retry (a retried sample would hide the
+    // failure it measures) but counts every failure.
+    CHECK(run.result.exit_code == 0);
+    CHECK(fact("probe.errors.total") >= 1);
+    if (probe == "throughput") CHECK(fact("probe.errors.retries") >= 1);
+    const char* main_fact =
+        probe == "throughput" ? "probe.throughput.gbps" : "probe.latency.ttfb_p50_ms";
+    CHECK(FindFactNumber(*run.json, main_fact).has_value());
+  }
+  if (fault == "flaky-egress") CHECK(fact("probe.errors.throttled_egress") >= 1);
+  if (fault == "flaky-ops") CHECK(fact("probe.errors.throttled_requests") >= 1);
+}
+
+void CheckProbeOnAllFaults(const std::string& probe) {
+  for (const char* fault : {"busy-egress", "busy-ops", "busy-server", "timeout500", "reset",
+                            "stall", "wrong-length", "truncated-list", "forbidden-some",
+                            "redirect-loop", "slow-first-byte", "flaky-egress", "flaky-ops"}) {
+    DYNAMIC_SECTION(probe << " on " << fault) { CheckProbeOnFault(probe, fault); }
+  }
+}
+
+}  // namespace
+
+// One test case per probe so ctest can run them in parallel.
+TEST_CASE("throughput ends within budget on every fault", "[faults][probes]") {
+  CheckProbeOnAllFaults("throughput");
+}
+TEST_CASE("latency ends within budget on every fault", "[faults][probes]") {
+  CheckProbeOnAllFaults("latency");
+}
+// list and smallfiles (probes-fs) join this matrix when they land: CheckProbeOnAllFaults("list").
+
+TEST_CASE("budgets hold exactly: requests and bytes counted by the server",
+          "[faults][probes][budget]") {
+  const std::string probe = GENERATE(as<std::string>{}, "throughput", "latency");
+  FaultServerProcess server(FAULT_SERVER, {"--object-bytes", "268435456"});
+  SECTION("requests") {
+    ProbeRun run = RunProbe(probe, server.Url("/devstoreaccount1/c/blob.bin"),
+                            "--duration 10s --max-requests 37");
+    INFO(probe << ": exit " << run.result.exit_code << "\n" << run.result.err);
+    ServerStats stats = server.Stats();
+    REQUIRE(stats.ok);
+    CHECK(stats.requests <= 37);
+    CHECK(stats.requests >= 1);
+    CHECK(run.result.wall_s <= 10 + kGraceS);
+  }
+  SECTION("bytes") {
+    const uint64_t max_bytes = 20ull << 20;
+    ProbeRun run = RunProbe(probe, server.Url("/devstoreaccount1/c/blob.bin"),
+                            "--duration 10s --max-bytes " + std::to_string(max_bytes));
+    INFO(probe << ": exit " << run.result.exit_code << "\n" << run.result.err);
+    ServerStats stats = server.Stats();
+    REQUIRE(stats.ok);
+    CHECK(stats.body_bytes <= max_bytes);
+    CHECK(stats.body_bytes >= 1);
+  }
+}
+
+TEST_CASE("a throttled probe retries with backoff, boundedly, and counts the retries",
+          "[faults][probes][retry]") {
+  const std::string probe = GENERATE(as<std::string>{}, "throughput", "latency");
+  FaultServerProcess server(FAULT_SERVER);
+  ProbeRun run = RunProbe(probe, server.Url("/devstoreaccount1/fault-busy-server/blob.bin"),
+                          "--duration 4s --max-requests 10000");
+  INFO(probe << ": exit " << run.result.exit_code << "\n"
+             << run.result.err << "\n"
+             << run.result.out);
+  ServerStats stats = server.Stats();
+  REQUIRE(stats.ok);
+  REQUIRE(run.json.has_value());
+  auto retries = FindFactNumber(*run.json, "probe.errors.retries");
+  REQUIRE(retries.has_value());
+  // Retried (not given up at the first 503), bounded (a few attempts, not thousands), every
+  // retry counted (server requests = first attempt + retries), and backed off (the waits
+  // between attempts add up to more than a loopback round trip would).
+  CHECK(*retries >= 1);
+  CHECK(stats.requests <= 10);
+  CHECK(stats.requests == static_cast<uint64_t>(*retries) + 1);
+  CHECK(run.result.wall_s >= 0.1);
+  CHECK((run.result.exit_code == 3 || run.result.exit_code == 4));
+}

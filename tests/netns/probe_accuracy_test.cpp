@@ -1,0 +1,57 @@
+// Accuracy of the real probes over an emulated 1 Gbit/s, 20 ms RTT link (DESIGN.md's bar):
+// `feedcheck probe throughput|latency URL --json` runs inside the client namespace against
+// nginx in the server namespace; the facts it prints are checked against the link's settings.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/support/subprocess.h"
+
+using namespace feedcheck::testing;
+
+namespace {
+
+nlohmann::json RunProbeInClient(const std::string& args) {
+  REQUIRE(EnvOr("NETNS_CLIENT", "") != "");
+  REQUIRE(EnvOr("NETNS_RATE", "") == "1gbit");
+  REQUIRE(EnvOr("NETNS_ONE_WAY_DELAY_MS", "") == "10");
+  std::string feedcheck = EnvOr("FEEDCHECK", FEEDCHECK_BINARY_DIR "/feedcheck");
+  std::string command = "ip netns exec " + ShellQuote(EnvOr("NETNS_CLIENT", "")) + " " +
+                        ShellQuote(feedcheck) + " probe " + args + " --json";
+  CommandResult r = RunCommand(command);
+  INFO(command << "\nexit " << r.exit_code << "\nstderr: " << r.err << "\nstdout: " << r.out);
+  REQUIRE(r.exit_code == 0);
+  auto json = ParseJson(r.out);
+  REQUIRE(json.has_value());
+  return *json;
+}
+
+}  // namespace
+
+TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over a 1 Gbit/s, 20 ms RTT link",
+          "[netns][throughput]") {
+  // 4 connections x 4 MiB ranges for 12 s: long enough that slow start is a small part, short
+  // enough for the 60 s test budget. Warm-up is excluded by the probe itself.
+  nlohmann::json facts =
+      RunProbeInClient("throughput " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/1g.bin") +
+                       " --concurrency 4 --block-size 4MiB --duration 12s");
+  auto gbps = FindFactNumber(facts, "probe.throughput.gbps");
+  REQUIRE(gbps.has_value());
+  INFO("probe.throughput.gbps = " << *gbps);
+  CHECK(*gbps >= 0.93);
+  CHECK(*gbps <= 0.97);
+}
+
+TEST_CASE("the latency probe's p50 and connect time are one 20 ms RTT", "[netns][latency]") {
+  nlohmann::json facts =
+      RunProbeInClient("latency " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/4k.bin") +
+                       " --requests 200 --head-requests 20 --new-connections 10 --duration 20s");
+  auto p50_ms = FindFactNumber(facts, "probe.latency.ttfb_p50_ms");
+  auto connect_ms = FindFactNumber(facts, "probe.latency.connect_ms");
+  REQUIRE(p50_ms.has_value());
+  REQUIRE(connect_ms.has_value());
+  INFO("ttfb p50 " << *p50_ms << " ms, connect " << *connect_ms << " ms");
+  CHECK(*p50_ms >= 20.0);
+  CHECK(*p50_ms <= 22.0);
+  CHECK(*connect_ms >= 20.0);
+  CHECK(*connect_ms <= 22.0);
+}
