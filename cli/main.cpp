@@ -7,19 +7,20 @@
 
 int main(int argc, char** argv) {
   using namespace feedcheck;
-  CLI::App app{"feedcheck: measures whether storage can feed GPU training nodes, reads what a "
-               "job left behind, and says what to change."};
+  CLI::App app{
+      "feedcheck: measures whether storage can feed GPU training nodes, reads what a "
+      "job left behind, and says what to change."};
   app.set_version_flag("--version", FEEDCHECK_VERSION);
   app.require_subcommand(1);
   app.fallthrough();
 
   cli::GlobalOptions globals;
   app.add_flag("--json", globals.json, "Machine-readable output (JSON with schema_version)");
-  app.add_option("--kb", globals.kb_files, "Extra knowledge-base YAML file overriding built-in rows")
+  app.add_option("--kb", globals.kb_files,
+                 "Extra knowledge-base YAML file overriding built-in rows")
       ->check(CLI::ExistingFile);
   app.add_option("--rules", globals.rules_dirs, "Directory of extra rules (*.yaml)");
-  app.add_option("--fail-on", globals.fail_on,
-                 "Exit 1 when a finding is at or above this severity")
+  app.add_option("--fail-on", globals.fail_on, "Exit 1 when a finding is at or above this severity")
       ->check(CLI::IsMember({"info", "warning", "critical", "never"}));
   app.add_flag("--no-color", globals.no_color, "No colour in terminal output (NO_COLOR works too)");
 

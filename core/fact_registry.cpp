@@ -52,6 +52,8 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"workload.delayed_start_ok", U::kBool, O::kDeclared, "a wait for the download before training is acceptable"},
       {"workload.reads_whole_dataset", U::kBool, O::kDeclared, "each node reads most or all of the data"},
       {"workload.file_reads_concurrent", U::kBool, O::kDeclared, "files are read from several threads at once"},
+      {"workload.gpu_preset", U::kText, O::kDeclared,
+       "GPU input-rate preset: unet3d (3.2 GB/s per GPU), cosmoflow (0.8), resnet50 (0.2)"},
       // --- derived: sizing calculators (egress, plan) ---
       {"egress.full_rate_nodes", U::kCount, O::kDerived, "most nodes that run at full NIC rate from one account"},
       {"egress.degrade_from_nodes", U::kCount, O::kDerived, "node count from which per-node throughput falls"},

@@ -1,1 +1,157 @@
 #include "rules/rule_set.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "rules/evaluator.h"
+#include "rules/rule_messages.h"
+#include "rules/rule_reader.h"
+
+namespace feedcheck::rules {
+namespace fs = std::filesystem;
+
+namespace {
+std::string Where(const SourceLocation& l) { return fmt::format("{}:{}", l.file, l.line); }
+}  // namespace
+
+bool RuleSet::LoadFile(const std::string& path, DiagnosticList* diagnostics) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diagnostics->Add(Diagnostic{kCodeUnreadable,
+                                DiagnosticSeverity::kError,
+                                "cannot read the rules file",
+                                {path, 0, 0},
+                                "",
+                                ""});
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return LoadText(path, buffer.str(), diagnostics);
+}
+
+bool RuleSet::LoadText(const std::string& name, std::string content, DiagnosticList* diagnostics) {
+  size_t errors_before = diagnostics->errors();
+  auto file = SourceFile::Make(name, std::move(content));
+  std::vector<RuleInfo> infos;
+  ReadRules(file, &infos, diagnostics);
+  std::vector<std::pair<std::string, SourceLocation>> seen;
+  for (const auto& info : infos) {
+    auto dup =
+        std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == info.id; });
+    if (dup != seen.end()) {
+      Diagnostic d{kCodeDuplicateId,
+                   DiagnosticSeverity::kError,
+                   fmt::format(kMsgDuplicateId, info.id, Where(dup->second)),
+                   info.location,
+                   fmt::format("rule '{}'", info.id),
+                   file->LineText(info.location.line)};
+      diagnostics->Add(std::move(d));
+      continue;
+    }
+    seen.emplace_back(info.id, info.location);
+    CompiledRule rule;
+    if (CompileRule(info, *registry_, &rule, diagnostics)) Add(std::move(rule), diagnostics);
+  }
+  return diagnostics->errors() == errors_before;
+}
+
+void RuleSet::Add(CompiledRule rule, DiagnosticList* diagnostics) {
+  for (auto& existing : rules_) {
+    if (existing.id != rule.id) continue;
+    // A later file replaces a rule of an earlier one (user rules over built-ins), and says so.
+    diagnostics->Add(Diagnostic{kCodeOverride, DiagnosticSeverity::kWarning,
+                                fmt::format(kMsgOverride, rule.id, Where(existing.location)),
+                                rule.location, fmt::format("rule '{}'", rule.id), ""});
+    existing = std::move(rule);
+    return;
+  }
+  rules_.push_back(std::move(rule));
+}
+
+bool RuleSet::LoadDirectory(const std::string& dir, DiagnosticList* diagnostics) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    auto ext = entry.path().extension();
+    if (entry.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml"))
+      files.push_back(entry.path().string());
+  }
+  if (ec) {
+    diagnostics->Add(Diagnostic{kCodeUnreadable,
+                                DiagnosticSeverity::kError,
+                                "cannot read the rules directory: " + ec.message(),
+                                {dir, 0, 0},
+                                "",
+                                ""});
+    return false;
+  }
+  std::sort(files.begin(), files.end());
+  bool ok = true;
+  for (const auto& f : files) ok = LoadFile(f, diagnostics) && ok;
+  return ok;
+}
+
+const CompiledRule* RuleSet::Find(std::string_view id) const {
+  for (const auto& r : rules_)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+EvaluationResult RuleSet::Evaluate(const FactSet& facts) const {
+  EvaluationResult result;
+  for (const auto& rule : rules_) {
+    std::vector<std::string> missing;
+    Value v = rules::Evaluate(*rule.when, facts, &missing);
+    if (!v.known()) {
+      result.skipped.push_back(SkippedRule{rule.id, rule.title, missing});
+      continue;
+    }
+    if (!v.boolean) continue;
+    Finding f;
+    f.rule_id = rule.id;
+    f.severity = rule.severity;
+    f.title = rule.title;
+    std::vector<std::string> say_missing;
+    f.message = RenderTemplate(rule.say, facts, &say_missing);
+    for (const auto& key : rule.evidence)
+      if (const Fact* fact = facts.Find(key)) f.evidence.push_back(*fact);
+    for (const auto& env : rule.env) {
+      std::vector<std::string> env_missing;
+      std::string value = RenderTemplate(env.value, facts, &env_missing, Style::kRaw);
+      if (!env_missing.empty()) {
+        // Never paste a guessed value: say which setting could not be computed and why.
+        f.message +=
+            fmt::format(" ({} not computed: missing {})", env.name, fmt::join(env_missing, ", "));
+        continue;
+      }
+      f.env.push_back(EnvSetting{env.name, value});
+    }
+    for (const auto& config : rule.config) {
+      std::vector<std::string> config_missing;
+      f.config.push_back(ConfigFragment{
+          config.kind, RenderTemplate(config.text, facts, &config_missing, Style::kRaw)});
+    }
+    if (!rule.mode.empty()) f.config.push_back(ConfigFragment{kInputModeFragment, rule.mode});
+    f.source = rule.source;
+    f.rule_file = rule.location.file;
+    f.rule_line = rule.location.line;
+    result.findings.push_back(std::move(f));
+  }
+  std::stable_sort(result.findings.begin(), result.findings.end(),
+                   [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+  return result;
+}
+
+bool LoadRuleDirectories(const std::string& builtin_dir, const std::vector<std::string>& user_dirs,
+                         RuleSet* rules, DiagnosticList* diagnostics) {
+  bool ok = rules->LoadDirectory(builtin_dir, diagnostics);
+  for (const auto& dir : user_dirs) ok = rules->LoadDirectory(dir, diagnostics) && ok;
+  return ok;
+}
+
+}  // namespace feedcheck::rules

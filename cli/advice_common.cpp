@@ -1,0 +1,144 @@
+#include "cli/advice_common.h"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "core/evidence_json.h"
+#include "core/install_paths.h"
+#include "rules/knowledge_facts.h"
+
+namespace feedcheck::cli {
+
+void LayerFacts(const FactSet& incoming, FactSet* facts) {
+  for (const auto& [key, fact] : incoming) {
+    const Fact* existing = facts->Find(key);
+    if (existing && existing->provenance.origin > fact.provenance.origin) continue;
+    facts->Set(fact);
+  }
+}
+
+bool GatherFacts(const std::vector<std::string>& facts_files, const std::string& profile_path,
+                 const GlobalOptions& globals, FactSet* facts, rules::Profile* profile,
+                 DiagnosticList* diagnostics, const FactSet* overrides) {
+  bool ok = true;
+  for (const auto& path : facts_files) {
+    Evidence evidence;
+    if (!LoadEvidenceFile(path, &evidence, diagnostics)) {
+      ok = false;
+      continue;
+    }
+    LayerFacts(evidence.facts, facts);
+  }
+  if (!profile_path.empty()) {
+    if (!rules::LoadProfile(profile_path, profile, diagnostics)) ok = false;
+    LayerFacts(profile->facts, facts);
+  }
+  if (overrides) facts->Merge(*overrides);
+  // The VM size and region in the merged facts: a job file's instance_type wins over the
+  // profile's sku.
+  rules::KnowledgeRequest request;
+  request.sku = facts->Text("node.sku").value_or(profile->sku);
+  request.region = facts->Text("account.region").value_or(profile->region);
+  request.account = profile->account;
+  request.sku_location = profile->sku_location;
+  request.account_location = profile->account_location;
+  if (!request.sku.empty() || !request.region.empty() || !request.account.empty())
+    rules::AddKnowledgeFacts(request, DataDir(), globals.kb_files, facts, diagnostics);
+  return ok;
+}
+
+bool LoadRules(const GlobalOptions& globals, rules::RuleSet* rules, DiagnosticList* diagnostics) {
+  return rules::LoadRuleDirectories(BuiltinRulesDir(), globals.rules_dirs, rules, diagnostics);
+}
+
+void PrintDiagnostics(const DiagnosticList& diagnostics) {
+  for (const auto& d : diagnostics.kept()) fmt::print(stderr, "{}\n", FormatDiagnostic(d));
+  if (diagnostics.dropped() > 0)
+    fmt::print(stderr, "... and {} more diagnostics\n", diagnostics.dropped());
+}
+
+std::string Wrap(const std::string& text, size_t width, const std::string& indent) {
+  std::istringstream words(text);
+  std::string out, line, word;
+  while (words >> word) {
+    if (!line.empty() && indent.size() + line.size() + 1 + word.size() > width) {
+      out += indent + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += indent + line + "\n";
+  return out;
+}
+
+namespace {
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+std::string ProvenanceText(const Provenance& p) {
+  std::string out(OriginName(p.origin));
+  if (!p.file.empty()) {
+    out += ", " + p.file;
+    if (p.line > 0) out += fmt::format(":{}", p.line);
+  } else if (!p.source.empty()) {
+    out += ", " + p.source;
+  }
+  return out;
+}
+}  // namespace
+
+std::string FormatFindingText(const Finding& f) {
+  std::string out =
+      fmt::format("{:<8}  {}: {}\n", Upper(SeverityName(f.severity)), f.rule_id, f.title);
+  out += Wrap(f.message, 100, "          ");
+  if (!f.evidence.empty()) {
+    out += "          evidence:\n";
+    for (const auto& fact : f.evidence)
+      out += fmt::format("            {} = {}  ({})\n", fact.key, FormatFactValue(fact),
+                         ProvenanceText(fact.provenance));
+  }
+  out += fmt::format("          source: {}\n", f.source);
+  return out;
+}
+
+std::string FormatSkippedText(const std::vector<SkippedRule>& skipped) {
+  std::string out;
+  for (const auto& s : skipped)
+    out += fmt::format("  {}: not evaluated (missing {})\n", s.rule_id,
+                       fmt::join(s.missing_facts, ", "));
+  return out;
+}
+
+nlohmann::json FindingToJson(const Finding& f) {
+  nlohmann::json evidence = nlohmann::json::array();
+  for (const auto& fact : f.evidence) evidence.push_back(FactToJson(fact));
+  nlohmann::json env = nlohmann::json::array();
+  for (const auto& e : f.env) env.push_back({{"name", e.name}, {"value", e.value}});
+  nlohmann::json config = nlohmann::json::array();
+  for (const auto& c : f.config) config.push_back({{"kind", c.kind}, {"text", c.text}});
+  return {{"rule_id", f.rule_id},     {"severity", SeverityName(f.severity)},
+          {"title", f.title},         {"message", f.message},
+          {"evidence", evidence},     {"env", env},
+          {"config", config},         {"source", f.source},
+          {"rule_file", f.rule_file}, {"rule_line", f.rule_line}};
+}
+
+nlohmann::json SkippedToJson(const SkippedRule& s) {
+  return {{"rule_id", s.rule_id}, {"title", s.title}, {"missing_facts", s.missing_facts}};
+}
+
+nlohmann::json DiagnosticsToJson(const DiagnosticList& diagnostics) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& d : diagnostics.kept()) out.push_back(DiagnosticToJson(d));
+  return out;
+}
+
+std::optional<Severity> FailOnThreshold(const std::string& fail_on) {
+  if (fail_on == "never") return std::nullopt;
+  return SeverityFromName(fail_on).value_or(Severity::kCritical);
+}
+
+}  // namespace feedcheck::cli

@@ -1,0 +1,49 @@
+// What `advise` and `lint` share: gathering facts (facts files, a profile, the knowledge base),
+// loading the rule directories, and printing findings, skipped rules and diagnostics.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "core/diagnostic.h"
+#include "core/fact_set.h"
+#include "core/finding.h"
+#include "rules/profile.h"
+#include "rules/rule_set.h"
+
+namespace feedcheck::cli {
+
+/// Layers `incoming` over `facts`, keeping for each key the fact of the more trusted origin
+/// (measured > observed > derived > declared > knowledge); equal trust: `incoming` wins.
+void LayerFacts(const FactSet& incoming, FactSet* facts);
+
+/// Loads facts files and an optional profile into `facts` and adds knowledge-base facts for
+/// the profile's VM size and region (plus `extra_sku` when the profile names none). Returns
+/// false when an input could not be read at all.
+bool GatherFacts(const std::vector<std::string>& facts_files, const std::string& profile_path,
+                 const GlobalOptions& globals, FactSet* facts, rules::Profile* profile,
+                 DiagnosticList* diagnostics, const FactSet* overrides = nullptr);
+
+/// Built-in rules plus --rules directories. False when any rules file is invalid.
+bool LoadRules(const GlobalOptions& globals, rules::RuleSet* rules, DiagnosticList* diagnostics);
+
+/// Prints diagnostics to stderr, one per entry, with the dropped count.
+void PrintDiagnostics(const DiagnosticList& diagnostics);
+
+/// Findings for people: severity, id, title, wrapped message, evidence with provenance.
+std::string FormatFindingText(const Finding& finding);
+std::string FormatSkippedText(const std::vector<SkippedRule>& skipped);
+
+nlohmann::json FindingToJson(const Finding& finding);
+nlohmann::json SkippedToJson(const SkippedRule& skipped);
+nlohmann::json DiagnosticsToJson(const DiagnosticList& diagnostics);
+
+/// Wraps `text` to `width` columns, every line starting with `indent`.
+std::string Wrap(const std::string& text, size_t width, const std::string& indent);
+
+/// Severity threshold of --fail-on; nullopt for "never".
+std::optional<Severity> FailOnThreshold(const std::string& fail_on);
+
+}  // namespace feedcheck::cli

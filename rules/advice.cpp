@@ -1,0 +1,64 @@
+#include "rules/advice.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/units.h"
+#include "rules/rule_set.h"
+
+namespace feedcheck::rules {
+
+namespace {
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+}  // namespace
+
+bool SameEnvValue(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  std::string la = Lower(a), lb = Lower(b);
+  if ((la == "true" || la == "false") && (lb == "true" || lb == "false")) return la == lb;
+  auto qa = ParseQuantity(a), qb = ParseQuantity(b);
+  if (qa && qb && qa->unit == Unit::kCount && qb->unit == Unit::kCount)
+    return std::fabs(qa->value - qb->value) < 1e-9;
+  return false;
+}
+
+Advice MergeAdvice(const std::vector<Finding>& findings) {
+  Advice advice;
+  for (const auto& f : findings) {
+    for (const auto& e : f.env) {
+      auto it = std::find_if(advice.env.begin(), advice.env.end(),
+                             [&](const EnvSetting& s) { return s.name == e.name; });
+      if (it == advice.env.end()) {
+        advice.env.push_back(e);
+        advice.env_rules.push_back(f.rule_id);
+        continue;
+      }
+      if (SameEnvValue(it->value, e.value)) continue;
+      size_t i = static_cast<size_t>(it - advice.env.begin());
+      advice.conflicts.push_back(
+          EnvConflict{e.name, it->value, advice.env_rules[i], e.value, f.rule_id});
+    }
+    for (const auto& c : f.config) {
+      if (c.kind == kInputModeFragment) {
+        if (advice.mode.empty()) {
+          advice.mode = c.text;
+          advice.mode_rule = f.rule_id;
+        }
+        continue;
+      }
+      std::string text = c.text;
+      if (!text.empty() && text.back() != '\n') text += '\n';
+      advice.config.push_back(
+          ConfigFragment{c.kind, fmt::format("# from rule {}\n{}", f.rule_id, text)});
+    }
+  }
+  return advice;
+}
+
+}  // namespace feedcheck::rules

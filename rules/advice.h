@@ -1,0 +1,37 @@
+// Merges what the findings recommend into one set to paste: environment variables (the most
+// severe finding wins a conflict, and the conflict is reported), the input mode, and BlobFuse2
+// config fragments.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/finding.h"
+
+namespace feedcheck::rules {
+
+struct EnvConflict {
+  std::string name;
+  std::string kept_value;
+  std::string kept_rule;
+  std::string dropped_value;
+  std::string dropped_rule;
+};
+
+struct Advice {
+  std::vector<EnvSetting> env;
+  std::vector<std::string> env_rules;  ///< env_rules[i]: the rule that set env[i]
+  std::vector<EnvConflict> conflicts;
+  std::string mode;  ///< recommended input mode ("" when no rule recommends one)
+  std::string mode_rule;
+  std::vector<ConfigFragment> config;  ///< BlobFuse2 fragments, each headed by its rule id
+};
+
+/// `findings` must be ordered most severe first (RuleSet::Evaluate does so).
+Advice MergeAdvice(const std::vector<Finding>& findings);
+
+/// Env values compare equal when they mean the same to the runtime: "True" == "true" == "1"?
+/// No: only case-insensitive booleans and numerically equal numbers are treated as equal.
+bool SameEnvValue(const std::string& a, const std::string& b);
+
+}  // namespace feedcheck::rules

@@ -1,0 +1,173 @@
+#include "rules/job_file.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/fact_registry.h"
+#include "rules/profile.h"
+#include "rules/rule_messages.h"
+
+namespace feedcheck::rules {
+namespace {
+
+int Line(const YAML::Node& node) { return node.Mark().line + 1; }
+
+Diagnostic JobDiagnostic(const std::string& file, int line, std::string message,
+                         DiagnosticSeverity severity = DiagnosticSeverity::kError) {
+  return Diagnostic{kCodeJobFile, severity, std::move(message), {file, line, 0}, "", ""};
+}
+
+}  // namespace
+
+const JobInput* JobFile::FirstDataInput() const {
+  for (const auto& input : inputs)
+    if (input.type != "literal") return &input;
+  return nullptr;
+}
+
+bool ReadJobText(const std::string& name, const std::string& content, JobFile* out,
+                 DiagnosticList* diagnostics) {
+  out->path = name;
+  YAML::Node root;
+  try {
+    root = YAML::Load(content);
+  } catch (const YAML::Exception& e) {
+    diagnostics->Add(Diagnostic{kCodeYamlSyntax,
+                                DiagnosticSeverity::kError,
+                                YamlErrorMessage(e),
+                                {name, e.mark.line + 1, e.mark.column + 1},
+                                "",
+                                ""});
+    return false;
+  }
+  if (!root.IsMap()) {
+    diagnostics->Add(JobDiagnostic(name, Line(root),
+                                   "a job file is a YAML mapping (type: command, inputs, ...)"));
+    return false;
+  }
+  try {
+    if (const YAML::Node inputs = root["inputs"]) {
+      if (!inputs.IsMap()) {
+        diagnostics->Add(JobDiagnostic(name, Line(inputs), "'inputs' must be a mapping",
+                                       DiagnosticSeverity::kWarning));
+      } else {
+        for (const auto& kv : inputs) {
+          JobInput input;
+          input.name = kv.first.as<std::string>();
+          input.line = Line(kv.first);
+          const YAML::Node& v = kv.second;
+          if (v.IsMap()) {
+            input.type =
+                v["type"] && v["type"].IsScalar() ? v["type"].as<std::string>() : "uri_folder";
+            if (v["path"] && v["path"].IsScalar()) input.path = v["path"].as<std::string>();
+            if (v["mode"] && v["mode"].IsScalar()) {
+              input.mode = v["mode"].as<std::string>();
+              input.mode_line = Line(v["mode"]);
+            }
+            if (input.type != "uri_folder" && input.type != "uri_file" && input.type != "mltable") {
+              if (v["value"] && v["value"].IsScalar()) {
+                input.literal = v["value"].as<std::string>();
+                input.type = "literal";
+              }
+            }
+          } else if (v.IsScalar()) {
+            input.type = "literal";
+            input.literal = v.as<std::string>();
+          }
+          out->inputs.push_back(std::move(input));
+        }
+      }
+    }
+    // Lines of the keys themselves (a block mapping's own mark is its first entry).
+    for (const auto& kv : root) {
+      std::string key = kv.first.as<std::string>();
+      if (key == "environment_variables") out->env_line = Line(kv.first);
+      if (key == "resources") out->resources_line = Line(kv.first);
+    }
+    if (const YAML::Node env = root["environment_variables"]) {
+      if (env.IsMap()) {
+        for (const auto& kv : env) {
+          if (!kv.second.IsScalar()) continue;
+          out->env.push_back(
+              JobEnv{kv.first.as<std::string>(), kv.second.as<std::string>(), Line(kv.first)});
+        }
+      } else if (!env.IsNull()) {
+        diagnostics->Add(JobDiagnostic(name, Line(env), "'environment_variables' must be a mapping",
+                                       DiagnosticSeverity::kWarning));
+      }
+    }
+    if (const YAML::Node resources = root["resources"]; resources && resources.IsMap()) {
+      if (const YAML::Node n = resources["instance_count"]; n && n.IsScalar()) {
+        std::string text = n.as<std::string>();
+        auto q = ParseQuantity(text);
+        if (q && q->unit == Unit::kCount && q->value >= 1 && q->value < 1e6) {
+          out->instance_count = static_cast<int>(q->value);
+          out->instance_count_line = Line(n);
+        } else {
+          diagnostics->Add(JobDiagnostic(
+              name, Line(n),
+              fmt::format("resources.instance_count '{}' is not a node count", text)));
+        }
+      }
+      if (const YAML::Node t = resources["instance_type"]; t && t.IsScalar()) {
+        out->instance_type = t.as<std::string>();
+        out->instance_type_line = Line(t);
+      }
+    }
+    if (const YAML::Node c = root["compute"]; c && c.IsScalar()) out->compute = c.as<std::string>();
+  } catch (const YAML::Exception& e) {
+    diagnostics->Add(JobDiagnostic(name, e.mark.line + 1, YamlErrorMessage(e)));
+    return false;
+  }
+  return true;
+}
+
+bool ReadJobFile(const std::string& path, JobFile* out, DiagnosticList* diagnostics) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diagnostics->Add(JobDiagnostic(path, 0, "cannot read the job file"));
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ReadJobText(path, buffer.str(), out, diagnostics);
+}
+
+FactSet JobFacts(const JobFile& job) {
+  FactSet facts;
+  auto where = [&](int line) {
+    Provenance p;
+    p.origin = FactOrigin::kDeclared;
+    p.source = "job " + job.path;
+    p.file = job.path;
+    p.line = line;
+    return p;
+  };
+  if (job.instance_count_line > 0)
+    facts.Set(
+        NumberFact("node.count", job.instance_count, Unit::kCount, where(job.instance_count_line)));
+  else
+    facts.Set(NumberFact("node.count", 1, Unit::kCount, where(job.resources_line)));
+  if (!job.instance_type.empty())
+    facts.Set(TextFact("node.sku", job.instance_type, where(job.instance_type_line)));
+  if (const JobInput* input = job.FirstDataInput())
+    facts.Set(TextFact("workload.mode", input->mode.empty() ? "ro_mount" : input->mode,
+                       where(input->mode_line > 0 ? input->mode_line : input->line)));
+  for (const auto& input : job.inputs) {
+    if (input.type != "literal" || input.name != "epochs") continue;
+    Fact f;
+    std::string error;
+    if (ParseFactValue("workload.epochs", input.literal, &f, &error)) {
+      f.provenance = where(input.line);
+      facts.Set(std::move(f));
+    }
+  }
+  for (const auto& e : job.env)
+    facts.Set(TextFact("runtime.setting." + e.name, e.value, where(e.line)));
+  return facts;
+}
+
+}  // namespace feedcheck::rules

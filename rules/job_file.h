@@ -1,0 +1,57 @@
+// An AzureML command job YAML (reference/formats.md 6.1), read for lint: the inputs with type,
+// path and mode, environment_variables, resources.instance_count / instance_type and compute,
+// each with the line it is on so a change can point at it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "core/fact_set.h"
+
+namespace feedcheck::rules {
+
+struct JobInput {
+  std::string name;
+  std::string type;  ///< uri_folder (default), uri_file, mltable, ...; "literal" for plain values
+  std::string path;
+  std::string mode;     ///< as written; empty when absent (the default is ro_mount)
+  std::string literal;  ///< value of a literal input ("epochs: 1")
+  int line = 0;         ///< line of the input's name
+  int mode_line = 0;    ///< line of `mode:`, 0 when absent
+};
+
+struct JobEnv {
+  std::string name;
+  std::string value;
+  int line = 0;
+};
+
+struct JobFile {
+  std::string path;
+  std::vector<JobInput> inputs;
+  std::vector<JobEnv> env;
+  int env_line = 0;  ///< line of `environment_variables:`, 0 when absent
+  int instance_count = 1;
+  int instance_count_line = 0;  ///< 0 when absent (default 1)
+  std::string instance_type;
+  int instance_type_line = 0;
+  std::string compute;
+  int resources_line = 0;
+
+  /// The mode of the data inputs the job reads ("ro_mount" when an input gives none).
+  const JobInput* FirstDataInput() const;
+};
+
+/// Reads a job file. Returns false (with a diagnostic naming file:line) when it is not a
+/// readable YAML mapping; odd fields become warnings and are skipped.
+bool ReadJobFile(const std::string& path, JobFile* out, DiagnosticList* diagnostics);
+bool ReadJobText(const std::string& name, const std::string& content, JobFile* out,
+                 DiagnosticList* diagnostics);
+
+/// Facts the job states: node.count, node.sku (instance_type), workload.mode (first data
+/// input), workload.epochs (a literal input named "epochs"), runtime.setting.<VAR> for each
+/// environment variable; provenance file:line.
+FactSet JobFacts(const JobFile& job);
+
+}  // namespace feedcheck::rules

@@ -1,0 +1,115 @@
+#include "rules/job_lint.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace feedcheck::rules {
+namespace {
+
+const Finding* FindFinding(const EvaluationResult& result, std::string_view id) {
+  for (const auto& f : result.findings)
+    if (f.rule_id == id) return &f;
+  return nullptr;
+}
+
+SourceLocation At(const JobFile& job, int line) { return SourceLocation{job.path, line, 0}; }
+
+}  // namespace
+
+std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& result,
+                                 const Advice& advice) {
+  std::vector<LintProblem> problems;
+  std::vector<std::string> covered;
+
+  // 1. Input mode.
+  if (!advice.mode.empty()) {
+    const Finding* rule = FindFinding(result, advice.mode_rule);
+    for (const auto& input : job.inputs) {
+      if (input.type == "literal") continue;
+      std::string mode = input.mode.empty() ? "ro_mount" : input.mode;
+      if (mode == advice.mode) continue;
+      LintProblem p;
+      p.code = kLintWrongMode;
+      p.severity = rule ? rule->severity : Severity::kWarning;
+      p.message = fmt::format("input '{}' uses mode {}{}; rule {} recommends {}: {}", input.name,
+                              mode, input.mode.empty() ? " (the default)" : "", advice.mode_rule,
+                              advice.mode, rule ? rule->title : "");
+      p.change = input.mode.empty()
+                     ? fmt::format("add `mode: {}` to input '{}'", advice.mode, input.name)
+                     : fmt::format("mode: {} -> mode: {}", input.mode, advice.mode);
+      p.location = At(job, input.mode_line > 0 ? input.mode_line : input.line);
+      p.rule_id = advice.mode_rule;
+      problems.push_back(std::move(p));
+    }
+    covered.push_back(advice.mode_rule);
+  }
+
+  // 2 and 3. Environment variables.
+  for (size_t i = 0; i < advice.env.size(); ++i) {
+    const EnvSetting& want = advice.env[i];
+    const std::string& rule_id = advice.env_rules[i];
+    const Finding* rule = FindFinding(result, rule_id);
+    auto have = std::find_if(job.env.begin(), job.env.end(),
+                             [&](const JobEnv& e) { return e.name == want.name; });
+    LintProblem p;
+    p.rule_id = rule_id;
+    p.severity = rule && rule->severity > Severity::kWarning ? rule->severity : Severity::kWarning;
+    if (have == job.env.end()) {
+      p.code = kLintMissingEnv;
+      p.message =
+          fmt::format("{} is not set; rule {} recommends \"{}\"", want.name, rule_id, want.value);
+      p.change =
+          job.env_line > 0
+              ? fmt::format("add under environment_variables:  {}: \"{}\"", want.name, want.value)
+              : fmt::format("add an environment_variables: block with  {}: \"{}\"", want.name,
+                            want.value);
+      p.location = At(job, job.env_line);
+    } else if (!SameEnvValue(have->value, want.value)) {
+      p.code = kLintContradictingEnv;
+      p.message = fmt::format("{} is \"{}\"; rule {} recommends \"{}\"", want.name, have->value,
+                              rule_id, want.value);
+      p.change =
+          fmt::format("{}: \"{}\" -> {}: \"{}\"", want.name, have->value, want.name, want.value);
+      p.location = At(job, have->line);
+    } else {
+      continue;
+    }
+    problems.push_back(std::move(p));
+  }
+  for (const auto& rule_id : advice.env_rules) covered.push_back(rule_id);
+
+  // 4. More nodes than one account feeds.
+  if (const Finding* f = FindFinding(result, "egress-nodes-beyond-account")) {
+    LintProblem p;
+    p.code = kLintEgress;
+    p.severity = f->severity;
+    p.rule_id = f->rule_id;
+    p.message = fmt::format("resources.instance_count is {}: {}", job.instance_count, f->title);
+    p.change = f->message;
+    p.location =
+        At(job, job.instance_count_line > 0 ? job.instance_count_line : job.resources_line);
+    problems.push_back(std::move(p));
+    covered.push_back(f->rule_id);
+  }
+
+  // Everything else the rules say at warning or above.
+  for (const auto& f : result.findings) {
+    if (f.severity < Severity::kWarning) continue;
+    if (std::find(covered.begin(), covered.end(), f.rule_id) != covered.end()) continue;
+    LintProblem p;
+    p.code = kLintOther;
+    p.severity = f.severity;
+    p.rule_id = f.rule_id;
+    p.message = f.title;
+    p.change = f.message;
+    p.location = At(job, 0);
+    problems.push_back(std::move(p));
+  }
+  std::stable_sort(
+      problems.begin(), problems.end(),
+      [](const LintProblem& a, const LintProblem& b) { return a.severity > b.severity; });
+  return problems;
+}
+
+}  // namespace feedcheck::rules

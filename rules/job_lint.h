@@ -1,0 +1,38 @@
+// Lint of an AzureML job file against the advice the rules give for it: the input mode, the
+// environment variables (missing or contradicting), and more nodes than one storage account
+// feeds. Each problem says what to change and where (file:line).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "core/finding.h"
+#include "rules/advice.h"
+#include "rules/job_file.h"
+#include "rules/rule_set.h"
+
+namespace feedcheck::rules {
+
+// Problem codes (stable; tests pin them).
+inline constexpr const char* kLintWrongMode = "L001";
+inline constexpr const char* kLintMissingEnv = "L002";
+inline constexpr const char* kLintContradictingEnv = "L003";
+inline constexpr const char* kLintEgress = "L004";
+inline constexpr const char* kLintOther = "L005";
+
+struct LintProblem {
+  std::string code;
+  Severity severity = Severity::kWarning;
+  std::string message;  ///< what is wrong
+  std::string change;   ///< what to write instead
+  SourceLocation location;
+  std::string rule_id;  ///< the rule behind the advice
+};
+
+/// Compares the job with the advice. Findings of severity warning or above that no problem
+/// class covers are reported as kLintOther so nothing the rules say is lost.
+std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& result,
+                                 const Advice& advice);
+
+}  // namespace feedcheck::rules

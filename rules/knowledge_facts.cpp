@@ -1,0 +1,92 @@
+#include "rules/knowledge_facts.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "rules/rule_messages.h"
+
+#if __has_include("core/knowledge_base.h") && __has_include("core/egress_calculator.h")
+#define FEEDCHECK_HAVE_KB 1
+#include "core/egress_calculator.h"
+#include "core/knowledge_base.h"
+#else
+#define FEEDCHECK_HAVE_KB 0
+#endif
+
+namespace feedcheck::rules {
+
+#if FEEDCHECK_HAVE_KB
+namespace {
+
+void AddEgress(FactSet* facts) {
+  auto nic = facts->NumberIn("node.nic_gbps", Unit::kGbps);
+  auto limit = facts->NumberIn("account.egress_gbps", Unit::kGbps);
+  if (!nic || !limit || *nic <= 0 || *limit <= 0) return;
+  EgressInput input;
+  input.nic_gbps = *nic;
+  input.account_egress_gbps = *limit;
+  if (auto n = facts->Number("node.count"); n && *n >= 1 && *n < 1e6)
+    input.nodes = static_cast<int>(std::lround(*n));
+  EgressResult result;
+  std::string error;
+  if (!ComputeEgress(input, &result, &error)) return;
+  FactSet derived;
+  AddEgressFacts(result, "egress calculator (node.nic_gbps, account.egress_gbps, node.count)",
+                 &derived);
+  facts->Merge(derived, /*keep_existing=*/true);
+}
+
+}  // namespace
+
+bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string& data_dir,
+                       const std::vector<std::string>& override_files, FactSet* facts,
+                       DiagnosticList* diagnostics) {
+  KnowledgeBase kb;
+  bool ok = KnowledgeBase::Load(data_dir, override_files, &kb, diagnostics);
+  FactSet known;
+  if (!request.sku.empty()) {
+    if (const VmSize* vm = kb.FindVm(request.sku)) {
+      kb.AddNodeFacts(*vm, &known);
+    } else {
+      std::string message = fmt::format("unknown VM size '{}'", request.sku);
+      auto near = kb.SuggestVm(request.sku);
+      if (!near.empty()) message += fmt::format(kMsgDidYouMean, near.front());
+      diagnostics->Add(Diagnostic{kCodeUnknownVm, DiagnosticSeverity::kError, message,
+                                  request.sku_location, "", ""});
+    }
+  }
+  const StorageTarget* target = nullptr;
+  if (!request.account.empty()) {
+    target = kb.FindTarget(request.account);
+    if (!target) {
+      std::string message = fmt::format("unknown storage target '{}'", request.account);
+      auto near = kb.SuggestTarget(request.account);
+      if (!near.empty()) message += fmt::format(kMsgDidYouMean, near.front());
+      diagnostics->Add(Diagnostic{kCodeUnknownVm, DiagnosticSeverity::kError, message,
+                                  request.account_location, "", ""});
+    }
+  } else if (!request.region.empty()) {
+    target = &kb.TargetForRegion(request.region);
+  }
+  if (target) kb.AddAccountFacts(*target, &known);
+  facts->Merge(known, /*keep_existing=*/true);
+  AddEgress(facts);
+  return ok;
+}
+
+#else
+
+bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string&,
+                       const std::vector<std::string>&, FactSet*, DiagnosticList* diagnostics) {
+  if (!request.sku.empty() || !request.region.empty() || !request.account.empty())
+    diagnostics->Add(Diagnostic{kCodeUnknownVm, DiagnosticSeverity::kWarning,
+                                "this build has no knowledge base: node and account facts must "
+                                "be declared in the profile",
+                                request.sku_location, "", ""});
+  return false;
+}
+
+#endif
+
+}  // namespace feedcheck::rules

@@ -1,0 +1,337 @@
+#include "rules/profile.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "core/fact_registry.h"
+#include "rules/rule_messages.h"
+
+namespace feedcheck::rules {
+
+const std::vector<GpuPreset>& GpuPresets() {
+  static const std::vector<GpuPreset> kPresets = {
+      {"unet3d", 3.2, "MLPerf Storage UNet3D, ~3.2 GB/s per H100-class GPU"},
+      {"cosmoflow", 0.8, "MLPerf Storage CosmoFlow, ~0.8 GB/s per H100-class GPU"},
+      {"resnet50", 0.2, "MLPerf Storage ResNet-50, ~0.2 GB/s per H100-class GPU"},
+  };
+  return kPresets;
+}
+
+bool ParseFactValue(const std::string& key, const std::string& text, Fact* out,
+                    std::string* error) {
+  const FactSpec* spec = FactRegistry::Builtin().Find(key);
+  if (!spec) {
+    *error = fmt::format(kMsgUnknownFact, key);
+    auto near = FactRegistry::Builtin().Suggest(key);
+    if (!near.empty()) *error += fmt::format(kMsgDidYouMean, near.front());
+    return false;
+  }
+  out->key = key;
+  out->unit = spec->unit;
+  if (spec->unit == Unit::kText) {
+    out->value = text;
+    return true;
+  }
+  if (spec->unit == Unit::kBool) {
+    std::string lower = text;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower == "true" || lower == "yes")
+      out->value = true;
+    else if (lower == "false" || lower == "no")
+      out->value = false;
+    else {
+      *error = fmt::format("'{}' is not true or false", text);
+      return false;
+    }
+    return true;
+  }
+  std::string why;
+  auto q = ParseQuantity(text, &why);
+  if (!q) {
+    *error = why;
+    return false;
+  }
+  double value = q->value;
+  if (q->unit != Unit::kCount && q->unit != spec->unit) {
+    auto converted = Convert(q->value, q->unit, spec->unit);
+    if (!converted) {
+      *error = fmt::format("'{}' is a {}, but {} is a {} ({})", text,
+                           DimensionName(InfoOf(q->unit).dimension), key,
+                           DimensionName(InfoOf(spec->unit).dimension), UnitName(spec->unit));
+      return false;
+    }
+    value = *converted;
+  }
+  out->value = value;
+  return true;
+}
+
+namespace {
+
+enum class Check { kAny, kAccess, kMode, kPreset };
+
+struct Field {
+  const char* section;  // "" for top level
+  const char* name;
+  const char* key;  // fact key; null for fields handled by hand
+  Check check;
+};
+
+constexpr Field kFields[] = {
+    {"", "nodes", "node.count", Check::kAny},
+    {"", "sku", "node.sku", Check::kAny},
+    {"", "region", "account.region", Check::kAny},
+    {"", "same_region", "account.same_region", Check::kAny},
+    {"", "compute_region", nullptr, Check::kAny},
+    {"", "account", nullptr, Check::kAny},
+    {"", "name", nullptr, Check::kAny},
+    {"", "description", nullptr, Check::kAny},
+    {"dataset", "bytes", "dataset.bytes", Check::kAny},
+    {"dataset", "size", "dataset.bytes", Check::kAny},
+    {"dataset", "files", "dataset.files", Check::kAny},
+    {"dataset", "median_file", "dataset.median_file_bytes", Check::kAny},
+    {"dataset", "mean_file", "dataset.mean_file_bytes", Check::kAny},
+    {"dataset", "max_file", "dataset.max_file_bytes", Check::kAny},
+    {"dataset", "dirs", "dataset.dirs", Check::kAny},
+    {"dataset", "files_per_dir", "dataset.files_per_dir", Check::kAny},
+    {"workload", "epochs", "workload.epochs", Check::kAny},
+    {"workload", "access", "workload.access", Check::kAccess},
+    {"workload", "readers", "workload.readers", Check::kAny},
+    {"workload", "mode", "workload.mode", Check::kMode},
+    {"workload", "delayed_start_ok", "workload.delayed_start_ok", Check::kAny},
+    {"workload", "reads_whole_dataset", "workload.reads_whole_dataset", Check::kAny},
+    {"workload", "file_reads_concurrent", "workload.file_reads_concurrent", Check::kAny},
+    {"gpu", "preset", "workload.gpu_preset", Check::kPreset},
+    {"gpu", "per_gpu", "workload.gpu_demand_per_gpu_gbps", Check::kAny},
+    {"gpu", "per_node", "workload.gpu_demand_gbps", Check::kAny},
+    {"node", "vcpus", "node.vcpus", Check::kAny},
+    {"node", "gpus", "node.gpus", Check::kAny},
+    {"node", "ram", "node.ram_bytes", Check::kAny},
+    {"node", "nic", "node.nic_gbps", Check::kAny},
+    {"node", "local_disk", "node.local_disk_bytes", Check::kAny},
+    {"account_limits", "egress", "account.egress_gbps", Check::kAny},
+    {"account_limits", "ingress", "account.ingress_gbps", Check::kAny},
+    {"account_limits", "requests", "account.requests_per_s", Check::kAny},
+};
+
+class ProfileReader {
+ public:
+  ProfileReader(std::string name, const std::string& content, Profile* out,
+                DiagnosticList* diagnostics)
+      : name_(std::move(name)), out_(out), diagnostics_(diagnostics) {
+    std::istringstream in(content);
+    for (std::string line; std::getline(in, line);) lines_.push_back(line);
+  }
+
+  bool Read(const YAML::Node& root) {
+    if (!root.IsMap()) {
+      Error(root.Mark(), kCodeProfileField,
+            "a profile is a YAML mapping (nodes, sku, dataset, ...)");
+      return false;
+    }
+    ReadSection(root, "");
+    if (!compute_region_.empty() && !out_->region.empty() &&
+        !out_->facts.Has("account.same_region")) {
+      std::string a = Normalize(compute_region_), b = Normalize(out_->region);
+      out_->facts.Set(BoolFact("account.same_region", a == b, Where(compute_mark_)));
+    }
+    return true;
+  }
+
+ private:
+  static std::string Normalize(std::string s) {
+    std::string out;
+    for (char c : s)
+      if (std::isalnum(static_cast<unsigned char>(c)))
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  }
+
+  Provenance Where(const YAML::Mark& mark) const {
+    Provenance p;
+    p.origin = FactOrigin::kDeclared;
+    p.source = "profile " + name_;
+    p.file = name_;
+    p.line = mark.line + 1;
+    return p;
+  }
+  void Error(const YAML::Mark& mark, const char* code, std::string message,
+             DiagnosticSeverity severity = DiagnosticSeverity::kError) {
+    Diagnostic d;
+    d.code = code;
+    d.severity = severity;
+    d.message = std::move(message);
+    d.location = SourceLocation{name_, mark.line + 1, mark.column + 1};
+    if (mark.line >= 0 && static_cast<size_t>(mark.line) < lines_.size())
+      d.snippet = lines_[static_cast<size_t>(mark.line)];
+    diagnostics_->Add(std::move(d));
+  }
+
+  void ReadSection(const YAML::Node& map, const std::string& section) {
+    for (const auto& kv : map) {
+      std::string name = kv.first.as<std::string>();
+      const YAML::Node& value = kv.second;
+      if (section.empty() && name == "facts") {
+        ReadFacts(value);
+        continue;
+      }
+      if (section.empty() && value.IsMap()) {
+        bool known_section = std::any_of(std::begin(kFields), std::end(kFields),
+                                         [&](const Field& f) { return name == f.section; });
+        if (known_section) {
+          ReadSection(value, name);
+          continue;
+        }
+      }
+      const Field* field = nullptr;
+      for (const auto& f : kFields)
+        if (section == f.section && name == f.name) field = &f;
+      if (!field) {
+        std::vector<std::string> names;
+        for (const auto& f : kFields)
+          if (section == f.section) names.push_back(f.name);
+        if (section.empty())
+          for (const char* s : {"dataset", "workload", "gpu", "node", "account_limits", "facts"})
+            names.push_back(s);
+        Error(kv.first.Mark(), kCodeProfileField,
+              fmt::format("unknown profile field '{}{}' (known: {})",
+                          section.empty() ? "" : section + ".", name, fmt::join(names, ", ")));
+        continue;
+      }
+      if (!value.IsScalar()) {
+        Error(value.Mark(), kCodeProfileValue, fmt::format("'{}' must be a single value", name));
+        continue;
+      }
+      std::string text = value.as<std::string>();
+      if (!Accept(*field, text, value.Mark())) continue;
+      if (field->key == nullptr) {
+        if (name == "account") {
+          out_->account = text;
+          out_->account_location =
+              SourceLocation{name_, value.Mark().line + 1, value.Mark().column + 1};
+        }
+        if (name == "compute_region") {
+          compute_region_ = text;
+          compute_mark_ = value.Mark();
+        }
+        continue;
+      }
+      AddFact(field->key, text, value.Mark());
+      if (name == "sku") {
+        out_->sku = text;
+        out_->sku_location = SourceLocation{name_, value.Mark().line + 1, value.Mark().column + 1};
+      }
+      if (name == "region") out_->region = text;
+      if (field->check == Check::kPreset) AddPreset(text, value.Mark());
+    }
+  }
+
+  bool Accept(const Field& field, const std::string& text, const YAML::Mark& mark) {
+    std::vector<std::string> allowed;
+    if (field.check == Check::kAccess) allowed = {"sequential", "random", "shuffled_files"};
+    if (field.check == Check::kMode)
+      allowed = {"download", "ro_mount", "direct", "eval_mount", "eval_download"};
+    if (field.check == Check::kPreset)
+      for (const auto& p : GpuPresets()) allowed.push_back(p.name);
+    if (allowed.empty() || std::find(allowed.begin(), allowed.end(), text) != allowed.end())
+      return true;
+    Error(mark, kCodeProfileValue,
+          fmt::format("'{}' is not one of {}", text, fmt::join(allowed, ", ")));
+    return false;
+  }
+
+  void AddFact(const std::string& key, const std::string& text, const YAML::Mark& mark) {
+    Fact fact;
+    std::string error;
+    if (!ParseFactValue(key, text, &fact, &error)) {
+      Error(mark, kCodeProfileValue, error);
+      return;
+    }
+    fact.provenance = Where(mark);
+    out_->facts.Set(std::move(fact));
+  }
+
+  void AddPreset(const std::string& name, const YAML::Mark& mark) {
+    for (const auto& p : GpuPresets()) {
+      if (name != p.name || out_->facts.Has("workload.gpu_demand_per_gpu_gbps")) continue;
+      Provenance prov = Where(mark);
+      prov.source = fmt::format("preset {} ({}), profile {}", p.name, p.source, name_);
+      out_->facts.Set(
+          NumberFact("workload.gpu_demand_per_gpu_gbps", p.gbytes_per_s * 8, Unit::kGbps, prov));
+    }
+  }
+
+  void ReadFacts(const YAML::Node& map) {
+    if (!map.IsMap()) {
+      Error(map.Mark(), kCodeProfileValue, "'facts' must map fact keys to values");
+      return;
+    }
+    for (const auto& kv : map) {
+      if (!kv.second.IsScalar()) {
+        Error(kv.second.Mark(), kCodeProfileValue, "a fact value must be a single value");
+        continue;
+      }
+      AddFact(kv.first.as<std::string>(), kv.second.as<std::string>(), kv.second.Mark());
+    }
+  }
+
+  std::string name_;
+  Profile* out_;
+  DiagnosticList* diagnostics_;
+  std::vector<std::string> lines_;
+  std::string compute_region_;
+  YAML::Mark compute_mark_;
+};
+
+}  // namespace
+
+bool LoadProfileText(const std::string& name, const std::string& content, Profile* out,
+                     DiagnosticList* diagnostics) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(content);
+  } catch (const YAML::Exception& e) {
+    diagnostics->Add(Diagnostic{kCodeYamlSyntax,
+                                DiagnosticSeverity::kError,
+                                YamlErrorMessage(e),
+                                {name, e.mark.line + 1, e.mark.column + 1},
+                                "",
+                                ""});
+    return false;
+  }
+  ProfileReader reader(name, content, out, diagnostics);
+  try {
+    return reader.Read(root);
+  } catch (const YAML::Exception& e) {
+    diagnostics->Add(Diagnostic{kCodeProfileValue,
+                                DiagnosticSeverity::kError,
+                                YamlErrorMessage(e),
+                                {name, e.mark.line + 1, e.mark.column + 1},
+                                "",
+                                ""});
+    return false;
+  }
+}
+
+bool LoadProfile(const std::string& path, Profile* out, DiagnosticList* diagnostics) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diagnostics->Add(Diagnostic{kCodeUnreadable,
+                                DiagnosticSeverity::kError,
+                                "cannot read the profile",
+                                {path, 0, 0},
+                                "",
+                                ""});
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return LoadProfileText(path, buffer.str(), out, diagnostics);
+}
+
+}  // namespace feedcheck::rules

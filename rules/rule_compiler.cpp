@@ -1,0 +1,121 @@
+#include "rules/rule_compiler.h"
+
+#include <fmt/format.h>
+
+#include "rules/expression.h"
+#include "rules/rule_messages.h"
+#include "rules/type_checker.h"
+
+namespace feedcheck::rules {
+namespace {
+
+Diagnostic At(const SourceLocation& where, const std::shared_ptr<const SourceFile>& file,
+              const char* code, std::string message, std::string context) {
+  Diagnostic d;
+  d.code = code;
+  d.message = std::move(message);
+  d.location = where;
+  d.context = std::move(context);
+  if (file) d.snippet = file->LineText(where.line);
+  return d;
+}
+
+bool IsEnvName(std::string_view name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name)
+    if (!(std::isupper(static_cast<unsigned char>(c)) ||
+          std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  return true;
+}
+
+}  // namespace
+
+bool IsInputMode(std::string_view mode) {
+  return mode == "download" || mode == "ro_mount" || mode == "direct" || mode == "eval_mount" ||
+         mode == "eval_download";
+}
+
+bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRule* out,
+                 DiagnosticList* diagnostics) {
+  const std::string context = fmt::format("rule '{}'", info.id);
+  const auto& file = info.when.file ? info.when.file : info.say.file;
+  bool ok = true;
+  out->id = info.id;
+  out->title = info.title;
+  out->source = info.source;
+  out->location = info.location;
+  out->mode = info.mode;
+  out->condition_text = info.when.value;
+
+  auto severity = SeverityFromName(info.severity);
+  if (!severity) {
+    diagnostics->Add(At(info.severity_location, file, kCodeBadSeverity,
+                        fmt::format(kMsgBadSeverity, info.severity), context + " > severity"));
+    ok = false;
+  } else {
+    out->severity = *severity;
+  }
+  if (!info.mode.empty() && !IsInputMode(info.mode)) {
+    diagnostics->Add(At(info.mode_location, file, kCodeBadMode, fmt::format(kMsgBadMode, info.mode),
+                        context + " > mode"));
+    ok = false;
+  }
+
+  out->when = CompileExpression(info.when, 0, info.when.value.size(), registry, context + " > when",
+                                diagnostics);
+  if (!out->when) {
+    ok = false;
+  } else if (out->when->type != ValueType::kBool) {
+    diagnostics->Add(info.when.At(0, kCodeTypeMismatch,
+                                  fmt::format(kMsgConditionNotBool, DescribeType(*out->when)),
+                                  context + " > when"));
+    ok = false;
+  }
+
+  for (const auto& key : info.evidence) {
+    if (registry.Find(key.value)) {
+      out->evidence.push_back(key.value);
+      continue;
+    }
+    std::string message = fmt::format(kMsgUnknownFact, key.value);
+    auto near = registry.Suggest(key.value);
+    if (!near.empty()) message += fmt::format(kMsgDidYouMean, near.front());
+    diagnostics->Add(key.At(0, kCodeUnknownFact, message, context + " > evidence"));
+    ok = false;
+  }
+  if (out->evidence.empty() && out->when) out->evidence = FactKeys(*out->when);
+
+  ok = CompileTemplate(info.say, registry, context + " > say", &out->say, diagnostics) && ok;
+
+  for (const auto& env : info.env) {
+    std::string where = fmt::format("{} > env {}", context, env.name);
+    if (!IsEnvName(env.name)) {
+      diagnostics->Add(
+          At(env.value.start, file, kCodeBadEnvName, fmt::format(kMsgBadEnvName, env.name), where));
+      ok = false;
+      continue;
+    }
+    CompiledEnv compiled;
+    compiled.name = env.name;
+    compiled.location = env.value.start;
+    ok = CompileTemplate(env.value, registry, where, &compiled.value, diagnostics) && ok;
+    out->env.push_back(std::move(compiled));
+  }
+  for (const auto& config : info.config) {
+    std::string where = fmt::format("{} > config {}", context, config.kind);
+    if (config.kind != "blobfuse2") {
+      diagnostics->Add(At(config.text.start, file, kCodeBadConfigKind,
+                          fmt::format(kMsgBadConfigKind, config.kind), where));
+      ok = false;
+      continue;
+    }
+    CompiledConfig compiled;
+    compiled.kind = config.kind;
+    ok = CompileTemplate(config.text, registry, where, &compiled.text, diagnostics) && ok;
+    out->config.push_back(std::move(compiled));
+  }
+  return ok;
+}
+
+}  // namespace feedcheck::rules

@@ -1,0 +1,130 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "run_feedcheck.h"
+
+namespace {
+std::string Example(const std::string& name) {
+  return std::string(FEEDCHECK_SOURCE_DIR) + "/examples/" + name;
+}
+std::map<std::string, std::string> Env(const nlohmann::json& j) {
+  std::map<std::string, std::string> env;
+  for (const auto& [k, v] : j["env"].items()) env[k] = v.get<std::string>();
+  return env;
+}
+
+// A directory of rules files in the test's scratch directory.
+std::string WriteRulesDir(const std::string& name, const std::string& yaml) {
+  std::filesystem::path dir =
+      std::filesystem::path(WriteTempFile(name + ".marker", "")).parent_path() / name;
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "rules.yaml") << yaml;
+  return dir.string();
+}
+}  // namespace
+
+TEST_CASE("advise: each scenario profile yields exactly the guide's env vars", "[cli][advise]") {
+  const std::map<std::string, std::map<std::string, std::string>> expected = {
+      {"large-file-sequential-once.yaml",
+       {{"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED", "true"},
+        {"DATASET_MOUNT_BLOCK_FILE_CACHE_ENABLED", "false"},
+        {"DATASET_MOUNT_MEMORY_CACHE_SIZE", "0"},
+        {"DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT", "80"}}},
+      {"large-file-multithread-once.yaml",
+       {{"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED", "true"},
+        {"DATASET_MOUNT_BLOCK_FILE_CACHE_ENABLED", "false"},
+        {"DATASET_MOUNT_MEMORY_CACHE_SIZE", "0"}}},
+      {"small-files-one-epoch.yaml",
+       {{"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED", "true"},
+        {"DATASET_MOUNT_BLOCK_FILE_CACHE_ENABLED", "false"},
+        {"DATASET_MOUNT_MEMORY_CACHE_SIZE", "0"}}},
+      {"small-files-multi-epoch.yaml", {{"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED", "true"}}},
+      {"large-file-random-seeks.yaml", {{"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED", "false"}}},
+  };
+  for (const auto& [profile, env] : expected) {
+    INFO(profile);
+    // With the knowledge base in play (sku, region), nothing else may add env vars.
+    RunResult r = RunFeedcheck({"advise", "--profile", Example(profile), "--json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto j = r.Json();
+    REQUIRE(j.is_object());
+    CHECK(j["schema_version"] == 1);
+    CHECK(Env(j) == env);
+    CHECK(j["env_conflicts"].empty());
+    CHECK(j["diagnostics"].empty());
+  }
+}
+
+TEST_CASE("advise prints findings, not-evaluated rules and the env block", "[cli][advise]") {
+  RunResult r = RunFeedcheck(
+      {"advise", "--profile", Example("large-file-sequential-once.yaml"), "--env-format", "yaml"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("INFO      mount-large-sequential-once:") != std::string::npos);
+  CHECK(r.out.find("workload.readers = 1  (declared, ") != std::string::npos);
+  CHECK(r.out.find("Not evaluated (missing facts):") != std::string::npos);
+  CHECK(r.out.find("cross-region-latency: not evaluated (missing probe.latency.connect_ms)") !=
+        std::string::npos);
+  CHECK(r.out.find("environment_variables:\n"
+                   "  DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED: \"true\"\n"
+                   "  DATASET_MOUNT_BLOCK_FILE_CACHE_ENABLED: \"false\"\n"
+                   "  DATASET_MOUNT_MEMORY_CACHE_SIZE: \"0\"\n"
+                   "  DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT: \"80\"\n") != std::string::npos);
+  CHECK(r.out.find("BlobFuse2 config fragment:") != std::string::npos);
+}
+
+TEST_CASE("advise --env-format shell and python", "[cli][advise]") {
+  RunResult shell = RunFeedcheck(
+      {"advise", "--profile", Example("large-file-random-seeks.yaml"), "--env-format", "shell"});
+  CHECK(shell.out.find("export DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED='false'\n") !=
+        std::string::npos);
+  RunResult py = RunFeedcheck(
+      {"advise", "--profile", Example("small-files-multi-epoch.yaml"), "--env-format", "python"});
+  CHECK(
+      py.out.find("env_var = {\n    \"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED\": \"true\",\n}\n") !=
+      std::string::npos);
+  RunResult bad = RunFeedcheck(
+      {"advise", "--profile", Example("small-files-multi-epoch.yaml"), "--env-format", "toml"});
+  CHECK(bad.exit_code == 2);
+}
+
+TEST_CASE("advise: 12 ND96asr_v4 nodes on one account get the replication plan",
+          "[cli][advise][egress]") {
+  RunResult r = RunFeedcheck({"advise", "--profile", Example("egress-12-nodes-nd96asr-v4.yaml"),
+                              "--json", "--fail-on", "never"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto j = r.Json();
+  bool egress = false;
+  for (const auto& f : j["findings"]) {
+    if (f["rule_id"] != "egress-nodes-beyond-account") continue;
+    egress = true;
+    std::string m = f["message"];
+    CHECK(m.find("12 nodes x 24.0 Gbit/s = 288 Gbit/s exceeds the account's 200 Gbit/s") !=
+          std::string::npos);
+    CHECK(m.find("one account feeds 8 nodes at full rate") != std::string::npos);
+    CHECK(m.find("ranks 0-5 -> account 1, ranks 6-11 -> account 2") != std::string::npos);
+  }
+  CHECK(egress);
+}
+
+TEST_CASE("advise --fail-on and facts files", "[cli][advise]") {
+  std::string facts = WriteTempFile("facts.json", R"({"schema_version": 1, "facts": [
+    {"key": "probe.errors.throttled_egress", "value": 12, "unit": "count",
+     "provenance": {"origin": "measured", "source": "probe throughput"}}]})");
+  RunResult r = RunFeedcheck({"advise", facts, "--json"});
+  INFO(r.err);
+  CHECK(r.exit_code == 1);  // a critical finding, --fail-on critical by default
+  auto j = r.Json();
+  REQUIRE(j["findings"].size() == 1);
+  CHECK(j["findings"][0]["rule_id"] == "throttled-egress");
+  CHECK(RunFeedcheck({"advise", facts, "--fail-on", "never"}).exit_code == 0);
+  CHECK(RunFeedcheck({"advise"}).exit_code == 2);
+  std::string bad_rules_dir = WriteRulesDir("bad-rules", "- id: x\n");
+  RunResult invalid = RunFeedcheck({"--rules", bad_rules_dir, "advise", facts});
+  CHECK(invalid.exit_code == 3);
+  CHECK(invalid.err.find("error[R004]: rule has no 'title'") != std::string::npos);
+}

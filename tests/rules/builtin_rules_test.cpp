@@ -1,0 +1,283 @@
+// Every built-in rule has a case where it fires and one where it is evaluated and does not.
+// The table is checked against the rule files, so a new rule without a case fails the test.
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+
+#include "rules/rule_set.h"
+#include "test_facts.h"
+
+using namespace feedcheck;
+using namespace feedcheck::rules;
+using feedcheck::rules::test::Facts;
+
+namespace {
+
+struct Case {
+  FactSet fires;
+  FactSet quiet;
+};
+
+const RuleSet& Builtin() {
+  static const RuleSet set = [] {
+    RuleSet s;
+    DiagnosticList d;
+    bool ok = s.LoadDirectory(std::string(FEEDCHECK_SOURCE_DIR) + "/rules/builtin", &d);
+    for (const auto& diag : d.kept()) UNSCOPED_INFO(FormatDiagnostic(diag));
+    if (!ok || d.total() != 0) throw std::runtime_error("built-in rules do not load cleanly");
+    return s;
+  }();
+  return set;
+}
+
+std::map<std::string, Case> Cases() {
+  const std::string mount = "workload.mode=ro_mount";
+  const std::string large = "dataset.median_file_bytes=1GB";
+  const std::string small = "dataset.median_file_bytes=500KB";
+  const std::string many = "dataset.files=2000000";
+  std::map<std::string, Case> c;
+  // scenarios.yaml
+  c["mount-large-sequential-once"] = {Facts({mount, large, "workload.access=sequential",
+                                             "workload.epochs=1", "workload.readers=1"}),
+                                      Facts({mount, large, "workload.access=sequential",
+                                             "workload.epochs=1", "workload.readers=4"})};
+  c["mount-large-multithread-once"] = {Facts({mount, large, "workload.access=sequential",
+                                              "workload.epochs=1", "workload.readers=4"}),
+                                       Facts({mount, large, "workload.access=sequential",
+                                              "workload.epochs=1", "workload.readers=1"})};
+  c["mount-small-files-one-epoch"] = {
+      Facts({mount, small, many, "workload.epochs=1", "workload.readers=8"}),
+      Facts({mount, small, many, "workload.epochs=3", "workload.readers=8"})};
+  c["mount-small-files-multi-epoch"] = {
+      Facts({mount, small, many, "workload.epochs=3", "workload.readers=8"}),
+      Facts({mount, small, many, "workload.epochs=1", "workload.readers=8"})};
+  c["mount-large-random-seeks"] = {Facts({mount, large, "workload.access=random"}),
+                                   Facts({mount, large, "workload.access=sequential"})};
+  c["mount-small-files-single-reader"] = {Facts({mount, small, many, "workload.readers=1"}),
+                                          Facts({mount, small, many, "workload.readers=8"})};
+  // mode.yaml
+  c["download-fits-and-rereads"] = {
+      Facts({mount, "workload.epochs=3", "dataset.bytes=1TB", "node.local_disk_bytes=6000GiB"}),
+      Facts({mount, "workload.epochs=3", "dataset.bytes=1TB", "node.local_disk_bytes=500GiB"})};
+  c["download-does-not-fit"] = {
+      Facts({"workload.mode=download", "dataset.bytes=1TB", "node.local_disk_bytes=500GiB"}),
+      Facts({"workload.mode=download", "dataset.bytes=1TB", "node.local_disk_bytes=6000GiB"})};
+  c["mount-when-start-delay-hurts"] = {
+      Facts({"workload.mode=download", "workload.delayed_start_ok=false"}),
+      Facts({"workload.mode=download", "workload.delayed_start_ok=true"})};
+  c["mount-when-partial-read"] = {
+      Facts({"workload.mode=download", "workload.reads_whole_dataset=false"}),
+      Facts({"workload.mode=download", "workload.reads_whole_dataset=true"})};
+  c["download-random-large-files"] = {
+      Facts({mount, large, "workload.access=random", "dataset.bytes=100GB",
+             "node.local_disk_bytes=6000GiB"}),
+      Facts({mount, large, "workload.access=random", "dataset.bytes=10TB",
+             "node.local_disk_bytes=6000GiB"})};
+  c["block-cache-on-random-reads"] = {
+      Facts({"runtime.setting.DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED=true", large,
+             "workload.access=random"}),
+      Facts({"runtime.setting.DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED=false", large,
+             "workload.access=random"})};
+  c["whole-file-cache-too-small"] = {
+      Facts({mount, "workload.access=random", "dataset.max_file_bytes=1TB",
+             "node.local_disk_bytes=500GiB"}),
+      Facts({mount, "workload.access=random", "dataset.max_file_bytes=100GB",
+             "node.local_disk_bytes=500GiB"})};
+  // threads.yaml
+  c["downloader-threads-low"] = {
+      Facts({"runtime.setting.RSLEX_DOWNLOADER_THREADS=8", "node.vcpus=96"}),
+      Facts({"runtime.setting.RSLEX_DOWNLOADER_THREADS=400", "node.vcpus=96"})};
+  c["mount-read-threads-low"] = {
+      Facts({"runtime.setting.DATASET_MOUNT_READ_THREADS=8", "node.vcpus=96"}),
+      Facts({"runtime.setting.DATASET_MOUNT_READ_THREADS=384", "node.vcpus=96"})};
+  c["prefetch-exceeds-ram"] = {Facts({"runtime.setting.DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT=4096",
+                                      "workload.readers=8", "node.ram_bytes=28GiB"}),
+                               Facts({"runtime.setting.DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT=32",
+                                      "workload.readers=8", "node.ram_bytes=28GiB"})};
+  c["http-retry-count-high"] = {Facts({"runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT=20"}),
+                                Facts({"runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT=7"})};
+  // latency.yaml
+  c["client-bound-latency"] = {
+      Facts({"metrics.e2e_latency_ms=100ms", "metrics.server_latency_ms=10ms"}),
+      Facts({"metrics.e2e_latency_ms=12ms", "metrics.server_latency_ms=10ms"})};
+  c["client-latency-not-storage"] = {
+      Facts({"metrics.e2e_latency_ms=12ms", "metrics.server_latency_ms=10ms",
+             "probe.latency.ttfb_p50_ms=80ms"}),
+      Facts({"metrics.e2e_latency_ms=12ms", "metrics.server_latency_ms=10ms",
+             "probe.latency.ttfb_p50_ms=20ms"})};
+  // storage_tier.yaml
+  c["tier-premium-for-small-files"] = {
+      Facts({"dataset.median_file_bytes=100KB", many, "account.kind=standard_gpv2"}),
+      Facts({"dataset.median_file_bytes=100KB", many, "account.kind=premium_block_blob"})};
+  c["tier-standard-for-large-blobs"] = {
+      Facts({"account.kind=premium_block_blob", "dataset.median_file_bytes=100MB"}),
+      Facts({"account.kind=premium_block_blob", "dataset.median_file_bytes=100KB"})};
+  c["tier-no-hdd-file-share"] = {Facts({"account.kind=azure_files_standard"}),
+                                 Facts({"account.kind=standard_gpv2"})};
+  // small_files.yaml
+  c["small-files-pack-shards"] = {Facts({small, many}),
+                                  Facts({"dataset.median_file_bytes=64MiB", many})};
+  c["listing-recursive-walk"] = {Facts({"dataset.dirs=1000000", "dataset.files=10000000"}),
+                                 Facts({"dataset.dirs=1000", "dataset.files=10000000"})};
+  // egress.yaml
+  c["egress-nodes-beyond-account"] = {
+      Facts({"node.count=12", "node.nic_gbps=24Gbit/s", "account.egress_gbps=200Gbit/s"}),
+      Facts({"node.count=8", "node.nic_gbps=24Gbit/s", "account.egress_gbps=200Gbit/s"})};
+  c["requests-beyond-account"] = {Facts({"dataset.median_file_bytes=100KB", "node.count=12",
+                                         "node.nic_gbps=24Gbit/s", "account.requests_per_s=40000"}),
+                                  Facts({"dataset.median_file_bytes=100KB", "node.count=1",
+                                         "node.nic_gbps=1Gbit/s", "account.requests_per_s=40000"})};
+  c["egress-at-limit-observed"] = {
+      Facts({"metrics.egress_gbps_peak=195Gbit/s", "account.egress_gbps=200Gbit/s"}),
+      Facts({"metrics.egress_gbps_peak=50Gbit/s", "account.egress_gbps=200Gbit/s"})};
+  c["requests-at-limit-observed"] = {
+      Facts({"metrics.requests_per_s_peak=39000", "account.requests_per_s=40000"}),
+      Facts({"metrics.requests_per_s_peak=1000", "account.requests_per_s=40000"})};
+  // colocation.yaml
+  c["cross-region-latency"] = {Facts({"probe.latency.connect_ms=40ms"}),
+                               Facts({"probe.latency.connect_ms=1ms"})};
+  c["cross-region-declared"] = {Facts({"account.same_region=false"}),
+                                Facts({"account.same_region=true"})};
+  // throttling.yaml
+  c["throttled-egress"] = {Facts({"probe.errors.throttled_egress=5"}),
+                           Facts({"probe.errors.throttled_egress=0"})};
+  c["throttled-requests"] = {Facts({"metrics.throttled.ClientAccountRequestThrottlingError=10"}),
+                             Facts({"metrics.throttled.ClientAccountRequestThrottlingError=0"})};
+  c["throttled-server-busy"] = {Facts({"runtime.http_errors.503=3"}),
+                                Facts({"runtime.http_errors.503=0"})};
+  // disk.yaml
+  c["disk-free-below-dataset"] = {
+      Facts({"workload.mode=download", "dataset.bytes=1TB", "probe.disk.free_bytes=100GB"}),
+      Facts({"workload.mode=download", "dataset.bytes=1TB", "probe.disk.free_bytes=2TB"})};
+  c["disk-nearly-full"] = {Facts({"probe.disk.free_bytes=200MB"}),
+                           Facts({"probe.disk.free_bytes=100GB"})};
+  c["cache-on-os-disk"] = {Facts({"probe.disk.kind=os_disk"}), Facts({"probe.disk.kind=nvme"})};
+  c["cache-disk-slower-than-nic"] = {
+      Facts({"probe.disk.write_gbps=2Gbit/s", "node.nic_gbps=24Gbit/s"}),
+      Facts({"probe.disk.write_gbps=40Gbit/s", "node.nic_gbps=24Gbit/s"})};
+  // demand.yaml
+  c["gpu-demand-far-exceeds-supply"] = {
+      Facts({"workload.gpu_demand_gbps=100Gbit/s", "probe.throughput.gbps=20Gbit/s"}),
+      Facts({"workload.gpu_demand_gbps=100Gbit/s", "probe.throughput.gbps=80Gbit/s"})};
+  c["gpu-demand-exceeds-supply"] = {
+      Facts({"workload.gpu_demand_gbps=100Gbit/s", "probe.throughput.gbps=80Gbit/s"}),
+      Facts({"workload.gpu_demand_gbps=100Gbit/s", "probe.throughput.gbps=120Gbit/s"})};
+  c["gpu-demand-met"] = {
+      Facts({"workload.gpu_demand_gbps=100Gbit/s", "probe.throughput.gbps=120Gbit/s"}),
+      Facts({"workload.gpu_demand_gbps=100Gbit/s", "probe.throughput.gbps=80Gbit/s"})};
+  return c;
+}
+
+bool Fired(const EvaluationResult& r, const std::string& id) {
+  return std::any_of(r.findings.begin(), r.findings.end(),
+                     [&](const Finding& f) { return f.rule_id == id; });
+}
+bool Skipped(const EvaluationResult& r, const std::string& id) {
+  return std::any_of(r.skipped.begin(), r.skipped.end(),
+                     [&](const SkippedRule& s) { return s.rule_id == id; });
+}
+
+}  // namespace
+
+TEST_CASE("every built-in rule has a firing and a quiet case", "[rules][builtin]") {
+  auto cases = Cases();
+  std::set<std::string> ids;
+  for (const auto& rule : Builtin().rules()) {
+    ids.insert(rule.id);
+    INFO("rule " << rule.id << " has no case in builtin_rules_test.cpp");
+    CHECK(cases.count(rule.id) == 1);
+  }
+  for (const auto& [id, c] : cases) {
+    INFO("case for unknown rule " << id);
+    CHECK(ids.count(id) == 1);
+  }
+}
+
+TEST_CASE("each built-in rule fires on its case and stays quiet on the other", "[rules][builtin]") {
+  for (const auto& [id, c] : Cases()) {
+    INFO("rule " << id);
+    EvaluationResult fires = Builtin().Evaluate(c.fires);
+    CHECK(Fired(fires, id));
+    EvaluationResult quiet = Builtin().Evaluate(c.quiet);
+    CHECK_FALSE(Fired(quiet, id));
+    CHECK_FALSE(Skipped(quiet, id));  // evaluated to false, not silently skipped
+    for (const auto& f : fires.findings) {
+      if (f.rule_id != id) continue;
+      CHECK_FALSE(f.message.empty());
+      CHECK_FALSE(f.source.empty());
+      CHECK(f.message.find('{') == std::string::npos);  // every placeholder rendered
+    }
+  }
+}
+
+TEST_CASE("with no facts every built-in rule is reported as not evaluated", "[rules][builtin]") {
+  EvaluationResult r = Builtin().Evaluate(FactSet{});
+  CHECK(r.findings.empty());
+  CHECK(r.skipped.size() == Builtin().rules().size());
+  for (const auto& s : r.skipped) {
+    INFO(s.rule_id);
+    CHECK_FALSE(s.missing_facts.empty());
+  }
+}
+
+TEST_CASE("the egress rule gives the guide's replication plan", "[rules][builtin][egress]") {
+  // 12 x ND96asr_v4 (24 Gbit/s) on the guide's 120 Gbit/s account: 5 nodes at full rate,
+  // 3 accounts; on today's 200 Gbit/s: 8 nodes, 2 accounts.
+  EvaluationResult legacy = Builtin().Evaluate(
+      Facts({"node.count=12", "node.nic_gbps=24Gbit/s", "account.egress_gbps=120Gbit/s"}));
+  const Finding* f = nullptr;
+  for (const auto& x : legacy.findings)
+    if (x.rule_id == "egress-nodes-beyond-account") f = &x;
+  REQUIRE(f);
+  CHECK(f->message.find("one account feeds 5 nodes at full rate") != std::string::npos);
+  CHECK(f->message.find("each gets about 10.0 Gbit/s") != std::string::npos);
+  CHECK(f->message.find("across 3 storage accounts") != std::string::npos);
+  CHECK(
+      f->message.find("ranks 0-3 -> account 1, ranks 4-7 -> account 2, ranks 8-11 -> account 3") !=
+      std::string::npos);
+  // The calculator's facts win when present.
+  FactSet with_calc =
+      Facts({"node.count=12", "node.nic_gbps=24Gbit/s", "account.egress_gbps=200Gbit/s",
+             "egress.full_rate_nodes=8", "egress.accounts_needed=2"});
+  for (const auto& x : Builtin().Evaluate(with_calc).findings)
+    if (x.rule_id == "egress-nodes-beyond-account")
+      CHECK(x.message.find("ranks 0-5 -> account 1, ranks 6-11 -> account 2") != std::string::npos);
+}
+
+TEST_CASE("demand vs supply bounds GPU utilisation from a preset", "[rules][builtin][demand]") {
+  // CosmoFlow 0.8 GB/s per GPU x 8 GPUs = 51.2 Gbit/s; 16.7 Gbit/s per node at 12 nodes on
+  // 200 Gbit/s -> at most 33%.
+  FactSet f = Facts({"workload.gpu_demand_per_gpu_gbps=0.8GB/s", "node.gpus=8", "node.count=12",
+                     "node.nic_gbps=24Gbit/s", "account.egress_gbps=200Gbit/s"});
+  EvaluationResult r = Builtin().Evaluate(f);
+  const Finding* far = nullptr;
+  for (const auto& x : r.findings)
+    if (x.rule_id == "gpu-demand-far-exceeds-supply") far = &x;
+  REQUIRE(far);
+  CHECK(far->severity == Severity::kCritical);
+  CHECK(far->message.find("need 51.2 Gbit/s of input") != std::string::npos);
+  CHECK(far->message.find("storage delivers 16.7 Gbit/s per node") != std::string::npos);
+  CHECK(far->message.find("at most 33%") != std::string::npos);
+}
+
+TEST_CASE("env values are computed from facts", "[rules][builtin]") {
+  EvaluationResult r =
+      Builtin().Evaluate(Facts({"runtime.setting.RSLEX_DOWNLOADER_THREADS=8", "node.vcpus=96"}));
+  for (const auto& f : r.findings) {
+    if (f.rule_id != "downloader-threads-low") continue;
+    REQUIRE(f.env.size() == 1);
+    CHECK(f.env[0].name == "RSLEX_DOWNLOADER_THREADS");
+    CHECK(f.env[0].value == "384");
+  }
+  EvaluationResult p =
+      Builtin().Evaluate(Facts({"runtime.setting.DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT=4096",
+                                "workload.readers=8", "node.ram_bytes=32GB"}));
+  bool seen = false;
+  for (const auto& f : p.findings) {
+    if (f.rule_id != "prefetch-exceeds-ram") continue;
+    seen = true;
+    REQUIRE(f.env.size() == 1);
+    CHECK(f.env[0].value == "500");  // 0.25 x 32 GB / 2 MB / 8 readers
+  }
+  CHECK(seen);
+}

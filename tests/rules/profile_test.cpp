@@ -1,0 +1,89 @@
+#include "rules/profile.h"
+
+#include <catch2/catch.hpp>
+
+#include "rules/rule_messages.h"
+
+using namespace feedcheck;
+using namespace feedcheck::rules;
+
+TEST_CASE("profile fields become declared facts with file:line", "[rules][profile]") {
+  Profile p;
+  DiagnosticList d;
+  REQUIRE(LoadProfileText("p.yaml", R"(nodes: 12
+sku: Standard_ND96asr_v4
+region: East US
+compute_region: westeurope
+dataset:
+  bytes: 2TB
+  files: 2,000,000
+  median_file: 500KB
+workload:
+  epochs: 3
+  access: shuffled_files
+  readers: 8
+  mode: ro_mount
+  delayed_start_ok: no
+gpu:
+  preset: unet3d
+facts:
+  probe.throughput.gbps: 2.5GB/s
+)",
+                          &p, &d));
+  CHECK(d.total() == 0);
+  CHECK(p.sku == "Standard_ND96asr_v4");
+  CHECK(p.region == "East US");
+  CHECK(p.facts.Number("node.count") == 12);
+  CHECK(p.facts.Number("dataset.bytes") == 2e12);
+  CHECK(p.facts.Number("dataset.files") == 2e6);
+  CHECK(p.facts.Number("dataset.median_file_bytes") == 5e5);
+  CHECK(p.facts.Text("workload.access") == "shuffled_files");
+  CHECK(p.facts.Bool("workload.delayed_start_ok") == false);
+  CHECK(p.facts.Bool("account.same_region") == false);
+  CHECK(p.facts.Number("workload.gpu_demand_per_gpu_gbps") == Approx(25.6));
+  CHECK(p.facts.Number("probe.throughput.gbps") == Approx(20));
+  const Fact* f = p.facts.Find("dataset.median_file_bytes");
+  REQUIRE(f);
+  CHECK(f->provenance.origin == FactOrigin::kDeclared);
+  CHECK(f->provenance.file == "p.yaml");
+  CHECK(f->provenance.line == 8);
+  CHECK(p.facts.Find("workload.gpu_demand_per_gpu_gbps")->provenance.source.find("preset unet3d") ==
+        0);
+}
+
+TEST_CASE("bad profile fields are reported with their line and skipped", "[rules][profile]") {
+  Profile p;
+  DiagnosticList d;
+  REQUIRE(LoadProfileText("p.yaml", R"(nodes: 4
+dataset:
+  median_file: 20Gbit/s
+  filez: 3
+workload:
+  access: sideways
+facts:
+  node.cont: 3
+)",
+                          &p, &d));
+  REQUIRE(d.total() == 4);
+  CHECK(d.kept()[0].code == kCodeProfileValue);
+  CHECK(d.kept()[0].location.line == 3);
+  CHECK(d.kept()[0].message ==
+        "'20Gbit/s' is a rate, but dataset.median_file_bytes is a size (bytes)");
+  CHECK(d.kept()[1].code == kCodeProfileField);
+  CHECK(d.kept()[1].location.line == 4);
+  CHECK(d.kept()[1].message.rfind("unknown profile field 'dataset.filez'", 0) == 0);
+  CHECK(d.kept()[2].message == "'sideways' is not one of sequential, random, shuffled_files");
+  CHECK(d.kept()[3].message == "unknown fact 'node.cont'; did you mean 'node.count'?");
+  CHECK(p.facts.Number("node.count") == 4);  // the rest is kept
+  CHECK_FALSE(p.facts.Has("dataset.median_file_bytes"));
+}
+
+TEST_CASE("a profile that is not a mapping or not YAML is an error", "[rules][profile]") {
+  Profile p;
+  DiagnosticList d;
+  CHECK_FALSE(LoadProfileText("p.yaml", "- a\n- b\n", &p, &d));
+  CHECK(d.kept().back().code == kCodeProfileField);
+  CHECK_FALSE(LoadProfileText("p.yaml", "a: [\n", &p, &d));
+  CHECK(d.kept().back().code == kCodeYamlSyntax);
+  CHECK_FALSE(LoadProfile("/nonexistent/p.yaml", &p, &d));
+}
