@@ -56,7 +56,8 @@ void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
       std::error_code fec;
       if (!it->is_regular_file(fec)) continue;
       if (files->size() + found.size() >= req.max_files) {
-        skipped->push_back({p, fmt::format("more than {} files; the rest not read", req.max_files)});
+        skipped->push_back(
+            {p, fmt::format("more than {} files; the rest not read", req.max_files)});
         break;
       }
       found.push_back(it->path().string());
@@ -126,11 +127,13 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
         result.skipped.push_back(
             {c.path, head.empty() ? "empty or unreadable" : "format not recognised"});
         if (c.explicit_file)
-          result.evidence.diagnostics.Add(
-              {"A200", DiagnosticSeverity::kWarning,
-               fmt::format("format not recognised (use --format {})",
-                           fmt::join(FormatNames(), "|")),
-               {c.path, 0, 0}, "analyze", ""});
+          result.evidence.diagnostics.Add({"A200",
+                                           DiagnosticSeverity::kWarning,
+                                           fmt::format("format not recognised (use --format {})",
+                                                       fmt::join(FormatNames(), "|")),
+                                           {c.path, 0, 0},
+                                           "analyze",
+                                           ""});
         continue;
       }
     }
@@ -141,8 +144,8 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
   std::vector<std::unique_ptr<LineAnalyzer>> analyzers;
   GpuUtilAnalyzer* gpu = nullptr;
   std::unique_ptr<GpuUtilAnalyzer> gpu_owner;
-  size_t gpu_files = by_format[InputFormat::kNvidiaSmiCsv].size() +
-                     by_format[InputFormat::kDcgmText].size();
+  size_t gpu_files =
+      by_format[InputFormat::kNvidiaSmiCsv].size() + by_format[InputFormat::kDcgmText].size();
 
   auto feed = [&](LineAnalyzer& a, const std::string& path) {
     std::string error;
@@ -159,7 +162,9 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
     if (paths.empty()) continue;
     std::unique_ptr<LineAnalyzer> a;
     switch (format) {
-      case InputFormat::kDataCapability: a = std::make_unique<DataCapabilityAnalyzer>(opt); break;
+      case InputFormat::kDataCapability:
+        a = std::make_unique<DataCapabilityAnalyzer>(opt);
+        break;
       case InputFormat::kRslex:
         a = std::make_unique<RslexLogAnalyzer>(opt);
         paths = OrderRslexFiles(paths);
@@ -167,8 +172,12 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
       case InputFormat::kAzureMonitorJson:
         a = std::make_unique<AzureMonitorMetricsAnalyzer>(opt);
         break;
-      case InputFormat::kMetricsCsv: a = std::make_unique<MetricsCsvAnalyzer>(opt); break;
-      case InputFormat::kStorageBlobLogs: a = std::make_unique<StorageBlobLogsAnalyzer>(opt); break;
+      case InputFormat::kMetricsCsv:
+        a = std::make_unique<MetricsCsvAnalyzer>(opt);
+        break;
+      case InputFormat::kStorageBlobLogs:
+        a = std::make_unique<StorageBlobLogsAnalyzer>(opt);
+        break;
       case InputFormat::kNvidiaSmiCsv:
       case InputFormat::kDcgmText:
         if (!gpu) {
@@ -177,12 +186,13 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
         }
         for (const auto& p : paths) {
           gpu->SetNextFile(format == InputFormat::kDcgmText ? GpuFileFormat::kDcgmText
-                                                          : GpuFileFormat::kNvidiaSmiCsv,
+                                                            : GpuFileFormat::kNvidiaSmiCsv,
                            gpu_files > 1 ? NodeName(p) : "");
           feed(*gpu, p);
         }
         continue;
-      case InputFormat::kUnknown: continue;
+      case InputFormat::kUnknown:
+        continue;
     }
     for (const auto& p : paths) feed(*a, p);
     analyzers.push_back(std::move(a));
@@ -191,9 +201,8 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
 
   // The rslex guess of the mode yields to data-capability.log, which names the activity: run
   // data-capability last so its facts win the merge.
-  std::stable_partition(analyzers.begin(), analyzers.end(), [](const auto& a) {
-    return a->stats().format != "data-capability";
-  });
+  std::stable_partition(analyzers.begin(), analyzers.end(),
+                        [](const auto& a) { return a->stats().format != "data-capability"; });
   for (auto& a : analyzers) {
     if (a->stats().files.empty()) continue;
     Evidence ev;

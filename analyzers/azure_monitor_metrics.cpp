@@ -11,7 +11,7 @@ namespace feedcheck::analyzers {
 
 namespace {
 // Metrics responses are small (a day at PT1M is ~100 KB per series); a larger file is not one.
-constexpr size_t kMaxDocumentBytes = 64u << 20;
+constexpr size_t kMaxDocumentBytes = 16u << 20;
 
 using Json = nlohmann::json;
 
@@ -37,16 +37,23 @@ const char* AggregationFor(StorageMetrics::Metric m) {
   switch (m) {
     case StorageMetrics::Metric::kEgressBytes:
     case StorageMetrics::Metric::kIngressBytes:
-    case StorageMetrics::Metric::kTransactions: return "total";
-    case StorageMetrics::Metric::kAvailabilityPercent: return "minimum";
-    default: return "average";
+    case StorageMetrics::Metric::kTransactions:
+      return "total";
+    case StorageMetrics::Metric::kAvailabilityPercent:
+      return "minimum";
+    default:
+      return "average";
   }
 }
 
 void Diag(DiagnosticList* d, const std::string& file, int line, std::string message,
           std::string context = {}) {
-  d->Add({"A210", DiagnosticSeverity::kWarning, std::move(message), {file, line, 0},
-          std::move(context), ""});
+  d->Add({"A210",
+          DiagnosticSeverity::kWarning,
+          std::move(message),
+          {file, line, 0},
+          std::move(context),
+          ""});
 }
 
 void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* metrics,
@@ -57,8 +64,9 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
     if (auto v = ParseIsoDuration(interval_text)) {
       interval_s = *v;
     } else {
-      Diag(diags, file, 0, fmt::format("interval '{}' is not an ISO 8601 duration; using PT1M",
-                                       PrintableSnippet(interval_text, 40)),
+      Diag(diags, file, 0,
+           fmt::format("interval '{}' is not an ISO 8601 duration; using PT1M",
+                       PrintableSnippet(interval_text, 40)),
            "/interval");
     }
   }
@@ -98,8 +106,7 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
         std::string stamp = StringAt(point, "timeStamp");
         auto t = ParseTimestamp(stamp);
         if (!t) {
-          Diag(diags, file, 0,
-               fmt::format("bad timeStamp '{}'", PrintableSnippet(stamp, 40)),
+          Diag(diags, file, 0, fmt::format("bad timeStamp '{}'", PrintableSnippet(stamp, 40)),
                fmt::format("{}/timeseries/{}/data/{}", where, si, di));
           continue;
         }
@@ -128,9 +135,12 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
     size_t offset = std::min(static_cast<size_t>(e.byte), text.size());
     int line = 1;
     for (size_t i = 0; i < offset; ++i) line += text[i] == '\n';
-    diagnostics->Add({"A211", DiagnosticSeverity::kError,
-                      fmt::format("not valid JSON: {}", e.what()), {file, line, 0},
-                      "azure-monitor-json", ""});
+    diagnostics->Add({"A211",
+                      DiagnosticSeverity::kError,
+                      fmt::format("not valid JSON: {}", e.what()),
+                      {file, line, 0},
+                      "azure-monitor-json",
+                      ""});
     return false;
   }
   // az CLI and REST give one object; a saved list of responses is an array of them.
@@ -148,9 +158,12 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
     ParseResponse(*d, file, metrics, diagnostics, points);
   }
   if (!any)
-    diagnostics->Add({"A212", DiagnosticSeverity::kError,
+    diagnostics->Add({"A212",
+                      DiagnosticSeverity::kError,
                       "JSON has no \"value\" array of metrics (not an Azure Monitor response)",
-                      {file, 1, 0}, "azure-monitor-json", ""});
+                      {file, 1, 0},
+                      "azure-monitor-json",
+                      ""});
   return any;
 }
 

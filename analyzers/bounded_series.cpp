@@ -6,7 +6,8 @@
 namespace feedcheck::analyzers {
 
 BoundedSeries::BoundedSeries(double initial_width, size_t max_points)
-    : width_(initial_width > 0 ? initial_width : 1.0), max_points_(max_points < 2 ? 2 : max_points) {}
+    : width_(initial_width > 0 ? initial_width : 1.0),
+      max_points_(max_points < 2 ? 2 : max_points) {}
 
 void BoundedSeries::Add(double x, double y) {
   if (!std::isfinite(x) || !std::isfinite(y)) return;

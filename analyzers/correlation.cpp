@@ -63,7 +63,8 @@ std::vector<std::string> Correlate(const CorrelationInputs& in, Evidence* ev) {
   };
   std::stable_sort(ev->timeline.begin(), ev->timeline.end(),
                    [](const TimelineInterval& a, const TimelineInterval& b) {
-                     if (a.start_epoch_s != b.start_epoch_s) return a.start_epoch_s < b.start_epoch_s;
+                     if (a.start_epoch_s != b.start_epoch_s)
+                       return a.start_epoch_s < b.start_epoch_s;
                      return a.lane < b.lane;
                    });
   std::vector<Window> downloads;

@@ -221,24 +221,29 @@ void DataCapabilityAnalyzer::Finish(Evidence* out) {
     SetFact(out, NumberFact("runtime.activity_failures", static_cast<double>(failures),
                             Unit::kCount, AtFile(first_file, 0)));
   if (mount_failures_ > 0 || mount)
-    SetFact(out, NumberFact("runtime.mount_failures", static_cast<double>(mount_failures_),
-                            Unit::kCount,
-                            mount_failures_ ? AtFile(first_mount_failure_file_,
-                                                     first_mount_failure_line_)
-                                            : AtFile(first_file, 0)));
+    SetFact(out, NumberFact(
+                     "runtime.mount_failures", static_cast<double>(mount_failures_), Unit::kCount,
+                     mount_failures_ ? AtFile(first_mount_failure_file_, first_mount_failure_line_)
+                                     : AtFile(first_file, 0)));
   if (!stream_error_.empty())
     SetFact(out, TextFact("runtime.stream_error", stream_error_,
                           AtFile(stream_error_file_, stream_error_line_)));
   out->timeline.insert(out->timeline.end(), intervals_.begin(), intervals_.end());
   if (intervals_dropped_ > 0)
-    diagnostics().Add({"A204", DiagnosticSeverity::kNote,
+    diagnostics().Add({"A204",
+                       DiagnosticSeverity::kNote,
                        fmt::format("{} activities beyond {} not drawn on the timeline",
                                    intervals_dropped_, kMaxIntervals),
-                       {first_file, 0, 0}, "data-capability", ""});
+                       {first_file, 0, 0},
+                       "data-capability",
+                       ""});
   if (unfinished_ > 0)
-    diagnostics().Add({"A205", DiagnosticSeverity::kWarning,
+    diagnostics().Add({"A205",
+                       DiagnosticSeverity::kWarning,
                        fmt::format("{} activities started but never completed", unfinished_),
-                       {first_file, 0, 0}, "data-capability", ""});
+                       {first_file, 0, 0},
+                       "data-capability",
+                       ""});
   FlushDiagnostics(out);
 }
 

@@ -29,7 +29,7 @@ bool ParseActivityCompleted(std::string_view message, ActivityCompleted* out);
 std::optional<std::string_view> ParseActivityStarted(std::string_view message);
 
 struct PythonLogLine {
-  std::string_view level;    ///< INFO, WARNING, ERROR, ...
+  std::string_view level;  ///< INFO, WARNING, ERROR, ...
   bool has_time = false;
   double epoch_s = 0;
   std::string_view message;  ///< after " - " (or after the timestamp when there is no " - ")

@@ -81,7 +81,8 @@ DcgmTextParser::Result DcgmTextParser::Parse(std::string_view line, GpuSample* s
   rest = Trim(rest);
   size_t sp = rest.find(' ');
   std::string_view value_text = rest.substr(0, sp);
-  std::string_view stamp_text = sp == std::string_view::npos ? std::string_view{} : Trim(rest.substr(sp));
+  std::string_view stamp_text =
+      sp == std::string_view::npos ? std::string_view{} : Trim(rest.substr(sp));
   auto value = ParseDouble(value_text);
   if (!value && value_text != "NaN") {
     *error = "value is not a number";
@@ -97,8 +98,8 @@ DcgmTextParser::Result DcgmTextParser::Parse(std::string_view line, GpuSample* s
   if (!host) host = PrometheusLabel(labels, "hostname", &ok);
   std::string id = gpu ? *gpu : std::string("0");
   if (id.size() > 32) id.resize(32);
-  *gpu_key = host && !host->empty() ? KeySegment(*host) + "/gpu" + KeySegment(id)
-                                    : "gpu" + KeySegment(id);
+  *gpu_key =
+      host && !host->empty() ? KeySegment(*host) + "/gpu" + KeySegment(id) : "gpu" + KeySegment(id);
   *sample = GpuSample{};
   sample->gpu = *gpu_key;
   if (!stamp_text.empty()) {

@@ -66,7 +66,8 @@ InputFormat DetectFormat(std::string_view head, std::string_view file_name) {
   std::string_view first = lines.front();
   // JSON: metrics response (one document) or StorageBlobLogs JSON lines.
   if (first.front() == '{' || first.front() == '[') {
-    if (head.find("\"timeseries\"") != std::string_view::npos) return InputFormat::kAzureMonitorJson;
+    if (head.find("\"timeseries\"") != std::string_view::npos)
+      return InputFormat::kAzureMonitorJson;
     if (head.find("\"operationName\"") != std::string_view::npos &&
         head.find("\"durationMs\"") != std::string_view::npos)
       return InputFormat::kStorageBlobLogs;
@@ -84,7 +85,8 @@ InputFormat DetectFormat(std::string_view head, std::string_view file_name) {
     if (ParseTracingLine(line, &t) && t.has_time) ++tracing;
     if (ParsePythonLogLine(line, &p) && p.has_time) ++python;
     // headerless nvidia-smi: "2024/03/15 13:57:59.791, 0, 87 %"
-    if (line.size() > 24 && line[4] == '/' && line[7] == '/' && line.find(", ") != std::string_view::npos)
+    if (line.size() > 24 && line[4] == '/' && line[7] == '/' &&
+        line.find(", ") != std::string_view::npos)
       ++smi_rows;
   }
   if (tracing > 0 && tracing >= python) return InputFormat::kRslex;

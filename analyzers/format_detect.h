@@ -11,13 +11,13 @@ namespace feedcheck::analyzers {
 
 enum class InputFormat {
   kUnknown,
-  kDataCapability,     ///< data-capability.log
-  kRslex,              ///< rslex.log.*
-  kAzureMonitorJson,   ///< Azure Monitor metrics JSON
-  kMetricsCsv,         ///< time column + metric columns
-  kStorageBlobLogs,    ///< StorageBlobLogs CSV or JSON lines
-  kNvidiaSmiCsv,       ///< nvidia-smi --query-gpu CSV
-  kDcgmText,           ///< DCGM exporter text
+  kDataCapability,    ///< data-capability.log
+  kRslex,             ///< rslex.log.*
+  kAzureMonitorJson,  ///< Azure Monitor metrics JSON
+  kMetricsCsv,        ///< time column + metric columns
+  kStorageBlobLogs,   ///< StorageBlobLogs CSV or JSON lines
+  kNvidiaSmiCsv,      ///< nvidia-smi --query-gpu CSV
+  kDcgmText,          ///< DCGM exporter text
 };
 
 /// The names `--format` accepts: data-capability, rslex, azure-monitor-json, metrics-csv,

@@ -30,7 +30,8 @@ uint64_t PercentHistogram::CountBelow(double percent) const {
 
 double PercentHistogram::Quantile(double q) const {
   if (count_ == 0) return 0;
-  auto rank = static_cast<uint64_t>(std::ceil(std::clamp(q, 0.0, 1.0) * static_cast<double>(count_)));
+  auto rank =
+      static_cast<uint64_t>(std::ceil(std::clamp(q, 0.0, 1.0) * static_cast<double>(count_)));
   if (rank == 0) rank = 1;
   uint64_t seen = 0;
   for (size_t i = 0; i < bins_.size(); ++i) {
@@ -67,8 +68,11 @@ void GpuUtilAnalyzer::OnLine(const Line& line) {
         sample.gpu = key_scratch_;
         AddSample(sample, line);
         return;
-      case NvidiaSmiCsvParser::Result::kMalformed: Malformed(line, error_); return;
-      default: return;
+      case NvidiaSmiCsvParser::Result::kMalformed:
+        Malformed(line, error_);
+        return;
+      default:
+        return;
     }
   }
   switch (dcgm_.Parse(line.text, &sample, &key_scratch_, &error_)) {
@@ -79,8 +83,11 @@ void GpuUtilAnalyzer::OnLine(const Line& line) {
       }
       AddSample(sample, line);
       return;
-    case DcgmTextParser::Result::kMalformed: Malformed(line, error_); return;
-    default: return;
+    case DcgmTextParser::Result::kMalformed:
+      Malformed(line, error_);
+      return;
+    default:
+      return;
   }
 }
 
@@ -96,7 +103,8 @@ void GpuUtilAnalyzer::AddSample(const GpuSample& s, const Line& line) {
       return;
     }
     it = gpus_.try_emplace(std::string(s.gpu)).first;
-    if (gpus_.size() <= kMaxGpuSeries) it->second.series = std::make_unique<BoundedSeries>(1.0, 1024);
+    if (gpus_.size() <= kMaxGpuSeries)
+      it->second.series = std::make_unique<BoundedSeries>(1.0, 1024);
   }
   double u = *s.util_percent;
   it->second.hist.Add(u);
@@ -138,17 +146,21 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
                                 static_cast<double>(overall_.count()),
                             Unit::kFraction, pt));
     SetFact(out, NumberFact("gpu.busy_threshold_percent", threshold, Unit::kPercent, pt));
-    for (const auto& [gpu, g] : gpus_)
-      pct("gpu.util_mean." + KeySegment(gpu), g.hist.mean());
+    for (const auto& [gpu, g] : gpus_) pct("gpu.util_mean." + KeySegment(gpu), g.hist.mean());
     if (first_sample_ && first_busy_) {
       Provenance pb = AtFile(first_busy_file_, first_busy_line_);
-      SetFact(out, NumberFact("gpu.first_busy_s", *first_busy_ - *first_sample_, Unit::kSeconds,
-                              pb));
+      SetFact(out,
+              NumberFact("gpu.first_busy_s", *first_busy_ - *first_sample_, Unit::kSeconds, pb));
     }
   }
   if (!overall_series_.empty()) {
-    Series s{"gpu.util", "GPU utilisation (mean over GPUs)", "time", Unit::kSeconds, "%",
-             Unit::kPercent, overall_series_.Points()};
+    Series s{"gpu.util",
+             "GPU utilisation (mean over GPUs)",
+             "time",
+             Unit::kSeconds,
+             "%",
+             Unit::kPercent,
+             overall_series_.Points()};
     out->series.push_back(std::move(s));
     for (const auto& [gpu, g] : gpus_) {
       if (!g.series || g.series->empty()) continue;
@@ -187,20 +199,30 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
   }
   std::string first = stats().files.empty() ? "" : stats().files.front();
   if (missing_ > 0)
-    diagnostics().Add({"A220", DiagnosticSeverity::kNote,
-                       fmt::format("{} samples had no value (N/A, [Not Supported], DCGM blank)",
-                                   missing_),
-                       {first, 0, 0}, "gpu", ""});
+    diagnostics().Add(
+        {"A220",
+         DiagnosticSeverity::kNote,
+         fmt::format("{} samples had no value (N/A, [Not Supported], DCGM blank)", missing_),
+         {first, 0, 0},
+         "gpu",
+         ""});
   if (untimed_ > 0)
-    diagnostics().Add({"A221", DiagnosticSeverity::kNote,
+    diagnostics().Add({"A221",
+                       DiagnosticSeverity::kNote,
                        fmt::format("{} samples had no timestamp: in the statistics, not on the "
-                                   "timeline", untimed_),
-                       {first, 0, 0}, "gpu", ""});
+                                   "timeline",
+                                   untimed_),
+                       {first, 0, 0},
+                       "gpu",
+                       ""});
   if (gpu_overflow_ > 0)
-    diagnostics().Add({"A204", DiagnosticSeverity::kNote,
+    diagnostics().Add({"A204",
+                       DiagnosticSeverity::kNote,
                        fmt::format("more than {} GPUs; {} samples of further GPUs ignored",
                                    kMaxGpus, gpu_overflow_),
-                       {first, 0, 0}, "gpu", ""});
+                       {first, 0, 0},
+                       "gpu",
+                       ""});
   FlushDiagnostics(out);
 }
 

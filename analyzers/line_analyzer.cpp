@@ -6,8 +6,7 @@
 
 namespace feedcheck::analyzers {
 
-LineAnalyzer::LineAnalyzer(std::string format, const AnalyzerOptions& options)
-    : options_(options) {
+LineAnalyzer::LineAnalyzer(std::string format, const AnalyzerOptions& options) : options_(options) {
   stats_.format = std::move(format);
 }
 
@@ -20,8 +19,11 @@ void LineAnalyzer::Malformed(const Line& line, std::string_view reason) {
   ++stats_.malformed;
   std::string message(reason);
   if (line.unterminated) message += " (last line has no newline: truncated?)";
-  diagnostics_.Add({"A201", DiagnosticSeverity::kWarning, message,
-                    {file_, static_cast<int>(line.number), 0}, stats_.format,
+  diagnostics_.Add({"A201",
+                    DiagnosticSeverity::kWarning,
+                    message,
+                    {file_, static_cast<int>(line.number), 0},
+                    stats_.format,
                     PrintableSnippet(line.text, 160)});
 }
 

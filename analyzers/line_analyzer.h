@@ -15,12 +15,12 @@ namespace feedcheck::analyzers {
 
 /// What one source (all files of one format) contributed, for the summary.
 struct SourceStats {
-  std::string format;               ///< "rslex", "data-capability", ...
-  std::vector<std::string> files;   ///< in the order they were read
+  std::string format;              ///< "rslex", "data-capability", ...
+  std::vector<std::string> files;  ///< in the order they were read
   uint64_t bytes = 0;
   uint64_t lines = 0;
-  uint64_t malformed = 0;           ///< lines that did not fit the format (incl. too long)
-  uint64_t too_long = 0;            ///< lines over the 1 MiB limit, skipped unread
+  uint64_t malformed = 0;              ///< lines that did not fit the format (incl. too long)
+  uint64_t too_long = 0;               ///< lines over the 1 MiB limit, skipped unread
   std::vector<std::string> fact_keys;  ///< facts this source set, for the summary
 };
 

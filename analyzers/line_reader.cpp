@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -39,7 +40,11 @@ LineReader LineReader::FromBuffer(std::string_view data, size_t max_line_bytes) 
 
 LineReader::LineReader(int fd, std::string_view data, size_t max_line_bytes)
     : fd_(fd), data_(data), max_line_bytes_(max_line_bytes < 16 ? 16 : max_line_bytes) {
-  buffer_.resize(max_line_bytes_ + kReadChunk + 1);
+  // A buffer input never needs more room than its own size (fuzzers and tests create many
+  // small readers); a file gets room for one whole line plus a read chunk.
+  size_t room = max_line_bytes_ + kReadChunk;
+  if (fd < 0) room = std::min(room, data.size() + 16);
+  buffer_.resize(room + 1);
 }
 
 LineReader::LineReader(LineReader&& other) noexcept

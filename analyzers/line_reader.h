@@ -14,9 +14,9 @@ namespace feedcheck::analyzers {
 inline constexpr size_t kMaxLineBytes = 1 << 20;
 
 struct Line {
-  std::string_view text;    ///< without the line ending; empty for a too-long line
-  int64_t number = 0;       ///< 1-based
-  bool too_long = false;    ///< longer than the limit: skipped, `text` is empty
+  std::string_view text;      ///< without the line ending; empty for a too-long line
+  int64_t number = 0;         ///< 1-based
+  bool too_long = false;      ///< longer than the limit: skipped, `text` is empty
   bool unterminated = false;  ///< the last line of the input had no newline (maybe truncated)
 };
 

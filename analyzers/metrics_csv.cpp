@@ -8,11 +8,18 @@
 namespace feedcheck::analyzers {
 
 namespace {
-constexpr std::string_view kResponseTypes[] = {
-    "ClientAccountBandwidthThrottlingError", "ClientAccountRequestThrottlingError",
-    "ClientThrottlingError", "SuccessWithThrottling", "ServerBusyError", "ServerTimeoutError",
-    "ServerOtherError", "ClientTimeoutError", "ClientOtherError", "AuthorizationError",
-    "NetworkError", "Success"};
+constexpr std::string_view kResponseTypes[] = {"ClientAccountBandwidthThrottlingError",
+                                               "ClientAccountRequestThrottlingError",
+                                               "ClientThrottlingError",
+                                               "SuccessWithThrottling",
+                                               "ServerBusyError",
+                                               "ServerTimeoutError",
+                                               "ServerOtherError",
+                                               "ClientTimeoutError",
+                                               "ClientOtherError",
+                                               "AuthorizationError",
+                                               "NetworkError",
+                                               "Success"};
 
 std::optional<StorageMetrics::Metric> MetricOfColumn(std::string_view name) {
   using M = StorageMetrics::Metric;
@@ -73,8 +80,9 @@ void MetricsCsvAnalyzer::OnLine(const Line& line) {
   if (Trim(line.text).empty()) return;
   if (!have_header_) {
     if (!ReadHeader(line)) {
-      Malformed(line, "header names no time column and no known metric column "
-                      "(Egress, Ingress, Transactions, SuccessE2ELatency, ...)");
+      Malformed(line,
+                "header names no time column and no known metric column "
+                "(Egress, Ingress, Transactions, SuccessE2ELatency, ...)");
       return;
     }
     have_header_ = true;

@@ -38,11 +38,16 @@ bool NvidiaSmiCsvParser::ReadHeader(const std::vector<std::string_view>& fields)
     size_t bracket = name.find(" [");
     if (bracket != std::string_view::npos) name = name.substr(0, bracket);
     int idx = static_cast<int>(i);
-    if (name == "timestamp") time = idx;
-    else if (name == "index") index = idx;
-    else if (name == "utilization.gpu") util = idx;
-    else if (name == "uuid") uuid = idx;
-    else if (name == "pci.bus_id") bus = idx;
+    if (name == "timestamp")
+      time = idx;
+    else if (name == "index")
+      index = idx;
+    else if (name == "utilization.gpu")
+      util = idx;
+    else if (name == "uuid")
+      uuid = idx;
+    else if (name == "pci.bus_id")
+      bus = idx;
   }
   if (util < 0) return false;
   has_header_ = true;

@@ -14,8 +14,8 @@
 namespace feedcheck::analyzers {
 
 struct GpuSample {
-  std::string_view gpu;           ///< index, uuid or bus id as written
-  std::optional<double> epoch_s;  ///< absent when the file has no time column
+  std::string_view gpu;                ///< index, uuid or bus id as written
+  std::optional<double> epoch_s;       ///< absent when the file has no time column
   std::optional<double> util_percent;  ///< absent for N/A
 };
 

@@ -22,11 +22,16 @@ std::string_view After(std::string_view s, std::string_view marker) {
 
 std::string_view ThrottleLabel(int status) {
   switch (status) {
-    case 503: return "HTTP 503 (ServerBusy)";
-    case 500: return "HTTP 500 (timeout/internal)";
-    case 429: return "HTTP 429";
-    case 408: return "HTTP 408";
-    default: return {};
+    case 503:
+      return "HTTP 503 (ServerBusy)";
+    case 500:
+      return "HTTP 500 (timeout/internal)";
+    case 429:
+      return "HTTP 429";
+    case 408:
+      return "HTTP 408";
+    default:
+      return {};
   }
 }
 }  // namespace
@@ -119,8 +124,8 @@ void RslexLogAnalyzer::OnClose(const TracingLine& t) {
   add(targets_, t.target.empty() ? std::string_view("(no target)") : t.target);
 }
 
-void RslexLogAnalyzer::Count(std::map<std::string, Counted, std::less<>>* map,
-                             std::string_view key, const Line& line) {
+void RslexLogAnalyzer::Count(std::map<std::string, Counted, std::less<>>* map, std::string_view key,
+                             const Line& line) {
   auto it = map->find(key);
   if (it == map->end()) {
     if (map->size() >= kMaxKeys) key = "(other)";
@@ -160,7 +165,8 @@ void RslexLogAnalyzer::OnResponse(const TracingLine& t, const Line& line) {
   if (!label.empty() && t.has_time) {
     auto it = throttle_intervals_.find(label);
     if (it == throttle_intervals_.end())
-      it = throttle_intervals_.emplace(std::string(label), IntervalMerger(kThrottleGapS, 256)).first;
+      it =
+          throttle_intervals_.emplace(std::string(label), IntervalMerger(kThrottleGapS, 256)).first;
     it->second.Add(t.epoch_s, t.epoch_s + 1);
   }
 }
@@ -193,8 +199,8 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
     SetFact(out, NumberFact(key, static_cast<double>(c.count), Unit::kCount, prov(c)));
   }
   for (const auto& [code, c] : error_codes_)
-    SetFact(out, NumberFact("runtime.error_codes." + KeySegment(code),
-                            static_cast<double>(c.count), Unit::kCount, prov(c)));
+    SetFact(out, NumberFact("runtime.error_codes." + KeySegment(code), static_cast<double>(c.count),
+                            Unit::kCount, prov(c)));
   if (non_success_ > 0 || parsed_ > 0) {
     Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
     p.source = fmt::format("{} ({} lines)", p.file, parsed_);
@@ -212,9 +218,10 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
     SetFact(out, TextFact("runtime.stream_error", stream_error_, prov(stream_error_at_)));
   if (download_hint_.count || mount_hint_.count) {
     bool download = download_hint_.count > 0;
-    SetFact(out, TextFact("runtime.mode", download && mount_hint_.count ? "mixed"
-                                          : download                     ? "download"
-                                                                         : "mount",
+    SetFact(out, TextFact("runtime.mode",
+                          download && mount_hint_.count ? "mixed"
+                          : download                    ? "download"
+                                                        : "mount",
                           prov(download ? download_hint_ : mount_hint_)));
   }
   // The busiest spans as facts (the full table is in the summary).
@@ -232,15 +239,21 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
     for (const auto& iv : merger.Result())
       out->timeline.push_back({"storage", label, iv.start, iv.end, "rslex", "rslex.log"});
   if (out_of_order_ > 0)
-    diagnostics().Add({"A203", DiagnosticSeverity::kNote,
-                       fmt::format("{} lines went back in time (files fed out of order?)",
-                                   out_of_order_),
-                       {stats().files.empty() ? "" : stats().files.back(), 0, 0}, "rslex", ""});
+    diagnostics().Add(
+        {"A203",
+         DiagnosticSeverity::kNote,
+         fmt::format("{} lines went back in time (files fed out of order?)", out_of_order_),
+         {stats().files.empty() ? "" : stats().files.back(), 0, 0},
+         "rslex",
+         ""});
   if (span_overflow_ > 0)
-    diagnostics().Add({"A204", DiagnosticSeverity::kNote,
-                       fmt::format("more than {} distinct spans; the rest counted as (other)",
-                                   kMaxKeys),
-                       {}, "rslex", ""});
+    diagnostics().Add(
+        {"A204",
+         DiagnosticSeverity::kNote,
+         fmt::format("more than {} distinct spans; the rest counted as (other)", kMaxKeys),
+         {},
+         "rslex",
+         ""});
   FlushDiagnostics(out);
 }
 

@@ -109,12 +109,18 @@ void StorageBlobLogsAnalyzer::OnCsvLine(const Line& line) {
     for (size_t i = 0; i < fields_.size(); ++i) {
       std::string_view name = ColumnName(fields_[i]);
       int idx = static_cast<int>(i);
-      if (IEquals(name, "TimeGenerated") || IEquals(name, "time")) col_time_ = idx;
-      else if (IEquals(name, "OperationName")) col_op_ = idx;
-      else if (IEquals(name, "StatusCode")) col_status_ = idx;
-      else if (IEquals(name, "StatusText")) col_status_text_ = idx;
-      else if (IEquals(name, "DurationMs")) col_duration_ = idx;
-      else if (IEquals(name, "ServerLatencyMs")) col_server_ = idx;
+      if (IEquals(name, "TimeGenerated") || IEquals(name, "time"))
+        col_time_ = idx;
+      else if (IEquals(name, "OperationName"))
+        col_op_ = idx;
+      else if (IEquals(name, "StatusCode"))
+        col_status_ = idx;
+      else if (IEquals(name, "StatusText"))
+        col_status_text_ = idx;
+      else if (IEquals(name, "DurationMs"))
+        col_duration_ = idx;
+      else if (IEquals(name, "ServerLatencyMs"))
+        col_server_ = idx;
     }
     if (col_op_ < 0 || col_duration_ < 0) {
       Malformed(line, "header lacks OperationName and DurationMs (not StorageBlobLogs)");
@@ -147,12 +153,16 @@ void StorageBlobLogsAnalyzer::OnJsonLine(const Line& line) {
     Malformed(line, "not a JSON object");
     return;
   }
-  auto text = [&](const nlohmann::json& o, const char* key, std::string* store) -> std::string_view {
+  auto text = [&](const nlohmann::json& o, const char* key,
+                  std::string* store) -> std::string_view {
     auto it = o.find(key);
     if (it == o.end()) return {};
-    if (it->is_string()) *store = it->get<std::string>();
-    else if (it->is_number()) *store = it->dump();
-    else return {};
+    if (it->is_string())
+      *store = it->get<std::string>();
+    else if (it->is_number())
+      *store = it->dump();
+    else
+      return {};
     return *store;
   };
   auto number = [&](const nlohmann::json& o, const char* key) -> std::optional<double> {
@@ -168,10 +178,12 @@ void StorageBlobLogsAnalyzer::OnJsonLine(const Line& line) {
   r.status_text = text(j, "statusText", &json_strings_[2]);
   r.duration_ms = number(j, "durationMs");
   auto props = j.find("properties");
-  if (props != j.end() && props->is_object()) r.server_latency_ms = number(*props, "serverLatencyMs");
+  if (props != j.end() && props->is_object())
+    r.server_latency_ms = number(*props, "serverLatencyMs");
   if (!r.server_latency_ms) r.server_latency_ms = number(j, "serverLatencyMs");
   auto time = j.find("time");
-  if (time != j.end() && time->is_string()) r.epoch_s = ParseTimestamp(time->get_ref<const std::string&>());
+  if (time != j.end() && time->is_string())
+    r.epoch_s = ParseTimestamp(time->get_ref<const std::string&>());
   if (r.operation.empty() || !r.duration_ms) {
     Malformed(line, "record without operationName or a numeric durationMs");
     return;
@@ -184,7 +196,7 @@ void StorageBlobLogsAnalyzer::AddRecord(const struct Record& r) {
   auto it = ops_.find(r.operation);
   if (it == ops_.end())
     it = ops_.try_emplace(ops_.size() < kMaxOperations ? std::string(r.operation)
-                                                        : std::string("(other)"))
+                                                       : std::string("(other)"))
              .first;
   for (OperationStats* s : {&it->second, &all_}) {
     s->duration_ms.Add(*r.duration_ms);
@@ -230,8 +242,8 @@ void StorageBlobLogsAnalyzer::Finish(Evidence* out) {
          "DurationMs - ServerLatencyMs p50");
     }
     for (const auto& [code, n] : all_.status_codes)
-      SetFact(out, NumberFact("metrics.bloblog.status." + KeySegment(code),
-                              static_cast<double>(n), Unit::kCount, prov("StatusCode")));
+      SetFact(out, NumberFact("metrics.bloblog.status." + KeySegment(code), static_cast<double>(n),
+                              Unit::kCount, prov("StatusCode")));
     for (const auto& [op, s] : ops_) {
       std::string seg = KeySegment(op);
       ms("metrics.bloblog.duration_p50_ms." + seg, s.duration_ms.Quantile(0.5),
@@ -242,8 +254,8 @@ void StorageBlobLogsAnalyzer::Finish(Evidence* out) {
     }
   }
   for (const auto& iv : throttle_intervals_.Result())
-    out->timeline.push_back({"storage", "throttled (StorageBlobLogs)", iv.start, iv.end, "logs",
-                             first_file_});
+    out->timeline.push_back(
+        {"storage", "throttled (StorageBlobLogs)", iv.start, iv.end, "logs", first_file_});
   FlushDiagnostics(out);
 }
 

@@ -102,12 +102,22 @@ void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const
     keys->push_back(f.key);
     out->facts.Set(std::move(f));
   };
-  Series egress{"metrics.egress_gbps", "account egress", "time", Unit::kSeconds, "Gbit/s",
-                Unit::kGbps, {}};
-  Series requests{"metrics.requests_per_s", "transactions", "time", Unit::kSeconds, "requests/s",
-                  Unit::kPerSecond, {}};
-  Series throttled{"metrics.throttled_per_s", "throttled transactions", "time", Unit::kSeconds,
-                   "requests/s", Unit::kPerSecond, {}};
+  Series egress{
+      "metrics.egress_gbps", "account egress", "time", Unit::kSeconds, "Gbit/s", Unit::kGbps, {}};
+  Series requests{"metrics.requests_per_s",
+                  "transactions",
+                  "time",
+                  Unit::kSeconds,
+                  "requests/s",
+                  Unit::kPerSecond,
+                  {}};
+  Series throttled{"metrics.throttled_per_s",
+                   "throttled transactions",
+                   "time",
+                   Unit::kSeconds,
+                   "requests/s",
+                   Unit::kPerSecond,
+                   {}};
   double egress_peak = -1, egress_sum = 0, ingress_peak = -1, req_peak = -1;
   double egress_peak_t = 0, req_peak_t = 0;
   size_t egress_n = 0;

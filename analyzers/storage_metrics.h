@@ -15,8 +15,14 @@ bool IsThrottlingResponseType(std::string_view response_type);
 
 class StorageMetrics {
  public:
-  enum class Metric { kEgressBytes, kIngressBytes, kTransactions, kE2ELatencyMs,
-                      kServerLatencyMs, kAvailabilityPercent };
+  enum class Metric {
+    kEgressBytes,
+    kIngressBytes,
+    kTransactions,
+    kE2ELatencyMs,
+    kServerLatencyMs,
+    kAvailabilityPercent
+  };
   /// Maps an Azure Monitor metric name (any case) to a Metric; nullopt when not used.
   static std::optional<Metric> FromName(std::string_view name);
 

@@ -63,8 +63,7 @@ std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used) {
       pos += 6;
     }
   }
-  long long days =
-      DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  long long days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   double epoch = static_cast<double>(days) * 86400.0 + hour * 3600.0 + minute * 60.0 + second +
                  fraction - offset_s;
   if (used) *used = pos;
@@ -97,12 +96,31 @@ std::optional<double> ParseIsoDuration(std::string_view s) {
     i += used;
     char unit = s[i++];
     switch (unit) {
-      case 'D': case 'd': total += *v * 86400; break;
-      case 'W': case 'w': total += *v * 7 * 86400; break;
-      case 'H': case 'h': if (!in_time) return std::nullopt; total += *v * 3600; break;
-      case 'M': case 'm': if (!in_time) return std::nullopt; total += *v * 60; break;
-      case 'S': case 's': if (!in_time) return std::nullopt; total += *v; break;
-      default: return std::nullopt;
+      case 'D':
+      case 'd':
+        total += *v * 86400;
+        break;
+      case 'W':
+      case 'w':
+        total += *v * 7 * 86400;
+        break;
+      case 'H':
+      case 'h':
+        if (!in_time) return std::nullopt;
+        total += *v * 3600;
+        break;
+      case 'M':
+      case 'm':
+        if (!in_time) return std::nullopt;
+        total += *v * 60;
+        break;
+      case 'S':
+      case 's':
+        if (!in_time) return std::nullopt;
+        total += *v;
+        break;
+      default:
+        return std::nullopt;
     }
     any = true;
   }

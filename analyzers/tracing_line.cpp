@@ -12,9 +12,7 @@ namespace {
 inline bool IdentStart(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-inline bool IdentChar(char c) {
-  return IdentStart(c) || (c >= '0' && c <= '9') || c == '.';
-}
+inline bool IdentChar(char c) { return IdentStart(c) || (c >= '0' && c <= '9') || c == '.'; }
 
 // Length of "<ident>=" at s[pos] (ident plus '='), 0 when there is none.
 inline size_t KeyAt(std::string_view s, size_t pos) {
@@ -28,21 +26,28 @@ inline size_t KeyAt(std::string_view s, size_t pos) {
 size_t FirstFieldStart(std::string_view s) {
   if (KeyAt(s, 0)) return 0;
   size_t pos = 0;
-  while (true) {
+  while (pos < s.size()) {  // memchr must not see the null data() of an empty view
     const void* sp = std::memchr(s.data() + pos, ' ', s.size() - pos);
     if (sp == nullptr) return std::string_view::npos;
     pos = static_cast<size_t>(static_cast<const char*>(sp) - s.data()) + 1;
     if (KeyAt(s, pos)) return pos;
   }
+  return std::string_view::npos;
 }
 
 bool ParseLevel(std::string_view word, TraceLevel* level) {
-  if (word == "INFO") *level = TraceLevel::kInfo;
-  else if (word == "WARN") *level = TraceLevel::kWarn;
-  else if (word == "ERROR") *level = TraceLevel::kError;
-  else if (word == "DEBUG") *level = TraceLevel::kDebug;
-  else if (word == "TRACE") *level = TraceLevel::kTrace;
-  else return false;
+  if (word == "INFO")
+    *level = TraceLevel::kInfo;
+  else if (word == "WARN")
+    *level = TraceLevel::kWarn;
+  else if (word == "ERROR")
+    *level = TraceLevel::kError;
+  else if (word == "DEBUG")
+    *level = TraceLevel::kDebug;
+  else if (word == "TRACE")
+    *level = TraceLevel::kTrace;
+  else
+    return false;
   return true;
 }
 
@@ -58,11 +63,16 @@ bool TargetLike(std::string_view token) {
 
 std::string_view TraceLevelName(TraceLevel level) {
   switch (level) {
-    case TraceLevel::kTrace: return "TRACE";
-    case TraceLevel::kDebug: return "DEBUG";
-    case TraceLevel::kInfo: return "INFO";
-    case TraceLevel::kWarn: return "WARN";
-    case TraceLevel::kError: return "ERROR";
+    case TraceLevel::kTrace:
+      return "TRACE";
+    case TraceLevel::kDebug:
+      return "DEBUG";
+    case TraceLevel::kInfo:
+      return "INFO";
+    case TraceLevel::kWarn:
+      return "WARN";
+    case TraceLevel::kError:
+      return "ERROR";
   }
   return "INFO";
 }
@@ -127,8 +137,8 @@ bool ParseTracingLine(std::string_view line, TracingLine* out) {
   }
   while (pos < line.size() && line[pos] == ' ') ++pos;
   size_t level_end = line.find(' ', pos);
-  std::string_view level_word =
-      line.substr(pos, level_end == std::string_view::npos ? std::string_view::npos : level_end - pos);
+  std::string_view level_word = line.substr(
+      pos, level_end == std::string_view::npos ? std::string_view::npos : level_end - pos);
   if (!ParseLevel(level_word, &out->level)) return false;
   if (level_end == std::string_view::npos) return true;  // a level and nothing else
   pos = level_end;

@@ -3,9 +3,9 @@
 // read, malformed lines with file:line, and the facts found; --json prints the evidence.
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "analyzers/analyze_paths.h"

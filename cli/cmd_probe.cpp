@@ -68,10 +68,17 @@ void PrintJson(const ProbeResult& r, const HttpProbeEnv& env) {
   fmt::print("{}\n", j.dump(2));
 }
 
-void PrintStatusLine(const ProbeResult& r) {
-  if (r.status != ProbeStatus::kOk)
-    fmt::print(stderr, "probe {}: {}: {}\n", r.probe, ProbeStatusName(r.status),
-               RedactText(r.message));
+void PrintStatusLine(const ProbeResult& r, const HttpProbeEnv& env) {
+  if (r.status == ProbeStatus::kOk) return;
+  fmt::print(stderr, "probe {}: {}: {}\n", r.probe, ProbeStatusName(r.status),
+             RedactText(r.message));
+  bool denied = r.message.find("HTTP 403") != std::string::npos ||
+                r.message.find("HTTP 401") != std::string::npos;
+  if (denied && env.target.is_azure() && env.signer.auth().kind == AuthKind::kAnonymous)
+    fmt::print(stderr,
+               "  no credentials were found: set AZURE_STORAGE_SAS_TOKEN, AZURE_STORAGE_KEY or "
+               "AZURE_STORAGE_BEARER_TOKEN, pass --sas-file/--key-file/--token-file, or use "
+               "--auth managed-identity on an Azure VM\n");
 }
 
 std::string FactText(const FactSet& f, const std::string& key) {
@@ -125,7 +132,7 @@ int RunThroughput(const ThroughputFlags& flags, const GlobalOptions& globals) {
                           flags.concurrency));
   ThroughputProbeResult out = RunThroughputProbe(env, o);
   if (env.progress) fmt::print(stderr, "\r\033[K");
-  PrintStatusLine(out.result);
+  PrintStatusLine(out.result, env);
   if (globals.json) {
     PrintJson(out.result, env);
     return ExitFor(out.result.status);
@@ -171,14 +178,14 @@ int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
                           FormatBytes(double(o.range_bytes)), o.head_requests, o.new_connections));
   LatencyProbeResult out = RunLatencyProbe(env, o);
   if (env.progress) fmt::print(stderr, "\r\033[K");
-  PrintStatusLine(out.result);
+  PrintStatusLine(out.result, env);
   if (globals.json) {
     PrintJson(out.result, env);
     return ExitFor(out.result.status);
   }
   const FactSet& f = out.result.evidence.facts;
   if (out.ttfb.count()) {
-    fmt::print("latency: {} ranged GETs of {} on a reused connection ({} requests measured)\n",
+    fmt::print("latency: {} ranged GETs of {} on a reused connection ({} measured in all)\n",
                out.ttfb.count(), FactText(f, "probe.latency.range_bytes"),
                FactText(f, "probe.latency.requests"));
     fmt::print("  time to first byte  p50 {}  p90 {}  p99 {}  p99.9 {}  max {}\n",

@@ -130,6 +130,9 @@ int BuildHttpProbeEnv(const ProbeOptions& o, HttpProbeEnv* env, std::string* err
   CurlClientOptions curl_options;
   curl_options.tls.ca_file = o.ca_file;
   curl_options.tls.insecure = o.insecure;
+  if (o.insecure)
+    fmt::print(stderr,
+               "warning: --insecure: TLS certificates are not verified (test servers only)\n");
   AuthConfig auth;
   if (env->target.is_azure()) {
     auto imds = std::make_unique<CurlHttpClient>(curl_options);

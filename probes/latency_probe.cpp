@@ -50,7 +50,7 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
 
   DiscoveryResult found = DiscoverObjects(env, client.get(), &budget, &errors, 1);
   if (found.objects.empty()) {
-    result.status = found.unreachable ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
+    result.status = ProbeStatus::kUnreachable;
     result.message = found.error;
     result.requests_sent = budget.requests();
     result.elapsed_s = budget.ElapsedSeconds();

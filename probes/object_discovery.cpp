@@ -105,6 +105,23 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
       result.objects.push_back({t.prefix, t.Url(), size});
       return result;
     }
+    if (!t.is_azure() && r.status != 0 && r.status != 404) {
+      // Some servers refuse HEAD (a presigned GET URL answers 403, others 405): ask for the
+      // first byte instead and read the size from Content-Range.
+      HttpRequest first = env.SignedRequest("GET", t.Url(), {{"Range", "bytes=0-0"}});
+      first.max_body_bytes = 1;
+      HttpResponse g = Send(env, client, budget, first, 1, &admitted);
+      uint64_t size = 0;
+      std::string cr = g.Header("content-range");
+      size_t slash = cr.rfind('/');
+      if (admitted && g.status == 206 && slash != std::string::npos) {
+        std::from_chars(cr.data() + slash + 1, cr.data() + cr.size(), size);
+        if (size > 0) {
+          result.objects.push_back({t.prefix, t.Url(), size});
+          return result;
+        }
+      }
+    }
     errors->Add(r);
     if (r.status == 0) {
       result.unreachable = true;

@@ -9,9 +9,18 @@ namespace {
 
 // Query parameters whose value is a credential. `sig` is the SAS signature; the rest are
 // tokens or keys some tools put into URLs. Compared case-insensitively.
-constexpr std::array<std::string_view, 9> kSecretParams = {
-    "sig", "signature",  "token",    "access_token", "code",
-    "key", "accountkey", "password", "client_secret"};
+constexpr std::array<std::string_view, 12> kSecretParams = {"sig",
+                                                            "signature",
+                                                            "token",
+                                                            "access_token",
+                                                            "code",
+                                                            "key",
+                                                            "accountkey",
+                                                            "password",
+                                                            "client_secret",
+                                                            "x-amz-signature",
+                                                            "x-amz-security-token",
+                                                            "x-goog-signature"};
 
 // Text markers followed by a secret up to the next delimiter.
 constexpr std::array<std::string_view, 6> kSecretMarkers = {"authorization: ",

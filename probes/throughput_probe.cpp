@@ -220,7 +220,7 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     found = DiscoverObjects(env, client.get(), &budget, &errors, o.max_objects);
   }
   if (found.objects.empty()) {
-    result.status = found.unreachable ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
+    result.status = ProbeStatus::kUnreachable;
     result.message = found.error;
     result.requests_sent = budget.requests();
     result.elapsed_s = budget.ElapsedSeconds();

@@ -2,7 +2,9 @@
 // number a report shows is in here already.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/evidence.h"
@@ -13,16 +15,24 @@ namespace feedcheck {
 
 inline constexpr int kReportSchemaVersion = 1;
 
+/// How good the verdict is, decided by whoever wrote the verdict (preflight, postmortem), so a
+/// reporter can colour the banner without reading the verdict's words.
+enum class VerdictLevel { kUnknown, kGood, kWarning, kBad };
+
+std::string_view VerdictLevelName(VerdictLevel level);
+std::optional<VerdictLevel> VerdictLevelFromName(std::string_view name);
+
 struct Report {
   RunContext context;
-  std::string title;           ///< "Pre-flight check", "Post-mortem", "Advice"
-  std::string verdict;         ///< "ready" | "at risk" | "will starve the GPUs" | bottleneck; "" for none
+  std::string title;    ///< "Pre-flight check", "Post-mortem", "Advice"
+  std::string verdict;  ///< "ready" | "at risk" | "will starve the GPUs" | bottleneck; "" for none
+  VerdictLevel verdict_level = VerdictLevel::kUnknown;
   std::string verdict_detail;  ///< one or two sentences with the deciding evidence
   Evidence evidence;
-  std::vector<Finding> findings;      ///< ordered by severity, most severe first
-  std::vector<SkippedRule> skipped;   ///< rules not evaluated for missing facts
-  std::vector<EnvSetting> env;        ///< merged settings to paste
-  std::vector<ConfigFragment> config; ///< merged config fragments (BlobFuse2)
+  std::vector<Finding> findings;       ///< ordered by severity, most severe first
+  std::vector<SkippedRule> skipped;    ///< rules not evaluated for missing facts
+  std::vector<EnvSetting> env;         ///< merged settings to paste
+  std::vector<ConfigFragment> config;  ///< merged config fragments (BlobFuse2)
 };
 
 }  // namespace feedcheck

@@ -4,7 +4,8 @@
 # HTTPS on PORT+1 with a self-signed certificate for 127.0.0.1 (RUNDIR/tls/cert.pem, the file
 # to pass as --ca-file), so TLS verification and handshake timing can be tested.
 # start generates RUNDIR/nginx.conf and files of known sizes in RUNDIR/www:
-#   4k.bin (4096 B), 1m.bin (1 MiB), 64m.bin (64 MiB), 256m.bin (256 MiB), and a fake
+#   4k.bin (4096 B), 1m.bin (1 MiB), 64m.bin (64 MiB), 256m.bin (256 MiB), nohead/64m.bin
+#   (HEAD refused with 405), and a fake
 #   instance-metadata token at metadata/identity/oauth2/token (for the managed-identity test).
 # It waits at most 10 s for the server to answer; stop sends QUIT to the recorded PID only.
 set -euo pipefail
@@ -29,6 +30,9 @@ start)
   truncate -s 256M "$rundir/www/256m.bin"
   printf '{"access_token":"test-token-from-imds","expires_in":"3599","token_type":"Bearer"}' \
     >"$rundir/www/metadata/identity/oauth2/token"
+  # nohead/: the same file behind a location that refuses HEAD (like a presigned GET URL).
+  mkdir -p "$rundir/www/nohead"
+  ln -f "$rundir/www/64m.bin" "$rundir/www/nohead/64m.bin"
   chmod -R a+rX "$rundir/www"
   tls_port=$((port + 1))
   mkdir -p "$rundir/tls"
@@ -54,7 +58,10 @@ http {
   scgi_temp_path $rundir/tmp/scgi;
   types { application/octet-stream bin; application/json token; }
   default_type application/json;
-  server { listen 127.0.0.1:$port; root $rundir/www; }
+  server {
+    listen 127.0.0.1:$port; root $rundir/www;
+    location /nohead/ { if (\$request_method = HEAD) { return 405; } }
+  }
   server {
     listen 127.0.0.1:$tls_port ssl; root $rundir/www;
     ssl_certificate $rundir/tls/cert.pem; ssl_certificate_key $rundir/tls/key.pem;

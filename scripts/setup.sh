@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(
   cmake ninja-build pkg-config g++ clang clang-format libclang-rt-14-dev
   libcurl4-openssl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libbenchmark-dev catch2
-  libyaml-cpp-dev
+  libyaml-cpp-dev zlib1g-dev
   nginx wrk iproute2 openmpi-bin libopenmpi-dev chromium fio
   nodejs npm curl ca-certificates openssl
 )

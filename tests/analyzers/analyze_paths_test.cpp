@@ -1,12 +1,13 @@
 #include "analyzers/analyze_paths.h"
 
+#include <sys/wait.h>
+
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sys/wait.h>
 
 #include "analyzers/correlation.h"
 #include "test_util.h"
@@ -55,8 +56,9 @@ TEST_CASE("the demo job folder tells its story", "[analyzers][paths]") {
   std::set<std::string> lanes;
   for (const auto& iv : ev.timeline) lanes.insert(iv.lane);
   CHECK(lanes == std::set<std::string>({"data-runtime", "gpu", "storage"}));
-  CHECK(std::is_sorted(ev.timeline.begin(), ev.timeline.end(),
-                       [](const auto& a, const auto& b) { return a.start_epoch_s < b.start_epoch_s; }));
+  CHECK(std::is_sorted(ev.timeline.begin(), ev.timeline.end(), [](const auto& a, const auto& b) {
+    return a.start_epoch_s < b.start_epoch_s;
+  }));
   REQUIRE(ev.FindSeries("gpu.util"));
   REQUIRE(ev.FindSeries("metrics.egress_gbps"));
   REQUIRE(ev.FindSeries("metrics.requests_per_s"));
@@ -107,8 +109,10 @@ TEST_CASE("format detection by content", "[analyzers][detect]") {
         InputFormat::kMetricsCsv);
   CHECK(DetectFormat("", "rslex.log.2024-05-01-09") == InputFormat::kRslex);
   CHECK(DetectFormat("", "x") == InputFormat::kUnknown);
-  CHECK(DetectFormat(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10), "a.out") ==
-        InputFormat::kUnknown);
+  CHECK(DetectFormat(std::string("\x7f"
+                                 "ELF\x02\x01\x01\0\0\0",
+                                 10),
+                     "a.out") == InputFormat::kUnknown);
   CHECK(*FormatFromName("nvidia-smi") == InputFormat::kNvidiaSmiCsv);
   CHECK_FALSE(FormatFromName("nope"));
 }

@@ -67,7 +67,8 @@ TEST_CASE("failed mounts, failures, malformed activity lines, continuation lines
       "exception of type ExecutionError\n"
       "INFO 2024-01-01 06:17:47,100 dc.py:3 [9] - ActivityCompleted: Activity=ro_mount, "
       "HowEnded=Failure, Duration=1100.0 [ms], Exception=ExecutionError\n"
-      "ERROR 2024-01-01 06:17:48,000 dc.py:4 [9] - Error Code: ScriptExecution.StreamAccess.NotFound\n"
+      "ERROR 2024-01-01 06:17:48,000 dc.py:4 [9] - Error Code: "
+      "ScriptExecution.StreamAccess.NotFound\n"
       "Traceback (most recent call last):\n"
       "  File \"x.py\", line 1, in <module>\n"
       "INFO 2024-01-01 06:17:49,000 dc.py:5 [9] - ActivityCompleted: Activity=broken\n";

@@ -93,8 +93,7 @@ TEST_CASE("the busy threshold is an option", "[analyzers][gpu]") {
   CHECK(Num(ev, "gpu.busy_threshold_percent") == 50);
 }
 
-TEST_CASE("DCGM exporter text: GPU_UTIL lines, sentinels, comment timestamps",
-          "[analyzers][gpu]") {
+TEST_CASE("DCGM exporter text: GPU_UTIL lines, sentinels, comment timestamps", "[analyzers][gpu]") {
   const char* text =
       "# 2024-05-01T10:00:00Z\n"
       "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).\n"

@@ -22,9 +22,7 @@ std::vector<Got> ReadAll(std::string_view data, size_t max_line = kMaxLineBytes)
 }
 }  // namespace
 
-TEST_CASE("empty input yields no lines", "[analyzers][line_reader]") {
-  CHECK(ReadAll("").empty());
-}
+TEST_CASE("empty input yields no lines", "[analyzers][line_reader]") { CHECK(ReadAll("").empty()); }
 
 TEST_CASE("CRLF endings are stripped and line numbers count from 1", "[analyzers][line_reader]") {
   auto lines = ReadAll("a\r\nb\r\n\r\nc\n");

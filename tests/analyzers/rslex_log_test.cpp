@@ -84,9 +84,9 @@ TEST_CASE("rotated rslex files are ordered by their first timestamp", "[analyzer
   write("rslex.log", "2024-05-01T11:00:00.000000Z");
   write("rslex.log.2024-05-01-10", "2024-05-01T10:00:00.000000Z");
   write("rslex.log.2024-05-01-09", "2024-05-01T09:00:00.000000Z");
-  auto ordered = OrderRslexFiles({(dir / "rslex.log").string(),
-                                  (dir / "rslex.log.2024-05-01-10").string(),
-                                  (dir / "rslex.log.2024-05-01-09").string()});
+  auto ordered =
+      OrderRslexFiles({(dir / "rslex.log").string(), (dir / "rslex.log.2024-05-01-10").string(),
+                       (dir / "rslex.log.2024-05-01-09").string()});
   CHECK(fs::path(ordered[0]).filename() == "rslex.log.2024-05-01-09");
   CHECK(fs::path(ordered[1]).filename() == "rslex.log.2024-05-01-10");
   CHECK(fs::path(ordered[2]).filename() == "rslex.log");
@@ -96,8 +96,8 @@ TEST_CASE("rotated rslex files are ordered by their first timestamp", "[analyzer
 TEST_CASE("distinct span names are bounded", "[analyzers][rslex]") {
   std::string log;
   for (int i = 0; i < 2000; ++i)
-    log += "2024-05-01T09:52:02.000000Z  INFO s" + std::to_string(i) +
-           ":leaf" + std::to_string(i) + ": rslex::x: close time.busy=1ms time.idle=1ms\n";
+    log += "2024-05-01T09:52:02.000000Z  INFO s" + std::to_string(i) + ":leaf" + std::to_string(i) +
+           ": rslex::x: close time.busy=1ms time.idle=1ms\n";
   RslexLogAnalyzer a;
   Evidence ev = Run(a, log);
   CHECK(a.spans().size() <= 513);

@@ -11,7 +11,8 @@ using namespace feedcheck::analyzers;
 static const char* kGuideLine =
     "2023-05-18T14:08:25.388670Z  INFO copy_uri:copy_uri:copy_dataset:write_streams_to_files:"
     "collect:reduce:reduce_and_combine:reduce:get_iter: rslex::prefetching: close "
-    "time.busy=23.2\xC2\xB5s time.idle=1.90\xC2\xB5s sessionId=012ea46a-341c-4258-8aba-90bde4fdfb51 "
+    "time.busy=23.2\xC2\xB5s time.idle=1.90\xC2\xB5s "
+    "sessionId=012ea46a-341c-4258-8aba-90bde4fdfb51 "
     "source=Dataset[Partitions: 1, Sources: 1] file_name_column=None break_on_first_error=true "
     "skip_existing_files=false parallelization_degree=4 self=Dataset[Partitions: 1, Sources: 1] "
     "parallelization_degree=4 self=Dataset[Partitions: 1, Sources: 1] parallelization_degree=4 "
@@ -21,7 +22,8 @@ TEST_CASE("the guide's rslex line parses to exactly its values", "[analyzers][tr
   TracingLine t;
   REQUIRE(ParseTracingLine(kGuideLine, &t));
   REQUIRE(t.has_time);
-  CHECK(t.epoch_s == Approx(static_cast<double>(DaysFromCivil(2023, 5, 18)) * 86400.0 + 14 * 3600 + 8 * 60 + 25.388670)
+  CHECK(t.epoch_s == Approx(static_cast<double>(DaysFromCivil(2023, 5, 18)) * 86400.0 + 14 * 3600 +
+                            8 * 60 + 25.388670)
                          .epsilon(1e-12));
   CHECK(t.level == TraceLevel::kInfo);
   CHECK(t.spans ==

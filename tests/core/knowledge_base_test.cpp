@@ -366,3 +366,36 @@ TEST_CASE("a data directory without the standard rows is an error, with fallback
   CHECK_FALSE(KnowledgeBase::Load("/nonexistent/data", {}, &none, &d2));
   CHECK(FindCode(d2, kKbUnreadable));
 }
+
+TEST_CASE("malformed knowledge-base files never crash and always say why", "[core][kb]") {
+  const std::vector<std::string> inputs = {
+      "vm_sizes: [1, 2, 3]\n",
+      "vm_sizes:\n  - name: {a: b}\n    vcpus: [1]\n",
+      "vm_sizes:\n  ? [a, b]\n  : c\n",
+      "vm_sizes: &a [*a]\n",
+      "vm_sizes:\n  - &row {name: X, vcpus: 1}\n  - *row\n",
+      std::string("\x00\xff\xfe garbage", 12),
+      "listed_regions: 5\n",
+      "listed_regions: [[East US]]\n",
+      "storage_targets:\n  - {name: x, kind: k, egress: 1e400 Gbit/s, ingress: 0, requests_per_s: "
+      "0, source: s}\n",
+      "vm_sizes:\n  - {name: Y, vcpus: 1e300, gpus: -1, ram: nan GiB, local_disk: 0, nic: -5 "
+      "Gbit/s, source: s}\n",
+      "vm_sizes:\n  - name: " + std::string(100000, 'x') + "\n",
+      "- just\n- a\n- list\n",
+      "vm_sizes:\n" + std::string(2000, ' ') + "- [\n",
+  };
+  int i = 0;
+  for (const auto& text : inputs) {
+    INFO("input #" << i);
+    TempFile f("m" + std::to_string(i++) + ".yaml", text);
+    DiagnosticList d;
+    KnowledgeBase kb;
+    const bool ok = kb.LoadFile(f.path(), &d);
+    // Every input above is wrong somewhere: the loader must say so, with the file named.
+    CHECK_FALSE(ok);
+    REQUIRE(d.total() > 0);
+    CHECK(d.kept().front().location.file == f.path());
+    for (const auto& vm : kb.vms()) CHECK(vm.nic_gbps > 0);
+  }
+}

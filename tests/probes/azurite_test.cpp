@@ -167,13 +167,13 @@ TEST_CASE("throughput probe reads all blobs under a prefix over several connecti
   CHECK(f.Number("probe.throughput.cpu_s_per_gb").value_or(-1) > 0);
 }
 
-TEST_CASE("a wrong key makes the probe fail fast with the HTTP status, not hang") {
+TEST_CASE("a wrong key makes the probe stop at once with the HTTP status, not hang") {
   std::string c = Seed("fchwrongkey");
   AuthConfig wrong = DevSharedKey();
   wrong.key_base64 = Base64Encode(std::string(64, 'y'));
   HttpProbeEnv env = EnvFor(AzuriteAccountUrl() + "/" + c + "/data/a.bin", wrong);
   LatencyProbeResult out = RunLatencyProbe(env, LatencyProbeOptions{});
-  CHECK(out.result.status == ProbeStatus::kFailed);
+  CHECK(out.result.status == ProbeStatus::kUnreachable);
   CHECK(out.result.message.find("403") != std::string::npos);
   CHECK(out.result.evidence.facts.Number("probe.errors.http.403") == 1.0);
 }
@@ -224,13 +224,30 @@ TEST_CASE("CLI: secrets on the command line are refused") {
   CHECK(sas.err.find("S3CRETSIG") == std::string::npos);
 }
 
-TEST_CASE("CLI: a 404 target is an input error naming the code") {
+TEST_CASE("CLI: a 404 target is a target error (exit 3) naming the code") {
   std::string c = Seed("fchcli404");
   CommandOutput out =
       RunFeedcheck("probe latency " + AzuriteAccountUrl() + "/" + c + "/absent.bin --json",
                    "AZURE_STORAGE_KEY='" + kDevKey + "'");
-  CHECK(out.exit_code == 4);
+  CHECK(out.exit_code == 3);
   CHECK(out.err.find("404") != std::string::npos);
   auto j = nlohmann::json::parse(out.out);
-  CHECK(j["probe"]["status"] == "failed");
+  CHECK(j["probe"]["status"] == "unreachable");
+}
+
+TEST_CASE("Shared Key signs blob names that need percent-encoding") {
+  std::string c = Seed("fchencoding");
+  CurlHttpClient client;
+  Target t;
+  REQUIRE(ParseTarget(AzuriteAccountUrl() + "/" + c, {}, &t, nullptr));
+  HttpRequest put;
+  put.method = "PUT";
+  put.url = t.ObjectUrl("dir with space/a+b=c&d.bin");
+  put.body = "payload";
+  put.headers.emplace_back("x-ms-blob-type", "BlockBlob");
+  RequestSigner(DevSharedKey(), true).Sign(&put);
+  REQUIRE(client.Perform(put).status == 201);
+  HttpResponse r = Get(t.ObjectUrl("dir with space/a+b=c&d.bin"), DevSharedKey(), "bytes=0-2");
+  CHECK(r.status == 206);
+  CHECK(r.body == "pay");
 }

@@ -157,7 +157,7 @@ TEST_CASE("CLI: the accuracy-test command lines work on plain URLs") {
     if (f["key"] == "probe.latency.ttfb_p50_ms") p50 = f["value"].get<double>();
   CHECK(p50 > 0);
   CommandOutput bad = RunFeedcheck("probe throughput " + Nginx() + "/nope.bin --duration 2");
-  CHECK(bad.exit_code == 4);
+  CHECK(bad.exit_code == 3);
   CHECK(bad.err.find("404") != std::string::npos);
   CommandOutput usage = RunFeedcheck("probe throughput " + Nginx() + "/4k.bin --block-size 100MiB");
   CHECK(usage.exit_code == 2);
@@ -215,4 +215,15 @@ TEST_CASE("CLI: latency over https reports the TLS handshake; untrusted certs ar
   CommandOutput refused = RunFeedcheck("probe latency " + NginxTls() + "/4k.bin --duration 5");
   CHECK(refused.exit_code == 3);
   CHECK(refused.err.find("certificate") != std::string::npos);
+}
+
+TEST_CASE("a server that refuses HEAD is sized from Content-Range instead") {
+  HttpProbeEnv env = EnvFor(Nginx() + "/nohead/64m.bin");
+  env.budget.duration_s = 1.5;
+  ThroughputProbeOptions o;
+  o.concurrency = 1;
+  ThroughputProbeResult out = RunThroughputProbe(env, o);
+  INFO(out.result.message);
+  CHECK(out.result.status == ProbeStatus::kOk);
+  CHECK(out.best_gbps > 0);
 }

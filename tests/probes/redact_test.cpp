@@ -13,6 +13,8 @@ TEST_CASE("SAS signatures are redacted in URLs") {
   CHECK(r.find("sv=2021-08-06") != std::string::npos);
   CHECK(RedactUrl("http://x/y?SIG=zzz").find("zzz") == std::string::npos);
   CHECK(RedactUrl("http://x/y?token=t0k&a=1") == "http://x/y?token=REDACTED&a=1");
+  CHECK(RedactUrl("https://b.s3.amazonaws.com/k?X-Amz-Signature=abc123&X-Amz-Expires=60")
+            .find("abc123") == std::string::npos);
 }
 
 TEST_CASE("headers and free text lose their credentials") {

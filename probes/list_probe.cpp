@@ -1,0 +1,342 @@
+#include "probes/list_probe.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+#include "core/latency_histogram.h"
+#include "probes/budget_tracker.h"
+#include "probes/cleanup_registry.h"
+#include "probes/dataset_shape.h"
+#include "probes/list_blobs_xml.h"
+#include "probes/redact.h"
+
+namespace feedcheck {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// A page of 5,000 blobs is ~3.4 MB of XML; reserve that much of the byte budget per request.
+constexpr uint64_t kExpectedPageBytes = 4ull << 20;
+
+std::string ErrorCodeOf(const HttpResponse& r) {
+  std::string code = r.Header("x-ms-error-code");
+  if (!code.empty()) return code;
+  auto b = r.body.find("<Code>"), e = r.body.find("</Code>");
+  if (b != std::string::npos && e != std::string::npos && e > b)
+    return r.body.substr(b + 6, e - b - 6);
+  return {};
+}
+
+// Names relative to the listed directory: "train/a/b.jpg" under prefix "train/" is "a/b.jpg".
+std::string_view Relative(std::string_view name, std::string_view dir_prefix) {
+  if (name.substr(0, dir_prefix.size()) == dir_prefix) name.remove_prefix(dir_prefix.size());
+  return name;
+}
+
+}  // namespace
+
+std::string ListPageUrl(const Target& target, const ListProbeOptions& options,
+                        const std::string& marker) {
+  int n = std::clamp(options.max_results, 1, 5000);
+  std::string url;
+  if (target.kind == TargetKind::kDfs) {
+    url = target.dfs_endpoint + "/" + EncodePath(target.container) +
+          "?resource=filesystem&recursive=" + (options.delimiter.empty() ? "true" : "false") +
+          "&maxResults=" + std::to_string(n);
+    std::string dir = target.prefix;
+    while (!dir.empty() && dir.back() == '/') dir.pop_back();
+    if (!dir.empty()) url += "&directory=" + EncodeQueryValue(dir);
+    if (!marker.empty()) url += "&continuation=" + EncodeQueryValue(marker);
+    return url;
+  }
+  url = target.ContainerUrl() + "?restype=container&comp=list&maxresults=" + std::to_string(n);
+  if (!target.prefix.empty()) url += "&prefix=" + EncodeQueryValue(target.prefix);
+  if (!options.delimiter.empty()) url += "&delimiter=" + EncodeQueryValue(options.delimiter);
+  // The marker is opaque: passed back exactly as received, only percent-encoded.
+  if (!marker.empty()) url += "&marker=" + EncodeQueryValue(marker);
+  return url;
+}
+
+ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& options) {
+  ProbeResult result;
+  result.probe = "list";
+  const Target& t = env.target;
+  if (!t.is_azure()) {
+    result.status = ProbeStatus::kFailed;
+    result.message = t.Display() +
+                     " is not a storage account URL; listing needs Azure Blob, ADLS "
+                     "or the emulator";
+    return result;
+  }
+  bool dfs = t.kind == TargetKind::kDfs;
+  BudgetTracker budget(env.budget);
+  auto client = env.make_client();
+  std::string dir_prefix =
+      t.prefix.substr(0, t.prefix.rfind('/') == std::string::npos ? 0 : t.prefix.rfind('/') + 1);
+  DatasetShape shape;
+  LatencyHistogram page_hist;
+  Series page_series{"probe.list.page_ms",
+                     "List page latency",
+                     "page",
+                     Unit::kCount,
+                     "ms",
+                     Unit::kMilliseconds,
+                     {}};
+  ListPage page;
+  std::string marker;
+  uint64_t entries = 0, pages = 0, prefixes = 0;
+  double first_entry_s = -1;
+  bool complete = false;
+  std::string stop;
+  std::map<int, uint64_t> http_errors;
+  auto t0 = Clock::now();
+  while (static_cast<int>(pages) < options.max_pages) {
+    if (StopRequested()) {
+      stop = "stopped by a signal";
+      break;
+    }
+    if (!budget.TryStart(kExpectedPageBytes)) {
+      stop = budget.stop_reason();
+      break;
+    }
+    HttpRequest req = env.SignedRequest("GET", ListPageUrl(t, options, marker));
+    req.keep_body = true;
+    req.timeout_s = budget.RequestTimeout(60);
+    HttpResponse resp = client->Perform(req);
+    budget.Finish(kExpectedPageBytes, resp.body_bytes);
+    result.requests_sent++;
+    result.bytes_received += resp.body_bytes;
+    if (resp.status != 200) {
+      if (resp.status == 0) {
+        stop = "page " + std::to_string(pages + 1) + ": " + RedactText(resp.transport_error);
+        result.evidence.facts.Set(NumberFact("probe.errors.timeouts", resp.timed_out ? 1 : 0,
+                                             Unit::kCount, {FactOrigin::kMeasured, "probe list"}));
+      } else {
+        http_errors[resp.status]++;
+        std::string code = ErrorCodeOf(resp);
+        stop = fmt::format("page {}: HTTP {}{}", pages + 1, resp.status,
+                           code.empty() ? "" : " " + code);
+      }
+      break;
+    }
+    std::string error;
+    bool ok = dfs ? ParseListPathsJson(resp.body, &page, &error)
+                  : ParseListBlobsXml(resp.body, &page, &error);
+    if (!ok) {
+      stop = "page " + std::to_string(pages + 1) + ": " + error;
+      break;
+    }
+    if (dfs) page.next_marker = resp.Header("x-ms-continuation");
+    ++pages;
+    double page_s = resp.timing.total_s;
+    page_hist.RecordSeconds(page_s);
+    page_series.points.push_back({static_cast<double>(pages), page_s * 1e3});
+    if (first_entry_s < 0 && (!page.entries.empty() || !page.prefixes.empty()))
+      first_entry_s = Seconds(t0, Clock::now());
+    for (const auto& e : page.entries) {
+      std::string_view rel = Relative(e.name, dir_prefix);
+      if (e.is_dir) {
+        shape.AddDir(rel);
+      } else {
+        shape.AddFile(rel, e.size_bytes);
+      }
+    }
+    for (const auto& p : page.prefixes) shape.AddDir(Relative(p, dir_prefix));
+    entries += page.entries.size() + page.prefixes.size();
+    prefixes += page.prefixes.size();
+    env.Progress(fmt::format("page {}: {} entries", pages, entries));
+    if (page.next_marker.empty()) {
+      complete = true;
+      break;
+    }
+    marker = page.next_marker;
+  }
+  double elapsed = Seconds(t0, Clock::now());
+  result.elapsed_s = elapsed;
+  if (!complete && stop.empty())
+    stop = fmt::format("--max-pages {} reached before the end of the listing", options.max_pages);
+
+  std::string params =
+      fmt::format("probe list ({}{}, maxresults={}, {} pages)", dfs ? "List Paths" : "List Blobs",
+                  options.delimiter.empty() ? " flat" : " delimiter '" + options.delimiter + "'",
+                  std::clamp(options.max_results, 1, 5000), pages);
+  Provenance prov{FactOrigin::kMeasured, params, "", 0, "", -1};
+  FactSet& f = result.evidence.facts;
+  for (const auto& [status, count] : http_errors)
+    f.Set(NumberFact("probe.errors.http." + std::to_string(status), static_cast<double>(count),
+                     Unit::kCount, prov));
+  f.Set(NumberFact("probe.list.pages", static_cast<double>(pages), Unit::kCount, prov));
+  f.Set(NumberFact("probe.list.requests", static_cast<double>(result.requests_sent), Unit::kCount,
+                   prov));
+  f.Set(NumberFact("probe.list.entries", static_cast<double>(entries), Unit::kCount, prov));
+  f.Set(BoolFact("probe.list.complete", complete, prov));
+  if (pages > 0) {
+    f.Set(NumberFact("probe.list.entries_per_s",
+                     elapsed > 0 ? static_cast<double>(entries) / elapsed : 0, Unit::kPerSecond,
+                     prov));
+    f.Set(NumberFact("probe.list.page_p50_ms", page_hist.PercentileSeconds(0.5) * 1e3,
+                     Unit::kMilliseconds, prov));
+    f.Set(NumberFact("probe.list.page_p99_ms", page_hist.PercentileSeconds(0.99) * 1e3,
+                     Unit::kMilliseconds, prov));
+    if (first_entry_s >= 0)
+      f.Set(
+          NumberFact("probe.list.first_entry_ms", first_entry_s * 1e3, Unit::kMilliseconds, prov));
+    result.evidence.series.push_back(std::move(page_series));
+  }
+  // A one-level (delimiter) listing sees only the top of the tree: its shape is not the dataset's.
+  if (options.delimiter.empty()) {
+    shape.AddFacts(prov, complete, &f);
+    if (shape.files() > 0) result.evidence.series.push_back(shape.SizeHistogram());
+  } else {
+    f.Set(NumberFact("probe.list.prefixes", static_cast<double>(prefixes), Unit::kCount, prov));
+  }
+  if (!complete) {
+    result.evidence.diagnostics.Add(
+        {"P301", DiagnosticSeverity::kWarning, "listing incomplete: " + stop, {}, "list", ""});
+  }
+  if (pages == 0) {
+    result.status = ProbeStatus::kFailed;
+    result.message = stop;
+  } else {
+    result.status = complete ? ProbeStatus::kOk : ProbeStatus::kPartial;
+    result.message = complete ? "" : stop;
+  }
+  return result;
+}
+
+ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& options,
+                              const ProbeBudget& budget, const ProgressFn& progress) {
+  namespace fs = std::filesystem;
+  ProbeResult result;
+  result.probe = "list";
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) {
+    result.status = ProbeStatus::kUnreachable;
+    result.message = path + ": not a directory";
+    return result;
+  }
+  const uint64_t max_entries = static_cast<uint64_t>(std::max(1, options.max_pages)) *
+                               static_cast<uint64_t>(std::clamp(options.max_results, 1, 5000));
+  auto t0 = Clock::now();
+  auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(budget.duration_s * 0.5));
+  std::vector<std::string> names;  // relative to `path`, for the stat pass
+  std::vector<bool> is_dir;
+  double first_entry_s = -1;
+  bool complete = true;
+  std::string stop;
+  uint64_t unreadable = 0;
+  // Phase 1: the walk. recursive_directory_iterator streams readdir, so the first entry arrives
+  // after one getdents call, like os.scandir; a full listing (os.listdir of everything) waits
+  // for the whole walk.
+  fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+  if (ec) {
+    result.status = ProbeStatus::kUnreachable;
+    result.message = path + ": " + ec.message();
+    return result;
+  }
+  for (; it != end; it.increment(ec)) {
+    if (ec) {
+      ++unreadable;
+      ec.clear();
+      continue;
+    }
+    if (first_entry_s < 0) first_entry_s = Seconds(t0, Clock::now());
+    if (!options.delimiter.empty()) it.disable_recursion_pending();  // one level only
+    names.push_back(fs::relative(it->path(), path, ec).string());
+    bool dir = it->is_directory(ec);  // from d_type: no stat on most filesystems
+    is_dir.push_back(dir);
+    if (names.size() >= max_entries) {
+      complete = false;
+      stop = fmt::format("stopped after {} entries (--max-pages x page size)", names.size());
+      break;
+    }
+    if ((names.size() & 1023) == 0) {
+      if (Clock::now() > deadline || StopRequested()) {
+        complete = false;
+        stop = StopRequested() ? "stopped by a signal" : "half the time budget spent walking";
+        break;
+      }
+      if (progress) progress(fmt::format("{} entries", names.size()));
+    }
+  }
+  double walk_s = Seconds(t0, Clock::now());
+  // Phase 2: stat every entry (what a loader that needs sizes or mtimes pays).
+  DatasetShape shape;
+  auto s0 = Clock::now();
+  uint64_t stats = 0;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if ((i & 255) == 0 && (Seconds(t0, Clock::now()) > budget.duration_s || StopRequested())) {
+      complete = false;
+      stop = StopRequested() ? "stopped by a signal" : "time budget spent on stat";
+      break;
+    }
+    struct stat st {};
+    std::string full = path + "/" + names[i];
+    ++stats;
+    if (::stat(full.c_str(), &st) != 0) {
+      ++unreadable;
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      shape.AddDir(names[i]);
+    } else if (S_ISREG(st.st_mode)) {
+      shape.AddFile(names[i], static_cast<uint64_t>(st.st_size));
+    }
+  }
+  double stat_s = Seconds(s0, Clock::now());
+  result.elapsed_s = Seconds(t0, Clock::now());
+  Provenance prov{FactOrigin::kMeasured,
+                  fmt::format("probe list (readdir walk{} of {}, then stat per entry)",
+                              options.delimiter.empty() ? "" : ", one level", path),
+                  "",
+                  0,
+                  "",
+                  -1};
+  FactSet& f = result.evidence.facts;
+  f.Set(NumberFact("probe.list.entries", static_cast<double>(names.size()), Unit::kCount, prov));
+  f.Set(BoolFact("probe.list.complete", complete, prov));
+  f.Set(NumberFact("probe.list.full_ms", walk_s * 1e3, Unit::kMilliseconds, prov));
+  if (first_entry_s >= 0)
+    f.Set(NumberFact("probe.list.first_entry_ms", first_entry_s * 1e3, Unit::kMilliseconds, prov));
+  if (walk_s > 0)
+    f.Set(NumberFact("probe.list.entries_per_s", static_cast<double>(names.size()) / walk_s,
+                     Unit::kPerSecond, prov));
+  if (stats > 0)
+    f.Set(NumberFact("probe.list.stat_per_entry_ms", stat_s * 1e3 / static_cast<double>(stats),
+                     Unit::kMilliseconds, prov));
+  if (options.delimiter.empty()) {
+    shape.AddFacts(prov, complete, &f);
+    if (shape.files() > 0) result.evidence.series.push_back(shape.SizeHistogram());
+  }
+  if (unreadable > 0)
+    result.evidence.diagnostics.Add(
+        {"P302",
+         DiagnosticSeverity::kWarning,
+         fmt::format("{} entries could not be read or stat'ed", unreadable),
+         {path, 0, 0},
+         "list",
+         ""});
+  if (!complete)
+    result.evidence.diagnostics.Add({"P301",
+                                     DiagnosticSeverity::kWarning,
+                                     "listing incomplete: " + stop,
+                                     {path, 0, 0},
+                                     "list",
+                                     ""});
+  result.status = complete ? ProbeStatus::kOk : ProbeStatus::kPartial;
+  result.message = complete ? "" : stop;
+  return result;
+}
+
+}  // namespace feedcheck

@@ -1,0 +1,456 @@
+#include "probes/smallfile_probe.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "core/linear_fit.h"
+#include "probes/budget_tracker.h"
+#include "probes/cleanup_registry.h"
+#include "probes/list_probe.h"
+#include "probes/redact.h"
+
+namespace feedcheck {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct ReadOutcome {
+  bool ok = false;
+  double seconds = 0;
+  uint64_t bytes = 0;
+  std::string error;
+};
+
+/// One worker's way of reading (its own connection or file descriptors).
+class ItemReader {
+ public:
+  virtual ~ItemReader() = default;
+  virtual ReadOutcome Read(const SmallFileRead& item) = 0;
+};
+using ReaderFactory = std::function<std::unique_ptr<ItemReader>()>;
+
+class HttpItemReader : public ItemReader {
+ public:
+  explicit HttpItemReader(const HttpProbeEnv& env, BudgetTracker* budget)
+      : env_(env), budget_(budget), client_(env.make_client()) {}
+  ReadOutcome Read(const SmallFileRead& item) override {
+    ReadOutcome out;
+    if (!budget_->TryStart(item.bytes)) {
+      out.error = budget_->stop_reason();
+      return out;
+    }
+    std::vector<std::pair<std::string, std::string>> headers;
+    if (item.ranged) {
+      std::string range = fmt::format("bytes={}-{}", item.offset, item.offset + item.bytes - 1);
+      headers.emplace_back(env_.target.is_azure() ? "x-ms-range" : "Range", range);
+    }
+    HttpRequest req = env_.SignedRequest("GET", env_.target.ObjectUrl(item.name), headers);
+    req.max_body_bytes = item.bytes;
+    req.timeout_s = budget_->RequestTimeout(120);
+    HttpResponse resp = client_->Perform(req);
+    budget_->Finish(item.bytes, resp.body_bytes);
+    out.bytes = resp.body_bytes;
+    out.seconds = resp.timing.total_s;
+    out.ok = (resp.status == 200 || resp.status == 206) && resp.body_bytes == item.bytes;
+    if (!out.ok) {
+      out.error = resp.status == 0 ? RedactText(resp.transport_error)
+                                   : fmt::format("HTTP {} {} for {}", resp.status,
+                                                 resp.Header("x-ms-error-code"), item.name);
+      if (resp.status / 100 == 2)
+        out.error =
+            fmt::format("{}: {} bytes instead of {}", item.name, resp.body_bytes, item.bytes);
+    }
+    return out;
+  }
+
+ private:
+  const HttpProbeEnv& env_;
+  BudgetTracker* budget_;
+  std::unique_ptr<HttpClient> client_;
+};
+
+class FileItemReader : public ItemReader {
+ public:
+  FileItemReader(std::string dir, BudgetTracker* budget)
+      : dir_(std::move(dir)), budget_(budget), buffer_(1 << 20) {}
+  ReadOutcome Read(const SmallFileRead& item) override {
+    ReadOutcome out;
+    if (!budget_->TryStart(item.bytes)) {
+      out.error = budget_->stop_reason();
+      return out;
+    }
+    std::string path = dir_ + "/" + item.name;
+    auto t0 = Clock::now();
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      budget_->Finish(item.bytes, 0);
+      out.error = path + ": cannot open";
+      return out;
+    }
+    uint64_t got = 0;
+    while (got < item.bytes) {
+      size_t want = static_cast<size_t>(std::min<uint64_t>(buffer_.size(), item.bytes - got));
+      ssize_t n = ::pread(fd, buffer_.data(), want, static_cast<off_t>(item.offset + got));
+      if (n <= 0) break;
+      got += static_cast<uint64_t>(n);
+    }
+    ::close(fd);
+    out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    budget_->Finish(item.bytes, got);
+    out.bytes = got;
+    out.ok = got == item.bytes;
+    if (!out.ok) out.error = fmt::format("{}: read {} of {} bytes", path, got, item.bytes);
+    return out;
+  }
+
+ private:
+  std::string dir_;
+  BudgetTracker* budget_;
+  std::vector<char> buffer_;
+};
+
+struct ClassResult {
+  uint64_t size = 0;
+  std::vector<double> seconds;  // per successful request
+  double wall_s = 0;
+  uint64_t bytes = 0;
+  uint64_t failures = 0;
+  std::string first_error;
+};
+
+ClassResult MeasureClass(const SizeClassPlan& plan, int concurrency,
+                         std::vector<std::unique_ptr<ItemReader>>& readers) {
+  ClassResult r;
+  r.size = plan.size;
+  std::atomic<size_t> next{0};
+  std::vector<std::vector<double>> per_worker(readers.size());
+  std::vector<uint64_t> bytes(readers.size(), 0), failures(readers.size(), 0);
+  std::vector<std::string> errors(readers.size());
+  auto t0 = Clock::now();
+  std::vector<std::thread> threads;
+  for (size_t w = 0; w < static_cast<size_t>(concurrency) && w < readers.size(); ++w) {
+    threads.emplace_back([&, w] {
+      for (;;) {
+        if (StopRequested()) return;
+        size_t i = next.fetch_add(1);
+        if (i >= plan.reads.size()) return;
+        ReadOutcome o = readers[w]->Read(plan.reads[i]);
+        bytes[w] += o.bytes;
+        if (o.ok) {
+          per_worker[w].push_back(o.seconds);
+        } else {
+          ++failures[w];
+          if (errors[w].empty()) errors[w] = o.error;
+          if (o.bytes == 0 && o.seconds == 0) return;  // refused by the budget: stop this worker
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  for (size_t w = 0; w < readers.size(); ++w) {
+    r.seconds.insert(r.seconds.end(), per_worker[w].begin(), per_worker[w].end());
+    r.bytes += bytes[w];
+    r.failures += failures[w];
+    if (r.first_error.empty()) r.first_error = errors[w];
+  }
+  return r;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  auto mid = v.begin() + static_cast<std::ptrdiff_t>((v.size() - 1) / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>& plans,
+                      const SmallFileOptions& options, BudgetTracker* budget,
+                      const ReaderFactory& make_reader, const ProgressFn& progress) {
+  ProbeResult result;
+  result.probe = "smallfiles";
+  if (plans.empty()) {
+    result.status = ProbeStatus::kFailed;
+    result.message =
+        "no objects of the requested sizes and none large enough for ranged reads "
+        "under " +
+        what + " (seed some with --create-test-data)";
+    return result;
+  }
+  int concurrency = std::max(1, options.concurrency);
+  std::vector<std::unique_ptr<ItemReader>> readers;
+  for (int i = 0; i < concurrency; ++i) readers.push_back(make_reader());
+
+  // Warm-up: one read per connection so connect/TLS are not charged to the first size class.
+  for (auto& reader : readers) {
+    SmallFileRead warm = plans.front().reads.front();
+    warm.bytes = std::min<uint64_t>(warm.bytes, 4096);
+    if (!warm.ranged) warm.ranged = warm.bytes < plans.front().reads.front().bytes;
+    reader->Read(warm);
+  }
+
+  std::vector<ClassResult> classes;
+  std::string first_error;
+  uint64_t failures = 0;
+  for (const auto& plan : plans) {
+    if (StopRequested() || budget->Expired()) break;
+    if (progress)
+      progress(fmt::format("{} x {} at concurrency {}", plan.reads.size(),
+                           FormatBytes(static_cast<double>(plan.size)), concurrency));
+    ClassResult c = MeasureClass(plan, concurrency, readers);
+    failures += c.failures;
+    if (first_error.empty()) first_error = c.first_error;
+    if (!c.seconds.empty()) classes.push_back(std::move(c));
+  }
+  result.requests_sent = budget->requests();
+  result.bytes_received = budget->bytes();
+  result.elapsed_s = budget->ElapsedSeconds();
+
+  std::string params = fmt::format("probe smallfiles ({}, concurrency {}, {} sizes)", what,
+                                   concurrency, classes.size());
+  Provenance prov{FactOrigin::kMeasured, params, "", 0, "", -1};
+  FactSet& f = result.evidence.facts;
+  Series measured{"probe.smallfile.time_by_size",
+                  "Time per request (median)",
+                  "object size",
+                  Unit::kBytes,
+                  "ms per request",
+                  Unit::kMilliseconds,
+                  {}};
+  Series throughput{"probe.smallfile.throughput_by_size",
+                    "Throughput at this size",
+                    "object size",
+                    Unit::kBytes,
+                    "Gbit/s",
+                    Unit::kGbps,
+                    {}};
+  std::vector<double> xs, ys, ws;
+  for (const auto& c : classes) {
+    double med = Median(c.seconds);
+    measured.points.push_back({static_cast<double>(c.size), med * 1e3});
+    throughput.points.push_back(
+        {static_cast<double>(c.size),
+         c.wall_s > 0 ? static_cast<double>(c.bytes) * 8 / c.wall_s / 1e9 : 0});
+    xs.push_back(static_cast<double>(c.size));
+    ys.push_back(med);
+    // Relative weights: a 10% error at 4 KiB counts as much as one at 64 MiB.
+    ws.push_back(med > 0 ? 1.0 / (med * med) : 0);
+  }
+  f.Set(NumberFact("probe.smallfile.concurrency", concurrency, Unit::kCount, prov));
+  if (failures > 0)
+    f.Set(NumberFact("probe.errors.total", static_cast<double>(failures), Unit::kCount, prov));
+  auto fit = FitLine(xs, ys, ws);
+  if (fit && fit->slope > 0) {
+    double overhead_s = std::max(0.0, fit->intercept);
+    double bytes_per_s = 1.0 / fit->slope;
+    f.Set(NumberFact("probe.smallfile.overhead_ms", overhead_s * 1e3, Unit::kMilliseconds, prov));
+    f.Set(NumberFact("probe.smallfile.bandwidth_gbps", bytes_per_s * 8 / 1e9, Unit::kGbps, prov));
+    f.Set(NumberFact("probe.smallfile.breakeven_bytes", overhead_s * bytes_per_s, Unit::kBytes,
+                     prov));
+    f.Set(NumberFact("probe.smallfile.fit_r2", fit->r_squared, Unit::kFraction, prov));
+    Series fitted{"probe.smallfile.fit",
+                  "overhead + size / bandwidth",
+                  "object size",
+                  Unit::kBytes,
+                  "ms per request",
+                  Unit::kMilliseconds,
+                  {}};
+    // A smooth curve: 8 points per factor of 4 between the smallest and largest size.
+    double lo = std::log2(xs.front()), hi = std::log2(xs.back());
+    int steps = std::max(2, static_cast<int>((hi - lo) * 4) + 1);
+    for (int i = 0; i <= steps; ++i) {
+      double x = std::exp2(lo + (hi - lo) * i / steps);
+      fitted.points.push_back({x, (overhead_s + x / bytes_per_s) * 1e3});
+    }
+    result.evidence.series.push_back(std::move(fitted));
+  } else if (classes.size() >= 2) {
+    result.evidence.diagnostics.Add({"P601",
+                                     DiagnosticSeverity::kWarning,
+                                     "times did not grow with size; no overhead/bandwidth fit",
+                                     {},
+                                     "smallfiles",
+                                     ""});
+  }
+  result.evidence.series.push_back(std::move(measured));
+  result.evidence.series.push_back(std::move(throughput));
+  for (const auto& p : plans)
+    result.evidence.diagnostics.Add({"P602",
+                                     DiagnosticSeverity::kNote,
+                                     FormatBytes(static_cast<double>(p.size)) + ": " + p.how,
+                                     {},
+                                     "smallfiles",
+                                     ""});
+
+  if (classes.empty()) {
+    result.status = ProbeStatus::kFailed;
+    result.message = first_error.empty() ? "no read succeeded" : first_error;
+  } else if (classes.size() < plans.size() || failures > 0 || StopRequested()) {
+    result.status = ProbeStatus::kPartial;
+    result.message = StopRequested()        ? "stopped by a signal"
+                     : !first_error.empty() ? first_error
+                                            : budget->stop_reason();
+    if (result.message.empty()) result.message = "the budget ended before every size was read";
+  }
+  return result;
+}
+
+std::vector<ListedEntry> ListForSmallFiles(const HttpProbeEnv& env, std::string* error) {
+  ListProbeOptions lo;
+  lo.max_pages = 1;
+  auto client = env.make_client();
+  HttpRequest req = env.SignedRequest("GET", ListPageUrl(env.target, lo, ""));
+  req.keep_body = true;
+  HttpResponse resp = client->Perform(req);
+  ListPage page;
+  if (resp.status != 200) {
+    *error = resp.status == 0 ? RedactText(resp.transport_error)
+                              : fmt::format("listing the prefix: HTTP {} {}", resp.status,
+                                            resp.Header("x-ms-error-code"));
+    return {};
+  }
+  bool ok = env.target.kind == TargetKind::kDfs ? ParseListPathsJson(resp.body, &page, error)
+                                                : ParseListBlobsXml(resp.body, &page, error);
+  if (!ok) return {};
+  std::vector<ListedEntry> out;
+  for (auto& e : page.entries)
+    if (!e.is_dir && e.size_bytes > 0) out.push_back(std::move(e));
+  return out;
+}
+
+}  // namespace
+
+std::vector<SizeClassPlan> PlanSmallFileReads(const std::vector<ListedEntry>& objects,
+                                              const SmallFileOptions& options, uint64_t max_bytes) {
+  std::vector<uint64_t> sizes = options.sizes;
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  sizes.erase(std::remove(sizes.begin(), sizes.end(), 0), sizes.end());
+  std::vector<SizeClassPlan> plans;
+  if (sizes.empty()) return plans;
+  uint64_t share = max_bytes / sizes.size();
+  for (uint64_t size : sizes) {
+    // Enough requests for a median, fewer for big sizes when the byte budget is tight.
+    uint64_t n = std::min<uint64_t>(static_cast<uint64_t>(std::max(1, options.requests_per_size)),
+                                    std::max<uint64_t>(2, share / size));
+    if (n * size > max_bytes) continue;
+    SizeClassPlan plan;
+    plan.size = size;
+    std::vector<const ListedEntry*> near;
+    const ListedEntry* big = nullptr;
+    for (const auto& o : objects) {
+      if (o.is_dir) continue;
+      double ratio = static_cast<double>(o.size_bytes) / static_cast<double>(size);
+      if (ratio >= 0.8 && ratio <= 1.25) near.push_back(&o);
+      if (o.size_bytes >= size && (!big || o.size_bytes < big->size_bytes)) big = &o;
+    }
+    if (!near.empty()) {
+      for (uint64_t i = 0; i < n; ++i) {
+        const ListedEntry* o = near[i % near.size()];
+        plan.reads.push_back({o->name, 0, o->size_bytes, false});
+      }
+      plan.how = fmt::format("whole objects ({} distinct of ~{})", std::min<size_t>(near.size(), n),
+                             FormatBytes(static_cast<double>(size)));
+    } else if (big) {
+      // Spread ranges over the object so a cache in front of it sees distinct blocks.
+      uint64_t slots = std::max<uint64_t>(1, big->size_bytes / size);
+      for (uint64_t i = 0; i < n; ++i)
+        plan.reads.push_back({big->name, (i % slots) * size, size, true});
+      plan.how = fmt::format("ranged reads of {} ({})", big->name,
+                             FormatBytes(static_cast<double>(big->size_bytes)));
+    } else {
+      continue;
+    }
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
+ProbeResult RunSmallFileProbe(const HttpProbeEnv& env, const SmallFileOptions& options) {
+  std::vector<ListedEntry> objects;
+  std::string error;
+  if (env.target.is_azure()) {
+    objects = ListForSmallFiles(env, &error);
+    if (!error.empty()) {
+      ProbeResult r;
+      r.probe = "smallfiles";
+      r.status = ProbeStatus::kFailed;
+      r.message = error;
+      return r;
+    }
+    // Names from the listing are full blob names; ObjectUrl wants them as they are.
+  } else {
+    // A plain URL is one object: ranged reads of it, its size from a HEAD.
+    auto client = env.make_client();
+    HttpRequest head = env.SignedRequest("HEAD", env.target.ObjectUrl(""));
+    HttpResponse h = client->Perform(head);
+    uint64_t length = 0;
+    try {
+      length = std::stoull(h.Header("content-length"));
+    } catch (...) {
+    }
+    if (h.status == 200 && length > 0) objects.push_back({"", length, false});
+  }
+  HttpProbeEnv local_env = env;
+  if (env.target.is_azure()) local_env.target.prefix.clear();
+  BudgetTracker budget(env.budget);
+  auto plans = PlanSmallFileReads(objects, options, env.budget.max_bytes);
+  return RunEngine(
+      env.target.Display(), plans, options, &budget,
+      [&]() -> std::unique_ptr<ItemReader> {
+        return std::make_unique<HttpItemReader>(local_env, &budget);
+      },
+      env.progress);
+}
+
+ProbeResult RunLocalSmallFileProbe(const std::string& dir, const SmallFileOptions& options,
+                                   const ProbeBudget& probe_budget, const ProgressFn& progress) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    ProbeResult r;
+    r.probe = "smallfiles";
+    r.status = ProbeStatus::kUnreachable;
+    r.message = dir + ": not a directory";
+    return r;
+  }
+  std::vector<ListedEntry> objects;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+  for (; it != end && objects.size() < 100000; it.increment(ec)) {
+    if (ec) break;
+    std::error_code e2;
+    if (!it->is_regular_file(e2)) continue;
+    uint64_t size = it->file_size(e2);
+    if (e2 || size == 0) continue;
+    objects.push_back({fs::relative(it->path(), dir, e2).string(), size, false});
+  }
+  auto plans = PlanSmallFileReads(objects, options, probe_budget.max_bytes);
+  // Drop the chosen files from the page cache so reads reach the device (clean pages only).
+  for (const auto& p : plans)
+    for (const auto& r : p.reads) {
+      int fd = ::open((dir + "/" + r.name).c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd >= 0) {
+        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        ::close(fd);
+      }
+    }
+  BudgetTracker budget(probe_budget);
+  return RunEngine(
+      dir, plans, options, &budget,
+      [&]() -> std::unique_ptr<ItemReader> {
+        return std::make_unique<FileItemReader>(dir, &budget);
+      },
+      progress);
+}
+
+}  // namespace feedcheck

@@ -1,0 +1,160 @@
+#include "reports/html_reporter.h"
+
+#include <fmt/format.h>
+
+#include "reports/html_charts.h"
+#include "reports/html_escape.h"
+#include "reports/html_style.h"
+#include "reports/report_text.h"
+
+namespace feedcheck {
+
+namespace {
+
+std::string E(std::string_view text) { return HtmlEscape(text); }
+
+std::string FactRows(const std::vector<const Fact*>& facts) {
+  std::string out;
+  for (const Fact* f : facts) {
+    out += fmt::format(
+        "<tr><td class=\"mono\">{}</td><td class=\"value\">{}</td><td class=\"src\">{}</td></tr>\n",
+        E(f->key), E(FormatFactValue(*f)), E(ProvenanceText(f->provenance)));
+  }
+  return out;
+}
+
+std::string EnvBlock(const std::vector<EnvSetting>& env) {
+  std::string out = "<pre class=\"env\">";
+  for (const auto& e : env) out += E(e.name) + "=" + E(e.value) + "\n";
+  return out + "</pre>\n";
+}
+
+std::string Banner(const Report& r) {
+  const RunContext& c = r.context;
+  std::string out = fmt::format(
+      "<header class=\"banner {}\">\n<div class=\"kicker\">feedcheck · {}"
+      "</div>\n",
+      VerdictLevelName(r.verdict_level), E(r.title.empty() ? "report" : r.title));
+  out += fmt::format("<h1>{}</h1>\n", E(r.verdict.empty() ? "No verdict" : r.verdict));
+  if (!r.verdict_detail.empty()) out += fmt::format("<p>{}</p>\n", E(r.verdict_detail));
+  out += "<div class=\"meta\">";
+  if (!c.target.empty()) out += fmt::format("<span>target <b>{}</b></span>", E(c.target));
+  if (!c.host.empty()) out += fmt::format("<span>host {}</span>", E(c.host));
+  if (!c.started_at_utc.empty()) out += fmt::format("<span>{}</span>", E(c.started_at_utc));
+  return out + "</div>\n</header>\n";
+}
+
+std::string FindingCard(const Finding& f) {
+  std::string sev(SeverityName(f.severity));
+  std::string out = fmt::format(
+      "<article class=\"card finding {0}\">\n<header><span class=\"badge {0}\">{0}</span>"
+      "<h3>{1}</h3><span class=\"rule-id mono\">{2}</span></header>\n",
+      sev, E(f.title), E(f.rule_id));
+  if (!f.message.empty()) out += fmt::format("<p>{}</p>\n", E(f.message));
+  if (!f.evidence.empty()) {
+    std::vector<const Fact*> facts;
+    for (const auto& e : f.evidence) facts.push_back(&e);
+    out += "<table><tr><th>Evidence</th><th>Value</th><th>Source</th></tr>\n" + FactRows(facts) +
+           "</table>\n";
+  }
+  if (!f.env.empty()) out += EnvBlock(f.env);
+  for (const auto& c : f.config)
+    out += fmt::format("<div class=\"source\">{}</div><pre class=\"env\">{}</pre>\n", E(c.kind),
+                       E(c.text));
+  std::string where = RuleLocation(f);
+  if (!f.source.empty() || !where.empty()) {
+    out += "<div class=\"source\">";
+    if (!f.source.empty()) out += "Source: " + E(f.source);
+    if (!where.empty()) out += fmt::format(" · rule <span class=\"mono\">{}</span>", E(where));
+    out += "</div>\n";
+  }
+  return out + "</article>\n";
+}
+
+std::string Findings(const Report& r) {
+  std::string out = "<section><h2>Findings</h2>\n";
+  if (r.findings.empty()) out += "<p class=\"note\">No rule found a problem.</p>\n";
+  for (Severity s : SeveritiesMostSevereFirst())
+    for (const auto& f : r.findings)
+      if (f.severity == s) out += FindingCard(f);
+  return out + "</section>\n";
+}
+
+std::string Settings(const Report& r) {
+  if (r.env.empty() && r.config.empty()) return "";
+  std::string out = "<section><h2>Settings to paste</h2>\n<div class=\"card\">\n";
+  if (!r.env.empty()) out += EnvBlock(r.env);
+  for (const auto& c : r.config)
+    out += fmt::format("<div class=\"source\">{}</div><pre class=\"env\">{}</pre>\n", E(c.kind),
+                       E(c.text));
+  return out + "</div></section>\n";
+}
+
+std::string Skipped(const Report& r) {
+  if (r.skipped.empty()) return "";
+  std::string out =
+      "<section><h2>Not evaluated</h2>\n<div class=\"card\"><table><tr><th>Rule</th>"
+      "<th>Missing facts</th></tr>\n";
+  for (const auto& s : r.skipped) {
+    std::string missing;
+    for (const auto& m : s.missing_facts) missing += (missing.empty() ? "" : ", ") + m;
+    out += fmt::format(
+        "<tr><td><span class=\"mono\">{}</span> {}</td><td class=\"mono\">{}</td>"
+        "</tr>\n",
+        E(s.rule_id), E(s.title), E(missing));
+  }
+  return out + "</table></div></section>\n";
+}
+
+std::string Facts(const Report& r) {
+  if (r.evidence.facts.empty()) return "";
+  std::string out =
+      "<section><h2>Facts</h2>\n<div class=\"card\"><table><tr><th>Fact</th><th>Value</th>"
+      "<th>Source</th></tr>\n";
+  for (const auto& [prefix, facts] : FactsByPrefix(r.evidence.facts))
+    out += fmt::format("<tr class=\"group\"><td colspan=\"3\">{}</td></tr>\n", E(prefix)) +
+           FactRows(facts);
+  return out + "</table></div></section>\n";
+}
+
+std::string Diagnostics(const Report& r) {
+  const DiagnosticList& d = r.evidence.diagnostics;
+  if (d.total() == 0) return "";
+  std::string out = fmt::format(
+      "<section><h2>Diagnostics</h2>\n<div class=\"card\"><p>{} "
+      "diagnostics, {} errors.</p><pre class=\"env\">",
+      d.total(), d.errors());
+  for (const auto& diag : d.kept()) out += E(FormatDiagnostic(diag)) + "\n";
+  if (d.dropped() > 0) out += fmt::format("... and {} more not kept\n", d.dropped());
+  return out + "</pre></div></section>\n";
+}
+
+std::string Footer(const Report& r) {
+  const RunContext& c = r.context;
+  std::string out;
+  if (!c.warnings.empty()) {
+    out += "<div class=\"warnings\"><b>Read these numbers with care:</b><ul>\n";
+    for (const auto& w : c.warnings) out += "<li>" + E(w) + "</li>\n";
+    out += "</ul></div>\n";
+  }
+  out += fmt::format(
+      "<footer><span>feedcheck {}</span><span>command <code>{}</code></span><span>host {}"
+      "</span><span>started {}</span><span>{} build</span>",
+      E(c.tool_version), E(c.command), E(c.host), E(c.started_at_utc), E(c.build_type));
+  if (!c.target.empty()) out += fmt::format("<span>target <code>{}</code></span>", E(c.target));
+  return out + "</footer>\n";
+}
+
+}  // namespace
+
+void HtmlReporter::Render(const Report& r, std::ostream& out) const {
+  out << "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
+      << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
+      << Banner(r) << Findings(r) << Settings(r) << "<section><h2>Charts</h2>\n"
+      << RenderHtmlCharts(r) << "</section>\n"
+      << Skipped(r) << Facts(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
+}
+
+}  // namespace feedcheck

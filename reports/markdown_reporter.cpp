@@ -1,0 +1,138 @@
+#include "reports/markdown_reporter.h"
+
+#include <fmt/format.h>
+
+#include "reports/report_text.h"
+
+namespace feedcheck {
+
+std::string MarkdownCell(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '|':
+        out += "\\|";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "<br>";
+        break;
+      case '\r':
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string Fence(std::string_view text) {
+  // A fence longer than any backtick run inside, so pasted config cannot close it early.
+  size_t run = 0, longest = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<size_t>(3, longest + 1), '`');
+}
+
+void FactTable(std::ostream& out, const std::vector<const Fact*>& facts) {
+  out << "| Fact | Value | Source |\n|---|---|---|\n";
+  for (const Fact* f : facts) {
+    out << fmt::format("| `{}` | {} | {} |\n", MarkdownCell(f->key),
+                       MarkdownCell(FormatFactValue(*f)),
+                       MarkdownCell(ProvenanceText(f->provenance)));
+  }
+}
+
+void FindingSection(std::ostream& out, const feedcheck::Finding& f) {
+  out << fmt::format("\n### {}: {} (`{}`)\n\n", SeverityName(f.severity), f.title, f.rule_id);
+  if (!f.message.empty()) out << f.message << "\n\n";
+  if (!f.evidence.empty()) {
+    std::vector<const Fact*> facts;
+    for (const auto& e : f.evidence) facts.push_back(&e);
+    FactTable(out, facts);
+    out << "\n";
+  }
+  if (!f.env.empty()) {
+    out << "```sh\n";
+    for (const auto& e : f.env) out << e.name << "=" << e.value << "\n";
+    out << "```\n\n";
+  }
+  std::string where = RuleLocation(f);
+  if (!f.source.empty()) out << "Source: " << f.source << "  \n";
+  if (!where.empty()) out << "Rule: `" << where << "`\n";
+}
+
+}  // namespace
+
+void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
+  out << "# feedcheck " << (r.title.empty() ? "report" : r.title) << "\n\n";
+  if (!r.verdict.empty()) out << "**Verdict: " << r.verdict << "**\n\n";
+  if (!r.verdict_detail.empty()) out << "> " << r.verdict_detail << "\n\n";
+
+  out << "## Findings\n";
+  if (r.findings.empty()) out << "\nNone.\n";
+  for (Severity s : SeveritiesMostSevereFirst())
+    for (const auto& f : r.findings)
+      if (f.severity == s) FindingSection(out, f);
+
+  if (!r.skipped.empty()) {
+    out << "\n## Not evaluated\n\n| Rule | Missing facts |\n|---|---|\n";
+    for (const auto& s : r.skipped) {
+      std::string missing;
+      for (const auto& m : s.missing_facts) missing += (missing.empty() ? "`" : ", `") + m + "`";
+      out << fmt::format("| `{}` {} | {} |\n", MarkdownCell(s.rule_id), MarkdownCell(s.title),
+                         MarkdownCell(missing));
+    }
+  }
+
+  if (!r.env.empty() || !r.config.empty()) {
+    out << "\n## Settings to paste\n";
+    if (!r.env.empty()) {
+      out << "\n```sh\n";
+      for (const auto& e : r.env) out << e.name << "=" << e.value << "\n";
+      out << "```\n";
+    }
+    for (const auto& c : r.config) {
+      std::string fence = Fence(c.text);
+      out << "\n" << c.kind << ":\n\n" << fence << "yaml\n" << c.text;
+      if (!c.text.empty() && c.text.back() != '\n') out << "\n";
+      out << fence << "\n";
+    }
+  }
+
+  if (!r.evidence.facts.empty()) {
+    out << "\n## Facts\n";
+    for (const auto& [prefix, facts] : FactsByPrefix(r.evidence.facts)) {
+      out << "\n**" << prefix << "**\n\n";
+      FactTable(out, facts);
+    }
+  }
+
+  const DiagnosticList& d = r.evidence.diagnostics;
+  if (d.total() > 0) {
+    out << fmt::format("\n## Diagnostics ({} total, {} errors)\n\n```text\n", d.total(),
+                       d.errors());
+    for (const auto& diag : d.kept()) out << FormatDiagnostic(diag) << "\n";
+    if (d.dropped() > 0) out << fmt::format("... and {} more not kept\n", d.dropped());
+    out << "```\n";
+  }
+
+  const RunContext& c = r.context;
+  out << "\n## Context\n\n| | |\n|---|---|\n";
+  out << fmt::format("| Tool | feedcheck {} ({} build) |\n", MarkdownCell(c.tool_version),
+                     MarkdownCell(c.build_type));
+  out << fmt::format("| Command | `{}` |\n", MarkdownCell(c.command));
+  out << fmt::format("| Host | {} |\n", MarkdownCell(c.host));
+  out << fmt::format("| Started | {} |\n", MarkdownCell(c.started_at_utc));
+  if (!c.target.empty()) out << fmt::format("| Target | `{}` |\n", MarkdownCell(c.target));
+  for (const auto& w : c.warnings) out << "\n> **Warning:** " << w << "\n";
+}
+
+}  // namespace feedcheck

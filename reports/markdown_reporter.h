@@ -1,0 +1,17 @@
+// The report as GitHub-flavoured Markdown, to paste into an issue or a pull request: headings,
+// tables for evidence and facts, fenced blocks for settings.
+#pragma once
+
+#include "reports/reporter.h"
+
+namespace feedcheck {
+
+class MarkdownReporter : public Reporter {
+ public:
+  void Render(const Report& report, std::ostream& out) const override;
+};
+
+/// Escapes text for a Markdown table cell: pipes, backslashes and newlines.
+std::string MarkdownCell(std::string_view text);
+
+}  // namespace feedcheck

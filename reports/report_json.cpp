@@ -1,0 +1,309 @@
+#include "reports/report_json.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/evidence_json.h"
+
+namespace feedcheck {
+
+using nlohmann::json;
+
+namespace {
+
+json EnvToJson(const std::vector<EnvSetting>& env) {
+  json out = json::array();
+  for (const auto& e : env) out.push_back({{"name", e.name}, {"value", e.value}});
+  return out;
+}
+
+json ConfigToJson(const std::vector<ConfigFragment>& config) {
+  json out = json::array();
+  for (const auto& c : config) out.push_back({{"kind", c.kind}, {"text", c.text}});
+  return out;
+}
+
+json FindingToJson(const Finding& f) {
+  json evidence = json::array();
+  for (const auto& fact : f.evidence) evidence.push_back(FactToJson(fact));
+  json j = {{"rule_id", f.rule_id},
+            {"severity", SeverityName(f.severity)},
+            {"title", f.title},
+            {"message", f.message},
+            {"evidence", evidence},
+            {"env", EnvToJson(f.env)},
+            {"config", ConfigToJson(f.config)},
+            {"source", f.source}};
+  if (!f.rule_file.empty()) j["rule_file"] = f.rule_file;
+  if (f.rule_line > 0) j["rule_line"] = f.rule_line;
+  return j;
+}
+
+json ContextToJson(const RunContext& c) {
+  return {{"tool_version", c.tool_version},
+          {"command", c.command},
+          {"host", c.host},
+          {"started_at_utc", c.started_at_utc},
+          {"target", c.target},
+          {"build_type", c.build_type},
+          {"warnings", c.warnings}};
+}
+
+Diagnostic Bad(const std::string& file, const std::string& path, const std::string& message,
+               DiagnosticSeverity severity = DiagnosticSeverity::kError) {
+  return Diagnostic{"E010", severity, message, {file, 0, 0}, path, ""};
+}
+
+// Typed readers: a wrong type is a diagnostic naming the JSON path, and the default is kept.
+std::string Str(const json& j, const char* key, const std::string& file, const std::string& path,
+                DiagnosticList* diags) {
+  if (!j.contains(key) || j[key].is_null()) return "";
+  if (!j[key].is_string()) {
+    diags->Add(Bad(file, path + "/" + key, fmt::format("'{}' should be a string", key)));
+    return "";
+  }
+  return j[key].get<std::string>();
+}
+
+const json* Array(const json& j, const char* key, const std::string& file, const std::string& path,
+                  DiagnosticList* diags) {
+  if (!j.contains(key)) return nullptr;
+  if (!j[key].is_array()) {
+    diags->Add(Bad(file, path + "/" + key, fmt::format("'{}' should be an array", key)));
+    return nullptr;
+  }
+  return &j[key];
+}
+
+std::vector<EnvSetting> ReadEnv(const json& j, const char* key, const std::string& file,
+                                const std::string& path, DiagnosticList* diags) {
+  std::vector<EnvSetting> out;
+  const json* arr = Array(j, key, file, path, diags);
+  if (!arr) return out;
+  for (size_t i = 0; i < arr->size(); ++i) {
+    const json& e = (*arr)[i];
+    std::string p = fmt::format("{}/{}/{}", path, key, i);
+    if (!e.is_object()) {
+      diags->Add(Bad(file, p, "an env setting should be an object with 'name' and 'value'"));
+      continue;
+    }
+    out.push_back({Str(e, "name", file, p, diags), Str(e, "value", file, p, diags)});
+  }
+  return out;
+}
+
+std::vector<ConfigFragment> ReadConfig(const json& j, const char* key, const std::string& file,
+                                       const std::string& path, DiagnosticList* diags) {
+  std::vector<ConfigFragment> out;
+  const json* arr = Array(j, key, file, path, diags);
+  if (!arr) return out;
+  for (size_t i = 0; i < arr->size(); ++i) {
+    const json& c = (*arr)[i];
+    std::string p = fmt::format("{}/{}/{}", path, key, i);
+    if (!c.is_object()) {
+      diags->Add(Bad(file, p, "a config fragment should be an object with 'kind' and 'text'"));
+      continue;
+    }
+    out.push_back({Str(c, "kind", file, p, diags), Str(c, "text", file, p, diags)});
+  }
+  return out;
+}
+
+void ReadFindings(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
+  const json* arr = Array(j, "findings", file, "", diags);
+  if (!arr) return;
+  for (size_t i = 0; i < arr->size(); ++i) {
+    const json& fj = (*arr)[i];
+    std::string p = fmt::format("/findings/{}", i);
+    if (!fj.is_object()) {
+      diags->Add(Bad(file, p, "a finding should be an object"));
+      continue;
+    }
+    Finding f;
+    f.rule_id = Str(fj, "rule_id", file, p, diags);
+    std::string severity = Str(fj, "severity", file, p, diags);
+    auto sev = SeverityFromName(severity);
+    if (!sev) {
+      diags->Add(Bad(
+          file, p + "/severity",
+          fmt::format("unknown severity '{}' (critical, warning or info); read as info", severity),
+          DiagnosticSeverity::kWarning));
+    }
+    f.severity = sev.value_or(Severity::kInfo);
+    f.title = Str(fj, "title", file, p, diags);
+    f.message = Str(fj, "message", file, p, diags);
+    f.source = Str(fj, "source", file, p, diags);
+    f.rule_file = Str(fj, "rule_file", file, p, diags);
+    if (fj.contains("rule_line") && fj["rule_line"].is_number_integer())
+      f.rule_line = fj["rule_line"].get<int>();
+    // Evidence facts share the facts.json layout: read them through core's reader.
+    // One at a time, so the rule's order of evidence is kept.
+    if (const json* ev = Array(fj, "evidence", file, p, diags)) {
+      for (size_t k = 0; k < ev->size(); ++k) {
+        Evidence one;
+        EvidenceFromJson(
+            json{{"schema_version", kEvidenceSchemaVersion}, {"facts", json::array({(*ev)[k]})}},
+            file, &one, diags);
+        for (const auto& [key, fact] : one.facts) f.evidence.push_back(fact);
+      }
+    }
+    f.env = ReadEnv(fj, "env", file, p, diags);
+    f.config = ReadConfig(fj, "config", file, p, diags);
+    out->findings.push_back(std::move(f));
+  }
+}
+
+void ReadSkipped(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
+  const json* arr = Array(j, "skipped", file, "", diags);
+  if (!arr) return;
+  for (size_t i = 0; i < arr->size(); ++i) {
+    const json& sj = (*arr)[i];
+    std::string p = fmt::format("/skipped/{}", i);
+    if (!sj.is_object()) {
+      diags->Add(Bad(file, p, "a skipped rule should be an object"));
+      continue;
+    }
+    SkippedRule s;
+    s.rule_id = Str(sj, "rule_id", file, p, diags);
+    s.title = Str(sj, "title", file, p, diags);
+    if (const json* missing = Array(sj, "missing_facts", file, p, diags)) {
+      for (const auto& m : *missing)
+        if (m.is_string()) s.missing_facts.push_back(m.get<std::string>());
+    }
+    out->skipped.push_back(std::move(s));
+  }
+}
+
+void ReadContext(const json& j, const std::string& file, RunContext* c, DiagnosticList* diags) {
+  if (!j.contains("context")) return;
+  const json& cj = j["context"];
+  if (!cj.is_object()) {
+    diags->Add(Bad(file, "/context", "'context' should be an object"));
+    return;
+  }
+  c->tool_version = Str(cj, "tool_version", file, "/context", diags);
+  c->command = Str(cj, "command", file, "/context", diags);
+  c->host = Str(cj, "host", file, "/context", diags);
+  c->started_at_utc = Str(cj, "started_at_utc", file, "/context", diags);
+  c->target = Str(cj, "target", file, "/context", diags);
+  c->build_type = Str(cj, "build_type", file, "/context", diags);
+  if (const json* w = Array(cj, "warnings", file, "/context", diags)) {
+    for (const auto& s : *w)
+      if (s.is_string()) c->warnings.push_back(s.get<std::string>());
+  }
+}
+
+}  // namespace
+
+json ReportToJson(const Report& r) {
+  json findings = json::array();
+  for (const auto& f : r.findings) findings.push_back(FindingToJson(f));
+  json skipped = json::array();
+  for (const auto& s : r.skipped) {
+    skipped.push_back(
+        {{"rule_id", s.rule_id}, {"title", s.title}, {"missing_facts", s.missing_facts}});
+  }
+  return {{"schema_version", kReportSchemaVersion},
+          {"kind", kReportKind},
+          {"title", r.title},
+          {"verdict", r.verdict},
+          {"verdict_level", VerdictLevelName(r.verdict_level)},
+          {"verdict_detail", r.verdict_detail},
+          {"context", ContextToJson(r.context)},
+          {"findings", findings},
+          {"skipped", skipped},
+          {"env", EnvToJson(r.env)},
+          {"config", ConfigToJson(r.config)},
+          {"evidence", EvidenceToJson(r.evidence)}};
+}
+
+bool ReportFromJson(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
+  if (!j.is_object()) {
+    diags->Add(Bad(file, "/", "not a feedcheck report: expected a JSON object"));
+    return false;
+  }
+  bool is_report = j.contains("kind") && j["kind"] == kReportKind;
+  if (!is_report) {
+    // A bare facts.json still renders: evidence, facts and charts, without a verdict.
+    if (j.contains("facts")) {
+      out->title = "Facts";
+      return EvidenceFromJson(j, file, &out->evidence, diags);
+    }
+    diags->Add(Bad(file, "/kind",
+                   fmt::format("not a feedcheck report: expected \"kind\": \"{}\" (from "
+                               "`feedcheck preflight|postmortem --json`) or a facts.json",
+                               kReportKind)));
+    return false;
+  }
+  if (!j.contains("schema_version") || !j["schema_version"].is_number_integer()) {
+    diags->Add(Bad(file, "/schema_version", "missing or non-integer schema_version"));
+    return false;
+  }
+  int version = j["schema_version"].get<int>();
+  if (version > kReportSchemaVersion) {
+    diags->Add(Bad(file, "/schema_version",
+                   fmt::format("schema_version {} is newer than this build reads ({}); "
+                               "reading what it can",
+                               version, kReportSchemaVersion),
+                   DiagnosticSeverity::kWarning));
+  }
+  out->title = Str(j, "title", file, "", diags);
+  out->verdict = Str(j, "verdict", file, "", diags);
+  std::string level = Str(j, "verdict_level", file, "", diags);
+  out->verdict_level = VerdictLevelFromName(level).value_or(VerdictLevel::kUnknown);
+  out->verdict_detail = Str(j, "verdict_detail", file, "", diags);
+  ReadContext(j, file, &out->context, diags);
+  ReadFindings(j, file, out, diags);
+  ReadSkipped(j, file, out, diags);
+  out->env = ReadEnv(j, "env", file, "", diags);
+  out->config = ReadConfig(j, "config", file, "", diags);
+  if (j.contains("evidence")) {
+    if (!EvidenceFromJson(j["evidence"], file, &out->evidence, diags)) return false;
+  }
+  return true;
+}
+
+bool LoadReportFile(const std::string& path, Report* out, DiagnosticList* diags) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags->Add(Bad(path, "", "cannot open file"));
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    // Parse again with exceptions to learn the byte offset, then name the line and column.
+    try {
+      json again = json::parse(text);
+      (void)again;
+    } catch (const json::parse_error& e) {
+      size_t offset = e.byte == 0 ? 0 : e.byte - 1;
+      int line = 1, column = 1;
+      for (size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+          ++line;
+          column = 1;
+        } else {
+          ++column;
+        }
+      }
+      diags->Add(Diagnostic{"E011",
+                            DiagnosticSeverity::kError,
+                            "not valid JSON: " + std::string(e.what()),
+                            {path, line, column},
+                            "",
+                            ""});
+      return false;
+    }
+    diags->Add(Bad(path, "", "not valid JSON"));
+    return false;
+  }
+  return ReportFromJson(j, path, out, diags);
+}
+
+}  // namespace feedcheck

@@ -1,0 +1,45 @@
+#include "reports/report_text.h"
+
+#include <fmt/format.h>
+
+namespace feedcheck {
+
+std::string ProvenanceText(const Provenance& p) {
+  std::string out(OriginName(p.origin));
+  std::string where = p.source;
+  // "knowledge base: vm_sizes.yaml ..." already says where it came from.
+  if (where.rfind(out, 0) == 0) out.clear();
+  if (!p.file.empty()) {
+    std::string file_line = p.line > 0 ? fmt::format("{}:{}", p.file, p.line) : p.file;
+    where = where.empty() ? file_line : fmt::format("{} ({})", where, file_line);
+  }
+  if (!where.empty()) out += (out.empty() ? "" : ": ") + where;
+  if (!p.host.empty() || p.rank >= 0) {
+    std::string who = p.host;
+    if (p.rank >= 0) who += fmt::format("{}rank {}", who.empty() ? "" : " ", p.rank);
+    out += " [" + who + "]";
+  }
+  return out;
+}
+
+std::string RuleLocation(const Finding& f) {
+  if (f.rule_file.empty()) return "";
+  return f.rule_line > 0 ? fmt::format("{}:{}", f.rule_file, f.rule_line) : f.rule_file;
+}
+
+std::map<std::string, std::vector<const Fact*>> FactsByPrefix(const FactSet& facts) {
+  std::map<std::string, std::vector<const Fact*>> groups;
+  for (const auto& [key, fact] : facts) {
+    size_t dot = key.find('.');
+    groups[dot == std::string::npos ? key : key.substr(0, dot)].push_back(&fact);
+  }
+  return groups;
+}
+
+const std::vector<Severity>& SeveritiesMostSevereFirst() {
+  static const std::vector<Severity> order{Severity::kCritical, Severity::kWarning,
+                                           Severity::kInfo};
+  return order;
+}
+
+}  // namespace feedcheck

@@ -1,0 +1,27 @@
+// Small text helpers the reporters share, so a fact or a finding reads the same in every format.
+// Formatting only: nothing here derives a number.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/fact.h"
+#include "core/fact_set.h"
+#include "core/finding.h"
+
+namespace feedcheck {
+
+/// "measured: probe throughput (concurrency=8) [node1 rank 2]", "observed: rslex.log:12".
+std::string ProvenanceText(const Provenance& provenance);
+
+/// "rules/builtin/egress.yaml:12", or "" when the finding names no rule file.
+std::string RuleLocation(const Finding& finding);
+
+/// Facts grouped by the first segment of their key ("probe", "gpu", ...), keys sorted.
+std::map<std::string, std::vector<const Fact*>> FactsByPrefix(const FactSet& facts);
+
+/// The severities from most to least severe, for printing findings grouped by severity.
+const std::vector<Severity>& SeveritiesMostSevereFirst();
+
+}  // namespace feedcheck

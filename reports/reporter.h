@@ -1,0 +1,33 @@
+// One Report, many reporters (google/benchmark's model): a reporter gets the finished Report and
+// an std::ostream and only formats. New formats are new files, never new branches elsewhere.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string_view>
+#include <vector>
+
+#include "reports/report.h"
+
+namespace feedcheck {
+
+struct ReporterOptions {
+  bool color = false;  ///< terminal only; the caller decides (see ColorWanted)
+};
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void Render(const Report& report, std::ostream& out) const = 0;
+};
+
+/// "term" | "json" | "md" | "html"; nullptr for any other name.
+std::unique_ptr<Reporter> MakeReporter(std::string_view name, const ReporterOptions& options = {});
+/// The names MakeReporter accepts, for help text and errors.
+const std::vector<std::string_view>& ReporterNames();
+
+/// Colour only on a terminal, never with --no-color, never when NO_COLOR is set to anything
+/// (https://no-color.org). `no_color_env` is getenv("NO_COLOR").
+bool ColorWanted(bool no_color_flag, bool stream_is_tty, const char* no_color_env);
+
+}  // namespace feedcheck

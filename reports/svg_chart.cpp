@@ -1,0 +1,345 @@
+#include "reports/svg_chart.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <ctime>
+
+#include "core/units.h"
+#include "reports/html_escape.h"
+
+namespace feedcheck::svg {
+
+namespace {
+
+constexpr int kMarginTop = 30;     // room for the legend
+constexpr int kMarginBottom = 46;  // tick labels and the axis label
+constexpr const char* kGrid = "#e5e7eb";
+constexpr const char* kAxisColor = "#94a3b8";
+
+// Maps a value on an axis to a pixel coordinate between px0 and px1.
+struct Mapper {
+  double lo, hi;
+  Scale scale;
+  double px0, px1;
+  double operator()(double v) const {
+    double a = lo, b = hi, t = v;
+    if (scale == Scale::kLog) {
+      a = std::log10(lo);
+      b = std::log10(hi);
+      t = std::log10(v);
+    }
+    double f = b > a ? (t - a) / (b - a) : 0.5;
+    return px0 + f * (px1 - px0);
+  }
+};
+
+bool Usable(const SeriesPoint& p, Scale xs, Scale ys) {
+  if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
+  if (xs == Scale::kLog && p.x <= 0) return false;
+  if (ys == Scale::kLog && p.y <= 0) return false;
+  return true;
+}
+
+// The axis's ticks and the range they span, from the data extent [lo, hi].
+struct AxisLayout {
+  std::vector<double> ticks;
+  double lo = 0, hi = 1, step = 1;
+};
+
+AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed, bool headroom = false) {
+  if (axis.min) lo = *axis.min;
+  if (axis.max) hi = *axis.max;
+  if (hi <= lo) {
+    // One value (or none): open a window around it so it is drawn mid-plot.
+    double pad = lo == 0 ? 1 : std::fabs(lo) * 0.5;
+    if (axis.scale == Scale::kLog) {
+      lo /= 2;
+      hi = lo * 4;
+    } else {
+      hi = lo + pad;
+      if (!axis.min) lo -= pad;
+    }
+  }
+  // A little headroom so a line at the maximum (a plateau at a limit) does not hug the frame.
+  if (headroom && !fixed && !axis.max && axis.scale == Scale::kLinear &&
+      axis.format == TickFormat::kNumber)
+    hi += (hi - lo) * 0.04;
+  AxisLayout out;
+  if (axis.scale == Scale::kLog) {
+    out.ticks = LogTicks(lo, hi, axis.log_base);
+  } else if (axis.format == TickFormat::kClockUtc) {
+    out.ticks = ClockTicks(lo, hi, 7);
+  } else {
+    out.ticks = NiceTicks(lo, hi, 6);
+  }
+  out.step = out.ticks.size() > 1 ? out.ticks[1] - out.ticks[0] : 1;
+  // Clock axes keep the data's range (ticks fall inside it); others snap to the outer ticks.
+  if (fixed || axis.format == TickFormat::kClockUtc || out.ticks.size() < 2) {
+    out.lo = lo;
+    out.hi = hi;
+    std::vector<double> inside;
+    for (double t : out.ticks)
+      if (t >= lo - 1e-9 * std::fabs(hi - lo) && t <= hi + 1e-9 * std::fabs(hi - lo))
+        inside.push_back(t);
+    out.ticks = inside;
+  } else {
+    out.lo = out.ticks.front();
+    out.hi = out.ticks.back();
+  }
+  return out;
+}
+
+std::string XAxis(const AxisLayout& layout, const Axis& axis, const Mapper& mx, double y_px,
+                  double plot_top) {
+  std::string out;
+  for (double t : layout.ticks) {
+    double px = mx(t);
+    out += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\"/>"
+        "<text class=\"tick\" x=\"{0:.1f}\" y=\"{4:.1f}\" text-anchor=\"middle\">{5}</text>\n",
+        px, plot_top, y_px, kGrid, y_px + 16, HtmlEscape(TickLabel(t, axis.format, layout.step)));
+  }
+  out +=
+      fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\"/>\n",
+                  mx.px0, y_px, mx.px1, y_px, kAxisColor);
+  if (!axis.label.empty()) {
+    out += fmt::format(
+        "<text class=\"axis-label\" x=\"{:.1f}\" y=\"{:.1f}\" "
+        "text-anchor=\"middle\">{}</text>\n",
+        (mx.px0 + mx.px1) / 2, y_px + 36, HtmlEscape(axis.label));
+  }
+  return out;
+}
+
+std::string YAxis(const AxisLayout& layout, const Axis& axis, const Mapper& my, double x0,
+                  double x1) {
+  std::string out;
+  for (double t : layout.ticks) {
+    double py = my(t);
+    out += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\"/>"
+        "<text class=\"tick\" x=\"{4:.1f}\" y=\"{5:.1f}\" text-anchor=\"end\">{6}</text>\n",
+        x0, py, x1, kGrid, x0 - 6, py + 4, HtmlEscape(TickLabel(t, axis.format, layout.step)));
+  }
+  if (!axis.label.empty()) {
+    double cy = (my.px0 + my.px1) / 2;
+    out += fmt::format(
+        "<text class=\"axis-label\" transform=\"translate(16,{:.1f}) rotate(-90)\" "
+        "text-anchor=\"middle\">{}</text>\n",
+        cy, HtmlEscape(axis.label));
+  }
+  return out;
+}
+
+std::string Legend(const std::vector<Line>& lines, const std::vector<ReferenceLine>& refs) {
+  std::string out;
+  double x = kMarginLeft;
+  auto item = [&](const std::string& name, const std::string& color, bool dashed) {
+    if (name.empty()) return;
+    out += fmt::format(
+        "<line x1=\"{:.1f}\" y1=\"14\" x2=\"{:.1f}\" y2=\"14\" stroke=\"{}\" "
+        "stroke-width=\"2.5\"{}/>"
+        "<text class=\"legend\" x=\"{:.1f}\" y=\"18\">{}</text>\n",
+        x, x + 18, HtmlEscape(color), dashed ? " stroke-dasharray=\"5 3\"" : "", x + 24,
+        HtmlEscape(name));
+    x += 24 + 6.6 * static_cast<double>(name.size()) + 18;
+  };
+  for (const auto& l : lines) item(l.name, l.color, l.dashed);
+  for (const auto& r : refs) item(r.label, r.color, true);
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> NiceTicks(double lo, double hi, int target) {
+  if (!(hi > lo) || target < 1) return {lo};
+  double raw = (hi - lo) / target;
+  double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = magnitude;
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    step = m * magnitude;
+    if (raw <= step) break;
+  }
+  double first = std::floor(lo / step + 1e-9) * step;
+  double last = std::ceil(hi / step - 1e-9) * step;
+  std::vector<double> ticks;
+  for (int i = 0; i <= 1000; ++i) {
+    double t = first + i * step;
+    if (t > last + step * 1e-6) break;
+    ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+  }
+  return ticks;
+}
+
+std::vector<double> LogTicks(double lo, double hi, double base) {
+  if (!(lo > 0) || !(hi > lo) || !(base > 1)) return {lo > 0 ? lo : 1};
+  double e0 = std::floor(std::log(lo) / std::log(base) + 1e-9);
+  double e1 = std::ceil(std::log(hi) / std::log(base) - 1e-9);
+  int stride = 1;
+  while ((e1 - e0) / stride > 8) ++stride;
+  std::vector<double> ticks;
+  for (double e = e0; e <= e1 + stride - 1; e += stride) ticks.push_back(std::pow(base, e));
+  return ticks;
+}
+
+std::vector<double> ClockTicks(double lo, double hi, int target) {
+  if (!(hi > lo)) return {lo};
+  static constexpr std::array<double, 17> kSteps{
+      1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 86400};
+  double step = kSteps.back();
+  for (double s : kSteps) {
+    if ((hi - lo) / s <= target) {
+      step = s;
+      break;
+    }
+  }
+  std::vector<double> ticks;
+  for (double t = std::ceil(lo / step) * step; t <= hi && ticks.size() < 100; t += step)
+    ticks.push_back(t);
+  return ticks;
+}
+
+std::string TickLabel(double value, TickFormat format, double step) {
+  switch (format) {
+    case TickFormat::kBytes: {
+      static constexpr std::array<std::string_view, 6> kNames{"B",   "KiB", "MiB",
+                                                              "GiB", "TiB", "PiB"};
+      size_t i = 0;
+      double v = value;
+      while (std::fabs(v) >= 1024 && i + 1 < kNames.size()) {
+        v /= 1024;
+        ++i;
+      }
+      return fmt::format("{} {}", FormatNumber(v, 3), kNames[i]);
+    }
+    case TickFormat::kClockUtc: {
+      std::time_t t = static_cast<std::time_t>(value);
+      std::tm tm{};
+      gmtime_r(&t, &tm);
+      char buf[16];
+      std::strftime(buf, sizeof(buf), step >= 60 ? "%H:%M" : "%H:%M:%S", &tm);
+      return buf;
+    }
+    case TickFormat::kNumber:
+      break;
+  }
+  return FormatNumber(value, 3);
+}
+
+std::string LineChart::Render(std::string_view aria_label) const {
+  const double x0 = kMarginLeft, x1 = width_ - kMarginRight;
+  const double y0 = height_ - kMarginBottom, y1 = kMarginTop;
+  double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+  for (const auto& l : lines_) {
+    for (const auto& p : l.points) {
+      if (!Usable(p, x.scale, y.scale)) continue;
+      xlo = std::min(xlo, p.x);
+      xhi = std::max(xhi, p.x);
+      ylo = std::min(ylo, p.y);
+      yhi = std::max(yhi, p.y);
+    }
+  }
+  for (const auto& r : refs_) {
+    if (!std::isfinite(r.y)) continue;
+    ylo = std::min(ylo, r.y);
+    yhi = std::max(yhi, r.y);
+  }
+  std::string out = fmt::format(
+      "<svg class=\"chart\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
+      "aria-label=\"{2}\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+      width_, height_, HtmlEscape(aria_label));
+  if (!(xhi >= xlo) || !(yhi >= ylo)) {
+    out += fmt::format(
+        "<text class=\"axis-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">"
+        "no plottable points</text></svg>\n",
+        width_ / 2, height_ / 2);
+    return out;
+  }
+  if (x_range_) {
+    xlo = x_range_->first;
+    xhi = x_range_->second;
+  }
+  AxisLayout lx = LayOut(x, xlo, xhi, x_range_.has_value());
+  AxisLayout ly = LayOut(y, ylo, yhi, false, /*headroom=*/true);
+  Mapper mx{lx.lo, lx.hi, x.scale, x0, x1};
+  Mapper my{ly.lo, ly.hi, y.scale, y0, y1};
+
+  out += YAxis(ly, y, my, x0, x1);
+  out += XAxis(lx, x, mx, y0, y1);
+  for (const auto& r : refs_) {
+    if (!std::isfinite(r.y)) continue;
+    out += fmt::format(
+        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+        "stroke-width=\"2\" stroke-dasharray=\"7 4\"><title>{}</title></line>\n",
+        x0, my(r.y), x1, my(r.y), HtmlEscape(r.color), HtmlEscape(r.label));
+  }
+  for (const auto& l : lines_) {
+    std::string pts;
+    for (const auto& p : l.points)
+      if (Usable(p, x.scale, y.scale)) pts += fmt::format("{:.1f},{:.1f} ", mx(p.x), my(p.y));
+    out += fmt::format(
+        "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linejoin=\"round\" "
+        "stroke-linecap=\"round\"{} points=\"{}\"><title>{}</title></polyline>\n",
+        HtmlEscape(l.color), l.width, l.dashed ? " stroke-dasharray=\"6 4\"" : "", pts,
+        HtmlEscape(l.name));
+    if (!l.markers) continue;
+    for (const auto& p : l.points) {
+      if (!Usable(p, x.scale, y.scale)) continue;
+      out += fmt::format(
+          "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" stroke=\"#fff\" "
+          "stroke-width=\"1.5\"><title>{}: {}, {}</title></circle>\n",
+          mx(p.x), my(p.y), HtmlEscape(l.color), HtmlEscape(l.name),
+          HtmlEscape(TickLabel(p.x, x.format, lx.step)), HtmlEscape(FormatNumber(p.y, 3)));
+    }
+  }
+  out += Legend(lines_, refs_);
+  out += "</svg>\n";
+  return out;
+}
+
+std::string LaneChart(int width, const std::vector<std::string>& lanes,
+                      const std::vector<LaneBar>& bars, double x_lo, double x_hi, TickFormat format,
+                      std::string_view aria_label) {
+  constexpr double kLaneHeight = 24, kTop = 6, kAxis = 24;
+  const double x0 = kMarginLeft, x1 = width - kMarginRight;
+  const double plot_bottom = kTop + kLaneHeight * static_cast<double>(lanes.size());
+  const int height = static_cast<int>(plot_bottom + kAxis);
+  Axis axis;
+  axis.format = format;
+  AxisLayout layout = LayOut(axis, x_lo, x_hi, true);
+  Mapper mx{layout.lo, layout.hi, Scale::kLinear, x0, x1};
+  std::string out = fmt::format(
+      "<svg class=\"chart\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
+      "aria-label=\"{2}\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+      width, height, HtmlEscape(aria_label));
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    double top = kTop + kLaneHeight * static_cast<double>(i);
+    out += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>"
+        "<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n",
+        x0, top + 2, x1 - x0, kLaneHeight - 4, i % 2 ? "#f8fafc" : "#f1f5f9", x0 - 6,
+        top + kLaneHeight / 2 + 4, HtmlEscape(lanes[i]));
+    for (const auto& b : bars) {
+      if (b.lane != lanes[i] || !std::isfinite(b.start) || !std::isfinite(b.end)) continue;
+      double a = std::clamp(mx(b.start), x0, x1), z = std::clamp(mx(b.end), x0, x1);
+      out += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" rx=\"2\" "
+          "fill=\"{}\"><title>{}</title></rect>\n",
+          a, top + 4, std::max(z - a, 2.0), kLaneHeight - 8, HtmlEscape(b.color),
+          HtmlEscape(b.tooltip));
+    }
+  }
+  for (double t : layout.ticks) {
+    out += fmt::format(
+        "<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}"
+        "</text>\n",
+        mx(t), plot_bottom + 16, HtmlEscape(TickLabel(t, format, layout.step)));
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+}  // namespace feedcheck::svg

@@ -1,0 +1,200 @@
+#include "reports/terminal_reporter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "reports/report_text.h"
+
+namespace feedcheck {
+
+namespace {
+
+// SGR codes; Paint returns the text unchanged without colour.
+constexpr const char* kBold = "1";
+constexpr const char* kDim = "2";
+constexpr const char* kRed = "1;31";
+constexpr const char* kYellow = "1;33";
+constexpr const char* kGreen = "1;32";
+constexpr const char* kCyan = "36";
+
+class Painter {
+ public:
+  explicit Painter(bool color) : color_(color) {}
+  std::string operator()(const char* sgr, std::string_view text) const {
+    if (!color_) return std::string(text);
+    return fmt::format("\x1b[{}m{}\x1b[0m", sgr, text);
+  }
+
+ private:
+  bool color_;
+};
+
+const char* SeverityColor(Severity s) {
+  switch (s) {
+    case Severity::kCritical:
+      return kRed;
+    case Severity::kWarning:
+      return kYellow;
+    case Severity::kInfo:
+      return kCyan;
+  }
+  return kCyan;
+}
+
+const char* VerdictColor(VerdictLevel level) {
+  switch (level) {
+    case VerdictLevel::kGood:
+      return kGreen;
+    case VerdictLevel::kWarning:
+      return kYellow;
+    case VerdictLevel::kBad:
+      return kRed;
+    case VerdictLevel::kUnknown:
+      return kBold;
+  }
+  return kBold;
+}
+
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return out;
+}
+
+// Indents every line of a multi-line text (config fragments, long messages).
+void PrintIndented(std::ostream& out, std::string_view text, std::string_view indent) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    std::string_view line =
+        text.substr(start, end == std::string_view::npos ? text.npos : end - start);
+    if (end == std::string_view::npos && line.empty()) break;
+    out << indent << line << "\n";
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+}
+
+void PrintFactRows(std::ostream& out, const std::vector<const Fact*>& facts, const Painter& paint,
+                   std::string_view indent) {
+  size_t key_width = 0, value_width = 0;
+  for (const Fact* f : facts) {
+    key_width = std::max(key_width, f->key.size());
+    value_width = std::max(value_width, FormatFactValue(*f).size());
+  }
+  for (const Fact* f : facts) {
+    out << fmt::format("{}{:<{}}  {:<{}}  {}\n", indent, f->key, key_width, FormatFactValue(*f),
+                       value_width, paint(kDim, ProvenanceText(f->provenance)));
+  }
+}
+
+void PrintVerdict(const Report& r, std::ostream& out, const Painter& paint) {
+  std::string title = r.title.empty() ? "Report" : r.title;
+  out << paint(kBold, fmt::format("feedcheck {}", title));
+  if (!r.context.target.empty()) out << paint(kDim, fmt::format("  ({})", r.context.target));
+  out << "\n";
+  if (!r.verdict.empty()) {
+    out << "Verdict: " << paint(VerdictColor(r.verdict_level), Upper(r.verdict)) << "\n";
+  }
+  if (!r.verdict_detail.empty()) PrintIndented(out, r.verdict_detail, "  ");
+}
+
+void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
+  out << "\n  "
+      << paint(SeverityColor(f.severity), fmt::format("{:<8}", Upper(SeverityName(f.severity))))
+      << " " << paint(kBold, f.title) << paint(kDim, fmt::format("  [{}]", f.rule_id)) << "\n";
+  if (!f.message.empty()) PrintIndented(out, f.message, "           ");
+  if (!f.evidence.empty()) {
+    out << "           evidence:\n";
+    std::vector<const Fact*> facts;
+    for (const auto& e : f.evidence) facts.push_back(&e);
+    PrintFactRows(out, facts, paint, "             ");
+  }
+  for (const auto& e : f.env) out << "           set: " << e.name << "=" << e.value << "\n";
+  for (const auto& c : f.config) {
+    out << "           " << c.kind << ":\n";
+    PrintIndented(out, c.text, "             ");
+  }
+  std::string where = RuleLocation(f);
+  if (!f.source.empty() || !where.empty()) {
+    std::string line = f.source.empty() ? "" : "source: " + f.source;
+    if (!where.empty()) line += (line.empty() ? "" : "  ") + std::string("rule: ") + where;
+    out << "           " << paint(kDim, line) << "\n";
+  }
+}
+
+void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
+  out << "\n" << paint(kBold, "Findings") << "\n";
+  if (r.findings.empty()) {
+    out << "  none\n";
+    return;
+  }
+  for (Severity s : SeveritiesMostSevereFirst())
+    for (const auto& f : r.findings)
+      if (f.severity == s) PrintFinding(f, out, paint);
+}
+
+void PrintSettings(const Report& r, std::ostream& out, const Painter& paint) {
+  if (r.env.empty() && r.config.empty()) return;
+  out << "\n" << paint(kBold, "Settings to paste") << "\n";
+  for (const auto& e : r.env) out << "  " << e.name << "=" << e.value << "\n";
+  for (const auto& c : r.config) {
+    out << "  " << paint(kDim, "# " + c.kind) << "\n";
+    PrintIndented(out, c.text, "  ");
+  }
+}
+
+void PrintSkipped(const Report& r, std::ostream& out, const Painter& paint) {
+  if (r.skipped.empty()) return;
+  out << "\n" << paint(kBold, "Not evaluated (facts missing)") << "\n";
+  for (const auto& s : r.skipped) {
+    std::string missing;
+    for (const auto& m : s.missing_facts) missing += (missing.empty() ? "" : ", ") + m;
+    out << fmt::format("  {}  {}\n", s.rule_id, paint(kDim, "missing " + missing));
+  }
+}
+
+void PrintFacts(const Report& r, std::ostream& out, const Painter& paint) {
+  if (r.evidence.facts.empty()) return;
+  out << "\n" << paint(kBold, "Key facts") << "\n";
+  for (const auto& [prefix, facts] : FactsByPrefix(r.evidence.facts)) {
+    out << "  " << paint(kBold, prefix) << "\n";
+    PrintFactRows(out, facts, paint, "    ");
+  }
+}
+
+void PrintDiagnostics(const Report& r, std::ostream& out, const Painter& paint) {
+  const DiagnosticList& d = r.evidence.diagnostics;
+  if (d.total() == 0) return;
+  out << "\n"
+      << paint(kBold, fmt::format("Diagnostics: {} ({} errors)", d.total(), d.errors())) << "\n";
+  for (const auto& diag : d.kept()) PrintIndented(out, FormatDiagnostic(diag), "  ");
+  if (d.dropped() > 0) out << fmt::format("  ... and {} more not kept\n", d.dropped());
+}
+
+void PrintContext(const Report& r, std::ostream& out, const Painter& paint) {
+  const RunContext& c = r.context;
+  out << "\n"
+      << paint(kDim, fmt::format("feedcheck {} {} on {} at {} ({} build)", c.tool_version,
+                                 c.command, c.host, c.started_at_utc, c.build_type))
+      << "\n";
+  if (!c.target.empty()) out << paint(kDim, "target: " + c.target) << "\n";
+  for (const auto& w : c.warnings) out << paint(kYellow, "warning: ") << w << "\n";
+}
+
+}  // namespace
+
+void TerminalReporter::Render(const Report& report, std::ostream& out) const {
+  Painter paint(color_);
+  PrintVerdict(report, out, paint);
+  PrintFindings(report, out, paint);
+  PrintSkipped(report, out, paint);
+  PrintSettings(report, out, paint);
+  PrintFacts(report, out, paint);
+  PrintDiagnostics(report, out, paint);
+  PrintContext(report, out, paint);
+}
+
+}  // namespace feedcheck

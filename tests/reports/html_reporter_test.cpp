@@ -1,0 +1,108 @@
+#include "reports/html_reporter.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <regex>
+#include <sstream>
+
+#include "reports/chart_palette.h"
+#include "reports/html_escape.h"
+#include "reports/markdown_reporter.h"
+#include "tests/reports/sample_report.h"
+
+using namespace feedcheck;
+
+namespace {
+std::string Html(const Report& r) {
+  std::ostringstream out;
+  HtmlReporter().Render(r, out);
+  return out.str();
+}
+}  // namespace
+
+TEST_CASE("HtmlEscape escapes the five special characters", "[reports][html]") {
+  CHECK(HtmlEscape("<a href=\"x\">Tom & Jerry's</a>") ==
+        "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;");
+  CHECK(HtmlEscape("plain") == "plain");
+}
+
+TEST_CASE("every text from the report is escaped in the HTML", "[reports][html]") {
+  Report r = testing::MakeSampleReport(5);
+  const std::string evil = "<script>alert('x')</script>";
+  r.title = evil;
+  r.verdict = evil;
+  r.verdict_detail = evil;
+  r.context.target = evil;
+  r.context.host = evil;
+  r.context.warnings = {evil};
+  r.findings[0].title = evil;
+  r.findings[0].message = evil;
+  r.findings[0].rule_id = evil;
+  r.findings[0].evidence[0].provenance.source = evil;
+  r.findings[0].env = {{evil, evil}};
+  r.skipped[0].rule_id = evil;
+  r.env = {{evil, evil}};
+  r.config = {{evil, evil}};
+  r.evidence.facts.Set(TextFact("runtime.mode", evil, {FactOrigin::kObserved, evil}));
+  r.evidence.series[0].title = evil;
+  r.evidence.timeline[0].label = evil;
+  r.evidence.diagnostics.Add({"A1", DiagnosticSeverity::kError, evil, {evil, 1, 1}, "", ""});
+  std::string html = Html(r);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;") != std::string::npos);
+}
+
+TEST_CASE("the HTML is self-contained: no scripts, no fetches", "[reports][html]") {
+  std::string html = Html(testing::MakeSampleReport(20));
+  CHECK(html.rfind("<!doctype html>", 0) == 0);
+  CHECK(html.find("<style>") != std::string::npos);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find(" src=") == std::string::npos);
+  CHECK(html.find("<link") == std::string::npos);
+  CHECK(html.find("url(") == std::string::npos);
+  CHECK(html.find("@import") == std::string::npos);
+}
+
+TEST_CASE("each chart is drawn in its colour when its series is present", "[reports][html]") {
+  std::string html = Html(testing::MakeSampleReport(20));
+  for (auto color : {palette::kThroughput, palette::kLatencyTtfb, palette::kSizeMeasured,
+                     palette::kSizeFit, palette::kGpuUtil, palette::kEgress, palette::kRamp,
+                     palette::kLimit, palette::kLaneRuntime, palette::kListPages}) {
+    INFO(color);
+    bool drawn = html.find("stroke=\"" + std::string(color) + "\"") != std::string::npos ||
+                 html.find("fill=\"" + std::string(color) + "\"") != std::string::npos;
+    CHECK(drawn);
+  }
+  CHECK(std::regex_search(html, std::regex("<polyline[^>]*points=\"[0-9.]+,[0-9.]+ ")));
+  CHECK(html.find("not drawn") == std::string::npos);
+  // The banner is coloured by the verdict's level.
+  CHECK(html.find("class=\"banner bad\"") != std::string::npos);
+}
+
+TEST_CASE("charts whose series are absent are left out with a note", "[reports][html]") {
+  Report r = testing::MakeSampleReport(5);
+  r.evidence.series.clear();
+  r.evidence.timeline.clear();
+  std::string html = Html(r);
+  CHECK(html.find("<polyline") == std::string::npos);
+  CHECK(html.find("<b>Throughput vs concurrency</b> not drawn") != std::string::npos);
+  CHECK(html.find("<code>probe.latency.ttfb_cdf</code>") != std::string::npos);
+  CHECK(html.find("<code>probe.cluster.ramp</code>") != std::string::npos);
+  CHECK(html.find("<b>GPU utilisation, data activity and egress over time</b> not drawn") !=
+        std::string::npos);
+}
+
+TEST_CASE("a report with nothing in it still renders", "[reports][html]") {
+  Report empty;
+  std::string html = Html(empty);
+  CHECK(html.find("No verdict") != std::string::npos);
+  CHECK(html.find("</html>") != std::string::npos);
+  Report odd = testing::MakeSampleReport(5);
+  for (auto& s : odd.evidence.series)
+    for (auto& p : s.points) p.y = std::nan("");
+  CHECK(Html(odd).find("no plottable points") != std::string::npos);
+}
+
+TEST_CASE("markdown cells escape pipes and newlines", "[reports][markdown]") {
+  CHECK(MarkdownCell("a|b\nc") == "a\\|b<br>c");
+}

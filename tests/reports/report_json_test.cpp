@@ -1,0 +1,133 @@
+#include "reports/report_json.h"
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/evidence_json.h"
+#include "tests/reports/sample_report.h"
+
+using namespace feedcheck;
+using nlohmann::json;
+
+namespace {
+
+std::string TempFile(const std::string& name, const std::string& text) {
+  std::string path = std::string(FEEDCHECK_BINARY_DIR) + "/report_json_test_" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+std::string AllMessages(const DiagnosticList& d) {
+  std::string out;
+  for (const auto& x : d.kept()) out += FormatDiagnostic(x) + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a report round-trips through JSON unchanged", "[reports][json]") {
+  Report sample = testing::MakeSampleReport(10);
+  json first = ReportToJson(sample);
+  CHECK(first["schema_version"] == kReportSchemaVersion);
+  CHECK(first["kind"] == kReportKind);
+  CHECK(first["verdict_level"] == "bad");
+  Report back;
+  DiagnosticList diags;
+  REQUIRE(ReportFromJson(first, "mem.json", &back, &diags));
+  INFO(AllMessages(diags));
+  CHECK(diags.total() == 0);
+  CHECK(ReportToJson(back) == first);
+  // Evidence keeps the rule's order, not key order.
+  REQUIRE(back.findings.size() == 3);
+  CHECK(back.findings[0].evidence[0].key == "metrics.egress_gbps_peak");
+  CHECK(back.findings[0].evidence[2].key == "gpu.starved_fraction");
+  CHECK(back.findings[1].severity == Severity::kWarning);
+  CHECK(back.context.target == sample.context.target);
+  CHECK(back.evidence.series.size() == sample.evidence.series.size());
+}
+
+TEST_CASE("a saved file loads back", "[reports][json]") {
+  std::string path = TempFile("saved.json", ReportToJson(testing::MakeSampleReport(5)).dump(2));
+  Report back;
+  DiagnosticList diags;
+  REQUIRE(LoadReportFile(path, &back, &diags));
+  CHECK(back.verdict == "account egress limit");
+  CHECK(back.evidence.FindSeries("gpu.util")->points.size() == 5);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("a bare facts.json renders as a report without a verdict", "[reports][json]") {
+  Evidence e = testing::MakeSampleReport(5).evidence;
+  Report back;
+  DiagnosticList diags;
+  REQUIRE(ReportFromJson(EvidenceToJson(e), "facts.json", &back, &diags));
+  CHECK(back.title == "Facts");
+  CHECK(back.verdict.empty());
+  CHECK(back.evidence.facts.size() == e.facts.size());
+}
+
+TEST_CASE("unreadable input fails with the file named", "[reports][json]") {
+  Report out;
+  SECTION("missing file") {
+    DiagnosticList diags;
+    CHECK_FALSE(LoadReportFile("/nonexistent/result.json", &out, &diags));
+    CHECK(AllMessages(diags).find("/nonexistent/result.json") != std::string::npos);
+    CHECK(AllMessages(diags).find("cannot open") != std::string::npos);
+  }
+  SECTION("not JSON: line and column") {
+    std::string path = TempFile("broken.json", "{\n  \"kind\": \"feedcheck-report\",\n  oops\n}");
+    DiagnosticList diags;
+    CHECK_FALSE(LoadReportFile(path, &out, &diags));
+    REQUIRE(diags.total() == 1);
+    CHECK(diags.kept()[0].location.file == path);
+    CHECK(diags.kept()[0].location.line == 3);
+    CHECK(diags.kept()[0].location.column >= 3);
+    std::remove(path.c_str());
+  }
+  SECTION("JSON that is not a report") {
+    DiagnosticList diags;
+    CHECK_FALSE(ReportFromJson(json{{"hello", 1}}, "x.json", &out, &diags));
+    CHECK(AllMessages(diags).find("not a feedcheck report") != std::string::npos);
+    CHECK_FALSE(ReportFromJson(json::array({1, 2}), "x.json", &out, &diags));
+  }
+  SECTION("empty file") {
+    std::string path = TempFile("empty.json", "");
+    DiagnosticList diags;
+    CHECK_FALSE(LoadReportFile(path, &out, &diags));
+    CHECK(AllMessages(diags).find("not valid JSON") != std::string::npos);
+    std::remove(path.c_str());
+  }
+}
+
+TEST_CASE("wrong types become diagnostics and the rest is kept", "[reports][json]") {
+  json j = ReportToJson(testing::MakeSampleReport(4));
+  j["title"] = 42;
+  j["findings"][1]["severity"] = "catastrophic";
+  j["findings"][2] = "not an object";
+  j["skipped"] = "nope";
+  Report back;
+  DiagnosticList diags;
+  REQUIRE(ReportFromJson(j, "edited.json", &back, &diags));
+  std::string all = AllMessages(diags);
+  CHECK(all.find("/title") != std::string::npos);
+  CHECK(all.find("/findings/1/severity") != std::string::npos);
+  CHECK(all.find("/findings/2") != std::string::npos);
+  CHECK(all.find("/skipped") != std::string::npos);
+  CHECK(all.find("edited.json") != std::string::npos);
+  CHECK(back.title.empty());
+  CHECK(back.findings.size() == 2);
+  CHECK(back.findings[1].severity == Severity::kInfo);
+  CHECK(back.verdict == "account egress limit");
+}
+
+TEST_CASE("a newer schema_version is read with a warning", "[reports][json]") {
+  json j = ReportToJson(testing::MakeSampleReport(4));
+  j["schema_version"] = kReportSchemaVersion + 1;
+  Report back;
+  DiagnosticList diags;
+  REQUIRE(ReportFromJson(j, "new.json", &back, &diags));
+  CHECK(diags.errors() == 0);
+  CHECK(diags.total() == 1);
+}

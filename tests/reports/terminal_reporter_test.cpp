@@ -1,0 +1,76 @@
+#include "reports/terminal_reporter.h"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "tests/reports/sample_report.h"
+
+using namespace feedcheck;
+
+namespace {
+std::string Render(bool color) {
+  std::ostringstream out;
+  TerminalReporter(color).Render(testing::MakeSampleReport(5), out);
+  return out.str();
+}
+}  // namespace
+
+TEST_CASE("terminal report without colour has no escape codes", "[reports][terminal]") {
+  std::string text = Render(false);
+  CHECK(text.find('\x1b') == std::string::npos);
+  // Verdict first.
+  CHECK(text.rfind("feedcheck Post-mortem", 0) == 0);
+  CHECK(text.find("Verdict: ACCOUNT EGRESS LIMIT") < text.find("Findings"));
+  // Findings by severity, each with evidence and source.
+  size_t critical = text.find("CRITICAL");
+  size_t warning = text.find("WARNING ");
+  size_t info = text.find("INFO ");
+  CHECK(critical < warning);
+  CHECK(warning < info);
+  CHECK(text.find("metrics.egress_gbps_peak") != std::string::npos);
+  CHECK(text.find("119.6 Gbit/s") != std::string::npos);
+  CHECK(text.find("rule: rules/builtin/storage.yaml:14") != std::string::npos);
+  CHECK(text.find("set: RSLEX_DOWNLOADER_THREADS=64") != std::string::npos);
+  // Not-evaluated rules with what is missing, settings, facts by prefix, diagnostics, context.
+  CHECK(text.find("cache-disk-too-small") != std::string::npos);
+  CHECK(text.find("missing node.local_disk_bytes, dataset.bytes") != std::string::npos);
+  CHECK(text.find("Settings to paste") != std::string::npos);
+  CHECK(text.find("block-size-mb: 16") != std::string::npos);
+  CHECK(text.find("\n  probe\n") != std::string::npos);
+  CHECK(text.find("\n  gpu\n") != std::string::npos);
+  CHECK(text.find("Diagnostics: 2 (0 errors)") != std::string::npos);
+  CHECK(text.find("rslex.log.2025-11-22-03:118") != std::string::npos);
+  CHECK(text.find("warning: GPU samples cover 30 min") != std::string::npos);
+  CHECK(text.find("on gpu-node-07 at 2025-11-22T03:40:00Z") != std::string::npos);
+}
+
+TEST_CASE("terminal report with colour paints verdict and severities", "[reports][terminal]") {
+  std::string text = Render(true);
+  CHECK(text.find("\x1b[1;31mACCOUNT EGRESS LIMIT\x1b[0m") != std::string::npos);
+  CHECK(text.find("\x1b[1;31mCRITICAL") != std::string::npos);
+  CHECK(text.find("\x1b[1;33mWARNING") != std::string::npos);
+  // Same words as without colour once the escapes are stripped.
+  std::string stripped;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\x1b') {
+      i = text.find('m', i);
+      continue;
+    }
+    stripped += text[i];
+  }
+  CHECK(stripped == Render(false));
+}
+
+TEST_CASE("colour only on a TTY without NO_COLOR or --no-color", "[reports][terminal]") {
+  CHECK(ColorWanted(false, true, nullptr));
+  CHECK_FALSE(ColorWanted(false, false, nullptr));
+  CHECK_FALSE(ColorWanted(true, true, nullptr));
+  CHECK_FALSE(ColorWanted(false, true, "1"));
+  CHECK(ColorWanted(false, true, ""));  // no-color.org: set *and non-empty*
+}
+
+TEST_CASE("MakeReporter knows the four formats and nothing else", "[reports]") {
+  for (auto name : ReporterNames()) CHECK(MakeReporter(name) != nullptr);
+  CHECK(MakeReporter("csv") == nullptr);
+  CHECK(MakeReporter("") == nullptr);
+}
