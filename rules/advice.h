@@ -30,8 +30,9 @@ struct Advice {
 /// `findings` must be ordered most severe first (RuleSet::Evaluate does so).
 Advice MergeAdvice(const std::vector<Finding>& findings);
 
-/// Env values compare equal when they mean the same to the runtime: "True" == "true" == "1"?
-/// No: only case-insensitive booleans and numerically equal numbers are treated as equal.
+/// Env values compare equal when they mean the same to the runtime: booleans ignoring case
+/// ("True" == "true") and numerically equal plain numbers ("80" == "80.0"); anything else must
+/// match exactly.
 bool SameEnvValue(const std::string& a, const std::string& b);
 
 }  // namespace feedcheck::rules

@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "run_feedcheck.h"
 
@@ -127,4 +128,32 @@ TEST_CASE("advise --fail-on and facts files", "[cli][advise]") {
   RunResult invalid = RunFeedcheck({"--rules", bad_rules_dir, "advise", facts});
   CHECK(invalid.exit_code == 3);
   CHECK(invalid.err.find("error[R004]: rule has no 'title'") != std::string::npos);
+}
+
+TEST_CASE("advise layers measured facts over a profile and the knowledge base", "[cli][advise]") {
+  // The profile alone bounds CosmoFlow's 51.2 Gbit/s per node by the 16.7 Gbit/s share of
+  // account egress; a measured 60 Gbit/s per node says the input rate is met.
+  std::string facts = WriteTempFile("measured.json", R"json({"schema_version": 1, "facts": [
+    {"key": "probe.throughput.gbps", "value": 60, "unit": "Gbit/s",
+     "provenance": {"origin": "measured", "source": "probe throughput (concurrency=64)"}}]})json");
+  const std::string profile = Example("egress-12-nodes-nd96asr-v4.yaml");
+  auto fired = [](const RunResult& r) {
+    std::set<std::string> ids;
+    const nlohmann::json j = r.Json();  // keep the document alive while iterating
+    for (const auto& f : j["findings"]) ids.insert(f["rule_id"].get<std::string>());
+    return ids;
+  };
+  RunResult r =
+      RunFeedcheck({"advise", facts, "--profile", profile, "--json", "--fail-on", "never"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  std::set<std::string> with_measurement = fired(r);
+  CHECK(with_measurement.count("gpu-demand-met") == 1);
+  CHECK(with_measurement.count("gpu-demand-far-exceeds-supply") == 0);
+  CHECK(with_measurement.count("egress-nodes-beyond-account") == 1);
+  std::set<std::string> alone =
+      fired(RunFeedcheck({"advise", "--profile", profile, "--json", "--fail-on", "never"}));
+  CHECK(alone.count("gpu-demand-far-exceeds-supply") == 1);
+  // A critical finding fails the run at the default --fail-on critical.
+  CHECK(RunFeedcheck({"advise", "--profile", profile}).exit_code == 1);
 }
