@@ -47,7 +47,7 @@ inline constexpr const char* kCodeUnknownVm = "R304";
 /// (which otherwise says "bad file").
 std::string YamlErrorMessage(const std::exception& e);
 
-inline constexpr const char* kMsgYamlTooDeep = "YAML nests too deeply (over {} levels)";
+inline constexpr const char* kMsgYamlTooDeep = "YAML nests deeper than {} levels";
 inline constexpr const char* kMsgNotAList = "a rules file is a YAML list of rules";
 inline constexpr const char* kMsgRuleNotAMap =
     "a rule is a mapping with id, title, severity, when, say, source";

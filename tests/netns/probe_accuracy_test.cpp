@@ -27,12 +27,14 @@ nlohmann::json RunProbeInClient(const std::string& args) {
 
 }  // namespace
 
-TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over a 1 Gbit/s, 20 ms RTT link",
+TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over a 1 Gbit/s link",
           "[netns][throughput]") {
-  // 4 connections x 4 MiB ranges for 12 s: long enough that slow start is a small part, short
-  // enough for the 60 s test budget. Warm-up is excluded by the probe itself.
+  // The tbf-only link: tbf is exact at the wire level, so 1 Gbit/s of wire bytes is 0.956 Gbit/s
+  // of goodput (1448/1514). The delayed link's userspace relay is CPU-bound on 2 cores and
+  // would measure the relay, not the probe (see link_test.cpp). 4 connections x 4 MiB ranges
+  // for 12 s; warm-up is excluded by the probe itself.
   nlohmann::json facts =
-      RunProbeInClient("throughput " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/1g.bin") +
+      RunProbeInClient("throughput " + ShellQuote(EnvOr("NETNS_RATE_URL", "") + "/1g.bin") +
                        " --concurrency 4 --block-size 4MiB --duration 12s");
   auto gbps = FindFactNumber(facts, "probe.throughput.gbps");
   REQUIRE(gbps.has_value());

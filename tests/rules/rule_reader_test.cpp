@@ -283,5 +283,5 @@ TEST_CASE("deeply nested YAML is an error, not a crash", "[rules][validate][limi
   Loaded l = Load("- " + std::string(100000, '['));
   CHECK_FALSE(l.ok);
   CHECK(Only(l).code == kCodeYamlSyntax);
-  CHECK(Only(l).message == "YAML nests too deeply (over 500 levels)");
+  CHECK(Only(l).message == "YAML nests deeper than 500 levels");
 }
