@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/probe_options.h"
+#include "cli/sizing_common.h"
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
 #include "core/units.h"
@@ -26,6 +27,7 @@ struct ThroughputFlags {
   std::string step_duration;
   std::string warmup;
   double nic_gbps = 0;
+  std::string sku;  ///< VM size: its NIC bandwidth from the knowledge base (--nic-gbps wins)
   int retries = 3;
 };
 
@@ -125,6 +127,15 @@ int RunThroughput(const ThroughputFlags& flags, const GlobalOptions& globals) {
     o.warmup_s = *s;
   }
   o.nic_gbps = flags.nic_gbps;
+  if (o.nic_gbps <= 0 && !flags.sku.empty()) {
+    KnowledgeBase kb;
+    if (int code = LoadKnowledgeBase(globals, &kb)) return code;
+    NodeChoice node;
+    FlagError node_error;
+    if (!ResolveNode(kb, flags.sku, "", &node, &node_error))
+      return UsageError("throughput", node_error.message);
+    o.nic_gbps = node.nic_gbps;
+  }
   o.max_retries = flags.retries;
   env.progress = TerminalProgress();
   StateBudget("throughput", env,
@@ -229,6 +240,8 @@ void SetupProbe(CLI::App& root, CommandTable& table) {
                  "Excluded start of each step (default: 20% of it, at most 1s)");
   tp->add_option("--nic-gbps", tflags->nic_gbps, "NIC bandwidth of this node, Gbit/s")
       ->check(CLI::PositiveNumber);
+  tp->add_option("--sku", tflags->sku,
+                 "VM size of this node: the NIC bandwidth for the NIC fraction (knowledge base)");
   tp->add_option("--retries", tflags->retries, "Retries per block on throttling/faults")
       ->check(CLI::Range(0, 10))
       ->capture_default_str();

@@ -164,6 +164,26 @@ TEST_CASE("CLI: the accuracy-test command lines work on plain URLs") {
   CHECK(usage.err.find("--block-size") != std::string::npos);
 }
 
+TEST_CASE("CLI: --sku gives the NIC fraction from the knowledge base") {
+  CommandOutput tp = RunFeedcheck("probe throughput " + Nginx() +
+                                  "/256m.bin --concurrency 2 --duration 2 --sku D2_v2 --json");
+  INFO(tp.err);
+  REQUIRE(tp.exit_code == 0);
+  auto t = nlohmann::json::parse(tp.out);
+  double gbps = -1, fraction = -1;
+  for (auto& f : t["facts"]) {
+    if (f["key"] == "probe.throughput.gbps") gbps = f["value"].get<double>();
+    if (f["key"] == "probe.throughput.nic_fraction") fraction = f["value"].get<double>();
+  }
+  REQUIRE(gbps > 0);
+  // Standard_D2_v2 has a 1,500 Mbit/s NIC in the knowledge base.
+  CHECK(fraction == Approx(gbps / 1.5).epsilon(0.01));
+  CommandOutput unknown = RunFeedcheck("probe throughput " + Nginx() +
+                                       "/4k.bin --duration 1 --sku Standard_ND96asr_v5");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("did you mean Standard_ND96asr_v4") != std::string::npos);
+}
+
 TEST_CASE("managed identity takes its token from the metadata endpoint when asked") {
   // nginx serves a canned token JSON at the IMDS path; the real endpoint is never contacted.
   CommandOutput out = RunFeedcheck(
