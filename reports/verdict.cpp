@@ -1,0 +1,80 @@
+#include "reports/verdict.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <string_view>
+#include <utility>
+
+namespace feedcheck {
+
+namespace {
+
+// Built-in rule ids (rules/builtin/*.yaml) by the bottleneck they point at. Matched exactly
+// first, then by prefix, so a user's "small-files-..." rule lands in the right class.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 24> kRuleClasses{{
+    {"egress-at-limit-observed", "account egress"},
+    {"throttled-egress", "account egress"},
+    {"egress-nodes-beyond-account", "account egress"},
+    {"requests-at-limit-observed", "request throttling"},
+    {"throttled-requests", "request throttling"},
+    {"throttled-server-busy", "request throttling"},
+    {"requests-beyond-account", "request throttling"},
+    {"client-bound-latency", "client threads/CPU"},
+    {"client-latency-not-storage", "client threads/CPU"},
+    {"downloader-threads-low", "client threads/CPU"},
+    {"mount-read-threads-low", "client threads/CPU"},
+    {"small-files-", "small files"},
+    {"mount-small-files-", "small files"},
+    {"listing-recursive-walk", "small files"},
+    {"tier-premium-for-small-files", "small files"},
+    {"download-", "access mode"},
+    {"mount-", "access mode"},
+    {"block-cache-on-random-reads", "access mode"},
+    {"whole-file-cache-too-small", "cache disk"},
+    {"disk-", "cache disk"},
+    {"cache-", "cache disk"},
+    {"prefetch-exceeds-ram", "cache disk"},
+    {"gpu-demand-", "account egress"},
+    {"http-retry-count-high", "request throttling"},
+}};
+
+}  // namespace
+
+std::string BottleneckOfRule(const std::string& rule_id) {
+  for (const auto& [id, cls] : kRuleClasses)
+    if (rule_id == id) return std::string(cls);
+  for (const auto& [id, cls] : kRuleClasses)
+    if (id.back() == '-' && rule_id.rfind(id, 0) == 0) return std::string(cls);
+  return "";
+}
+
+Verdict PreflightVerdict(const std::vector<Finding>& findings) {
+  for (const auto& f : findings) {
+    if (f.severity == Severity::kCritical)
+      return {"will starve the GPUs", VerdictLevel::kBad,
+              fmt::format("{} ({}).", f.title, f.rule_id)};
+  }
+  for (const auto& f : findings) {
+    if (f.severity == Severity::kWarning)
+      return {"at risk", VerdictLevel::kWarning, fmt::format("{} ({}).", f.title, f.rule_id)};
+  }
+  return {"ready", VerdictLevel::kGood, "No rule found a warning or a critical problem."};
+}
+
+Verdict PostmortemVerdict(const std::vector<Finding>& findings) {
+  for (Severity s : {Severity::kCritical, Severity::kWarning}) {
+    for (const auto& f : findings) {
+      if (f.severity != s) continue;
+      std::string cls = BottleneckOfRule(f.rule_id);
+      if (cls.empty()) continue;
+      return {cls, s == Severity::kCritical ? VerdictLevel::kBad : VerdictLevel::kWarning,
+              fmt::format("{} ({}).", f.title, f.rule_id)};
+    }
+  }
+  return {"none found", VerdictLevel::kGood,
+          "No finding points at account egress, request throttling, client threads/CPU, small "
+          "files, access mode or the cache disk."};
+}
+
+}  // namespace feedcheck
