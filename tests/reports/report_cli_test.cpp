@@ -1,6 +1,7 @@
 // `feedcheck report` end to end: the real binary, a saved result, each format, the exit codes.
 #include <fmt/format.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -15,7 +16,9 @@ using namespace feedcheck;
 
 namespace {
 
-const std::string kDir = std::string(FEEDCHECK_BINARY_DIR) + "/report_cli_test";
+// One directory per process: ctest runs each TEST_CASE as its own process, two at a time.
+const std::string kDir =
+    std::string(FEEDCHECK_BINARY_DIR) + "/report_cli_test." + std::to_string(getpid());
 
 struct Run {
   int code = -1;
