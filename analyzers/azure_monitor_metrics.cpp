@@ -142,6 +142,15 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
                       "azure-monitor-json",
                       ""});
     return false;
+  } catch (const Json::exception& e) {
+    // Valid syntax the library still refuses, e.g. a number too large for its types.
+    diagnostics->Add({"A211",
+                      DiagnosticSeverity::kError,
+                      fmt::format("unreadable JSON: {}", e.what()),
+                      {file, 0, 0},
+                      "azure-monitor-json",
+                      ""});
+    return false;
   }
   // az CLI and REST give one object; a saved list of responses is an array of them.
   std::vector<const Json*> docs;

@@ -15,7 +15,11 @@ void BoundedSeries::Add(double x, double y) {
     origin_ = x;
     have_origin_ = true;
   }
-  auto index = static_cast<long long>(std::floor((x - origin_) / width_));
+  // A point absurdly far from the first one (a garbage timestamp) has no bucket: the cast to
+  // an integer index would be undefined, so it is dropped.
+  double bucket = std::floor((x - origin_) / width_);
+  if (!(std::fabs(bucket) < 1e15)) return;
+  auto index = static_cast<long long>(bucket);
   Acc& acc = buckets_[index];
   acc.x_sum += x;
   acc.y_sum += y;

@@ -42,8 +42,11 @@ std::optional<double> ParseUsDateTime(std::string_view s) {
   size_t i = 0;
   for (int k = 0; k < 3; ++k) {
     size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') part[k] = part[k] * 10 + (s[i++] - '0');
-    if (i == start || i - start > 4) return std::nullopt;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (i - start >= 4) return std::nullopt;  // no field has more than 4 digits; no overflow
+      part[k] = part[k] * 10 + (s[i++] - '0');
+    }
+    if (i == start) return std::nullopt;
     if (k < 2) {
       if (i >= s.size() || s[i] != '/') return std::nullopt;
       ++i;
