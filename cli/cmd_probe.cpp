@@ -37,19 +37,6 @@ struct LatencyFlags {
   std::string range_size = "4KiB";
 };
 
-int ExitFor(ProbeStatus status) {
-  switch (status) {
-    case ProbeStatus::kOk:
-    case ProbeStatus::kPartial:
-      return ToInt(ExitStatus::kOk);
-    case ProbeStatus::kFailed:
-      return ToInt(ExitStatus::kProbeFailed);
-    case ProbeStatus::kUnreachable:
-      return ToInt(ExitStatus::kInputError);
-  }
-  return ToInt(ExitStatus::kProbeFailed);
-}
-
 int UsageError(const std::string& command, const std::string& message) {
   fmt::print(stderr, "feedcheck probe {}: {}\n", command, message);
   return ToInt(ExitStatus::kUsage);
@@ -146,7 +133,7 @@ int RunThroughput(const ThroughputFlags& flags, const GlobalOptions& globals) {
   PrintStatusLine(out.result, env);
   if (globals.json) {
     PrintJson(out.result, env);
-    return ExitFor(out.result.status);
+    return ProbeExitCode(out.result.status);
   }
   const FactSet& f = out.result.evidence.facts;
   if (!out.steps.empty()) {
@@ -166,7 +153,7 @@ int RunThroughput(const ThroughputFlags& flags, const GlobalOptions& globals) {
                FactText(f, "probe.errors.total"), FactText(f, "probe.errors.throttled_egress"),
                FactText(f, "probe.errors.throttled_requests"), FactText(f, "probe.errors.retries"));
   }
-  return ExitFor(out.result.status);
+  return ProbeExitCode(out.result.status);
 }
 
 int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
@@ -192,7 +179,7 @@ int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
   PrintStatusLine(out.result, env);
   if (globals.json) {
     PrintJson(out.result, env);
-    return ExitFor(out.result.status);
+    return ProbeExitCode(out.result.status);
   }
   const FactSet& f = out.result.evidence.facts;
   if (out.ttfb.count()) {
@@ -212,7 +199,7 @@ int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
                FactText(f, "probe.latency.new_conn_ttfb_p50_ms"));
     fmt::print("  errors: {}\n", FactText(f, "probe.errors.total"));
   }
-  return ExitFor(out.result.status);
+  return ProbeExitCode(out.result.status);
 }
 
 }  // namespace

@@ -59,16 +59,7 @@ struct NicFlags {
 
 int ExitFor(const ProbeResult& r) {
   if (int interrupted = SignalGuard::InterruptedExitCode()) return interrupted;
-  switch (r.status) {
-    case ProbeStatus::kOk:
-    case ProbeStatus::kPartial:
-      return ToInt(ExitStatus::kOk);
-    case ProbeStatus::kFailed:
-      return ToInt(ExitStatus::kProbeFailed);
-    case ProbeStatus::kUnreachable:
-      return ToInt(ExitStatus::kInputError);
-  }
-  return ToInt(ExitStatus::kProbeFailed);
+  return ProbeExitCode(r.status);
 }
 
 int Fail(const std::string& command, int code, const std::string& message) {

@@ -163,4 +163,17 @@ ProgressFn TerminalProgress() {
   return [](const std::string& text) { fmt::print(stderr, "\r\033[K{}", text); };
 }
 
+int ProbeExitCode(ProbeStatus status) {
+  switch (status) {
+    case ProbeStatus::kOk:
+    case ProbeStatus::kPartial:
+      return ToInt(ExitStatus::kOk);
+    case ProbeStatus::kFailed:
+      return ToInt(ExitStatus::kProbeFailed);
+    case ProbeStatus::kUnreachable:
+      return ToInt(ExitStatus::kInputError);
+  }
+  return ToInt(ExitStatus::kProbeFailed);
+}
+
 }  // namespace feedcheck::cli

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "probes/http_probe_env.h"
+#include "probes/probe.h"
 
 namespace feedcheck::cli {
 
@@ -40,5 +41,8 @@ void StateBudget(const std::string& probe, const HttpProbeEnv& env, const std::s
 
 /// A progress callback that writes to stderr when it is a terminal, nothing otherwise.
 ProgressFn TerminalProgress();
+
+/// DESIGN.md exit codes for a probe outcome: ok and partial 0, failed 4, unreachable 3.
+int ProbeExitCode(ProbeStatus status);
 
 }  // namespace feedcheck::cli
