@@ -1,19 +1,19 @@
-// `feedcheck postmortem JOB_LOG_DIR [--metrics M] [--gpu G] [--profile P] [--format F] [-o FILE]`:
-// analyzers + rules; the verdict names the bottleneck with its evidence. Analysis, rules,
-// verdict and rendering each live in their own library; this file only wires them.
+// `feedcheck postmortem JOB_LOG_DIR [--metrics M] [--gpu G] [--profile P] [--with RESULT.json]
+// [--sku S --nodes N --region R] [--format F] [-o FILE]`: analyzers + rules; the verdict names the
+// bottleneck with its evidence. `--with` sets measurements of an earlier preflight or probe run
+// beside what the job left. Analysis, rules, verdict and rendering each live in their own library;
+// this file only wires them.
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
 #include <memory>
 
 #include "analyzers/analyze_paths.h"
 #include "cli/advice_common.h"
+#include "cli/cluster_options.h"
 #include "cli/command.h"
+#include "cli/report_output.h"
 #include "core/exit_status.h"
-#include "reports/reporter.h"
+#include "reports/report_json.h"
 #include "reports/verdict.h"
 #include "rules/advice.h"
 
@@ -26,10 +26,35 @@ struct PostmortemOptions {
   std::vector<std::string> metrics;
   std::vector<std::string> gpu;
   std::string profile;
+  std::vector<std::string> with;
+  ClusterFlags cluster;
   std::string format = "term";
   std::string output;
   double gpu_busy_threshold = 10;
 };
+
+// Measured facts and the probes' charts of saved results (preflight or probe --json): what the
+// cluster could do, beside what the job did. Declared and knowledge facts of those runs stay
+// out: the job's own cluster is described by this command's flags and profile.
+bool AddMeasurements(const std::vector<std::string>& paths, Evidence* evidence,
+                     DiagnosticList* diagnostics) {
+  bool ok = true;
+  for (const auto& path : paths) {
+    Report saved;
+    if (!LoadReportFile(path, &saved, diagnostics)) {
+      fmt::print(stderr, "feedcheck postmortem: cannot read --with {}\n", path);
+      ok = false;
+      continue;
+    }
+    Evidence measured;
+    for (const auto& [key, fact] : saved.evidence.facts)
+      if (fact.provenance.origin == FactOrigin::kMeasured) measured.facts.Set(fact);
+    for (const auto& series : saved.evidence.series)
+      if (series.key.rfind("probe.", 0) == 0) measured.series.push_back(series);
+    evidence->Merge(measured);
+  }
+  return ok;
+}
 
 int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
   Report report;
@@ -50,14 +75,29 @@ int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
   }
   report.evidence = std::move(analysis.evidence);
 
+  KnowledgeBase kb;
+  if (int code = LoadKnowledgeBase(globals, &kb)) return code;
+  ClusterChoice cluster;
+  FlagError flag_error;
+  if (!ResolveCluster(kb, opts.cluster, &cluster, &flag_error)) {
+    fmt::print(stderr, "feedcheck postmortem: {}\n", flag_error.message);
+    return ToInt(ExitStatus::kUsage);
+  }
   DiagnosticList diagnostics;
-  rules::Profile profile;
-  FactSet facts;
-  if (!GatherFacts({}, opts.profile, globals, &facts, &profile, &diagnostics,
-                   &report.evidence.facts)) {
+  if (!AddMeasurements(opts.with, &report.evidence, &diagnostics)) {
     PrintDiagnostics(diagnostics);
     return ToInt(ExitStatus::kInputError);
   }
+  FactSet overrides = ClusterFlagFacts(opts.cluster, cluster);
+  overrides.Merge(report.evidence.facts);
+  rules::Profile profile;
+  FactSet facts;
+  if (!GatherFacts({}, opts.profile, globals, &facts, &profile, &diagnostics, &overrides)) {
+    PrintDiagnostics(diagnostics);
+    return ToInt(ExitStatus::kInputError);
+  }
+  // What the job ran against is what it was: no default account is assumed here.
+  AddClusterKnowledge(kb, cluster, /*use_default_account=*/false, &facts);
   rules::RuleSet rule_set;
   if (!LoadRules(globals, &rule_set, &diagnostics)) {
     PrintDiagnostics(diagnostics);
@@ -76,30 +116,8 @@ int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
   report.env = advice.env;
   report.config = advice.config;
 
-  std::string format = globals.json ? "json" : opts.format;
-  ReporterOptions ropts;
-  ropts.color = format == "term" && opts.output.empty() &&
-                ColorWanted(globals.no_color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"));
-  std::unique_ptr<Reporter> reporter = MakeReporter(format, ropts);
-  if (opts.output.empty() || opts.output == "-") {
-    reporter->Render(report, std::cout);
-  } else {
-    std::ofstream out(opts.output, std::ios::binary | std::ios::trunc);
-    if (out) reporter->Render(report, out);
-    out.close();
-    if (!out) {
-      fmt::print(stderr, "feedcheck postmortem: cannot write {}\n", opts.output);
-      return ToInt(ExitStatus::kInputError);
-    }
-    fmt::print(stderr, "feedcheck postmortem: verdict '{}'; wrote {} ({})\n", report.verdict,
-               opts.output, format);
-  }
-  auto threshold = FailOnThreshold(globals.fail_on);
-  if (threshold) {
-    for (const auto& f : report.findings)
-      if (f.severity >= *threshold) return ToInt(ExitStatus::kFindings);
-  }
-  return ToInt(ExitStatus::kOk);
+  if (int rc = WriteReport(report, opts.format, opts.output, globals, "postmortem")) return rc;
+  return FindingsExitCode(report.findings, globals);
 }
 
 }  // namespace
@@ -114,6 +132,10 @@ void SetupPostmortem(CLI::App& root, CommandTable& table) {
   sub->add_option("--metrics", opts->metrics, "Storage account metrics export (JSON or CSV)");
   sub->add_option("--gpu", opts->gpu, "GPU utilisation samples (nvidia-smi CSV, DCGM)");
   sub->add_option("--profile", opts->profile, "Workload profile YAML (examples/*.yaml)");
+  sub->add_option("--with", opts->with,
+                  "Saved preflight or probe result (JSON): its measurements and charts join the "
+                  "job's");
+  AddClusterOptions(sub, &opts->cluster);
   sub->add_option("--gpu-busy-threshold", opts->gpu_busy_threshold,
                   "GPU utilisation (%) under which a sample counts as starved")
       ->check(CLI::Range(0.0, 100.0));

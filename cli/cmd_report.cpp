@@ -1,15 +1,11 @@
 // `feedcheck report RESULT.json --format term|json|md|html [-o FILE]`: re-renders a saved result
 // (or a facts.json) in another format. Reading is report_json's job, rendering the reporters'.
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/report_output.h"
 #include "core/exit_status.h"
 #include "reports/report_json.h"
 #include "reports/reporter.h"
@@ -33,29 +29,7 @@ int RunReport(const ReportOptions& opts, const GlobalOptions& globals) {
     fmt::print(stderr, "feedcheck report: cannot read {}\n", opts.input);
     return ToInt(ExitStatus::kInputError);
   }
-  std::string format = globals.json ? "json" : opts.format;
-  ReporterOptions ropts;
-  ropts.color = format == "term" && opts.output.empty() &&
-                ColorWanted(globals.no_color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"));
-  std::unique_ptr<Reporter> reporter = MakeReporter(format, ropts);
-  if (!reporter) {
-    fmt::print(stderr, "feedcheck report: unknown --format '{}'\n", format);
-    return ToInt(ExitStatus::kUsage);
-  }
-  if (opts.output.empty() || opts.output == "-") {
-    reporter->Render(report, std::cout);
-    std::cout.flush();
-    return ToInt(ExitStatus::kOk);
-  }
-  std::ofstream out(opts.output, std::ios::binary | std::ios::trunc);
-  if (out) reporter->Render(report, out);
-  out.close();
-  if (!out) {
-    fmt::print(stderr, "feedcheck report: cannot write {}\n", opts.output);
-    return ToInt(ExitStatus::kInputError);
-  }
-  fmt::print(stderr, "feedcheck report: wrote {} ({})\n", opts.output, format);
-  return ToInt(ExitStatus::kOk);
+  return WriteReport(report, opts.format, opts.output, globals, "report");
 }
 
 }  // namespace

@@ -16,12 +16,6 @@ std::nullopt_t Bad(FlagError* error, const std::string& flag, const std::string&
   return std::nullopt;
 }
 
-Provenance Declared(const std::string& flag) {
-  Provenance p;
-  p.origin = FactOrigin::kDeclared;
-  p.source = flag;
-  return p;
-}
 
 }  // namespace
 
@@ -187,6 +181,13 @@ void AddChoiceFacts(const KnowledgeBase& kb, const NodeChoice& node, const Accou
                           Declared("--account-egress-gbps")));
   if (!account.region.empty())
     facts->Set(TextFact("account.region", account.region, Declared("--region")));
+}
+
+Provenance Declared(const std::string& flag) {
+  Provenance p;
+  p.origin = FactOrigin::kDeclared;
+  p.source = flag;
+  return p;
 }
 
 std::string RowRef(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }

@@ -64,6 +64,9 @@ bool ResolveAccount(const KnowledgeBase& kb, const std::string& region, const st
 void AddChoiceFacts(const KnowledgeBase& kb, const NodeChoice& node, const AccountChoice& account,
                     int nodes, FactSet* facts);
 
+/// Provenance of a fact a flag declared ("--nodes").
+Provenance Declared(const std::string& flag);
+
 /// "data/vm_sizes.yaml:27" for a row.
 std::string RowRef(const std::string& file, int line);
 

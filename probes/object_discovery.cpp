@@ -168,8 +168,9 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
     }
   }
   // A prefix (or a blob name that does not exist as such): list what is under it.
-  std::string url = t.ContainerUrl() + "?restype=container&comp=list&maxresults=" +
-                    std::to_string(std::min<size_t>(std::max<size_t>(max_objects, 1), 5000));
+  // A whole page (one request either way), so that in a prefix mixing many small files with a
+  // few large ones the large ones are found too.
+  std::string url = t.ContainerUrl() + "?restype=container&comp=list&maxresults=5000";
   if (!t.prefix.empty()) url += "&prefix=" + EncodeQueryValue(t.prefix);
   HttpRequest list = env.SignedRequest("GET", url);
   list.keep_body = true;
@@ -194,7 +195,13 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
     if (o.size_bytes == 0) continue;
     o.url = t.ObjectUrl(o.name);
     result.objects.push_back(std::move(o));
-    if (result.objects.size() >= max_objects) break;
+  }
+  if (result.objects.size() > max_objects) {
+    // The largest ones: a read probe wants objects it can read whole blocks from.
+    std::stable_sort(
+        result.objects.begin(), result.objects.end(),
+        [](const ObjectInfo& a, const ObjectInfo& b) { return a.size_bytes > b.size_bytes; });
+    result.objects.resize(max_objects);
   }
   if (result.objects.empty()) result.error = "no non-empty blobs under " + t.Display();
   return result;

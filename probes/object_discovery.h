@@ -25,7 +25,8 @@ struct DiscoveryResult {
   std::string error;                ///< why nothing was found (redacted)
 };
 
-/// Finds up to `max_objects` non-empty objects at the target.
+/// Finds up to `max_objects` non-empty objects at the target: the object itself, or the largest
+/// `max_objects` of the first List Blobs page (5,000 entries) under the prefix.
 DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, BudgetTracker* budget,
                                 ErrorTally* errors, size_t max_objects);
 

@@ -255,6 +255,12 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     errors.AddFacts(&result.evidence.facts, {FactOrigin::kMeasured, "probe throughput"});
     return out;
   }
+  // Objects smaller than a block measure request overhead, not bandwidth (the smallfiles probe
+  // measures that): when the prefix also holds objects of a whole block or more, read only those.
+  if (std::any_of(found.objects.begin(), found.objects.end(),
+                  [&](const ObjectInfo& x) { return x.size_bytes >= o.block_bytes; })) {
+    std::erase_if(found.objects, [&](const ObjectInfo& x) { return x.size_bytes < o.block_bytes; });
+  }
   BlockCursor cursor(found.objects, o.block_bytes);
 
   std::vector<int> plan;

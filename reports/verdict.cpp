@@ -12,7 +12,7 @@ namespace {
 
 // Built-in rule ids (rules/builtin/*.yaml) by the bottleneck they point at. Matched exactly
 // first, then by prefix, so a user's "small-files-..." rule lands in the right class.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 24> kRuleClasses{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 25> kRuleClasses{{
     {"egress-at-limit-observed", "account egress"},
     {"throttled-egress", "account egress"},
     {"egress-nodes-beyond-account", "account egress"},
@@ -36,6 +36,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 24> kRuleCla
     {"cache-", "cache disk"},
     {"prefetch-exceeds-ram", "cache disk"},
     {"gpu-demand-", "account egress"},
+    {"supply-nodes-beyond-account", "account egress"},
     {"http-retry-count-high", "request throttling"},
 }};
 
@@ -62,15 +63,34 @@ Verdict PreflightVerdict(const std::vector<Finding>& findings) {
   return {"ready", VerdictLevel::kGood, "No rule found a warning or a critical problem."};
 }
 
+// Among findings of equal severity, the class that caps the others wins: an account at its
+// egress or request limit throttles every client, however well tuned, so client threads, small
+// files or the access mode only matter once the account is not saturated.
+int ClassRank(const std::string& cls) {
+  static constexpr std::string_view kOrder[] = {"account egress", "request throttling",
+                                                "cache disk",     "access mode",
+                                                "small files",    "client threads/CPU"};
+  for (size_t i = 0; i < std::size(kOrder); ++i)
+    if (kOrder[i] == cls) return static_cast<int>(i);
+  return static_cast<int>(std::size(kOrder));
+}
+
 Verdict PostmortemVerdict(const std::vector<Finding>& findings) {
   for (Severity s : {Severity::kCritical, Severity::kWarning}) {
+    const Finding* best = nullptr;
+    std::string best_cls;
     for (const auto& f : findings) {
       if (f.severity != s) continue;
       std::string cls = BottleneckOfRule(f.rule_id);
       if (cls.empty()) continue;
-      return {cls, s == Severity::kCritical ? VerdictLevel::kBad : VerdictLevel::kWarning,
-              fmt::format("{} ({}).", f.title, f.rule_id)};
+      if (!best || ClassRank(cls) < ClassRank(best_cls)) {
+        best = &f;
+        best_cls = cls;
+      }
     }
+    if (best)
+      return {best_cls, s == Severity::kCritical ? VerdictLevel::kBad : VerdictLevel::kWarning,
+              fmt::format("{} ({}).", best->title, best->rule_id)};
   }
   return {"none found", VerdictLevel::kGood,
           "No finding points at account egress, request throttling, client threads/CPU, small "

@@ -21,8 +21,9 @@ struct Verdict {
 Verdict PreflightVerdict(const std::vector<Finding>& findings);
 
 /// The bottleneck named by the most severe warning-or-worse finding whose rule belongs to a
-/// bottleneck class (account egress, request throttling, client threads/CPU, small files,
-/// access mode, cache disk); "none found" when no such finding fired.
+/// bottleneck class; among equally severe ones the class that caps the others: account egress,
+/// request throttling, cache disk, access mode, small files, client threads/CPU. "none found"
+/// when no such finding fired.
 Verdict PostmortemVerdict(const std::vector<Finding>& findings);
 
 /// The bottleneck class of a built-in rule id, "" when the rule names none.

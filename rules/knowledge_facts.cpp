@@ -10,6 +10,7 @@
 #define FEEDCHECK_HAVE_KB 1
 #include "core/egress_calculator.h"
 #include "core/knowledge_base.h"
+#include "core/supply_model.h"
 #else
 #define FEEDCHECK_HAVE_KB 0
 #endif
@@ -72,6 +73,7 @@ bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string& data_
   if (target) kb.AddAccountFacts(*target, &known);
   facts->Merge(known, /*keep_existing=*/true);
   AddEgress(facts);
+  AddSupplyFacts(facts);
   return ok;
 }
 

@@ -18,7 +18,8 @@ namespace {
 std::string Where(const SourceLocation& l) { return fmt::format("{}:{}", l.file, l.line); }
 }  // namespace
 
-bool RuleSet::LoadFile(const std::string& path, DiagnosticList* diagnostics) {
+bool RuleSet::LoadFile(const std::string& path, DiagnosticList* diagnostics,
+                       const std::string& display_name) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     diagnostics->Add(Diagnostic{kCodeUnreadable,
@@ -31,7 +32,7 @@ bool RuleSet::LoadFile(const std::string& path, DiagnosticList* diagnostics) {
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
-  return LoadText(path, buffer.str(), diagnostics);
+  return LoadText(display_name.empty() ? path : display_name, buffer.str(), diagnostics);
 }
 
 bool RuleSet::LoadText(const std::string& name, std::string content, DiagnosticList* diagnostics) {
@@ -73,7 +74,8 @@ void RuleSet::Add(CompiledRule rule, DiagnosticList* diagnostics) {
   rules_.push_back(std::move(rule));
 }
 
-bool RuleSet::LoadDirectory(const std::string& dir, DiagnosticList* diagnostics) {
+bool RuleSet::LoadDirectory(const std::string& dir, DiagnosticList* diagnostics,
+                            const std::string& display_dir) {
   std::error_code ec;
   std::vector<std::string> files;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -92,7 +94,11 @@ bool RuleSet::LoadDirectory(const std::string& dir, DiagnosticList* diagnostics)
   }
   std::sort(files.begin(), files.end());
   bool ok = true;
-  for (const auto& f : files) ok = LoadFile(f, diagnostics) && ok;
+  for (const auto& f : files) {
+    std::string shown =
+        display_dir.empty() ? "" : display_dir + "/" + fs::path(f).filename().string();
+    ok = LoadFile(f, diagnostics, shown) && ok;
+  }
   return ok;
 }
 
@@ -149,7 +155,7 @@ EvaluationResult RuleSet::Evaluate(const FactSet& facts) const {
 
 bool LoadRuleDirectories(const std::string& builtin_dir, const std::vector<std::string>& user_dirs,
                          RuleSet* rules, DiagnosticList* diagnostics) {
-  bool ok = rules->LoadDirectory(builtin_dir, diagnostics);
+  bool ok = rules->LoadDirectory(builtin_dir, diagnostics, "rules/builtin");
   for (const auto& dir : user_dirs) ok = rules->LoadDirectory(dir, diagnostics) && ok;
   return ok;
 }

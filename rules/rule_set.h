@@ -28,11 +28,15 @@ class RuleSet {
 
   /// Reads and compiles one rules file. Rules with errors are left out, the others kept.
   /// Returns false when the file had any error (unreadable, bad YAML, a bad rule).
-  bool LoadFile(const std::string& path, DiagnosticList* diagnostics);
+  /// `display_name` (default: `path`) is what findings and diagnostics call the file.
+  bool LoadFile(const std::string& path, DiagnosticList* diagnostics,
+                const std::string& display_name = "");
   /// Same from text (tests, fuzzing); `name` is used in diagnostics.
   bool LoadText(const std::string& name, std::string content, DiagnosticList* diagnostics);
-  /// Every *.yaml / *.yml file of `dir`, in name order.
-  bool LoadDirectory(const std::string& dir, DiagnosticList* diagnostics);
+  /// Every *.yaml / *.yml file of `dir`, in name order. With `display_dir`, files are named
+  /// `display_dir/<file>` in findings and diagnostics (built-ins: their place in the sources).
+  bool LoadDirectory(const std::string& dir, DiagnosticList* diagnostics,
+                     const std::string& display_dir = "");
 
   EvaluationResult Evaluate(const FactSet& facts) const;
 
@@ -46,7 +50,8 @@ class RuleSet {
   std::vector<CompiledRule> rules_;
 };
 
-/// Loads the built-in rules directory and then each user directory (--rules DIR).
+/// Loads the built-in rules directory (named rules/builtin/ in findings, where they are in the
+/// sources, not where the build copied them) and then each user directory (--rules DIR).
 bool LoadRuleDirectories(const std::string& builtin_dir, const std::vector<std::string>& user_dirs,
                          RuleSet* rules, DiagnosticList* diagnostics);
 

@@ -131,29 +131,54 @@ TEST_CASE("advise --fail-on and facts files", "[cli][advise]") {
 }
 
 TEST_CASE("advise layers measured facts over a profile and the knowledge base", "[cli][advise]") {
-  // The profile alone bounds CosmoFlow's 51.2 Gbit/s per node by the 16.7 Gbit/s share of
-  // account egress; a measured 60 Gbit/s per node says the input rate is met.
-  std::string facts = WriteTempFile("measured.json", R"json({"schema_version": 1, "facts": [
-    {"key": "probe.throughput.gbps", "value": 60, "unit": "Gbit/s",
+  // The profile: 12 nodes of 24 Gbit/s on a 200 Gbit/s account, CosmoFlow's 51.2 Gbit/s per node.
+  // A measured per-node rate replaces the NIC in the supply, but never beats the node's share of
+  // the account (200 / 12 = 16.7 Gbit/s): 60 measured still gives 16.7; 5 measured gives 5.
+  auto measured = [](double gbps) {
+    return WriteTempFile("measured-" + std::to_string(int(gbps)) + ".json",
+                         R"json({"schema_version": 1, "facts": [
+    {"key": "probe.throughput.gbps", "value": )json" +
+                             std::to_string(gbps) + R"json(, "unit": "Gbit/s",
      "provenance": {"origin": "measured", "source": "probe throughput (concurrency=64)"}}]})json");
-  const std::string profile = Example("egress-12-nodes-nd96asr-v4.yaml");
-  auto fired = [](const RunResult& r) {
-    std::set<std::string> ids;
-    const nlohmann::json j = r.Json();  // keep the document alive while iterating
-    for (const auto& f : j["findings"]) ids.insert(f["rule_id"].get<std::string>());
-    return ids;
   };
-  RunResult r =
-      RunFeedcheck({"advise", facts, "--profile", profile, "--json", "--fail-on", "never"});
-  INFO(r.err);
-  REQUIRE(r.exit_code == 0);
-  std::set<std::string> with_measurement = fired(r);
-  CHECK(with_measurement.count("gpu-demand-met") == 1);
-  CHECK(with_measurement.count("gpu-demand-far-exceeds-supply") == 0);
-  CHECK(with_measurement.count("egress-nodes-beyond-account") == 1);
-  std::set<std::string> alone =
-      fired(RunFeedcheck({"advise", "--profile", profile, "--json", "--fail-on", "never"}));
-  CHECK(alone.count("gpu-demand-far-exceeds-supply") == 1);
+  const std::string profile = Example("egress-12-nodes-nd96asr-v4.yaml");
+  struct Outcome {
+    std::set<std::string> fired;
+    double supply_gbps = -1;
+    std::string supply_source;
+  };
+  auto run = [&](std::vector<std::string> args) {
+    RunResult r = RunFeedcheck(args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    Outcome o;
+    const nlohmann::json j = r.Json();  // keep the document alive while iterating
+    for (const auto& f : j["findings"]) o.fired.insert(f["rule_id"].get<std::string>());
+    for (const auto& f : j["facts"]) {
+      if (f["key"] != "supply.per_node_gbps") continue;
+      o.supply_gbps = f["value"].get<double>();
+      o.supply_source = f["provenance"]["source"].get<std::string>();
+    }
+    return o;
+  };
+  Outcome fast =
+      run({"advise", measured(60), "--profile", profile, "--json", "--fail-on", "never"});
+  CHECK(fast.supply_gbps == Approx(200.0 / 12));
+  CHECK(fast.supply_source.find("probe.throughput.gbps") != std::string::npos);
+  CHECK(fast.fired.count("gpu-demand-far-exceeds-supply") == 1);
+  CHECK(fast.fired.count("egress-nodes-beyond-account") == 1);
+  CHECK(fast.fired.count("supply-nodes-beyond-account") == 1);  // 200 / 60: 3 nodes at 60
+
+  Outcome slow = run({"advise", measured(5), "--profile", profile, "--json", "--fail-on", "never"});
+  CHECK(slow.supply_gbps == Approx(5.0));
+  CHECK(slow.fired.count("gpu-demand-far-exceeds-supply") == 1);
+  CHECK(slow.fired.count("supply-nodes-beyond-account") == 0);  // 12 x 5 = 60 < 200
+
+  Outcome alone = run({"advise", "--profile", profile, "--json", "--fail-on", "never"});
+  CHECK(alone.supply_gbps == Approx(200.0 / 12));
+  CHECK(alone.supply_source.find("node.nic_gbps") != std::string::npos);
+  CHECK(alone.fired.count("gpu-demand-far-exceeds-supply") == 1);
+  CHECK(alone.fired.count("supply-nodes-beyond-account") == 0);  // nothing measured
   // A critical finding fails the run at the default --fail-on critical.
   CHECK(RunFeedcheck({"advise", "--profile", profile}).exit_code == 1);
 }

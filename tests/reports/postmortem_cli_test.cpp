@@ -47,9 +47,10 @@ TEST_CASE("postmortem names the bottleneck of the demo job", "[reports][cli][pos
   auto j = nlohmann::json::parse(json.out);
   CHECK(j["kind"] == kReportKind);
   CHECK(j["title"] == "Post-mortem");
-  // All findings on the demo job are warnings; the first with a bottleneck class decides
-  // (client-bound-latency: end-to-end latency far above server latency). The 503s are found too.
-  CHECK(j["verdict"] == "client threads/CPU");
+  // All findings on the demo job are warnings: client-bound latency and 16k 503 ServerBusy
+  // answers. Throttling caps every client, so it outranks the client's own latency.
+  CHECK(j["verdict"] == "request throttling");
+  CHECK(json.out.find("client-bound-latency") != std::string::npos);
   CHECK(j["verdict_level"] == "warning");
   CHECK(json.out.find("throttled-server-busy") != std::string::npos);
   CHECK(j["findings"].size() >= 1);
@@ -69,4 +70,45 @@ TEST_CASE("postmortem exit codes: findings at --fail-on, unreadable input",
   Run missing = Feedcheck("postmortem " + kDir + "/no-such-job");
   CHECK(missing.code == 3);
   CHECK(testing::ReadFileOrEmpty(kDir + "/stderr.txt").find("no-such-job") != std::string::npos);
+}
+
+TEST_CASE("postmortem: the account the job read from, and measurements set beside the job",
+          "[reports][cli][postmortem]") {
+  // Named, the account's 200 Gbit/s limit is what the job's egress peak reached: that caps the
+  // throttling and the client's latency alike, so it is the bottleneck.
+  Run named = Feedcheck("--fail-on never postmortem " + kJob +
+                        " --region eastus --sku Standard_ND96asr_v4 "
+                        "--nodes 2 --format json");
+  REQUIRE(named.code == 0);
+  auto j = nlohmann::json::parse(named.out);
+  CHECK(j["verdict"] == "account egress");
+  CHECK(named.out.find("egress-at-limit-observed") != std::string::npos);
+
+  // --with: a saved probe result's measured facts and probe charts join the job's evidence;
+  // what that run declared (its node count) does not.
+  std::string saved = kDir + "/measured.json";
+  std::ofstream(saved) << R"json({"schema_version": 1, "facts": [
+    {"key": "probe.throughput.gbps", "value": 7.5, "unit": "Gbit/s",
+     "provenance": {"origin": "measured", "source": "probe throughput"}},
+    {"key": "node.count", "value": 40, "unit": "count",
+     "provenance": {"origin": "declared", "source": "--nodes"}}],
+   "series": [{"key": "probe.throughput.by_concurrency", "title": "t", "x_label": "connections",
+               "x_unit": "count", "y_label": "throughput", "y_unit": "Gbit/s",
+               "points": [[1, 2.5], [2, 5.0], [4, 7.5]]}]})json";
+  Run with =
+      Feedcheck("--fail-on never postmortem " + kJob + " --with " + saved + " --format json");
+  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  REQUIRE(with.code == 0);
+  auto w = nlohmann::json::parse(with.out);
+  bool measured = false, declared_nodes = false, series = false;
+  for (const auto& f : w["evidence"]["facts"]) {
+    measured |= f["key"] == "probe.throughput.gbps" && f["value"] == 7.5;
+    declared_nodes |= f["key"] == "node.count";
+  }
+  for (const auto& s : w["evidence"]["series"])
+    series |= s["key"] == "probe.throughput.by_concurrency";
+  CHECK(measured);
+  CHECK_FALSE(declared_nodes);
+  CHECK(series);
+  CHECK(Feedcheck("postmortem " + kJob + " --with " + kDir + "/no-such.json").code == 3);
 }

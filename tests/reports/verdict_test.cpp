@@ -49,4 +49,17 @@ TEST_CASE("post-mortem verdict names the bottleneck class", "[reports][verdict]"
   CHECK(v.level == VerdictLevel::kBad);
   CHECK(PostmortemVerdict({F("throttled-egress", Severity::kInfo)}).text == "none found");
   CHECK(PostmortemVerdict({F("unknown-rule", Severity::kCritical)}).text == "none found");
+  // Equal severity: the account's limits cap every client, so they outrank client tuning,
+  // whatever order the rules were listed in.
+  CHECK(PostmortemVerdict({F("client-bound-latency", Severity::kWarning),
+                           F("throttled-server-busy", Severity::kWarning)})
+            .text == "request throttling");
+  Verdict ranked = PostmortemVerdict({F("client-bound-latency", Severity::kWarning),
+                                      F("throttled-server-busy", Severity::kWarning),
+                                      F("egress-at-limit-observed", Severity::kWarning)});
+  CHECK(ranked.text == "account egress");
+  CHECK(ranked.detail.find("egress-at-limit-observed") != std::string::npos);
+  CHECK(PostmortemVerdict({F("mount-when-partial-read", Severity::kWarning),
+                           F("small-files-pack-shards", Severity::kWarning)})
+            .text == "access mode");
 }

@@ -165,6 +165,12 @@ std::map<std::string, Case> Cases() {
   c["gpu-demand-met"] = {
       Facts({"workload.gpu_demand_gbps=100Gbit/s", "probe.throughput.gbps=120Gbit/s"}),
       Facts({"workload.gpu_demand_gbps=100Gbit/s", "probe.throughput.gbps=80Gbit/s"})};
+  // supply.full_rate_nodes is what AddSupplyFacts derives: floor(200 / 30) = 6.
+  c["supply-nodes-beyond-account"] = {
+      Facts({"probe.throughput.gbps=30Gbit/s", "account.egress_gbps=200Gbit/s", "node.count=8",
+             "supply.full_rate_nodes=6", "supply.per_node_gbps=25Gbit/s"}),
+      Facts({"probe.throughput.gbps=30Gbit/s", "account.egress_gbps=200Gbit/s", "node.count=6",
+             "supply.full_rate_nodes=6", "supply.per_node_gbps=30Gbit/s"})};
   return c;
 }
 

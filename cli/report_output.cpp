@@ -1,0 +1,58 @@
+#include "cli/report_output.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/advice_common.h"
+#include "core/exit_status.h"
+#include "reports/reporter.h"
+
+namespace feedcheck::cli {
+
+int WriteReport(const Report& report, const std::string& format_flag, const std::string& output,
+                const GlobalOptions& globals, const std::string& command) {
+  std::string format = globals.json ? "json" : format_flag;
+  bool to_stdout = output.empty() || output == "-";
+  ReporterOptions options;
+  options.color =
+      format == "term" && to_stdout &&
+      ColorWanted(globals.no_color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"));
+  std::unique_ptr<Reporter> reporter = MakeReporter(format, options);
+  if (!reporter) {
+    fmt::print(stderr, "feedcheck {}: unknown --format '{}'\n", command, format);
+    return ToInt(ExitStatus::kUsage);
+  }
+  if (to_stdout) {
+    reporter->Render(report, std::cout);
+    std::cout.flush();
+    return ToInt(ExitStatus::kOk);
+  }
+  std::ofstream out(output, std::ios::binary | std::ios::trunc);
+  if (out) reporter->Render(report, out);
+  out.close();
+  if (!out) {
+    fmt::print(stderr, "feedcheck {}: cannot write {}\n", command, output);
+    return ToInt(ExitStatus::kInputError);
+  }
+  if (report.verdict.empty())
+    fmt::print(stderr, "feedcheck {}: wrote {} ({})\n", command, output, format);
+  else
+    fmt::print(stderr, "feedcheck {}: verdict '{}'; wrote {} ({})\n", command, report.verdict,
+               output, format);
+  return ToInt(ExitStatus::kOk);
+}
+
+int FindingsExitCode(const std::vector<Finding>& findings, const GlobalOptions& globals) {
+  auto threshold = FailOnThreshold(globals.fail_on);
+  if (!threshold) return ToInt(ExitStatus::kOk);
+  for (const auto& f : findings)
+    if (f.severity >= *threshold) return ToInt(ExitStatus::kFindings);
+  return ToInt(ExitStatus::kOk);
+}
+
+}  // namespace feedcheck::cli

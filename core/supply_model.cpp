@@ -1,0 +1,67 @@
+#include "core/supply_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace feedcheck {
+
+std::vector<double> PredictRamp(int max_nodes, double node_gbps, double egress_gbps) {
+  std::vector<double> out;
+  for (int n = 1; n <= max_nodes; ++n) {
+    double v = n * node_gbps;
+    if (egress_gbps > 0) v = std::min(v, egress_gbps);
+    out.push_back(v);
+  }
+  return out;
+}
+
+Series PredictedRampSeries(int max_nodes, double node_gbps, double egress_gbps) {
+  Series s{"probe.cluster.ramp_predicted",
+           "predicted: min(nodes x per-node rate, account egress)",
+           "nodes",
+           Unit::kCount,
+           "aggregate",
+           Unit::kGbps,
+           {}};
+  std::vector<double> ramp = PredictRamp(max_nodes, node_gbps, egress_gbps);
+  for (size_t i = 0; i < ramp.size(); ++i) s.points.push_back({double(i + 1), ramp[i]});
+  return s;
+}
+
+void AddSupplyFacts(FactSet* facts) {
+  const Fact* measured = facts->Find("probe.throughput.gbps");
+  auto node = facts->NumberIn(measured ? "probe.throughput.gbps" : "node.nic_gbps", Unit::kGbps);
+  auto limit = facts->NumberIn("account.egress_gbps", Unit::kGbps);
+  if (!node || !limit || !(*node > 0) || !(*limit > 0) || !std::isfinite(*node) ||
+      !std::isfinite(*limit))
+    return;
+  Provenance p;
+  p.origin = FactOrigin::kDerived;
+  const char* rate = measured ? "probe.throughput.gbps" : "node.nic_gbps";
+  FactSet derived;
+  // A whole node count: the most nodes that all still get the per-node rate.
+  double full = std::floor(*limit / *node + 1e-9);
+  p.source = fmt::format("floor(account.egress_gbps / {})", rate);
+  derived.Set(NumberFact("supply.full_rate_nodes", std::min(full, 1e6), Unit::kCount, p));
+  auto n = facts->Number("node.count");
+  if (n && *n >= 1 && std::isfinite(*n)) {
+    p.source = fmt::format("min({}, account.egress_gbps / node.count)", rate);
+    derived.Set(NumberFact("supply.per_node_gbps", std::min(*node, *limit / *n), Unit::kGbps, p));
+    p.source = fmt::format("min(node.count x {}, account.egress_gbps)", rate);
+    derived.Set(NumberFact("supply.aggregate_gbps", std::min(*n * *node, *limit), Unit::kGbps, p));
+  }
+  facts->Merge(derived, /*keep_existing=*/true);
+}
+
+int RampNodesToDraw(int planned_nodes, double node_gbps, double egress_gbps, int cap) {
+  int n = std::max(1, planned_nodes);
+  if (node_gbps > 0 && egress_gbps > 0) {
+    double reach = std::ceil(egress_gbps / node_gbps - 1e-9);
+    if (reach + 2 < cap) n = std::max(n, static_cast<int>(reach) + 2);
+  }
+  return std::clamp(n, 1, cap);
+}
+
+}  // namespace feedcheck

@@ -1,0 +1,151 @@
+// feedcheck-seed: writes a synthetic training dataset into a container — many small files in
+// directories plus a few large shards — for the README demo and for tests against Azurite.
+// It writes; the probes never do. Credentials come from the environment or files, as for the
+// probes (AZURE_STORAGE_KEY for the emulator's well-known account).
+//
+//   feedcheck-seed CONTAINER_URL [--small N] [--small-bytes B] [--dirs D]
+//                                [--large M] [--large-bytes B] [--threads T]
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "cli/probe_options.h"
+#include "core/units.h"
+#include "probes/redact.h"
+
+namespace {
+
+struct SeedFlags {
+  feedcheck::cli::ProbeOptions target;
+  uint64_t small = 2000;
+  std::string small_bytes = "64KiB";
+  uint64_t dirs = 20;
+  uint64_t large = 4;
+  std::string large_bytes = "64MiB";
+  int threads = 4;
+};
+
+struct Blob {
+  std::string name;
+  uint64_t bytes = 0;
+};
+
+// Bytes that do not compress to nothing (a transparent proxy or a disk could cheat on zeros).
+std::string Content(uint64_t bytes, uint64_t seed) {
+  std::string s(bytes, '\0');
+  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (auto& c : s) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c = static_cast<char>(x & 0xff);
+  }
+  return s;
+}
+
+int Fail(const std::string& message) {
+  fmt::print(stderr, "feedcheck-seed: {}\n", feedcheck::RedactText(message));
+  return 3;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace feedcheck;
+  SeedFlags flags;
+  CLI::App app{"Write a synthetic dataset (many small files, a few large ones) into a container"};
+  cli::AddProbeTargetOptions(&app, &flags.target);
+  app.add_option("--small", flags.small, "Small files")->capture_default_str();
+  app.add_option("--small-bytes", flags.small_bytes, "Size of each small file")
+      ->capture_default_str();
+  app.add_option("--dirs", flags.dirs, "Directories the small files are spread over")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--large", flags.large, "Large files")->capture_default_str();
+  app.add_option("--large-bytes", flags.large_bytes, "Size of each large file")
+      ->capture_default_str();
+  app.add_option("--threads", flags.threads, "Parallel uploads")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  std::string error;
+  auto small_bytes = ParseBytes(flags.small_bytes, &error);
+  auto large_bytes = ParseBytes(flags.large_bytes, &error);
+  if (!small_bytes || !large_bytes || *small_bytes < 1 || *large_bytes < 1 ||
+      *large_bytes > double(1ull << 30))
+    return Fail("--small-bytes / --large-bytes: sizes from 1 B; large files at most 1 GiB");
+  if (flags.small > 1000000 || flags.large > 1000)
+    return Fail("at most 1,000,000 small files and 1,000 large ones");
+
+  HttpProbeEnv env;
+  if (int rc = cli::BuildHttpProbeEnv(flags.target, &env, &error)) {
+    fmt::print(stderr, "feedcheck-seed: {}\n", error);
+    return rc;
+  }
+  if (!env.target.is_azure() || env.target.container.empty())
+    return Fail("the target must be a Blob container URL");
+
+  auto client = env.make_client();
+  HttpRequest create = env.SignedRequest("PUT", env.target.ContainerUrl() + "?restype=container",
+                                         {{"Content-Length", "0"}});
+  HttpResponse cr = client->Perform(create);
+  if (cr.status != 201 && cr.status != 409)
+    return Fail(cr.status == 0 ? cr.transport_error
+                               : fmt::format("Create Container: HTTP {} {}", cr.status,
+                                             cr.Header("x-ms-error-code")));
+
+  std::string base = env.target.prefix;
+  if (!base.empty() && base.back() != '/') base += '/';
+  std::vector<Blob> blobs;
+  for (uint64_t i = 0; i < flags.small; ++i)
+    blobs.push_back({fmt::format("{}images/dir-{:04}/img-{:06}.bin", base, i % flags.dirs, i),
+                     static_cast<uint64_t>(*small_bytes)});
+  for (uint64_t i = 0; i < flags.large; ++i)
+    blobs.push_back(
+        {fmt::format("{}shards/shard-{:04}.bin", base, i), static_cast<uint64_t>(*large_bytes)});
+
+  std::atomic<size_t> next{0};
+  std::atomic<uint64_t> written_bytes{0};
+  std::mutex mu;
+  std::string first_error;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < flags.threads; ++t) {
+    workers.emplace_back([&] {
+      auto c = env.make_client();
+      for (size_t i = next++; i < blobs.size(); i = next++) {
+        const Blob& b = blobs[i];
+        HttpRequest put = env.SignedRequest("PUT", env.target.ObjectUrl(b.name),
+                                            {{"x-ms-blob-type", "BlockBlob"},
+                                             {"Content-Type", "application/octet-stream"},
+                                             {"Content-Length", std::to_string(b.bytes)}});
+        put.body = Content(b.bytes, i);
+        put.timeout_s = 300;
+        HttpResponse r = c->Perform(put);
+        if (r.status != 201) {
+          std::lock_guard<std::mutex> lock(mu);
+          if (first_error.empty())
+            first_error = r.status == 0 ? r.transport_error
+                                        : fmt::format("Put Blob {}: HTTP {} {}", b.name, r.status,
+                                                      r.Header("x-ms-error-code"));
+          next = blobs.size();
+          return;
+        }
+        written_bytes += b.bytes;
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  if (!first_error.empty()) return Fail(first_error);
+  fmt::print(stderr,
+             "feedcheck-seed: wrote {} small files of {} in {} directories and {} of {} ({} in "
+             "all) to {}\n",
+             flags.small, FormatBytes(*small_bytes), flags.dirs, flags.large,
+             FormatBytes(*large_bytes), FormatBytes(double(written_bytes.load())),
+             RedactUrl(env.target.Display()));
+  return 0;
+}
