@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/mpi_smallfiles_output.h"
 #include "cli/probe_options.h"
 #include "cli/sizing_common.h"
 #include "core/evidence_json.h"
@@ -20,8 +21,11 @@
 #include "core/units.h"
 #include "mpi/cluster_merge.h"
 #include "mpi/mpi_world.h"
+#include "mpi/smallfile_merge.h"
 #include "probes/latency_probe.h"
 #include "probes/redact.h"
+#include "probes/smallfile_probe.h"
+#include "probes/target.h"
 #include "probes/throughput_probe.h"
 
 namespace feedcheck::cli {
@@ -31,7 +35,7 @@ constexpr double kStartLeadS = 0.3;          // room for the broadcast to reach 
 constexpr size_t kMaxTimelinePoints = 2000;  // per rank and step, sent to rank 0
 
 struct MpiFlags {
-  std::string command;  // "throughput" | "latency"
+  std::string command;  // "throughput" | "latency" | "smallfiles"
   ProbeOptions common;
   std::string netns;  // namespace name, "{rank}" replaced
   // Throughput.
@@ -48,6 +52,9 @@ struct MpiFlags {
   // Latency.
   LatencyProbeOptions latency;
   std::string range_size = "4KiB";
+  // Small files.
+  std::vector<std::string> sizes;
+  int requests_per_size = SmallFileOptions{}.requests_per_size;
 };
 
 double EpochNow() {
@@ -94,11 +101,41 @@ struct Setup {
   HttpProbeEnv env;
   ThroughputProbeOptions throughput;
   LatencyProbeOptions latency;
+  SmallFileOptions smallfiles;
+  std::string local_dir;  // smallfiles on a local or mounted directory instead of a URL
   KnowledgeBase kb;
   NodeChoice node;
   AccountChoice account;
   bool have_account = false;
 };
+
+// Sizes and reads per size; a local path target reads that directory on every node.
+int PrepareSmallFiles(const MpiFlags& f, Setup* s, std::string* error) {
+  if (!f.sizes.empty()) {
+    s->smallfiles.sizes.clear();
+    for (const std::string& text : f.sizes) {
+      std::string why;
+      auto b = ParseBytes(text, &why);
+      if (!b || *b < 1 || *b > double(1ull << 30)) {
+        *error =
+            "--sizes '" + text + "': a size from 1 B to 1 GiB" + (why.empty() ? "" : ": " + why);
+        return ToInt(ExitStatus::kUsage);
+      }
+      s->smallfiles.sizes.push_back(static_cast<uint64_t>(*b));
+    }
+  }
+  s->smallfiles.concurrency = f.concurrency;
+  s->smallfiles.requests_per_size = f.requests_per_size;
+  Target t;
+  std::string why;
+  if (ParseTarget(f.common.target, {}, &t, &why) && t.kind == TargetKind::kLocalPath) {
+    s->local_dir = t.path;
+    if (!ParseBudget(f.common, &s->env.budget, error)) return ToInt(ExitStatus::kUsage);
+    s->env.target = t;
+    return 0;
+  }
+  return BuildHttpProbeEnv(f.common, &s->env, error);
+}
 
 int Prepare(const MpiFlags& f, const GlobalOptions& globals, int rank, Setup* s,
             std::string* error) {
@@ -109,6 +146,7 @@ int Prepare(const MpiFlags& f, const GlobalOptions& globals, int rank, Setup* s,
       return ToInt(ExitStatus::kInputError);
     }
   }
+  if (f.command == "smallfiles") return PrepareSmallFiles(f, s, error);
   int rc = BuildHttpProbeEnv(f.common, &s->env, error);
   if (rc != 0) return rc;
   std::string why;
@@ -199,6 +237,15 @@ std::vector<RankReport> RunStep(const MpiWorld& w, const MpiFlags& f, const Setu
       rep.window_end_epoch_s = step.window_end_epoch_s;
       rep.timeline = ThinTimeline(step.timeline, kMaxTimelinePoints);
     }
+  } else if (f.command == "smallfiles") {
+    ProbeResult out = s.local_dir.empty() ? RunSmallFileProbe(s.env, s.smallfiles)
+                                          : RunLocalSmallFileProbe(s.local_dir, s.smallfiles,
+                                                                   s.env.budget, ProgressFn{});
+    rep = FromProbe(out, w.rank());
+    if (const Series* m = out.evidence.FindSeries("probe.smallfile.time_by_size"))
+      rep.smallfile_ms = m->points;
+    rep.requests = static_cast<double>(out.requests_sent);
+    rep.elapsed_s = EpochNow() - start;
   } else {
     LatencyProbeResult out = RunLatencyProbe(s.env, s.latency);
     rep = FromProbe(out.result, w.rank());
@@ -378,6 +425,26 @@ int RunThroughput(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool jso
         NumberFact("probe.cluster.predicted_knee_nodes", predicted_knee, Unit::kCount, dp));
     ev.facts.Set(
         NumberFact("probe.cluster.predicted_plateau_gbps", predicted.back(), Unit::kGbps, dp));
+    // The limits the prediction used, so `feedcheck advise` on this result can tell a knee
+    // at the account's egress from one somewhere else (rules/builtin/cluster.yaml).
+    if (egress > 0)
+      ev.facts.Set(
+          NumberFact("account.egress_gbps", egress, Unit::kGbps,
+                     s.account.egress_from_flag
+                         ? Provenance{FactOrigin::kDeclared, "--account-egress-gbps"}
+                         : Provenance{FactOrigin::kKnowledge,
+                                      fmt::format("knowledge base: {}:{} {}", s.account.target.file,
+                                                  s.account.target.line, s.account.target.name),
+                                      s.account.target.file, s.account.target.line}));
+    if (s.node.nic_gbps > 0)
+      ev.facts.Set(
+          NumberFact("node.nic_gbps", s.node.nic_gbps, Unit::kGbps,
+                     s.node.nic_from_flag || !s.node.vm
+                         ? Provenance{FactOrigin::kDeclared, "--nic-gbps"}
+                         : Provenance{FactOrigin::kKnowledge,
+                                      fmt::format("knowledge base: {}:{} {}", s.node.vm->file,
+                                                  s.node.vm->line, s.node.vm->name),
+                                      s.node.vm->file, s.node.vm->line}));
   }
   int rc = WorstExit(last);
   if (all.window_s <= 0) rc = std::max(rc, ToInt(ExitStatus::kProbeFailed));
@@ -462,6 +529,40 @@ int RunLatency(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool json) 
   return rc;
 }
 
+int RunSmallFiles(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool json) {
+  const int n = w.size();
+  std::string target =
+      s.local_dir.empty() ? RedactUrl(s.env.target.Display()) : s.local_dir + " (local path)";
+  if (w.root())
+    fmt::print(stderr,
+               "feedcheck-mpi probe smallfiles: {}; {} ranks, each {} sizes at concurrency {}, "
+               "up to {} reads per size; each rank at most {} s, {} requests, {}\n",
+               target, n, s.smallfiles.sizes.size(), s.smallfiles.concurrency,
+               s.smallfiles.requests_per_size, s.env.budget.duration_s, s.env.budget.max_requests,
+               FormatBytes(double(s.env.budget.max_bytes)));
+  std::vector<RankReport> reports = RunStep(w, f, s, n);
+  if (!w.root()) return 0;
+  PrintRankMessages(reports);
+  ClusterSmallFiles c = MergeSmallFiles(reports);
+  std::string source = fmt::format("probe smallfiles under MPI ({} ranks, concurrency {} each)", n,
+                                   s.smallfiles.concurrency);
+  Evidence ev;
+  AddSmallFileFacts(c, source, &ev.facts);
+  AddSmallFileSeries(c, &ev);
+  int rc = WorstExit(reports);
+  if (!c.fit) rc = std::max(rc, ToInt(ExitStatus::kProbeFailed));
+  if (json) {
+    nlohmann::json j = EvidenceToJson(ev);
+    j["probe"] = ProbeJson(f, s, n);
+    if (!s.local_dir.empty()) j["probe"]["target"] = s.local_dir;
+    j["cluster"] = SmallFilesClusterJson(c);
+    fmt::print("{}\n", j.dump(2));
+    return rc;
+  }
+  PrintSmallFilesText(c, n);
+  return rc;
+}
+
 void AddCommonFlags(CLI::App* app, MpiFlags* f) {
   AddProbeTargetOptions(app, &f->common);
   AddProbeBudgetOptions(app, &f->common);
@@ -524,10 +625,18 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
   lp->add_option("--range-size", f->range_size, "Size of each ranged GET")->capture_default_str();
 
   CLI::App* sp = probe->add_subcommand(
-      "smallfiles", "Not yet under MPI: run `feedcheck probe smallfiles` on one node");
-  auto ignored = std::make_shared<std::vector<std::string>>();
-  sp->add_option("args", *ignored, "Ignored");
-  sp->allow_extras();
+      "smallfiles",
+      "Reads of 4 KiB ... 64 MiB objects from every rank; per-node overhead and bandwidth, one "
+      "fit over all nodes' points, aggregate requests/s");
+  AddCommonFlags(sp, f.get());
+  sp->add_option("--sizes", f->sizes, "Object sizes, e.g. 4KiB,64KiB,1MiB")->delimiter(',');
+  sp->add_option("--concurrency", f->concurrency, "Parallel reads per rank")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  sp->add_option("--requests-per-size", f->requests_per_size,
+                 "Reads per size and rank (fewer for big sizes when --max-bytes is tight)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -537,14 +646,7 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
     if (world.root()) app.exit(e);
     return ToInt(ExitStatus::kUsage);
   }
-  if (sp->parsed()) {
-    if (world.root())
-      fmt::print(stderr,
-                 "feedcheck-mpi probe smallfiles: not yet under MPI (per-request overhead is "
-                 "a per-node figure): run `feedcheck probe smallfiles` on one node\n");
-    return ToInt(ExitStatus::kUsage);
-  }
-  f->command = tp->parsed() ? "throughput" : "latency";
+  f->command = tp->parsed() ? "throughput" : sp->parsed() ? "smallfiles" : "latency";
 
   Setup s;
   std::string error;
@@ -552,6 +654,7 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
   rc = Agree(world, rc, error);
   if (rc != 0) return rc;
   if (f->command == "throughput") return RunThroughput(world, *f, s, globals.json);
+  if (f->command == "smallfiles") return RunSmallFiles(world, *f, s, globals.json);
   return RunLatency(world, *f, s, globals.json);
 }
 
