@@ -250,7 +250,7 @@ TEST_CASE("three ranks read small files from Azurite: rows per node, one pooled 
   REQUIRE((created == 201 || created == 409));
   // Objects of three sizes, a few of each: every size class reads whole objects.
   unsigned seed = 1;
-  for (uint64_t size : {4096ull, 65536ull, 1048576ull})
+  for (uint64_t size : {4096ull, 262144ull, 8388608ull})
     for (int i = 0; i < 3; ++i)
       REQUIRE(PutBlob(&client, container,
                       "sf/obj-" + std::to_string(size) + "-" + std::to_string(i) + ".bin", size,
@@ -262,7 +262,7 @@ TEST_CASE("three ranks read small files from Azurite: rows per node, one pooled 
                                    "smallfiles",
                                    url,
                                    "--sizes",
-                                   "4KiB,64KiB,1MiB",
+                                   "4KiB,256KiB,8MiB",
                                    "--requests-per-size",
                                    "12",
                                    "--concurrency",
