@@ -177,6 +177,15 @@ TEST_CASE("a rank that cannot enter its namespace stops every rank, naming it", 
   CHECK(Count(r.err, "fch-no-such-ns-0") == 1);
 }
 
+// Azurite keeps blobs in memory for the fixture's lifetime: the test removes what it seeded.
+int DeleteContainer(feedcheck::HttpClient* client, const std::string& container) {
+  feedcheck::HttpRequest r;
+  r.method = "DELETE";
+  r.url = feedcheck::testing::AzuriteAccountUrl() + "/" + container + "?restype=container";
+  feedcheck::RequestSigner(feedcheck::testing::DevSharedKey(), true).Sign(&r);
+  return client->Perform(r).status;
+}
+
 // The cluster fit reported must be the fit of every node's points together: refit them here.
 void CheckPooledFit(const json& cluster) {
   std::vector<double> xs, ys, ws;
@@ -288,6 +297,7 @@ TEST_CASE("three ranks read small files from Azurite: rows per node, one pooled 
   CHECK(Count(t.out, "all nodes' points together (9)") == 1);
   for (int k = 0; k < 3; ++k) CHECK(Count(t.out, "  " + std::to_string(k) + "  " + Host()) == 1);
   CHECK(Count(t.out, "slowest: rank") == 1);
+  CHECK(DeleteContainer(&client, container) == 202);
 }
 
 TEST_CASE("three ranks read small files from a local directory", "[nginx]") {
