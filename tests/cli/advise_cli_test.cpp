@@ -201,3 +201,25 @@ TEST_CASE("advise on a saved MPI ramp: the measured knee drives the cluster rule
   CHECK(text.exit_code == 0);  // warnings only; --fail-on critical by default
   CHECK(text.out.find("cluster-nodes-beyond-knee") != std::string::npos);
 }
+
+TEST_CASE("advise on a saved MPI small-file result: files below the measured break-even",
+          "[cli][advise][cluster]") {
+  // Recorded against Azurite (tests/data/mpi/README.md): break-even 3.30 MiB.
+  const std::string result =
+      std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/mpi/smallfiles_azurite.json";
+  auto fired = [&](const std::string& median) {
+    std::string profile =
+        WriteTempFile("files-" + median + ".yaml", "dataset:\n  median_file: " + median + "\n");
+    RunResult r = RunFeedcheck({"advise", result, "--profile", profile, "--json"});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    const nlohmann::json j = r.Json();
+    for (const auto& f : j["findings"])
+      if (f["rule_id"] == "small-files-below-breakeven") return f["message"].get<std::string>();
+    return std::string();
+  };
+  std::string small = fired("100KB");
+  CHECK(small.find("The median file (97.7 KiB) is below the break-even size") != std::string::npos);
+  CHECK(small.find("at about 3% of the per-request bandwidth") != std::string::npos);
+  CHECK(fired("64MB").empty());
+}

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "reports/verdict.h"
 #include "rules/rule_set.h"
 #include "test_facts.h"
 
@@ -146,6 +147,9 @@ std::map<std::string, Case> Cases() {
              "probe.cluster.predicted_plateau_gbps=1Gbit/s", "account.egress_gbps=1Gbit/s"})};
   c["cluster-probe-throttled"] = {Facts({"probe.cluster.throttled=5"}),
                                   Facts({"probe.cluster.throttled=0"})};
+  c["small-files-below-breakeven"] = {
+      Facts({"dataset.median_file_bytes=500KB", "probe.cluster.smallfile_breakeven_bytes=2MB"}),
+      Facts({"dataset.median_file_bytes=64MB", "probe.cluster.smallfile_breakeven_bytes=2MB"})};
   // colocation.yaml
   // colocation.yaml
   c["cross-region-latency"] = {Facts({"probe.latency.connect_ms=40ms"}),
@@ -330,4 +334,21 @@ TEST_CASE("the measured knee drives the cluster rules", "[rules][builtin][cluste
   REQUIRE(below);
   CHECK(below->message.find("predicts 200 Gbit/s with the knee at 9 nodes") != std::string::npos);
   CHECK(below->message.find("0 requests were throttled") != std::string::npos);
+}
+
+TEST_CASE("the measured break-even size judges the dataset's files", "[rules][builtin][cluster]") {
+  auto message = [](const FactSet& facts) {
+    for (const auto& f : Builtin().Evaluate(facts).findings)
+      if (f.rule_id == "small-files-below-breakeven") return f.message;
+    return std::string();
+  };
+  // 500 KB files, 1.5 MB break-even: 500 / (500 + 1500) = 25% of the bandwidth.
+  std::string m = message(
+      Facts({"dataset.median_file_bytes=500KB", "probe.cluster.smallfile_breakeven_bytes=1.5MB"}));
+  CHECK(m.find("at about 25% of the per-request bandwidth") != std::string::npos);
+  // One node's probe stands in when there is no cluster fit.
+  CHECK_FALSE(
+      message(Facts({"dataset.median_file_bytes=500KB", "probe.smallfile.breakeven_bytes=1.5MB"}))
+          .empty());
+  CHECK(BottleneckOfRule("small-files-below-breakeven") == "small files");
 }
