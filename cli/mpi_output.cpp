@@ -1,4 +1,4 @@
-#include "cli/mpi_smallfiles_output.h"
+#include "cli/mpi_output.h"
 
 #include <fmt/format.h>
 
@@ -6,6 +6,10 @@
 
 namespace feedcheck::cli {
 namespace {
+
+std::string Cell(double v, const char* format_spec) {
+  return v > 0 ? fmt::format(fmt::runtime(format_spec), v) : "-";
+}
 
 std::string FitCells(const std::optional<SmallFileFit>& fit) {
   if (!fit) return fmt::format("{:>11}  {:>10}  {:>10}", "-", "-", "-");
@@ -23,6 +27,51 @@ nlohmann::json FitJson(const std::optional<SmallFileFit>& fit) {
 }
 
 }  // namespace
+
+void PrintNodeTable(const std::vector<NodeRow>& nodes) {
+  fmt::print("  {:>4}  {:<20}  {:>8}  {:>8}  {:>8}  {:>6}  {:>9}  {}\n", "rank", "host", "Gbit/s",
+             "p50 ms", "p99 ms", "errors", "throttled", "status");
+  for (const NodeRow& n : nodes)
+    fmt::print("  {:>4}  {:<20}  {:>8}  {:>8}  {:>8}  {:>6}  {:>9}  {}\n", n.rank, n.host,
+               Cell(n.gbps, "{:.3f}"), Cell(n.ttfb_p50_ms, "{:.2f}"), Cell(n.ttfb_p99_ms, "{:.2f}"),
+               n.errors, n.throttled, n.status);
+}
+
+void PrintRankMessages(const std::vector<RankReport>& reports) {
+  for (const RankReport& r : reports)
+    if (r.active && !r.message.empty())
+      fmt::print(stderr, "rank {} ({}): {}: {}\n", r.rank, r.host, r.status, r.message);
+}
+
+nlohmann::json NodesJson(const std::vector<NodeRow>& nodes) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const NodeRow& n : nodes)
+    a.push_back({{"rank", n.rank},
+                 {"host", n.host},
+                 {"status", n.status},
+                 {"gbps", n.gbps},
+                 {"common_window_bytes", n.common_bytes},
+                 {"ttfb_p50_ms", n.ttfb_p50_ms},
+                 {"ttfb_p99_ms", n.ttfb_p99_ms},
+                 {"errors", n.errors},
+                 {"throttled", n.throttled}});
+  return a;
+}
+
+void PrintClusterThroughput(const ClusterThroughput& c) {
+  if (c.window_s > 0)
+    fmt::print("  aggregate {:.3f} Gbit/s: {} over the common window of {:.2f} s\n",
+               c.aggregate_gbps, FormatBytes(c.common_bytes), c.window_s);
+  else
+    fmt::print("  no aggregate: {}\n", c.error);
+  PrintNodeTable(c.nodes);
+  if (c.slowest >= 0) {
+    const NodeRow& lo = c.nodes[static_cast<size_t>(c.slowest)];
+    const NodeRow& hi = c.nodes[static_cast<size_t>(c.fastest)];
+    fmt::print("  slowest: rank {} ({}) {:.3f} Gbit/s; fastest: rank {} ({}) {:.3f} Gbit/s\n",
+               lo.rank, lo.host, lo.gbps, hi.rank, hi.host, hi.gbps);
+  }
+}
 
 void PrintSmallFilesText(const ClusterSmallFiles& c, int ranks) {
   fmt::print("cluster small files: {} node{}, {} requests, {:.0f} requests/s together\n", ranks,
