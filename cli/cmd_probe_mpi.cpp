@@ -547,8 +547,9 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
 
   CLI::App* sp = probe->add_subcommand(
       "smallfiles",
-      "Reads of 4 KiB ... 64 MiB objects from every rank; per-node overhead and bandwidth, one "
-      "fit over all nodes' points, aggregate requests/s");
+      "Reads of 4 KiB ... 64 MiB objects from every rank (a storage prefix, or a local path: "
+      "each node's own directory); per-node overhead and bandwidth, one fit over all nodes' "
+      "points, aggregate requests/s");
   AddCommonFlags(sp, f.get());
   sp->add_option("--sizes", f->sizes, "Object sizes, e.g. 4KiB,64KiB,1MiB")->delimiter(',');
   sp->add_option("--concurrency", f->concurrency, "Parallel reads per rank")
