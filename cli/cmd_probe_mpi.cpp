@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/mpi_output.h"
 #include "cli/probe_options.h"
 #include "cli/sizing_common.h"
 #include "core/evidence_json.h"
@@ -20,8 +21,12 @@
 #include "core/units.h"
 #include "mpi/cluster_merge.h"
 #include "mpi/mpi_world.h"
+#include "mpi/ramp.h"
+#include "mpi/smallfile_merge.h"
 #include "probes/latency_probe.h"
 #include "probes/redact.h"
+#include "probes/smallfile_probe.h"
+#include "probes/target.h"
 #include "probes/throughput_probe.h"
 
 namespace feedcheck::cli {
@@ -31,7 +36,7 @@ constexpr double kStartLeadS = 0.3;          // room for the broadcast to reach 
 constexpr size_t kMaxTimelinePoints = 2000;  // per rank and step, sent to rank 0
 
 struct MpiFlags {
-  std::string command;  // "throughput" | "latency"
+  std::string command;  // "throughput" | "latency" | "smallfiles"
   ProbeOptions common;
   std::string netns;  // namespace name, "{rank}" replaced
   // Throughput.
@@ -48,6 +53,9 @@ struct MpiFlags {
   // Latency.
   LatencyProbeOptions latency;
   std::string range_size = "4KiB";
+  // Small files.
+  std::vector<std::string> sizes;
+  int requests_per_size = SmallFileOptions{}.requests_per_size;
 };
 
 double EpochNow() {
@@ -94,11 +102,41 @@ struct Setup {
   HttpProbeEnv env;
   ThroughputProbeOptions throughput;
   LatencyProbeOptions latency;
+  SmallFileOptions smallfiles;
+  std::string local_dir;  // smallfiles on a local or mounted directory instead of a URL
   KnowledgeBase kb;
   NodeChoice node;
   AccountChoice account;
   bool have_account = false;
 };
+
+// Sizes and reads per size; a local path target reads that directory on every node.
+int PrepareSmallFiles(const MpiFlags& f, Setup* s, std::string* error) {
+  if (!f.sizes.empty()) {
+    s->smallfiles.sizes.clear();
+    for (const std::string& text : f.sizes) {
+      std::string why;
+      auto b = ParseBytes(text, &why);
+      if (!b || *b < 1 || *b > double(1ull << 30)) {
+        *error =
+            "--sizes '" + text + "': a size from 1 B to 1 GiB" + (why.empty() ? "" : ": " + why);
+        return ToInt(ExitStatus::kUsage);
+      }
+      s->smallfiles.sizes.push_back(static_cast<uint64_t>(*b));
+    }
+  }
+  s->smallfiles.concurrency = f.concurrency;
+  s->smallfiles.requests_per_size = f.requests_per_size;
+  Target t;
+  std::string why;
+  if (ParseTarget(f.common.target, {}, &t, &why) && t.kind == TargetKind::kLocalPath) {
+    s->local_dir = t.path;
+    if (!ParseBudget(f.common, &s->env.budget, error)) return ToInt(ExitStatus::kUsage);
+    s->env.target = t;
+    return 0;
+  }
+  return BuildHttpProbeEnv(f.common, &s->env, error);
+}
 
 int Prepare(const MpiFlags& f, const GlobalOptions& globals, int rank, Setup* s,
             std::string* error) {
@@ -109,6 +147,7 @@ int Prepare(const MpiFlags& f, const GlobalOptions& globals, int rank, Setup* s,
       return ToInt(ExitStatus::kInputError);
     }
   }
+  if (f.command == "smallfiles") return PrepareSmallFiles(f, s, error);
   int rc = BuildHttpProbeEnv(f.common, &s->env, error);
   if (rc != 0) return rc;
   std::string why;
@@ -199,6 +238,15 @@ std::vector<RankReport> RunStep(const MpiWorld& w, const MpiFlags& f, const Setu
       rep.window_end_epoch_s = step.window_end_epoch_s;
       rep.timeline = ThinTimeline(step.timeline, kMaxTimelinePoints);
     }
+  } else if (f.command == "smallfiles") {
+    ProbeResult out = s.local_dir.empty() ? RunSmallFileProbe(s.env, s.smallfiles)
+                                          : RunLocalSmallFileProbe(s.local_dir, s.smallfiles,
+                                                                   s.env.budget, ProgressFn{});
+    rep = FromProbe(out, w.rank());
+    if (const Series* m = out.evidence.FindSeries("probe.smallfile.time_by_size"))
+      rep.smallfile_ms = m->points;
+    rep.requests = static_cast<double>(out.requests_sent);
+    rep.elapsed_s = EpochNow() - start;
   } else {
     LatencyProbeResult out = RunLatencyProbe(s.env, s.latency);
     rep = FromProbe(out.result, w.rank());
@@ -221,40 +269,6 @@ std::vector<RankReport> RunStep(const MpiWorld& w, const MpiFlags& f, const Setu
   return reports;
 }
 
-std::string Cell(double v, const char* format_spec) {
-  return v > 0 ? fmt::format(fmt::runtime(format_spec), v) : "-";
-}
-
-void PrintNodeTable(const std::vector<NodeRow>& nodes) {
-  fmt::print("  {:>4}  {:<20}  {:>8}  {:>8}  {:>8}  {:>6}  {:>9}  {}\n", "rank", "host", "Gbit/s",
-             "p50 ms", "p99 ms", "errors", "throttled", "status");
-  for (const NodeRow& n : nodes)
-    fmt::print("  {:>4}  {:<20}  {:>8}  {:>8}  {:>8}  {:>6}  {:>9}  {}\n", n.rank, n.host,
-               Cell(n.gbps, "{:.3f}"), Cell(n.ttfb_p50_ms, "{:.2f}"), Cell(n.ttfb_p99_ms, "{:.2f}"),
-               n.errors, n.throttled, n.status);
-}
-
-void PrintRankMessages(const std::vector<RankReport>& reports) {
-  for (const RankReport& r : reports)
-    if (r.active && !r.message.empty())
-      fmt::print(stderr, "rank {} ({}): {}: {}\n", r.rank, r.host, r.status, r.message);
-}
-
-nlohmann::json NodesJson(const std::vector<NodeRow>& nodes) {
-  nlohmann::json a = nlohmann::json::array();
-  for (const NodeRow& n : nodes)
-    a.push_back({{"rank", n.rank},
-                 {"host", n.host},
-                 {"status", n.status},
-                 {"gbps", n.gbps},
-                 {"common_window_bytes", n.common_bytes},
-                 {"ttfb_p50_ms", n.ttfb_p50_ms},
-                 {"ttfb_p99_ms", n.ttfb_p99_ms},
-                 {"errors", n.errors},
-                 {"throttled", n.throttled}});
-  return a;
-}
-
 nlohmann::json ProbeJson(const MpiFlags& f, const Setup& s, int ranks) {
   return {{"name", f.command},
           {"target", RedactUrl(s.env.target.Display())},
@@ -275,19 +289,41 @@ std::string ThroughputSource(const MpiFlags& f, const Setup& s, int ranks) {
                      ranks, f.concurrency, s.throughput.block_bytes >> 20);
 }
 
-void PrintClusterThroughput(const ClusterThroughput& c) {
-  if (c.window_s > 0)
-    fmt::print("  aggregate {:.3f} Gbit/s: {} over the common window of {:.2f} s\n",
-               c.aggregate_gbps, FormatBytes(c.common_bytes), c.window_s);
-  else
-    fmt::print("  no aggregate: {}\n", c.error);
-  PrintNodeTable(c.nodes);
-  if (c.slowest >= 0) {
-    const NodeRow& lo = c.nodes[static_cast<size_t>(c.slowest)];
-    const NodeRow& hi = c.nodes[static_cast<size_t>(c.fastest)];
-    fmt::print("  slowest: rank {} ({}) {:.3f} Gbit/s; fastest: rank {} ({}) {:.3f} Gbit/s\n",
-               lo.rank, lo.host, lo.gbps, hi.rank, hi.host, hi.gbps);
+// The node's NIC as the ramp's prediction uses it: from --nic-gbps or the --sku row.
+RampLimit NicLimit(const Setup& s) {
+  RampLimit l;
+  l.gbps = s.node.nic_gbps;
+  if (l.gbps <= 0) return l;
+  if (s.node.nic_from_flag || !s.node.vm) {
+    l.basis = fmt::format("NIC {} Gbit/s (--nic-gbps)", l.gbps);
+    l.provenance = {FactOrigin::kDeclared, "--nic-gbps"};
+  } else {
+    const VmSize& vm = *s.node.vm;
+    l.basis = fmt::format("NIC {} Gbit/s ({}, {})", l.gbps, vm.name, RowRef(vm.file, vm.line));
+    l.provenance = {FactOrigin::kKnowledge,
+                    fmt::format("knowledge base: {}:{} {}", vm.file, vm.line, vm.name), vm.file,
+                    vm.line};
   }
+  return l;
+}
+
+// The account's egress: --account-egress-gbps, or the knowledge base's row for the region/kind.
+RampLimit EgressLimit(const Setup& s) {
+  RampLimit l;
+  if (!s.have_account) return l;
+  const StorageTarget& t = s.account.target;
+  l.gbps = t.egress_gbps;
+  if (s.account.egress_from_flag) {
+    l.basis = fmt::format("account egress {} Gbit/s (--account-egress-gbps)", l.gbps);
+    l.provenance = {FactOrigin::kDeclared, "--account-egress-gbps"};
+  } else {
+    l.basis =
+        fmt::format("account egress {} Gbit/s ({}, {})", l.gbps, t.name, RowRef(t.file, t.line));
+    l.provenance = {FactOrigin::kKnowledge,
+                    fmt::format("knowledge base: {}:{} {}", t.file, t.line, t.name), t.file,
+                    t.line};
+  }
+  return l;
 }
 
 int RunThroughput(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool json) {
@@ -314,70 +350,19 @@ int RunThroughput(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool jso
   Evidence ev;
   AddThroughputFacts(all, source, &ev.facts);
   nlohmann::json ramp_json = nlohmann::json::array();
-  std::vector<double> measured, predicted;
-  int knee = 0, predicted_knee = 0;
-  std::string prediction_basis;
+  Ramp ramp;
   if (f.ramp) {
+    std::vector<double> measured;
     for (const ClusterThroughput& c : steps) measured.push_back(c.aggregate_gbps);
-    knee = RampKnee(measured);
-    double per_node = s.node.nic_gbps;
-    std::string node_basis =
-        s.node.nic_from_flag ? fmt::format("NIC {} Gbit/s (--nic-gbps)", per_node)
-        : s.node.vm          ? fmt::format("NIC {} Gbit/s ({}, {})", per_node, s.node.vm->name,
-                                           RowRef(s.node.vm->file, s.node.vm->line))
-                             : "";
-    if (per_node <= 0) {
-      per_node = measured.front();
-      node_basis =
-          fmt::format("one node as measured, {:.3f} Gbit/s (no --nic-gbps or --sku)", per_node);
-    }
-    double egress = s.have_account ? s.account.target.egress_gbps : 0;
-    std::string egress_basis =
-        !s.have_account ? "account egress unknown (no --account-egress-gbps, --region)"
-        : s.account.egress_from_flag
-            ? fmt::format(
-                  "account egress {} Gbit/s "
-                  "(--account-egress-gbps)",
-                  egress)
-            : fmt::format("account egress {} Gbit/s ({}, {})", egress, s.account.target.name,
-                          RowRef(s.account.target.file, s.account.target.line));
-    predicted = PredictRamp(n, per_node, egress);
-    predicted_knee = RampKnee(predicted);
-    prediction_basis = "min(nodes x NIC, account egress): " + egress_basis + " / " + node_basis;
-    Series ms{"probe.cluster.ramp",
-              "aggregate throughput by nodes (measured)",
-              "nodes",
-              Unit::kCount,
-              "aggregate",
-              Unit::kGbps,
-              {}};
-    Series ps{"probe.cluster.ramp_predicted",
-              "predicted: min(nodes x NIC, account egress)",
-              "nodes",
-              Unit::kCount,
-              "aggregate",
-              Unit::kGbps,
-              {}};
-    for (size_t i = 0; i < measured.size(); ++i) {
-      ms.points.push_back({double(i + 1), measured[i]});
-      ps.points.push_back({double(i + 1), predicted[i]});
+    RampLimit nic = NicLimit(s), egress = EgressLimit(s);
+    ramp = BuildRamp(std::move(measured), nic, egress);
+    AddRampEvidence(ramp, nic, egress, source, &ev);
+    for (size_t i = 0; i < ramp.measured_gbps.size(); ++i)
       ramp_json.push_back({{"nodes", i + 1},
-                           {"aggregate_gbps", measured[i]},
-                           {"predicted_gbps", predicted[i]},
+                           {"aggregate_gbps", ramp.measured_gbps[i]},
+                           {"predicted_gbps", ramp.predicted_gbps[i]},
                            {"window_s", steps[i].window_s},
                            {"ranks", NodesJson(steps[i].nodes)}});
-    }
-    ev.series.push_back(std::move(ms));
-    ev.series.push_back(std::move(ps));
-    Provenance mp{FactOrigin::kMeasured, source + ", ramp 1.." + std::to_string(n) + " nodes"};
-    Provenance dp{FactOrigin::kDerived, prediction_basis};
-    ev.facts.Set(NumberFact("probe.cluster.knee_nodes", knee, Unit::kCount, mp));
-    ev.facts.Set(
-        NumberFact("probe.cluster.knee_gbps", measured[size_t(knee - 1)], Unit::kGbps, mp));
-    ev.facts.Set(
-        NumberFact("probe.cluster.predicted_knee_nodes", predicted_knee, Unit::kCount, dp));
-    ev.facts.Set(
-        NumberFact("probe.cluster.predicted_plateau_gbps", predicted.back(), Unit::kGbps, dp));
   }
   int rc = WorstExit(last);
   if (all.window_s <= 0) rc = std::max(rc, ToInt(ExitStatus::kProbeFailed));
@@ -398,15 +383,18 @@ int RunThroughput(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool jso
              n == 1 ? "" : "s", f.concurrency, FormatBytes(double(s.throughput.block_bytes)));
   PrintClusterThroughput(all);
   if (f.ramp) {
+    const auto& m = ramp.measured_gbps;
+    const auto& p = ramp.predicted_gbps;
     fmt::print("ramp (each step {:.1f} s):\n  {:>5}  {:>16}  {:>9}\n", s.env.budget.duration_s,
                "nodes", "aggregate Gbit/s", "predicted");
-    for (size_t i = 0; i < measured.size(); ++i)
-      fmt::print("  {:>5}  {:>16.3f}  {:>9.3f}\n", i + 1, measured[i], predicted[i]);
-    fmt::print("  knee: {} node{} ({:.3f} Gbit/s){}; predicted {} node{} ({:.3f} Gbit/s)\n", knee,
-               knee == 1 ? "" : "s", measured[size_t(knee - 1)],
-               knee == n ? ", or further: it still grew at the last step" : "", predicted_knee,
-               predicted_knee == 1 ? "" : "s", predicted[size_t(predicted_knee - 1)]);
-    fmt::print("  prediction from {}\n", prediction_basis);
+    for (size_t i = 0; i < m.size(); ++i)
+      fmt::print("  {:>5}  {:>16.3f}  {:>9.3f}\n", i + 1, m[i], p[i]);
+    fmt::print("  knee: {} node{} ({:.3f} Gbit/s){}; predicted {} node{} ({:.3f} Gbit/s)\n",
+               ramp.knee, ramp.knee == 1 ? "" : "s", m[size_t(ramp.knee - 1)],
+               ramp.knee == n ? ", or further: it still grew at the last step" : "",
+               ramp.predicted_knee, ramp.predicted_knee == 1 ? "" : "s",
+               p[size_t(ramp.predicted_knee - 1)]);
+    fmt::print("  prediction from {}\n", ramp.prediction_basis);
   }
   return rc;
 }
@@ -459,6 +447,40 @@ int RunLatency(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool json) 
     fmt::print("  slowest: rank {} ({}) p50 {:.2f} ms; fastest: rank {} ({}) p50 {:.2f} ms\n",
                lo.rank, lo.host, lo.ttfb_p50_ms, hi.rank, hi.host, hi.ttfb_p50_ms);
   }
+  return rc;
+}
+
+int RunSmallFiles(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool json) {
+  const int n = w.size();
+  std::string target =
+      s.local_dir.empty() ? RedactUrl(s.env.target.Display()) : s.local_dir + " (local path)";
+  if (w.root())
+    fmt::print(stderr,
+               "feedcheck-mpi probe smallfiles: {}; {} ranks, each {} sizes at concurrency {}, "
+               "up to {} reads per size; each rank at most {} s, {} requests, {}\n",
+               target, n, s.smallfiles.sizes.size(), s.smallfiles.concurrency,
+               s.smallfiles.requests_per_size, s.env.budget.duration_s, s.env.budget.max_requests,
+               FormatBytes(double(s.env.budget.max_bytes)));
+  std::vector<RankReport> reports = RunStep(w, f, s, n);
+  if (!w.root()) return 0;
+  PrintRankMessages(reports);
+  ClusterSmallFiles c = MergeSmallFiles(reports);
+  std::string source = fmt::format("probe smallfiles under MPI ({} ranks, concurrency {} each)", n,
+                                   s.smallfiles.concurrency);
+  Evidence ev;
+  AddSmallFileFacts(c, source, &ev.facts);
+  AddSmallFileSeries(c, &ev);
+  int rc = WorstExit(reports);
+  if (!c.fit) rc = std::max(rc, ToInt(ExitStatus::kProbeFailed));
+  if (json) {
+    nlohmann::json j = EvidenceToJson(ev);
+    j["probe"] = ProbeJson(f, s, n);
+    if (!s.local_dir.empty()) j["probe"]["target"] = s.local_dir;
+    j["cluster"] = SmallFilesClusterJson(c);
+    fmt::print("{}\n", j.dump(2));
+    return rc;
+  }
+  PrintSmallFilesText(c, n);
   return rc;
 }
 
@@ -524,10 +546,19 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
   lp->add_option("--range-size", f->range_size, "Size of each ranged GET")->capture_default_str();
 
   CLI::App* sp = probe->add_subcommand(
-      "smallfiles", "Not yet under MPI: run `feedcheck probe smallfiles` on one node");
-  auto ignored = std::make_shared<std::vector<std::string>>();
-  sp->add_option("args", *ignored, "Ignored");
-  sp->allow_extras();
+      "smallfiles",
+      "Reads of 4 KiB ... 64 MiB objects from every rank (a storage prefix, or a local path: "
+      "each node's own directory); per-node overhead and bandwidth, one fit over all nodes' "
+      "points, aggregate requests/s");
+  AddCommonFlags(sp, f.get());
+  sp->add_option("--sizes", f->sizes, "Object sizes, e.g. 4KiB,64KiB,1MiB")->delimiter(',');
+  sp->add_option("--concurrency", f->concurrency, "Parallel reads per rank")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  sp->add_option("--requests-per-size", f->requests_per_size,
+                 "Reads per size and rank (fewer for big sizes when --max-bytes is tight)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -537,14 +568,7 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
     if (world.root()) app.exit(e);
     return ToInt(ExitStatus::kUsage);
   }
-  if (sp->parsed()) {
-    if (world.root())
-      fmt::print(stderr,
-                 "feedcheck-mpi probe smallfiles: not yet under MPI (per-request overhead is "
-                 "a per-node figure): run `feedcheck probe smallfiles` on one node\n");
-    return ToInt(ExitStatus::kUsage);
-  }
-  f->command = tp->parsed() ? "throughput" : "latency";
+  f->command = tp->parsed() ? "throughput" : sp->parsed() ? "smallfiles" : "latency";
 
   Setup s;
   std::string error;
@@ -552,6 +576,7 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
   rc = Agree(world, rc, error);
   if (rc != 0) return rc;
   if (f->command == "throughput") return RunThroughput(world, *f, s, globals.json);
+  if (f->command == "smallfiles") return RunSmallFiles(world, *f, s, globals.json);
   return RunLatency(world, *f, s, globals.json);
 }
 

@@ -1,5 +1,5 @@
-// `feedcheck-mpi probe throughput | latency TARGET`: the single-node probes run on every MPI
-// rank at once; rank 0 merges and prints. Built only when MPI is found.
+// `feedcheck-mpi probe throughput | latency | smallfiles TARGET`: the single-node probes run on
+// every MPI rank at once; rank 0 merges and prints. Built only when MPI is found.
 #pragma once
 
 namespace feedcheck {

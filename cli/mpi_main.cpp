@@ -1,4 +1,5 @@
-// feedcheck-mpi: the probes under MPI (`mpirun -np N feedcheck-mpi probe throughput URL`).
+// feedcheck-mpi: the probes under MPI
+// (`mpirun -np N feedcheck-mpi probe throughput|latency|smallfiles URL`).
 #include "cli/cmd_probe_mpi.h"
 #include "mpi/mpi_world.h"
 

@@ -93,6 +93,13 @@ json RankReport::ToJson() const {
   if (ttfb.count()) j["ttfb"] = HistogramJson(ttfb);
   if (total.count()) j["total"] = HistogramJson(total);
   if (connect.count()) j["connect"] = HistogramJson(connect);
+  if (!smallfile_ms.empty() || requests > 0) {
+    json sf = json::array();
+    for (const SeriesPoint& p : smallfile_ms) sf.push_back({p.x, p.y});
+    j["smallfile_ms"] = std::move(sf);
+    j["requests"] = requests;
+    j["elapsed_s"] = elapsed_s;
+  }
   return j;
 }
 
@@ -111,6 +118,11 @@ std::optional<RankReport> RankReport::FromJson(const json& j, std::string* error
     r.throttled = j.at("throttled").get<double>();
     r.retries = j.at("retries").get<double>();
     for (const json& p : j.at("timeline")) r.timeline.push_back({p.at(0), p.at(1)});
+    if (j.contains("smallfile_ms")) {
+      for (const json& p : j.at("smallfile_ms")) r.smallfile_ms.push_back({p.at(0), p.at(1)});
+      r.requests = j.at("requests").get<double>();
+      r.elapsed_s = j.at("elapsed_s").get<double>();
+    }
     if (!ReadHistogram(j, "ttfb", &r.ttfb, error) || !ReadHistogram(j, "total", &r.total, error) ||
         !ReadHistogram(j, "connect", &r.connect, error))
       return std::nullopt;

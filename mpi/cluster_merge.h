@@ -35,6 +35,10 @@ struct RankReport {
   double errors = 0;
   double throttled = 0;  ///< throttled egress + throttled requests
   double retries = 0;
+  // Small files (empty for the other probes).
+  std::vector<SeriesPoint> smallfile_ms;  ///< x = object bytes, y = ms per request (median)
+  double requests = 0;                    ///< requests the rank's probe sent
+  double elapsed_s = 0;                   ///< from the common start to the rank's last reply
 
   nlohmann::json ToJson() const;
   static std::optional<RankReport> FromJson(const nlohmann::json& json, std::string* error);

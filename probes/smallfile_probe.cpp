@@ -16,6 +16,7 @@
 #include "core/linear_fit.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
+#include "probes/http_errors.h"
 #include "probes/list_probe.h"
 #include "probes/redact.h"
 
@@ -37,6 +38,8 @@ class ItemReader {
  public:
   virtual ~ItemReader() = default;
   virtual ReadOutcome Read(const SmallFileRead& item) = 0;
+  /// Failed HTTP answers by class (throttling vs other), null for files.
+  virtual const ErrorTally* errors() const { return nullptr; }
 };
 using ReaderFactory = std::function<std::unique_ptr<ItemReader>()>;
 
@@ -63,6 +66,7 @@ class HttpItemReader : public ItemReader {
     out.bytes = resp.body_bytes;
     out.seconds = resp.timing.total_s;
     out.ok = (resp.status == 200 || resp.status == 206) && resp.body_bytes == item.bytes;
+    errors_.Add(resp);  // counts failed answers only
     if (!out.ok) {
       out.error = resp.status == 0 ? RedactText(resp.transport_error)
                                    : fmt::format("HTTP {} {} for {}", resp.status,
@@ -73,11 +77,13 @@ class HttpItemReader : public ItemReader {
     }
     return out;
   }
+  const ErrorTally* errors() const override { return &errors_; }
 
  private:
   const HttpProbeEnv& env_;
   BudgetTracker* budget_;
   std::unique_ptr<HttpClient> client_;
+  ErrorTally errors_;  // one reader per worker thread: no sharing
 };
 
 class FileItemReader : public ItemReader {
@@ -248,6 +254,12 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
     ws.push_back(med > 0 ? 1.0 / (med * med) : 0);
   }
   f.Set(NumberFact("probe.smallfile.concurrency", concurrency, Unit::kCount, prov));
+  // Throttled answers by kind (egress vs request rate), so a caller can tell the account's
+  // request limit from other failures; only when an HTTP answer failed.
+  ErrorTally tally;
+  for (const auto& reader : readers)
+    if (const ErrorTally* t = reader->errors()) tally.Merge(*t);
+  if (tally.total > 0) tally.AddFacts(&f, prov);
   if (failures > 0)
     f.Set(NumberFact("probe.errors.total", static_cast<double>(failures), Unit::kCount, prov));
   auto fit = FitLine(xs, ys, ws);

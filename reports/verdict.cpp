@@ -12,14 +12,18 @@ namespace {
 
 // Built-in rule ids (rules/builtin/*.yaml) by the bottleneck they point at. Matched exactly
 // first, then by prefix, so a user's "small-files-..." rule lands in the right class.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 25> kRuleClasses{{
+// cluster-knee-below-prediction names no class on purpose: its finding is that the ceiling is
+// none of these (a shared network path between the nodes and the account).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 27> kRuleClasses{{
     {"egress-at-limit-observed", "account egress"},
     {"throttled-egress", "account egress"},
     {"egress-nodes-beyond-account", "account egress"},
+    {"cluster-nodes-beyond-knee", "account egress"},
     {"requests-at-limit-observed", "request throttling"},
     {"throttled-requests", "request throttling"},
     {"throttled-server-busy", "request throttling"},
     {"requests-beyond-account", "request throttling"},
+    {"cluster-probe-throttled", "request throttling"},
     {"client-bound-latency", "client threads/CPU"},
     {"client-latency-not-storage", "client threads/CPU"},
     {"downloader-threads-low", "client threads/CPU"},

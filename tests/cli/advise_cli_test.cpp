@@ -182,3 +182,69 @@ TEST_CASE("advise layers measured facts over a profile and the knowledge base", 
   // A critical finding fails the run at the default --fail-on critical.
   CHECK(RunFeedcheck({"advise", "--profile", profile}).exit_code == 1);
 }
+
+TEST_CASE("advise on a saved MPI ramp: the measured knee drives the cluster rules",
+          "[cli][advise][cluster]") {
+  // `feedcheck-mpi --json probe throughput --ramp` on the emulated cluster of scripts/
+  // mpi-netns.sh (3 ranks, 500 Mbit/s NICs, a 1 Gbit/s shared link) told the account allows
+  // 10 Gbit/s: the knee at 2 nodes is a shared link, not the account (tests/data/mpi/README.md).
+  const std::string ramp =
+      std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/mpi/ramp_shared_link.json";
+  auto findings = [](const RunResult& r) {
+    std::map<std::string, std::string> by_id;
+    const nlohmann::json j = r.Json();
+    for (const auto& f : j["findings"])
+      by_id[f["rule_id"].get<std::string>()] = f["message"].get<std::string>();
+    return by_id;
+  };
+  RunResult alone = RunFeedcheck({"advise", ramp, "--json", "--fail-on", "never"});
+  INFO(alone.err);
+  REQUIRE(alone.exit_code == 0);
+  auto a = findings(alone);
+  REQUIRE(a.count("cluster-knee-below-prediction") == 1);
+  CHECK(a["cluster-knee-below-prediction"].find("stopped growing at 2 nodes") != std::string::npos);
+  CHECK(a["cluster-knee-below-prediction"].find("account's 10.0 Gbit/s egress limit") !=
+        std::string::npos);
+  CHECK(a.count("cluster-nodes-beyond-knee") == 0);  // no planned node count yet
+
+  std::string plan = WriteTempFile("plan.yaml", "nodes: 8\n");
+  RunResult planned =
+      RunFeedcheck({"advise", ramp, "--profile", plan, "--json", "--fail-on", "never"});
+  INFO(planned.err);
+  REQUIRE(planned.exit_code == 0);
+  auto p = findings(planned);
+  REQUIRE(p.count("cluster-nodes-beyond-knee") == 1);
+  CHECK(p["cluster-nodes-beyond-knee"].find("nodes beyond 2 add no throughput") !=
+        std::string::npos);
+  CHECK(p["cluster-nodes-beyond-knee"].find("The planned 8 nodes") != std::string::npos);
+  CHECK(p.count("cluster-knee-below-prediction") == 1);
+  // 8 planned nodes x 500 Mbit/s fit a 10 Gbit/s account: the planning rule stays quiet, the
+  // measurement speaks.
+  CHECK(p.count("egress-nodes-beyond-account") == 0);
+
+  RunResult text = RunFeedcheck({"advise", ramp, "--profile", plan});
+  CHECK(text.exit_code == 0);  // warnings only; --fail-on critical by default
+  CHECK(text.out.find("cluster-nodes-beyond-knee") != std::string::npos);
+}
+
+TEST_CASE("advise on a saved MPI small-file result: files below the measured break-even",
+          "[cli][advise][cluster]") {
+  // Recorded against Azurite (tests/data/mpi/README.md): break-even 3.30 MiB.
+  const std::string result =
+      std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/mpi/smallfiles_azurite.json";
+  auto fired = [&](const std::string& median) {
+    std::string profile =
+        WriteTempFile("files-" + median + ".yaml", "dataset:\n  median_file: " + median + "\n");
+    RunResult r = RunFeedcheck({"advise", result, "--profile", profile, "--json"});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    const nlohmann::json j = r.Json();
+    for (const auto& f : j["findings"])
+      if (f["rule_id"] == "small-files-below-breakeven") return f["message"].get<std::string>();
+    return std::string();
+  };
+  std::string small = fired("100KB");
+  CHECK(small.find("The median file (97.7 KiB) is below the break-even size") != std::string::npos);
+  CHECK(small.find("at about 3% of the per-request bandwidth") != std::string::npos);
+  CHECK(fired("64MB").empty());
+}

@@ -1,18 +1,24 @@
 // feedcheck-mpi under a real mpirun: three ranks against nginx on loopback (merged result
-// consistent with what each rank measured), and the ramp in network namespaces with tbf-shaped
-// links (run by scripts/mpi-netns.sh, which sets FEEDCHECK_TEST_RAMP_URL / _NETNS).
+// consistent with what each rank measured), small files from Azurite and from a directory,
+// and the ramp in network namespaces with tbf-shaped links (run by scripts/mpi-netns.sh, which
+// sets FEEDCHECK_TEST_RAMP_URL / _NETNS).
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "azurite_seed.h"
+#include "core/linear_fit.h"
+#include "probes/curl_http_client.h"
 
 using nlohmann::json;
 
@@ -157,9 +163,10 @@ TEST_CASE("a bad flag is reported once, by rank 0, with exit 2", "[nginx]") {
   CHECK(r.exit_code == 2);
   CHECK(Count(r.err, "--block-size '1KiB'") == 1);
   CHECK(r.out.empty());
-  Run s = MpiRun(2, {"probe", "smallfiles", "http://127.0.0.1:9/"});
+  Run s = MpiRun(2, {"probe", "smallfiles", "http://127.0.0.1:9/", "--sizes", "4KiB,0B"});
   CHECK(s.exit_code == 2);
-  CHECK(Count(s.err, "smallfiles: not yet under MPI") == 1);
+  CHECK(Count(s.err, "--sizes '0B'") == 1);
+  CHECK(s.out.empty());
 }
 
 TEST_CASE("a rank that cannot enter its namespace stops every rank, naming it", "[nginx]") {
@@ -168,6 +175,150 @@ TEST_CASE("a rank that cannot enter its namespace stops every rank, naming it", 
   CHECK(r.exit_code == 3);
   CHECK(Count(r.err, "rank 0 (") == 1);
   CHECK(Count(r.err, "fch-no-such-ns-0") == 1);
+}
+
+// Azurite keeps blobs in memory for the fixture's lifetime: the test removes what it seeded.
+int DeleteContainer(feedcheck::HttpClient* client, const std::string& container) {
+  feedcheck::HttpRequest r;
+  r.method = "DELETE";
+  r.url = feedcheck::testing::AzuriteAccountUrl() + "/" + container + "?restype=container";
+  feedcheck::RequestSigner(feedcheck::testing::DevSharedKey(), true).Sign(&r);
+  return client->Perform(r).status;
+}
+
+// The cluster fit reported must be the fit of every node's points together: refit them here.
+void CheckPooledFit(const json& cluster) {
+  std::vector<double> xs, ys, ws;
+  for (const json& p : cluster.at("points")) {
+    double s = p.at("ms").get<double>() / 1e3;
+    xs.push_back(p.at("bytes").get<double>());
+    ys.push_back(s);
+    ws.push_back(1 / (s * s));
+  }
+  auto line = feedcheck::FitLine(xs, ys, ws);
+  REQUIRE(line);
+  const json& fit = cluster.at("fit");
+  REQUIRE(fit.is_object());
+  CHECK(fit.at("points") == xs.size());
+  CHECK(fit.at("overhead_ms").get<double>() ==
+        Approx(std::max(0.0, line->intercept) * 1e3).epsilon(1e-6));
+  CHECK(fit.at("bandwidth_gbps").get<double>() == Approx(8 / line->slope / 1e9).epsilon(1e-6));
+}
+
+// Rows per rank with this host, each with its own fit; aggregate rate = requests / span.
+void CheckSmallFilesDoc(const json& j, int ranks, double min_requests_per_rank) {
+  const json& c = j.at("cluster");
+  const json& nodes = c.at("nodes");
+  REQUIRE(nodes.size() == size_t(ranks));
+  double requests = 0;
+  for (int k = 0; k < ranks; ++k) {
+    INFO("rank " << k);
+    CHECK(nodes[k].at("rank") == k);
+    CHECK(nodes[k].at("host") == Host());
+    CHECK(nodes[k].at("status") == "ok");
+    CHECK(nodes[k].at("fit").is_object());
+    CHECK(nodes[k].at("requests").get<double>() >= min_requests_per_rank);
+    requests += nodes[k].at("requests").get<double>();
+    const json* f = FindFact(j, "probe.cluster.node_smallfile_overhead_ms." + std::to_string(k));
+    REQUIRE(f);
+    CHECK(f->at("provenance").at("rank") == k);
+    CHECK(f->at("provenance").at("host") == Host());
+  }
+  CHECK(c.at("requests").get<double>() == requests);
+  CHECK(c.at("requests_per_s").get<double>() ==
+        Approx(requests / c.at("span_s").get<double>()).epsilon(1e-9));
+  CheckPooledFit(c);
+  const json* overhead = FindFact(j, "probe.cluster.smallfile_overhead_ms");
+  const json* rate = FindFact(j, "probe.cluster.requests_per_s");
+  REQUIRE(overhead);
+  REQUIRE(rate);
+  CHECK(overhead->at("value").get<double>() == Approx(c.at("fit").at("overhead_ms").get<double>()));
+  const json* slow = FindFact(j, "probe.cluster.slowest_node_smallfile_overhead_ms");
+  const json* fast = FindFact(j, "probe.cluster.fastest_node_smallfile_overhead_ms");
+  REQUIRE(slow);
+  REQUIRE(fast);
+  CHECK(slow->at("value").get<double>() >= fast->at("value").get<double>());
+  CHECK(slow->at("provenance").at("rank") == c.at("slowest_rank"));
+  bool has_fit = false, has_points = false;
+  for (const json& s : j.at("series")) {
+    has_fit |= s.at("key") == "probe.smallfile.fit";
+    has_points |= s.at("key") == "probe.smallfile.time_by_size";
+  }
+  CHECK(has_fit);
+  CHECK(has_points);
+}
+
+// Hidden: run by ctest mpi_smallfiles_azurite, which needs the Azurite fixture.
+TEST_CASE("three ranks read small files from Azurite: rows per node, one pooled fit",
+          "[.azurite]") {
+  using namespace feedcheck::testing;
+  REQUIRE_FALSE(EnvEndpoint("FEEDCHECK_TEST_AZURITE").empty());
+  feedcheck::CurlHttpClient client;
+  std::string container = "fcm-sf-" + std::to_string(getpid());
+  int created = CreateContainer(&client, container);
+  REQUIRE((created == 201 || created == 409));
+  // Objects of three sizes, a few of each: every size class reads whole objects.
+  unsigned seed = 1;
+  for (uint64_t size : {4096ull, 262144ull, 8388608ull})
+    for (int i = 0; i < 3; ++i)
+      REQUIRE(PutBlob(&client, container,
+                      "sf/obj-" + std::to_string(size) + "-" + std::to_string(i) + ".bin", size,
+                      seed++) == 201);
+  setenv("AZURE_STORAGE_ACCOUNT", kDevAccount.c_str(), 1);
+  setenv("AZURE_STORAGE_KEY", kDevKey.c_str(), 1);  // the emulator's public key
+  std::string url = AzuriteAccountUrl() + "/" + container + "/sf/";
+  std::vector<std::string> args = {"probe",
+                                   "smallfiles",
+                                   url,
+                                   "--sizes",
+                                   "4KiB,256KiB,8MiB",
+                                   "--requests-per-size",
+                                   "12",
+                                   "--concurrency",
+                                   "2",
+                                   "--duration",
+                                   "60s"};
+  std::vector<std::string> json_args = args;
+  json_args.insert(json_args.begin(), "--json");
+  Run r = MpiRun(3, json_args);
+  INFO(r.err);
+  INFO(r.out.substr(0, 4000));
+  REQUIRE(r.exit_code == 0);
+  json j = r.Json();
+  REQUIRE(j.is_object());  // rank 0 printed one JSON document, the others nothing
+  CheckSmallFilesDoc(j, 3, 36);
+  CHECK(r.out.find(kDevKey) == std::string::npos);
+  CHECK(r.err.find(kDevKey) == std::string::npos);
+
+  Run t = MpiRun(3, args);
+  INFO(t.err);
+  REQUIRE(t.exit_code == 0);
+  CHECK(Count(t.out, "cluster small files: 3 nodes") == 1);
+  CHECK(Count(t.out, "all nodes' points together (9)") == 1);
+  for (int k = 0; k < 3; ++k) CHECK(Count(t.out, "  " + std::to_string(k) + "  " + Host()) == 1);
+  CHECK(Count(t.out, "slowest: rank") == 1);
+  CHECK(DeleteContainer(&client, container) == 202);
+}
+
+TEST_CASE("three ranks read small files from a local directory", "[nginx]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("fcm-sf-dir-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  for (size_t size : {size_t(4096), size_t(256 << 10), size_t(4 << 20)})
+    for (int i = 0; i < 2; ++i) {
+      std::ofstream out(dir / ("f-" + std::to_string(size) + "-" + std::to_string(i)),
+                        std::ios::binary);
+      out << std::string(size, 'x');
+    }
+  Run r = MpiRun(3, {"--json", "probe", "smallfiles", dir.string(), "--sizes", "4KiB,256KiB,4MiB",
+                     "--requests-per-size", "8", "--duration", "30s"});
+  fs::remove_all(dir);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  json j = r.Json();
+  REQUIRE(j.is_object());
+  CHECK(j.at("probe").at("target") == dir.string());
+  CheckSmallFilesDoc(j, 3, 24);
 }
 
 // Hidden: run by `scripts/mpi-netns.sh test ...` (ctest mpi_ramp_netns), which builds the

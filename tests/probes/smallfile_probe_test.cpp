@@ -1,5 +1,6 @@
 #include "probes/smallfile_probe.h"
 
+#include <atomic>
 #include <catch2/catch.hpp>
 
 #include "fixture_tree.h"
@@ -99,6 +100,63 @@ TEST_CASE("fit from a fake server with known overhead and bandwidth", "[probes][
   REQUIRE(s->points.size() == 3);
   CHECK(s->points[0].y == Approx(5.04096));
   REQUIRE(r.evidence.FindSeries("probe.smallfile.fit") != nullptr);
+}
+
+TEST_CASE("throttled reads are counted by kind", "[probes][smallfile]") {
+  // Every third GET is refused for the account's request rate.
+  std::atomic<int> gets{0};
+  auto client = std::make_shared<ScriptedHttpClient>([&gets](const HttpRequest& r) {
+    HttpResponse resp;
+    if (r.url.find("comp=list") != std::string::npos) {
+      resp.status = 200;
+      resp.body =
+          "<EnumerationResults><Blobs><Blob><Name>big</Name><Properties><Content-Length>"
+          "16777216</Content-Length></Properties></Blob></Blobs><NextMarker/></EnumerationResults>";
+      return resp;
+    }
+    if (++gets % 3 == 0) {
+      resp.status = 503;
+      resp.body =
+          "<?xml version=\"1.0\"?><Error><Code>ServerBusy</Code><Message>Operations per second "
+          "is over the account limit.</Message></Error>";
+      resp.timing.total_s = 0.002;
+      return resp;
+    }
+    uint64_t bytes = 0;
+    for (const auto& [k, v] : r.headers) {
+      if (k != "x-ms-range") continue;
+      auto dash = v.find('-');
+      bytes = std::stoull(v.substr(dash + 1)) - std::stoull(v.substr(6, dash - 6)) + 1;
+    }
+    resp.status = 206;
+    resp.body_bytes = bytes;
+    resp.timing.total_s = 0.005 + static_cast<double>(bytes) / 1e8;
+    return resp;
+  });
+  HttpProbeEnv env;
+  std::string error;
+  REQUIRE(ParseTarget("https://acct.blob.core.windows.net/data/", {}, &env.target, &error));
+  env.signer = RequestSigner(AuthConfig{}, true);
+  env.make_client = [client]() -> std::unique_ptr<HttpClient> {
+    struct Forward : HttpClient {
+      std::shared_ptr<ScriptedHttpClient> c;
+      HttpResponse Perform(const HttpRequest& r) override { return c->Perform(r); }
+    };
+    auto f = std::make_unique<Forward>();
+    f->c = client;
+    return f;
+  };
+  SmallFileOptions o;
+  o.sizes = {4096, 1ull << 20};
+  o.requests_per_size = 6;
+  o.concurrency = 1;
+  auto r = RunSmallFileProbe(env, o);
+  // 1 warm-up + 12 measured GETs: every third of the 13 refused.
+  CHECK(r.status == ProbeStatus::kPartial);
+  const FactSet& f = r.evidence.facts;
+  CHECK(f.Number("probe.errors.throttled_requests").value_or(-1) == 4);
+  CHECK(f.Number("probe.errors.throttled_egress").value_or(-1) == 0);
+  CHECK(f.Number("probe.errors.http.503").value_or(-1) == 4);
 }
 
 TEST_CASE("local small files: open/read/close per size", "[probes][smallfile][local]") {

@@ -62,4 +62,11 @@ TEST_CASE("post-mortem verdict names the bottleneck class", "[reports][verdict]"
   CHECK(PostmortemVerdict({F("mount-when-partial-read", Severity::kWarning),
                            F("small-files-pack-shards", Severity::kWarning)})
             .text == "access mode");
+  CHECK(PostmortemVerdict({F("cluster-nodes-beyond-knee", Severity::kWarning)}).text ==
+        "account egress");
+  CHECK(PostmortemVerdict({F("cluster-probe-throttled", Severity::kCritical)}).text ==
+        "request throttling");
+  // The ceiling is none of the classes (a shared link): no class is named for it.
+  CHECK(PostmortemVerdict({F("cluster-knee-below-prediction", Severity::kWarning)}).text ==
+        "none found");
 }

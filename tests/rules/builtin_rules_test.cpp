@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "reports/verdict.h"
 #include "rules/rule_set.h"
 #include "test_facts.h"
 
@@ -133,6 +134,23 @@ std::map<std::string, Case> Cases() {
   c["requests-at-limit-observed"] = {
       Facts({"metrics.requests_per_s_peak=39000", "account.requests_per_s=40000"}),
       Facts({"metrics.requests_per_s_peak=1000", "account.requests_per_s=40000"})};
+  // cluster.yaml (feedcheck-mpi ramp)
+  const std::string ramp_knee = "probe.cluster.knee_nodes=2";
+  const std::string ramp_nodes = "probe.cluster.nodes=3";
+  c["cluster-nodes-beyond-knee"] = {
+      Facts({ramp_knee, ramp_nodes, "probe.cluster.knee_gbps=1Gbit/s", "node.count=8"}),
+      Facts({ramp_knee, ramp_nodes, "probe.cluster.knee_gbps=1Gbit/s", "node.count=2"})};
+  c["cluster-knee-below-prediction"] = {
+      Facts({ramp_knee, ramp_nodes, "probe.cluster.knee_gbps=1Gbit/s",
+             "probe.cluster.predicted_plateau_gbps=1.5Gbit/s", "account.egress_gbps=200Gbit/s"}),
+      Facts({ramp_knee, ramp_nodes, "probe.cluster.knee_gbps=1Gbit/s",
+             "probe.cluster.predicted_plateau_gbps=1Gbit/s", "account.egress_gbps=1Gbit/s"})};
+  c["cluster-probe-throttled"] = {Facts({"probe.cluster.throttled=5"}),
+                                  Facts({"probe.cluster.throttled=0"})};
+  c["small-files-below-breakeven"] = {
+      Facts({"dataset.median_file_bytes=500KB", "probe.cluster.smallfile_breakeven_bytes=2MB"}),
+      Facts({"dataset.median_file_bytes=64MB", "probe.cluster.smallfile_breakeven_bytes=2MB"})};
+  // colocation.yaml
   // colocation.yaml
   c["cross-region-latency"] = {Facts({"probe.latency.connect_ms=40ms"}),
                                Facts({"probe.latency.connect_ms=1ms"})};
@@ -286,4 +304,57 @@ TEST_CASE("env values are computed from facts", "[rules][builtin]") {
     CHECK(f.env[0].value == "500");  // 0.25 x 32 GB / 2 MB / 8 readers
   }
   CHECK(seen);
+}
+
+TEST_CASE("the measured knee drives the cluster rules", "[rules][builtin][cluster]") {
+  auto find = [](const EvaluationResult& r, const std::string& id) -> const Finding* {
+    for (const auto& f : r.findings)
+      if (f.rule_id == id) return &f;
+    return nullptr;
+  };
+  // 12 planned nodes; the ramp over 3 flattened at 2 nodes and 1 Gbit/s.
+  EvaluationResult r =
+      Builtin().Evaluate(Facts({"probe.cluster.knee_nodes=2", "probe.cluster.nodes=3",
+                                "probe.cluster.knee_gbps=1Gbit/s", "node.count=12"}));
+  const Finding* beyond = find(r, "cluster-nodes-beyond-knee");
+  REQUIRE(beyond);
+  CHECK(beyond->message.find("nodes beyond 2 add no throughput") != std::string::npos);
+  CHECK(beyond->message.find("about 1.00 Gbit/s, 83.3 Mbit/s each") != std::string::npos);
+  CHECK(beyond->message.find("across 6 storage accounts") != std::string::npos);
+  // Still growing at the last step: no knee, no finding, whatever node.count is.
+  EvaluationResult growing =
+      Builtin().Evaluate(Facts({"probe.cluster.knee_nodes=3", "probe.cluster.nodes=3",
+                                "probe.cluster.knee_gbps=1.5Gbit/s", "node.count=12"}));
+  CHECK_FALSE(find(growing, "cluster-nodes-beyond-knee"));
+  // The knee where the account's egress predicts it: not "somewhere else".
+  EvaluationResult at_account = Builtin().Evaluate(Facts(
+      {"probe.cluster.knee_nodes=2", "probe.cluster.nodes=3", "probe.cluster.knee_gbps=0.98Gbit/s",
+       "probe.cluster.predicted_plateau_gbps=1Gbit/s", "account.egress_gbps=1Gbit/s"}));
+  CHECK_FALSE(find(at_account, "cluster-knee-below-prediction"));
+  // A 200 Gbit/s account and 24 Gbit/s NICs predict 200 Gbit/s at 9 nodes; flat at 40.
+  EvaluationResult low = Builtin().Evaluate(Facts(
+      {"probe.cluster.knee_nodes=2", "probe.cluster.nodes=9", "probe.cluster.knee_gbps=40Gbit/s",
+       "probe.cluster.predicted_knee_nodes=9", "probe.cluster.predicted_plateau_gbps=200Gbit/s",
+       "account.egress_gbps=200Gbit/s", "probe.cluster.throttled=0"}));
+  const Finding* below = find(low, "cluster-knee-below-prediction");
+  REQUIRE(below);
+  CHECK(below->message.find("predicts 200 Gbit/s with the knee at 9 nodes") != std::string::npos);
+  CHECK(below->message.find("0 requests were throttled") != std::string::npos);
+}
+
+TEST_CASE("the measured break-even size judges the dataset's files", "[rules][builtin][cluster]") {
+  auto message = [](const FactSet& facts) {
+    for (const auto& f : Builtin().Evaluate(facts).findings)
+      if (f.rule_id == "small-files-below-breakeven") return f.message;
+    return std::string();
+  };
+  // 500 KB files, 1.5 MB break-even: 500 / (500 + 1500) = 25% of the bandwidth.
+  std::string m = message(
+      Facts({"dataset.median_file_bytes=500KB", "probe.cluster.smallfile_breakeven_bytes=1.5MB"}));
+  CHECK(m.find("at about 25% of the per-request bandwidth") != std::string::npos);
+  // One node's probe stands in when there is no cluster fit.
+  CHECK_FALSE(
+      message(Facts({"dataset.median_file_bytes=500KB", "probe.smallfile.breakeven_bytes=1.5MB"}))
+          .empty());
+  CHECK(BottleneckOfRule("small-files-below-breakeven") == "small files");
 }
