@@ -92,6 +92,10 @@ bool NeverConnected(const HttpResponse& r) { return r.status == 0 && r.timing.co
 
 }  // namespace
 
+ProbeStatus DiscoveryStatus(const DiscoveryResult& found) {
+  return found.unreachable || found.missing ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
+}
+
 std::vector<ObjectInfo> ParseListBlobsPage(const std::string& xml, std::string* next_marker) {
   std::vector<ObjectInfo> out;
   std::string_view s = xml;
@@ -130,6 +134,7 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
       std::string len = r.Header("content-length");
       std::from_chars(len.data(), len.data() + len.size(), size);
       if (size == 0) {
+        result.missing = true;
         result.error = "'" + t.Display() + "' is empty (Content-Length 0 or missing)";
         return result;
       }
@@ -162,6 +167,7 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
     }
     std::string code = ErrorCodeOf(r);
     if (!t.is_azure() || r.status != 404) {
+      result.missing = r.status == 404;
       result.error = "HEAD " + t.Display() + " answered HTTP " + std::to_string(r.status) +
                      (code.empty() ? "" : " " + code);
       return result;
@@ -184,6 +190,7 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
   if (r.status != 200) {
     errors->Add(r);
     result.unreachable = NeverConnected(r);
+    result.missing = r.status == 404;
     std::string code = ErrorCodeOf(r);
     result.error = "listing " + t.Display() + " failed: " +
                    (r.status ? "HTTP " + std::to_string(r.status) + (code.empty() ? "" : " " + code)
@@ -196,7 +203,10 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
     result.objects.push_back(std::move(o));
     if (result.objects.size() >= max_objects) break;
   }
-  if (result.objects.empty()) result.error = "no non-empty blobs under " + t.Display();
+  if (result.objects.empty()) {
+    result.missing = true;
+    result.error = "no non-empty blobs under " + t.Display();
+  }
   return result;
 }
 
