@@ -28,10 +28,12 @@ double Seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-// A page of 5,000 blobs is ~3.4 MB of XML; reserve that much of the byte budget per request
-// (less when less is left, down to a page worth asking for).
-constexpr uint64_t kExpectedPageBytes = 4ull << 20;
-constexpr uint64_t kMinPageBytes = 64ull << 10;
+// A page of 5,000 blobs is ~3.4 MB of XML (~700 B an entry); reserve that much of the byte
+// budget per request, scaled to the page size, and refuse a bigger answer: a page starts only
+// when the whole of it fits in --max-bytes, so the limit holds as the server counts it too.
+uint64_t PageReservation(int max_results) {
+  return std::min<uint64_t>(4ull << 20, (64ull << 10) + 840ull * std::clamp(max_results, 1, 5000));
+}
 
 // Names relative to the listed directory: "train/a/b.jpg" under prefix "train/" is "a/b.jpg".
 std::string_view Relative(std::string_view name, std::string_view dir_prefix) {
@@ -106,10 +108,8 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     HttpResponse resp;
     bool admitted = false;
     for (int attempt = 0;; ++attempt) {
-      // The page's body may not exceed what is reserved for it, so --max-bytes holds even for
-      // a server that sends more than a page should be.
-      uint64_t reserve = std::min(kExpectedPageBytes, budget.bytes_left());
-      admitted = reserve >= kMinPageBytes && budget.TryStart(reserve);
+      uint64_t reserve = PageReservation(options.max_results);
+      admitted = budget.TryStart(reserve);
       if (!admitted) break;
       HttpRequest req = env.SignedRequest("GET", ListPageUrl(t, options, marker));
       req.keep_body = true;
@@ -133,7 +133,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     }
     if (!admitted || resp.stopped) {
       stop = budget.stop_reason();
-      if (stop.empty()) stop = StopRequested() ? "stopped by a signal" : "byte budget reached";
+      if (stop.empty()) stop = "stopped by a signal";
       break;
     }
     if (resp.status != 200 || !resp.transport_error.empty()) {

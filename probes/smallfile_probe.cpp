@@ -69,7 +69,10 @@ class HttpItemReader : public ItemReader {
     budget_->Finish(item.bytes, cut ? item.bytes : resp.body_bytes);
     out.bytes = resp.body_bytes;
     out.seconds = resp.timing.total_s;
-    out.ok = (resp.status == 200 || resp.status == 206) && resp.body_bytes == item.bytes;
+    // A transport error after every byte arrived (a Content-Length the body never matched)
+    // is a failed read too: the connection broke.
+    out.ok = (resp.status == 200 || resp.status == 206) && resp.body_bytes == item.bytes &&
+             resp.transport_error.empty();
     if (resp.stopped) {
       out.error = "stopped by a signal";
       return out;
@@ -82,7 +85,7 @@ class HttpItemReader : public ItemReader {
       out.error = resp.status == 0 ? RedactText(resp.transport_error)
                                    : fmt::format("HTTP {} {} for {}", resp.status,
                                                  resp.Header("x-ms-error-code"), item.name);
-      if (resp.status / 100 == 2)
+      if (resp.status / 100 == 2 && resp.body_bytes != item.bytes)
         out.error =
             fmt::format("{}: {} bytes instead of {}", item.name, resp.body_bytes, item.bytes);
     }
@@ -351,8 +354,8 @@ std::vector<ListedEntry> ListForSmallFiles(const HttpProbeEnv& env, BudgetTracke
   HttpResponse resp;
   *status = ProbeStatus::kFailed;
   for (int attempt = 0;; ++attempt) {
-    uint64_t reserve = std::min(kPageBytes, budget->bytes_left());
-    if (reserve == 0 || !budget->TryStart(reserve)) {
+    const uint64_t reserve = kPageBytes;  // the whole page must fit in --max-bytes
+    if (!budget->TryStart(reserve)) {
       *error = "listing the prefix: " +
                (budget->stop_reason().empty() ? "byte budget reached" : budget->stop_reason());
       return {};
