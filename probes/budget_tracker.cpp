@@ -1,7 +1,6 @@
 #include "probes/budget_tracker.h"
 
 #include <algorithm>
-#include <csignal>
 
 #include "core/units.h"
 #include "probes/cleanup_registry.h"
@@ -15,8 +14,7 @@ bool BudgetTracker::TryStart(uint64_t expected_bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   // SIGINT/SIGTERM end every probe's budget at once: no new request after a stop request.
   if (StopRequested()) {
-    if (stop_reason_.empty())
-      stop_reason_ = StopSignal() == SIGTERM ? "stopped by SIGTERM" : "stopped by SIGINT";
+    if (stop_reason_.empty()) stop_reason_ = StopReason();
     return false;
   }
   if (ElapsedSeconds() >= budget_.duration_s) {

@@ -133,7 +133,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     }
     if (!admitted || resp.stopped) {
       stop = budget.stop_reason();
-      if (stop.empty()) stop = "stopped by a signal";
+      if (stop.empty()) stop = StopReason();
       break;
     }
     if (resp.status != 200 || !resp.transport_error.empty()) {
@@ -287,7 +287,7 @@ ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& o
     if ((names.size() & 1023) == 0) {
       if (Clock::now() > deadline || StopRequested()) {
         complete = false;
-        stop = StopRequested() ? "stopped by a signal" : "half the time budget spent walking";
+        stop = StopRequested() ? StopReason() : "half the time budget spent walking";
         break;
       }
       if (progress) progress(fmt::format("{} entries", names.size()));
@@ -301,7 +301,7 @@ ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& o
   for (size_t i = 0; i < names.size(); ++i) {
     if ((i & 255) == 0 && (Seconds(t0, Clock::now()) > budget.duration_s || StopRequested())) {
       complete = false;
-      stop = StopRequested() ? "stopped by a signal" : "time budget spent on stat";
+      stop = StopRequested() ? StopReason() : "time budget spent on stat";
       break;
     }
     struct stat st {};

@@ -74,7 +74,7 @@ class HttpItemReader : public ItemReader {
     out.ok = (resp.status == 200 || resp.status == 206) && resp.body_bytes == item.bytes &&
              resp.transport_error.empty();
     if (resp.stopped) {
-      out.error = "stopped by a signal";
+      out.error = StopReason();
       return out;
     }
     if (!out.ok && errors_.Add(resp) == ErrorClass::kNone) {
@@ -329,7 +329,7 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
     result.message = first_error.empty() ? "no read succeeded" : first_error;
   } else if (classes.size() < plans.size() || failures > 0 || StopRequested()) {
     result.status = ProbeStatus::kPartial;
-    result.message = StopRequested()        ? budget->stop_reason()
+    result.message = StopRequested()        ? StopReason()
                      : !first_error.empty() ? first_error
                                             : budget->stop_reason();
     if (result.message.empty()) result.message = "the budget ended before every size was read";
@@ -369,7 +369,7 @@ std::vector<ListedEntry> ListForSmallFiles(const HttpProbeEnv& env, BudgetTracke
     bool cut = !resp.transport_error.empty() && resp.status / 100 == 2;
     budget->Finish(reserve, cut ? reserve : resp.body_bytes);
     if (resp.stopped) {
-      *error = "listing the prefix: stopped by a signal";
+      *error = "listing the prefix: " + StopReason();
       return {};
     }
     if (resp.status == 200 && resp.transport_error.empty()) break;

@@ -359,7 +359,7 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
   } else if (budget_hit || errors.total > 0 || StopRequested()) {
     result.status = ProbeStatus::kPartial;
     std::string why = budget_hit || StopRequested() ? budget.stop_reason() : "";
-    if (StopRequested() && why.empty()) why = "stopped by a signal";
+    if (StopRequested()) why = StopReason();
     if (std::any_of(out.steps.begin(), out.steps.end(),
                     [](const ThroughputStep& s) { return s.warmup_included; }))
       why += " during the warm-up (measured including it: slow start lowers the figure)";
