@@ -138,7 +138,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     }
     if (resp.status != 200 || !resp.transport_error.empty()) {
       errors.Add(resp);
-      never_connected = resp.status == 0 && resp.timing.connect_s <= 0;
+      never_connected = NoHttpAnswer(resp);
       not_found = resp.status == 404;
       if (resp.status == 0 || resp.status == 200) {
         stop = "page " + std::to_string(pages + 1) + ": " + RedactText(resp.transport_error);

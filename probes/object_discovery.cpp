@@ -86,10 +86,6 @@ HttpResponse SendWithRetries(const HttpProbeEnv& env, HttpClient* client, Budget
   }
 }
 
-// No HTTP answer and no TCP connection: the target cannot be reached. A connection that was
-// made and then timed out (a very slow first byte, a stalled body) is a failed probe instead.
-bool NeverConnected(const HttpResponse& r) { return r.status == 0 && r.timing.connect_s <= 0; }
-
 }  // namespace
 
 ProbeStatus DiscoveryStatus(const DiscoveryResult& found) {
@@ -160,7 +156,7 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
     }
     errors->Add(r);
     if (r.status == 0) {
-      result.unreachable = NeverConnected(r);
+      result.unreachable = NoHttpAnswer(r);
       result.error = (result.unreachable ? "cannot reach " : "no answer from ") + t.Display() +
                      ": " + RedactText(r.transport_error);
       return result;
@@ -189,7 +185,7 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
   }
   if (r.status != 200) {
     errors->Add(r);
-    result.unreachable = NeverConnected(r);
+    result.unreachable = NoHttpAnswer(r);
     result.missing = r.status == 404;
     std::string code = ErrorCodeOf(r);
     result.error = "listing " + t.Display() + " failed: " +

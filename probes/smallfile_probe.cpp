@@ -377,8 +377,7 @@ std::vector<ListedEntry> ListForSmallFiles(const HttpProbeEnv& env, BudgetTracke
     double delay_s = retry.DelaySeconds(attempt + 1, jitter(rng));
     if (attempt >= retry.max_retries || !IsRetryable(c) || delay_s >= budget->RemainingSeconds()) {
       errors->Add(resp);
-      if ((resp.status == 0 && resp.timing.connect_s <= 0) || resp.status == 404)
-        *status = ProbeStatus::kUnreachable;
+      if (NoHttpAnswer(resp) || resp.status == 404) *status = ProbeStatus::kUnreachable;
       std::string code = ErrorCodeOf(resp);
       *error = "listing the prefix: " +
                (resp.status == 0 || resp.status == 200
@@ -493,7 +492,7 @@ ProbeResult RunSmallFileProbe(const HttpProbeEnv& env, const SmallFileOptions& o
       objects.push_back({"", length, false});
     } else {
       listing_errors.Add(h);
-      bool target_error = (h.status == 0 && h.timing.connect_s <= 0) || h.status == 404;
+      bool target_error = NoHttpAnswer(h) || h.status == 404;
       return fail(target_error ? ProbeStatus::kUnreachable : ProbeStatus::kFailed,
                   h.status ? fmt::format("HEAD {}: HTTP {}", env.target.Display(), h.status)
                            : RedactText(h.transport_error));
