@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/probe_options.h"
+#include "cli/signal_guard.h"
 #include "cli/sizing_common.h"
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
@@ -18,6 +19,10 @@
 
 namespace feedcheck::cli {
 namespace {
+
+// How long a stopped read-only probe may take to print its partial result before the signal
+// watcher exits without it.
+constexpr double kStopGraceS = 5;
 
 struct ThroughputFlags {
   ProbeOptions common;
@@ -76,6 +81,10 @@ std::string FactText(const FactSet& f, const std::string& key) {
 }
 
 int RunThroughput(const ThroughputFlags& flags, const GlobalOptions& globals) {
+  // SIGINT/SIGTERM: the probe stops within about a second and prints what it measured,
+  // marked partial; exit 128 + signal. Nothing to clean up (it only reads); the guard's
+  // grace is a backstop should a request not stop.
+  SignalGuard guard(nullptr, kStopGraceS);
   HttpProbeEnv env;
   std::string error;
   int rc = BuildHttpProbeEnv(flags.common, &env, &error);
@@ -133,7 +142,7 @@ int RunThroughput(const ThroughputFlags& flags, const GlobalOptions& globals) {
   PrintStatusLine(out.result, env);
   if (globals.json) {
     PrintJson(out.result, env);
-    return ProbeExitCode(out.result.status);
+    return ProbeExit(out.result.status);
   }
   const FactSet& f = out.result.evidence.facts;
   if (!out.steps.empty()) {
@@ -153,10 +162,14 @@ int RunThroughput(const ThroughputFlags& flags, const GlobalOptions& globals) {
                FactText(f, "probe.errors.total"), FactText(f, "probe.errors.throttled_egress"),
                FactText(f, "probe.errors.throttled_requests"), FactText(f, "probe.errors.retries"));
   }
-  return ProbeExitCode(out.result.status);
+  return ProbeExit(out.result.status);
 }
 
 int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
+  // SIGINT/SIGTERM: the probe stops within about a second and prints what it measured,
+  // marked partial; exit 128 + signal. Nothing to clean up (it only reads); the guard's
+  // grace is a backstop should a request not stop.
+  SignalGuard guard(nullptr, kStopGraceS);
   HttpProbeEnv env;
   std::string error;
   int rc = BuildHttpProbeEnv(flags.common, &env, &error);
@@ -179,7 +192,7 @@ int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
   PrintStatusLine(out.result, env);
   if (globals.json) {
     PrintJson(out.result, env);
-    return ProbeExitCode(out.result.status);
+    return ProbeExit(out.result.status);
   }
   const FactSet& f = out.result.evidence.facts;
   if (out.ttfb.count()) {
@@ -199,7 +212,7 @@ int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
                FactText(f, "probe.latency.new_conn_ttfb_p50_ms"));
     fmt::print("  errors: {}\n", FactText(f, "probe.errors.total"));
   }
-  return ProbeExitCode(out.result.status);
+  return ProbeExit(out.result.status);
 }
 
 }  // namespace

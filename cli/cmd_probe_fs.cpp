@@ -57,10 +57,7 @@ struct NicFlags {
   std::string interface;
 };
 
-int ExitFor(const ProbeResult& r) {
-  if (int interrupted = SignalGuard::InterruptedExitCode()) return interrupted;
-  return ProbeExitCode(r.status);
-}
+int ExitFor(const ProbeResult& r) { return ProbeExit(r.status); }
 
 int Fail(const std::string& command, int code, const std::string& message) {
   fmt::print(stderr, "feedcheck probe {}: {}\n", command, RedactText(message));

@@ -9,6 +9,7 @@
 #include "core/exit_status.h"
 #include "core/units.h"
 #include "probes/budget_tracker.h"
+#include "probes/cleanup_registry.h"
 #include "probes/curl_http_client.h"
 #include "probes/redact.h"
 
@@ -174,6 +175,11 @@ int ProbeExitCode(ProbeStatus status) {
       return ToInt(ExitStatus::kInputError);
   }
   return ToInt(ExitStatus::kProbeFailed);
+}
+
+int ProbeExit(ProbeStatus status) {
+  if (StopRequested()) return 128 + StopSignal();
+  return ProbeExitCode(status);
 }
 
 }  // namespace feedcheck::cli

@@ -51,8 +51,8 @@ void SignalGuard::Watch() {
   while (!done_ && sig == 0) sig = WaitSignal(0.1);
   if (sig == 0) return;
   RequestStop(sig);
-  fprintf(stderr, "\nfeedcheck: %s received; stopping and cleaning up\n",
-          sig == SIGINT ? "SIGINT" : "SIGTERM");
+  fprintf(stderr, "\nfeedcheck: %s received; stopping%s\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+          registry_ ? " and cleaning up" : "");
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                       std::chrono::duration<double>(grace_s_));

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/units.h"
+#include "probes/cleanup_registry.h"
 
 namespace feedcheck {
 
@@ -11,6 +12,11 @@ BudgetTracker::BudgetTracker(const ProbeBudget& budget)
 
 bool BudgetTracker::TryStart(uint64_t expected_bytes) {
   std::lock_guard<std::mutex> lock(mu_);
+  // SIGINT/SIGTERM end every probe's budget at once: no new request after a stop request.
+  if (StopRequested()) {
+    if (stop_reason_.empty()) stop_reason_ = StopReason();
+    return false;
+  }
   if (ElapsedSeconds() >= budget_.duration_s) {
     if (stop_reason_.empty()) stop_reason_ = "duration budget reached";
     return false;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 
 namespace feedcheck {
 
@@ -16,6 +17,14 @@ void RequestStop(int signal_number) {
   g_stop_signal.store(signal_number, std::memory_order_relaxed);
   g_stop_requested.store(true, std::memory_order_release);
 }
+std::string StopReason() {
+  if (!StopRequested()) return "";
+  int sig = StopSignal();
+  return sig == SIGTERM  ? "stopped by SIGTERM"
+         : sig == SIGINT ? "stopped by SIGINT"
+                         : "stopped by signal " + std::to_string(sig);
+}
+
 bool StopRequested() { return g_stop_requested.load(std::memory_order_acquire); }
 int StopSignal() { return g_stop_signal.load(std::memory_order_relaxed); }
 void ResetStopRequest() {

@@ -64,6 +64,8 @@ void RequestStop(int signal_number);
 bool StopRequested();
 /// The signal that asked to stop, 0 when none.
 int StopSignal();
+/// "stopped by SIGINT" / "stopped by SIGTERM" (the partial result's message), "" when none.
+std::string StopReason();
 /// For tests: clears the request.
 void ResetStopRequest();
 

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "probes/cleanup_registry.h"
+
 namespace feedcheck {
 namespace {
 
@@ -17,6 +19,7 @@ struct Transfer {
   const HttpRequest* request = nullptr;
   HttpResponse* response = nullptr;
   bool over_cap = false;
+  bool stopped = false;
   size_t upload_offset = 0;
 };
 
@@ -43,6 +46,14 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   t->response->headers[Trim(name)] = Trim(line.substr(colon + 1));
   return n;
+}
+
+// libcurl calls this at least once a second and on every chunk; a non-zero return aborts.
+int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* t = static_cast<Transfer*>(user);
+  if (!t->request->stoppable || !StopRequested()) return 0;
+  t->stopped = true;
+  return 1;
 }
 
 size_t OnBody(char* data, size_t size, size_t count, void* user) {
@@ -137,6 +148,9 @@ HttpResponse CurlHttpClient::Perform(const HttpRequest& request) {
   curl_easy_setopt(h, CURLOPT_HEADERDATA, &transfer);
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &OnBody);
   curl_easy_setopt(h, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &OnProgress);
+  curl_easy_setopt(h, CURLOPT_XFERINFODATA, &transfer);
   const TlsOptions& tls = impl_->options.tls;
   if (!tls.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, tls.ca_file.c_str());
   curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, tls.insecure ? 0L : 1L);
@@ -184,7 +198,10 @@ HttpResponse CurlHttpClient::Perform(const HttpRequest& request) {
   response.status = static_cast<int>(status);
   if (rc != CURLE_OK) {
     response.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
-    if (transfer.over_cap) {
+    response.stopped = transfer.stopped;
+    if (transfer.stopped) {
+      response.transport_error = "stopped by a signal";
+    } else if (transfer.over_cap) {
       response.transport_error =
           "response body larger than the " + std::to_string(request.max_body_bytes) + "-byte cap";
     } else {

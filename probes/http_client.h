@@ -29,6 +29,10 @@ struct HttpRequest {
   /// cut at any instant rather than at request completions.
   std::atomic<uint64_t>* body_counter = nullptr;
   bool fresh_connection = false;  ///< close any reused connection first (measures connect/TLS)
+  /// Abort (within about a second: libcurl's progress callback) once SIGINT/SIGTERM asked the probe
+  /// to stop, so a stalled or long transfer cannot hold the stop up. Cleanup requests (deleting
+  /// test data) clear it.
+  bool stoppable = true;
 };
 
 /// Phase times in seconds from the start of the request, as libcurl reports them.
@@ -44,6 +48,7 @@ struct HttpResponse {
   int status = 0;               ///< 0 when no HTTP response arrived
   std::string transport_error;  ///< empty on success; libcurl's message otherwise
   bool timed_out = false;
+  bool stopped = false;  ///< aborted because a stop was requested (not a storage fault)
   std::map<std::string, std::string> headers;  ///< names lower-cased
   std::string body;         ///< when keep_body; else the first 64 KiB of an error (>= 400)
   uint64_t body_bytes = 0;  ///< bytes received, kept or not

@@ -48,6 +48,10 @@ std::string ErrorCodeOf(const HttpResponse& r) {
   return code;
 }
 
+bool NoHttpAnswer(const HttpResponse& r) {
+  return r.status == 0 && !r.stopped && (r.timing.connect_s <= 0 || !r.timed_out);
+}
+
 ErrorClass ClassifyResponse(const HttpResponse& r) {
   if (r.timed_out) return ErrorClass::kTimeout;
   // A cut-off body (reset, over the cap) is a transport fault even after a 2xx status line.

@@ -31,6 +31,11 @@ ErrorClass ClassifyResponse(const HttpResponse& response);
 /// Throttling, busy servers, timeouts and transport faults may succeed when retried.
 bool IsRetryable(ErrorClass c);
 
+/// No HTTP answer: DNS, connection refused or timed out, TLS failure, a peer that closed without
+/// a status line. A connection that was made and then timed out waiting (a very slow first
+/// byte) is not: the target was reached. Decides exit 3 (target error) vs 4 (probe failed).
+bool NoHttpAnswer(const HttpResponse& response);
+
 /// <Code> and <Message> of an Azure error body, else the x-ms-error-code header.
 std::string ErrorCodeOf(const HttpResponse& response);
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "probes/budget_tracker.h"
+#include "probes/cleanup_registry.h"
 #include "probes/http_errors.h"
 #include "probes/object_discovery.h"
 
@@ -50,7 +51,7 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
 
   DiscoveryResult found = DiscoverObjects(env, client.get(), &budget, &errors, 1);
   if (found.objects.empty()) {
-    result.status = ProbeStatus::kUnreachable;
+    result.status = DiscoveryStatus(found);
     result.message = found.error;
     result.requests_sent = budget.requests();
     result.elapsed_s = budget.ElapsedSeconds();
@@ -83,6 +84,7 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
       req.max_body_bytes = std::max<uint64_t>(expected, 1);
       HttpResponse r = client->Perform(req);
       budget.Finish(expected, r.body_bytes);
+      if (r.stopped) break;  // SIGINT/SIGTERM: not a storage fault; TryStart refuses from now
       if (errors.Add(r) != ErrorClass::kNone) continue;
       if (!phase.measured) continue;
       ++measured;
@@ -144,7 +146,7 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
     result.status = ProbeStatus::kFailed;
     result.message = errors.first_message.empty() ? "no request completed: " + budget.stop_reason()
                                                   : "every request failed: " + errors.first_message;
-  } else if (measured < wanted || errors.total > 0) {
+  } else if (measured < wanted || errors.total > 0 || StopRequested()) {
     result.status = ProbeStatus::kPartial;
     std::string why = budget.stop_reason();
     if (errors.total)

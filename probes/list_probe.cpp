@@ -7,11 +7,14 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <random>
+#include <thread>
 
 #include "core/latency_histogram.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/dataset_shape.h"
+#include "probes/http_errors.h"
 #include "probes/list_blobs_xml.h"
 #include "probes/redact.h"
 
@@ -25,16 +28,11 @@ double Seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-// A page of 5,000 blobs is ~3.4 MB of XML; reserve that much of the byte budget per request.
-constexpr uint64_t kExpectedPageBytes = 4ull << 20;
-
-std::string ErrorCodeOf(const HttpResponse& r) {
-  std::string code = r.Header("x-ms-error-code");
-  if (!code.empty()) return code;
-  auto b = r.body.find("<Code>"), e = r.body.find("</Code>");
-  if (b != std::string::npos && e != std::string::npos && e > b)
-    return r.body.substr(b + 6, e - b - 6);
-  return {};
+// A page of 5,000 blobs is ~3.4 MB of XML (~700 B an entry); reserve that much of the byte
+// budget per request, scaled to the page size, and refuse a bigger answer: a page starts only
+// when the whole of it fits in --max-bytes, so the limit holds as the server counts it too.
+uint64_t PageReservation(int max_results) {
+  return std::min<uint64_t>(4ull << 20, (64ull << 10) + 840ull * std::clamp(max_results, 1, 5000));
 }
 
 // Names relative to the listed directory: "train/a/b.jpg" under prefix "train/" is "a/b.jpg".
@@ -98,31 +96,53 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
   double first_entry_s = -1;
   bool complete = false;
   std::string stop;
-  std::map<int, uint64_t> http_errors;
+  ErrorTally errors;
+  RetryPolicy retry;
+  std::minstd_rand rng(std::random_device{}());
+  std::uniform_real_distribution<double> jitter(0, 1);
+  bool never_connected = false, not_found = false;
   auto t0 = Clock::now();
   while (static_cast<int>(pages) < options.max_pages) {
-    if (StopRequested()) {
-      stop = "stopped by a signal";
-      break;
+    // One page, retried on throttling and transient faults with RetryPolicy's backoff (every
+    // attempt is a request of the budget; none is sent after the deadline or a stop).
+    HttpResponse resp;
+    bool admitted = false;
+    for (int attempt = 0;; ++attempt) {
+      uint64_t reserve = PageReservation(options.max_results);
+      admitted = budget.TryStart(reserve);
+      if (!admitted) break;
+      HttpRequest req = env.SignedRequest("GET", ListPageUrl(t, options, marker));
+      req.keep_body = true;
+      req.max_body_bytes = reserve;
+      req.timeout_s = budget.RequestTimeout(60);
+      req.connect_timeout_s = std::min(req.connect_timeout_s, req.timeout_s);
+      resp = client->Perform(req);
+      // A body cut short may have left the server in full: charge the reservation.
+      bool cut = !resp.transport_error.empty() && resp.status / 100 == 2;
+      budget.Finish(reserve, cut ? reserve : resp.body_bytes);
+      result.requests_sent++;
+      result.bytes_received += resp.body_bytes;
+      if (resp.stopped || (resp.status == 200 && resp.transport_error.empty())) break;
+      ErrorClass c = ClassifyResponse(resp);
+      double delay_s = retry.DelaySeconds(attempt + 1, jitter(rng));
+      if (attempt >= retry.max_retries || !IsRetryable(c) || delay_s >= budget.RemainingSeconds())
+        break;
+      errors.Add(resp);
+      ++errors.retries;
+      std::this_thread::sleep_for(std::chrono::duration<double>(delay_s));
     }
-    if (!budget.TryStart(kExpectedPageBytes)) {
+    if (!admitted || resp.stopped) {
       stop = budget.stop_reason();
+      if (stop.empty()) stop = StopReason();
       break;
     }
-    HttpRequest req = env.SignedRequest("GET", ListPageUrl(t, options, marker));
-    req.keep_body = true;
-    req.timeout_s = budget.RequestTimeout(60);
-    HttpResponse resp = client->Perform(req);
-    budget.Finish(kExpectedPageBytes, resp.body_bytes);
-    result.requests_sent++;
-    result.bytes_received += resp.body_bytes;
-    if (resp.status != 200) {
-      if (resp.status == 0) {
+    if (resp.status != 200 || !resp.transport_error.empty()) {
+      errors.Add(resp);
+      never_connected = NoHttpAnswer(resp);
+      not_found = resp.status == 404;
+      if (resp.status == 0 || resp.status == 200) {
         stop = "page " + std::to_string(pages + 1) + ": " + RedactText(resp.transport_error);
-        result.evidence.facts.Set(NumberFact("probe.errors.timeouts", resp.timed_out ? 1 : 0,
-                                             Unit::kCount, {FactOrigin::kMeasured, "probe list"}));
       } else {
-        http_errors[resp.status]++;
         std::string code = ErrorCodeOf(resp);
         stop = fmt::format("page {}: HTTP {}{}", pages + 1, resp.status,
                            code.empty() ? "" : " " + code);
@@ -133,6 +153,9 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     bool ok = dfs ? ParseListPathsJson(resp.body, &page, &error)
                   : ParseListBlobsXml(resp.body, &page, &error);
     if (!ok) {
+      // A malformed or truncated page (a proxy that cut the connection): a failed request.
+      ++errors.total;
+      if (errors.first_message.empty()) errors.first_message = "malformed listing: " + error;
       stop = "page " + std::to_string(pages + 1) + ": " + error;
       break;
     }
@@ -172,9 +195,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
                   std::clamp(options.max_results, 1, 5000), pages);
   Provenance prov{FactOrigin::kMeasured, params, "", 0, "", -1};
   FactSet& f = result.evidence.facts;
-  for (const auto& [status, count] : http_errors)
-    f.Set(NumberFact("probe.errors.http." + std::to_string(status), static_cast<double>(count),
-                     Unit::kCount, prov));
+  errors.AddFacts(&f, prov);
   f.Set(NumberFact("probe.list.pages", static_cast<double>(pages), Unit::kCount, prov));
   f.Set(NumberFact("probe.list.requests", static_cast<double>(result.requests_sent), Unit::kCount,
                    prov));
@@ -205,7 +226,9 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
         {"P301", DiagnosticSeverity::kWarning, "listing incomplete: " + stop, {}, "list", ""});
   }
   if (pages == 0) {
-    result.status = ProbeStatus::kFailed;
+    // Reached but refused, throttled or cut off: failed (exit 4); no connection or no such
+    // container: a target error (exit 3).
+    result.status = never_connected || not_found ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
     result.message = stop;
   } else {
     result.status = complete ? ProbeStatus::kOk : ProbeStatus::kPartial;
@@ -264,7 +287,7 @@ ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& o
     if ((names.size() & 1023) == 0) {
       if (Clock::now() > deadline || StopRequested()) {
         complete = false;
-        stop = StopRequested() ? "stopped by a signal" : "half the time budget spent walking";
+        stop = StopRequested() ? StopReason() : "half the time budget spent walking";
         break;
       }
       if (progress) progress(fmt::format("{} entries", names.size()));
@@ -278,7 +301,7 @@ ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& o
   for (size_t i = 0; i < names.size(); ++i) {
     if ((i & 255) == 0 && (Seconds(t0, Clock::now()) > budget.duration_s || StopRequested())) {
       complete = false;
-      stop = StopRequested() ? "stopped by a signal" : "time budget spent on stat";
+      stop = StopRequested() ? StopReason() : "time budget spent on stat";
       break;
     }
     struct stat st {};

@@ -86,11 +86,11 @@ HttpResponse SendWithRetries(const HttpProbeEnv& env, HttpClient* client, Budget
   }
 }
 
-// No HTTP answer and no TCP connection: the target cannot be reached. A connection that was
-// made and then timed out (a very slow first byte, a stalled body) is a failed probe instead.
-bool NeverConnected(const HttpResponse& r) { return r.status == 0 && r.timing.connect_s <= 0; }
-
 }  // namespace
+
+ProbeStatus DiscoveryStatus(const DiscoveryResult& found) {
+  return found.unreachable || found.missing ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
+}
 
 std::vector<ObjectInfo> ParseListBlobsPage(const std::string& xml, std::string* next_marker) {
   std::vector<ObjectInfo> out;
@@ -130,6 +130,7 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
       std::string len = r.Header("content-length");
       std::from_chars(len.data(), len.data() + len.size(), size);
       if (size == 0) {
+        result.missing = true;
         result.error = "'" + t.Display() + "' is empty (Content-Length 0 or missing)";
         return result;
       }
@@ -155,13 +156,14 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
     }
     errors->Add(r);
     if (r.status == 0) {
-      result.unreachable = NeverConnected(r);
+      result.unreachable = NoHttpAnswer(r);
       result.error = (result.unreachable ? "cannot reach " : "no answer from ") + t.Display() +
                      ": " + RedactText(r.transport_error);
       return result;
     }
     std::string code = ErrorCodeOf(r);
     if (!t.is_azure() || r.status != 404) {
+      result.missing = r.status == 404;
       result.error = "HEAD " + t.Display() + " answered HTTP " + std::to_string(r.status) +
                      (code.empty() ? "" : " " + code);
       return result;
@@ -184,7 +186,8 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
   }
   if (r.status != 200) {
     errors->Add(r);
-    result.unreachable = NeverConnected(r);
+    result.unreachable = NoHttpAnswer(r);
+    result.missing = r.status == 404;
     std::string code = ErrorCodeOf(r);
     result.error = "listing " + t.Display() + " failed: " +
                    (r.status ? "HTTP " + std::to_string(r.status) + (code.empty() ? "" : " " + code)
@@ -203,7 +206,10 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
         [](const ObjectInfo& a, const ObjectInfo& b) { return a.size_bytes > b.size_bytes; });
     result.objects.resize(max_objects);
   }
-  if (result.objects.empty()) result.error = "no non-empty blobs under " + t.Display();
+  if (result.objects.empty()) {
+    result.missing = true;
+    result.error = "no non-empty blobs under " + t.Display();
+  }
   return result;
 }
 

@@ -22,6 +22,7 @@ struct ObjectInfo {
 struct DiscoveryResult {
   std::vector<ObjectInfo> objects;  ///< non-empty objects only
   bool unreachable = false;         ///< no HTTP answer at all
+  bool missing = false;             ///< answered: nothing there (HTTP 404, no non-empty blob)
   std::string error;                ///< why nothing was found (redacted)
 };
 
@@ -29,6 +30,12 @@ struct DiscoveryResult {
 /// `max_objects` of the first List Blobs page (5,000 entries) under the prefix.
 DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, BudgetTracker* budget,
                                 ErrorTally* errors, size_t max_objects);
+
+/// What a probe that found nothing to read reports (DESIGN.md exit codes through the CLI):
+/// kUnreachable (exit 3, a target error) when there was no HTTP answer or the target does not
+/// exist; kFailed (exit 4) when the target answered but refused, throttled or failed every
+/// attempt: it was reached, the probe could not measure.
+ProbeStatus DiscoveryStatus(const DiscoveryResult& found);
 
 /// Blob names and sizes from one List Blobs XML page (no BlobPrefix entries); `next_marker`
 /// receives <NextMarker> verbatim. Exposed for tests.

@@ -19,16 +19,18 @@ struct ProbeBudget {
 enum class ProbeStatus {
   kOk,           ///< measured what it set out to
   kPartial,      ///< measured something, then a budget or a fault stopped it
-  kFailed,       ///< could not measure (every request failed, target refused)
-  kUnreachable,  ///< the target could not be reached or resolved at all
+  kFailed,       ///< reached but could not measure: refused (401/403), throttled, every request
+                 ///< failed or timed out after a connection was made
+  kUnreachable,  ///< a target error: no HTTP answer (DNS, connect, TLS) or the target does
+                 ///< not exist (HTTP 404, nothing to read there, not a directory)
 };
 
 std::string_view ProbeStatusName(ProbeStatus status);
 
 struct ProbeResult {
-  std::string probe;   ///< "throughput", "latency", ...
+  std::string probe;  ///< "throughput", "latency", ...
   ProbeStatus status = ProbeStatus::kOk;
-  std::string message; ///< why it is partial or failed; redacted
+  std::string message;  ///< why it is partial or failed; redacted
   Evidence evidence;
   uint64_t requests_sent = 0;
   uint64_t bytes_received = 0;

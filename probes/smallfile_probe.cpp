@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <random>
 #include <thread>
 
 #include "core/linear_fit.h"
@@ -38,7 +39,7 @@ class ItemReader {
  public:
   virtual ~ItemReader() = default;
   virtual ReadOutcome Read(const SmallFileRead& item) = 0;
-  /// Failed HTTP answers by class (throttling vs other), null for files.
+  /// Failed HTTP requests, classified (throttling, 403, ...); null for files.
   virtual const ErrorTally* errors() const { return nullptr; }
 };
 using ReaderFactory = std::function<std::unique_ptr<ItemReader>()>;
@@ -62,16 +63,29 @@ class HttpItemReader : public ItemReader {
     req.max_body_bytes = item.bytes;
     req.timeout_s = budget_->RequestTimeout(120);
     HttpResponse resp = client_->Perform(req);
-    budget_->Finish(item.bytes, resp.body_bytes);
+    // A read cut short may have left the server in full: charge what was asked for, so
+    // --max-bytes also holds as the server counts it.
+    bool cut = resp.status / 100 == 2 && resp.body_bytes < item.bytes;
+    budget_->Finish(item.bytes, cut ? item.bytes : resp.body_bytes);
     out.bytes = resp.body_bytes;
     out.seconds = resp.timing.total_s;
-    out.ok = (resp.status == 200 || resp.status == 206) && resp.body_bytes == item.bytes;
-    errors_.Add(resp);  // counts failed answers only
+    // A transport error after every byte arrived (a Content-Length the body never matched)
+    // is a failed read too: the connection broke.
+    out.ok = (resp.status == 200 || resp.status == 206) && resp.body_bytes == item.bytes &&
+             resp.transport_error.empty();
+    if (resp.stopped) {
+      out.error = StopReason();
+      return out;
+    }
+    if (!out.ok && errors_.Add(resp) == ErrorClass::kNone) {
+      ++errors_.total;  // a short body without a transport error
+      ++errors_.by_class[ErrorClass::kTransport];
+    }
     if (!out.ok) {
       out.error = resp.status == 0 ? RedactText(resp.transport_error)
                                    : fmt::format("HTTP {} {} for {}", resp.status,
                                                  resp.Header("x-ms-error-code"), item.name);
-      if (resp.status / 100 == 2)
+      if (resp.status / 100 == 2 && resp.body_bytes != item.bytes)
         out.error =
             fmt::format("{}: {} bytes instead of {}", item.name, resp.body_bytes, item.bytes);
     }
@@ -83,7 +97,7 @@ class HttpItemReader : public ItemReader {
   const HttpProbeEnv& env_;
   BudgetTracker* budget_;
   std::unique_ptr<HttpClient> client_;
-  ErrorTally errors_;  // one reader per worker thread: no sharing
+  ErrorTally errors_;
 };
 
 class FileItemReader : public ItemReader {
@@ -156,6 +170,7 @@ ClassResult MeasureClass(const SizeClassPlan& plan, int concurrency,
         if (o.ok) {
           per_worker[w].push_back(o.seconds);
         } else {
+          if (StopRequested()) return;  // the user's stop, not a failed read
           ++failures[w];
           if (errors[w].empty()) errors[w] = o.error;
           if (o.bytes == 0 && o.seconds == 0) return;  // refused by the budget: stop this worker
@@ -183,10 +198,13 @@ double Median(std::vector<double> v) {
 
 ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>& plans,
                       const SmallFileOptions& options, BudgetTracker* budget,
-                      const ReaderFactory& make_reader, const ProgressFn& progress) {
+                      const ReaderFactory& make_reader, const ProgressFn& progress,
+                      const ErrorTally* listing_errors = nullptr) {
   ProbeResult result;
   result.probe = "smallfiles";
   if (plans.empty()) {
+    result.requests_sent = budget->requests();
+    result.bytes_received = budget->bytes();
     result.status = ProbeStatus::kFailed;
     result.message =
         "no objects of the requested sizes and none large enough for ranged reads "
@@ -254,14 +272,16 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
     ws.push_back(med > 0 ? 1.0 / (med * med) : 0);
   }
   f.Set(NumberFact("probe.smallfile.concurrency", concurrency, Unit::kCount, prov));
-  // Throttled answers by kind (egress vs request rate), so a caller can tell the account's
-  // request limit from other failures; only when an HTTP answer failed.
-  ErrorTally tally;
-  for (const auto& reader : readers)
-    if (const ErrorTally* t = reader->errors()) tally.Merge(*t);
-  if (tally.total > 0) tally.AddFacts(&f, prov);
-  if (failures > 0)
+  if (readers.front()->errors() || listing_errors) {
+    // HTTP: every failure classified (throttled egress/requests, 403, timeouts, ...).
+    ErrorTally all;
+    if (listing_errors) all.Merge(*listing_errors);
+    for (const auto& reader : readers)
+      if (reader->errors()) all.Merge(*reader->errors());
+    all.AddFacts(&f, prov);
+  } else if (failures > 0) {
     f.Set(NumberFact("probe.errors.total", static_cast<double>(failures), Unit::kCount, prov));
+  }
   auto fit = FitLine(xs, ys, ws);
   if (fit && fit->slope > 0) {
     double overhead_s = std::max(0.0, fit->intercept);
@@ -309,7 +329,7 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
     result.message = first_error.empty() ? "no read succeeded" : first_error;
   } else if (classes.size() < plans.size() || failures > 0 || StopRequested()) {
     result.status = ProbeStatus::kPartial;
-    result.message = StopRequested()        ? "stopped by a signal"
+    result.message = StopRequested()        ? StopReason()
                      : !first_error.empty() ? first_error
                                             : budget->stop_reason();
     if (result.message.empty()) result.message = "the budget ended before every size was read";
@@ -317,23 +337,67 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
   return result;
 }
 
-std::vector<ListedEntry> ListForSmallFiles(const HttpProbeEnv& env, std::string* error) {
+// One listing page of the prefix: through the budget like every request, its timeout capped by
+// the deadline, retried on throttling/transient faults with RetryPolicy's backoff (the same
+// bounded policy as the list probe), failures classified into `errors`. Sets `*status` to
+// kUnreachable (no connection, no such container) or kFailed when nothing came back.
+std::vector<ListedEntry> ListForSmallFiles(const HttpProbeEnv& env, BudgetTracker* budget,
+                                           ErrorTally* errors, ProbeStatus* status,
+                                           std::string* error) {
+  constexpr uint64_t kPageBytes = 4ull << 20;
   ListProbeOptions lo;
   lo.max_pages = 1;
   auto client = env.make_client();
-  HttpRequest req = env.SignedRequest("GET", ListPageUrl(env.target, lo, ""));
-  req.keep_body = true;
-  HttpResponse resp = client->Perform(req);
-  ListPage page;
-  if (resp.status != 200) {
-    *error = resp.status == 0 ? RedactText(resp.transport_error)
-                              : fmt::format("listing the prefix: HTTP {} {}", resp.status,
-                                            resp.Header("x-ms-error-code"));
-    return {};
+  RetryPolicy retry;
+  std::minstd_rand rng(std::random_device{}());
+  std::uniform_real_distribution<double> jitter(0, 1);
+  HttpResponse resp;
+  *status = ProbeStatus::kFailed;
+  for (int attempt = 0;; ++attempt) {
+    const uint64_t reserve = kPageBytes;  // the whole page must fit in --max-bytes
+    if (!budget->TryStart(reserve)) {
+      *error = "listing the prefix: " +
+               (budget->stop_reason().empty() ? "byte budget reached" : budget->stop_reason());
+      return {};
+    }
+    HttpRequest req = env.SignedRequest("GET", ListPageUrl(env.target, lo, ""));
+    req.keep_body = true;
+    req.max_body_bytes = reserve;
+    req.timeout_s = budget->RequestTimeout(60);
+    req.connect_timeout_s = std::min(req.connect_timeout_s, req.timeout_s);
+    resp = client->Perform(req);
+    bool cut = !resp.transport_error.empty() && resp.status / 100 == 2;
+    budget->Finish(reserve, cut ? reserve : resp.body_bytes);
+    if (resp.stopped) {
+      *error = "listing the prefix: " + StopReason();
+      return {};
+    }
+    if (resp.status == 200 && resp.transport_error.empty()) break;
+    ErrorClass c = ClassifyResponse(resp);
+    double delay_s = retry.DelaySeconds(attempt + 1, jitter(rng));
+    if (attempt >= retry.max_retries || !IsRetryable(c) || delay_s >= budget->RemainingSeconds()) {
+      errors->Add(resp);
+      if (NoHttpAnswer(resp) || resp.status == 404) *status = ProbeStatus::kUnreachable;
+      std::string code = ErrorCodeOf(resp);
+      *error = "listing the prefix: " +
+               (resp.status == 0 || resp.status == 200
+                    ? RedactText(resp.transport_error)
+                    : fmt::format("HTTP {}{}", resp.status, code.empty() ? "" : " " + code));
+      return {};
+    }
+    errors->Add(resp);
+    ++errors->retries;
+    std::this_thread::sleep_for(std::chrono::duration<double>(delay_s));
   }
+  ListPage page;
   bool ok = env.target.kind == TargetKind::kDfs ? ParseListPathsJson(resp.body, &page, error)
                                                 : ParseListBlobsXml(resp.body, &page, error);
-  if (!ok) return {};
+  if (!ok) {
+    ++errors->total;
+    if (errors->first_message.empty()) errors->first_message = "malformed listing: " + *error;
+    *error = "listing the prefix: " + *error;
+    return {};
+  }
   std::vector<ListedEntry> out;
   for (auto& e : page.entries)
     if (!e.is_dir && e.size_bytes > 0) out.push_back(std::move(e));
@@ -391,38 +455,58 @@ std::vector<SizeClassPlan> PlanSmallFileReads(const std::vector<ListedEntry>& ob
 ProbeResult RunSmallFileProbe(const HttpProbeEnv& env, const SmallFileOptions& options) {
   std::vector<ListedEntry> objects;
   std::string error;
+  // One budget for everything, the listing or HEAD included.
+  BudgetTracker budget(env.budget);
+  ErrorTally listing_errors;
+  auto fail = [&](ProbeStatus status, const std::string& message) {
+    ProbeResult r;
+    r.probe = "smallfiles";
+    r.status = status;
+    r.message = message;
+    r.requests_sent = budget.requests();
+    r.bytes_received = budget.bytes();
+    r.elapsed_s = budget.ElapsedSeconds();
+    listing_errors.AddFacts(&r.evidence.facts, {FactOrigin::kMeasured, "probe smallfiles"});
+    return r;
+  };
   if (env.target.is_azure()) {
-    objects = ListForSmallFiles(env, &error);
-    if (!error.empty()) {
-      ProbeResult r;
-      r.probe = "smallfiles";
-      r.status = ProbeStatus::kFailed;
-      r.message = error;
-      return r;
-    }
+    ProbeStatus status = ProbeStatus::kFailed;
+    objects = ListForSmallFiles(env, &budget, &listing_errors, &status, &error);
+    if (!error.empty()) return fail(status, error);
     // Names from the listing are full blob names; ObjectUrl wants them as they are.
   } else {
     // A plain URL is one object: ranged reads of it, its size from a HEAD.
     auto client = env.make_client();
+    if (!budget.TryStart(0)) return fail(ProbeStatus::kFailed, budget.stop_reason());
     HttpRequest head = env.SignedRequest("HEAD", env.target.ObjectUrl(""));
+    head.timeout_s = budget.RequestTimeout(30);
+    head.connect_timeout_s = std::min(head.connect_timeout_s, head.timeout_s);
     HttpResponse h = client->Perform(head);
+    budget.Finish(0, 0);
     uint64_t length = 0;
     try {
       length = std::stoull(h.Header("content-length"));
     } catch (...) {
     }
-    if (h.status == 200 && length > 0) objects.push_back({"", length, false});
+    if (h.status == 200 && length > 0) {
+      objects.push_back({"", length, false});
+    } else {
+      listing_errors.Add(h);
+      bool target_error = NoHttpAnswer(h) || h.status == 404;
+      return fail(target_error ? ProbeStatus::kUnreachable : ProbeStatus::kFailed,
+                  h.status ? fmt::format("HEAD {}: HTTP {}", env.target.Display(), h.status)
+                           : RedactText(h.transport_error));
+    }
   }
   HttpProbeEnv local_env = env;
   if (env.target.is_azure()) local_env.target.prefix.clear();
-  BudgetTracker budget(env.budget);
-  auto plans = PlanSmallFileReads(objects, options, env.budget.max_bytes);
+  auto plans = PlanSmallFileReads(objects, options, budget.bytes_left());
   return RunEngine(
       env.target.Display(), plans, options, &budget,
       [&]() -> std::unique_ptr<ItemReader> {
         return std::make_unique<HttpItemReader>(local_env, &budget);
       },
-      env.progress);
+      env.progress, &listing_errors);
 }
 
 ProbeResult RunLocalSmallFileProbe(const std::string& dir, const SmallFileOptions& options,

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "probes/budget_tracker.h"
+#include "probes/cleanup_registry.h"
 #include "probes/http_errors.h"
 #include "probes/object_discovery.h"
 
@@ -110,6 +111,13 @@ void Worker(Shared* s, unsigned seed) {
       req.max_body_bytes = block.length;
       req.body_counter = &s->bytes;
       HttpResponse r = client->Perform(req);
+      if (r.stopped) {
+        // SIGINT/SIGTERM: the user's stop, not a storage fault. Charge the range (the server
+        // may have sent it) and end.
+        s->budget->Finish(block.length, block.length);
+        s->stop = true;
+        break;
+      }
       // A range cut short (reset, stall, short body) may have left the server in full: bytes
       // in flight are lost, not unsent. Charge the whole range, so --max-bytes also holds as
       // counted by the server (and by the bill).
@@ -160,6 +168,10 @@ void Worker(Shared* s, unsigned seed) {
 // Sleeps until `until` or until the workers stop by themselves.
 void WaitUntil(Shared* s, Clock::time_point until) {
   while (Clock::now() < until && !s->stop.load()) {
+    if (StopRequested()) {
+      s->stop = true;
+      break;
+    }
     auto left = until - Clock::now();
     std::this_thread::sleep_for(std::min<Clock::duration>(left, std::chrono::milliseconds(20)));
     Sample(s);
@@ -248,7 +260,7 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     found = DiscoverObjects(env, client.get(), &budget, &errors, o.max_objects);
   }
   if (found.objects.empty()) {
-    result.status = ProbeStatus::kUnreachable;
+    result.status = DiscoveryStatus(found);
     result.message = found.error;
     result.requests_sent = budget.requests();
     result.elapsed_s = budget.ElapsedSeconds();
@@ -280,7 +292,7 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
   double worst_error_rate = 0;
   for (int c : plan) {
     double left = budget.RemainingSeconds();
-    if (left < 0.2) break;
+    if (left < 0.2 || StopRequested()) break;
     // A little room at the end so in-flight requests are cut by the window, not the deadline.
     double this_step = std::min(step_s, left - std::min(0.1, left * 0.02));
     double warmup =
@@ -292,7 +304,7 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     out.steps.push_back(step);
     env.Progress(
         fmt::format("throughput: {} connection{}: {:.3f} Gbit/s", c, c == 1 ? "" : "s", step.gbps));
-    if (budget_hit || o.concurrency > 0) break;
+    if (budget_hit || o.concurrency > 0 || StopRequested()) break;
     double attempts = static_cast<double>(step.requests + step.errors);
     double error_rate = attempts > 0 ? static_cast<double>(step.errors) / attempts : 0;
     size_t n = out.steps.size();
@@ -350,9 +362,10 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     result.message = errors.first_message.empty()
                          ? "no bytes arrived in the measurement window: " + budget.stop_reason()
                          : "no bytes arrived: " + errors.first_message;
-  } else if (budget_hit || errors.total > 0) {
+  } else if (budget_hit || errors.total > 0 || StopRequested()) {
     result.status = ProbeStatus::kPartial;
-    std::string why = budget_hit ? budget.stop_reason() : "";
+    std::string why = budget_hit || StopRequested() ? budget.stop_reason() : "";
+    if (StopRequested()) why = StopReason();
     if (std::any_of(out.steps.begin(), out.steps.end(),
                     [](const ThroughputStep& s) { return s.warmup_included; }))
       why += " during the warm-up (measured including it: slow start lowers the figure)";

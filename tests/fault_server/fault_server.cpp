@@ -6,7 +6,8 @@
 // stderr. One thread per connection (at most kMaxConnections), keep-alive.
 //
 // usage: fault_server [--port 0] [--port-file FILE] [--lifetime-s 120] [--object-bytes N]
-//                     [--slow-first-byte-ms 5000] [--list-entries 20]
+//                     [--slow-first-byte-ms 5000] [--list-entries 20] [--list-pages 1]
+//                     [--list-body-faults 0|1]
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -142,7 +143,28 @@ bool Respond(int fd, const fs::Plan& plan) {
   head += "x-ms-version: 2023-11-03\r\nServer: feedcheck-fault-server\r\n\r\n";
   if (!SendAll(fd, head.data(), head.size(), false)) return false;
   if (plan.head) return true;
-  if (!plan.body.empty()) return SendAll(fd, plan.body.data(), plan.body.size(), true);
+  if (!plan.body.empty()) {
+    // A literal body (errors, listings) meets the same body faults as object data.
+    size_t half = plan.body.size() / 2;
+    switch (plan.body_fault) {
+      case fs::BodyFault::kNone:
+        return SendAll(fd, plan.body.data(), plan.body.size(), true);
+      case fs::BodyFault::kResetMidBody: {
+        SendAll(fd, plan.body.data(), half, true);
+        linger hard{1, 0};
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+        return false;
+      }
+      case fs::BodyFault::kStallMidBody:
+        SendAll(fd, plan.body.data(), half, true);
+        WaitWhilePeerOpen(fd, 24 * 3600 * 1000);
+        return false;
+      case fs::BodyFault::kShortBody:
+        SendAll(fd, plan.body.data(), plan.body.size(), true);
+        return false;
+    }
+    return false;
+  }
 
   uint64_t half = plan.synthetic_bytes / 2;
   switch (plan.body_fault) {
@@ -227,7 +249,8 @@ int Usage() {
   std::fprintf(stderr,
                "usage: fault_server [--port 0] [--port-file FILE] [--lifetime-s 120]\n"
                "                    [--object-bytes N] [--slow-first-byte-ms MS] "
-               "[--list-entries N]\nfaults (path segment fault-NAME):");
+               "[--list-entries N]\n                    [--list-pages N] [--list-body-faults 0|1]\n"
+               "faults (path segment fault-NAME):");
   for (const auto& name : fs::FaultNames()) std::fprintf(stderr, " %s", name.c_str());
   std::fprintf(stderr, "\n");
   return 2;
@@ -257,6 +280,10 @@ int main(int argc, char** argv) {
       g_settings.slow_first_byte_ms = static_cast<int>(value);
     } else if (flag == "--list-entries" && value <= 100000) {
       g_settings.list_entries = static_cast<int>(value);
+    } else if (flag == "--list-pages" && value >= 1 && value <= 1000000) {
+      g_settings.list_pages = static_cast<int>(value);
+    } else if (flag == "--list-body-faults" && value <= 1) {
+      g_settings.list_body_faults = value == 1;
     } else {
       return Usage();
     }

@@ -28,6 +28,13 @@ std::string LastSegment(const std::string& path) {
 
 bool IsList(const Request& r) { return r.query.find("comp=list") != std::string::npos; }
 
+// The page a List Blobs request asks for: 0 without a marker, k for "marker=page-k".
+int ListPage(const Request& r) {
+  size_t at = r.query.find("marker=page-");
+  if (at == std::string::npos || (at > 0 && r.query[at - 1] != '&')) return 0;
+  return std::atoi(r.query.c_str() + at + 12);
+}
+
 Plan AzureError(int status, std::string reason, std::string code, std::string_view message) {
   Plan p;
   p.status = status;
@@ -44,17 +51,19 @@ Plan AzureError(int status, std::string reason, std::string code, std::string_vi
 }
 
 std::string ListXml(const std::string& container, int entries, uint64_t object_bytes,
-                    bool truncated) {
+                    bool truncated, int page, int pages) {
   std::string xml =
       "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
       "<EnumerationResults ServiceEndpoint=\"http://127.0.0.1/\" ContainerName=\"" +
       container + "\"><MaxResults>5000</MaxResults><Blobs>";
   for (int i = 0; i < entries; ++i) {
-    xml += "<Blob><Name>blob-" + std::to_string(i) + ".bin</Name><Properties><Content-Length>" +
-           std::to_string(object_bytes) +
+    xml += "<Blob><Name>blob-" + std::to_string(page * entries + i) +
+           ".bin</Name><Properties><Content-Length>" + std::to_string(object_bytes) +
            "</Content-Length><BlobType>BlockBlob</BlobType></Properties></Blob>";
   }
-  xml += "</Blobs><NextMarker /></EnumerationResults>";
+  xml += page + 1 < pages ? "</Blobs><NextMarker>page-" + std::to_string(page + 1) + "</NextMarker>"
+                          : std::string("</Blobs><NextMarker />");
+  xml += "</EnumerationResults>";
   // Cut inside an element, as a connection dropped by a proxy would.
   if (truncated) xml.resize(xml.size() * 2 / 3);
   return xml;
@@ -112,9 +121,9 @@ Plan PlanWithBody(const Request& r, const Settings& s);
 
 const std::vector<std::string>& FaultNames() {
   static const std::vector<std::string> names = {
-      "busy-egress",    "busy-ops",      "busy-server",    "timeout500",
-      "reset",          "stall",         "wrong-length",   "truncated-list",
-      "forbidden-some", "redirect-loop", "slow-first-byte"};
+      "busy-egress",    "busy-ops",      "busy-server",     "timeout500",
+      "reset",          "stall",         "wrong-length",    "truncated-list",
+      "forbidden-some", "redirect-loop", "slow-first-byte", "forbidden"};
   return names;
 }
 
@@ -151,6 +160,10 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
     p.headers = {{"Location", r.path + (r.query.empty() ? "" : "?" + r.query)}};
     return p;
   }
+  if (fault == "forbidden") {  // every request refused, listings too (no permission at all)
+    return AzureError(403, "Forbidden", "AuthorizationFailure",
+                      "This request is not authorized to perform this operation.");
+  }
   if (fault == "forbidden-some") {
     // Objects whose name holds an odd digit are forbidden; the rest are served. A listing of the
     // container works, so a probe meets the 403s only on the objects.
@@ -166,11 +179,19 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
   if (IsList(r)) {
     Plan p;
     p.headers = {{"Content-Type", "application/xml"}};
-    p.body =
-        ListXml(LastSegment(r.path), s.list_entries, s.object_bytes, fault == "truncated-list");
+    p.body = ListXml(LastSegment(r.path), s.list_entries, s.object_bytes, fault == "truncated-list",
+                     ListPage(r), s.list_pages);
     p.content_length = p.body.size();
     p.head = r.method == "HEAD";
     if (fault == "slow-first-byte") p.first_byte_delay_ms = s.slow_first_byte_ms;
+    if (s.list_body_faults) {
+      if (fault == "reset") p.body_fault = BodyFault::kResetMidBody;
+      if (fault == "stall") p.body_fault = BodyFault::kStallMidBody;
+      if (fault == "wrong-length") {
+        p.body_fault = BodyFault::kShortBody;
+        p.content_length = p.body.size() + 1024;
+      }
+    }
     return p;
   }
   Plan p = HealthyObject(r, s);

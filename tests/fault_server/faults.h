@@ -49,6 +49,12 @@ struct Settings {
   uint64_t object_bytes = 64ull << 20;  ///< size of every healthy object
   int slow_first_byte_ms = 5000;
   int list_entries = 20;  ///< blobs in a healthy List Blobs page
+  /// Pages in a healthy listing: page k (marker "page-k", none for the first) names blobs
+  /// "blob-<k*entries+i>.bin" and carries NextMarker "page-<k+1>" until the last.
+  int list_pages = 1;
+  /// Apply the body faults (reset, stall, wrong-length) to List Blobs answers too, so the list
+  /// probe meets them; off, listings stay healthy and only object reads are cut.
+  bool list_body_faults = false;
 };
 
 /// The names of every fault, for --help and for tests that run all of them.

@@ -107,3 +107,32 @@ TEST_CASE("flaky faults throttle every second request; HEAD carries no body", "[
   head.method = "HEAD";
   CHECK(PlanFor(head, s).head);
 }
+
+TEST_CASE("a paged listing hands out markers until its last page", "[faults]") {
+  Settings s;
+  s.list_entries = 3;
+  s.list_pages = 3;
+  Plan first = PlanFor(Get("/acct/c", "restype=container&comp=list"), s);
+  CHECK(first.body.find("<Name>blob-0.bin</Name>") != std::string::npos);
+  CHECK(first.body.find("<NextMarker>page-1</NextMarker>") != std::string::npos);
+  Plan second = PlanFor(Get("/acct/c", "restype=container&comp=list&marker=page-1"), s);
+  CHECK(second.body.find("<Name>blob-3.bin</Name>") != std::string::npos);
+  CHECK(second.body.find("<NextMarker>page-2</NextMarker>") != std::string::npos);
+  Plan last = PlanFor(Get("/acct/c", "restype=container&comp=list&marker=page-2"), s);
+  CHECK(last.body.find("<Name>blob-8.bin</Name>") != std::string::npos);
+  CHECK(last.body.find("<NextMarker />") != std::string::npos);
+}
+
+TEST_CASE("body faults reach listings only when asked", "[faults]") {
+  Settings s;
+  Plan healthy = PlanFor(Get("/acct/fault-stall", "restype=container&comp=list"), s);
+  CHECK(healthy.body_fault == BodyFault::kNone);
+  s.list_body_faults = true;
+  CHECK(PlanFor(Get("/acct/fault-stall", "restype=container&comp=list"), s).body_fault ==
+        BodyFault::kStallMidBody);
+  CHECK(PlanFor(Get("/acct/fault-reset", "restype=container&comp=list"), s).body_fault ==
+        BodyFault::kResetMidBody);
+  Plan short_body = PlanFor(Get("/acct/fault-wrong-length", "restype=container&comp=list"), s);
+  CHECK(short_body.body_fault == BodyFault::kShortBody);
+  CHECK(short_body.content_length > short_body.body.size());
+}

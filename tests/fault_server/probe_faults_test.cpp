@@ -1,4 +1,5 @@
-// Every HTTP probe against every fault (label faults): the real `feedcheck probe NAME URL --json`
+// Every storage probe (throughput, latency, list, smallfiles) against every fault (label
+// faults): the real `feedcheck probe NAME URL --json`
 // against tests/fault_server. Each run must end within its --duration plus a small grace, exit
 // with a code that says what happened (0 ok, 3 unreachable, 4 probe failed), still print its
 // JSON (partial results are kept), classify throttling by Azure's message, and never send more
@@ -36,8 +37,8 @@ ProbeRun RunProbe(const std::string& probe, const std::string& url, const std::s
   return run;
 }
 
-// The URL each probe is pointed at: an object for the GET probes, a container (prefix) for
-// the listing.
+// The URL each probe is pointed at: an object for the GET probes and smallfiles (which lists
+// the container, then reads its objects), a container (prefix) for the listing.
 std::string TargetFor(const FaultServerProcess& server, const std::string& probe,
                       const std::string& fault) {
   std::string base = "/devstoreaccount1/fault-" + fault;
@@ -45,10 +46,26 @@ std::string TargetFor(const FaultServerProcess& server, const std::string& probe
   return server.Url(base + "/blob-1.bin");
 }
 
+// The list probe meets the body faults in its listing pages (three pages, so the flaky faults
+// hit the second); the others meet them in object reads.
+std::vector<std::string> ServerArgsFor(const std::string& probe) {
+  std::vector<std::string> args = {"--object-bytes", "16777216", "--slow-first-byte-ms", "10000"};
+  if (probe == "list") {
+    for (const char* a : {"--list-body-faults", "1", "--list-pages", "3"}) args.push_back(a);
+  }
+  return args;
+}
+
+bool HasSeriesPoints(const nlohmann::json& j, const std::string& key) {
+  if (!j.contains("series")) return false;
+  for (const auto& s : j["series"])
+    if (s.value("key", "") == key && s.contains("points") && !s["points"].empty()) return true;
+  return false;
+}
+
 // One probe against one fault.
 void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
-  FaultServerProcess server(FAULT_SERVER,
-                            {"--object-bytes", "16777216", "--slow-first-byte-ms", "10000"});
+  FaultServerProcess server(FAULT_SERVER, ServerArgsFor(probe));
   const uint64_t max_requests = 400;
   const uint64_t max_bytes = 1ull << 30;  // lets the flaky runs measure past warm-up
   ProbeRun run = RunProbe(probe, TargetFor(server, probe, fault),
@@ -59,8 +76,9 @@ void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
                 << "\nstdout: " << run.result.out.substr(0, 2000));
 
   CHECK(run.result.wall_s <= kDurationS + kGraceS);
-  // Never a crash or a usage error; a fault is 0 (measured despite it), 3 or 4.
-  CHECK((run.result.exit_code == 0 || run.result.exit_code == 3 || run.result.exit_code == 4));
+  // Never a crash or a usage error; a fault is 0 (measured despite it) or 4 (reached, but
+  // nothing measured); never 3: the server answered.
+  CHECK((run.result.exit_code == 0 || run.result.exit_code == 4));
   CHECK(run.json.has_value());
   CHECK_FALSE(run.result.err.empty());  // the budget statement, and what went wrong
 
@@ -69,39 +87,65 @@ void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
   CHECK(stats.requests <= max_requests);
   CHECK(stats.body_bytes <= max_bytes);
 
+  bool lister = probe == "list" || probe == "smallfiles";  // GETs a listing first
   // Faults that make every request fail cannot be a success: exit 4 (probe failed), never 3
   // (the server was reached: even a 10 s first byte comes after a TCP connection).
   bool always_fails = fault.rfind("busy-", 0) == 0 || fault == "timeout500" ||
                       fault == "redirect-loop" || fault == "stall" || fault == "slow-first-byte" ||
-                      (fault == "truncated-list" && probe == "list") ||
-                      (fault == "forbidden-some" && probe != "list");
-  // probes-http reports a target whose discovery fails (missing, forbidden, throttled) as a
-  // target error (3); a failure after discovery is 4. Either says "not measured"; 0 would lie.
-  if (always_fails) CHECK((run.result.exit_code == 3 || run.result.exit_code == 4));
+                      fault == "forbidden" || fault == "reset" || fault == "wrong-length" ||
+                      (fault == "truncated-list" && lister) ||
+                      (fault == "forbidden-some" && probe != "list" && probe != "smallfiles");
+  if (!lister && (fault == "reset" || fault == "wrong-length")) always_fails = false;
+  if (always_fails) CHECK(run.result.exit_code == 4);
   if (!run.json) return;
+  if (always_fails) CHECK((*run.json)["probe"]["status"] == "failed");
   auto fact = [&](const char* key) { return FindFactNumber(*run.json, key).value_or(0); };
-  // Throttling is recognised as such. A HEAD's 503 has no body, so only the GETs of the flaky
-  // faults can tell egress from request-rate throttling.
-  if (fault.rfind("busy-", 0) == 0) CHECK(fact("probe.errors.server_busy") >= 1);
+  // Throttling is recognised as such. A HEAD's 503 has no body, so the GET probes' first
+  // request (a HEAD) sees ServerBusy; a listing GET carries Azure's message and tells egress
+  // from request-rate throttling.
+  if (fault.rfind("busy-", 0) == 0 && !lister) CHECK(fact("probe.errors.server_busy") >= 1);
+  if (lister) {
+    if (fault == "busy-egress") CHECK(fact("probe.errors.throttled_egress") >= 1);
+    if (fault == "busy-ops") CHECK(fact("probe.errors.throttled_requests") >= 1);
+    if (fault == "busy-server" || fault == "timeout500")
+      CHECK(fact("probe.errors.server_busy") >= 1);
+    if (fault == "forbidden") CHECK(fact("probe.errors.http.403") >= 1);
+    if (fault == "redirect-loop") CHECK(fact("probe.errors.http.302") >= 1);
+    if (always_fails) CHECK(fact("probe.errors.total") >= 1);
+  }
+  if (fault == "forbidden-some" && probe == "smallfiles") {
+    // Some objects refused: the others are measured, the refusals counted; partial, exit 0.
+    CHECK(run.result.exit_code == 0);
+    CHECK(fact("probe.errors.http.403") >= 1);
+    CHECK(HasSeriesPoints(*run.json, "probe.smallfile.time_by_size"));
+  }
+  if (fault == "forbidden-some" && probe == "list") CHECK(run.result.exit_code == 0);
   if (fault.rfind("flaky-", 0) == 0) {
     // Every second request fails: the probe measures anyway and keeps its result. Throughput
-    // retries the failed blocks; latency does not retry (a retried sample would hide the
-    // failure it measures) but counts every failure.
+    // and the listing retry the failed request; latency and smallfiles do not retry a timed
+    // read (a retried sample would hide the failure it measures) but count every failure.
     CHECK(run.result.exit_code == 0);
     CHECK(fact("probe.errors.total") >= 1);
-    if (probe == "throughput") CHECK(fact("probe.errors.retries") >= 1);
-    const char* main_fact =
-        probe == "throughput" ? "probe.throughput.gbps" : "probe.latency.ttfb_p50_ms";
-    CHECK(FindFactNumber(*run.json, main_fact).has_value());
+    if (probe == "throughput" || probe == "list") CHECK(fact("probe.errors.retries") >= 1);
+    if (probe == "smallfiles") {
+      CHECK(HasSeriesPoints(*run.json, "probe.smallfile.time_by_size"));
+    } else {
+      const char* main_fact = probe == "throughput" ? "probe.throughput.gbps"
+                              : probe == "latency"  ? "probe.latency.ttfb_p50_ms"
+                                                    : "probe.list.entries_per_s";
+      CHECK(FindFactNumber(*run.json, main_fact).has_value());
+    }
+    if (probe == "list") CHECK(fact("probe.list.entries") == 60);  // all three pages
   }
   if (fault == "flaky-egress") CHECK(fact("probe.errors.throttled_egress") >= 1);
   if (fault == "flaky-ops") CHECK(fact("probe.errors.throttled_requests") >= 1);
 }
 
 void CheckProbeOnAllFaults(const std::string& probe) {
-  for (const char* fault : {"busy-egress", "busy-ops", "busy-server", "timeout500", "reset",
-                            "stall", "wrong-length", "truncated-list", "forbidden-some",
-                            "redirect-loop", "slow-first-byte", "flaky-egress", "flaky-ops"}) {
+  for (const char* fault :
+       {"busy-egress", "busy-ops", "busy-server", "timeout500", "reset", "stall", "wrong-length",
+        "truncated-list", "forbidden-some", "forbidden", "redirect-loop", "slow-first-byte",
+        "flaky-egress", "flaky-ops"}) {
     DYNAMIC_SECTION(probe << " on " << fault) { CheckProbeOnFault(probe, fault); }
   }
 }
@@ -115,7 +159,12 @@ TEST_CASE("throughput ends within budget on every fault", "[faults][probes]") {
 TEST_CASE("latency ends within budget on every fault", "[faults][probes]") {
   CheckProbeOnAllFaults("latency");
 }
-// list and smallfiles (probes-fs) join this matrix when they land: CheckProbeOnAllFaults("list").
+TEST_CASE("list ends within budget on every fault", "[faults][probes]") {
+  CheckProbeOnAllFaults("list");
+}
+TEST_CASE("smallfiles ends within budget on every fault", "[faults][probes]") {
+  CheckProbeOnAllFaults("smallfiles");
+}
 
 TEST_CASE("budgets hold exactly: requests and bytes counted by the server",
           "[faults][probes][budget]") {
@@ -143,11 +192,46 @@ TEST_CASE("budgets hold exactly: requests and bytes counted by the server",
   }
 }
 
+// The listing probes against a listing far longer than the budget: 1,000 pages of 2,000 blobs
+// (~300 KB of XML a page) of 1 MiB objects.
+TEST_CASE("list and smallfiles budgets hold exactly, counted by the server",
+          "[faults][probes][budget]") {
+  const std::string probe = GENERATE(as<std::string>{}, "list", "smallfiles");
+  FaultServerProcess server(FAULT_SERVER, {"--object-bytes", "1048576", "--list-entries", "2000",
+                                           "--list-pages", "1000"});
+  std::string url = server.Url(probe == "list" ? "/devstoreaccount1/c/" : "/devstoreaccount1/c/x");
+  std::string shape = probe == "list" ? " --max-pages 1000 --page-size 2000" : "";
+  SECTION("requests") {
+    ProbeRun run = RunProbe(probe, url, "--duration 10s --max-requests 9" + shape);
+    INFO(probe << ": exit " << run.result.exit_code << "\n" << run.result.err);
+    ServerStats stats = server.Stats();
+    REQUIRE(stats.ok);
+    CHECK(stats.requests <= 9);
+    CHECK(stats.requests >= 2);        // it measured something before the budget ended it
+    CHECK(run.result.exit_code == 0);  // partial, kept
+    REQUIRE(run.json.has_value());
+    CHECK((*run.json)["probe"]["status"] == "partial");
+    CHECK(run.result.wall_s <= 10 + kGraceS);
+  }
+  SECTION("bytes") {
+    const uint64_t max_bytes = 6ull << 20;
+    ProbeRun run =
+        RunProbe(probe, url, "--duration 10s --max-bytes " + std::to_string(max_bytes) + shape);
+    INFO(probe << ": exit " << run.result.exit_code << "\n" << run.result.err);
+    ServerStats stats = server.Stats();
+    REQUIRE(stats.ok);
+    CHECK(stats.body_bytes <= max_bytes);
+    CHECK(stats.body_bytes >= 1ull << 20);  // more than one page or object
+    CHECK(run.result.exit_code == 0);
+  }
+}
+
 TEST_CASE("a throttled probe retries with backoff, boundedly, and counts the retries",
           "[faults][probes][retry]") {
-  const std::string probe = GENERATE(as<std::string>{}, "throughput", "latency");
+  const std::string probe =
+      GENERATE(as<std::string>{}, "throughput", "latency", "list", "smallfiles");
   FaultServerProcess server(FAULT_SERVER);
-  ProbeRun run = RunProbe(probe, server.Url("/devstoreaccount1/fault-busy-server/blob.bin"),
+  ProbeRun run = RunProbe(probe, TargetFor(server, probe, "busy-server"),
                           "--duration 4s --max-requests 10000");
   INFO(probe << ": exit " << run.result.exit_code << "\n"
              << run.result.err << "\n"
@@ -164,5 +248,30 @@ TEST_CASE("a throttled probe retries with backoff, boundedly, and counts the ret
   CHECK(stats.requests <= 10);
   CHECK(stats.requests == static_cast<uint64_t>(*retries) + 1);
   CHECK(run.result.wall_s >= 0.1);
-  CHECK((run.result.exit_code == 3 || run.result.exit_code == 4));
+  CHECK(run.result.exit_code == 4);
+}
+
+// DESIGN.md exit codes, the same for every probe: a target that answers HTTP was reached, so a
+// run that measured nothing because it was throttled or refused is "probe failed" (4); no
+// connection at all is a target error (3).
+TEST_CASE("every probe: throttled or refused first request exits 4, unreachable exits 3",
+          "[faults][probes][exit]") {
+  const std::string probe =
+      GENERATE(as<std::string>{}, "throughput", "latency", "list", "smallfiles");
+  FaultServerProcess server(FAULT_SERVER);
+  for (const char* fault : {"busy-egress", "forbidden"}) {
+    ProbeRun run = RunProbe(probe, TargetFor(server, probe, fault), "--duration 3s");
+    INFO(probe << " on " << fault << ": exit " << run.result.exit_code << "\n" << run.result.err);
+    CHECK(run.result.exit_code == 4);
+    REQUIRE(run.json.has_value());
+    CHECK((*run.json)["probe"]["status"] == "failed");
+  }
+  // Port 1 on loopback: nothing listens, the connection is refused.
+  std::string closed = probe == "list" ? "http://127.0.0.1:1/devstoreaccount1/c/"
+                                       : "http://127.0.0.1:1/devstoreaccount1/c/blob-1.bin";
+  ProbeRun run = RunProbe(probe, closed, "--duration 3s");
+  INFO(probe << " on a closed port: exit " << run.result.exit_code << "\n" << run.result.err);
+  CHECK(run.result.exit_code == 3);
+  REQUIRE(run.json.has_value());
+  CHECK((*run.json)["probe"]["status"] == "unreachable");
 }

@@ -173,7 +173,8 @@ TEST_CASE("a wrong key makes the probe stop at once with the HTTP status, not ha
   wrong.key_base64 = Base64Encode(std::string(64, 'y'));
   HttpProbeEnv env = EnvFor(AzuriteAccountUrl() + "/" + c + "/data/a.bin", wrong);
   LatencyProbeResult out = RunLatencyProbe(env, LatencyProbeOptions{});
-  CHECK(out.result.status == ProbeStatus::kUnreachable);
+  // Reached but refused: the probe failed (exit 4), the target is not unreachable (3).
+  CHECK(out.result.status == ProbeStatus::kFailed);
   CHECK(out.result.message.find("403") != std::string::npos);
   CHECK(out.result.evidence.facts.Number("probe.errors.http.403") == 1.0);
 }

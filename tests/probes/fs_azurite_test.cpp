@@ -62,6 +62,15 @@ int WaitExit(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// ETag and Last-Modified of a blob: any write, even of identical bytes, changes them.
+std::string Fingerprint(const std::string& container, const std::string& name) {
+  HttpProbeEnv env = AzuriteEnv(container, "");
+  auto client = env.make_client();
+  HttpResponse r = client->Perform(env.SignedRequest("HEAD", env.target.ObjectUrl(name)));
+  if (r.status != 200) return "HTTP " + std::to_string(r.status);
+  return r.Header("etag") + " " + r.Header("last-modified");
+}
+
 }  // namespace
 
 TEST_CASE("seed the shared listing container", "[.seed]") {
@@ -195,11 +204,13 @@ TEST_CASE("feedcheck probe smallfiles --create-test-data leaves nothing behind",
   std::remove(out.c_str());
 }
 
-TEST_CASE("SIGINT during --create-test-data removes exactly what was created",
+TEST_CASE("SIGINT or SIGTERM during --create-test-data removes exactly what was created",
           "[azurite][smallfile][cli]") {
-  std::string container = UniqueContainer("fch-fs-sig");
+  const int sig = GENERATE(SIGINT, SIGTERM);
+  std::string container = UniqueContainer(sig == SIGINT ? "fch-fs-sigint" : "fch-fs-sigterm");
   CreateContainer(container);
   REQUIRE(PutBlob(AzuriteEnv(container, ""), "data/keep.bin", 100));
+  const std::string before = Fingerprint(container, "data/keep.bin");
   std::string url = AzuriteBase() + "/" + kAzuriteAccount + "/" + container + "/data/";
   std::string out = std::string(FEEDCHECK_BINARY_DIR) + "/" + container + ".out";
   // Many mid-size objects: creating them takes seconds, so the signal lands mid-run.
@@ -214,11 +225,38 @@ TEST_CASE("SIGINT during --create-test-data removes exactly what was created",
     seen = CountWithPrefix(ListNames(container, "data/"), "feedcheck-test-") > 0;
   }
   REQUIRE(seen);
-  kill(pid, SIGINT);
+  kill(pid, sig);
   int rc = WaitExit(pid);
-  CHECK(rc == 130);
+  CHECK(rc == 128 + sig);
   auto names = ListNames(container, "");
   CHECK(CountWithPrefix(names, "feedcheck-test-") == 0);
   CHECK(names == std::vector<std::string>{"data/keep.bin"});
+  CHECK(Fingerprint(container, "data/keep.bin") == before);  // never written, never replaced
+  std::remove(out.c_str());
+}
+
+// A probe that fails after creating its test data (here: a byte budget too small to read
+// anything) still removes it, and exits 4; the objects that were there before are untouched.
+TEST_CASE("an error exit after --create-test-data leaves nothing behind",
+          "[azurite][smallfile][cli]") {
+  const std::string probe = GENERATE(as<std::string>{}, "list", "smallfiles");
+  std::string container = UniqueContainer("fch-fs-err-" + probe);
+  CreateContainer(container);
+  REQUIRE(PutBlob(AzuriteEnv(container, ""), "data/keep.bin", 100));
+  REQUIRE(PutBlob(AzuriteEnv(container, ""), "data/sub/keep2.bin", 5000));
+  const std::string before =
+      Fingerprint(container, "data/keep.bin") + " " + Fingerprint(container, "data/sub/keep2.bin");
+  std::string url = AzuriteBase() + "/" + kAzuriteAccount + "/" + container + "/data/";
+  std::string out = std::string(FEEDCHECK_BINARY_DIR) + "/" + container + ".json";
+  pid_t pid =
+      Spawn({"probe", probe, url, "--create-test-data", "--max-bytes", "1KiB", "--json"}, out);
+  int rc = WaitExit(pid);
+  CHECK(rc == 4);
+  auto names = ListNames(container, "");
+  CHECK(CountWithPrefix(names, "feedcheck-test-") == 0);
+  CHECK(names == std::vector<std::string>{"data/keep.bin", "data/sub/keep2.bin"});
+  CHECK(Fingerprint(container, "data/keep.bin") + " " +
+            Fingerprint(container, "data/sub/keep2.bin") ==
+        before);
   std::remove(out.c_str());
 }

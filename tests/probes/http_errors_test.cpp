@@ -83,3 +83,25 @@ TEST_CASE("retry delays grow, are capped and jittered") {
   CHECK(p.DelaySeconds(1, 0.0) == Approx(0.0375));
   CHECK(p.DelaySeconds(1, 1.0) == Approx(0.0625));
 }
+
+TEST_CASE("no HTTP answer (exit 3) vs reached but failed (exit 4)") {
+  HttpResponse refused;  // connection refused, DNS: no connect time
+  refused.transport_error = "Couldn't connect to server";
+  CHECK(NoHttpAnswer(refused));
+  HttpResponse tls = refused;  // TCP connected, TLS failed, no status line
+  tls.timing.connect_s = 0.001;
+  tls.transport_error = "SSL certificate problem";
+  CHECK(NoHttpAnswer(tls));
+  HttpResponse slow = tls;  // connected, then no first byte before the timeout: reached
+  slow.timed_out = true;
+  CHECK_FALSE(NoHttpAnswer(slow));
+  HttpResponse blackhole = refused;  // the connect itself timed out
+  blackhole.timed_out = true;
+  CHECK(NoHttpAnswer(blackhole));
+  HttpResponse busy;
+  busy.status = 503;
+  CHECK_FALSE(NoHttpAnswer(busy));
+  HttpResponse stopped = refused;  // our own stop is not the target's fault
+  stopped.stopped = true;
+  CHECK_FALSE(NoHttpAnswer(stopped));
+}

@@ -90,7 +90,8 @@ TEST_CASE("no probe prints a secret, on success or failure, in any output", "[sa
   for (const Credential& cred : Credentials()) {
     for (const char* probe : {"throughput", "latency"}) {
       for (const char* path : {"/devstoreaccount1/c/blob.bin", "/devstoreaccount1/fault-busy-ops/b",
-                               "/devstoreaccount1/fault-forbidden-some/blob-1.bin"}) {
+                               "/devstoreaccount1/fault-forbidden-some/blob-1.bin",
+                               "/devstoreaccount1/fault-forbidden/blob-1.bin"}) {
         std::string url = server.Url(path);
         std::string facts = out_dir + "/run" + std::to_string(runs++) + ".json";
         std::string command = "cd " + ShellQuote(out_dir) + " && env " + cred.env + " " +
@@ -102,6 +103,57 @@ TEST_CASE("no probe prints a secret, on success or failure, in any output", "[sa
         // The probe ran (a usage error would mean the secret path was never exercised).
         CHECK(r.exit_code != 2);
         CHECK(r.exit_code != 127);
+        RequireNoSecret("stdout", r.out);
+        RequireNoSecret("stderr", r.err);
+      }
+    }
+  }
+  std::vector<std::string> files;
+  CollectFiles(out_dir, &files);
+  CHECK(files.size() >= static_cast<size_t>(runs));
+  for (const std::string& f : files) RequireNoSecret(f, ReadFile(f));
+  RunCommand("rm -rf " + ShellQuote(out_dir));
+}
+
+// The listing probes too: list and smallfiles, JSON and human output, healthy and failing
+// paths (throttled, refused, a stalled listing), and --create-test-data, whose PUTs the fault
+// server does not accept, so its error path (the messages naming the objects it tried to
+// write, and the cleanup report) is printed as well.
+TEST_CASE("list and smallfiles print no secret, with --json or not, on success or failure",
+          "[safety][secrets]") {
+  FaultServerProcess server(FAULT_SERVER, {"--object-bytes", "65536", "--list-body-faults", "1"});
+  char dir_template[] = "/tmp/feedcheck-secrets-XXXXXX";
+  REQUIRE(mkdtemp(dir_template) != nullptr);
+  const std::string out_dir = dir_template;
+  int runs = 0;
+  struct Variant {
+    const char* path;
+    const char* extra;
+  };
+  const Variant variants[] = {{"/devstoreaccount1/c/", "--json"},
+                              {"/devstoreaccount1/c/", ""},
+                              {"/devstoreaccount1/fault-busy-ops/", "--json"},
+                              {"/devstoreaccount1/fault-forbidden/", ""},
+                              {"/devstoreaccount1/fault-stall/", "--json"},
+                              {"/devstoreaccount1/c/", "--create-test-data --json"},
+                              {"/devstoreaccount1/c/", "--create-test-data"}};
+  for (const Credential& cred : Credentials()) {
+    for (const char* probe : {"list", "smallfiles"}) {
+      for (const Variant& v : variants) {
+        std::string url = server.Url(v.path);
+        std::string out = out_dir + "/run" + std::to_string(runs++) + ".out";
+        std::string command = "cd " + ShellQuote(out_dir) + " && env " + cred.env + " " +
+                              ShellQuote(Feedcheck()) + " probe " + probe + " " + ShellQuote(url) +
+                              " --auth " + cred.auth + " --duration 1s --max-requests 50 " +
+                              v.extra;
+        CommandResult r = RunCommand("timeout -s KILL 30 sh -c " + ShellQuote(command));
+        std::ofstream(out) << r.out << r.err;
+        INFO(cred.name << " / " << probe << " / " << v.path << " " << v.extra << ": exit "
+                       << r.exit_code << "\nstderr: " << r.err);
+        CHECK(r.exit_code != 2);
+        CHECK(r.exit_code != 127);
+        CHECK(r.exit_code < 128);  // no crash
+        CHECK_FALSE(r.err.empty());
         RequireNoSecret("stdout", r.out);
         RequireNoSecret("stderr", r.err);
       }

@@ -1,0 +1,127 @@
+// Ctrl-C and SIGTERM on the read-only probes (label nginx, safety): `feedcheck probe throughput`
+// and `latency` against a real nginx, killed mid-run by a real signal. They must stop within
+// about a second, still print what they measured (JSON, status "partial") and exit 128 +
+// the signal (130 for SIGINT, 143 for SIGTERM), as README "Safety" states.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/support/subprocess.h"
+
+using namespace feedcheck::testing;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string Nginx() { return EnvOr("FEEDCHECK_TEST_NGINX", "http://127.0.0.1:18000"); }
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Killed {
+  int exit_code = -1;
+  double stop_s = 0;  ///< from the signal to the exit
+  std::string out, err;
+};
+
+// Starts feedcheck with `args` (fork + exec, so the signal is not ignored as it would be for
+// a shell's background job), sends `sig` after `after_s`, waits for the exit.
+Killed RunAndSignal(const std::vector<std::string>& args, int sig, double after_s) {
+  std::string stem = std::string(FEEDCHECK_BINARY_DIR) + "/signal-test-" +
+                     std::to_string(::getpid()) + "-" + std::to_string(sig);
+  std::string out_path = stem + ".out", err_path = stem + ".err";
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen(out_path.c_str(), "w", stdout) || !freopen(err_path.c_str(), "w", stderr))
+      _exit(127);
+    std::string bin = std::string(FEEDCHECK_BINARY_DIR) + "/feedcheck";
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv{bin.data()};
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(bin.c_str(), argv.data());
+    _exit(127);
+  }
+  Killed k;
+  std::this_thread::sleep_for(std::chrono::duration<double>(after_s));
+  kill(pid, sig);
+  auto t0 = Clock::now();
+  int status = 0;
+  // Bounded wait: a probe that ignores the signal is killed after 20 s and the test fails.
+  for (;;) {
+    pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (Clock::now() - t0 > std::chrono::seconds(20)) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  k.stop_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  k.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  k.out = ReadFile(out_path);
+  k.err = ReadFile(err_path);
+  std::remove(out_path.c_str());
+  std::remove(err_path.c_str());
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("throughput and latency stop on SIGINT/SIGTERM, print a partial result, exit 128+N",
+          "[safety][signals]") {
+  const int sig = GENERATE(SIGINT, SIGTERM);
+  const std::string probe = GENERATE(as<std::string>{}, "throughput", "latency");
+  std::vector<std::string> args = {"probe", probe, "--json", "--duration", "60s"};
+  if (probe == "throughput") {
+    // 256 MiB object, 2 connections for a minute: the signal lands mid-transfer.
+    for (const char* a : {"--concurrency", "2", "--warmup", "0.5s"}) args.push_back(a);
+    args.insert(args.begin() + 2, Nginx() + "/256m.bin");
+  } else {
+    for (const char* a : {"--requests", "10000000"}) args.push_back(a);
+    args.insert(args.begin() + 2, Nginx() + "/4k.bin");
+  }
+  Killed k = RunAndSignal(args, sig, 2.0);
+  INFO(probe << " signal " << sig << ": exit " << k.exit_code << " after " << k.stop_s
+             << " s\nstderr: " << k.err << "\nstdout: " << k.out.substr(0, 1500));
+  CHECK(k.exit_code == 128 + sig);
+  CHECK(k.stop_s < 2.0);  // promptly: in-flight transfers are aborted, not waited for
+  CHECK(k.err.find(sig == SIGINT ? "SIGINT" : "SIGTERM") != std::string::npos);
+  auto json = ParseJson(k.out);
+  REQUIRE(json.has_value());
+  CHECK((*json)["probe"]["status"] == "partial");
+  CHECK((*json)["probe"]["message"].get<std::string>().find(
+            sig == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM") != std::string::npos);
+  // What was measured before the signal is kept.
+  const char* fact = probe == "throughput" ? "probe.throughput.gbps" : "probe.latency.ttfb_p50_ms";
+  auto value = FindFactNumber(*json, fact);
+  REQUIRE(value.has_value());
+  CHECK(*value > 0);
+  // A stop is not a storage failure: the aborted transfer is not counted as an error.
+  CHECK(FindFactNumber(*json, "probe.errors.total").value_or(-1) == 0);
+}
+
+TEST_CASE("a stopped probe prints its human summary too", "[safety][signals]") {
+  Killed k = RunAndSignal(
+      {"probe", "latency", Nginx() + "/4k.bin", "--requests", "10000000", "--duration", "60s"},
+      SIGINT, 1.5);
+  INFO(k.err << k.out);
+  CHECK(k.exit_code == 130);
+  CHECK(k.out.find("time to first byte") != std::string::npos);
+  CHECK(k.err.find("partial") != std::string::npos);
+}
