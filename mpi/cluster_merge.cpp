@@ -235,16 +235,6 @@ int RampKnee(const std::vector<double>& aggregate_gbps, double min_gain_fraction
   return static_cast<int>(aggregate_gbps.size());
 }
 
-std::vector<double> PredictRamp(int max_nodes, double node_gbps, double egress_gbps) {
-  std::vector<double> out;
-  for (int n = 1; n <= max_nodes; ++n) {
-    double v = n * node_gbps;
-    if (egress_gbps > 0) v = std::min(v, egress_gbps);
-    out.push_back(v);
-  }
-  return out;
-}
-
 void AddThroughputFacts(const ClusterThroughput& c, const std::string& source, FactSet* f) {
   AddNodeFacts(c.nodes, true, source, f);
   Provenance p{FactOrigin::kMeasured, source};

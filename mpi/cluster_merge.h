@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/evidence.h"
+#include "core/supply_model.h"  // PredictRamp
 #include "core/latency_histogram.h"
 
 namespace feedcheck {
@@ -94,8 +95,6 @@ ClusterLatency MergeLatency(const std::vector<RankReport>& reports);
 /// aggregate_gbps[i] is the aggregate with i + 1 nodes. 0 for an empty series.
 int RampKnee(const std::vector<double>& aggregate_gbps, double min_gain_fraction = 0.1);
 
-/// min(n * nic, egress) for n = 1..max_nodes: what the knowledge base expects.
-std::vector<double> PredictRamp(int max_nodes, double node_gbps, double egress_gbps);
 
 /// Facts under probe.cluster.* (and per-node probe.cluster.node_*.<rank>), each with the rank
 /// and host that measured it where it is one node's figure.
