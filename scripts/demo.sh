@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's main command: installs what is missing, builds, and runs feedcheck on its
-# embedded default example: sizing on the guide's scenario, then a post-mortem of the bundled
-# sample job logs ending in an HTML report.
+# embedded default example: sizing on the guide's scenario; a pre-flight check against a local
+# Azurite seeded with a synthetic dataset (many small files, a few large ones); a post-mortem of
+# the bundled sample job logs with the pre-flight's measurements beside them; an HTML report.
 #
 # The example is the Azure ML data-access guide's own scenario: 12 nodes of Standard_ND96asr_v4
 # (8 x A100, 24 Gbit/s) reading 1 TB of 500 KB images from a standard account in East US.
@@ -22,15 +23,39 @@ section "What does reading 1 TB of 500 KB files cost?" \
 section "Listing 1,000 directories of 10,000 files: 2,001 requests (the guide says 1,001)" \
   "$fc" plan --bytes 1TB --dirs 1000 --files-per-dir 10000 --sku Standard_ND96asr_v4 --nodes 12 --region eastus
 
-# A post-mortem of the bundled sample job: a 2-node download-mode job whose GPUs idled while the
-# storage account throttled its egress. Logs, metrics and GPU samples are in the job folder.
-job=tests/data/joblogs/job-demo
 out=${DEMO_OUT_DIR:-out}
 mkdir -p "$out"
+
+# A pre-flight check against a local Azurite (loopback only, in-memory, removed on exit), seeded
+# with a synthetic dataset: 2,000 images of 64 KiB in 20 directories and 4 shards of 64 MiB. The
+# key is Azurite's published development key, not a secret.
+port=${DEMO_AZURITE_PORT:-10700}
+rundir="$out/.azurite"
+bash scripts/azurite.sh start "$port" "$rundir"
+trap 'bash scripts/azurite.sh stop "$port" "$rundir" >/dev/null 2>&1 || true' EXIT
+export AZURE_STORAGE_ACCOUNT=devstoreaccount1
+export AZURE_STORAGE_KEY='Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=='
+dataset="http://127.0.0.1:$port/devstoreaccount1/training-data"
+section "Seed a synthetic dataset into the local Azurite" \
+  "${BUILD_DIR:-build}/feedcheck-seed" "$dataset" --small 2000 --small-bytes 64KiB --dirs 20 \
+  --large 4 --large-bytes 64MiB
+# preflight exits 1 when a finding reaches --fail-on; findings are the point of a demo.
+section "Pre-flight: can this storage feed 12 ND96asr_v4 nodes? (40 s budget)" \
+  "$fc" preflight "$dataset" --sku Standard_ND96asr_v4 --nodes 12 --region eastus \
+  --duration 40s --fail-on never --format json -o "$out/preflight.json"
+"$fc" report "$out/preflight.json" --format term
+"$fc" report "$out/preflight.json" --format html -o "$out/preflight.html"
+
+# A post-mortem of the bundled sample job: a 2-node download-mode job whose GPUs idled while the
+# storage account (East US, 200 Gbit/s) throttled its egress. Logs, metrics and GPU samples are
+# in the job folder; the pre-flight's measurements are set beside them (--with).
+job=tests/data/joblogs/job-demo
 section "What did the sample job's logs, metrics and GPU samples say?" "$fc" analyze "$job"
-# postmortem exits 1 when a finding reaches --fail-on; findings are the point of a demo.
 section "Post-mortem: which bottleneck, with what evidence?" \
-  "$fc" postmortem "$job" --fail-on never
-"$fc" postmortem "$job" --fail-on never --format json -o "$out/postmortem.json"
+  "$fc" postmortem "$job" --region eastus --nodes 2 --with "$out/preflight.json" --fail-on never \
+  --format json -o "$out/postmortem.json"
+"$fc" report "$out/postmortem.json" --format term
 "$fc" report "$out/postmortem.json" --format html -o "$out/report.html"
-printf '\nReport written to %s (self-contained HTML: open it in any browser).\n' "$(realpath "$out/report.html")"
+printf '\nReports written (self-contained HTML: open them in any browser):\n'
+printf '  %s  post-mortem with every chart\n' "$(realpath "$out/report.html")"
+printf '  %s  pre-flight\n' "$(realpath "$out/preflight.html")"

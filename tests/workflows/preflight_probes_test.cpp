@@ -1,0 +1,131 @@
+// The pre-flight stage logic without a server: how the budget is shared, how stage outcomes
+// combine, and that an unreachable target ends the run after the first stage.
+#include "probes/preflight_probes.h"
+
+#include <catch2/catch.hpp>
+
+#include "tests/fakes/scripted_http_client.h"
+
+using namespace feedcheck;
+
+namespace {
+
+StageShare Sum(const std::vector<PreflightStage>& stages) {
+  StageShare s{0, 0, 0};
+  for (PreflightStage st : stages) {
+    StageShare x = DefaultStageShare(st);
+    s.time += x.time;
+    s.requests += x.requests;
+    s.bytes += x.bytes;
+  }
+  return s;
+}
+
+PreflightStageResult Stage(PreflightStage stage, ProbeStatus status) {
+  PreflightStageResult r;
+  r.stage = stage;
+  r.result.status = status;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("stage names round-trip and unknown names are refused", "[workflows][preflight]") {
+  for (auto stage : {PreflightStage::kList, PreflightStage::kLatency, PreflightStage::kSmallFiles,
+                     PreflightStage::kThroughput}) {
+    PreflightStage back;
+    REQUIRE(ParsePreflightStage(PreflightStageName(stage), &back));
+    CHECK(back == stage);
+  }
+  PreflightStage unused;
+  CHECK_FALSE(ParsePreflightStage("disk", &unused));
+  CHECK_FALSE(ParsePreflightStage("", &unused));
+}
+
+TEST_CASE("stage budgets, spent in full one after another, never exceed the whole",
+          "[workflows][preflight]") {
+  const std::vector<PreflightStage> all = {PreflightStage::kList, PreflightStage::kLatency,
+                                           PreflightStage::kSmallFiles,
+                                           PreflightStage::kThroughput};
+  for (const ProbeBudget total :
+       {ProbeBudget{120, 50000, 64ull << 30}, ProbeBudget{7, 13, 1000}, ProbeBudget{0.5, 1, 1}}) {
+    ProbeBudget left = total;
+    double time = 0;
+    uint64_t requests = 0, bytes = 0;
+    for (size_t i = 0; i < all.size(); ++i) {
+      std::vector<PreflightStage> rest(all.begin() + static_cast<long>(i), all.end());
+      ProbeBudget b = StageBudget(left, DefaultStageShare(all[i]), Sum(rest));
+      CHECK(b.duration_s <= left.duration_s);
+      CHECK(b.max_requests <= left.max_requests);
+      CHECK(b.max_bytes <= left.max_bytes);
+      // Worst case: each stage spends all it was given.
+      time += b.duration_s;
+      requests += b.max_requests;
+      bytes += b.max_bytes;
+      left.duration_s -= b.duration_s;
+      left.max_requests -= b.max_requests;
+      left.max_bytes -= b.max_bytes;
+    }
+    CHECK(time <= total.duration_s + 1e-9);
+    CHECK(requests <= total.max_requests);
+    CHECK(bytes <= total.max_bytes);
+  }
+  // The last stage gets everything that is left; a stage's share is relative to what remains.
+  ProbeBudget left{10, 100, 1000};
+  ProbeBudget last = StageBudget(left, DefaultStageShare(PreflightStage::kThroughput),
+                                 Sum({PreflightStage::kThroughput}));
+  CHECK(last.duration_s == Approx(10));
+  CHECK(last.max_requests == 100);
+  CHECK(last.max_bytes == 1000);
+  ProbeBudget first =
+      StageBudget(ProbeBudget{120, 50000, 64ull << 30}, DefaultStageShare(PreflightStage::kList),
+                  Sum({PreflightStage::kList, PreflightStage::kThroughput}));
+  CHECK(first.duration_s == Approx(120 * 0.10 / 0.60));
+}
+
+TEST_CASE("stage outcomes combine into the run's status", "[workflows][preflight]") {
+  using S = ProbeStatus;
+  using P = PreflightStage;
+  CHECK(CombineStageStatus({}) == S::kFailed);
+  CHECK(CombineStageStatus({Stage(P::kList, S::kOk), Stage(P::kLatency, S::kOk)}) == S::kOk);
+  CHECK(CombineStageStatus({Stage(P::kList, S::kOk), Stage(P::kLatency, S::kFailed)}) ==
+        S::kPartial);
+  CHECK(CombineStageStatus({Stage(P::kList, S::kPartial)}) == S::kPartial);
+  CHECK(CombineStageStatus({Stage(P::kList, S::kFailed), Stage(P::kLatency, S::kFailed)}) ==
+        S::kFailed);
+  CHECK(CombineStageStatus({Stage(P::kList, S::kUnreachable)}) == S::kUnreachable);
+}
+
+TEST_CASE("an unreachable target ends the pre-flight after its first stage",
+          "[workflows][preflight]") {
+  auto client = std::make_shared<testing::ScriptedHttpClient>([](const HttpRequest&) {
+    HttpResponse r;
+    r.status = 0;
+    r.transport_error = "Couldn't connect to server";
+    return r;
+  });
+  HttpProbeEnv env;
+  std::string error;
+  REQUIRE(ParseTarget("https://acct.blob.core.windows.net/data/train/", {}, &env.target, &error));
+  env.make_client = [client]() -> std::unique_ptr<HttpClient> {
+    struct Shared : HttpClient {
+      std::shared_ptr<testing::ScriptedHttpClient> c;
+      HttpResponse Perform(const HttpRequest& r) override { return c->Perform(r); }
+    };
+    auto s = std::make_unique<Shared>();
+    s->c = client;
+    return s;
+  };
+  PreflightProbeOptions options;
+  options.budget = {5, 100, 1ull << 30};
+  PreflightProbeResult r = RunPreflightProbes(env, options);
+  CHECK(r.status == ProbeStatus::kUnreachable);
+  for (const auto& s : r.stages)
+    UNSCOPED_INFO(PreflightStageName(s.stage)
+                  << ": " << ProbeStatusName(s.result.status) << " " << s.result.message);
+  REQUIRE(r.stages.size() == 1);
+  CHECK(r.stages[0].stage == PreflightStage::kList);
+  CHECK(r.message.rfind("list: ", 0) == 0);
+  CHECK(r.requests_sent <= options.budget.max_requests);
+  CHECK(r.elapsed_s < options.budget.duration_s + 1);
+}
