@@ -15,7 +15,6 @@
 #include "core/exit_status.h"
 #include "reports/report_json.h"
 #include "reports/verdict.h"
-#include "rules/advice.h"
 
 namespace feedcheck::cli {
 
@@ -105,16 +104,7 @@ int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
   }
   PrintDiagnostics(diagnostics);
   report.evidence.facts = facts;
-  rules::EvaluationResult result = rule_set.Evaluate(facts);
-  rules::Advice advice = rules::MergeAdvice(result.findings);
-  Verdict verdict = PostmortemVerdict(result.findings);
-  report.verdict = verdict.text;
-  report.verdict_level = verdict.level;
-  report.verdict_detail = verdict.detail;
-  report.findings = std::move(result.findings);
-  report.skipped = std::move(result.skipped);
-  report.env = advice.env;
-  report.config = advice.config;
+  ApplyRules(rule_set, facts, &PostmortemVerdict, &report);
 
   if (int rc = WriteReport(report, opts.format, opts.output, globals, "postmortem")) return rc;
   return FindingsExitCode(report.findings, globals);

@@ -20,7 +20,6 @@
 #include "probes/preflight_probes.h"
 #include "probes/redact.h"
 #include "reports/verdict.h"
-#include "rules/advice.h"
 
 namespace feedcheck::cli {
 
@@ -179,16 +178,7 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
     report.verdict_detail = RedactText(probed.message);
     status_code = ProbeExitCode(probed.status);
   } else {
-    rules::EvaluationResult result = rule_set.Evaluate(facts);
-    rules::Advice advice = rules::MergeAdvice(result.findings);
-    Verdict verdict = PreflightVerdict(result.findings);
-    report.verdict = verdict.text;
-    report.verdict_level = verdict.level;
-    report.verdict_detail = verdict.detail;
-    report.findings = std::move(result.findings);
-    report.skipped = std::move(result.skipped);
-    report.env = advice.env;
-    report.config = advice.config;
+    ApplyRules(rule_set, facts, &PreflightVerdict, &report);
   }
   if (int rc = WriteReport(report, flags.format, flags.output, globals, "preflight")) return rc;
   if (int signal_code = SignalGuard::InterruptedExitCode()) return signal_code;

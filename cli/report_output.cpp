@@ -11,6 +11,7 @@
 #include "cli/advice_common.h"
 #include "core/exit_status.h"
 #include "reports/reporter.h"
+#include "rules/advice.h"
 
 namespace feedcheck::cli {
 
@@ -45,6 +46,20 @@ int WriteReport(const Report& report, const std::string& format_flag, const std:
     fmt::print(stderr, "feedcheck {}: verdict '{}'; wrote {} ({})\n", command, report.verdict,
                output, format);
   return ToInt(ExitStatus::kOk);
+}
+
+void ApplyRules(const rules::RuleSet& rules, const FactSet& facts,
+                Verdict (*decide)(const std::vector<Finding>&), Report* report) {
+  rules::EvaluationResult result = rules.Evaluate(facts);
+  rules::Advice advice = rules::MergeAdvice(result.findings);
+  Verdict verdict = decide(result.findings);
+  report->verdict = verdict.text;
+  report->verdict_level = verdict.level;
+  report->verdict_detail = verdict.detail;
+  report->findings = std::move(result.findings);
+  report->skipped = std::move(result.skipped);
+  report->env = advice.env;
+  report->config = advice.config;
 }
 
 int FindingsExitCode(const std::vector<Finding>& findings, const GlobalOptions& globals) {

@@ -6,8 +6,11 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "core/fact_set.h"
 #include "core/finding.h"
 #include "reports/report.h"
+#include "reports/verdict.h"
+#include "rules/rule_set.h"
 
 namespace feedcheck::cli {
 
@@ -16,6 +19,11 @@ namespace feedcheck::cli {
 /// Writing a file also prints "<command>: verdict '...'; wrote FILE (format)" to stderr.
 int WriteReport(const Report& report, const std::string& format, const std::string& output,
                 const GlobalOptions& globals, const std::string& command);
+
+/// Evaluates `rules` over `facts` into `report`: findings, rules not evaluated, the merged
+/// settings, and the verdict `decide` gives from the findings (PreflightVerdict, ...).
+void ApplyRules(const rules::RuleSet& rules, const FactSet& facts,
+                Verdict (*decide)(const std::vector<Finding>&), Report* report);
 
 /// 1 (findings) when a finding is at or above --fail-on, else 0.
 int FindingsExitCode(const std::vector<Finding>& findings, const GlobalOptions& globals);

@@ -154,13 +154,18 @@ std::vector<SeriesPoint> ThinTimeline(const std::vector<SeriesPoint>& timeline, 
   return out;
 }
 
-ClusterThroughput MergeThroughput(const std::vector<RankReport>& reports) {
-  ClusterThroughput c;
+std::vector<const RankReport*> ActiveRanks(const std::vector<RankReport>& reports) {
   std::vector<const RankReport*> active;
   for (const RankReport& r : reports)
     if (r.active) active.push_back(&r);
   std::sort(active.begin(), active.end(),
             [](const RankReport* a, const RankReport* b) { return a->rank < b->rank; });
+  return active;
+}
+
+ClusterThroughput MergeThroughput(const std::vector<RankReport>& reports) {
+  ClusterThroughput c;
+  std::vector<const RankReport*> active = ActiveRanks(reports);
   if (active.empty()) {
     c.error = "no rank measured";
     return c;
@@ -201,11 +206,7 @@ ClusterThroughput MergeThroughput(const std::vector<RankReport>& reports) {
 
 ClusterLatency MergeLatency(const std::vector<RankReport>& reports) {
   ClusterLatency c;
-  std::vector<const RankReport*> active;
-  for (const RankReport& r : reports)
-    if (r.active) active.push_back(&r);
-  std::sort(active.begin(), active.end(),
-            [](const RankReport* a, const RankReport* b) { return a->rank < b->rank; });
+  std::vector<const RankReport*> active = ActiveRanks(reports);
   for (const RankReport* r : active) {
     c.ttfb.Merge(r->ttfb);
     c.total.Merge(r->total);

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/evidence.h"
-#include "core/supply_model.h"  // PredictRamp
 #include "core/latency_histogram.h"
+#include "core/supply_model.h"  // PredictRamp
 
 namespace feedcheck {
 
@@ -44,6 +44,9 @@ struct RankReport {
   nlohmann::json ToJson() const;
   static std::optional<RankReport> FromJson(const nlohmann::json& json, std::string* error);
 };
+
+/// The ranks that took part (active), in rank order.
+std::vector<const RankReport*> ActiveRanks(const std::vector<RankReport>& reports);
 
 /// One row of the per-node table.
 struct NodeRow {
@@ -94,7 +97,6 @@ ClusterLatency MergeLatency(const std::vector<RankReport>& reports);
 /// below `min_gain_fraction` of one node's rate (aggregate[0]); the last count if none.
 /// aggregate_gbps[i] is the aggregate with i + 1 nodes. 0 for an empty series.
 int RampKnee(const std::vector<double>& aggregate_gbps, double min_gain_fraction = 0.1);
-
 
 /// Facts under probe.cluster.* (and per-node probe.cluster.node_*.<rank>), each with the rank
 /// and host that measured it where it is one node's figure.

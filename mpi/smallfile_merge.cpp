@@ -66,11 +66,7 @@ std::optional<SmallFileFit> FitSmallFiles(const std::vector<SeriesPoint>& ms_by_
 
 ClusterSmallFiles MergeSmallFiles(const std::vector<RankReport>& reports) {
   ClusterSmallFiles c;
-  std::vector<const RankReport*> active;
-  for (const RankReport& r : reports)
-    if (r.active) active.push_back(&r);
-  std::sort(active.begin(), active.end(),
-            [](const RankReport* a, const RankReport* b) { return a->rank < b->rank; });
+  std::vector<const RankReport*> active = ActiveRanks(reports);
   for (const RankReport* r : active) {
     SmallFileNodeRow row;
     row.rank = r->rank;
