@@ -2,6 +2,7 @@
 // 503 egress throttling): the real binary, built-in rules, each output, the exit codes.
 #include <fmt/format.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -15,7 +16,10 @@ using namespace feedcheck;
 
 namespace {
 
-const std::string kDir = std::string(FEEDCHECK_BINARY_DIR) + "/postmortem_cli_test";
+// One scratch directory per process: ctest runs the cases of this file in parallel, and each
+// writes its stderr.txt there.
+const std::string kDir =
+    std::string(FEEDCHECK_BINARY_DIR) + "/postmortem_cli_test-" + std::to_string(getpid());
 const std::string kJob = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/job-demo";
 
 struct Run {
