@@ -76,10 +76,7 @@ std::string UniqueTestPrefix() {
   return fmt::format("feedcheck-test-{}-{}-{:08x}/", stamp, ::getpid(), rd());
 }
 
-namespace {
-
-// Deterministic, incompressible-looking content.
-std::string Content(uint64_t size, uint64_t seed) {
+std::string TestContent(uint64_t size, uint64_t seed) {
   std::string s(size, '\0');
   std::mt19937_64 rng(seed);
   for (size_t i = 0; i + 8 <= s.size(); i += 8) {
@@ -88,8 +85,6 @@ std::string Content(uint64_t size, uint64_t seed) {
   }
   return s;
 }
-
-}  // namespace
 
 TestData::~TestData() { Remove(); }
 
@@ -176,7 +171,7 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
                                         {{"x-ms-blob-type", "BlockBlob"},
                                          {"Content-Type", "application/octet-stream"},
                                          {"Content-Length", std::to_string(size)}});
-    put.body = Content(size, size + state_->names.size());
+    put.body = TestContent(size, size + state_->names.size());
     put.timeout_s = 120;
     HttpResponse r = client->Perform(put);
     if (r.status != 201) {
@@ -223,7 +218,7 @@ bool TestData::CreateInDirectory(const std::string& dir, const TestDataSpec& spe
     fs::path p = fs::path(root) / rel;
     fs::create_directories(p.parent_path(), ec);
     std::ofstream out(p, std::ios::binary);
-    std::string content = Content(size, size);
+    std::string content = TestContent(size, size);
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
     out.close();
     if (!out) {

@@ -25,6 +25,10 @@ struct TestDataSpec {
 /// The objects a spec creates: name (relative to the new prefix) and size, in creation order.
 std::vector<std::pair<std::string, uint64_t>> PlanTestObjects(const TestDataSpec& spec);
 
+/// `size` deterministic bytes from `seed` that do not compress to nothing (a proxy or a disk
+/// could cheat on zeros): the content of every object the tools here write.
+std::string TestContent(uint64_t size, uint64_t seed);
+
 /// A unique prefix/dir name: "feedcheck-test-20261122T035500Z-4242-1a2b3c4d/".
 std::string UniqueTestPrefix();
 

@@ -16,6 +16,7 @@
 #include "cli/probe_options.h"
 #include "core/units.h"
 #include "probes/redact.h"
+#include "probes/test_data.h"
 
 namespace {
 
@@ -33,19 +34,6 @@ struct Blob {
   std::string name;
   uint64_t bytes = 0;
 };
-
-// Bytes that do not compress to nothing (a transparent proxy or a disk could cheat on zeros).
-std::string Content(uint64_t bytes, uint64_t seed) {
-  std::string s(bytes, '\0');
-  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (auto& c : s) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    c = static_cast<char>(x & 0xff);
-  }
-  return s;
-}
 
 int Fail(const std::string& message) {
   fmt::print(stderr, "feedcheck-seed: {}\n", feedcheck::RedactText(message));
@@ -123,7 +111,7 @@ int main(int argc, char** argv) {
                                             {{"x-ms-blob-type", "BlockBlob"},
                                              {"Content-Type", "application/octet-stream"},
                                              {"Content-Length", std::to_string(b.bytes)}});
-        put.body = Content(b.bytes, i);
+        put.body = TestContent(b.bytes, i);
         put.timeout_s = 300;
         HttpResponse r = c->Perform(put);
         if (r.status != 201) {
