@@ -257,9 +257,13 @@ TEST_CASE("three ranks read small files from Azurite: rows per node, one pooled 
   std::string container = "fcm-sf-" + std::to_string(getpid());
   int created = CreateContainer(&client, container);
   REQUIRE((created == 201 || created == 409));
-  // Objects of three sizes, a few of each: every size class reads whole objects.
+  // Objects of three sizes, a few of each: every size class reads whole objects. The largest is
+  // 32 MiB so that its read time (~100 ms with six readers on two cores) stands well above the
+  // scheduling noise of a loaded machine (a 4 KiB median seen at 8-25 ms): with 8 MiB objects a
+  // CI run once measured 9.5 ms for 8 MiB against 24 ms for 256 KiB on one rank, no growth with
+  // size, so that rank rightly had no fit.
   unsigned seed = 1;
-  for (uint64_t size : {4096ull, 262144ull, 8388608ull})
+  for (uint64_t size : {4096ull, 262144ull, 33554432ull})
     for (int i = 0; i < 3; ++i)
       REQUIRE(PutBlob(&client, container,
                       "sf/obj-" + std::to_string(size) + "-" + std::to_string(i) + ".bin", size,
@@ -271,7 +275,7 @@ TEST_CASE("three ranks read small files from Azurite: rows per node, one pooled 
                                    "smallfiles",
                                    url,
                                    "--sizes",
-                                   "4KiB,256KiB,8MiB",
+                                   "4KiB,256KiB,32MiB",
                                    "--requests-per-size",
                                    "12",
                                    "--concurrency",
