@@ -181,7 +181,14 @@ std::optional<Quantity> ParseQuantity(std::string_view text, std::string* error)
   std::string_view suffix = Trim(s.substr(i));
   if (suffix.empty()) return Quantity{value, Unit::kCount};
   for (const auto& sfx : kSuffixes) {
-    if (sfx.text == suffix) return Quantity{value * sfx.multiplier, sfx.unit};
+    if (sfx.text != suffix) continue;
+    // The number was finite; its scaled value may not be ("1e308TB").
+    const double scaled = value * sfx.multiplier;
+    if (!std::isfinite(scaled)) {
+      SetError(error, fmt::format("'{}' is too large", text));
+      return std::nullopt;
+    }
+    return Quantity{scaled, sfx.unit};
   }
   SetError(error, fmt::format("unknown unit '{}' in '{}'", suffix, text));
   return std::nullopt;
@@ -202,6 +209,9 @@ std::optional<double> ParseIn(std::string_view text, Dimension dimension, Unit b
   if (!v) {
     SetError(error, fmt::format("'{}' is a {}, expected a {}", text,
                                 DimensionName(InfoOf(q->unit).dimension), DimensionName(dimension)));
+  } else if (!std::isfinite(*v)) {
+    SetError(error, fmt::format("'{}' is too large", text));
+    return std::nullopt;
   }
   return v;
 }
@@ -218,8 +228,12 @@ std::optional<double> ParseBytes(std::string_view text, std::string* error) {
 
 std::optional<double> ParseBitsPerSecond(std::string_view text, std::string* error) {
   auto v = ParseIn(text, Dimension::kBitRate, Unit::kMbps, false, error);
-  if (v) return *v * 1e6;
-  return v;
+  if (!v) return v;
+  if (!std::isfinite(*v * 1e6)) {
+    SetError(error, fmt::format("'{}' is too large", text));
+    return std::nullopt;
+  }
+  return *v * 1e6;
 }
 
 std::optional<double> ParseSeconds(std::string_view text, std::string* error) {

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -66,6 +67,10 @@ bool ParseFactValue(const std::string& key, const std::string& text, Fact* out,
       return false;
     }
     value = *converted;
+  }
+  if (!std::isfinite(value)) {  // a conversion may overflow: "1e308 s" in ms
+    *error = fmt::format("'{}' is too large for {} ({})", text, key, UnitName(spec->unit));
+    return false;
   }
   out->value = value;
   return true;

@@ -80,3 +80,16 @@ TEST_CASE("values print for humans", "[core][units]") {
   CHECK(FormatNumber(120) == "120");
   CHECK(FormatNumber(1.0 / 3) == "0.333");
 }
+
+TEST_CASE("a quantity whose unit scales it past a double is an error, not infinity",
+          "[core][units]") {
+  // Found by fuzz_units: the number 1e308 is finite, 1e308 TB is not.
+  std::string err;
+  CHECK_FALSE(ParseQuantity("1e308TB", &err));
+  CHECK(err == "'1e308TB' is too large");
+  CHECK_FALSE(ParseBytes("1e308 PiB", &err));
+  CHECK_FALSE(ParseSeconds("1e308h", &err));
+  CHECK_FALSE(ParseBitsPerSecond("1.7e308 Mbit/s", &err));  // finite in Mbit/s, not in bit/s
+  CHECK(err == "'1.7e308 Mbit/s' is too large");
+  CHECK(*ParseBytes("1e290TB") == Approx(1e302));  // large but finite is fine
+}

@@ -87,3 +87,14 @@ TEST_CASE("a profile that is not a mapping or not YAML is an error", "[rules][pr
   CHECK(d.kept().back().code == kCodeYamlSyntax);
   CHECK_FALSE(LoadProfile("/nonexistent/p.yaml", &p, &d));
 }
+
+TEST_CASE("a value that overflows in the fact's unit is an error", "[rules][profile]") {
+  // Found by fuzz_units: 1e308 s is a finite quantity, but not in milliseconds.
+  Fact f;
+  std::string error;
+  CHECK_FALSE(ParseFactValue("probe.latency.ttfb_p50_ms", "1e308 s", &f, &error));
+  CHECK(error == "'1e308 s' is too large for probe.latency.ttfb_p50_ms (ms)");
+  CHECK_FALSE(ParseFactValue("dataset.bytes", "1e308TB", &f, &error));
+  REQUIRE(ParseFactValue("probe.latency.ttfb_p50_ms", "1e300 s", &f, &error));
+  CHECK(f.number() == Approx(1e303));
+}
