@@ -3,6 +3,8 @@
 // measured over the declared cluster and the knowledge base, evaluates the rules, and ends in a
 // verdict (reports/verdict): ready, at risk, or will starve the GPUs. Usable as a pipeline gate:
 // 0 ready or below --fail-on, 1 findings at or above it, 3 target unreachable, 4 nothing measured.
+// Storage is read only; the one thing written is the disk stage's test file in --cache-dir,
+// removed on every exit path (normal, error, SIGINT, SIGTERM).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -29,11 +31,20 @@ struct PreflightFlags {
   ProbeOptions common{.duration = "2min", .max_requests = 50000, .max_bytes = "64GiB"};
   ClusterFlags cluster;
   std::string profile;
-  std::vector<std::string> probes = {"list", "latency", "smallfiles", "throughput"};
+  std::vector<std::string> probes;  ///< empty: the default stages (DefaultProbes)
+  std::string cache_dir;
+  std::string cache_test_bytes = "1GiB";
   int max_concurrency = 32;
   std::string format = "term";
   std::string output;
 };
+
+// The storage stages and the NIC always; the cache disk when a directory for it is named.
+std::vector<std::string> DefaultProbes(const PreflightFlags& flags) {
+  std::vector<std::string> probes = {"list", "latency", "smallfiles", "throughput", "nic"};
+  if (!flags.cache_dir.empty()) probes.push_back("disk");
+  return probes;
+}
 
 int UsageError(const std::string& message) {
   fmt::print(stderr, "feedcheck preflight: {}\n", message);
@@ -66,13 +77,26 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
         "that states node.count");
   PreflightProbeOptions options;
   options.stages.clear();
-  for (const auto& name : flags.probes) {
+  for (const auto& name : flags.probes.empty() ? DefaultProbes(flags) : flags.probes) {
     PreflightStage stage;
     if (!ParsePreflightStage(name, &stage))
       return UsageError("--probes: unknown probe '" + name +
-                        "' (list, latency, smallfiles, throughput)");
+                        "' (list, latency, smallfiles, throughput, nic, disk)");
     if (std::find(options.stages.begin(), options.stages.end(), stage) == options.stages.end())
       options.stages.push_back(stage);
+  }
+  bool disk = std::find(options.stages.begin(), options.stages.end(), PreflightStage::kDisk) !=
+              options.stages.end();
+  if (disk && flags.cache_dir.empty())
+    return UsageError("--probes disk needs --cache-dir DIR (where the job will cache data)");
+  if (disk) {
+    std::string size_error;
+    auto bytes = ParseBytes(flags.cache_test_bytes, &size_error);
+    if (!bytes || *bytes < double(8 << 20) || *bytes > double(64ull << 30))
+      return UsageError("--cache-test-bytes '" + flags.cache_test_bytes +
+                        "': from 8MiB to 64GiB");
+    options.disk.path = flags.cache_dir;
+    options.disk.file_bytes = static_cast<uint64_t>(*bytes);
   }
   options.throughput.concurrency = 0;  // sweep for the knee
   options.throughput.max_concurrency = flags.max_concurrency;
@@ -107,10 +131,18 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
   fmt::print(stderr, "preflight: {} ({}); probes {}; budget {} in all\n",
              local ? target.path : target.Display(), TargetKindName(target.kind), stage_list,
              DescribeBudget(options.budget));
-  CleanupRegistry nothing_to_clean;
+  if (disk)
+    fmt::print(stderr, "preflight: disk writes one test file of up to {} in {} (removed afterwards)\n",
+               FormatBytes(static_cast<double>(options.disk.file_bytes)), options.disk.path);
+  if (cluster.node.nic_gbps > 0) {
+    options.nic.expected_gbps = cluster.node.nic_gbps;
+    options.nic.expected_source = NicSource(cluster.node);
+  }
+  CleanupRegistry registry;  // the disk stage's test file
+  options.cleanup = &registry;
   PreflightProbeResult probed;
   {
-    SignalGuard guard(&nothing_to_clean);
+    SignalGuard guard(&registry);
     if (local) {
       probed = RunLocalPreflightProbes(target.path, options, TerminalProgress());
     } else {
@@ -118,6 +150,7 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
       probed = RunPreflightProbes(env, options);
       if (env.progress) fmt::print(stderr, "\r\033[K");
     }
+    registry.RunAll();
   }
   for (const auto& s : probed.stages)
     if (s.result.status != ProbeStatus::kOk)
@@ -163,7 +196,9 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
   auto per_node = facts.NumberIn("probe.throughput.gbps", Unit::kGbps);
   auto limit = facts.NumberIn("account.egress_gbps", Unit::kGbps);
   if (per_node && limit && *per_node > 0) {
-    int planned = static_cast<int>(facts.Number("node.count").value_or(1));
+    // Profiles and flags bound node.count; the clamp keeps the chart's cast defined regardless.
+    int planned =
+        static_cast<int>(std::clamp(facts.Number("node.count").value_or(1), 1.0, 1e6));
     report.evidence.series.push_back(
         PredictedRampSeries(RampNodesToDraw(planned, *per_node, *limit), *per_node, *limit));
   }
@@ -198,8 +233,16 @@ void SetupPreflight(CLI::App& root, CommandTable& table) {
   AddProbeBudgetOptions(sub, &flags->common);
   AddClusterOptions(sub, &flags->cluster);
   sub->add_option("--profile", flags->profile, "Workload profile YAML (examples/*.yaml)");
-  sub->add_option("--probes", flags->probes, "Probes to run, in order")
-      ->delimiter(',')
+  sub->add_option("--probes", flags->probes,
+                  "Probes to run, in order (default: list,latency,smallfiles,throughput,nic and, "
+                  "with --cache-dir, disk)")
+      ->delimiter(',');
+  sub->add_option("--cache-dir", flags->cache_dir,
+                  "Measure the cache disk: the directory the job will cache data in (the local "
+                  "NVMe/temp disk, /mnt on Azure ML); one test file is written there and removed")
+      ->check(CLI::ExistingDirectory);
+  sub->add_option("--cache-test-bytes", flags->cache_test_bytes,
+                  "Size of the disk stage's test file (also capped by free space)")
       ->capture_default_str();
   sub->add_option("--max-concurrency", flags->max_concurrency,
                   "Upper bound of the throughput sweep's connections")

@@ -360,15 +360,7 @@ int RunNic(const NicFlags& flags, const GlobalOptions& globals) {
       return Fail("nic", ToInt(ExitStatus::kUsage),
                   "target '" + RedactUrl(flags.target) + "': " + error);
     if (t.kind != TargetKind::kLocalPath) {
-      o.host = t.kind == TargetKind::kDfs ? t.dfs_endpoint : t.host;
-      auto scheme = o.host.find("://");
-      if (scheme != std::string::npos) o.host = o.host.substr(scheme + 3);
-      auto slash = o.host.find('/');
-      if (slash != std::string::npos) o.host.resize(slash);
-      // Strip a port (but not the colons of an IPv6 literal in brackets).
-      auto colon = o.host.rfind(':');
-      if (colon != std::string::npos && o.host.find(']') == std::string::npos) o.host.resize(colon);
-      if (!o.host.empty() && o.host.front() == '[') o.host = o.host.substr(1, o.host.size() - 2);
+      o.host = t.HostName();
     }
   }
   if (!flags.sku.empty() || !flags.nic_gbps.empty()) {
@@ -379,10 +371,7 @@ int RunNic(const NicFlags& flags, const GlobalOptions& globals) {
     if (!ResolveNode(kb, flags.sku, flags.nic_gbps, &node, &err))
       return Fail("nic", ToInt(ExitStatus::kUsage), err.message);
     o.expected_gbps = node.nic_gbps;
-    o.expected_source =
-        node.nic_from_flag || !node.vm
-            ? std::string("--nic-gbps")
-            : "knowledge base: " + RowRef(node.vm->file, node.vm->line) + " " + node.vm->name;
+    o.expected_source = NicSource(node);
   }
   ProbeResult r = RunNicProbe(o);
   if (globals.json) {

@@ -119,6 +119,12 @@ bool ResolveNode(const KnowledgeBase& kb, const std::string& sku, const std::str
   return true;
 }
 
+std::string NicSource(const NodeChoice& node) {
+  return node.nic_from_flag || !node.vm
+             ? std::string("--nic-gbps")
+             : "knowledge base: " + RowRef(node.vm->file, node.vm->line) + " " + node.vm->name;
+}
+
 bool ResolveAccount(const KnowledgeBase& kb, const std::string& region, const std::string& kind,
                     const std::string& egress_text, AccountChoice* out, FlagError* error) {
   AccountChoice a;

@@ -46,6 +46,8 @@ struct NodeChoice {
 /// Returns false with a message (near misses for an unknown size) when --sku is unknown.
 bool ResolveNode(const KnowledgeBase& kb, const std::string& sku, const std::string& nic_text,
                  NodeChoice* out, FlagError* error);
+/// Where the node's NIC figure came from: "--nic-gbps" or "knowledge base: FILE:LINE SIZE".
+std::string NicSource(const NodeChoice& node);
 
 /// The storage account: a knowledge-base target, chosen by --account-kind or --region, with
 /// --account-egress-gbps overriding its egress.

@@ -14,7 +14,8 @@ namespace feedcheck {
 
 namespace {
 
-constexpr std::string_view kStageNames[] = {"list", "latency", "smallfiles", "throughput"};
+constexpr std::string_view kStageNames[] = {"list",       "latency", "smallfiles",
+                                            "throughput", "nic",     "disk"};
 
 bool Measured(ProbeStatus s) { return s == ProbeStatus::kOk || s == ProbeStatus::kPartial; }
 
@@ -70,19 +71,28 @@ PreflightProbeResult RunStages(const PreflightProbeOptions& options, const Stage
     PreflightStageResult r;
     r.stage = stage;
     r.budget = StageBudget(left, DefaultStageShare(stage), sum);
-    if (r.budget.duration_s <= 0 || r.budget.max_requests == 0) {
+    if (!IsStorageStage(stage)) {
+      // Local stages spend time only; the disk's test file has its own size (header comment).
+      r.budget.max_requests = 0;
+      r.budget.max_bytes = stage == PreflightStage::kDisk ? 2 * options.disk.file_bytes : 0;
+    }
+    bool starved = r.budget.duration_s <= 0 ||
+                   (IsStorageStage(stage) && r.budget.max_requests == 0);
+    if (starved) {
       r.result.probe = std::string(PreflightStageName(stage));
       r.result.status = ProbeStatus::kFailed;
       r.result.message = "no budget left";
     } else {
       r.result = run_stage(stage, r.budget);
     }
-    out.requests_sent += r.result.requests_sent;
-    out.bytes_received += r.result.bytes_received;
+    if (IsStorageStage(stage)) {
+      out.requests_sent += r.result.requests_sent;
+      out.bytes_received += r.result.bytes_received;
+    }
     MergeStageEvidence(r.result.evidence, &out.evidence);
     if (r.result.status != ProbeStatus::kOk && out.message.empty())
       out.message = fmt::format("{}: {}", PreflightStageName(stage), RedactText(r.result.message));
-    bool unreachable = r.result.status == ProbeStatus::kUnreachable;
+    bool unreachable = IsStorageStage(stage) && r.result.status == ProbeStatus::kUnreachable;
     out.stages.push_back(std::move(r));
     // Nobody answered: the other probes would only wait for the same timeouts.
     if (unreachable) break;
@@ -110,6 +120,10 @@ std::string_view PreflightStageName(PreflightStage stage) {
   return kStageNames[static_cast<size_t>(stage)];
 }
 
+bool IsStorageStage(PreflightStage stage) {
+  return stage != PreflightStage::kNic && stage != PreflightStage::kDisk;
+}
+
 bool ParsePreflightStage(std::string_view name, PreflightStage* out) {
   for (size_t i = 0; i < std::size(kStageNames); ++i) {
     if (kStageNames[i] == name) {
@@ -132,6 +146,11 @@ StageShare DefaultStageShare(PreflightStage stage) {
       return {0.25, 0.35, 0.18};
     case PreflightStage::kThroughput:
       return {0.50, 0.50, 0.80};
+    // Reading /sys takes no time; the disk writes, reads back and samples random reads.
+    case PreflightStage::kNic:
+      return {0.01, 0, 0};
+    case PreflightStage::kDisk:
+      return {0.15, 0, 0};
   }
   return {};
 }
@@ -155,17 +174,41 @@ ProbeBudget StageBudget(const ProbeBudget& left, const StageShare& share,
 
 ProbeStatus CombineStageStatus(const std::vector<PreflightStageResult>& stages) {
   if (stages.empty()) return ProbeStatus::kFailed;
+  bool has_storage = std::any_of(stages.begin(), stages.end(), [](const auto& s) {
+    return IsStorageStage(s.stage);
+  });
+  // Which stages decide whether anything was measured: the storage ones when there are any.
+  auto decides = [&](const PreflightStageResult& s) {
+    return !has_storage || IsStorageStage(s.stage);
+  };
   bool any = false, all = true;
   for (const auto& s : stages) {
-    any |= Measured(s.result.status);
+    if (decides(s)) any |= Measured(s.result.status);
     all &= s.result.status == ProbeStatus::kOk;
   }
   if (all) return ProbeStatus::kOk;
   if (any) return ProbeStatus::kPartial;
   for (const auto& s : stages)
-    if (s.result.status == ProbeStatus::kUnreachable) return ProbeStatus::kUnreachable;
+    if (decides(s) && s.result.status == ProbeStatus::kUnreachable)
+      return ProbeStatus::kUnreachable;
   return ProbeStatus::kFailed;
 }
+
+namespace {
+
+// The node's own stages, the same for a storage target and a local path.
+ProbeResult RunNodeStage(PreflightStage stage, const PreflightProbeOptions& options,
+                         const std::string& host, const ProbeBudget& budget,
+                         const ProgressFn& progress) {
+  if (stage == PreflightStage::kNic) {
+    NicProbeOptions nic = options.nic;
+    if (nic.host.empty()) nic.host = host;
+    return RunNicProbe(nic);
+  }
+  return RunDiskProbe(options.disk, budget, options.cleanup, progress);
+}
+
+}  // namespace
 
 PreflightProbeResult RunPreflightProbes(const HttpProbeEnv& env,
                                         const PreflightProbeOptions& options) {
@@ -174,6 +217,8 @@ PreflightProbeResult RunPreflightProbes(const HttpProbeEnv& env,
     stage_env.budget = budget;
     stage_env.progress =
         StageProgress(env.progress, stage, IndexOf(options.stages, stage), options.stages.size());
+    if (!IsStorageStage(stage))
+      return RunNodeStage(stage, options, env.target.HostName(), budget, stage_env.progress);
     switch (stage) {
       case PreflightStage::kList:
         return RunListProbe(stage_env, options.list);
@@ -183,6 +228,9 @@ PreflightProbeResult RunPreflightProbes(const HttpProbeEnv& env,
         return RunSmallFileProbe(stage_env, options.smallfiles);
       case PreflightStage::kThroughput:
         return RunThroughputProbe(stage_env, options.throughput).result;
+      case PreflightStage::kNic:
+      case PreflightStage::kDisk:
+        break;
     }
     return ProbeResult();
   });
@@ -199,7 +247,9 @@ PreflightProbeResult RunLocalPreflightProbes(const std::string& dir,
     ProgressFn p =
         StageProgress(progress, stage, IndexOf(local.stages, stage), local.stages.size());
     if (stage == PreflightStage::kList) return RunLocalListProbe(dir, local.list, budget, p);
-    return RunLocalSmallFileProbe(dir, local.smallfiles, budget, p);
+    if (stage == PreflightStage::kSmallFiles)
+      return RunLocalSmallFileProbe(dir, local.smallfiles, budget, p);
+    return RunNodeStage(stage, local, "", budget, p);
   });
   if (local.stages.size() != options.stages.size())
     out.evidence.diagnostics.Add(Diagnostic{

@@ -1,27 +1,37 @@
 // The probes of a pre-flight check, run one after another inside one stated budget. Listing goes
 // first (it says whether the target answers at all, and what the data looks like), then latency,
-// small files and a throughput sweep. Each stage gets its share of what is left of the budget,
-// so whatever a stage does not use goes to the stages after it, and the stages together can never
-// spend more than the whole. An unreachable target ends the run at once.
+// small files and a throughput sweep; then the node's own side: the NIC that routes to the target
+// and, when a cache directory is named, the cache disk. Each stage gets its share of what is left
+// of the time budget (storage stages also of the requests and bytes), so whatever a stage does not
+// use goes to the stages after it, and the stages together can never spend more than the whole.
+// An unreachable target ends the run at once. The disk stage's bytes are local writes and reads
+// of its own test file, sized by `disk.file_bytes`: they are not storage bytes and do not count
+// against --max-bytes.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "probes/cleanup_registry.h"
+#include "probes/disk_probe.h"
 #include "probes/http_probe_env.h"
 #include "probes/latency_probe.h"
 #include "probes/list_probe.h"
+#include "probes/nic_probe.h"
 #include "probes/smallfile_probe.h"
 #include "probes/throughput_probe.h"
 
 namespace feedcheck {
 
-enum class PreflightStage { kList, kLatency, kSmallFiles, kThroughput };
+enum class PreflightStage { kList, kLatency, kSmallFiles, kThroughput, kNic, kDisk };
 
 std::string_view PreflightStageName(PreflightStage stage);
-/// "list", "latency", "smallfiles", "throughput"; false for anything else.
+/// "list", "latency", "smallfiles", "throughput", "nic", "disk"; false for anything else.
 bool ParsePreflightStage(std::string_view name, PreflightStage* out);
+/// Whether the stage talks to the storage target (and so spends requests and bytes); nic and
+/// disk look at this node only.
+bool IsStorageStage(PreflightStage stage);
 
 /// What share of the budget left a stage may take, per limit. Shares are relative to the stages
 /// still to run, so a stage left out gives its share to the others.
@@ -40,6 +50,9 @@ struct PreflightProbeOptions {
   LatencyProbeOptions latency;
   SmallFileOptions smallfiles;
   ThroughputProbeOptions throughput;
+  NicProbeOptions nic;    ///< host: the target's (RunPreflightProbes fills it in when empty)
+  DiskProbeOptions disk;  ///< path: the cache directory; file_bytes: its test file
+  CleanupRegistry* cleanup = nullptr;  ///< the disk stage registers its test file here
 };
 
 struct PreflightStageResult {
@@ -73,7 +86,9 @@ PreflightProbeResult RunLocalPreflightProbes(const std::string& dir,
                                              const ProgressFn& progress);
 
 /// Whole-run status from the stages': unreachable when the first request found nobody, ok when
-/// every stage measured what it set out to, partial when some did, failed when none did.
+/// every stage measured what it set out to, partial when some did, failed when none did. Storage
+/// stages decide unreachable and failed: a NIC described or a disk measured is no pre-flight of
+/// a target that never answered.
 ProbeStatus CombineStageStatus(const std::vector<PreflightStageResult>& stages);
 
 }  // namespace feedcheck

@@ -163,6 +163,19 @@ std::string Target::Display() const {
   return out;
 }
 
+std::string Target::HostName() const {
+  std::string_view h = host;
+  if (!h.empty() && h.front() == '[') {  // "[::1]:10000"
+    auto close = h.find(']');
+    return std::string(h.substr(1, close == std::string_view::npos ? h.npos : close - 1));
+  }
+  // One colon separates a port; more than one is a bare IPv6 literal with no port.
+  auto colon = h.find(':');
+  if (colon != std::string_view::npos && h.find(':', colon + 1) == std::string_view::npos)
+    h = h.substr(0, colon);
+  return std::string(h);
+}
+
 bool ParseTarget(std::string_view text, const TargetParseOptions& options, Target* out,
                  std::string* error) {
   Target t;

@@ -44,6 +44,9 @@ struct Target {
   std::string Url() const { return ObjectUrl(prefix); }
   /// For messages: scheme://host/container/prefix, with no query (never a SAS).
   std::string Display() const;
+  /// The host to resolve and route to: `host` without its port or IPv6 brackets ("127.0.0.1",
+  /// "::1", "acct.blob.core.windows.net"); empty for local paths.
+  std::string HostName() const;
 };
 
 struct TargetParseOptions {

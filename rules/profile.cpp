@@ -78,7 +78,7 @@ bool ParseFactValue(const std::string& key, const std::string& text, Fact* out,
 
 namespace {
 
-enum class Check { kAny, kAccess, kMode, kPreset };
+enum class Check { kAny, kAccess, kMode, kPreset, kNodeCount };
 
 struct Field {
   const char* section;  // "" for top level
@@ -88,7 +88,7 @@ struct Field {
 };
 
 constexpr Field kFields[] = {
-    {"", "nodes", "node.count", Check::kAny},
+    {"", "nodes", "node.count", Check::kNodeCount},
     {"", "sku", "node.sku", Check::kAny},
     {"", "region", "account.region", Check::kAny},
     {"", "same_region", "account.same_region", Check::kAny},
@@ -226,7 +226,7 @@ class ProfileReader {
         }
         continue;
       }
-      AddFact(field->key, text, value.Mark());
+      AddFact(field->key, text, value.Mark(), field->check);
       if (name == "sku") {
         out_->sku = text;
         out_->sku_location = SourceLocation{name_, value.Mark().line + 1, value.Mark().column + 1};
@@ -250,12 +250,23 @@ class ProfileReader {
     return false;
   }
 
-  void AddFact(const std::string& key, const std::string& text, const YAML::Mark& mark) {
+  void AddFact(const std::string& key, const std::string& text, const YAML::Mark& mark,
+               Check check = Check::kAny) {
     Fact fact;
     std::string error;
     if (!ParseFactValue(key, text, &fact, &error)) {
       Error(mark, kCodeProfileValue, error);
       return;
+    }
+    // The same bounds as a job file's resources.instance_count: a whole number of nodes.
+    if (check == Check::kNodeCount) {
+      const double* n = std::get_if<double>(&fact.value);
+      if (!n || *n < 1 || *n >= 1e6 || *n != std::floor(*n)) {
+        Error(mark, kCodeProfileValue,
+              fmt::format("nodes '{}' is not a node count (a whole number from 1 to 999999)",
+                          text));
+        return;
+      }
     }
     fact.provenance = Where(mark);
     out_->facts.Set(std::move(fact));

@@ -40,9 +40,13 @@ section "Seed a synthetic dataset into the local Azurite" \
   "${BUILD_DIR:-build}/feedcheck-seed" "$dataset" --small 2000 --small-bytes 64KiB --dirs 20 \
   --large 4 --large-bytes 64MiB
 # preflight exits 1 when a finding reaches --fail-on; findings are the point of a demo.
+# The cache disk is measured in out/.cache (one 256 MiB test file, removed afterwards); on a
+# real node, point --cache-dir at the job's cache location (the local NVMe/temp disk).
+mkdir -p "$out/.cache"
 section "Pre-flight: can this storage feed 12 ND96asr_v4 nodes? (40 s budget)" \
   "$fc" preflight "$dataset" --sku Standard_ND96asr_v4 --nodes 12 --region eastus \
-  --duration 40s --fail-on never --format json -o "$out/preflight.json"
+  --duration 40s --cache-dir "$out/.cache" --cache-test-bytes 256MiB \
+  --fail-on never --format json -o "$out/preflight.json"
 "$fc" report "$out/preflight.json" --format term
 "$fc" report "$out/preflight.json" --format html -o "$out/preflight.html"
 

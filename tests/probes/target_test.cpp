@@ -69,6 +69,19 @@ TEST_CASE("plain http URLs and paths stay what they are") {
   CHECK(Parse("file:///mnt/x").path == "/mnt/x");
 }
 
+TEST_CASE("the host to route to has no port or brackets") {
+  CHECK(Parse("http://127.0.0.1:10500/devstoreaccount1/c1x/p").HostName() == "127.0.0.1");
+  CHECK(Parse("https://acct.blob.core.windows.net/data/x").HostName() ==
+        "acct.blob.core.windows.net");
+  CHECK(Parse("http://[::1]:18080/files/big.bin").HostName() == "::1");
+  CHECK(Parse("http://localhost/f").HostName() == "localhost");
+  CHECK(Parse("abfss://fs@acct.dfs.core.windows.net/p").HostName().rfind("acct.", 0) == 0);
+  CHECK(Parse("/mnt/data").HostName().empty());
+  Target bare;
+  bare.host = "fe80::1";  // an IPv6 literal without brackets carries no port
+  CHECK(bare.HostName() == "fe80::1");
+}
+
 TEST_CASE("bad targets say what is wrong") {
   Target t;
   std::string error;

@@ -151,7 +151,6 @@ std::map<std::string, Case> Cases() {
       Facts({"dataset.median_file_bytes=500KB", "probe.cluster.smallfile_breakeven_bytes=2MB"}),
       Facts({"dataset.median_file_bytes=64MB", "probe.cluster.smallfile_breakeven_bytes=2MB"})};
   // colocation.yaml
-  // colocation.yaml
   c["cross-region-latency"] = {Facts({"probe.latency.connect_ms=40ms"}),
                                Facts({"probe.latency.connect_ms=1ms"})};
   c["cross-region-declared"] = {Facts({"account.same_region=false"}),
@@ -173,6 +172,16 @@ std::map<std::string, Case> Cases() {
   c["cache-disk-slower-than-nic"] = {
       Facts({"probe.disk.write_gbps=2Gbit/s", "node.nic_gbps=24Gbit/s"}),
       Facts({"probe.disk.write_gbps=40Gbit/s", "node.nic_gbps=24Gbit/s"})};
+  // nic.yaml: the synthetic interface alone fires; with its VF, or on another driver, it does not.
+  c["nic-accelerated-networking-off"] = {
+      Facts({"probe.nic.interface=eth0", "probe.nic.driver=hv_netvsc",
+             "probe.nic.accelerated=false"}),
+      Facts({"probe.nic.interface=eth0", "probe.nic.driver=hv_netvsc",
+             "probe.nic.accelerated=true"})};
+  c["nic-link-below-size"] = {
+      Facts({"probe.nic.interface=eth0", "probe.nic.link_gbps=10Gbit/s", "node.nic_gbps=24Gbit/s"}),
+      Facts({"probe.nic.interface=eth0", "probe.nic.link_gbps=50Gbit/s",
+             "node.nic_gbps=24Gbit/s"})};
   // demand.yaml
   c["gpu-demand-far-exceeds-supply"] = {
       Facts({"workload.gpu_demand_gbps=100Gbit/s", "probe.throughput.gbps=20Gbit/s"}),

@@ -98,3 +98,22 @@ TEST_CASE("a value that overflows in the fact's unit is an error", "[rules][prof
   REQUIRE(ParseFactValue("probe.latency.ttfb_p50_ms", "1e300 s", &f, &error));
   CHECK(f.number() == Approx(1e303));
 }
+
+TEST_CASE("nodes must be a whole node count, as in a job file", "[rules][profile]") {
+  for (const char* bad : {"0", "-3", "2.5", "1e10", "1000000"}) {
+    INFO(bad);
+    Profile p;
+    DiagnosticList d;
+    LoadProfileText("p.yaml", std::string("sku: Standard_D4s_v5\nnodes: ") + bad + "\n", &p, &d);
+    REQUIRE(d.total() == 1);
+    CHECK(d.kept()[0].code == kCodeProfileValue);
+    CHECK(d.kept()[0].location.line == 2);
+    CHECK(d.kept()[0].message.find("is not a node count") != std::string::npos);
+    CHECK_FALSE(p.facts.Has("node.count"));
+    CHECK(p.sku == "Standard_D4s_v5");  // the rest is kept
+  }
+  Profile p;
+  DiagnosticList d;
+  REQUIRE(LoadProfileText("p.yaml", "nodes: 999999\n", &p, &d));
+  CHECK(p.facts.Number("node.count") == 999999);
+}

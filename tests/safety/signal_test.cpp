@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -39,8 +41,10 @@ struct Killed {
 };
 
 // Starts feedcheck with `args` (fork + exec, so the signal is not ignored as it would be for
-// a shell's background job), sends `sig` after `after_s`, waits for the exit.
-Killed RunAndSignal(const std::vector<std::string>& args, int sig, double after_s) {
+// a shell's background job), sends `sig` after `after_s` (or, with `ready`, as soon as it
+// holds, polled for at most 20 s), waits for the exit.
+Killed RunAndSignal(const std::vector<std::string>& args, int sig, double after_s,
+                    const std::function<bool()>& ready = {}) {
   std::string stem = std::string(FEEDCHECK_BINARY_DIR) + "/signal-test-" +
                      std::to_string(::getpid()) + "-" + std::to_string(sig);
   std::string out_path = stem + ".out", err_path = stem + ".err";
@@ -57,7 +61,13 @@ Killed RunAndSignal(const std::vector<std::string>& args, int sig, double after_
     _exit(127);
   }
   Killed k;
-  std::this_thread::sleep_for(std::chrono::duration<double>(after_s));
+  if (ready) {
+    auto start = Clock::now();
+    while (!ready() && Clock::now() - start < std::chrono::seconds(20))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  } else {
+    std::this_thread::sleep_for(std::chrono::duration<double>(after_s));
+  }
   kill(pid, sig);
   auto t0 = Clock::now();
   int status = 0;
@@ -124,4 +134,27 @@ TEST_CASE("a stopped probe prints its human summary too", "[safety][signals]") {
   CHECK(k.exit_code == 130);
   CHECK(k.out.find("time to first byte") != std::string::npos);
   CHECK(k.err.find("partial") != std::string::npos);
+}
+
+// Preflight writes one thing, the disk stage's test file in --cache-dir: stopped while writing
+// it, the file is gone afterwards. A local directory is the target, so no service is needed.
+TEST_CASE("preflight's cache-disk test file is removed on SIGINT and SIGTERM",
+          "[safety][signals-local]") {
+  const int sig = GENERATE(SIGINT, SIGTERM);
+  namespace fs = std::filesystem;
+  char dir_template[] = "/tmp/feedcheck-signal-cache-XXXXXX";
+  REQUIRE(mkdtemp(dir_template));
+  const fs::path cache = dir_template;
+  auto has_file = [&] { return !fs::is_empty(cache); };
+  Killed k = RunAndSignal({"preflight", cache.string(), "--sku", "Standard_D4s_v5", "--nodes",
+                           "1", "--probes", "disk", "--cache-dir", cache.string(),
+                           "--cache-test-bytes", "2GiB", "--duration", "60s", "--json"},
+                          sig, 0, has_file);
+  INFO("signal " << sig << ": exit " << k.exit_code << " after " << k.stop_s
+                 << " s\nstderr: " << k.err << "\nstdout: " << k.out.substr(0, 1500));
+  CHECK(k.exit_code == 128 + sig);
+  CHECK(k.stop_s < 5.0);
+  CHECK(k.err.find("test file of up to 2.00 GiB") != std::string::npos);
+  CHECK(fs::is_empty(cache));  // the test file is removed
+  fs::remove(cache);
 }

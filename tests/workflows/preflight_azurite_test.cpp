@@ -108,6 +108,30 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
           FindFactNumber(*j, "probe.throughput.gbps"));
   }
 
+  SECTION("the node's side: the NIC that routes to the target and, with --cache-dir, the disk") {
+    std::string url = Seed("pf-node", 20, 1, "8MiB");
+    const std::string cache = scratch + "/cache";
+    RunCommand("mkdir -p " + ShellQuote(cache));
+    CommandResult r = Preflight(url, "--sku Standard_NC6s_v3 --nodes 1" + budget +
+                                         "--cache-dir " + ShellQuote(cache) +
+                                         " --cache-test-bytes 64MiB --fail-on never --json");
+    INFO(r.err << r.out.substr(0, 3000));
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.find("probes list, latency, smallfiles, throughput, nic, disk") !=
+          std::string::npos);
+    auto j = ParseJson(r.out);
+    REQUIRE(j.has_value());
+    // Loopback target: the route goes over lo; the size's bandwidth comes from the knowledge base.
+    CHECK(FindFactText(*j, "probe.nic.interface") == "lo");
+    CHECK(FindFactNumber(*j, "probe.nic.expected_gbps") == 24);
+    CHECK(FindFactNumber(*j, "probe.disk.write_gbps").value_or(0) > 0);
+    CHECK(FindFactNumber(*j, "probe.disk.read_gbps").value_or(0) > 0);
+    CHECK(FindFactText(*j, "probe.disk.kind").has_value());
+    // The test file is gone (that its bytes are not storage bytes: workflows_tests).
+    CHECK(RunCommand("test -z \"$(ls -A " + ShellQuote(cache) + ")\"").exit_code == 0);
+    CHECK(FindFactNumber(*j, "preflight.elapsed_s").value_or(99) <= 12 + 2);
+  }
+
   SECTION("many small files on 12 big nodes: at risk; exit 1 only from --fail-on warning") {
     std::string url = Seed("pf-small", 300, 2, "8MiB");
     std::string html = scratch + "/preflight.html";
@@ -179,7 +203,11 @@ TEST_CASE("preflight exit codes: unreachable 3, refused 4, usage 2; budgets hold
 
   CHECK(Preflight(url, "--nodes 1").exit_code == 2);                     // no --sku
   CHECK(Preflight(url, "--sku Standard_NC6s_v3").exit_code == 2);        // no --nodes
-  CHECK(Preflight(url, cluster + "--probes list,disk").exit_code == 2);  // unknown probe
+  CHECK(Preflight(url, cluster + "--probes list,cache").exit_code == 2);  // unknown probe
+  CommandResult no_dir = Preflight(url, cluster + "--probes list,disk");
+  CHECK(no_dir.exit_code == 2);
+  CHECK(no_dir.err.find("--probes disk needs --cache-dir") != std::string::npos);
+  CHECK(Preflight(url, cluster + "--cache-dir /nonexistent/feedcheck").exit_code == 2);
   CHECK(Preflight(url, "--sku Standard_NoSuch --nodes 1").exit_code == 2);
   CommandResult sas = Preflight(url + "?sv=2021-08-06&sig=abc", cluster);
   CHECK(sas.exit_code == 2);

@@ -2,7 +2,10 @@
 // combine, and that an unreachable target ends the run after the first stage.
 #include "probes/preflight_probes.h"
 
+#include <stdlib.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "tests/fakes/scripted_http_client.h"
 
@@ -32,13 +35,15 @@ PreflightStageResult Stage(PreflightStage stage, ProbeStatus status) {
 
 TEST_CASE("stage names round-trip and unknown names are refused", "[workflows][preflight]") {
   for (auto stage : {PreflightStage::kList, PreflightStage::kLatency, PreflightStage::kSmallFiles,
-                     PreflightStage::kThroughput}) {
+                     PreflightStage::kThroughput, PreflightStage::kNic, PreflightStage::kDisk}) {
     PreflightStage back;
     REQUIRE(ParsePreflightStage(PreflightStageName(stage), &back));
     CHECK(back == stage);
+    CHECK(IsStorageStage(stage) ==
+          (stage != PreflightStage::kNic && stage != PreflightStage::kDisk));
   }
   PreflightStage unused;
-  CHECK_FALSE(ParsePreflightStage("disk", &unused));
+  CHECK_FALSE(ParsePreflightStage("cache", &unused));
   CHECK_FALSE(ParsePreflightStage("", &unused));
 }
 
@@ -94,6 +99,54 @@ TEST_CASE("stage outcomes combine into the run's status", "[workflows][preflight
   CHECK(CombineStageStatus({Stage(P::kList, S::kFailed), Stage(P::kLatency, S::kFailed)}) ==
         S::kFailed);
   CHECK(CombineStageStatus({Stage(P::kList, S::kUnreachable)}) == S::kUnreachable);
+  // The node's own stages never make a pre-flight of a silent target a success...
+  CHECK(CombineStageStatus({Stage(P::kList, S::kUnreachable), Stage(P::kNic, S::kOk),
+                            Stage(P::kDisk, S::kOk)}) == S::kUnreachable);
+  CHECK(CombineStageStatus({Stage(P::kList, S::kFailed), Stage(P::kNic, S::kOk)}) == S::kFailed);
+  // ...but one that fails makes a measured run partial; alone they decide for themselves.
+  CHECK(CombineStageStatus({Stage(P::kList, S::kOk), Stage(P::kDisk, S::kFailed)}) ==
+        S::kPartial);
+  CHECK(CombineStageStatus({Stage(P::kNic, S::kOk), Stage(P::kDisk, S::kOk)}) == S::kOk);
+  CHECK(CombineStageStatus({Stage(P::kDisk, S::kUnreachable)}) == S::kUnreachable);
+}
+
+TEST_CASE("node stages: the disk's test file is its own budget and is removed; nic is described",
+          "[workflows][preflight]") {
+  char dir_template[] = "/tmp/feedcheck-preflight-disk-XXXXXX";
+  REQUIRE(mkdtemp(dir_template));
+  const std::string dir = dir_template;
+  PreflightProbeOptions options;
+  options.stages = {PreflightStage::kList, PreflightStage::kDisk, PreflightStage::kNic};
+  options.budget = {20, 100, 1};  // one storage byte: the disk's bytes must not come from here
+  options.disk.path = dir;
+  options.disk.file_bytes = 16ull << 20;
+  options.disk.random_duration_s = 0.5;
+  options.nic.interface = "lo";  // every Linux machine has it
+  CleanupRegistry cleanup;
+  options.cleanup = &cleanup;
+  PreflightProbeResult r = RunLocalPreflightProbes(dir, options, {});
+  for (const auto& s : r.stages)
+    UNSCOPED_INFO(PreflightStageName(s.stage)
+                  << ": " << ProbeStatusName(s.result.status) << " " << s.result.message);
+  REQUIRE(r.stages.size() == 3);
+  const PreflightStageResult& disk = r.stages[1];
+  CHECK(disk.stage == PreflightStage::kDisk);
+  CHECK(disk.budget.max_bytes == 2 * options.disk.file_bytes);
+  CHECK(disk.budget.max_requests == 0);
+  CHECK(disk.budget.duration_s > 0);
+  CHECK(disk.budget.duration_s <= options.budget.duration_s);
+  CHECK(disk.result.status == ProbeStatus::kOk);
+  CHECK(r.evidence.facts.Number("probe.disk.write_gbps").value_or(0) > 0);
+  CHECK(r.evidence.facts.Number("probe.disk.read_gbps").value_or(0) > 0);
+  CHECK(r.evidence.facts.Has("probe.disk.free_bytes"));
+  // Local bytes are not storage bytes: the run's spend is the listing's alone.
+  CHECK(r.bytes_received == r.stages[0].result.bytes_received);
+  CHECK(r.requests_sent == r.stages[0].result.requests_sent);
+  CHECK(r.stages[2].result.status == ProbeStatus::kOk);
+  CHECK(r.evidence.facts.Text("probe.nic.interface") == "lo");
+  // Nothing is left behind in the cache directory.
+  CHECK(std::filesystem::is_empty(dir));
+  std::filesystem::remove(dir);
 }
 
 TEST_CASE("an unreachable target ends the pre-flight after its first stage",
