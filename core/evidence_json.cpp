@@ -114,8 +114,10 @@ bool ReadFact(const json& j, const std::string& file, const std::string& path, F
   } else if (v.is_null()) {
     f.value = std::nan("");
   } else {
-    diags->Add(Bad(file, path, fmt::format("fact '{}' has a value that is not a number, "
-                                           "string or boolean", f.key)));
+    diags->Add(Bad(file, path,
+                   fmt::format("fact '{}' has a value that is not a number, "
+                               "string or boolean",
+                               f.key)));
     return false;
   }
   if (j.contains("provenance") && j["provenance"].is_object()) {
@@ -145,10 +147,13 @@ bool EvidenceFromJson(const json& j, const std::string& file, Evidence* out,
   }
   int version = j.value("schema_version", 0);
   if (version != kEvidenceSchemaVersion) {
-    diags->Add(Diagnostic{"E002", DiagnosticSeverity::kWarning,
+    diags->Add(Diagnostic{"E002",
+                          DiagnosticSeverity::kWarning,
                           fmt::format("schema_version {} (this build reads {}); reading anyway",
                                       version, kEvidenceSchemaVersion),
-                          {file, 0, 0}, "/schema_version", ""});
+                          {file, 0, 0},
+                          "/schema_version",
+                          ""});
   }
   try {
     const json& facts = j["facts"];
@@ -211,28 +216,42 @@ bool EvidenceFromJson(const json& j, const std::string& file, Evidence* out,
   return true;
 }
 
-bool LoadEvidenceFile(const std::string& path, Evidence* out, DiagnosticList* diags) {
+std::optional<json> ReadJsonFile(const std::string& path, const char* code, DiagnosticList* diags) {
+  auto error = [&](std::string message, int line = 0, int column = 0) {
+    diags->Add(Diagnostic{
+        code, DiagnosticSeverity::kError, std::move(message), {path, line, column}, "", ""});
+    return std::nullopt;
+  };
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diags->Add(Bad(path, "", "cannot open file"));
-    return false;
-  }
+  if (!in) return error("cannot open file");
   std::stringstream buffer;
   buffer << in.rdbuf();
-  json j = json::parse(buffer.str(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    // Re-parse with exceptions on to get the byte position for the message.
-    try {
-      json ignored = json::parse(buffer.str());
-      (void)ignored;
-    } catch (const json::parse_error& e) {
-      diags->Add(Bad(path, "", fmt::format("not valid JSON: {}", e.what())));
-      return false;
+  const std::string text = buffer.str();
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_discarded()) return j;
+  // Parse again with exceptions to learn the byte offset, then name the line and column.
+  try {
+    json again = json::parse(text);
+    (void)again;
+  } catch (const json::parse_error& e) {
+    size_t offset = e.byte == 0 ? 0 : e.byte - 1;
+    int line = 1, column = 1;
+    for (size_t i = 0; i < offset && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
     }
-    diags->Add(Bad(path, "", "not valid JSON"));
-    return false;
+    return error("not valid JSON: " + std::string(e.what()), line, column);
   }
-  return EvidenceFromJson(j, path, out, diags);
+  return error("not valid JSON");
+}
+
+bool LoadEvidenceFile(const std::string& path, Evidence* out, DiagnosticList* diags) {
+  std::optional<json> j = ReadJsonFile(path, "E001", diags);
+  return j && EvidenceFromJson(*j, path, out, diags);
 }
 
 bool SaveEvidenceFile(const std::string& path, const Evidence& evidence, std::string* error) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
 #include "core/diagnostic.h"
@@ -17,6 +18,11 @@ nlohmann::json EvidenceToJson(const Evidence& evidence);
 /// the rest is kept. Returns false only when the document is not evidence at all.
 bool EvidenceFromJson(const nlohmann::json& json, const std::string& file, Evidence* out,
                       DiagnosticList* diagnostics);
+
+/// Reads and parses a JSON file. nullopt with a diagnostic `code` naming the file when it cannot
+/// be read, or file:line:column of the first error when it is not JSON.
+std::optional<nlohmann::json> ReadJsonFile(const std::string& path, const char* code,
+                                           DiagnosticList* diagnostics);
 
 /// Reads a facts.json file; diagnostics name the file (and line for syntax errors).
 bool LoadEvidenceFile(const std::string& path, Evidence* out, DiagnosticList* diagnostics);

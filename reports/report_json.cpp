@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/evidence_json.h"
 
@@ -267,43 +265,8 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
 }
 
 bool LoadReportFile(const std::string& path, Report* out, DiagnosticList* diags) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diags->Add(Bad(path, "", "cannot open file"));
-    return false;
-  }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    // Parse again with exceptions to learn the byte offset, then name the line and column.
-    try {
-      json again = json::parse(text);
-      (void)again;
-    } catch (const json::parse_error& e) {
-      size_t offset = e.byte == 0 ? 0 : e.byte - 1;
-      int line = 1, column = 1;
-      for (size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-          ++line;
-          column = 1;
-        } else {
-          ++column;
-        }
-      }
-      diags->Add(Diagnostic{"E011",
-                            DiagnosticSeverity::kError,
-                            "not valid JSON: " + std::string(e.what()),
-                            {path, line, column},
-                            "",
-                            ""});
-      return false;
-    }
-    diags->Add(Bad(path, "", "not valid JSON"));
-    return false;
-  }
-  return ReportFromJson(j, path, out, diags);
+  std::optional<json> j = ReadJsonFile(path, "E011", diags);
+  return j && ReportFromJson(*j, path, out, diags);
 }
 
 }  // namespace feedcheck

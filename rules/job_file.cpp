@@ -3,12 +3,10 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "core/fact_registry.h"
 #include "rules/profile.h"
 #include "rules/rule_messages.h"
+#include "rules/yaml_input.h"
 
 namespace feedcheck::rules {
 namespace {
@@ -32,17 +30,7 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
                  DiagnosticList* diagnostics) {
   out->path = name;
   YAML::Node root;
-  try {
-    root = YAML::Load(content);
-  } catch (const YAML::Exception& e) {
-    diagnostics->Add(Diagnostic{kCodeYamlSyntax,
-                                DiagnosticSeverity::kError,
-                                YamlErrorMessage(e),
-                                {name, e.mark.line + 1, e.mark.column + 1},
-                                "",
-                                ""});
-    return false;
-  }
+  if (!ParseYaml(name, content, &root, diagnostics)) return false;
   if (!root.IsMap()) {
     diagnostics->Add(JobDiagnostic(name, Line(root),
                                    "a job file is a YAML mapping (type: command, inputs, ...)"));
@@ -126,14 +114,9 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
 }
 
 bool ReadJobFile(const std::string& path, JobFile* out, DiagnosticList* diagnostics) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diagnostics->Add(JobDiagnostic(path, 0, "cannot read the job file"));
-    return false;
-  }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ReadJobText(path, buffer.str(), out, diagnostics);
+  std::string content;
+  return ReadInputFile(path, "job file", kCodeJobFile, &content, diagnostics) &&
+         ReadJobText(path, content, out, diagnostics);
 }
 
 FactSet JobFacts(const JobFile& job) {

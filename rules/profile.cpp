@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include "core/fact_registry.h"
 #include "rules/rule_messages.h"
+#include "rules/yaml_input.h"
 
 namespace feedcheck::rules {
 
@@ -262,9 +262,9 @@ class ProfileReader {
     if (check == Check::kNodeCount) {
       const double* n = std::get_if<double>(&fact.value);
       if (!n || *n < 1 || *n >= 1e6 || *n != std::floor(*n)) {
-        Error(mark, kCodeProfileValue,
-              fmt::format("nodes '{}' is not a node count (a whole number from 1 to 999999)",
-                          text));
+        Error(
+            mark, kCodeProfileValue,
+            fmt::format("nodes '{}' is not a node count (a whole number from 1 to 999999)", text));
         return;
       }
     }
@@ -309,45 +309,20 @@ class ProfileReader {
 bool LoadProfileText(const std::string& name, const std::string& content, Profile* out,
                      DiagnosticList* diagnostics) {
   YAML::Node root;
-  try {
-    root = YAML::Load(content);
-  } catch (const YAML::Exception& e) {
-    diagnostics->Add(Diagnostic{kCodeYamlSyntax,
-                                DiagnosticSeverity::kError,
-                                YamlErrorMessage(e),
-                                {name, e.mark.line + 1, e.mark.column + 1},
-                                "",
-                                ""});
-    return false;
-  }
+  if (!ParseYaml(name, content, &root, diagnostics)) return false;
   ProfileReader reader(name, content, out, diagnostics);
   try {
     return reader.Read(root);
   } catch (const YAML::Exception& e) {
-    diagnostics->Add(Diagnostic{kCodeProfileValue,
-                                DiagnosticSeverity::kError,
-                                YamlErrorMessage(e),
-                                {name, e.mark.line + 1, e.mark.column + 1},
-                                "",
-                                ""});
+    diagnostics->Add(YamlExceptionDiagnostic(name, e, kCodeProfileValue));
     return false;
   }
 }
 
 bool LoadProfile(const std::string& path, Profile* out, DiagnosticList* diagnostics) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diagnostics->Add(Diagnostic{kCodeUnreadable,
-                                DiagnosticSeverity::kError,
-                                "cannot read the profile",
-                                {path, 0, 0},
-                                "",
-                                ""});
-    return false;
-  }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return LoadProfileText(path, buffer.str(), out, diagnostics);
+  std::string content;
+  return ReadInputFile(path, "profile", kCodeUnreadable, &content, diagnostics) &&
+         LoadProfileText(path, content, out, diagnostics);
 }
 
 }  // namespace feedcheck::rules

@@ -5,7 +5,7 @@
 set(_rules_fuzz_flags -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
 set(_rules_fuzz_sources)
 foreach(s condition_ast condition_lexer condition_parser evaluator expression job_file profile
-          rule_compiler rule_info rule_reader rule_set template type_checker)
+          rule_compiler rule_info rule_reader rule_set template type_checker yaml_input)
   list(APPEND _rules_fuzz_sources ${PROJECT_SOURCE_DIR}/rules/${s}.cpp)
 endforeach()
 foreach(s diagnostic edit_distance fact fact_registry fact_set finding knowledge_base units)
