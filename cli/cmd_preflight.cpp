@@ -66,6 +66,31 @@ void AddSpendFacts(const PreflightProbeResult& r, const ProbeBudget& budget, Fac
                         Provenance{FactOrigin::kDeclared, "--duration"}));
 }
 
+// Which probes measured nothing, as facts the rules judge (rules/builtin/preflight.yaml): a
+// verdict must not say "ready" when it rests on half the probes. The NIC stage is left out: not
+// being able to describe the interface says nothing about the storage.
+void AddStageOutcomeFacts(const PreflightProbeResult& r, FactSet* facts) {
+  Provenance outcome{FactOrigin::kMeasured, "preflight probes"};
+  int failed = 0;
+  bool reads_failed = false;
+  std::string list;
+  for (const auto& s : r.stages) {
+    if (s.stage == PreflightStage::kNic) continue;
+    if (s.result.status != ProbeStatus::kFailed && s.result.status != ProbeStatus::kUnreachable)
+      continue;
+    ++failed;
+    list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", PreflightStageName(s.stage),
+                        RedactText(s.result.message));
+    // Not read for want of budget is not the storage failing to deliver.
+    if (s.stage == PreflightStage::kThroughput && s.budget.duration_s > 0 &&
+        s.budget.max_requests > 0)
+      reads_failed = true;
+  }
+  facts->Set(NumberFact("preflight.probes_failed", failed, Unit::kCount, outcome));
+  if (failed > 0) facts->Set(TextFact("preflight.probes_failed_list", list, outcome));
+  facts->Set(BoolFact("preflight.reads_failed", reads_failed, outcome));
+}
+
 int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
   if (flags.cluster.sku.empty() && flags.profile.empty())
     return UsageError(
@@ -93,8 +118,7 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
     std::string size_error;
     auto bytes = ParseBytes(flags.cache_test_bytes, &size_error);
     if (!bytes || *bytes < double(8 << 20) || *bytes > double(64ull << 30))
-      return UsageError("--cache-test-bytes '" + flags.cache_test_bytes +
-                        "': from 8MiB to 64GiB");
+      return UsageError("--cache-test-bytes '" + flags.cache_test_bytes + "': from 8MiB to 64GiB");
     options.disk.path = flags.cache_dir;
     options.disk.file_bytes = static_cast<uint64_t>(*bytes);
   }
@@ -132,7 +156,8 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
              local ? target.path : target.Display(), TargetKindName(target.kind), stage_list,
              DescribeBudget(options.budget));
   if (disk)
-    fmt::print(stderr, "preflight: disk writes one test file of up to {} in {} (removed afterwards)\n",
+    fmt::print(stderr,
+               "preflight: disk writes one test file of up to {} in {} (removed afterwards)\n",
                FormatBytes(static_cast<double>(options.disk.file_bytes)), options.disk.path);
   if (cluster.node.nic_gbps > 0) {
     options.nic.expected_gbps = cluster.node.nic_gbps;
@@ -174,6 +199,7 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
   FactSet overrides = ClusterFlagFacts(flags.cluster, cluster);
   overrides.Merge(probed.evidence.facts);
   AddSpendFacts(probed, options.budget, &overrides);
+  AddStageOutcomeFacts(probed, &overrides);
 
   DiagnosticList diagnostics;
   rules::Profile profile;
@@ -197,8 +223,7 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
   auto limit = facts.NumberIn("account.egress_gbps", Unit::kGbps);
   if (per_node && limit && *per_node > 0) {
     // Profiles and flags bound node.count; the clamp keeps the chart's cast defined regardless.
-    int planned =
-        static_cast<int>(std::clamp(facts.Number("node.count").value_or(1), 1.0, 1e6));
+    int planned = static_cast<int>(std::clamp(facts.Number("node.count").value_or(1), 1.0, 1e6));
     report.evidence.series.push_back(
         PredictedRampSeries(RampNodesToDraw(planned, *per_node, *limit), *per_node, *limit));
   }

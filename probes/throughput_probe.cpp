@@ -359,9 +359,11 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
 
   if (window_bytes == 0) {
     result.status = ProbeStatus::kFailed;
-    result.message = errors.first_message.empty()
+    result.message = !errors.first_message.empty() ? "no bytes arrived: " + errors.first_message
+                     : !budget.stop_reason().empty()
                          ? "no bytes arrived in the measurement window: " + budget.stop_reason()
-                         : "no bytes arrived: " + errors.first_message;
+                         : "no block completed in the measurement window (every transfer "
+                           "stalled or was too slow to finish one)";
   } else if (budget_hit || errors.total > 0 || StopRequested()) {
     result.status = ProbeStatus::kPartial;
     std::string why = budget_hit || StopRequested() ? budget.stop_reason() : "";

@@ -1,10 +1,12 @@
-// Every storage probe (throughput, latency, list, smallfiles) against every fault (label
-// faults): the real `feedcheck probe NAME URL --json`
-// against tests/fault_server. Each run must end within its --duration plus a small grace, exit
-// with a code that says what happened (0 ok, 3 unreachable, 4 probe failed), still print its
-// JSON (partial results are kept), classify throttling by Azure's message, and never send more
-// requests or receive more body bytes than its budget allows, counted on the server's side.
+// Every storage probe (throughput, latency, list, smallfiles), and preflight, which runs them
+// all in one budget, against every fault (label faults): the real `feedcheck probe NAME URL
+// --json` against tests/fault_server. Each run must end within its --duration plus a small
+// grace, exit with a code that says what happened (0 ok, 3 unreachable, 4 probe failed), still
+// print its JSON (partial results are kept), classify throttling by Azure's message, and never
+// send more requests or receive more body bytes than its budget allows, counted on the server's
+// side.
 #include <catch2/catch.hpp>
+#include <set>
 #include <string>
 
 #include "tests/fault_server/server_process.h"
@@ -274,4 +276,92 @@ TEST_CASE("every probe: throttled or refused first request exits 4, unreachable 
   CHECK(run.result.exit_code == 3);
   REQUIRE(run.json.has_value());
   CHECK((*run.json)["probe"]["status"] == "unreachable");
+}
+
+namespace {
+
+// `feedcheck preflight` on a container whose every request meets `fault`: all stages within
+// one budget, a report whatever happens, and an exit code that matches the verdict.
+void CheckPreflightOnFault(const std::string& fault) {
+  FaultServerProcess server(FAULT_SERVER,
+                            {"--object-bytes", "16777216", "--slow-first-byte-ms", "10000"});
+  const double duration_s = 4;
+  const uint64_t max_requests = 400, max_bytes = 1ull << 30;
+  std::string command = ShellQuote(Feedcheck()) + " preflight " +
+                        ShellQuote(server.Url("/devstoreaccount1/fault-" + fault + "/")) +
+                        " --auth anonymous --sku Standard_NC6s_v3 --nodes 2 --fail-on never" +
+                        " --json --duration 4s --max-requests " + std::to_string(max_requests) +
+                        " --max-bytes " + std::to_string(max_bytes);
+  CommandResult r = RunCommand("timeout -s KILL 60 " + command);
+  INFO("preflight on fault " << fault << ": exit " << r.exit_code << " in " << r.wall_s
+                             << " s\nstderr: " << r.err << "\nstdout: " << r.out.substr(0, 2000));
+  CHECK(r.wall_s <= duration_s + kGraceS);
+  CHECK((r.exit_code == 0 || r.exit_code == 4));
+  auto j = ParseJson(r.out);
+  REQUIRE(j.has_value());  // the report is written whatever the fault
+  const std::string verdict = (*j)["verdict"].get<std::string>();
+  CHECK((verdict == "nothing measured") == (r.exit_code == 4));
+  ServerStats stats = server.Stats();
+  REQUIRE(stats.ok);
+  CHECK(stats.requests <= max_requests);
+  CHECK(stats.body_bytes <= max_bytes);
+
+  // Every request refused or throttled: nothing measured (4), and the report says why.
+  bool always_fails = fault.rfind("busy-", 0) == 0 || fault == "timeout500" ||
+                      fault == "forbidden" || fault == "redirect-loop" ||
+                      fault == "slow-first-byte";
+  if (always_fails) {
+    CHECK(r.exit_code == 4);
+    CHECK_FALSE((*j)["verdict_detail"].get<std::string>().empty());
+  }
+  // The listing is healthy and only object reads fail: the dataset's shape is still measured
+  // and the rules still run (exit 0 with --fail-on never).
+  if (fault == "stall" || fault == "reset" || fault == "wrong-length" ||
+      fault == "forbidden-some") {
+    CHECK(r.exit_code == 0);
+    CHECK(FindFactNumber(*j, "dataset.files") == 20);
+  }
+  // A probe that measured nothing is a finding, never a quiet "ready"; no data read at all will
+  // starve the GPUs.
+  std::set<std::string> fired;
+  for (const auto& f : (*j)["findings"]) fired.insert(f["rule_id"].get<std::string>());
+  if (r.exit_code == 0 && FindFactNumber(*j, "preflight.probes_failed").value_or(0) > 0) {
+    CHECK(fired.count("preflight-probes-failed") == 1);
+    CHECK(verdict != "ready");
+  }
+  // (A reset or short body still delivers part of each block: throughput is partial, not
+  // failed, and the failed latency and small-file probes make the run "at risk".)
+  if (fault == "stall") {
+    CHECK(fired.count("preflight-no-data-read") == 1);
+    CHECK(verdict == "will starve the GPUs");
+  }
+  if (fault == "reset" || fault == "wrong-length") CHECK(verdict == "at risk");
+  if (fault == "truncated-list") CHECK(fired.count("preflight-probes-failed") == 1);
+  // Every second request throttled: retried or counted, and the run still measures.
+  if (fault.rfind("flaky-", 0) == 0) {
+    CHECK(r.exit_code == 0);
+    CHECK(FindFactNumber(*j, "probe.errors.total").value_or(0) >= 1);
+    CHECK(FindFactNumber(*j, "dataset.files") == 20);
+  }
+  if (fault == "busy-egress" || fault == "flaky-egress")
+    CHECK(FindFactNumber(*j, "probe.errors.throttled_egress").value_or(0) >= 1);
+  if (fault == "busy-ops" || fault == "flaky-ops")
+    CHECK(FindFactNumber(*j, "probe.errors.throttled_requests").value_or(0) >= 1);
+}
+
+}  // namespace
+
+// Two cases so ctest can run them side by side and each stays well inside its timeout.
+TEST_CASE("preflight ends within budget on throttling and refusal faults", "[faults][preflight]") {
+  for (const char* fault : {"busy-egress", "busy-ops", "busy-server", "timeout500", "forbidden",
+                            "redirect-loop", "flaky-egress", "flaky-ops"}) {
+    DYNAMIC_SECTION("preflight on " << fault) { CheckPreflightOnFault(fault); }
+  }
+}
+
+TEST_CASE("preflight ends within budget on transport and listing faults", "[faults][preflight]") {
+  for (const char* fault :
+       {"reset", "stall", "wrong-length", "truncated-list", "forbidden-some", "slow-first-byte"}) {
+    DYNAMIC_SECTION("preflight on " << fault) { CheckPreflightOnFault(fault); }
+  }
 }

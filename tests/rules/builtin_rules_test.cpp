@@ -180,8 +180,15 @@ std::map<std::string, Case> Cases() {
              "probe.nic.accelerated=true"})};
   c["nic-link-below-size"] = {
       Facts({"probe.nic.interface=eth0", "probe.nic.link_gbps=10Gbit/s", "node.nic_gbps=24Gbit/s"}),
-      Facts({"probe.nic.interface=eth0", "probe.nic.link_gbps=50Gbit/s",
-             "node.nic_gbps=24Gbit/s"})};
+      Facts(
+          {"probe.nic.interface=eth0", "probe.nic.link_gbps=50Gbit/s", "node.nic_gbps=24Gbit/s"})};
+  // preflight.yaml
+  c["preflight-probes-failed"] = {
+      Facts({"preflight.probes_failed=2", "preflight.probes_failed_list=list (HTTP 403)"}),
+      Facts({"preflight.probes_failed=0"})};
+  c["preflight-no-data-read"] = {
+      Facts({"preflight.reads_failed=true", "preflight.probes_failed_list=throughput (stalled)"}),
+      Facts({"preflight.reads_failed=false"})};
   // demand.yaml
   c["gpu-demand-far-exceeds-supply"] = {
       Facts({"workload.gpu_demand_gbps=100Gbit/s", "probe.throughput.gbps=20Gbit/s"}),
