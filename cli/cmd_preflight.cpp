@@ -82,9 +82,7 @@ void AddStageOutcomeFacts(const PreflightProbeResult& r, FactSet* facts) {
     list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", PreflightStageName(s.stage),
                         RedactText(s.result.message));
     // Not read for want of budget is not the storage failing to deliver.
-    if (s.stage == PreflightStage::kThroughput && s.budget.duration_s > 0 &&
-        s.budget.max_requests > 0)
-      reads_failed = true;
+    if (s.stage == PreflightStage::kThroughput && s.ran) reads_failed = true;
   }
   facts->Set(NumberFact("preflight.probes_failed", failed, Unit::kCount, outcome));
   if (failed > 0) facts->Set(TextFact("preflight.probes_failed_list", list, outcome));

@@ -195,8 +195,9 @@ std::optional<Quantity> ParseQuantity(std::string_view text, std::string* error)
 }
 
 namespace {
+// The value in `base` units times `scale` (bit/s are Mbit/s x 1e6); an overflow is an error.
 std::optional<double> ParseIn(std::string_view text, Dimension dimension, Unit base,
-                              bool bare_allowed, std::string* error) {
+                              bool bare_allowed, std::string* error, double scale = 1) {
   auto q = ParseQuantity(text, error);
   if (!q) return std::nullopt;
   if (q->unit == Unit::kCount) {
@@ -209,11 +210,13 @@ std::optional<double> ParseIn(std::string_view text, Dimension dimension, Unit b
   if (!v) {
     SetError(error, fmt::format("'{}' is a {}, expected a {}", text,
                                 DimensionName(InfoOf(q->unit).dimension), DimensionName(dimension)));
-  } else if (!std::isfinite(*v)) {
+    return std::nullopt;
+  }
+  if (!std::isfinite(*v * scale)) {
     SetError(error, fmt::format("'{}' is too large", text));
     return std::nullopt;
   }
-  return v;
+  return *v * scale;
 }
 }  // namespace
 
@@ -227,13 +230,7 @@ std::optional<double> ParseBytes(std::string_view text, std::string* error) {
 }
 
 std::optional<double> ParseBitsPerSecond(std::string_view text, std::string* error) {
-  auto v = ParseIn(text, Dimension::kBitRate, Unit::kMbps, false, error);
-  if (!v) return v;
-  if (!std::isfinite(*v * 1e6)) {
-    SetError(error, fmt::format("'{}' is too large", text));
-    return std::nullopt;
-  }
-  return *v * 1e6;
+  return ParseIn(text, Dimension::kBitRate, Unit::kMbps, false, error, 1e6);
 }
 
 std::optional<double> ParseSeconds(std::string_view text, std::string* error) {

@@ -76,13 +76,14 @@ PreflightProbeResult RunStages(const PreflightProbeOptions& options, const Stage
       r.budget.max_requests = 0;
       r.budget.max_bytes = stage == PreflightStage::kDisk ? 2 * options.disk.file_bytes : 0;
     }
-    bool starved = r.budget.duration_s <= 0 ||
-                   (IsStorageStage(stage) && r.budget.max_requests == 0);
+    bool starved =
+        r.budget.duration_s <= 0 || (IsStorageStage(stage) && r.budget.max_requests == 0);
     if (starved) {
       r.result.probe = std::string(PreflightStageName(stage));
       r.result.status = ProbeStatus::kFailed;
       r.result.message = "no budget left";
     } else {
+      r.ran = true;
       r.result = run_stage(stage, r.budget);
     }
     if (IsStorageStage(stage)) {
@@ -174,9 +175,8 @@ ProbeBudget StageBudget(const ProbeBudget& left, const StageShare& share,
 
 ProbeStatus CombineStageStatus(const std::vector<PreflightStageResult>& stages) {
   if (stages.empty()) return ProbeStatus::kFailed;
-  bool has_storage = std::any_of(stages.begin(), stages.end(), [](const auto& s) {
-    return IsStorageStage(s.stage);
-  });
+  bool has_storage = std::any_of(stages.begin(), stages.end(),
+                                 [](const auto& s) { return IsStorageStage(s.stage); });
   // Which stages decide whether anything was measured: the storage ones when there are any.
   auto decides = [&](const PreflightStageResult& s) {
     return !has_storage || IsStorageStage(s.stage);

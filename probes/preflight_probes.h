@@ -58,6 +58,7 @@ struct PreflightProbeOptions {
 struct PreflightStageResult {
   PreflightStage stage = PreflightStage::kList;
   ProbeBudget budget;  ///< what the stage was given
+  bool ran = false;    ///< false: no budget was left for it (result says so)
   ProbeResult result;
 };
 
