@@ -57,8 +57,11 @@ std::optional<double> ParseUsDateTime(std::string_view s) {
   int hms[3] = {0, 0, 0};
   for (int k = 0; k < 3; ++k) {
     size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') hms[k] = hms[k] * 10 + (s[i++] - '0');
-    if (i == start || i - start > 2) return std::nullopt;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (i - start >= 2) return std::nullopt;  // h, mm and ss have at most 2 digits; no overflow
+      hms[k] = hms[k] * 10 + (s[i++] - '0');
+    }
+    if (i == start) return std::nullopt;
     if (k < 2) {
       if (i >= s.size() || s[i] != ':') return std::nullopt;
       ++i;

@@ -149,4 +149,8 @@ TEST_CASE("US date-time of Log Analytics exports", "[analyzers][bloblogs]") {
   REQUIRE(b);
   CHECK(*a - *b == Approx(22 * 3600 + 180 + 0.5));
   CHECK_FALSE(ParseUsDateTime("13/1/2024, 10:00:00 AM"));
+  // Found by fuzz_storage_blob_logs: a 13-digit hour overflowed int before the length check.
+  CHECK_FALSE(ParseUsDateTime("5/1/2024, 1000000000000AM"));
+  CHECK_FALSE(ParseUsDateTime("5/1/2024, 10:000:00 AM"));
+  CHECK_FALSE(ParseUsDateTime("5/1/2024, 10:00:123456789012 AM"));
 }
