@@ -30,6 +30,18 @@ std::optional<double> TimeOf(std::string_view s) {
   return ParseUsDateTime(s);
 }
 
+// Reads 1..max_digits decimal digits at *pos; longer runs are rejected before they can overflow.
+bool ReadField(std::string_view s, size_t* pos, size_t max_digits, int* out) {
+  size_t start = *pos;
+  int v = 0;
+  while (*pos < s.size() && s[*pos] >= '0' && s[*pos] <= '9') {
+    if (*pos - start >= max_digits) return false;
+    v = v * 10 + (s[(*pos)++] - '0');
+  }
+  *out = v;
+  return *pos > start;
+}
+
 bool IsThrottled(std::string_view status_code, std::string_view status_text) {
   return status_code == "503" || IContains(status_text, "Throttling");
 }
@@ -41,12 +53,7 @@ std::optional<double> ParseUsDateTime(std::string_view s) {
   int part[3] = {0, 0, 0};
   size_t i = 0;
   for (int k = 0; k < 3; ++k) {
-    size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      if (i - start >= 4) return std::nullopt;  // no field has more than 4 digits; no overflow
-      part[k] = part[k] * 10 + (s[i++] - '0');
-    }
-    if (i == start) return std::nullopt;
+    if (!ReadField(s, &i, 4, &part[k])) return std::nullopt;
     if (k < 2) {
       if (i >= s.size() || s[i] != '/') return std::nullopt;
       ++i;
@@ -56,12 +63,7 @@ std::optional<double> ParseUsDateTime(std::string_view s) {
   while (i < s.size() && s[i] == ' ') ++i;
   int hms[3] = {0, 0, 0};
   for (int k = 0; k < 3; ++k) {
-    size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      if (i - start >= 2) return std::nullopt;  // h, mm and ss have at most 2 digits; no overflow
-      hms[k] = hms[k] * 10 + (s[i++] - '0');
-    }
-    if (i == start) return std::nullopt;
+    if (!ReadField(s, &i, 2, &hms[k])) return std::nullopt;
     if (k < 2) {
       if (i >= s.size() || s[i] != ':') return std::nullopt;
       ++i;
