@@ -1,8 +1,8 @@
 // `feedcheck postmortem JOB_LOG_DIR [--metrics M] [--gpu G] [--profile P] [--with RESULT.json]
-// [--sku S --nodes N --region R] [--format F] [-o FILE]`: analyzers + rules; the verdict names the
-// bottleneck with its evidence. `--with` sets measurements of an earlier preflight or probe run
-// beside what the job left. Analysis, rules, verdict and rendering each live in their own library;
-// this file only wires them.
+// [--sku S --nodes N --region R] [--format F] [-o FILE]`: analyzers + rules + diagnosis; the
+// verdict names the cause with its confidence and the GPU time it cost. `--with` sets measurements
+// of an earlier preflight or probe run beside what the job left. Analysis, rules, verdict and
+// rendering each live in their own library; this file only wires them.
 #include <fmt/format.h>
 
 #include <memory>
@@ -13,8 +13,9 @@
 #include "cli/command.h"
 #include "cli/report_output.h"
 #include "core/exit_status.h"
+#include "diagnosis/cluster_nodes.h"
+#include "diagnosis/postmortem_diagnosis.h"
 #include "reports/report_json.h"
-#include "reports/verdict.h"
 
 namespace feedcheck::cli {
 
@@ -104,7 +105,9 @@ int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
   }
   PrintDiagnostics(diagnostics);
   report.evidence.facts = facts;
-  ApplyRules(rule_set, facts, &PostmortemVerdict, &report);
+  // A job folder with one subfolder per node is also read node by node, for the node table.
+  std::vector<NodeRow> nodes = diagnosis::ReadNodeFolders(opts.job_dir, request.options);
+  diagnosis::DiagnosePostmortem(rule_set, std::move(nodes), &report);
 
   if (int rc = WriteReport(report, opts.format, opts.output, globals, "postmortem")) return rc;
   return FindingsExitCode(report.findings, globals);
