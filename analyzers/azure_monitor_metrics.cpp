@@ -128,6 +128,12 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
   }
   const Json* value = Member(doc, "value");
   if (!value || !value->is_array()) return;
+  // A storage account's response names its region: the account's limits depend on it.
+  std::string region = StringAt(doc, "resourceregion");
+  if (!region.empty() && region.size() < 64 && IContains(StringAt(doc, "namespace"), "storage"))
+    metrics->SetRegion(region,
+                       {FactOrigin::kObserved,
+                        fmt::format("{} (resourceregion of the metrics response)", file), file, 0});
   for (size_t mi = 0; mi < value->size(); ++mi) {
     const Json& metric = (*value)[mi];
     std::string name = StringAt(metric, "name");

@@ -83,12 +83,27 @@ int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
     fmt::print(stderr, "feedcheck postmortem: {}\n", flag_error.message);
     return ToInt(ExitStatus::kUsage);
   }
+  // No account named: the storage metrics say which region the account is in, and with it
+  // its limits (a listed region's 200 Gbit/s, else 50).
+  const Fact* metrics_region = report.evidence.facts.Find("metrics.region");
+  ClusterFlags flags = opts.cluster;
+  if (!cluster.account_given && metrics_region && metrics_region->is_text()) {
+    flags.region = metrics_region->text();
+    ClusterChoice from_metrics;
+    if (ResolveCluster(kb, flags, &from_metrics, &flag_error)) {
+      cluster = from_metrics;
+    } else {
+      flags.region.clear();
+    }
+  }
   DiagnosticList diagnostics;
   if (!AddMeasurements(opts.with, &report.evidence, &diagnostics)) {
     PrintDiagnostics(diagnostics);
     return ToInt(ExitStatus::kInputError);
   }
-  FactSet overrides = ClusterFlagFacts(opts.cluster, cluster);
+  FactSet overrides = ClusterFlagFacts(flags, cluster);
+  if (!flags.region.empty() && opts.cluster.region.empty())
+    overrides.Set(TextFact("account.region", flags.region, metrics_region->provenance));
   overrides.Merge(report.evidence.facts);
   rules::Profile profile;
   FactSet facts;

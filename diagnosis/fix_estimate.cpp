@@ -81,7 +81,11 @@ FixEstimate Unavailable(std::string why) {
 FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLost& gpu) {
   auto phase = DataPhase(facts, gpu);
   if (!phase) return Unavailable("no estimate: no GPU time was lost while data loaded");
-  int nodes = static_cast<int>(Number(facts, "node.count").value_or(1));
+  // Nodes: as declared, else as many as sent GPU samples.
+  int sampled_nodes = 0;
+  for (const auto& [key, fact] : facts)
+    if (key.rfind("gpu.node_gpus.", 0) == 0) ++sampled_nodes;
+  int nodes = static_cast<int>(Number(facts, "node.count").value_or(std::max(1, sampled_nodes)));
   double nic = Number(facts, "node.nic_gbps").value_or(0);
   double limit = Number(facts, "account.egress_gbps").value_or(0);
   switch (cause) {

@@ -218,7 +218,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
       server_busy && !gpus_busy &&
       (!cause || BottleneckRank(cause->bottleneck) > BottleneckRank(Bottleneck::kRequestRate));
   Bottleneck cls = Bottleneck::kNone;
-  std::string rule_id;
+  std::string rule_id, rule_title;  // copies: sorting below moves the findings
   if (gpus_busy) {
     d.cause = "none found";
     std::set<SourceKind> s = {SourceKind::kGpuSamples};
@@ -247,6 +247,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   } else if (cause) {
     cls = cause->bottleneck;
     rule_id = cause->rule_id;
+    rule_title = cause->title;
     d.cause = std::string(BottleneckName(cls));
     std::set<SourceKind> sources;
     for (const auto& f : findings)
@@ -260,6 +261,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   } else if (capacity_cause) {
     cls = capacity_cause->bottleneck;
     rule_id = capacity_cause->rule_id;
+    rule_title = capacity_cause->title;
     d.cause = std::string(BottleneckName(cls));
     d.confidence = "inconclusive";
     d.settle_with = SettleWith(gpu, account, facts, cls);
@@ -328,10 +330,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                                 ? VerdictLevel::kWarning
                                 : VerdictLevel::kBad;
   std::string detail;
-  if (!rule_id.empty()) {
-    const Finding* decided = cause ? cause : capacity_cause;
-    detail = fmt::format("{} [{}]", decided->title, rule_id);
-  }
+  if (!rule_id.empty()) detail = fmt::format("{} [{}]", rule_title, rule_id);
   if (!d.agreeing_sources.empty())
     detail += fmt::format("{}{}: {}", detail.empty() ? "" : "; ",
                           d.agreeing_sources.size() >= 2 ? "sources that agree" : "source",
