@@ -116,10 +116,15 @@ FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLos
       e.assumptions = {
           fmt::format("the data is replicated to {} accounts and the ranks split between them",
                       accounts),
-          fmt::format("the {} runs at {} instead of the {} observed: min({} nodes x {}, {} x {})",
-                      phase->name, FormatBitRate(aggregate * 1e9), FormatBitRate(*observed * 1e9),
-                      nodes, nic > 0 ? FormatBitRate(nic * 1e9) : "NIC (unknown)", accounts,
-                      FormatBitRate(limit * 1e9)),
+          nic > 0 ? fmt::format("the {} runs at {} instead of the {} observed: min({} nodes x "
+                                "{}, {} x {})",
+                                phase->name, FormatBitRate(aggregate * 1e9),
+                                FormatBitRate(*observed * 1e9), nodes, FormatBitRate(nic * 1e9),
+                                accounts, FormatBitRate(limit * 1e9))
+                  : fmt::format("the {} runs at {} x {} = {} instead of the {} observed (the "
+                                "nodes' NIC is unknown: --sku caps it)",
+                                phase->name, accounts, FormatBitRate(limit * 1e9),
+                                FormatBitRate(aggregate * 1e9), FormatBitRate(*observed * 1e9)),
           "nothing else in the job changes"};
       return e;
     }

@@ -99,13 +99,15 @@ void PrintVerdict(const Report& r, std::ostream& out, const Painter& paint) {
   if (!r.verdict.empty()) {
     out << "Verdict: " << paint(VerdictColor(r.verdict_level), Upper(r.verdict)) << "\n";
   }
+  // A post-mortem leads with the GPU time lost, then why.
+  if (!r.diagnosis.gpu.headline.empty())
+    out << "  " << paint(kBold, r.diagnosis.gpu.headline) << "\n";
   if (!r.verdict_detail.empty()) PrintIndented(out, r.verdict_detail, "  ");
 }
 
 void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
   const DiagnosisSummary& d = r.diagnosis;
   if (!d.present) return;
-  if (!d.gpu.headline.empty()) out << "  " << paint(kBold, d.gpu.headline) << "\n";
   if (d.attributed_gpu_s >= 0 && d.gpu.known)
     out << "  "
         << fmt::format("GPU time attributed to the cause: {}", GpuTimeText(d.attributed_gpu_s))

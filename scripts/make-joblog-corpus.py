@@ -783,7 +783,28 @@ def main():
                    "gpu_busy_threshold_percent": BUSY_THRESHOLD,
                    "jobs": labels}, f, indent=1)
         f.write("\n")
+    write_docs_table(labels)
     print(f"wrote {len(labels)} jobs to {os.path.normpath(ROOT)}")
+
+
+def write_docs_table(labels):
+    """The table in docs/postmortem.md, between its corpus-table markers."""
+    doc = os.path.join(ROOT, "..", "..", "..", "docs", "postmortem.md")
+    with open(doc) as f:
+        text = f.read()
+    rows = ["| Job | Flags | Verdict | Confidence | GPU time lost | Why |", "|---|---|---|---|---|---|"]
+    for l in labels:
+        lost = "unknown (no GPU data)" if l["gpu_lost_gpu_s"] is None else \
+            f"{l['gpu_lost_gpu_s'] / 60:.0f} GPU-min"
+        flags = " ".join(l["args"]) or "(none)"
+        verdict = l["verdict"] + (f"; straggler {l['straggler']}" if l.get("straggler") else "")
+        rows.append(f"| `{l['name']}` | `{flags}` | {verdict} | {l['confidence']} | {lost} | "
+                    f"{l['why']} |")
+    start, end = "<!-- corpus-table -->", "<!-- /corpus-table -->"
+    head, rest = text.split(start, 1)
+    tail = rest.split(end, 1)[1]
+    with open(doc, "w") as f:
+        f.write(head + start + "\n" + "\n".join(rows) + "\n" + end + tail)
 
 
 if __name__ == "__main__":

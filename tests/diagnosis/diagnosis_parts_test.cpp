@@ -351,3 +351,40 @@ TEST_CASE("a bare 'server is busy' without metrics: throttled, limit unknown",
   CHECK(r.diagnosis.confidence == "inconclusive");
   CHECK(r.diagnosis.settle_with.find("az monitor metrics list") != std::string::npos);
 }
+
+TEST_CASE("a rule's class and basis are checked when it is read", "[diagnosis][rules]") {
+  rules::RuleSet set;
+  DiagnosticList d;
+  CHECK_FALSE(set.LoadText("mine.yaml", R"(
+- id: mine
+  severity: warning
+  class: network
+  basis: guessed
+  title: t
+  when: node.count > 1
+  say: s
+  source: s
+)",
+                           &d));
+  std::string all;
+  for (const auto& diag : d.kept()) all += FormatDiagnostic(diag) + "\n";
+  CHECK(all.find("mine.yaml:4:10: error[R206]: class 'network' is not one of") !=
+        std::string::npos);
+  CHECK(all.find("error[R207]: basis 'guessed' is not one of observed, capacity") !=
+        std::string::npos);
+  // Display names are accepted too, in any case; absent means none / observed.
+  rules::RuleSet ok;
+  DiagnosticList none;
+  REQUIRE(ok.LoadText("ok.yaml", R"(
+- id: mine
+  severity: warning
+  class: Client Threads/CPU
+  title: t
+  when: node.count > 1
+  say: s
+  source: s
+)",
+                      &none));
+  CHECK(ok.Find("mine")->bottleneck == Bottleneck::kClientThreads);
+  CHECK(ok.Find("mine")->basis == FindingBasis::kObserved);
+}
