@@ -125,7 +125,11 @@ int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
   diagnosis::DiagnosePostmortem(rule_set, std::move(nodes), &report);
 
   if (int rc = WriteReport(report, opts.format, opts.output, globals, "postmortem")) return rc;
-  return FindingsExitCode(report.findings, globals);
+  // Findings the diagnosis marked secondary do not describe this job: they do not fail it.
+  std::vector<Finding> primary;
+  for (const auto& f : report.findings)
+    if (!f.secondary) primary.push_back(f);
+  return FindingsExitCode(primary, globals);
 }
 
 }  // namespace

@@ -117,15 +117,24 @@ std::optional<Unit> UnitFromName(std::string_view name) {
 
 std::string_view DimensionName(Dimension dimension) {
   switch (dimension) {
-    case Dimension::kCount: return "count";
-    case Dimension::kBytes: return "size";
-    case Dimension::kBitRate: return "rate";
-    case Dimension::kDuration: return "duration";
-    case Dimension::kFrequency: return "frequency";
-    case Dimension::kRatio: return "ratio";
-    case Dimension::kCpuCost: return "cpu cost";
-    case Dimension::kText: return "text";
-    case Dimension::kBool: return "bool";
+    case Dimension::kCount:
+      return "count";
+    case Dimension::kBytes:
+      return "size";
+    case Dimension::kBitRate:
+      return "rate";
+    case Dimension::kDuration:
+      return "duration";
+    case Dimension::kFrequency:
+      return "frequency";
+    case Dimension::kRatio:
+      return "ratio";
+    case Dimension::kCpuCost:
+      return "cpu cost";
+    case Dimension::kText:
+      return "text";
+    case Dimension::kBool:
+      return "bool";
   }
   return "?";
 }
@@ -208,8 +217,9 @@ std::optional<double> ParseIn(std::string_view text, Dimension dimension, Unit b
   }
   auto v = Convert(q->value, q->unit, base);
   if (!v) {
-    SetError(error, fmt::format("'{}' is a {}, expected a {}", text,
-                                DimensionName(InfoOf(q->unit).dimension), DimensionName(dimension)));
+    SetError(error,
+             fmt::format("'{}' is a {}, expected a {}", text,
+                         DimensionName(InfoOf(q->unit).dimension), DimensionName(dimension)));
     return std::nullopt;
   }
   if (!std::isfinite(*v * scale)) {
@@ -261,7 +271,8 @@ std::string Scaled(double value, double step, const std::array<std::string_view,
     ++i;
   }
   if (i == 0) return fmt::format("{} {}", FormatNumber(v), names[0]);
-  return fmt::format("{:.{}f} {}", v, std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0), names[i]);
+  return fmt::format("{:.{}f} {}", v, std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0),
+                     names[i]);
 }
 }  // namespace
 
@@ -285,30 +296,46 @@ std::string FormatSeconds(double seconds) {
   if (a < 1e-3) return fmt::format("{} \xC2\xB5s", FormatNumber(seconds * 1e6));
   if (a < 1) return fmt::format("{} ms", FormatNumber(seconds * 1e3));
   if (a < 120) return fmt::format("{} s", FormatNumber(seconds));
-  if (a < 7200) {
-    double m = std::floor(a / 60);
-    return fmt::format("{}{:.0f} min {:.0f} s", seconds < 0 ? "-" : "", m, a - m * 60);
+  if (std::round(a) < 7200) {
+    // Round first, so 20 min 59.6 s reads "21 min 0 s", never "20 min 60 s".
+    double r = std::round(a);
+    double m = std::floor(r / 60);
+    return fmt::format("{}{:.0f} min {:.0f} s", seconds < 0 ? "-" : "", m, r - m * 60);
   }
-  double h = std::floor(a / 3600);
-  return fmt::format("{}{:.0f} h {:.0f} min", seconds < 0 ? "-" : "", h, (a - h * 3600) / 60);
+  double r = std::round(a / 60) * 60;
+  double h = std::floor(r / 3600);
+  return fmt::format("{}{:.0f} h {:.0f} min", seconds < 0 ? "-" : "", h, (r - h * 3600) / 60);
 }
 
 std::string FormatValue(double value, Unit unit) {
   switch (unit) {
-    case Unit::kBytes: return FormatBytes(value);
-    case Unit::kGbps: return FormatBitRate(value * 1e9);
-    case Unit::kMbps: return FormatBitRate(value * 1e6);
-    case Unit::kBytesPerSecond: return FormatByteRate(value);
-    case Unit::kSeconds: return FormatSeconds(value);
-    case Unit::kMilliseconds: return FormatSeconds(value / 1e3);
-    case Unit::kMicroseconds: return FormatSeconds(value / 1e6);
-    case Unit::kPerSecond: return FormatNumber(value) + "/s";
-    case Unit::kFraction: return FormatNumber(value * 100) + "%";
-    case Unit::kPercent: return FormatNumber(value) + "%";
-    case Unit::kCpuSecondsPerGB: return FormatNumber(value) + " CPU-s/GB";
-    case Unit::kBool: return value != 0 ? "true" : "false";
+    case Unit::kBytes:
+      return FormatBytes(value);
+    case Unit::kGbps:
+      return FormatBitRate(value * 1e9);
+    case Unit::kMbps:
+      return FormatBitRate(value * 1e6);
+    case Unit::kBytesPerSecond:
+      return FormatByteRate(value);
+    case Unit::kSeconds:
+      return FormatSeconds(value);
+    case Unit::kMilliseconds:
+      return FormatSeconds(value / 1e3);
+    case Unit::kMicroseconds:
+      return FormatSeconds(value / 1e6);
+    case Unit::kPerSecond:
+      return FormatNumber(value) + "/s";
+    case Unit::kFraction:
+      return FormatNumber(value * 100) + "%";
+    case Unit::kPercent:
+      return FormatNumber(value) + "%";
+    case Unit::kCpuSecondsPerGB:
+      return FormatNumber(value) + " CPU-s/GB";
+    case Unit::kBool:
+      return value != 0 ? "true" : "false";
     case Unit::kCount:
-    case Unit::kText: break;
+    case Unit::kText:
+      break;
   }
   return FormatNumber(value);
 }

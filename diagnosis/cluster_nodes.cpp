@@ -17,14 +17,6 @@ namespace {
 
 constexpr size_t kMaxNodes = 1024;
 
-bool IsJobFolder(const std::string& name) {
-  static const char* kStandard[] = {"system_logs", "gpu",     "gpus",         "metrics",   "logs",
-                                    "user_logs",   "outputs", "azureml-logs", "lifecycler"};
-  for (const char* s : kStandard)
-    if (name == s) return true;
-  return false;
-}
-
 double NumberOr(const FactSet& facts, const std::string& key, double fallback) {
   const Fact* f = facts.Find(key);
   return f && f->is_number() ? f->number() : fallback;
@@ -37,21 +29,61 @@ double Median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// The folder of each node: where the nodes' data-capability.log files (else their rslex logs)
+// first differ in path. job/node-1/system_logs/... and job/system_logs/data_capability/<node>/...
+// both work; logs side by side in one folder cannot be told apart by folder.
+std::vector<std::string> NodeFolders(const std::string& job_dir) {
+  std::vector<fs::path> logs, rslex;
+  std::error_code ec;
+  size_t seen = 0;
+  for (fs::recursive_directory_iterator
+           it(job_dir, fs::directory_options::skip_permission_denied, ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    if (++seen > 20000 || it.depth() > 8) break;
+    std::error_code fec;
+    if (!it->is_regular_file(fec)) continue;
+    std::string name = it->path().filename().string();
+    fs::path rel = fs::relative(it->path(), job_dir, fec);
+    if (fec) continue;
+    if (name.rfind("data-capability", 0) == 0) logs.push_back(rel);
+    if (name.rfind("rslex.log", 0) == 0) rslex.push_back(rel.parent_path() / "rslex.log");
+  }
+  std::vector<fs::path>& files = logs.size() >= 2 ? logs : rslex;
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  if (files.size() < 2 || files.size() > kMaxNodes) return {};
+  std::vector<std::vector<std::string>> parts;
+  for (const auto& f : files) {
+    std::vector<std::string> p;
+    for (const auto& c : f.parent_path()) p.push_back(c.string());
+    parts.push_back(std::move(p));
+  }
+  size_t depth = 0;
+  for (;; ++depth) {
+    bool all_have =
+        std::all_of(parts.begin(), parts.end(), [&](const auto& p) { return p.size() > depth; });
+    if (!all_have) return {};  // a log directly in a shared folder: no folder per node
+    bool same = std::all_of(parts.begin(), parts.end(),
+                            [&](const auto& p) { return p[depth] == parts[0][depth]; });
+    if (!same) break;
+  }
+  std::vector<std::string> folders;
+  for (const auto& p : parts) {
+    fs::path dir = job_dir;
+    for (size_t i = 0; i <= depth; ++i) dir /= p[i];
+    folders.push_back(dir.string());
+  }
+  std::sort(folders.begin(), folders.end());
+  folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+  return folders;
+}
+
 }  // namespace
 
 std::vector<NodeRow> ReadNodeFolders(const std::string& job_dir,
                                      const analyzers::AnalyzerOptions& options) {
-  std::vector<std::string> folders;
-  std::error_code ec;
-  for (fs::directory_iterator it(job_dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code dec;
-    if (!it->is_directory(dec)) continue;
-    std::string name = it->path().filename().string();
-    if (IsJobFolder(name) || name.empty() || name[0] == '.') continue;
-    folders.push_back(it->path().string());
-    if (folders.size() >= kMaxNodes) break;
-  }
-  std::sort(folders.begin(), folders.end());
+  std::vector<std::string> folders = NodeFolders(job_dir);
   std::vector<NodeRow> rows;
   if (folders.size() < 2) return rows;
   for (const auto& folder : folders) {

@@ -253,6 +253,12 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     for (const auto& f : findings)
       if (!f.secondary && f.bottleneck == cls && f.basis == FindingBasis::kObserved)
         for (SourceKind s : CauseSources(f)) sources.insert(s);
+    // A bare 503 ServerBusy says the account throttled, not which limit: it agrees with an
+    // account limit that another source names.
+    if (IsAccountLimit(cls) && account.log_server_busy > 0)
+      sources.insert(SourceKind::kDataRuntimeLog);
+    if (IsAccountLimit(cls) && account.metrics_server_busy > 0)
+      sources.insert(SourceKind::kStorageMetrics);
     bool cleared = !IsAccountLimit(cls) && account.Cleared();
     JoinSources(sources, cleared, &d.agreeing_sources);
     d.confidence = d.agreeing_sources.size() >= 2 ? "confirmed" : "likely";

@@ -701,6 +701,40 @@ def healthy_az_five_minutes(rng):
 
 
 @job
+def multinode_nested_logs(rng):
+    """3 nodes whose logs sit in system_logs/data_capability/<node id>/; bare 503 ServerBusy."""
+    name = "multinode-nested-logs-egress"
+    d = folder(name)
+    t0 = utc("2025-06-17 02:00:00")
+    nodes = ["tvmps_5e0c11a2b4_d", "tvmps_5e0c11a2b5_d", "tvmps_5e0c11a2b6_d"]
+    dl_start, end = t0 + 30, t0 + 70 * 60
+    dl_ends = [dl_start + 21 * 60 + rng.uniform(-40, 40) for _ in nodes]
+    for node, dl_end in zip(nodes, dl_ends):
+        base = f"{d}/system_logs/data_capability/{node}"
+        write_data_capability(f"{base}/data-capability.log",
+                              [("download", dl_start + rng.uniform(0, 3), dl_end, "Success")], rng)
+        r = Rslex(rng)
+        r.spans(dl_start + 1, dl_end, "download", 6)
+        r.refusals(dl_start + 90, dl_end - 30, rng.randint(150, 260), 503, "The server is busy.",
+                   "ServerBusy")
+        r.write(base)
+    ledger = GpuLedger()
+    ready = max(dl_ends) + 15
+    gpu_metric(f"{d}/metrics/gpu.json", "rest", 60, nodes, 8, t0, end,
+               lambda n, t, g: idle(rng) if t < ready else busy(rng), ledger)
+    storage_metrics(f"{d}/metrics/storage.json", "rest", 60, t0, end,
+                    lambda t: rng.uniform(49, 50) if dl_start < t < max(dl_ends) else 0.2,
+                    lambda t: {"Success": 1200, "ServerBusyError": 14.0}
+                    if dl_start < t < max(dl_ends) else {"Success": 30})
+    return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "3", "--account-kind",
+                                 "standard_gpv2_other_regions"],
+                verdict="account egress", confidence="confirmed", gpu_lost_gpu_s=ledger.lost_gpu_s,
+                why="each node's log has 503 'The server is busy' (no limit named) and the "
+                    "account's Egress sits at its 50 Gbit/s limit: the metric names the limit, "
+                    "the logs agree the account throttled; logs in one folder per node id")
+
+
+@job
 def no_gpu_egress_throttled(rng):
     """Logs and account metrics, no GPU data at all."""
     name = "no-gpu-egress-throttled"
