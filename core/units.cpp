@@ -117,24 +117,15 @@ std::optional<Unit> UnitFromName(std::string_view name) {
 
 std::string_view DimensionName(Dimension dimension) {
   switch (dimension) {
-    case Dimension::kCount:
-      return "count";
-    case Dimension::kBytes:
-      return "size";
-    case Dimension::kBitRate:
-      return "rate";
-    case Dimension::kDuration:
-      return "duration";
-    case Dimension::kFrequency:
-      return "frequency";
-    case Dimension::kRatio:
-      return "ratio";
-    case Dimension::kCpuCost:
-      return "cpu cost";
-    case Dimension::kText:
-      return "text";
-    case Dimension::kBool:
-      return "bool";
+    case Dimension::kCount: return "count";
+    case Dimension::kBytes: return "size";
+    case Dimension::kBitRate: return "rate";
+    case Dimension::kDuration: return "duration";
+    case Dimension::kFrequency: return "frequency";
+    case Dimension::kRatio: return "ratio";
+    case Dimension::kCpuCost: return "cpu cost";
+    case Dimension::kText: return "text";
+    case Dimension::kBool: return "bool";
   }
   return "?";
 }
@@ -217,9 +208,8 @@ std::optional<double> ParseIn(std::string_view text, Dimension dimension, Unit b
   }
   auto v = Convert(q->value, q->unit, base);
   if (!v) {
-    SetError(error,
-             fmt::format("'{}' is a {}, expected a {}", text,
-                         DimensionName(InfoOf(q->unit).dimension), DimensionName(dimension)));
+    SetError(error, fmt::format("'{}' is a {}, expected a {}", text,
+                                DimensionName(InfoOf(q->unit).dimension), DimensionName(dimension)));
     return std::nullopt;
   }
   if (!std::isfinite(*v * scale)) {
@@ -271,8 +261,7 @@ std::string Scaled(double value, double step, const std::array<std::string_view,
     ++i;
   }
   if (i == 0) return fmt::format("{} {}", FormatNumber(v), names[0]);
-  return fmt::format("{:.{}f} {}", v, std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0),
-                     names[i]);
+  return fmt::format("{:.{}f} {}", v, std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0), names[i]);
 }
 }  // namespace
 
@@ -309,33 +298,20 @@ std::string FormatSeconds(double seconds) {
 
 std::string FormatValue(double value, Unit unit) {
   switch (unit) {
-    case Unit::kBytes:
-      return FormatBytes(value);
-    case Unit::kGbps:
-      return FormatBitRate(value * 1e9);
-    case Unit::kMbps:
-      return FormatBitRate(value * 1e6);
-    case Unit::kBytesPerSecond:
-      return FormatByteRate(value);
-    case Unit::kSeconds:
-      return FormatSeconds(value);
-    case Unit::kMilliseconds:
-      return FormatSeconds(value / 1e3);
-    case Unit::kMicroseconds:
-      return FormatSeconds(value / 1e6);
-    case Unit::kPerSecond:
-      return FormatNumber(value) + "/s";
-    case Unit::kFraction:
-      return FormatNumber(value * 100) + "%";
-    case Unit::kPercent:
-      return FormatNumber(value) + "%";
-    case Unit::kCpuSecondsPerGB:
-      return FormatNumber(value) + " CPU-s/GB";
-    case Unit::kBool:
-      return value != 0 ? "true" : "false";
+    case Unit::kBytes: return FormatBytes(value);
+    case Unit::kGbps: return FormatBitRate(value * 1e9);
+    case Unit::kMbps: return FormatBitRate(value * 1e6);
+    case Unit::kBytesPerSecond: return FormatByteRate(value);
+    case Unit::kSeconds: return FormatSeconds(value);
+    case Unit::kMilliseconds: return FormatSeconds(value / 1e3);
+    case Unit::kMicroseconds: return FormatSeconds(value / 1e6);
+    case Unit::kPerSecond: return FormatNumber(value) + "/s";
+    case Unit::kFraction: return FormatNumber(value * 100) + "%";
+    case Unit::kPercent: return FormatNumber(value) + "%";
+    case Unit::kCpuSecondsPerGB: return FormatNumber(value) + " CPU-s/GB";
+    case Unit::kBool: return value != 0 ? "true" : "false";
     case Unit::kCount:
-    case Unit::kText:
-      break;
+    case Unit::kText: break;
   }
   return FormatNumber(value);
 }
