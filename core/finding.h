@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bottleneck.h"
 #include "core/fact.h"
 
 namespace feedcheck {
@@ -34,9 +35,19 @@ struct Finding {
   std::vector<Fact> evidence;   ///< copies of the facts the rule names as evidence
   std::vector<EnvSetting> env;  ///< settings to paste into the job
   std::vector<ConfigFragment> config;
-  std::string source;           ///< where the advice comes from ("seeds/000 'Storage load'")
-  std::string rule_file;        ///< rules/*.yaml file and line the rule was defined at
+  std::string source;     ///< where the advice comes from ("seeds/000 'Storage load'")
+  std::string rule_file;  ///< rules/*.yaml file and line the rule was defined at
   int rule_line = 0;
+  Bottleneck bottleneck = Bottleneck::kNone;     ///< the rule's `class:`
+  FindingBasis basis = FindingBasis::kObserved;  ///< the rule's `basis:`
+  /// What it cost, set by a post-mortem so reporters only sort and print: GPU-seconds lost in
+  /// the part of the job this finding explains (< 0: not known), and the figure as shown.
+  double impact_gpu_s = -1;
+  std::string impact;
+  /// A post-mortem keeps a finding that does not explain this job (contradicted by what was
+  /// observed, or advice for after the cause is fixed) but marks it secondary, saying why.
+  bool secondary = false;
+  std::string secondary_note;
 };
 
 /// A rule that was not evaluated because facts it needs are absent.

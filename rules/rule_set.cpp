@@ -132,6 +132,8 @@ EvaluationResult RuleSet::Evaluate(const FactSet& facts) const {
     }
     if (!rule.mode.empty()) f.config.push_back(ConfigFragment{kInputModeFragment, rule.mode});
     f.source = rule.source;
+    f.bottleneck = rule.bottleneck;
+    f.basis = rule.basis;
     f.rule_file = rule.location.file;
     f.rule_line = rule.location.line;
     result.findings.push_back(std::move(f));
