@@ -318,8 +318,8 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
   double remaining = budget.RemainingSeconds();
   double step_s = o.concurrency > 0       ? remaining
                   : o.step_duration_s > 0 ? o.step_duration_s
-                                          // 1, 2, 4, a repeat, the step between: about six runs.
-                                          : std::max(2.0, remaining / 6);
+                                          // 1, 2, 4, 8, a repeated pair, the count between.
+                                          : std::max(2.0, remaining / 7);
   double cpu0 = CpuSeconds();
   bool budget_hit = false;
   double worst_error_rate = 0;
@@ -364,7 +364,9 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
       StepGain gain = CompareSteps(RateOf(prev), RateOf(cur), o.min_gain);
       // Inside the noise: measure both longer until the band resolves the gain or the repeats
       // or the budget run out. A gain that never leaves the noise is no gain.
-      for (int r = 0; gain == StepGain::kWithin && r < o.max_repeats && room(); ++r) {
+      // A repeated pair must leave room for the count between two doublings afterwards.
+      auto room_for_pair = [&]() { return budget.RemainingSeconds() >= 3 * step_s; };
+      for (int r = 0; gain == StepGain::kWithin && r < o.max_repeats && room_for_pair(); ++r) {
         if (!(going = run(c, &out.steps.back()))) break;
         if (!room()) break;
         if (!(going = run(c / 2, &out.steps[out.steps.size() - 2]))) break;

@@ -17,7 +17,7 @@ struct ThroughputProbeOptions {
   uint64_t block_bytes = 4ull << 20;  ///< ranged GET size, 1-64 MiB
   int concurrency = 4;                ///< connections; 0 = auto sweep
   int max_concurrency = 64;           ///< auto sweep upper bound
-  double step_duration_s = 0;         ///< auto: per step (0: a sixth of the budget, >= 2 s)
+  double step_duration_s = 0;         ///< auto: per step (0: a seventh of the budget, >= 2 s)
   double warmup_s = -1;               ///< excluded start of each step (<0: min(1 s, 20%))
   /// auto: the smallest gain (fraction) worth more connections, even when the noise band
   /// could resolve less; a gain must also be outside the band.
