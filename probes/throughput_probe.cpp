@@ -309,12 +309,6 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
   }
   BlockCursor cursor(found.objects, o.block_bytes);
 
-  std::vector<int> plan;
-  if (o.concurrency > 0) {
-    plan.push_back(o.concurrency);
-  } else {
-    for (int c = 1; c <= std::max(1, o.max_concurrency); c *= 2) plan.push_back(c);
-  }
   double remaining = budget.RemainingSeconds();
   double step_s = o.concurrency > 0       ? remaining
                   : o.step_duration_s > 0 ? o.step_duration_s
@@ -363,8 +357,8 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
       ThroughputStep& cur = out.steps.back();
       StepGain gain = CompareSteps(RateOf(prev), RateOf(cur), o.min_gain);
       // Inside the noise: measure both longer until the band resolves the gain or the repeats
-      // or the budget run out. A gain that never leaves the noise is no gain.
-      // A repeated pair must leave room for the count between two doublings afterwards.
+      // or the budget run out. A gain that never leaves the noise is no gain. A repeated pair
+      // must leave room for the count between two doublings afterwards.
       auto room_for_pair = [&]() { return budget.RemainingSeconds() >= 3 * step_s; };
       for (int r = 0; gain == StepGain::kWithin && r < o.max_repeats && room_for_pair(); ++r) {
         if (!(going = run(c, &out.steps.back()))) break;
