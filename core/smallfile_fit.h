@@ -15,6 +15,10 @@ struct SizeClassTiming {
   double size_bytes = 0;
   double median_s = 0;
   double in_flight = 1;  ///< >= 1
+  /// The mean time (0: use the median). With requests sharing a path unfairly the faster
+  /// connections finish more requests, so the median understates what the path gives each
+  /// request; the mean, with in_flight from Little's law, is the class's aggregate rate.
+  double mean_s = 0;
 };
 
 struct SmallFileCost {
@@ -33,12 +37,13 @@ struct SmallFileCost {
 };
 
 /// time = overhead + in_flight x size / aggregate bandwidth. The bandwidth comes from the
-/// classes whose transfer dominates their time (at least three times a first estimate of the
-/// overhead; a plain least-squares slope over them, the marginal cost of a byte), or, with
-/// fewer than two such classes, from one fit over all with weights 1/time^2. The overhead is
-/// then the 1/time^2-weighted mean of what each class's time leaves beyond its transfer, so the
-/// small sizes, where it is visible, decide it. Nullopt with fewer than two distinct sizes or
-/// when time does not grow with size.
+/// classes whose transfer dominates their time (median at least three times a first estimate
+/// of the overhead): a plain least-squares slope of their mean times, the marginal cost of a
+/// byte. With fewer than two such classes it comes from one fit over all (medians, weights
+/// 1/time^2). The overhead comes from the classes whose shared transfer is small (at most half
+/// the first estimate; at least the smallest class): the 1/time^2-weighted mean of their median
+/// minus one transfer at the full bandwidth (small reads rarely overlap their transfers).
+/// Nullopt with fewer than two distinct sizes or when time does not grow with size.
 std::optional<SmallFileCost> FitSmallFileCost(const std::vector<SizeClassTiming>& classes);
 
 }  // namespace feedcheck

@@ -274,7 +274,8 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
     double most = static_cast<double>(
         std::min<size_t>(static_cast<size_t>(concurrency), c.seconds.size() + c.failures));
     double in_flight = c.wall_s > 0 ? busy_s / c.wall_s : most;
-    timings.push_back({static_cast<double>(c.size), med, std::clamp(in_flight, 1.0, most)});
+    double mean = c.seconds.empty() ? med : busy_s / static_cast<double>(c.seconds.size());
+    timings.push_back({static_cast<double>(c.size), med, std::clamp(in_flight, 1.0, most), mean});
   }
   f.Set(NumberFact("probe.smallfile.concurrency", concurrency, Unit::kCount, prov));
   if (readers.front()->errors() || listing_errors) {
