@@ -1,7 +1,7 @@
 // Throughput probe: parallel ranged GETs over N connections (one thread and one libcurl
 // handle each), from one large blob or the blobs under a prefix. `concurrency = 0` sweeps
 // 1, 2, 4, ... while each doubling gains more than the noise measured inside the steps
-// (probes/concurrency_sweep), repeats a step whose gain is inside the noise, tries the
+// (probes/concurrency_sweep), repeats a pair whose gain is inside the noise (or a loss), tries the
 // concurrency between the last two when the knee lies there, and stops when errors rise.
 // Warm-up is excluded: bytes are counted as they arrive, inside a window that starts after it.
 #pragma once
