@@ -47,6 +47,8 @@ probe_med=$(median <"$run/probe")
 awk -v w="$wrk_med" -v p="$probe_med" 'BEGIN {
   printf "wrk      %.2f GB/s (median)\nfeedcheck %.2f GB/s (median)\nratio    %.2fx (target >= 0.9x)\n",
          w/1e9, p/1e9, p/w }'
+paste "$run/probe" "$run/wrk" | awk '{ printf "%.4f\n", $1 / $2 }' | sort -g |
+  awk '{a[NR]=$1} END {printf "ratio round by round: %.2f / %.2f / %.2f (min / median / max)\n", a[1], a[int((NR+1)/2)], a[NR]}'
 
 echo "== latency: 4 KiB ranged GET, time to first byte p50, 2000 requests x $rounds rounds"
 : >"$run/loop" && : >"$run/lat"
@@ -57,6 +59,9 @@ for _ in $(seq 1 "$rounds"); do
 done
 loop_med=$(median <"$run/loop")
 lat_med=$(median <"$run/lat")
+paste "$run/lat" "$run/loop" | awk '{ printf "%.4f\n", $1 / $2 }' | sort -g |
+  awk '{a[NR]=$1} END {printf "ratio round by round: %.2f / %.2f / %.2f (min / median / max)\n", a[1], a[int((NR+1)/2)], a[NR]}'
+
 awk -v l="$loop_med" -v p="$lat_med" 'BEGIN {
   printf "libcurl loop p50 %.1f us\nfeedcheck    p50 %.1f us\nratio        %.2fx (target <= 1.2x)\n",
          l*1000, p*1000, p/l }'
