@@ -98,7 +98,7 @@ TEST_CASE("histograms survive the counts array and JSON") {
 
 namespace {
 
-// The bar (p99 and p999 within 1% or 0.1 ms of the exact order statistic) and the
+// The accuracy bar (p99 and p999 within 1% or 0.1 ms of the exact order statistic) and the
 // layout's own, tighter one (half a bucket: 1/2048 of the value).
 void CheckTails(const std::vector<uint64_t>& samples, const char* what) {
   LatencyHistogram h;

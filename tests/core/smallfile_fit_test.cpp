@@ -27,7 +27,7 @@ std::vector<SizeClassTiming> SharedPath(double overhead_s, double bytes_per_s, d
 }  // namespace
 
 TEST_CASE("overhead and aggregate bandwidth do not depend on the concurrency") {
-  // 200 Mbit/s (25 MB/s) and 10 ms: the figures of the shaped link.
+  // 200 Mbit/s (25 MB/s) and 10 ms: the shaped link the per-request fit got wrong.
   for (double c : {1.0, 4.0, 8.0}) {
     auto fit = FitSmallFileCost(SharedPath(0.010, 25e6, c));
     REQUIRE(fit);

@@ -77,7 +77,7 @@ TEST_CASE("the auto sweep's knee fills the link and holds over three runs", "[kn
   // Never fewer connections than an ideal pipe needs.
   CHECK(*fewest >= bdp_knee);
   if (RttMs() == 0) {
-    CHECK(*fewest == *most);  // the issue's bar: the same knee 3 times out of 3
+    CHECK(*fewest == *most);  // the bar: the same knee 3 times out of 3
   } else {
     // Measured 2026-11-24 (docs/performance.md): at 10 ms two connections give 0.88-0.92 of
     // the link's 0.96, three or four fill it, so the knee is 2 or 3 by the run; at 50 ms two

@@ -56,7 +56,7 @@ TEST_CASE("the knee is the fewest connections not measurably below the best", "[
 }
 
 TEST_CASE("the same knee from noisy repeats of one link", "[probes][sweep]") {
-  // 1 Gbit/s at 10 ms RTT as the issue measured it (1: 0.79, 2: ~0.95, 4: 0.96), each 250 ms
+  // 1 Gbit/s at 10 ms RTT as measured before (1: 0.79, 2: ~0.95, 4: 0.96), each 250 ms
   // interval with 2% noise, 3 runs of 4 s pooled per step (a sweep repeats a step whose gain
   // is inside the noise): the knee is 2 in every one of 100 simulated sweeps, where stopping
   // on the first gain under 5% gave 1, 2 or 4.
