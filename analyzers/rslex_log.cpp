@@ -51,7 +51,7 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
     OnResponse(t, line);
   } else if (msg.find(" set in environment") != std::string_view::npos) {
     OnSetting(t, line);
-  } else if (IContains(msg, "retry") || IContains(msg, "retrying")) {
+  } else if (IContains(msg, "retry")) {  // "retrying" contains it
     if (retries_.count++ == 0) {
       retries_.file = file();
       retries_.line = line.number;
@@ -77,7 +77,10 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
   }
   for (const auto& f : t.fields) {
     if (f.key != "parallelization_degree") continue;
+    // The same text as the last one parsed cannot change the maximum.
+    if (have_parallelization_ && f.value == last_parallelization_text_) continue;
     auto v = ParseDouble(f.value);
+    if (f.value.size() <= 32) last_parallelization_text_.assign(f.value);
     if (!v) continue;
     if (!have_parallelization_ || *v > parallelization_max_) {
       parallelization_max_ = *v;

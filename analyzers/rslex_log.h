@@ -60,6 +60,9 @@ class RslexLogAnalyzer : public LineAnalyzer {
 
   bool have_parallelization_ = false;
   double parallelization_max_ = 0;
+  /// The last parallelization_degree text parsed: every span on a line repeats the same value,
+  /// and parsing it again per field cost a tenth of the analyzer's time.
+  std::string last_parallelization_text_;
   Counted parallelization_at_;
 
   std::map<int, Counted> statuses_;

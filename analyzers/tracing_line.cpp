@@ -1,5 +1,6 @@
 #include "analyzers/tracing_line.h"
 
+#include <array>
 #include <cstring>
 
 #include "analyzers/text_util.h"
@@ -9,30 +10,49 @@ namespace feedcheck::analyzers {
 
 namespace {
 
-inline bool IdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-inline bool IdentChar(char c) { return IdentStart(c) || (c >= '0' && c <= '9') || c == '.'; }
+// Character classes by table: the tokenizer asks them for every byte of a key.
+constexpr unsigned char kIdentStart = 1, kIdentChar = 2, kTargetChar = 4;
+constexpr auto kClasses = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    bool ident = start || (c >= '0' && c <= '9') || c == '.';
+    t[static_cast<size_t>(c)] =
+        static_cast<unsigned char>((start ? kIdentStart : 0) | (ident ? kIdentChar : 0) |
+                                   (ident || c == ':' || c == '-' ? kTargetChar : 0));
+  }
+  return t;
+}();
+inline bool Is(char c, unsigned char cls) { return kClasses[static_cast<unsigned char>(c)] & cls; }
+inline bool IdentStart(char c) { return Is(c, kIdentStart); }
+inline bool IdentChar(char c) { return Is(c, kIdentChar); }
 
-// Length of "<ident>=" at s[pos] (ident plus '='), 0 when there is none.
-inline size_t KeyAt(std::string_view s, size_t pos) {
-  if (pos >= s.size() || !IdentStart(s[pos])) return 0;
-  size_t i = pos + 1;
-  while (i < s.size() && IdentChar(s[i])) ++i;
-  return (i < s.size() && s[i] == '=') ? i - pos + 1 : 0;
+// The first field key at or after `from`: "<ident>=" at the start of `s` or right after a
+// space; npos when none. It searches for '=' (one per field) and walks back over the
+// identifier, rather than trying a key after every space: values are full of spaces
+// ("Dataset[Partitions: 1, Sources: 1]"), and a search per space cost a third of the parse.
+size_t NextKeyStart(std::string_view s, size_t from, size_t* key_len) {
+  const char* data = s.data();
+  size_t pos = from;
+  while (pos < s.size()) {
+    const void* eq = std::memchr(data + pos, '=', s.size() - pos);
+    if (eq == nullptr) return std::string_view::npos;
+    size_t e = static_cast<size_t>(static_cast<const char*>(eq) - data);
+    size_t q = e;
+    while (q > 0 && IdentChar(data[q - 1])) --q;
+    if (q < e && q >= from && IdentStart(data[q]) && (q == 0 || data[q - 1] == ' ')) {
+      *key_len = e - q + 1;
+      return q;
+    }
+    pos = e + 1;
+  }
+  return std::string_view::npos;
 }
 
 // Offset of the first field key: at 0 or right after a space; npos when none.
 size_t FirstFieldStart(std::string_view s) {
-  if (KeyAt(s, 0)) return 0;
-  size_t pos = 0;
-  while (pos < s.size()) {  // memchr must not see the null data() of an empty view
-    const void* sp = std::memchr(s.data() + pos, ' ', s.size() - pos);
-    if (sp == nullptr) return std::string_view::npos;
-    pos = static_cast<size_t>(static_cast<const char*>(sp) - s.data()) + 1;
-    if (KeyAt(s, pos)) return pos;
-  }
-  return std::string_view::npos;
+  size_t key_len = 0;
+  return NextKeyStart(s, 0, &key_len);
 }
 
 bool ParseLevel(std::string_view word, TraceLevel* level) {
@@ -51,12 +71,26 @@ bool ParseLevel(std::string_view word, TraceLevel* level) {
   return true;
 }
 
-// A token that can be a target: identifier characters and ':' only, ending in ':'.
-bool TargetLike(std::string_view token) {
-  if (token.size() < 2 || token.back() != ':' || !IdentStart(token[0])) return false;
-  for (char c : token)
-    if (!(IdentChar(c) || c == ':' || c == '-')) return false;
-  return true;
+// What the leading tokens look like, in one pass: a target-like token has identifier
+// characters, '-' and ':' only (so never a key's '='), starts with an identifier and ends in ':'.
+struct TokenShape {
+  bool target_like = false;
+  size_t colons = 0;
+  bool has_path = false;  ///< contains "::" (crate::module)
+};
+
+TokenShape ShapeOf(std::string_view token) {
+  TokenShape shape;
+  if (token.size() < 2 || token.back() != ':' || !IdentStart(token[0])) return shape;
+  for (size_t i = 0; i < token.size(); ++i) {
+    char c = token[i];
+    if (!Is(c, kTargetChar)) return shape;
+    if (c != ':') continue;
+    ++shape.colons;
+    shape.has_path = shape.has_path || (i + 1 < token.size() && token[i + 1] == ':');
+  }
+  shape.target_like = true;
+  return shape;
 }
 
 }  // namespace
@@ -95,29 +129,20 @@ std::optional<std::string_view> TracingLine::LastField(std::string_view key) con
 }
 
 void TokenizeFields(std::string_view s, std::vector<TraceField>* out) {
-  size_t start = FirstFieldStart(s);
+  size_t key_len = 0;
+  size_t start = NextKeyStart(s, 0, &key_len);
   while (start != std::string_view::npos) {
-    size_t key_len = KeyAt(s, start);
     std::string_view key = s.substr(start, key_len - 1);
     size_t value_start = start + key_len;
     // The value runs to the next " <ident>=".
-    size_t next = std::string_view::npos;
-    size_t pos = value_start;
-    while (pos < s.size()) {
-      const void* sp = std::memchr(s.data() + pos, ' ', s.size() - pos);
-      if (sp == nullptr) break;
-      size_t space = static_cast<size_t>(static_cast<const char*>(sp) - s.data());
-      if (KeyAt(s, space + 1)) {
-        next = space + 1;
-        break;
-      }
-      pos = space + 1;
-    }
+    size_t next_len = 0;
+    size_t next = NextKeyStart(s, value_start, &next_len);
     size_t value_end = next == std::string_view::npos ? s.size() : next - 1;
     std::string_view value = s.substr(value_start, value_end - value_start);
     while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
     out->push_back({key, value});
     start = next;
+    key_len = next_len;
   }
 }
 
@@ -151,14 +176,13 @@ bool ParseTracingLine(std::string_view line, TracingLine* out) {
     return rest.substr(at, sp == std::string_view::npos ? std::string_view::npos : sp - at);
   };
   std::string_view t1 = token_at(0);
-  if (TargetLike(t1) && KeyAt(t1, 0) == 0) {
+  TokenShape s1 = ShapeOf(t1);
+  if (s1.target_like) {
     size_t after1 = t1.size() < rest.size() ? t1.size() + 1 : rest.size();
     std::string_view t2 = after1 < rest.size() ? token_at(after1) : std::string_view{};
-    bool t1_has_path = t1.find("::") != std::string_view::npos;
-    size_t t1_colons = 0;
-    for (char c : t1) t1_colons += c == ':';
-    bool t2_target = TargetLike(t2) && KeyAt(t2, 0) == 0 &&
-                     (t2.find("::") != std::string_view::npos || t1_colons >= 2);
+    TokenShape s2 = ShapeOf(t2);
+    bool t1_has_path = s1.has_path;
+    bool t2_target = s2.target_like && (s2.has_path || s1.colons >= 2);
     if (!t1_has_path && t2_target) {
       out->spans = t1.substr(0, t1.size() - 1);
       out->target = t2.substr(0, t2.size() - 1);
@@ -174,7 +198,7 @@ bool ParseTracingLine(std::string_view line, TracingLine* out) {
     out->message = rest;
   } else {
     out->message = rest.substr(0, fields_at);
-    TokenizeFields(rest.substr(fields_at), &out->fields);
+    TokenizeFields(rest.substr(fields_at), &out->fields);  // finds its first key at 0 at once
   }
   while (!out->message.empty() && out->message.back() == ' ') out->message.remove_suffix(1);
   return true;

@@ -151,10 +151,15 @@ int RunThroughput(const ThroughputFlags& flags, const GlobalOptions& globals) {
                out.knee_concurrency == 1 ? "" : "s", FormatBytes(double(o.block_bytes)),
                FactText(f, "probe.throughput.objects"),
                FactText(f, "probe.throughput.objects") == "1" ? "" : "s");
-    fmt::print("  {:>11}  {:>12}  {:>9}  {:>7}\n", "connections", "Gbit/s", "requests", "errors");
+    if (out.steps.size() > 1)
+      fmt::print("  knee: {} connection{} at {:.3f} +- {:.3f} Gbit/s (two standard errors)\n",
+                 out.knee_concurrency, out.knee_concurrency == 1 ? "" : "s", out.knee_gbps,
+                 out.knee_noise_gbps);
+    fmt::print("  {:>11}  {:>12}  {:>9}  {:>9}  {:>7}  {:>4}\n", "connections", "Gbit/s", "+-",
+               "requests", "errors", "runs");
     for (const ThroughputStep& s : out.steps)
-      fmt::print("  {:>11}  {:>12.3f}  {:>9}  {:>7}\n", s.concurrency, s.gbps, s.requests,
-                 s.errors);
+      fmt::print("  {:>11}  {:>12.3f}  {:>9.3f}  {:>9}  {:>7}  {:>4}\n", s.concurrency, s.gbps,
+                 s.noise_gbps, s.requests, s.errors, s.runs);
     fmt::print("  probe CPU: {}", FactText(f, "probe.throughput.cpu_s_per_gb"));
     if (f.Has("probe.throughput.nic_fraction"))
       fmt::print("; {} of the NIC", FactText(f, "probe.throughput.nic_fraction"));

@@ -216,10 +216,11 @@ int RunList(const ListFlags& flags, const GlobalOptions& globals) {
 void PrintSmallFiles(const ProbeResult& r) {
   const FactSet& f = r.evidence.facts;
   fmt::print(
-      "smallfiles: overhead {} per request, bandwidth {}, break-even {} (concurrency {}, "
-      "fit R² {})\n",
+      "smallfiles: overhead {} per request, aggregate bandwidth {}, break-even {} at concurrency "
+      "{} ({} one request at a time; fit R² {})\n",
       FactText(f, "probe.smallfile.overhead_ms"), FactText(f, "probe.smallfile.bandwidth_gbps"),
       FactText(f, "probe.smallfile.breakeven_bytes"), FactText(f, "probe.smallfile.concurrency"),
+      FactText(f, "probe.smallfile.breakeven_bytes_one_stream"),
       FactText(f, "probe.smallfile.fit_r2"));
   const Series* t = r.evidence.FindSeries("probe.smallfile.time_by_size");
   const Series* g = r.evidence.FindSeries("probe.smallfile.throughput_by_size");

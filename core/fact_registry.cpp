@@ -86,6 +86,8 @@ std::vector<FactSpec> BuiltinSpecs() {
       // --- measured: throughput ---
       {"probe.throughput.gbps", U::kGbps, O::kMeasured, "best download throughput of one node"},
       {"probe.throughput.best_concurrency", U::kCount, O::kMeasured, "connections at the knee of the sweep"},
+      {"probe.throughput.knee_gbps", U::kGbps, O::kMeasured, "throughput at the knee of the sweep (the fewest connections not measurably slower than the best)"},
+      {"probe.throughput.knee_noise_gbps", U::kGbps, O::kMeasured, "half-width of the knee step's noise band: two standard errors of its 250 ms interval rates"},
       {"probe.throughput.nic_fraction", U::kFraction, O::kMeasured, "throughput / node NIC bandwidth"},
       {"probe.throughput.cpu_s_per_gb", U::kCpuSecondsPerGB, O::kMeasured, "probe CPU cost per GB moved"},
       {"probe.throughput.block_bytes", U::kBytes, O::kMeasured, "ranged GET size used"},
@@ -120,9 +122,10 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.list.prefixes", U::kCount, O::kMeasured, "BlobPrefix entries of a delimiter listing"},
       {"probe.list.full_ms", U::kMilliseconds, O::kMeasured, "time to walk a whole local/mounted tree (readdir)"},
       // --- measured: small files ---
-      {"probe.smallfile.overhead_ms", U::kMilliseconds, O::kMeasured, "fitted per-request overhead"},
-      {"probe.smallfile.bandwidth_gbps", U::kGbps, O::kMeasured, "fitted asymptotic bandwidth"},
-      {"probe.smallfile.breakeven_bytes", U::kBytes, O::kMeasured, "size at which overhead equals transfer time"},
+      {"probe.smallfile.overhead_ms", U::kMilliseconds, O::kMeasured, "fitted per-request overhead, whatever the concurrency"},
+      {"probe.smallfile.bandwidth_gbps", U::kGbps, O::kMeasured, "fitted aggregate bandwidth of the path, all requests in flight together"},
+      {"probe.smallfile.breakeven_bytes", U::kBytes, O::kMeasured, "size at which overhead equals transfer time with probe.smallfile.concurrency requests sharing the path"},
+      {"probe.smallfile.breakeven_bytes_one_stream", U::kBytes, O::kMeasured, "size at which overhead equals transfer time for one request at a time (overhead x bandwidth)"},
       {"probe.smallfile.concurrency", U::kCount, O::kMeasured, "parallel reads used by the small-file probe"},
       {"probe.smallfile.fit_r2", U::kFraction, O::kMeasured, "goodness of the overhead + size/bandwidth fit (1 = perfect)"},
       // --- measured: cache disk ---

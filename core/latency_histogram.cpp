@@ -1,5 +1,7 @@
 #include "core/latency_histogram.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -9,24 +11,45 @@ namespace feedcheck {
 
 LatencyHistogram::LatencyHistogram() : counts_(kBucketCount, 0) {}
 
-size_t LatencyHistogram::BucketIndex(uint64_t v) {
-  if (v < static_cast<uint64_t>(kSubBuckets)) return static_cast<size_t>(v);
+namespace {
+
+// The log-linear layout for `bits` sub-bucket bits: values below 2^bits have a bucket each;
+// above, [2^e, 2^(e+1)) is split into 2^bits buckets of width 2^(e-bits).
+size_t IndexFor(uint64_t v, int bits, int max_exponent, size_t bucket_count) {
+  const uint64_t sub_buckets = uint64_t{1} << bits;
+  if (v < sub_buckets) return static_cast<size_t>(v);
   int exponent = static_cast<int>(std::bit_width(v)) - 1;  // v in [2^exponent, 2^(exponent+1))
-  if (exponent > kMaxExponent) return kBucketCount - 1;
-  int shift = exponent - kSubBucketBits;
-  size_t sub = static_cast<size_t>((v >> shift) - static_cast<uint64_t>(kSubBuckets));
-  return static_cast<size_t>(kSubBuckets) +
-         static_cast<size_t>(shift) * static_cast<size_t>(kSubBuckets) + sub;
+  if (exponent > max_exponent) return bucket_count - 1;
+  int shift = exponent - bits;
+  size_t sub = static_cast<size_t>((v >> shift) - sub_buckets);
+  return static_cast<size_t>(sub_buckets + static_cast<uint64_t>(shift) * sub_buckets + sub);
 }
 
-double LatencyHistogram::BucketMidNanos(size_t index) {
-  if (index < static_cast<size_t>(kSubBuckets)) return static_cast<double>(index);
-  size_t shift = (index - static_cast<size_t>(kSubBuckets)) / kSubBuckets;
-  size_t sub = (index - static_cast<size_t>(kSubBuckets)) % kSubBuckets;
+double MidFor(size_t index, int bits) {
+  const size_t sub_buckets = size_t{1} << bits;
+  if (index < sub_buckets) return static_cast<double>(index);
+  size_t shift = (index - sub_buckets) / sub_buckets;
+  size_t sub = (index - sub_buckets) % sub_buckets;
   double width = std::ldexp(1.0, static_cast<int>(shift));
-  double low = static_cast<double>(kSubBuckets + sub) * width;
-  return low + width / 2;
+  double low = static_cast<double>(sub_buckets + sub) * width;
+  // Width-1 buckets hold one integer value: that value, not a half-way point.
+  return width > 1 ? low + width / 2 : low;
 }
+
+constexpr size_t LegacyBucketCount() {
+  constexpr size_t sub = size_t{1} << LatencyHistogram::kLegacySubBucketBits;
+  return sub + static_cast<size_t>(LatencyHistogram::kMaxExponent -
+                                   LatencyHistogram::kLegacySubBucketBits + 1) *
+                   sub;
+}
+
+}  // namespace
+
+size_t LatencyHistogram::BucketIndex(uint64_t v) {
+  return IndexFor(v, kSubBucketBits, kMaxExponent, kBucketCount);
+}
+
+double LatencyHistogram::BucketMidNanos(size_t index) { return MidFor(index, kSubBucketBits); }
 
 void LatencyHistogram::RecordSeconds(double seconds) {
   if (!(seconds > 0)) seconds = 0;
@@ -100,8 +123,14 @@ std::optional<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json&
     return std::nullopt;
   };
   if (!json.is_object()) return fail("histogram: not an object");
-  if (json.value("unit", "") != "ns" || json.value("sub_bucket_bits", -1) != kSubBucketBits)
-    return fail("histogram: unit must be \"ns\" with sub_bucket_bits 6");
+  int bits = json.contains("sub_bucket_bits") && json["sub_bucket_bits"].is_number_integer()
+                 ? json["sub_bucket_bits"].get<int>()
+                 : -1;
+  if (json.value("unit", "") != "ns" || (bits != kSubBucketBits && bits != kLegacySubBucketBits))
+    return fail(fmt::format("histogram: unit must be \"ns\" with sub_bucket_bits {} (or {})",
+                            kSubBucketBits, kLegacySubBucketBits));
+  const bool legacy = bits == kLegacySubBucketBits;
+  const size_t count_in_file = legacy ? LegacyBucketCount() : kBucketCount;
   if (!json.contains("buckets") || !json["buckets"].is_array())
     return fail("histogram: \"buckets\" must be an array of [index, count]");
   std::vector<uint64_t> counts(kBucketCount, 0);
@@ -109,7 +138,11 @@ std::optional<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json&
     if (!b.is_array() || b.size() != 2 || !b[0].is_number_unsigned() || !b[1].is_number_unsigned())
       return fail("histogram: bucket entries must be [index, count] with unsigned numbers");
     uint64_t index = b[0].get<uint64_t>();
-    if (index >= kBucketCount) return fail("histogram: bucket index out of range");
+    if (index >= count_in_file) return fail("histogram: bucket index out of range");
+    if (legacy) {
+      double mid = MidFor(static_cast<size_t>(index), kLegacySubBucketBits);
+      index = BucketIndex(static_cast<uint64_t>(std::llround(mid)));
+    }
     counts[index] += b[1].get<uint64_t>();
   }
   auto number = [&](const char* key) -> std::optional<double> {

@@ -1,7 +1,8 @@
-// A mergeable latency histogram with log-linear buckets: each power of two is split into 64
-// equal sub-buckets, so any recorded value is reported within 1/128 (< 1%) of itself. Two
-// histograms merge bucket by bucket, so ranks of a multi-node run can combine percentiles
-// exactly as if one process had recorded every sample.
+// A mergeable latency histogram with HdrHistogram-style log-linear buckets: each power of two
+// is split into 1024 equal sub-buckets, so any recorded value is reported within 1/2048 of itself
+// (better than 3 significant digits; exact below 1024 ns). Two histograms merge bucket by bucket,
+// so ranks of a multi-node run combine percentiles exactly as if one process had recorded every
+// sample.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,7 @@ namespace feedcheck {
 
 class LatencyHistogram {
  public:
-  static constexpr int kSubBucketBits = 6;  ///< 64 sub-buckets per power of two
+  static constexpr int kSubBucketBits = 10;  ///< 1024 sub-buckets per power of two
   static constexpr int kSubBuckets = 1 << kSubBucketBits;
   static constexpr int kMaxExponent = 42;  ///< values up to 2^42 ns (~73 min); larger clamp
   static constexpr size_t kBucketCount =
@@ -35,6 +36,9 @@ class LatencyHistogram {
   double min_s() const { return count_ ? static_cast<double>(min_ns_) / 1e9 : 0; }
   double max_s() const { return count_ ? static_cast<double>(max_ns_) / 1e9 : 0; }
   double mean_s() const { return count_ ? sum_ns_ / 1e9 / static_cast<double>(count_) : 0; }
+  /// The layout written before 3-digit buckets (64 sub-buckets); still read from JSON.
+  static constexpr int kLegacySubBucketBits = 6;
+
   /// Nearest-rank percentile, q in [0, 1]: the value at rank ceil(q * count). 0 when empty.
   double PercentileSeconds(double q) const;
 
@@ -50,10 +54,12 @@ class LatencyHistogram {
 
   /// Sparse JSON: {"unit":"ns","count":N,"min":..,"max":..,"sum":..,"buckets":[[i,c],...]}.
   nlohmann::json ToJson() const;
+  /// Reads this layout, or the legacy 64-sub-bucket one (each old bucket re-recorded at its
+  /// middle, so old files keep their own, coarser precision).
   static std::optional<LatencyHistogram> FromJson(const nlohmann::json& json, std::string* error);
 
   static size_t BucketIndex(uint64_t nanos);
-  /// The value a bucket reports: the middle of its range (exact below 64 ns).
+  /// The value a bucket reports: the middle of its range (exact below 1024 ns).
   static double BucketMidNanos(size_t index);
 
  private:

@@ -70,8 +70,10 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   };
   uint64_t measured = 0;
   uint64_t wanted = 0;
+  bool cut_at_deadline = false;
   for (const Phase& phase : phases) {
     if (phase.measured) wanted += phase.count;
+    if (cut_at_deadline) continue;
     for (uint64_t i = 0; i < phase.count; ++i) {
       uint64_t expected = phase.method == "HEAD" ? 0 : range;
       if (!budget.TryStart(expected)) break;
@@ -85,6 +87,12 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
       HttpResponse r = client->Perform(req);
       budget.Finish(expected, r.body_bytes);
       if (r.stopped) break;  // SIGINT/SIGTERM: not a storage fault; TryStart refuses from now
+      if (r.timed_out && req.timeout_s < o.request_timeout_s) {
+        // Cut by the probe's own deadline, not slow storage: not an error, and the end (the
+        // throughput probe's rule). The sample is dropped: a cut request has no latency.
+        cut_at_deadline = true;
+        break;
+      }
       if (errors.Add(r) != ErrorClass::kNone) continue;
       if (!phase.measured) continue;
       ++measured;
@@ -144,11 +152,14 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
 
   if (measured == 0) {
     result.status = ProbeStatus::kFailed;
-    result.message = errors.first_message.empty() ? "no request completed: " + budget.stop_reason()
+    std::string why = budget.stop_reason();
+    if (why.empty() && cut_at_deadline) why = "duration budget reached";
+    result.message = errors.first_message.empty() ? "no request completed: " + why
                                                   : "every request failed: " + errors.first_message;
   } else if (measured < wanted || errors.total > 0 || StopRequested()) {
     result.status = ProbeStatus::kPartial;
     std::string why = budget.stop_reason();
+    if (why.empty() && cut_at_deadline) why = "duration budget reached";
     if (errors.total)
       why += (why.empty() ? "" : "; ") +
              fmt::format("{} failed requests (first: {})", errors.total, errors.first_message);

@@ -14,7 +14,7 @@
 #include <random>
 #include <thread>
 
-#include "core/linear_fit.h"
+#include "core/smallfile_fit.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/http_errors.h"
@@ -259,17 +259,23 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
                     "Gbit/s",
                     Unit::kGbps,
                     {}};
-  std::vector<double> xs, ys, ws;
+  std::vector<SizeClassTiming> timings;
   for (const auto& c : classes) {
     double med = Median(c.seconds);
     measured.points.push_back({static_cast<double>(c.size), med * 1e3});
     throughput.points.push_back(
         {static_cast<double>(c.size),
          c.wall_s > 0 ? static_cast<double>(c.bytes) * 8 / c.wall_s / 1e9 : 0});
-    xs.push_back(static_cast<double>(c.size));
-    ys.push_back(med);
-    // Relative weights: a 10% error at 4 KiB counts as much as one at 64 MiB.
-    ws.push_back(med > 0 ? 1.0 / (med * med) : 0);
+    // Requests in flight on average (Little's law: request-seconds over wall seconds), at most
+    // the workers that had a read to do: a class of 2 reads at concurrency 8 shares the path
+    // 2 ways, not 8.
+    double busy_s = 0;
+    for (double s : c.seconds) busy_s += s;
+    double most = static_cast<double>(
+        std::min<size_t>(static_cast<size_t>(concurrency), c.seconds.size() + c.failures));
+    double in_flight = c.wall_s > 0 ? busy_s / c.wall_s : most;
+    double mean = c.seconds.empty() ? med : busy_s / static_cast<double>(c.seconds.size());
+    timings.push_back({static_cast<double>(c.size), med, std::clamp(in_flight, 1.0, most), mean});
   }
   f.Set(NumberFact("probe.smallfile.concurrency", concurrency, Unit::kCount, prov));
   if (readers.front()->errors() || listing_errors) {
@@ -282,28 +288,31 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
   } else if (failures > 0) {
     f.Set(NumberFact("probe.errors.total", static_cast<double>(failures), Unit::kCount, prov));
   }
-  auto fit = FitLine(xs, ys, ws);
-  if (fit && fit->slope > 0) {
-    double overhead_s = std::max(0.0, fit->intercept);
-    double bytes_per_s = 1.0 / fit->slope;
-    f.Set(NumberFact("probe.smallfile.overhead_ms", overhead_s * 1e3, Unit::kMilliseconds, prov));
-    f.Set(NumberFact("probe.smallfile.bandwidth_gbps", bytes_per_s * 8 / 1e9, Unit::kGbps, prov));
-    f.Set(NumberFact("probe.smallfile.breakeven_bytes", overhead_s * bytes_per_s, Unit::kBytes,
+  auto fit = FitSmallFileCost(timings);
+  if (fit) {
+    double bytes_per_s = fit->aggregate_bytes_per_s;
+    f.Set(NumberFact("probe.smallfile.overhead_ms", fit->overhead_s * 1e3, Unit::kMilliseconds,
                      prov));
+    f.Set(NumberFact("probe.smallfile.bandwidth_gbps", bytes_per_s * 8 / 1e9, Unit::kGbps, prov));
+    // The break-even depends on how many requests share the bandwidth: state both.
+    f.Set(NumberFact("probe.smallfile.breakeven_bytes", fit->BreakEvenBytes(concurrency),
+                     Unit::kBytes, prov));
+    f.Set(NumberFact("probe.smallfile.breakeven_bytes_one_stream", fit->BreakEvenBytes(1),
+                     Unit::kBytes, prov));
     f.Set(NumberFact("probe.smallfile.fit_r2", fit->r_squared, Unit::kFraction, prov));
     Series fitted{"probe.smallfile.fit",
-                  "overhead + size / bandwidth",
+                  fmt::format("overhead + {} x size / aggregate bandwidth", concurrency),
                   "object size",
                   Unit::kBytes,
                   "ms per request",
                   Unit::kMilliseconds,
                   {}};
     // A smooth curve: 8 points per factor of 4 between the smallest and largest size.
-    double lo = std::log2(xs.front()), hi = std::log2(xs.back());
+    double lo = std::log2(timings.front().size_bytes), hi = std::log2(timings.back().size_bytes);
     int steps = std::max(2, static_cast<int>((hi - lo) * 4) + 1);
     for (int i = 0; i <= steps; ++i) {
       double x = std::exp2(lo + (hi - lo) * i / steps);
-      fitted.points.push_back({x, (overhead_s + x / bytes_per_s) * 1e3});
+      fitted.points.push_back({x, fit->RequestSeconds(x, concurrency) * 1e3});
     }
     result.evidence.series.push_back(std::move(fitted));
   } else if (classes.size() >= 2) {

@@ -1,6 +1,7 @@
 // `probe smallfiles`: what each object costs beyond its bytes. Reads objects of several sizes
-// (4 KiB ... 64 MiB) at a fixed concurrency, fits time = overhead + size / bandwidth, and reports
-// the per-request overhead, the asymptotic bandwidth and the break-even size. Works against a
+// (4 KiB ... 64 MiB) at a fixed concurrency, fits time = overhead + in flight x size / bandwidth
+// (core/smallfile_fit), and reports the per-request overhead and the path's aggregate bandwidth,
+// both independent of the concurrency, and the break-even size at that concurrency. Works against a
 // storage prefix (GET per object, or ranged GETs of a larger blob when no object of a size
 // exists) and against a directory (open/read/close).
 #pragma once

@@ -11,6 +11,7 @@
 
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
+#include "probes/concurrency_sweep.h"
 #include "probes/http_errors.h"
 #include "probes/object_discovery.h"
 
@@ -76,7 +77,12 @@ struct Shared {
   std::mutex mu;
   ErrorTally errors;
   std::vector<SeriesPoint>* timeline = nullptr;  ///< sampled by the waiting thread, if set
+  std::vector<SeriesPoint>* window = nullptr;    ///< the measurement window's samples
 };
+
+// The noise band's intervals: long enough to hold several requests at 1 Gbit/s, short enough
+// for 8 or more of them in a 2 s window.
+constexpr double kIntervalS = 0.25;
 
 double EpochSeconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -85,6 +91,7 @@ double EpochSeconds() {
 void Sample(Shared* s) {
   // Bounded: one point per 20 ms wait, and steps are bounded by the budget's duration.
   if (s->timeline) s->timeline->push_back({EpochSeconds(), static_cast<double>(s->bytes.load())});
+  if (s->window) s->window->push_back({EpochSeconds(), static_cast<double>(s->bytes.load())});
 }
 
 void Worker(Shared* s, unsigned seed) {
@@ -205,6 +212,8 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
   uint64_t fail0 = stopped_in_warmup ? 0 : s.failures.load();
   auto t0 = stopped_in_warmup ? start : Clock::now();
   double epoch0 = EpochSeconds();
+  std::vector<SeriesPoint> window;  // bounded: one point per 20 ms of a budget-bounded step
+  s.window = &window;
   Sample(&s);
   WaitUntil(&s, start + std::chrono::duration_cast<Clock::duration>(
                             std::chrono::duration<double>(step_s)));
@@ -213,6 +222,9 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
   double epoch1 = EpochSeconds();
   Sample(&s);
   s.timeline = nullptr;
+  s.window = nullptr;
+  step.interval_gbps = IntervalGbps(window, kIntervalS);
+  step.noise_gbps = NoiseBandGbps(step.interval_gbps);
   step.concurrency = concurrency;
   step.requests = s.requests.load() - req0;
   step.errors = s.failures.load() - fail0;
@@ -238,12 +250,34 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
 
 }  // namespace
 
+namespace {
+
+StepRate RateOf(const ThroughputStep& s) { return {s.concurrency, s.gbps, s.noise_gbps}; }
+
+// A repeat of a step lengthens it: bytes and window time add up, the intervals pool (so the
+// band narrows with the square root of the time measured).
+void PoolInto(ThroughputStep* into, const ThroughputStep& more) {
+  into->window_bytes += more.window_bytes;
+  into->window_s += more.window_s;
+  into->requests += more.requests;
+  into->errors += more.errors;
+  into->gbps =
+      into->window_s > 0 ? static_cast<double>(into->window_bytes) * 8 / into->window_s / 1e9 : 0;
+  into->interval_gbps.insert(into->interval_gbps.end(), more.interval_gbps.begin(),
+                             more.interval_gbps.end());
+  into->noise_gbps = NoiseBandGbps(into->interval_gbps);
+  into->warmup_included = into->warmup_included || more.warmup_included;
+  into->window_end_epoch_s = more.window_end_epoch_s;
+  into->timeline.insert(into->timeline.end(), more.timeline.begin(), more.timeline.end());
+  ++into->runs;
+}
+
+}  // namespace
+
 size_t KneeIndex(const std::vector<ThroughputStep>& steps, double min_gain) {
-  if (steps.empty()) return 0;
-  for (size_t i = 0; i + 1 < steps.size(); ++i) {
-    if (steps[i + 1].gbps < steps[i].gbps * (1 + min_gain)) return i;
-  }
-  return steps.size() - 1;
+  std::vector<StepRate> rates;
+  for (const ThroughputStep& s : steps) rates.push_back(RateOf(s));
+  return KneeOf(rates, min_gain);
 }
 
 ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const ThroughputProbeOptions& o) {
@@ -275,24 +309,18 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
   }
   BlockCursor cursor(found.objects, o.block_bytes);
 
-  std::vector<int> plan;
-  if (o.concurrency > 0) {
-    plan.push_back(o.concurrency);
-  } else {
-    for (int c = 1; c <= std::max(1, o.max_concurrency); c *= 2) plan.push_back(c);
-  }
   double remaining = budget.RemainingSeconds();
-  double step_s = o.concurrency > 0 ? remaining
-                  : o.step_duration_s > 0
-                      ? o.step_duration_s
-                      // Enough steps to find a knee within the budget, none shorter than 2 s.
-                      : std::max(2.0, remaining / std::min(static_cast<double>(plan.size()), 6.0));
+  double step_s = o.concurrency > 0       ? remaining
+                  : o.step_duration_s > 0 ? o.step_duration_s
+                                          // 1, 2, 4, 8, a repeated pair, the count between.
+                                          : std::max(2.0, remaining / 7);
   double cpu0 = CpuSeconds();
   bool budget_hit = false;
   double worst_error_rate = 0;
-  for (int c : plan) {
+  // Runs one step of `c` connections; false when the sweep must end (budget, stop, errors).
+  auto run = [&](int c, ThroughputStep* into) {
     double left = budget.RemainingSeconds();
-    if (left < 0.2 || StopRequested()) break;
+    if (left < 0.2 || StopRequested()) return false;
     // A little room at the end so in-flight requests are cut by the window, not the deadline.
     double this_step = std::min(step_s, left - std::min(0.1, left * 0.02));
     double warmup =
@@ -301,16 +329,63 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
         fmt::format("throughput: {} connection{} for {:.1f} s", c, c == 1 ? "" : "s", this_step));
     ThroughputStep step =
         RunStep(env, o, &budget, &cursor, c, this_step, warmup, &errors, &budget_hit);
-    out.steps.push_back(step);
-    env.Progress(
-        fmt::format("throughput: {} connection{}: {:.3f} Gbit/s", c, c == 1 ? "" : "s", step.gbps));
-    if (budget_hit || o.concurrency > 0 || StopRequested()) break;
+    env.Progress(fmt::format("throughput: {} connection{}: {:.3f} +- {:.3f} Gbit/s", c,
+                             c == 1 ? "" : "s", step.gbps, step.noise_gbps));
     double attempts = static_cast<double>(step.requests + step.errors);
     double error_rate = attempts > 0 ? static_cast<double>(step.errors) / attempts : 0;
-    size_t n = out.steps.size();
-    if (n >= 2 && out.steps[n - 1].gbps < out.steps[n - 2].gbps * (1 + o.min_gain)) break;
-    if (n >= 2 && error_rate > worst_error_rate + 0.01) break;  // errors rise: stop pushing
+    if (into) {
+      PoolInto(into, step);
+    } else {
+      out.steps.push_back(std::move(step));
+    }
+    if (budget_hit || StopRequested()) return false;
+    if (out.steps.size() >= 2 && error_rate > worst_error_rate + 0.01) return false;  // errors rise
     worst_error_rate = std::max(worst_error_rate, error_rate);
+    return true;
+  };
+  // Time for one more run of a step, so a repeat or a refinement is not a truncated step.
+  auto room = [&]() { return budget.RemainingSeconds() >= std::min(step_s, 2.0) + 0.2; };
+  if (o.concurrency > 0) {
+    run(o.concurrency, nullptr);
+  } else {
+    bool going = run(1, nullptr);
+    int c = 1;
+    while (going && c * 2 <= std::max(1, o.max_concurrency)) {
+      c *= 2;
+      if (!(going = run(c, nullptr))) break;
+      ThroughputStep& prev = out.steps[out.steps.size() - 2];
+      ThroughputStep& cur = out.steps.back();
+      StepGain gain = CompareSteps(RateOf(prev), RateOf(cur), o.min_gain);
+      // Inside the noise, or a loss: measure both longer until the band resolves it or the
+      // repeats or the budget run out (at 50 ms RTT one run measured 2 connections at 0.79
+      // and 4 at 0.74 Gbit/s, where most give 0.6 and 0.8). A gain that never leaves the
+      // noise is no gain. A repeated pair must leave room for the count between two doublings.
+      auto room_for_pair = [&]() { return budget.RemainingSeconds() >= 3 * step_s; };
+      for (int r = 0; gain != StepGain::kGained && r < o.max_repeats && room_for_pair(); ++r) {
+        if (!(going = run(c, &out.steps.back()))) break;
+        if (!room()) break;
+        if (!(going = run(c / 2, &out.steps[out.steps.size() - 2]))) break;
+        gain = CompareSteps(RateOf(out.steps[out.steps.size() - 2]), RateOf(out.steps.back()),
+                            o.min_gain);
+      }
+      if (gain != StepGain::kGained) break;
+    }
+    // The knee between two doublings (2 -> 4, 4 -> 8): the count between them may already be
+    // enough (a 50 ms RTT at 1 Gbit/s needs about 3 connections of 4 MiB).
+    size_t knee = KneeIndex(out.steps, o.min_gain);
+    if (going && knee > 0 && room()) {
+      int lower = out.steps[knee - 1].concurrency, upper = out.steps[knee].concurrency;
+      int middle = lower + (upper - lower) / 2;
+      if (middle > lower && middle < upper) {
+        size_t at = out.steps.size();
+        run(middle, nullptr);
+        if (out.steps.size() > at) {  // in concurrency order, also when the budget cut it
+          ThroughputStep mid = std::move(out.steps[at]);
+          out.steps.erase(out.steps.begin() + static_cast<std::ptrdiff_t>(at));
+          out.steps.insert(out.steps.begin() + static_cast<std::ptrdiff_t>(knee), std::move(mid));
+        }
+      }
+    }
   }
   out.cpu_s = CpuSeconds() - cpu0;
 
@@ -323,7 +398,11 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     window_bytes += s.window_bytes;
   }
   size_t knee = KneeIndex(out.steps, o.min_gain);
-  out.knee_concurrency = out.steps.empty() ? 0 : out.steps[knee].concurrency;
+  if (!out.steps.empty()) {
+    out.knee_concurrency = out.steps[knee].concurrency;
+    out.knee_gbps = out.steps[knee].gbps;
+    out.knee_noise_gbps = out.steps[knee].noise_gbps;
+  }
 
   p.source = fmt::format("probe throughput ({} MiB blocks, {} connections, {} object{})",
                          o.block_bytes >> 20,
@@ -333,6 +412,8 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
   if (window_bytes > 0) {
     f.Set(NumberFact("probe.throughput.gbps", out.best_gbps, Unit::kGbps, p));
     f.Set(NumberFact("probe.throughput.best_concurrency", out.knee_concurrency, Unit::kCount, p));
+    f.Set(NumberFact("probe.throughput.knee_gbps", out.knee_gbps, Unit::kGbps, p));
+    f.Set(NumberFact("probe.throughput.knee_noise_gbps", out.knee_noise_gbps, Unit::kGbps, p));
     if (o.nic_gbps > 0)
       f.Set(NumberFact("probe.throughput.nic_fraction", out.best_gbps / o.nic_gbps, Unit::kFraction,
                        p));

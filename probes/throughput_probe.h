@@ -1,7 +1,9 @@
 // Throughput probe: parallel ranged GETs over N connections (one thread and one libcurl
 // handle each), from one large blob or the blobs under a prefix. `concurrency = 0` sweeps
-// 1, 2, 4, ... and stops when the gain falls under 5% or errors rise. Warm-up is excluded:
-// bytes are counted as they arrive, inside a window that starts after it.
+// 1, 2, 4, ... while each doubling gains more than the noise measured inside the steps
+// (probes/concurrency_sweep), repeats a pair whose gain is inside the noise (or a loss), tries the
+// concurrency between the last two when the knee lies there, and stops when errors rise.
+// Warm-up is excluded: bytes are counted as they arrive, inside a window that starts after it.
 #pragma once
 
 #include <cstdint>
@@ -15,11 +17,16 @@ struct ThroughputProbeOptions {
   uint64_t block_bytes = 4ull << 20;  ///< ranged GET size, 1-64 MiB
   int concurrency = 4;                ///< connections; 0 = auto sweep
   int max_concurrency = 64;           ///< auto sweep upper bound
-  double step_duration_s = 0;         ///< auto: per step (0: derived from the budget)
+  double step_duration_s = 0;         ///< auto: per step (0: a seventh of the budget, >= 2 s)
   double warmup_s = -1;               ///< excluded start of each step (<0: min(1 s, 20%))
-  double min_gain = 0.05;             ///< auto: stop when a doubling gains less than this
-  double nic_gbps = 0;                ///< node NIC, for probe.throughput.nic_fraction (0: unknown)
-  size_t max_objects = 1000;          ///< blobs taken from the prefix listing
+  /// auto: the smallest gain (fraction) worth doubling the connections for, even when the
+  /// noise band could resolve less; a gain must also clear the band. At 0 ms RTT one
+  /// connection of 4 MiB ranges is ~3% under the link (a request gap per block), and a 2%
+  /// floor made that knee 1 or 2 by the run.
+  double min_gain = 0.05;
+  int max_repeats = 2;        ///< auto: extra runs of a step whose gain is inside the noise
+  double nic_gbps = 0;        ///< node NIC, for probe.throughput.nic_fraction (0: unknown)
+  size_t max_objects = 1000;  ///< blobs taken from the prefix listing
   int max_retries = 3;
   double request_timeout_s = 60;
   /// Record each step's cumulative bytes against wall-clock time (every ~20 ms), so ranks of
@@ -34,8 +41,12 @@ struct ThroughputStep {
   uint64_t window_bytes = 0;
   uint64_t requests = 0;
   uint64_t errors = 0;
-  bool warmup_included = false;     ///< the budget ran out before the window: whole step measured
-  double window_start_epoch_s = 0;  ///< wall clock (system_clock) of the window's ends
+  /// Half-width of the step's noise band: two standard errors of its 250 ms interval rates.
+  double noise_gbps = 0;
+  std::vector<double> interval_gbps;  ///< those rates, every run of the step pooled
+  int runs = 1;                       ///< runs pooled into this step (a repeat lengthens it)
+  bool warmup_included = false;       ///< the budget ran out before the window: whole step measured
+  double window_start_epoch_s = 0;    ///< wall clock (system_clock) of the window's ends
   double window_end_epoch_s = 0;
   /// With record_timeline: x = epoch seconds, y = bytes received since the step started.
   std::vector<SeriesPoint> timeline;
@@ -45,6 +56,8 @@ struct ThroughputProbeResult {
   ProbeResult result;
   std::vector<ThroughputStep> steps;
   int knee_concurrency = 0;
+  double knee_gbps = 0;        ///< the knee step's rate
+  double knee_noise_gbps = 0;  ///< and its noise band (half-width)
   double best_gbps = 0;
   double cpu_s = 0;  ///< this process, over the measurement
 };
@@ -52,8 +65,8 @@ struct ThroughputProbeResult {
 ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env,
                                          const ThroughputProbeOptions& options);
 
-/// The step at which the sweep stopped growing: the last step whose successor gained less
-/// than `min_gain` (or the last step). Exposed for tests.
+/// The knee of a sweep (steps ordered by concurrency): the fewest connections whose rate is
+/// not below the best by more than the noise of both and `min_gain` of the best.
 size_t KneeIndex(const std::vector<ThroughputStep>& steps, double min_gain);
 
 }  // namespace feedcheck

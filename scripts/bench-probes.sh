@@ -2,7 +2,8 @@
 # Speed benchmarks of the HTTP probes against nginx on loopback, in one run:
 #  1. throughput probe vs wrk, same connection count, same 4 MiB ranged GETs (target >= 0.9x);
 #  2. latency probe p50 time to first byte on 4 KiB ranged GETs vs a bare libcurl loop
-#     (target within 1.2x).
+#     (target within 1.2x);
+#  3. CPU-seconds per GB over TLS (nginx's HTTPS port), the probe vs curl, one connection each.
 # Usage: scripts/bench-probes.sh [BUILD_DIR] [PORT]   (defaults: build 18080)
 # Needs a built feedcheck, nginx and wrk. Each measurement runs ROUNDS times (default 3),
 # alternating tools, and the median is compared; the machine is shared, so medians matter.
@@ -46,6 +47,8 @@ probe_med=$(median <"$run/probe")
 awk -v w="$wrk_med" -v p="$probe_med" 'BEGIN {
   printf "wrk      %.2f GB/s (median)\nfeedcheck %.2f GB/s (median)\nratio    %.2fx (target >= 0.9x)\n",
          w/1e9, p/1e9, p/w }'
+paste "$run/probe" "$run/wrk" | awk '{ printf "%.4f\n", $1 / $2 }' | sort -g |
+  awk '{a[NR]=$1} END {printf "ratio round by round: %.2f / %.2f / %.2f (min / median / max)\n", a[1], a[int((NR+1)/2)], a[NR]}'
 
 echo "== latency: 4 KiB ranged GET, time to first byte p50, 2000 requests x $rounds rounds"
 : >"$run/loop" && : >"$run/lat"
@@ -56,6 +59,40 @@ for _ in $(seq 1 "$rounds"); do
 done
 loop_med=$(median <"$run/loop")
 lat_med=$(median <"$run/lat")
+paste "$run/lat" "$run/loop" | awk '{ printf "%.4f\n", $1 / $2 }' | sort -g |
+  awk '{a[NR]=$1} END {printf "ratio round by round: %.2f / %.2f / %.2f (min / median / max)\n", a[1], a[int((NR+1)/2)], a[NR]}'
+
 awk -v l="$loop_med" -v p="$lat_med" 'BEGIN {
   printf "libcurl loop p50 %.1f us\nfeedcheck    p50 %.1f us\nratio        %.2fx (target <= 1.2x)\n",
          l*1000, p*1000, p/l }'
+
+# TLS: nginx's HTTPS server on PORT+1 (scripts/nginx.sh), its self-signed certificate for
+# 127.0.0.1 trusted as the CA by both tools. One connection each, 256 MiB: curl downloads the
+# file, the probe reads it in 4 MiB ranges for $seconds s. CPU-seconds per GB of the whole
+# process (curl: user + sys from time(1); probe: its probe.throughput.cpu_s_per_gb fact).
+tls_url="https://127.0.0.1:$((port + 1))"
+ca="$run/nginx/tls/cert.pem"
+curl_cpu_s_per_gb() {
+  /usr/bin/time -o "$run/curl.time" -f '%U %S' curl -s --cacert "$ca" -o /dev/null \
+    "$tls_url/256m.bin"
+  awk '{ printf "%.4f\n", ($1 + $2) / (268435456 / 1e9) }' "$run/curl.time"
+}
+probe_cpu_s_per_gb() {
+  "$build/feedcheck" probe throughput "$tls_url/256m.bin" --ca-file "$ca" --concurrency 1 \
+    --duration "$seconds" --json 2>/dev/null | fact probe.throughput.cpu_s_per_gb
+}
+mmm() { sort -g | awk '{a[NR]=$1} END {printf "%.3f / %.3f / %.3f", a[1], a[int((NR+1)/2)], a[NR]}'; }
+echo "== TLS: CPU-s per GB over https, one connection, $rounds rounds (load $(cut -d' ' -f1 /proc/loadavg))"
+: >"$run/tls_curl" && : >"$run/tls_probe" && : >"$run/tls_ratio"
+for _ in $(seq 1 "$rounds"); do
+  c=$(curl_cpu_s_per_gb)
+  p=$(probe_cpu_s_per_gb)
+  echo "$c" >>"$run/tls_curl"
+  echo "$p" >>"$run/tls_probe"
+  awk -v c="$c" -v p="$p" 'BEGIN { printf "%.4f\n", p / c }' >>"$run/tls_ratio"
+done
+echo "curl      $(mmm <"$run/tls_curl") CPU-s per GB (min / median / max)"
+echo "feedcheck $(mmm <"$run/tls_probe") CPU-s per GB"
+echo "ratio     $(mmm <"$run/tls_ratio") (feedcheck / curl, round by round)"
+awk -v p="$(median <"$run/tls_probe")" 'BEGIN {
+  printf "at 100 Gbit/s (12.5 GB/s) the probe would need %.1f cores (bound: ~4)\n", p * 12.5 }'

@@ -1,7 +1,11 @@
 #include "analyzers/tracing_line.h"
 
 #include <catch2/catch.hpp>
+#include <cctype>
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "analyzers/timestamp.h"
 
@@ -114,4 +118,91 @@ TEST_CASE("fields tokenize at ' ident=' only", "[analyzers][tracing]") {
   CHECK(f[3].value == "[1, 2]");
   CHECK(f[4].value.empty());
   CHECK(f[5].value == "\"q r\"");
+}
+
+TEST_CASE("an '=' inside a value or after a non-space is not a key", "[analyzers][tracing]") {
+  // The tokenizer finds keys from their '=' backwards: the same keys as trying one after every
+  // space, on the cases that could differ.
+  std::vector<TraceField> f;
+  TokenizeFields("url=https://a.b/c?x=1&y=2 h=a=b=c s=[k=v] 9x=1 _u.v=2 w=x  t=  =q z=end", &f);
+  REQUIRE(f.size() == 7);
+  CHECK(f[0].key == "url");
+  CHECK(f[0].value == "https://a.b/c?x=1&y=2");
+  CHECK(f[1].key == "h");
+  CHECK(f[1].value == "a=b=c");
+  CHECK(f[2].key == "s");
+  CHECK(f[2].value == "[k=v] 9x=1");  // a key cannot start with a digit
+  CHECK(f[3].key == "_u.v");
+  CHECK(f[4].key == "w");
+  CHECK(f[4].value == "x");
+  CHECK(f[5].key == "t");
+  CHECK(f[5].value == "  =q");  // " =q": no identifier before that '='
+  CHECK(f[6].key == "z");
+  CHECK(f[6].value == "end");
+  f.clear();
+  TokenizeFields("no fields here, just = signs = ", &f);
+  CHECK(f.empty());
+  TracingLine t;
+  REQUIRE(ParseTracingLine("2024-05-01T09:00:00Z  INFO a::b: msg[x=1] k=v", &t));
+  CHECK(t.message == "msg[x=1]");
+  REQUIRE(t.fields.size() == 1);
+  CHECK(t.fields[0].key == "k");
+}
+
+namespace {
+
+// The definition, spelled out the slow way: a key is "<ident>=" at the start or right after a
+// space; a value runs to the space before the next key, trailing spaces trimmed.
+std::vector<std::pair<std::string, std::string>> ReferenceFields(const std::string& s) {
+  auto ident_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto ident = [&](char c) {
+    return ident_start(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '.';
+  };
+  auto key_at = [&](size_t p) -> size_t {
+    if (p >= s.size() || !ident_start(s[p])) return 0;
+    size_t i = p + 1;
+    while (i < s.size() && ident(s[i])) ++i;
+    return i < s.size() && s[i] == '=' ? i - p + 1 : 0;
+  };
+  std::vector<size_t> starts;
+  for (size_t p = 0; p < s.size(); ++p)
+    if ((p == 0 || s[p - 1] == ' ') && key_at(p)) starts.push_back(p);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    size_t len = key_at(starts[k]);
+    // A key inside the previous key's value cannot start before that value does.
+    if (k > 0 && starts[k] < starts[k - 1] + key_at(starts[k - 1])) continue;
+    size_t v = starts[k] + len;
+    size_t end = s.size();
+    for (size_t j = k + 1; j < starts.size(); ++j)
+      if (starts[j] > v) {
+        end = starts[j] - 1;
+        break;
+      }
+    std::string value = s.substr(v, end - v);
+    while (!value.empty() && value.back() == ' ') value.pop_back();
+    out.push_back({s.substr(starts[k], len - 1), value});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the tokenizer agrees with the definition on random lines", "[analyzers][tracing]") {
+  std::mt19937 rng(7);
+  const std::string alphabet = "ab_.1= =  [:]";
+  for (int n = 0; n < 20000; ++n) {
+    std::string line;
+    size_t len = rng() % 40;
+    for (size_t i = 0; i < len; ++i) line += alphabet[rng() % alphabet.size()];
+    std::vector<TraceField> got;
+    TokenizeFields(line, &got);
+    auto want = ReferenceFields(line);
+    INFO("line '" << line << "'");
+    REQUIRE(got.size() == want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      CHECK(std::string(got[i].key) == want[i].first);
+      CHECK(std::string(got[i].value) == want[i].second);
+    }
+  }
 }

@@ -1,5 +1,5 @@
-// Log parsing speed: the rslex analyzer over a generated 1 GB rslex log (the bar is
-// >= 300 MB/s on one core). Rates are per CPU second of the benchmark thread (user + system,
+// Log parsing speed: the rslex analyzer over a generated 1 GB rslex log (the bar is 1 GB/s
+// per core). Rates are per CPU second of the benchmark thread (user + system,
 // so reading the file counts): on a shared machine wall time measures the neighbours. The log is
 // generated into /tmp at start and deleted at exit, unless FEEDCHECK_BENCH_RSLEX_LOG names a file
 // to use (generated there if missing, then kept, so scripts/bench_analyzers.sh can run `grep -c` on

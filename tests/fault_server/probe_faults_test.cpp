@@ -194,6 +194,43 @@ TEST_CASE("budgets hold exactly: requests and bytes counted by the server",
   }
 }
 
+// A request still in flight when the probe's --duration ends is cut by the probe itself, not
+// by slow storage: neither probe counts it as a timeout or an error (every response here takes
+// 150 ms, far inside the 60 s / 10 s request timeouts). The latency probe, which could not
+// measure every request it was asked for, says the budget ended it.
+TEST_CASE("a probe's own deadline cut is not a storage timeout", "[faults][probes][budget]") {
+  const std::string probe = GENERATE(as<std::string>{}, "throughput", "latency");
+  FaultServerProcess server(FAULT_SERVER,
+                            {"--object-bytes", "16777216", "--slow-first-byte-ms", "150"});
+  std::string extra = "--duration 2s";
+  if (probe == "throughput") extra += " --concurrency 2 --warmup 0.2s";
+  if (probe == "latency") extra += " --warmup-requests 1 --requests 200";
+  ProbeRun run =
+      RunProbe(probe, server.Url("/devstoreaccount1/fault-slow-first-byte/blob.bin"), extra);
+  INFO(probe << ": exit " << run.result.exit_code << "\nstderr: " << run.result.err
+             << "\nstdout: " << run.result.out.substr(0, 3000));
+  REQUIRE(run.json.has_value());
+  CHECK(run.result.exit_code == 0);
+  CHECK_FALSE(FindFactNumber(*run.json, "probe.errors.total").value_or(0) > 0);
+  CHECK_FALSE(FindFactNumber(*run.json, "probe.errors.timeouts").value_or(0) > 0);
+  const nlohmann::json& result = (*run.json)["probe"];
+  std::string message = result.value("message", "");
+  CHECK(message.find("failed") == std::string::npos);
+  CHECK(message.find("timeout") == std::string::npos);
+  if (probe == "latency") {
+    // 2 s of 150 ms requests: some measured, far fewer than 200, the budget named as the cause.
+    double measured = FindFactNumber(*run.json, "probe.latency.requests").value_or(0);
+    CHECK(measured >= 3);
+    CHECK(measured < 200);
+    CHECK(result.value("status", "") == "partial");
+    CHECK(message.find("duration budget reached") != std::string::npos);
+  } else {
+    CHECK(result.value("status", "") == "ok");
+    CHECK(FindFactNumber(*run.json, "probe.throughput.gbps").value_or(0) > 0);
+  }
+  CHECK(run.result.wall_s <= 2 + kGraceS);
+}
+
 // The listing probes against a listing far longer than the budget: 1,000 pages of 2,000 blobs
 // (~300 KB of XML a page) of 1 MiB objects.
 TEST_CASE("list and smallfiles budgets hold exactly, counted by the server",

@@ -1,5 +1,6 @@
 #include "probes/smallfile_probe.h"
 
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 
@@ -50,7 +51,9 @@ TEST_CASE("plans shrink big sizes to fit the byte budget", "[probes][smallfile]"
 }
 
 TEST_CASE("fit from a fake server with known overhead and bandwidth", "[probes][smallfile]") {
-  // Every GET "takes" 5 ms + size / 100 MB/s; the fit must recover both.
+  // A path of 100 MB/s shared by the probe's 2 connections: a GET "takes" 5 ms + size / 100 MB/s
+  // when small, 2 x size / 100 MB/s when the two share the path (the two asymptotes). The fit
+  // must recover the overhead and the aggregate bandwidth, not its half.
   auto client = std::make_shared<ScriptedHttpClient>([](const HttpRequest& r) {
     HttpResponse resp;
     if (r.url.find("comp=list") != std::string::npos) {
@@ -68,7 +71,8 @@ TEST_CASE("fit from a fake server with known overhead and bandwidth", "[probes][
     }
     resp.status = 206;
     resp.body_bytes = bytes;
-    resp.timing.total_s = 0.005 + static_cast<double>(bytes) / 1e8;
+    resp.timing.total_s =
+        std::max(0.005 + static_cast<double>(bytes) / 1e8, 2 * static_cast<double>(bytes) / 1e8);
     return resp;
   });
   HttpProbeEnv env;
@@ -94,7 +98,10 @@ TEST_CASE("fit from a fake server with known overhead and bandwidth", "[probes][
   const FactSet& f = r.evidence.facts;
   CHECK(f.Number("probe.smallfile.overhead_ms").value() == Approx(5.0).epsilon(1e-6));
   CHECK(f.Number("probe.smallfile.bandwidth_gbps").value() == Approx(0.8).epsilon(1e-6));
-  CHECK(f.Number("probe.smallfile.breakeven_bytes").value() == Approx(500000).epsilon(1e-6));
+  // 5 ms x 100 MB/s shared 2 ways; one request at a time would break even at twice that.
+  CHECK(f.Number("probe.smallfile.breakeven_bytes").value() == Approx(250000).epsilon(1e-6));
+  CHECK(f.Number("probe.smallfile.breakeven_bytes_one_stream").value() ==
+        Approx(500000).epsilon(1e-6));
   const Series* s = r.evidence.FindSeries("probe.smallfile.time_by_size");
   REQUIRE(s != nullptr);
   REQUIRE(s->points.size() == 3);
