@@ -2,6 +2,7 @@
 // be evaluated because facts were missing.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,10 +35,20 @@ struct Finding {
   std::vector<Fact> evidence;   ///< copies of the facts the rule names as evidence
   std::vector<EnvSetting> env;  ///< settings to paste into the job
   std::vector<ConfigFragment> config;
-  std::string source;           ///< where the advice comes from ("seeds/000 'Storage load'")
-  std::string rule_file;        ///< rules/*.yaml file and line the rule was defined at
+  std::string source;     ///< where the advice comes from ("seeds/000 'Storage load'")
+  std::string rule_file;  ///< rules/*.yaml file and line the rule was defined at
   int rule_line = 0;
+  /// How far past its limit the finding is, as a ratio (13.7 = 13.7x the account's request
+  /// limit), from the rule's `excess:` expression; absent when the rule has none or its facts
+  /// are missing. Findings of one severity are listed by it, largest first.
+  std::optional<double> excess;
+  /// The rule's severity was raised to critical because `excess` passed its `critical_above`.
+  bool escalated = false;
 };
+
+/// Most severe first; within a severity, the largest excess first, then findings without one,
+/// each group keeping its order (rule order). Reporters call this; they never compute excess.
+void SortFindings(std::vector<Finding>* findings);
 
 /// A rule that was not evaluated because facts it needs are absent.
 struct SkippedRule {

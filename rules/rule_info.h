@@ -64,6 +64,9 @@ struct RuleInfo {
   std::string mode;  ///< recommended input mode, empty when the rule says nothing about it
   SourceLocation mode_location;
   std::string source;
+  SourceText excess;           ///< optional: how far past a limit, as a ratio (an expression)
+  std::string critical_above;  ///< optional: the excess above which the finding is critical
+  SourceLocation critical_above_location;
 };
 
 }  // namespace feedcheck::rules

@@ -129,7 +129,7 @@ TEST_CASE("functions", "[rules][eval]") {
   CHECK(Eval("min(node.nic_gbps, 10Gbit/s)", f) == "10.0 Gbit/s");
   CHECK(Eval("max(node.nic_gbps, 3GB/s, 1Gbit/s)", f) == "24.0 Gbit/s");
   CHECK(Eval("num(runtime.setting.DATASET_MOUNT_READ_THREADS) * 2", f) == "32");
-  CHECK(Eval("rank_plan(node.count, 2)", f) == "ranks 0-5 -> account 1, ranks 6-11 -> account 2");
+  CHECK(Eval("rank_plan(node.count, 2)", f) == "nodes 0-5 -> account 1, nodes 6-11 -> account 2");
 }
 
 TEST_CASE("rank plan splits ranks into contiguous balanced blocks", "[rules][eval]") {
