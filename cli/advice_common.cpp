@@ -109,7 +109,7 @@ std::string FormatFindingText(const Finding& f) {
   out += Wrap(f.message, 100, "          ");
   if (f.excess)
     out +=
-        fmt::format("          {:.3g}x the limit{}\n", *f.excess,
+        fmt::format("          {:.3g}x its limit{}\n", *f.excess,
                     f.escalated ? " (critical: more than its rule allows over a hard limit)" : "");
   if (!f.evidence.empty()) {
     out += "          evidence:\n";

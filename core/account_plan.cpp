@@ -106,8 +106,9 @@ std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& ind
   else
     out += fmt::format(": one account feeds {} at full rate",
                        Count(p.full_rate_nodes, "node", "nodes"));
-  out += fmt::format(", and at {} each gets about {}.", Count(p.nodes, "node", "nodes"),
-                     Gbps(std::min(p.nic_gbps, p.account_egress_gbps / p.nodes)));
+  const std::string share = Gbps(std::min(p.nic_gbps, p.account_egress_gbps / p.nodes));
+  out += p.nodes == 1 ? fmt::format(", and the node gets about {}.", share)
+                      : fmt::format(", and at {} nodes each gets about {}.", p.nodes, share);
   out += " Ask Azure Support (portal support request) for an egress limit increase, or ";
   if (!p.striped) {
     out += fmt::format(
@@ -119,11 +120,12 @@ std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& ind
   out += fmt::format(
       "stripe the data across {} storage accounts so that every node reads from several of "
       "them: put shard s in account (s mod {}) + 1, pass every account as an input, and let "
-      "each node read its shards from all {} (about {} from each account per node; each account "
+      "each node read its shards from {} (about {} from each account per node; each account "
       "serves about {} of its {}).",
-      p.accounts, p.accounts, p.accounts, Gbps(p.nic_gbps / p.accounts), Gbps(p.per_account_gbps),
+      p.accounts, p.accounts, p.accounts == 2 ? std::string("both") : fmt::format("all {}", p.accounts),
+      Gbps(p.nic_gbps / p.accounts), Gbps(p.per_account_gbps),
       Gbps(p.account_egress_gbps));
-  if (p.accounts > p.nodes)
+  if (p.accounts > p.nodes && p.nodes > 1)
     out += fmt::format(
         " There are more accounts ({}) than nodes ({}): a split of whole nodes "
         "between accounts cannot reach full rate.",

@@ -171,7 +171,7 @@ TEST_CASE("findings are ordered by how far past a limit they are", "[cli][advise
   RunResult text = RunFeedcheck({"advise", "--profile", Profile("requests-13x.yaml")});
   CHECK(text.exit_code == 1);  // the critical finding fails at --fail-on critical
   CHECK(Has(text.out, "CRITICAL  requests-beyond-account"));
-  CHECK(Has(text.out, "13.7x the limit"));
+  CHECK(Has(text.out, "13.7x its limit"));
 }
 
 TEST_CASE("retired sizes are sized and flagged", "[cli][advise][egress][edges]") {
