@@ -34,6 +34,9 @@ AccountLookupResult LookUpAccount(const KnowledgeBase& kb, const AccountLookup& 
     return out;
   }
   out.listed_region = !lookup.region.empty() && kb.IsListedRegion(lookup.region);
+  // An unknown region with the egress given: nothing from the knowledge base (its request
+  // limit is as unknown as its egress was).
+  if (region_decides && !kb.IsKnownRegion(lookup.region)) return out;
   if (region_decides)
     out.target = &kb.TargetForRegion(lookup.region);
   else if (named)

@@ -122,9 +122,9 @@ std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& ind
       "them: put shard s in account (s mod {}) + 1, pass every account as an input, and let "
       "each node read its shards from {} (about {} from each account per node; each account "
       "serves about {} of its {}).",
-      p.accounts, p.accounts, p.accounts == 2 ? std::string("both") : fmt::format("all {}", p.accounts),
-      Gbps(p.nic_gbps / p.accounts), Gbps(p.per_account_gbps),
-      Gbps(p.account_egress_gbps));
+      p.accounts, p.accounts,
+      p.accounts == 2 ? std::string("both") : fmt::format("all {}", p.accounts),
+      Gbps(p.nic_gbps / p.accounts), Gbps(p.per_account_gbps), Gbps(p.account_egress_gbps));
   if (p.accounts > p.nodes && p.nodes > 1)
     out += fmt::format(
         " There are more accounts ({}) than nodes ({}): a split of whole nodes "

@@ -424,7 +424,17 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
             file.Error(kKbBadValue, r.Mark(), "a region must be a name such as 'East US'");
             continue;
           }
-          if (!IsKnownRegion(r.Scalar())) list->push_back(r.Scalar());
+          if (list == &listed_regions_ && !IsListedRegion(r.Scalar())) {
+            // A listed region of an override file moves out of the other regions.
+            const std::string key = NormalizeRegion(r.Scalar());
+            other_regions_.erase(
+                std::remove_if(other_regions_.begin(), other_regions_.end(),
+                               [&](const std::string& o) { return NormalizeRegion(o) == key; }),
+                other_regions_.end());
+            list->push_back(r.Scalar());
+          } else if (list == &other_regions_ && !IsKnownRegion(r.Scalar())) {
+            list->push_back(r.Scalar());
+          }
         }
       } else {
         file.Warning(kKbUnknownKey, kv.first.Mark(),
