@@ -91,6 +91,7 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
       std::string key = kv.first.as<std::string>();
       if (key == "environment_variables") out->env_line = Line(kv.first);
       if (key == "resources") out->resources_line = Line(kv.first);
+      if (key == "distribution") out->distribution_line = Line(kv.first);
     }
     if (const YAML::Node env = root["environment_variables"]) {
       if (env.IsMap()) {
@@ -124,7 +125,6 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
     }
     if (const YAML::Node c = root["compute"]; c && c.IsScalar()) out->compute = c.as<std::string>();
     if (const YAML::Node d = root["distribution"]; d && d.IsMap()) {
-      out->distribution_line = Line(d);
       if (d["type"] && d["type"].IsScalar()) out->distribution = d["type"].as<std::string>();
       if (const YAML::Node p = d["process_count_per_instance"]; p && p.IsScalar()) {
         auto q = ParseQuantity(p.as<std::string>());

@@ -105,7 +105,8 @@ TEST_CASE("the replication plan when one node outruns an account", "[cli][advise
       {"advise", "--profile", Profile("h100-one-node-50g.yaml"), "--json", "--fail-on", "never"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  const nlohmann::json* f = FindingOf(r.Json(), "egress-nodes-beyond-account");
+  auto json = r.Json();
+  const nlohmann::json* f = FindingOf(json, "egress-nodes-beyond-account");
   REQUIRE(f);
   std::string m = (*f)["message"];
   CHECK(Has(m, "1 node x 80.0 Gbit/s = 80.0 Gbit/s exceeds the account's 50.0 Gbit/s"));
@@ -127,7 +128,8 @@ TEST_CASE("advice checks its own premises: data larger than the disk", "[cli][ad
                                 "--json", "--fail-on", "never"});
   INFO(big.err);
   REQUIRE(big.exit_code == 0);
-  const nlohmann::json* f = FindingOf(big.Json(), "mount-small-files-multi-epoch");
+  auto big_json = big.Json();
+  const nlohmann::json* f = FindingOf(big_json, "mount-small-files-multi-epoch");
   REQUIRE(f);
   std::string m = (*f)["message"];
   CHECK_FALSE(Has(m, "later epochs read from the local disk"));
@@ -136,7 +138,8 @@ TEST_CASE("advice checks its own premises: data larger than the disk", "[cli][ad
   RunResult small = RunFeedcheck(
       {"advise", "--profile", Profile("data-fits-disk.yaml"), "--json", "--fail-on", "never"});
   REQUIRE(small.exit_code == 0);
-  const nlohmann::json* g = FindingOf(small.Json(), "mount-small-files-multi-epoch");
+  auto small_json = small.Json();
+  const nlohmann::json* g = FindingOf(small_json, "mount-small-files-multi-epoch");
   REQUIRE(g);
   CHECK(Has((*g)["message"], "so later epochs read from the local disk instead of storage."));
 }
@@ -189,10 +192,12 @@ TEST_CASE("retired sizes are sized and flagged", "[cli][advise][egress][edges]")
   RunResult a = RunFeedcheck(
       {"advise", "--profile", Profile("retired-size.yaml"), "--json", "--fail-on", "never"});
   REQUIRE(a.exit_code == 0);
-  const nlohmann::json* f = FindingOf(a.Json(), "vm-size-retired");
+  auto a_json = a.Json();
+  const nlohmann::json* f = FindingOf(a_json, "vm-size-retired");
   REQUIRE(f);
   CHECK(Has((*f)["message"], "Standard_NC24s_v3 was retired on 2025-09-30"));
   RunResult current = RunFeedcheck({"advise", "--profile", Profile("italynorth-standard-gpv2.yaml"),
                                     "--json", "--fail-on", "never"});
-  CHECK(FindingOf(current.Json(), "vm-size-retired") == nullptr);
+  auto current_json = current.Json();
+  CHECK(FindingOf(current_json, "vm-size-retired") == nullptr);
 }
