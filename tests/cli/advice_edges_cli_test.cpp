@@ -3,6 +3,7 @@
 // nodes, profile errors, advice that checks its own premises, findings ordered by how far past
 // a limit they are, and retired sizes.
 #include <catch2/catch.hpp>
+#include <map>
 #include <string>
 
 #include "run_feedcheck.h"
@@ -200,4 +201,26 @@ TEST_CASE("retired sizes are sized and flagged", "[cli][advise][egress][edges]")
                                     "--json", "--fail-on", "never"});
   auto current_json = current.Json();
   CHECK(FindingOf(current_json, "vm-size-retired") == nullptr);
+}
+
+TEST_CASE("postmortem looks the account up as egress does", "[cli][postmortem][edges]") {
+  const std::string job = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/job-demo";
+  auto account_facts = [&](const std::string& region, const std::string& kind) {
+    RunResult r =
+        RunFeedcheck({"postmortem", job, "--sku", "Standard_ND96asr_v4", "--nodes", "2", "--region",
+                      region, "--account-kind", kind, "--format", "json", "--fail-on", "never"});
+    std::map<std::string, nlohmann::json> out;
+    auto j = r.Json();
+    if (!j.is_object()) return out;
+    for (const auto& f : j["evidence"]["facts"])
+      if (f["key"].get<std::string>().rfind("account.", 0) == 0) out[f["key"]] = f["value"];
+    return out;
+  };
+  auto italy = account_facts("italynorth", "standard_gpv2");
+  CHECK(italy["account.egress_gbps"] == 50.0);
+  CHECK(italy["account.requests_per_s"] == 20000.0);
+  // A named target other than standard GPv2 is that target, whatever the region.
+  auto premium = account_facts("eastus", "premium_block_blob");
+  CHECK(premium["account.kind"] == "premium_block_blob");
+  CHECK(premium.count("account.egress_gbps") == 0);  // no published limit
 }
