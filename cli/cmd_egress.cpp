@@ -34,7 +34,10 @@ std::string AccountLabel(const AccountChoice& a) {
   if (!a.region.empty())
     where = fmt::format(" in {}, {}", a.region,
                         a.listed_region ? "a listed region" : "not a listed region");
-  if (!a.from_kb) return fmt::format("an account with {} egress", Gbps(a.target.egress_gbps));
+  if (!a.from_kb)
+    return fmt::format("an account{} with {} egress (from --account-egress-gbps)",
+                       a.region.empty() ? "" : fmt::format(" in {}", a.region),
+                       Gbps(a.target.egress_gbps));
   return fmt::format("one {} account{} ({} egress{})", a.target.name, where,
                      Gbps(a.target.egress_gbps),
                      a.egress_from_flag ? ", from --account-egress-gbps" : "");
@@ -188,17 +191,19 @@ int Run(const EgressOptions& o, const GlobalOptions& globals) {
   t.AddRow({"Nodes at full NIC rate", std::to_string(r.full_rate_nodes),
             fmt::format("floor({} / {}) = floor({})", FormatNumber(account.target.egress_gbps),
                         FormatNumber(node.nic_gbps), FormatNumber(r.saturation_nodes))});
-  t.AddRow(
-      {"Per-node rate falls from", std::to_string(r.degrade_from_nodes),
-       fmt::format("nodes ({} / {} = {} each)", FormatNumber(account.target.egress_gbps),
-                   r.degrade_from_nodes, Gbps(account.target.egress_gbps / r.degrade_from_nodes))});
+  t.AddRow({"Per-node rate falls from", std::to_string(r.degrade_from_nodes),
+            fmt::format("{} ({} / {} = {} each)", r.degrade_from_nodes == 1 ? "node" : "nodes",
+                        FormatNumber(account.target.egress_gbps), r.degrade_from_nodes,
+                        Gbps(account.target.egress_gbps / r.degrade_from_nodes))});
   if (r.nodes_given) {
-    t.AddRow({fmt::format("Per node at {} nodes", r.nodes), Gbps(r.per_node_gbps),
+    t.AddRow({fmt::format("Per node at {} node{}", r.nodes, r.nodes == 1 ? "" : "s"),
+              Gbps(r.per_node_gbps),
               r.degraded ? fmt::format("{}% of the NIC",
                                        FormatNumber(100 * r.per_node_gbps / node.nic_gbps))
                          : "full NIC rate"});
     t.AddRow(
-        {fmt::format("Aggregate at {} nodes", r.nodes), Gbps(r.aggregate_gbps),
+        {fmt::format("Aggregate at {} node{}", r.nodes, r.nodes == 1 ? "" : "s"),
+         Gbps(r.aggregate_gbps),
          r.degraded ? "the account limit" : fmt::format("{} x {}", r.nodes, Gbps(node.nic_gbps))});
     // The same plan as the advice (core/account_plan.h): a node split, or striping when one
     // node's NIC or a block of nodes is above the account's egress.

@@ -122,6 +122,9 @@ TEST_CASE("the replication plan when one node outruns an account", "[cli][advise
   INFO(e.err);
   REQUIRE(e.exit_code == 0);
   CHECK(Has(e.out, "stripe shards over all 26 accounts: one node needs 2"));
+  CHECK(Has(e.out, "Nodes at full NIC rate              0"));
+  CHECK(Has(e.out, "1  node (50 / 1 = 50 Gbit/s each)"));
+  CHECK_FALSE(Has(e.out, "1  nodes"));
 }
 
 TEST_CASE("advice checks its own premises: data larger than the disk", "[cli][advise][edges]") {
