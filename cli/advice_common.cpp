@@ -108,9 +108,8 @@ std::string FormatFindingText(const Finding& f) {
       fmt::format("{:<8}  {}: {}\n", Upper(SeverityName(f.severity)), f.rule_id, f.title);
   out += Wrap(f.message, 100, "          ");
   if (f.excess)
-    out +=
-        fmt::format("          {:.3g}x its limit{}\n", *f.excess,
-                    f.escalated ? " (critical: more than its rule allows over a hard limit)" : "");
+    out += fmt::format("          {:.3g}x its limit{}\n", *f.excess,
+                       f.escalated ? ": raised to critical, far over a hard limit" : "");
   if (!f.evidence.empty()) {
     out += "          evidence:\n";
     for (const auto& fact : f.evidence)
