@@ -84,8 +84,9 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
 
   SECTION("large files, one small node: ready, exit 0 even at --fail-on warning") {
     std::string url = Seed("pf-large", 0, 4, "32MiB");
-    CommandResult r =
-        Preflight(url, "--sku Standard_NC6s_v3 --nodes 1" + budget + "--fail-on warning --json");
+    // A size still offered: a retired one (NC6s_v3) is itself a warning (vm-size-retired).
+    CommandResult r = Preflight(
+        url, "--sku Standard_NC24ads_A100_v4 --nodes 1" + budget + "--fail-on warning --json");
     INFO(r.err << r.out.substr(0, 3000));
     REQUIRE(r.exit_code == 0);
     auto j = ParseJson(r.out);
