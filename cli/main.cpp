@@ -1,8 +1,11 @@
 // feedcheck: can this storage feed these GPUs, and if not, what should change?
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "cli/command.h"
+#include "cli/usage_help.h"
 #include "core/exit_status.h"
 
 int main(int argc, char** argv) {
@@ -10,6 +13,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "feedcheck: measures whether storage can feed GPU training nodes, reads what a "
       "job left behind, and says what to change."};
+  app.name("feedcheck");  // CLI11 takes it from argv[0] only while parsing; messages need it before
   app.set_version_flag("--version", FEEDCHECK_VERSION);
   app.require_subcommand(1);
   app.fallthrough();
@@ -36,11 +40,30 @@ int main(int argc, char** argv) {
   cli::SetupReport(app, table);
   cli::SetupRules(app, table);
   cli::SetupFacts(app, table);
+  CLI::App* version = app.add_subcommand("version", "Print feedcheck's version");
+  table.Add(version, [] {
+    std::printf("feedcheck %s\n", FEEDCHECK_VERSION);
+    return 0;
+  });
+  cli::AddGlobalFlagsToHelp(app);
 
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (auto problem = cli::CommandPathProblem(app, args)) {
+    std::fputs(problem->c_str(), stderr);
+    return ToInt(ExitStatus::kUsage);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    std::string message = cli::UnknownFlagsMessage(app, args);
+    if (message.empty()) {
+      app.exit(e);
+    } else {
+      std::fputs(message.c_str(), stderr);
+    }
+    return ToInt(ExitStatus::kUsage);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return ToInt(ExitStatus::kUsage);

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 namespace feedcheck {
 namespace {
@@ -117,15 +118,24 @@ std::optional<Unit> UnitFromName(std::string_view name) {
 
 std::string_view DimensionName(Dimension dimension) {
   switch (dimension) {
-    case Dimension::kCount: return "count";
-    case Dimension::kBytes: return "size";
-    case Dimension::kBitRate: return "rate";
-    case Dimension::kDuration: return "duration";
-    case Dimension::kFrequency: return "frequency";
-    case Dimension::kRatio: return "ratio";
-    case Dimension::kCpuCost: return "cpu cost";
-    case Dimension::kText: return "text";
-    case Dimension::kBool: return "bool";
+    case Dimension::kCount:
+      return "count";
+    case Dimension::kBytes:
+      return "size";
+    case Dimension::kBitRate:
+      return "rate";
+    case Dimension::kDuration:
+      return "duration";
+    case Dimension::kFrequency:
+      return "frequency";
+    case Dimension::kRatio:
+      return "ratio";
+    case Dimension::kCpuCost:
+      return "cpu cost";
+    case Dimension::kText:
+      return "text";
+    case Dimension::kBool:
+      return "bool";
   }
   return "?";
 }
@@ -208,8 +218,9 @@ std::optional<double> ParseIn(std::string_view text, Dimension dimension, Unit b
   }
   auto v = Convert(q->value, q->unit, base);
   if (!v) {
-    SetError(error, fmt::format("'{}' is a {}, expected a {}", text,
-                                DimensionName(InfoOf(q->unit).dimension), DimensionName(dimension)));
+    SetError(error,
+             fmt::format("'{}' is a {}, expected a {}", text,
+                         DimensionName(InfoOf(q->unit).dimension), DimensionName(dimension)));
     return std::nullopt;
   }
   if (!std::isfinite(*v * scale)) {
@@ -220,8 +231,64 @@ std::optional<double> ParseIn(std::string_view text, Dimension dimension, Unit b
 }
 }  // namespace
 
+namespace {
+// "1h30m", "2m", "1m30s", "1.5h", "2m500ms": number-unit pairs as Go's time.ParseDuration, warp
+// and fio write them, largest unit first. Only for durations: elsewhere "m" means nothing.
+std::optional<double> ParseCompoundDuration(std::string_view text) {
+  static constexpr std::pair<std::string_view, double> kParts[] = {
+      {"h", 3600}, {"min", 60}, {"ms", 1e-3}, {"m", 60}, {"s", 1}, {"us", 1e-6}};
+  std::string_view s = Trim(text);
+  double total = 0;
+  double last_scale = 1e9;  // each part smaller than the one before
+  int parts = 0;
+  while (!s.empty()) {
+    size_t n = 0;
+    while (n < s.size() && (std::isdigit(static_cast<unsigned char>(s[n])) || s[n] == '.')) ++n;
+    if (n == 0 || n > 32) return std::nullopt;
+    double value = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + n, value);
+    if (ec != std::errc() || ptr != s.data() + n) return std::nullopt;
+    s.remove_prefix(n);
+    const std::pair<std::string_view, double>* unit = nullptr;
+    for (const auto& part : kParts) {
+      if (s.substr(0, part.first.size()) == part.first) {
+        unit = &part;
+        break;
+      }
+    }
+    if (unit == nullptr || unit->second >= last_scale) return std::nullopt;
+    last_scale = unit->second;
+    s.remove_prefix(unit->first.size());
+    total += value * unit->second;
+    ++parts;
+  }
+  if (parts == 0 || !std::isfinite(total)) return std::nullopt;
+  return total;
+}
+
+// "4mib" -> "4MiB", "100gb" -> "100GB", "64k" -> "64K": size suffixes in any case.
+std::string CanonicalSizeCase(std::string_view text) {
+  std::string out(text);
+  size_t i = 0;
+  while (i < out.size() && !std::isalpha(static_cast<unsigned char>(out[i]))) ++i;
+  for (size_t k = i; k < out.size(); ++k)
+    out[k] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[k])));
+  if (out.size() >= i + 3 && out.compare(out.size() - 2, 2, "IB") == 0) out[out.size() - 2] = 'i';
+  return out;
+}
+}  // namespace
+
 std::optional<double> ParseBytes(std::string_view text, std::string* error) {
-  auto v = ParseIn(text, Dimension::kBytes, Unit::kBytes, true, error);
+  std::string first_error;
+  auto v = ParseIn(text, Dimension::kBytes, Unit::kBytes, true, &first_error);
+  if (!v) {
+    std::string canonical = CanonicalSizeCase(text);
+    if (canonical != text) v = ParseIn(canonical, Dimension::kBytes, Unit::kBytes, true, nullptr);
+    if (!v) {
+      SetError(error, first_error);
+      return std::nullopt;
+    }
+  }
   if (v && *v < 0) {
     SetError(error, fmt::format("'{}' is negative", text));
     return std::nullopt;
@@ -234,7 +301,12 @@ std::optional<double> ParseBitsPerSecond(std::string_view text, std::string* err
 }
 
 std::optional<double> ParseSeconds(std::string_view text, std::string* error) {
-  return ParseIn(text, Dimension::kDuration, Unit::kSeconds, true, error);
+  std::string first_error;
+  auto v = ParseIn(text, Dimension::kDuration, Unit::kSeconds, true, &first_error);
+  if (v) return v;
+  if (auto compound = ParseCompoundDuration(text)) return compound;
+  SetError(error, first_error + " (durations: 90, 90s, 500ms, 2m, 1h30m)");
+  return std::nullopt;
 }
 
 std::string FormatNumber(double value, int significant) {
@@ -261,7 +333,8 @@ std::string Scaled(double value, double step, const std::array<std::string_view,
     ++i;
   }
   if (i == 0) return fmt::format("{} {}", FormatNumber(v), names[0]);
-  return fmt::format("{:.{}f} {}", v, std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0), names[i]);
+  return fmt::format("{:.{}f} {}", v, std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0),
+                     names[i]);
 }
 }  // namespace
 
@@ -295,20 +368,33 @@ std::string FormatSeconds(double seconds) {
 
 std::string FormatValue(double value, Unit unit) {
   switch (unit) {
-    case Unit::kBytes: return FormatBytes(value);
-    case Unit::kGbps: return FormatBitRate(value * 1e9);
-    case Unit::kMbps: return FormatBitRate(value * 1e6);
-    case Unit::kBytesPerSecond: return FormatByteRate(value);
-    case Unit::kSeconds: return FormatSeconds(value);
-    case Unit::kMilliseconds: return FormatSeconds(value / 1e3);
-    case Unit::kMicroseconds: return FormatSeconds(value / 1e6);
-    case Unit::kPerSecond: return FormatNumber(value) + "/s";
-    case Unit::kFraction: return FormatNumber(value * 100) + "%";
-    case Unit::kPercent: return FormatNumber(value) + "%";
-    case Unit::kCpuSecondsPerGB: return FormatNumber(value) + " CPU-s/GB";
-    case Unit::kBool: return value != 0 ? "true" : "false";
+    case Unit::kBytes:
+      return FormatBytes(value);
+    case Unit::kGbps:
+      return FormatBitRate(value * 1e9);
+    case Unit::kMbps:
+      return FormatBitRate(value * 1e6);
+    case Unit::kBytesPerSecond:
+      return FormatByteRate(value);
+    case Unit::kSeconds:
+      return FormatSeconds(value);
+    case Unit::kMilliseconds:
+      return FormatSeconds(value / 1e3);
+    case Unit::kMicroseconds:
+      return FormatSeconds(value / 1e6);
+    case Unit::kPerSecond:
+      return FormatNumber(value) + "/s";
+    case Unit::kFraction:
+      return FormatNumber(value * 100) + "%";
+    case Unit::kPercent:
+      return FormatNumber(value) + "%";
+    case Unit::kCpuSecondsPerGB:
+      return FormatNumber(value) + " CPU-s/GB";
+    case Unit::kBool:
+      return value != 0 ? "true" : "false";
     case Unit::kCount:
-    case Unit::kText: break;
+    case Unit::kText:
+      break;
   }
   return FormatNumber(value);
 }

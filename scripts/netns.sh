@@ -163,6 +163,8 @@ cmd_down() {
     fi
     rm -f "$dir/netdelay.pid"
   fi
+  # The wire's own report (packets, drops, offload, CPU time) outlives its state directory.
+  [[ -s "$dir/netdelay.log" ]] && tail -n 1 "$dir/netdelay.log" >&2
   ip -n "$prefix-cli" tuntap del dev tun-cli mode tun 2>/dev/null || true
   ip -n "$prefix-srv" tuntap del dev tun-srv mode tun 2>/dev/null || true
   ip netns del "$prefix-srv" 2>/dev/null || true # takes the veth pair with it

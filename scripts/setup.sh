@@ -11,6 +11,7 @@ packages=(
   libyaml-cpp-dev zlib1g-dev
   nginx wrk iproute2 openmpi-bin libopenmpi-dev chromium fio
   nodejs npm curl ca-certificates openssl
+  dpkg-dev  # dpkg-shlibdeps: the Depends of the .deb CPack makes (tests/install)
 )
 
 missing=()

@@ -57,6 +57,34 @@ TEST_CASE("durations parse including the micro sign", "[core][units]") {
   CHECK(*ParseSeconds("20") == 20.0);
 }
 
+TEST_CASE("durations as warp and fio users type them: 2m, 1h30m, 1m30s", "[core][units]") {
+  CHECK(*ParseSeconds("90s") == 90.0);
+  CHECK(*ParseSeconds("2m") == 120.0);
+  CHECK(*ParseSeconds("1h30m") == 5400.0);
+  CHECK(*ParseSeconds("1m30s") == 90.0);
+  CHECK(*ParseSeconds("2m500ms") == Approx(120.5));
+  CHECK(*ParseSeconds("1.5h") == 5400.0);
+  std::string err;
+  // Out of order, a unit twice, no number, or trailing junk: refused with the accepted forms.
+  CHECK_FALSE(ParseSeconds("30m1h", &err));
+  CHECK(err.find("1h30m") != std::string::npos);
+  CHECK_FALSE(ParseSeconds("1m1m", &err));
+  CHECK_FALSE(ParseSeconds("m", &err));
+  CHECK_FALSE(ParseSeconds("1h30x", &err));
+  CHECK_FALSE(ParseSeconds("soon", &err));
+}
+
+TEST_CASE("size suffixes in any case keep their base", "[core][units]") {
+  CHECK(*ParseBytes("4mib") == 4194304.0);
+  CHECK(*ParseBytes("4MIB") == 4194304.0);
+  CHECK(*ParseBytes("100gb") == 1e11);  // GB: a power of 1000, whatever its case
+  CHECK(*ParseBytes("64k") == 65536.0);
+  CHECK(*ParseBytes("1 tib") == 1099511627776.0);
+  std::string err;
+  CHECK_FALSE(ParseBytes("4 mibs", &err));
+  CHECK(err.find("unknown unit 'mibs'") != std::string::npos);
+}
+
 TEST_CASE("quantities keep their unit for the condition language", "[core][units]") {
   auto q = ParseQuantity("24Gbit/s");
   REQUIRE(q);

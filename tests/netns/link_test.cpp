@@ -71,15 +71,18 @@ TEST_CASE("the rate-only link carries 0.93-0.97 Gbit/s of goodput under tbf 1gbi
   CHECK(gbps <= 0.97);
 }
 
-// The delay relay is a userspace process: at 1 Gbit/s it needs most of a core, and on a 2-core
-// machine it competes with nginx and the client, so this link's rate varies more (0.82-0.96
-// Gbit/s seen in runs of the whole label). Rate accuracy is therefore measured on the tbf-only
-// link; this test only checks that the delayed link is a working ~1 Gbit/s wire.
-TEST_CASE("the delayed link carries 0.80-0.97 Gbit/s on one connection (slow start included)",
+// The delayed link: the TUN wire forwards GSO super-packets from a fixed ring, so it costs about an
+// eighth of a core at 1 Gbit/s and keeps up with tbf (before, it kept every packet buffer and
+// needed most of a core: 0.65-0.71 Gbit/s on a quiet machine). One connection pays slow start
+// over 20 ms (about 8 RTTs to open a 2.5 MB window), a few percent of a 512 MiB transfer; the best
+// of two downloads, as above, since other work can only slow one down.
+TEST_CASE("the delayed link carries 0.90-0.97 Gbit/s on one connection (slow start included)",
           "[netns][link]") {
   RequireLink();
-  double gbps = CurlGbps(EnvOr("NETNS_DELAY_URL", ""), 512l << 20);
-  INFO("curl goodput " << gbps << " Gbit/s");
-  CHECK(gbps >= 0.80);
+  std::vector<double> runs;
+  for (int i = 0; i < 2; ++i) runs.push_back(CurlGbps(EnvOr("NETNS_DELAY_URL", ""), 512l << 20));
+  double gbps = *std::max_element(runs.begin(), runs.end());
+  INFO("curl goodput, best of " << runs[0] << ", " << runs[1] << ": " << gbps << " Gbit/s");
+  CHECK(gbps >= 0.90);
   CHECK(gbps <= 0.97);
 }

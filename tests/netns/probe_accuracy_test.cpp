@@ -30,9 +30,8 @@ nlohmann::json RunProbeInClient(const std::string& args) {
 TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over a 1 Gbit/s link",
           "[netns][throughput]") {
   // The tbf-only link: tbf is exact at the wire level, so 1 Gbit/s of wire bytes is 0.956 Gbit/s
-  // of goodput (1448/1514). The delayed link's userspace relay is CPU-bound on 2 cores and
-  // would measure the relay, not the probe (see link_test.cpp). 4 connections x 4 MiB ranges
-  // for 12 s; warm-up is excluded by the probe itself.
+  // of goodput (1448/1514). 4 connections x 4 MiB ranges for 12 s; warm-up is excluded by the
+  // probe itself. The same bar over the delayed link is the next test.
   nlohmann::json facts =
       RunProbeInClient("throughput " + ShellQuote(EnvOr("NETNS_RATE_URL", "") + "/1g.bin") +
                        " --concurrency 4 --block-size 4MiB --duration 12s");
@@ -56,4 +55,20 @@ TEST_CASE("the latency probe's p50 and connect time are one 20 ms RTT", "[netns]
   CHECK(*p50_ms <= 22.0);
   CHECK(*connect_ms >= 20.0);
   CHECK(*connect_ms <= 22.0);
+}
+
+TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over 1 Gbit/s with a 20 ms RTT",
+          "[netns][delayed]") {
+  // DESIGN's accuracy bar as stated: rate and delay on one link. The delay wire forwards GSO
+  // super-packets and costs about an eighth of a core at this rate (docs/performance.md), so the
+  // figure measures the probe and the link, not the wire. 4 connections keep 4 MiB ranges in
+  // flight across the 2.5 MB bandwidth-delay product.
+  nlohmann::json facts =
+      RunProbeInClient("throughput " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/1g.bin") +
+                       " --concurrency 4 --block-size 4MiB --duration 12s");
+  auto gbps = FindFactNumber(facts, "probe.throughput.gbps");
+  REQUIRE(gbps.has_value());
+  INFO("probe.throughput.gbps = " << *gbps);
+  CHECK(*gbps >= 0.93);
+  CHECK(*gbps <= 0.97);
 }

@@ -1,0 +1,49 @@
+# Install layout and the Debian packages (CPack).
+#
+#   bin/feedcheck, bin/feedcheck-mpi
+#   share/feedcheck/data/*.yaml    the knowledge base (found from bin/ as ../share/feedcheck/data)
+#   share/feedcheck/rules/*.yaml   the built-in rules
+#   share/doc/feedcheck/           README, docs/, examples/ (profiles, Azure ML jobs)
+#
+# `cmake --install build --prefix P` installs everything; `cpack --config build/CPackConfig.cmake`
+# makes feedcheck_VERSION_ARCH.deb (the command, data, rules, docs) and
+# feedcheck-mpi_VERSION_ARCH.deb (the MPI probes: only they need Open MPI on the node).
+include(GNUInstallDirs)
+
+install(TARGETS feedcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/ DESTINATION ${CMAKE_INSTALL_DATADIR}/feedcheck/data
+  COMPONENT cli FILES_MATCHING PATTERN "*.yaml")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules/builtin/
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/feedcheck/rules COMPONENT cli FILES_MATCHING PATTERN "*.yaml")
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs ${PROJECT_SOURCE_DIR}/examples
+  DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
+set(_feedcheck_components cli)
+if(TARGET feedcheck-mpi)
+  install(TARGETS feedcheck-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT mpi)
+  list(APPEND _feedcheck_components mpi)
+endif()
+
+set(CPACK_PACKAGE_NAME feedcheck)
+set(CPACK_PACKAGE_VENDOR "feedcheck")
+set(CPACK_PACKAGE_CONTACT "feedcheck maintainers <feedcheck@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "Can this storage feed these GPUs? Probes, job-log analysis and advice for Azure ML training")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_COMPONENTS_ALL ${_feedcheck_components})
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # feedcheck_0.1.0_amd64.deb
+set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # Depends: from the libraries the binaries link
+set(CPACK_DEBIAN_CLI_PACKAGE_NAME feedcheck)
+set(CPACK_DEBIAN_MPI_PACKAGE_NAME feedcheck-mpi)
+set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "feedcheck (= ${PROJECT_VERSION}), openmpi-bin")
+set(CPACK_COMPONENT_CLI_DESCRIPTION
+  "feedcheck: measures whether Azure storage can feed GPU training nodes (throughput, latency,\n"
+  "listing and small-file cost, cache disk, NIC), reads what an Azure ML job left behind\n"
+  "(data-runtime logs, storage metrics, GPU utilisation), and says what to change.")
+set(CPACK_COMPONENT_MPI_DESCRIPTION
+  "feedcheck-mpi: the feedcheck probes on every node of a cluster at once, under Open MPI.")
+include(CPack)

@@ -1,0 +1,99 @@
+// The command line for someone who has not read the manual: usage for a bare `feedcheck`, "did
+// you mean" for misspelt commands and flags, `version`, and the global flags in every --help.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/cli/run_feedcheck.h"
+
+namespace {
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+}  // namespace
+
+TEST_CASE("feedcheck alone prints its usage and the commands, exit 2", "[cli][usage]") {
+  RunResult r = RunFeedcheck({});
+  CHECK(r.exit_code == 2);
+  INFO(r.err);
+  CHECK(Has(r.err, "Usage"));
+  CHECK(Has(r.err, "egress"));
+  CHECK(Has(r.err, "postmortem"));
+  CHECK_FALSE(Has(r.err, "A subcommand is required"));
+}
+
+TEST_CASE("a misspelt command gets the nearest one", "[cli][usage]") {
+  RunResult r = RunFeedcheck({"egres", "--sku", "ND96asr_v4"});
+  CHECK(r.exit_code == 2);
+  INFO(r.err);
+  CHECK(Has(r.err, "'egres' is not a command"));
+  CHECK(Has(r.err, "Did you mean 'egress'?"));
+
+  r = RunFeedcheck({"--json", "postmortm", "dir"});  // after a global flag, too
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, "Did you mean 'postmortem'?"));
+
+  r = RunFeedcheck({"probe", "thruput", "http://127.0.0.1:9/x"});  // too far for an edit distance
+  CHECK(r.exit_code == 2);
+  INFO(r.err);
+  CHECK(Has(r.err, "feedcheck probe: 'thruput' is not a command"));
+  CHECK(Has(r.err, "Did you mean 'throughput'?"));
+  CHECK(Has(r.err, "latency"));  // the list of what there is
+
+  r = RunFeedcheck({"probe"});
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, "feedcheck probe: which one?"));
+
+  r = RunFeedcheck({"xyzzy"});  // nothing near: the list only
+  CHECK(r.exit_code == 2);
+  CHECK_FALSE(Has(r.err, "Did you mean"));
+  CHECK(Has(r.err, "Commands: "));
+}
+
+TEST_CASE("a misspelt flag gets the nearest flag of its command", "[cli][usage]") {
+  RunResult r = RunFeedcheck({"egress", "--sku", "ND96asr_v4", "--node", "12"});
+  CHECK(r.exit_code == 2);
+  INFO(r.err);
+  CHECK(Has(r.err, "feedcheck egress: unknown flag '--node'. Did you mean '--nodes'?"));
+  r = RunFeedcheck({"plan", "--bytes", "1TB", "--jsn"});  // a global flag is near too
+  CHECK(r.exit_code == 2);
+  INFO(r.err);
+  CHECK(Has(r.err, "Did you mean '--json'?"));
+}
+
+TEST_CASE("version and --version print the version", "[cli][usage]") {
+  RunResult a = RunFeedcheck({"version"});
+  RunResult b = RunFeedcheck({"--version"});
+  CHECK(a.exit_code == 0);
+  CHECK(b.exit_code == 0);
+  CHECK(Has(a.out, FEEDCHECK_VERSION));
+  CHECK(Has(b.out, FEEDCHECK_VERSION));
+}
+
+TEST_CASE("each command's --help shows the flags that work everywhere", "[cli][usage]") {
+  for (const char* command : {"egress", "postmortem", "lint"}) {
+    RunResult r = RunFeedcheck({command, "--help"});
+    CHECK(r.exit_code == 0);
+    INFO(command << ":\n" << r.out);
+    CHECK(Has(r.out, "--json"));
+    CHECK(Has(r.out, "--fail-on"));
+    CHECK(Has(r.out, "--kb FILE"));
+    CHECK(Has(r.out, "1h30m"));
+  }
+  RunResult r = RunFeedcheck({"probe", "throughput", "--help"});
+  CHECK(Has(r.out, "--no-color"));
+}
+
+TEST_CASE("durations and sizes are taken as users type them", "[cli][usage]") {
+  RunResult r = RunFeedcheck({"plan", "--bytes", "100gb", "--files", "1000", "--json"});
+  CHECK(r.exit_code == 0);
+  INFO(r.err);
+  CHECK(r.Json()["result"]["files"] == 1000.0);
+  // A probe's --duration in warp's form is accepted: the closed port is a target error (3),
+  // not a usage error (2); a bad one names the forms that work.
+  r = RunFeedcheck({"probe", "throughput", "http://127.0.0.1:9/x.bin", "--duration", "1m30s"});
+  INFO(r.err);
+  CHECK(r.exit_code == 3);
+  r = RunFeedcheck({"probe", "throughput", "http://127.0.0.1:9/x.bin", "--duration", "soon"});
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, "1h30m"));
+}
