@@ -174,6 +174,13 @@ int Run(const EgressOptions& o, const GlobalOptions& globals) {
                           {"result", ResultJson(r)},
                           {"facts", facts}};
     if (!account.assumption.empty()) out["assumptions"] = {account.assumption};
+    AccountPlan plan;
+    if (r.nodes_given && PlanAccounts(r.nodes, node.nic_gbps, account.target.egress_gbps, &plan))
+      out["plan"] = {{"accounts", plan.accounts},
+                     {"striped", plan.striped},
+                     {"accounts_per_node", plan.accounts_per_node},
+                     {"node_split", NodeSplitText(plan)},
+                     {"summary", AccountPlanSummary(plan)}};
     fmt::print("{}\n", out.dump(2));
     return ToInt(ExitStatus::kOk);
   }

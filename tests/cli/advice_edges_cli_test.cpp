@@ -125,6 +125,13 @@ TEST_CASE("the replication plan when one node outruns an account", "[cli][advise
   CHECK(Has(e.out, "Nodes at full NIC rate              0"));
   CHECK(Has(e.out, "1  node (50 / 1 = 50 Gbit/s each)"));
   CHECK_FALSE(Has(e.out, "1  nodes"));
+  RunResult ej = RunFeedcheck({"egress", "--sku", "Standard_ND96isr_H100_v5", "--region",
+                               "italynorth", "--nodes", "16", "--json"});
+  auto plan = ej.Json()["plan"];
+  CHECK(plan["accounts"] == 26);
+  CHECK(plan["striped"] == true);
+  CHECK(plan["accounts_per_node"] == 2);
+  CHECK(plan["node_split"] == "");
 }
 
 TEST_CASE("advice checks its own premises: data larger than the disk", "[cli][advise][edges]") {
