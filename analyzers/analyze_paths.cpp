@@ -27,6 +27,7 @@ namespace {
 struct Candidate {
   std::string path;
   bool explicit_file;  // named on the command line (unknown format is then worth a warning)
+  std::string root;    // the argument it was found under
 };
 
 void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
@@ -39,7 +40,7 @@ void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
       continue;
     }
     if (fs::is_regular_file(status)) {
-      files->push_back({p, true});
+      files->push_back({p, true, fs::path(p).parent_path().string()});
       continue;
     }
     if (!fs::is_directory(status)) {
@@ -64,7 +65,7 @@ void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
     }
     if (ec) skipped->push_back({p, "cannot list: " + ec.message()});
     std::sort(found.begin(), found.end());
-    for (auto& f : found) files->push_back({std::move(f), false});
+    for (auto& f : found) files->push_back({std::move(f), false, p});
   }
 }
 
@@ -83,10 +84,41 @@ std::optional<double> FirstTimestamp(const std::string& path) {
   return std::nullopt;
 }
 
-// A node name for GPU files when several are read: the file's stem ("nvidia-smi-node-1").
-std::string NodeName(const std::string& path) { return fs::path(path).stem().string(); }
+// Folders a job download has whatever the node: never a node's name.
+bool IsStandardFolder(const std::string& name) {
+  static const char* kStandard[] = {
+      "system_logs", "data_capability", "gpu",          "gpus",    "metrics",
+      "logs",        "user_logs",       "azureml-logs", "outputs", "lifecycler"};
+  for (const char* s : kStandard)
+    if (name == s) return true;
+  return false;
+}
 
 }  // namespace
+
+std::string NodeNameOf(const std::string& root, const std::string& path) {
+  std::error_code ec;
+  fs::path rel = fs::relative(fs::path(path), fs::path(root), ec);
+  if (!ec && !rel.empty() && rel.begin() != rel.end()) {
+    // job/node-1/system_logs/...: the folder under the job is the node.
+    auto first = *rel.begin();
+    if (std::distance(rel.begin(), rel.end()) >= 2 && first != ".." &&
+        !IsStandardFolder(first.string()))
+      return first.string();
+  }
+  // gpu/nvidia-smi-node-1.csv, gpu/dcgm_node-2.txt: the stem without the tool's name.
+  std::string stem = fs::path(path).stem().string();
+  for (const char* tool :
+       {"nvidia-smi", "nvidia_smi", "dcgm-exporter", "dcgm", "gpu-util", "gpu"}) {
+    std::string t = tool;
+    if (stem.size() > t.size() + 1 && stem.compare(0, t.size(), t) == 0 &&
+        (stem[t.size()] == '-' || stem[t.size()] == '_' || stem[t.size()] == '.'))
+      return stem.substr(t.size() + 1);
+  }
+  return stem;
+}
+
+namespace {}  // namespace
 
 std::vector<std::string> OrderRslexFiles(std::vector<std::string> files) {
   struct Keyed {
@@ -116,7 +148,9 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
   Collect(req, &candidates, &result.skipped);
 
   std::map<InputFormat, std::vector<std::string>> by_format;
+  std::map<std::string, std::string> root_of;
   for (const auto& c : candidates) {
+    root_of[c.path] = c.root;
     InputFormat format = InputFormat::kUnknown;
     if (req.forced_format) {
       format = *req.forced_format;
@@ -187,7 +221,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
         for (const auto& p : paths) {
           gpu->SetNextFile(format == InputFormat::kDcgmText ? GpuFileFormat::kDcgmText
                                                             : GpuFileFormat::kNvidiaSmiCsv,
-                           gpu_files > 1 ? NodeName(p) : "");
+                           gpu_files > 1 ? NodeNameOf(root_of[p], p) : "");
           feed(*gpu, p);
         }
         continue;
@@ -196,6 +230,17 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
     }
     for (const auto& p : paths) feed(*a, p);
     analyzers.push_back(std::move(a));
+  }
+  // Azure ML's workspace GPU metric arrives in a metrics file: its points join the GPU samples.
+  for (const auto& a : analyzers) {
+    const auto* monitor = dynamic_cast<const AzureMonitorMetricsAnalyzer*>(a.get());
+    if (!monitor || monitor->gpu_points().empty()) continue;
+    if (!gpu) {
+      gpu_owner = std::make_unique<GpuUtilAnalyzer>(opt);
+      gpu = gpu_owner.get();
+    }
+    for (const auto& pt : monitor->gpu_points())
+      gpu->AddMetricSample(pt.node, pt.device, pt.epoch_s, pt.util_percent, pt.interval_s, pt.file);
   }
   if (gpu_owner) analyzers.push_back(std::move(gpu_owner));
 

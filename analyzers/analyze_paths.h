@@ -35,6 +35,11 @@ struct AnalysisResult {
 
 AnalysisResult AnalyzePaths(const AnalyzeRequest& request);
 
+/// The node a file belongs to: the folder under `root` it sits in (job/node-1/...), unless that
+/// is a standard folder (system_logs, gpu, metrics, ...), else the file's stem without the
+/// tool's name (nvidia-smi-node-1.csv -> node-1).
+std::string NodeNameOf(const std::string& root, const std::string& path);
+
 /// Orders rotated rslex files oldest first: by the first timestamp inside, then by name
 /// ("rslex.log.2023-05-18-14" < "rslex.log.2023-05-18-15" < "rslex.log").
 std::vector<std::string> OrderRslexFiles(std::vector<std::string> files);

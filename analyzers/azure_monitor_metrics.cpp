@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
@@ -56,28 +59,91 @@ void Diag(DiagnosticList* d, const std::string& file, int line, std::string mess
           ""});
 }
 
+// Azure ML's GPU metrics: the value as a percentage, or nullopt when `name` is not one.
+std::optional<double> GpuPercent(std::string_view name, double value) {
+  if (IEquals(name, "GpuUtilization") || IEquals(name, "GpuUtilizationPercentage")) return value;
+  if (IEquals(name, "GpuUtilizationMilliGPUs")) return value / 10;  // 1000 = one GPU busy
+  return std::nullopt;
+}
+
+std::string Dimension(const Json& ts, std::initializer_list<const char*> names) {
+  const Json* md = Member(ts, "metadatavalues");
+  if (!md || !md->is_array()) return {};
+  for (const Json& dim : *md) {
+    std::string dim_name = StringAt(dim, "name");
+    for (const char* n : names) {
+      if (!IEquals(dim_name, n)) continue;
+      const Json* v = Member(dim, "value");
+      if (v && v->is_string()) return v->get<std::string>();
+    }
+  }
+  return {};
+}
+
+void ParseGpuMetric(const Json& metric, const std::string& name, double interval_s,
+                    const std::string& file, const std::string& where, DiagnosticList* diags,
+                    std::vector<GpuMetricPoint>* out) {
+  const Json* series = Member(metric, "timeseries");
+  if (!series || !series->is_array()) return;
+  for (size_t si = 0; si < series->size(); ++si) {
+    const Json& ts = (*series)[si];
+    std::string node = Dimension(ts, {"NodeId", "InstanceId"});
+    std::string device = Dimension(ts, {"DeviceId"});
+    const Json* data = Member(ts, "data");
+    if (!data || !data->is_array()) continue;
+    for (size_t di = 0; di < data->size(); ++di) {
+      const Json& point = (*data)[di];
+      std::string stamp = StringAt(point, "timeStamp");
+      auto t = ParseTimestamp(stamp);
+      if (!t) {
+        Diag(diags, file, 0, fmt::format("bad timeStamp '{}'", PrintableSnippet(stamp, 40)),
+             fmt::format("{}/timeseries/{}/data/{}", where, si, di));
+        continue;
+      }
+      const Json* v = Member(point, "average");
+      if (!v || !v->is_number()) v = Member(point, "maximum");
+      if (!v || !v->is_number()) continue;  // no data in this bucket (az prints null)
+      auto pct = GpuPercent(name, v->get<double>());
+      if (!pct || !std::isfinite(*pct)) continue;
+      out->push_back({node, device, *t, *pct, interval_s, file});
+    }
+  }
+}
+
 void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* metrics,
-                   DiagnosticList* diags, uint64_t* points) {
+                   DiagnosticList* diags, uint64_t* points, std::vector<GpuMetricPoint>* gpu) {
   double interval_s = 60;
   std::string interval_text = StringAt(doc, "interval");
   if (!interval_text.empty()) {
-    if (auto v = ParseIsoDuration(interval_text)) {
+    // REST says "PT5M"; `az monitor metrics list -o json` prints the same as "0:05:00".
+    if (auto v = ParseMetricInterval(interval_text); v && *v > 0) {
       interval_s = *v;
     } else {
       Diag(diags, file, 0,
-           fmt::format("interval '{}' is not an ISO 8601 duration; using PT1M",
+           fmt::format("interval '{}' is neither an ISO 8601 duration (PT5M) nor H:MM:SS "
+                       "(0:05:00); using one minute",
                        PrintableSnippet(interval_text, 40)),
            "/interval");
     }
   }
   const Json* value = Member(doc, "value");
   if (!value || !value->is_array()) return;
+  // A storage account's response names its region: the account's limits depend on it.
+  std::string region = StringAt(doc, "resourceregion");
+  if (!region.empty() && region.size() < 64 && IContains(StringAt(doc, "namespace"), "storage"))
+    metrics->SetRegion(region,
+                       {FactOrigin::kObserved,
+                        fmt::format("{} (resourceregion of the metrics response)", file), file, 0});
   for (size_t mi = 0; mi < value->size(); ++mi) {
     const Json& metric = (*value)[mi];
     std::string name = StringAt(metric, "name");
     std::string where = fmt::format("/value/{}", mi);
     if (name.empty()) {
       Diag(diags, file, 0, "metric without name.value", where);
+      continue;
+    }
+    if (GpuPercent(name, 0)) {
+      if (gpu) ParseGpuMetric(metric, name, interval_s, file, where, diags, gpu);
       continue;
     }
     auto kind = StorageMetrics::FromName(name);
@@ -126,7 +192,8 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
 }  // namespace
 
 bool ParseAzureMonitorJson(std::string_view text, const std::string& file, StorageMetrics* metrics,
-                           DiagnosticList* diagnostics, uint64_t* points) {
+                           DiagnosticList* diagnostics, uint64_t* points,
+                           std::vector<GpuMetricPoint>* gpu_points) {
   Json doc;
   try {
     doc = Json::parse(text.begin(), text.end());
@@ -164,7 +231,7 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
     const Json* value = Member(*d, "value");
     if (!value || !value->is_array()) continue;
     any = true;
-    ParseResponse(*d, file, metrics, diagnostics, points);
+    ParseResponse(*d, file, metrics, diagnostics, points, gpu_points);
   }
   if (!any)
     diagnostics->Add({"A212",
@@ -200,7 +267,7 @@ void AzureMonitorMetricsAnalyzer::OnLine(const Line& line) {
 
 void AzureMonitorMetricsAnalyzer::EndFile() {
   if (!too_big_) {
-    if (!ParseAzureMonitorJson(text_, file(), &metrics_, &diagnostics(), &points_))
+    if (!ParseAzureMonitorJson(text_, file(), &metrics_, &diagnostics(), &points_, &gpu_points_))
       ++stats().malformed;
   }
   text_.clear();

@@ -6,17 +6,30 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "analyzers/line_analyzer.h"
 #include "analyzers/storage_metrics.h"
 
 namespace feedcheck::analyzers {
 
+/// One point of Azure ML's workspace GPU metric (GpuUtilization, GpuUtilizationPercentage or
+/// GpuUtilizationMilliGPUs, formats.md 7.3), as a utilisation over the response's interval.
+struct GpuMetricPoint {
+  std::string node;    ///< NodeId / InstanceId dimension ("" when not split by node)
+  std::string device;  ///< DeviceId dimension ("" when not split by device)
+  double epoch_s = 0;
+  double util_percent = 0;
+  double interval_s = 60;
+  std::string file;
+};
+
 /// Parses one JSON document into `metrics`. Problems (syntax error with line, a metric without
 /// name, a bad timestamp) become diagnostics naming `file`; the rest is kept. Returns false
 /// when the document is not JSON or not a metrics response at all.
 bool ParseAzureMonitorJson(std::string_view text, const std::string& file, StorageMetrics* metrics,
-                           DiagnosticList* diagnostics, uint64_t* points = nullptr);
+                           DiagnosticList* diagnostics, uint64_t* points = nullptr,
+                           std::vector<GpuMetricPoint>* gpu_points = nullptr);
 
 class AzureMonitorMetricsAnalyzer : public LineAnalyzer {
  public:
@@ -26,12 +39,15 @@ class AzureMonitorMetricsAnalyzer : public LineAnalyzer {
   void EndFile() override;
   void Finish(Evidence* out) override;
   uint64_t points() const { return points_; }
+  /// GPU utilisation points of the files read (Azure ML workspace metrics).
+  const std::vector<GpuMetricPoint>& gpu_points() const { return gpu_points_; }
 
  private:
   std::string text_;  // one file's document, bounded by kMaxDocumentBytes
   bool too_big_ = false;
   StorageMetrics metrics_;
   uint64_t points_ = 0;
+  std::vector<GpuMetricPoint> gpu_points_;
 };
 
 }  // namespace feedcheck::analyzers

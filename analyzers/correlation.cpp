@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "analyzers/gpu_phases.h"
 #include "analyzers/text_util.h"
 
 namespace feedcheck::analyzers {
@@ -127,6 +128,7 @@ std::vector<std::string> Correlate(const CorrelationInputs& in, Evidence* ev) {
     set(NumberFact("gpu.first_busy_s", std::max(0.0, *in.first_gpu_busy_epoch_s - start),
                    Unit::kSeconds, p));
   }
+  for (auto& k : AddGpuPhaseFacts(ev)) keys.push_back(std::move(k));
   return keys;
 }
 

@@ -41,7 +41,30 @@ double PercentHistogram::Quantile(double q) const {
   return 100;
 }
 
-GpuUtilAnalyzer::GpuUtilAnalyzer(const AnalyzerOptions& options) : LineAnalyzer("gpu", options) {}
+GpuUtilAnalyzer::GpuUtilAnalyzer(const AnalyzerOptions& options)
+    : LineAnalyzer("gpu", options), ledger_(options.gpu_busy_threshold_percent) {}
+
+void GpuUtilAnalyzer::AddMetricSample(std::string_view node, std::string_view device,
+                                      double epoch_s, double util_percent, double interval_s,
+                                      const std::string& source) {
+  if (std::find(metric_files_.begin(), metric_files_.end(), source) == metric_files_.end()) {
+    metric_files_.push_back(source);
+    if (std::find(formats_seen_.begin(), formats_seen_.end(), "GpuUtilization metric") ==
+        formats_seen_.end())
+      formats_seen_.push_back("GpuUtilization metric");
+    stats().format = "gpu (" + fmt::format("{}", fmt::join(formats_seen_, " + ")) + ")";
+    if (std::find(stats().files.begin(), stats().files.end(), source) == stats().files.end())
+      stats().files.push_back(source);
+  }
+  key_scratch_ = node.empty() ? std::string() : KeySegment(node) + "/";
+  key_scratch_ += "gpu" + KeySegment(device.empty() ? std::string_view("0") : device);
+  GpuSample sample;
+  sample.gpu = key_scratch_;
+  sample.epoch_s = epoch_s;
+  sample.util_percent = util_percent;
+  Line line;
+  AddSample(sample, line, interval_s);
+}
 
 void GpuUtilAnalyzer::SetNextFile(GpuFileFormat format, std::string node_prefix) {
   format_ = format;
@@ -91,7 +114,8 @@ void GpuUtilAnalyzer::OnLine(const Line& line) {
   }
 }
 
-void GpuUtilAnalyzer::AddSample(const GpuSample& s, const Line& line) {
+void GpuUtilAnalyzer::AddSample(const GpuSample& s, const Line& line,
+                                std::optional<double> duration_s) {
   if (!s.util_percent) {
     ++missing_;
     return;
@@ -115,11 +139,14 @@ void GpuUtilAnalyzer::AddSample(const GpuSample& s, const Line& line) {
   }
   double t = *s.epoch_s;
   if (it->second.series) it->second.series->Add(t, u);
+  size_t slash = s.gpu.rfind('/');
+  ledger_.Add(s.gpu, slash == std::string_view::npos ? std::string_view{} : s.gpu.substr(0, slash),
+              t, u, duration_s);
   overall_series_.Add(t, u);
   if (!first_sample_ || t < *first_sample_) first_sample_ = t;
   if (u >= options().gpu_busy_threshold_percent && (!first_busy_ || t < *first_busy_)) {
     first_busy_ = t;
-    first_busy_file_ = file();
+    first_busy_file_ = line.number > 0 ? file() : metric_files_.back();
     first_busy_line_ = line.number;
   }
 }
@@ -147,6 +174,7 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
                             Unit::kFraction, pt));
     SetFact(out, NumberFact("gpu.busy_threshold_percent", threshold, Unit::kPercent, pt));
     for (const auto& [gpu, g] : gpus_) pct("gpu.util_mean." + KeySegment(gpu), g.hist.mean());
+    ledger_.Finish(out, p);
     if (first_sample_ && first_busy_) {
       Provenance pb = AtFile(first_busy_file_, first_busy_line_);
       SetFact(out,

@@ -11,6 +11,7 @@
 
 #include "analyzers/bounded_series.h"
 #include "analyzers/dcgm_text.h"
+#include "analyzers/gpu_idle_ledger.h"
 #include "analyzers/line_analyzer.h"
 #include "analyzers/nvidia_smi_csv.h"
 
@@ -43,6 +44,10 @@ class GpuUtilAnalyzer : public LineAnalyzer {
   void BeginFile(const std::string& path) override;
   void OnLine(const Line& line) override;
   void Finish(Evidence* out) override;
+  /// A point of Azure ML's workspace metric GpuUtilization (per node and device), which covers
+  /// the response's whole interval. `source` names the file for the statistics.
+  void AddMetricSample(std::string_view node, std::string_view device, double epoch_s,
+                       double util_percent, double interval_s, const std::string& source);
 
   struct PerGpu {
     PercentHistogram hist;
@@ -55,7 +60,8 @@ class GpuUtilAnalyzer : public LineAnalyzer {
   uint64_t missing_values() const { return missing_; }
 
  private:
-  void AddSample(const GpuSample& s, const Line& line);
+  void AddSample(const GpuSample& s, const Line& line,
+                 std::optional<double> duration_s = std::nullopt);
 
   GpuFileFormat format_ = GpuFileFormat::kNvidiaSmiCsv;
   std::string node_prefix_;
@@ -72,6 +78,8 @@ class GpuUtilAnalyzer : public LineAnalyzer {
   uint64_t untimed_ = 0;
   uint64_t gpu_overflow_ = 0;
   std::vector<std::string> formats_seen_;
+  GpuIdleLedger ledger_;
+  std::vector<std::string> metric_files_;
 };
 
 }  // namespace feedcheck::analyzers

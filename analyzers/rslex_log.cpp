@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analyzers/text_util.h"
+#include "analyzers/throttle_kind.h"
 
 namespace feedcheck::analyzers {
 
@@ -20,20 +21,6 @@ std::string_view After(std::string_view s, std::string_view marker) {
   return p == std::string_view::npos ? std::string_view{} : s.substr(p + marker.size());
 }
 
-std::string_view ThrottleLabel(int status) {
-  switch (status) {
-    case 503:
-      return "HTTP 503 (ServerBusy)";
-    case 500:
-      return "HTTP 500 (timeout/internal)";
-    case 429:
-      return "HTTP 429";
-    case 408:
-      return "HTTP 408";
-    default:
-      return {};
-  }
-}
 }  // namespace
 
 RslexLogAnalyzer::RslexLogAnalyzer(const AnalyzerOptions& options)
@@ -161,8 +148,15 @@ void RslexLogAnalyzer::OnResponse(const TracingLine& t, const Line& line) {
     code = *f;
   }
   if (!code.empty() && code.size() < 128) Count(&error_codes_, code, line);
-  std::string_view label = ThrottleLabel(status);
-  if (!label.empty() && t.has_time) {
+  ThrottleKind kind = ClassifyStorageError(status, msg, code);
+  if (kind == ThrottleKind::kNotThrottled) return;
+  Counted& thr = throttled_[static_cast<int>(kind)];
+  if (thr.count++ == 0) {
+    thr.file = file();
+    thr.line = line.number;
+  }
+  std::string_view label = ThrottleKindLabel(kind);
+  if (t.has_time) {
     auto it = throttle_intervals_.find(label);
     if (it == throttle_intervals_.end())
       it =
@@ -212,6 +206,12 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
                             static_cast<double>(by_level_[static_cast<int>(TraceLevel::kError)]),
                             Unit::kCount, p));
   }
+  // Each node's log counts the requests of that node: a per-node count, never to be added to
+  // the account-wide Transactions metric (which counts every client of the account).
+  for (const auto& [kind, c] : throttled_)
+    SetFact(out, NumberFact(fmt::format("runtime.throttled.{}",
+                                        ThrottleKindKey(static_cast<ThrottleKind>(kind))),
+                            static_cast<double>(c.count), Unit::kCount, prov(c)));
   for (const auto& [var, s] : settings_)
     SetFact(out, TextFact("runtime.setting." + var, s.value, AtFile(s.file, s.line)));
   if (!stream_error_.empty())

@@ -76,6 +76,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
     int64_t line = 0;
   };
   std::map<std::string, Setting, std::less<>> settings_;
+  std::map<int, Counted> throttled_;  // by ThrottleKind
   // Throttling (429/503/500) over time, for the storage lane.
   std::map<std::string, IntervalMerger, std::less<>> throttle_intervals_;
 };

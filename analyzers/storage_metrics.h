@@ -30,6 +30,11 @@ class StorageMetrics {
   /// `response_type` matters only for transactions ("" = all types together).
   void Add(Metric metric, double epoch_s, double value, double interval_s,
            std::string_view response_type, const Provenance& where);
+  /// The account's region as the metrics response states it (`resourceregion`).
+  void SetRegion(std::string region, const Provenance& where) {
+    region_ = std::move(region);
+    region_at_ = where;
+  }
   /// Sets the interval of every bucket that has none (CSV rows: spacing of the time column).
   void SetDefaultInterval(double interval_s);
   bool empty() const { return buckets_.empty() && latency_count_[0] + latency_count_[1] == 0; }
@@ -61,6 +66,8 @@ class StorageMetrics {
   Provenance first_;
   bool have_first_ = false;
   uint64_t dropped_buckets_ = 0;
+  std::string region_;
+  Provenance region_at_;
 };
 
 }  // namespace feedcheck::analyzers

@@ -129,3 +129,40 @@ std::optional<double> ParseIsoDuration(std::string_view s) {
 }
 
 }  // namespace feedcheck::analyzers
+
+namespace feedcheck::analyzers {
+
+std::optional<double> ParseClockDuration(std::string_view s) {
+  s = Trim(s);
+  double days = 0;
+  // Python's str(timedelta): "1 day, 0:00:00", "2 days, 12:00:00".
+  if (size_t comma = s.find(", "); comma != std::string_view::npos) {
+    std::string_view head = s.substr(0, comma);
+    size_t sp = head.find(' ');
+    if (sp == std::string_view::npos) return std::nullopt;
+    std::string_view unit = head.substr(sp + 1);
+    if (unit != "day" && unit != "days") return std::nullopt;
+    auto d = ParseDouble(head.substr(0, sp));
+    if (!d || *d < 0 || *d > 3650) return std::nullopt;
+    days = *d;
+    s = s.substr(comma + 2);
+  }
+  size_t c1 = s.find(':');
+  size_t c2 = c1 == std::string_view::npos ? c1 : s.find(':', c1 + 1);
+  if (c1 == std::string_view::npos || c2 == std::string_view::npos || c1 == 0 || c1 > 2 ||
+      c2 != c1 + 3)
+    return std::nullopt;
+  auto h = ParseDouble(s.substr(0, c1));
+  auto m = ParseDouble(s.substr(c1 + 1, 2));
+  auto sec = ParseDouble(s.substr(c2 + 1));
+  if (!h || !m || !sec || *h < 0 || *h >= 24 || *m < 0 || *m >= 60 || *sec < 0 || *sec >= 60)
+    return std::nullopt;
+  return days * 86400 + *h * 3600 + *m * 60 + *sec;
+}
+
+std::optional<double> ParseMetricInterval(std::string_view s) {
+  if (auto iso = ParseIsoDuration(s)) return iso;
+  return ParseClockDuration(s);
+}
+
+}  // namespace feedcheck::analyzers

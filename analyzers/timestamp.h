@@ -19,6 +19,14 @@ std::optional<double> ParseTimestamp(std::string_view s);
 /// Seconds in an ISO 8601 duration: "PT1M" = 60, "PT1H" = 3600, "P1D" = 86400, "PT30S".
 std::optional<double> ParseIsoDuration(std::string_view s);
 
+/// Seconds in a clock-style duration, as `az ... -o json` prints a timedelta: "0:01:00" = 60,
+/// "0:05:00" = 300, "1:00:00" = 3600, "1 day, 0:00:00" = 86400.
+std::optional<double> ParseClockDuration(std::string_view s);
+
+/// An Azure Monitor response's `interval`: ISO 8601 (REST: "PT5M") or clock style (az CLI:
+/// "0:05:00").
+std::optional<double> ParseMetricInterval(std::string_view s);
+
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
 long long DaysFromCivil(long long y, unsigned m, unsigned d);
 

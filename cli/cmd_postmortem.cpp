@@ -1,8 +1,8 @@
 // `feedcheck postmortem JOB_LOG_DIR [--metrics M] [--gpu G] [--profile P] [--with RESULT.json]
-// [--sku S --nodes N --region R] [--format F] [-o FILE]`: analyzers + rules; the verdict names the
-// bottleneck with its evidence. `--with` sets measurements of an earlier preflight or probe run
-// beside what the job left. Analysis, rules, verdict and rendering each live in their own library;
-// this file only wires them.
+// [--sku S --nodes N --region R] [--format F] [-o FILE]`: analyzers + rules + diagnosis; the
+// verdict names the cause with its confidence and the GPU time it cost. `--with` sets measurements
+// of an earlier preflight or probe run beside what the job left. Analysis, rules, verdict and
+// rendering each live in their own library; this file only wires them.
 #include <fmt/format.h>
 
 #include <memory>
@@ -13,8 +13,9 @@
 #include "cli/command.h"
 #include "cli/report_output.h"
 #include "core/exit_status.h"
+#include "diagnosis/cluster_nodes.h"
+#include "diagnosis/postmortem_diagnosis.h"
 #include "reports/report_json.h"
-#include "reports/verdict.h"
 
 namespace feedcheck::cli {
 
@@ -82,12 +83,27 @@ int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
     fmt::print(stderr, "feedcheck postmortem: {}\n", flag_error.message);
     return ToInt(ExitStatus::kUsage);
   }
+  // No account named: the storage metrics say which region the account is in, and with it
+  // its limits (a listed region's 200 Gbit/s, else 50).
+  const Fact* metrics_region = report.evidence.facts.Find("metrics.region");
+  ClusterFlags flags = opts.cluster;
+  if (!cluster.account_given && metrics_region && metrics_region->is_text()) {
+    flags.region = metrics_region->text();
+    ClusterChoice from_metrics;
+    if (ResolveCluster(kb, flags, &from_metrics, &flag_error)) {
+      cluster = from_metrics;
+    } else {
+      flags.region.clear();
+    }
+  }
   DiagnosticList diagnostics;
   if (!AddMeasurements(opts.with, &report.evidence, &diagnostics)) {
     PrintDiagnostics(diagnostics);
     return ToInt(ExitStatus::kInputError);
   }
-  FactSet overrides = ClusterFlagFacts(opts.cluster, cluster);
+  FactSet overrides = ClusterFlagFacts(flags, cluster);
+  if (!flags.region.empty() && opts.cluster.region.empty())
+    overrides.Set(TextFact("account.region", flags.region, metrics_region->provenance));
   overrides.Merge(report.evidence.facts);
   rules::Profile profile;
   FactSet facts;
@@ -107,10 +123,16 @@ int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
   }
   PrintDiagnostics(diagnostics);
   report.evidence.facts = facts;
-  ApplyRules(rule_set, facts, &PostmortemVerdict, &report);
+  // A job folder with one subfolder per node is also read node by node, for the node table.
+  std::vector<NodeRow> nodes = diagnosis::ReadNodeFolders(opts.job_dir, request.options);
+  diagnosis::DiagnosePostmortem(rule_set, std::move(nodes), &report);
 
   if (int rc = WriteReport(report, opts.format, opts.output, globals, "postmortem")) return rc;
-  return FindingsExitCode(report.findings, globals);
+  // Findings the diagnosis marked secondary do not describe this job: they do not fail it.
+  std::vector<Finding> primary;
+  for (const auto& f : report.findings)
+    if (!f.secondary) primary.push_back(f);
+  return FindingsExitCode(primary, globals);
 }
 
 }  // namespace

@@ -55,5 +55,6 @@ void SetupLint(CLI::App& root, CommandTable& table);
 void SetupReport(CLI::App& root, CommandTable& table);
 void SetupRules(CLI::App& root, CommandTable& table);
 void SetupFacts(CLI::App& root, CommandTable& table);
+void SetupCompare(CLI::App& root, CommandTable& table);
 
 }  // namespace feedcheck::cli

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   cli::SetupReport(app, table);
   cli::SetupRules(app, table);
   cli::SetupFacts(app, table);
+  cli::SetupCompare(app, table);
   CLI::App* version = app.add_subcommand("version", "Print feedcheck's version");
   table.Add(version, [] {
     std::printf("feedcheck %s\n", FEEDCHECK_VERSION);

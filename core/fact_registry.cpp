@@ -202,6 +202,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"runtime.http_errors.<status>", U::kCount, O::kObserved, "non-successful responses by HTTP status"},
       {"runtime.error_codes.<code>", U::kCount, O::kObserved, "non-successful responses by x-ms-error-code"},
       {"runtime.retries", U::kCount, O::kObserved, "retries the runtime logged"},
+      {"runtime.throttled.<limit>", U::kCount, O::kObserved, "refused requests in this job's rslex logs by what Azure said: egress, ingress, requests, server_busy (limit unknown), timeout; per node, never added to account-wide metrics"},
       {"runtime.setting.<ENV_VAR>", U::kText, O::kObserved, "a setting the runtime reports (or the job sets)"},
       {"runtime.non_success_responses", U::kCount, O::kObserved, "non-successful HTTP responses rslex logged"},
       {"runtime.log_errors", U::kCount, O::kObserved, "ERROR lines in rslex.log"},
@@ -210,6 +211,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       // --- observed: storage metrics ---
       {"metrics.e2e_latency_ms", U::kMilliseconds, O::kObserved, "SuccessE2ELatency, mean"},
       {"metrics.server_latency_ms", U::kMilliseconds, O::kObserved, "SuccessServerLatency, mean"},
+      {"metrics.region", U::kText, O::kObserved, "the storage account's region, from the metrics response (resourceregion)"},
       {"metrics.egress_gbps_peak", U::kGbps, O::kObserved, "peak account egress"},
       {"metrics.egress_gbps_mean", U::kGbps, O::kObserved, "mean account egress"},
       {"metrics.ingress_gbps_peak", U::kGbps, O::kObserved, "peak account ingress"},
@@ -244,6 +246,21 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"gpu.busy_threshold_percent", U::kPercent, O::kDeclared, "utilisation under which a sample counts as starved"},
       {"gpu.starved_s", U::kSeconds, O::kObserved, "time the mean over GPUs was under the busy threshold"},
       {"gpu.util_mean.<gpu>", U::kPercent, O::kObserved, "mean utilisation of one GPU ([node_]gpu<N>)"},
+      {"gpu.lost_gpu_s", U::kSeconds, O::kObserved, "GPU time lost: starved samples x their interval, summed over GPUs (GPU-seconds)"},
+      {"gpu.sampled_gpu_s", U::kSeconds, O::kObserved, "GPU time covered by samples, summed over GPUs (GPU-seconds)"},
+      {"gpu.idle_fraction", U::kFraction, O::kObserved, "GPU time lost / GPU time sampled"},
+      {"gpu.idle_s", U::kSeconds, O::kObserved, "GPU time lost per GPU (wall clock the GPUs stood idle)"},
+      {"gpu.span_s", U::kSeconds, O::kObserved, "wall clock from the first GPU sample to the end of the last"},
+      {"gpu.sample_interval_s", U::kSeconds, O::kObserved, "GPU sampling interval (median over GPUs)"},
+      {"gpu.unsampled_s", U::kSeconds, O::kObserved, "holes in the GPU sampling per GPU (counted neither busy nor idle)"},
+      {"gpu.node_lost_gpu_s.<node>", U::kSeconds, O::kObserved, "GPU time lost on one node (GPU-seconds)"},
+      {"gpu.node_gpus.<node>", U::kCount, O::kObserved, "GPUs sampled on one node"},
+      {"gpu.node_util_mean.<node>", U::kPercent, O::kObserved, "mean GPU utilisation of one node"},
+      {"gpu.lost_download_gpu_s", U::kSeconds, O::kDerived, "GPU time lost while a download ran (GPU-seconds)"},
+      {"gpu.lost_mount_gpu_s", U::kSeconds, O::kDerived, "GPU time lost while a mount served the reads (GPU-seconds)"},
+      {"gpu.lost_after_data_gpu_s", U::kSeconds, O::kDerived, "GPU time lost after the data phase: the job's own code (GPU-seconds)"},
+      {"gpu.lost_unknown_gpu_s", U::kSeconds, O::kDerived, "GPU time lost outside any known data-runtime phase (GPU-seconds)"},
+      {"gpu.idle_download_s", U::kSeconds, O::kDerived, "wall clock the GPUs stood idle waiting for the download"},
   };
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bottleneck.h"
 #include "core/fact.h"
 
 namespace feedcheck {
@@ -38,6 +39,16 @@ struct Finding {
   std::string source;     ///< where the advice comes from ("seeds/000 'Storage load'")
   std::string rule_file;  ///< rules/*.yaml file and line the rule was defined at
   int rule_line = 0;
+  Bottleneck bottleneck = Bottleneck::kNone;     ///< the rule's `class:`
+  FindingBasis basis = FindingBasis::kObserved;  ///< the rule's `basis:`
+  /// What it cost, set by a post-mortem so reporters only sort and print: GPU-seconds lost in
+  /// the part of the job this finding explains (< 0: not known), and the figure as shown.
+  double impact_gpu_s = -1;
+  std::string impact;
+  /// A post-mortem keeps a finding that does not explain this job (contradicted by what was
+  /// observed, or advice for after the cause is fixed) but marks it secondary, saying why.
+  bool secondary = false;
+  std::string secondary_note;
   /// How far past its limit the finding is, as a ratio (13.7 = 13.7x the account's request
   /// limit), from the rule's `excess:` expression; absent when the rule has none or its facts
   /// are missing. Findings of one severity are listed by it, largest first.

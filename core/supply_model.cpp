@@ -64,4 +64,30 @@ int RampNodesToDraw(int planned_nodes, double node_gbps, double egress_gbps, int
   return std::clamp(n, 1, cap);
 }
 
+int AccountsForFullRate(int nodes, double node_gbps, double egress_gbps) {
+  if (egress_gbps <= 0) return 1;
+  if (node_gbps <= 0) return 2;
+  return std::max(1, static_cast<int>(std::ceil(nodes * node_gbps / egress_gbps - 1e-9)));
+}
+
+double AggregateWithAccounts(int nodes, double node_gbps, double egress_gbps, int accounts) {
+  double limit = accounts * egress_gbps;
+  return node_gbps > 0 ? std::min(nodes * node_gbps, limit) : limit;
+}
+
+IdleAfterSpeedup PredictIdleAfterSpeedup(double lost_gpu_s, double sampled_gpu_s,
+                                         double phase_lost_gpu_s, double phase_s, int gpus,
+                                         double speedup) {
+  IdleAfterSpeedup out;
+  double keep = speedup > 0 && std::isfinite(speedup) ? 1 / std::max(1.0, speedup) : 0;
+  out.phase_s = phase_s * keep;
+  double saved_lost = phase_lost_gpu_s * (1 - keep);
+  // The GPUs were sampled through the phase too: the shorter phase is also less sampled time.
+  double saved_sampled = std::min(sampled_gpu_s, phase_s * (1 - keep) * std::max(1, gpus));
+  double lost = std::max(0.0, lost_gpu_s - saved_lost);
+  double sampled = std::max(lost, sampled_gpu_s - saved_sampled);
+  out.idle_fraction = sampled > 0 ? lost / sampled : 0;
+  return out;
+}
+
 }  // namespace feedcheck

@@ -358,12 +358,15 @@ std::string FormatSeconds(double seconds) {
   if (a < 1e-3) return fmt::format("{} \xC2\xB5s", FormatNumber(seconds * 1e6));
   if (a < 1) return fmt::format("{} ms", FormatNumber(seconds * 1e3));
   if (a < 120) return fmt::format("{} s", FormatNumber(seconds));
-  if (a < 7200) {
-    double m = std::floor(a / 60);
-    return fmt::format("{}{:.0f} min {:.0f} s", seconds < 0 ? "-" : "", m, a - m * 60);
+  if (std::round(a) < 7200) {
+    // Round first, so 20 min 59.6 s reads "21 min 0 s", never "20 min 60 s".
+    double r = std::round(a);
+    double m = std::floor(r / 60);
+    return fmt::format("{}{:.0f} min {:.0f} s", seconds < 0 ? "-" : "", m, r - m * 60);
   }
-  double h = std::floor(a / 3600);
-  return fmt::format("{}{:.0f} h {:.0f} min", seconds < 0 ? "-" : "", h, (a - h * 3600) / 60);
+  double r = std::round(a / 60) * 60;
+  double h = std::floor(r / 3600);
+  return fmt::format("{}{:.0f} h {:.0f} min", seconds < 0 ? "-" : "", h, (r - h * 3600) / 60);
 }
 
 std::string FormatValue(double value, Unit unit) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/units.h"
 #include "reports/html_charts.h"
 #include "reports/html_escape.h"
 #include "reports/html_style.h"
@@ -44,12 +45,47 @@ std::string Banner(const Report& r) {
   return out + "</div>\n</header>\n";
 }
 
+std::string DiagnosisSection(const Report& r) {
+  const DiagnosisSummary& d = r.diagnosis;
+  if (!d.present) return "";
+  std::string out = "<section><h2>GPU time and cause</h2>\n";
+  if (!d.gpu.headline.empty()) out += fmt::format("<p><b>{}</b></p>\n", E(d.gpu.headline));
+  out += fmt::format("<p>Cause: <b>{}</b> ({})</p>\n", E(d.cause), E(d.confidence));
+  if (!d.settle_with.empty())
+    out += fmt::format("<p class=\"note\">Would settle it: {}</p>\n", E(d.settle_with));
+  if (!d.fix.empty()) out += fmt::format("<p>Fix: {}</p>\n", E(d.fix));
+  if (d.estimate.available) {
+    out += fmt::format("<p><b>What the fix buys (estimate):</b> {}</p>\n<ul>", E(d.estimate.text));
+    for (const auto& a : d.estimate.assumptions) out += fmt::format("<li>assumes {}</li>", E(a));
+    out += "</ul>\n";
+  }
+  if (!d.nodes.empty()) {
+    out +=
+        "<table><tr><th>Node</th><th>Download</th><th>GPU busy</th><th>GPU time lost</th>"
+        "<th>Throttled</th></tr>\n";
+    for (const auto& n : d.nodes)
+      out += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                         E(n.node), n.straggler ? " (straggler)" : "",
+                         n.download_s >= 0 ? E(FormatSeconds(n.download_s)) : "-",
+                         n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
+                         n.gpu_lost_gpu_s >= 0 ? E(GpuTimeText(n.gpu_lost_gpu_s)) : "-",
+                         n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
+    out += "</table>\n";
+    if (!d.straggler.empty()) out += fmt::format("<p>Straggler: {}</p>\n", E(d.straggler));
+  }
+  return out + "</section>\n";
+}
+
 std::string FindingCard(const Finding& f) {
   std::string sev(SeverityName(f.severity));
   std::string out = fmt::format(
       "<article class=\"card finding {0}\">\n<header><span class=\"badge {0}\">{0}</span>"
       "<h3>{1}</h3><span class=\"rule-id mono\">{2}</span></header>\n",
       sev, E(f.title), E(f.rule_id));
+  if (f.secondary)
+    out += fmt::format("<p class=\"note\">Secondary: {}</p>\n", E(f.secondary_note));
+  else if (!f.impact.empty())
+    out += fmt::format("<p><b>Cost: {}</b></p>\n", E(f.impact));
   if (!f.message.empty()) out += fmt::format("<p>{}</p>\n", E(f.message));
   if (!f.evidence.empty()) {
     std::vector<const Fact*> facts;
@@ -74,6 +110,11 @@ std::string FindingCard(const Finding& f) {
 std::string Findings(const Report& r) {
   std::string out = "<section><h2>Findings</h2>\n";
   if (r.findings.empty()) out += "<p class=\"note\">No rule found a problem.</p>\n";
+  if (r.diagnosis.present) {
+    // Ordered by the GPU time they cost; secondary ones last.
+    for (const auto& f : r.findings) out += FindingCard(f);
+    return out + "</section>\n";
+  }
   for (Severity s : SeveritiesMostSevereFirst())
     for (const auto& f : r.findings)
       if (f.severity == s) out += FindingCard(f);
@@ -152,7 +193,8 @@ void HtmlReporter::Render(const Report& r, std::ostream& out) const {
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
       << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
-      << Banner(r) << Findings(r) << Settings(r) << "<section><h2>Charts</h2>\n"
+      << Banner(r) << DiagnosisSection(r) << Findings(r) << Settings(r)
+      << "<section><h2>Charts</h2>\n"
       << RenderHtmlCharts(r) << "</section>\n"
       << Skipped(r) << Facts(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/units.h"
 #include "reports/report_text.h"
 
 namespace feedcheck {
@@ -52,6 +53,10 @@ void FactTable(std::ostream& out, const std::vector<const Fact*>& facts) {
 
 void FindingSection(std::ostream& out, const feedcheck::Finding& f) {
   out << fmt::format("\n### {}: {} (`{}`)\n\n", SeverityName(f.severity), f.title, f.rule_id);
+  if (f.secondary)
+    out << "*Secondary: " << f.secondary_note << "*\n\n";
+  else if (!f.impact.empty())
+    out << "**Cost: " << f.impact << "**\n\n";
   if (!f.message.empty()) out << f.message << "\n\n";
   if (!f.evidence.empty()) {
     std::vector<const Fact*> facts;
@@ -76,11 +81,40 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
   if (!r.verdict.empty()) out << "**Verdict: " << r.verdict << "**\n\n";
   if (!r.verdict_detail.empty()) out << "> " << r.verdict_detail << "\n\n";
 
+  const DiagnosisSummary& dx = r.diagnosis;
+  if (dx.present) {
+    if (!dx.gpu.headline.empty()) out << "**" << dx.gpu.headline << "**\n\n";
+    out << "Cause: **" << dx.cause << "** (" << dx.confidence << ")\n\n";
+    if (!dx.settle_with.empty()) out << "Would settle it: " << dx.settle_with << "\n\n";
+    if (!dx.fix.empty()) out << "Fix: " << dx.fix << "\n\n";
+    if (dx.estimate.available) {
+      out << "What the fix buys (estimate): " << dx.estimate.text << "\n\n";
+      for (const auto& a : dx.estimate.assumptions) out << "- assumes " << a << "\n";
+      out << "\n";
+    }
+    if (!dx.nodes.empty()) {
+      out << "| Node | Download | GPU busy | GPU time lost | Throttled |\n|---|---|---|---|---|\n";
+      for (const auto& n : dx.nodes)
+        out << fmt::format("| {}{} | {} | {} | {} | {} |\n", MarkdownCell(n.node),
+                           n.straggler ? " (straggler)" : "",
+                           n.download_s >= 0 ? FormatSeconds(n.download_s) : "-",
+                           n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
+                           n.gpu_lost_gpu_s >= 0 ? GpuTimeText(n.gpu_lost_gpu_s) : "-",
+                           n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
+      if (!dx.straggler.empty()) out << "\nStraggler: " << dx.straggler << "\n";
+      out << "\n";
+    }
+  }
   out << "## Findings\n";
   if (r.findings.empty()) out << "\nNone.\n";
-  for (Severity s : SeveritiesMostSevereFirst())
-    for (const auto& f : r.findings)
-      if (f.severity == s) FindingSection(out, f);
+  if (dx.present) {
+    // Ordered by the GPU time they cost; secondary ones last.
+    for (const auto& f : r.findings) FindingSection(out, f);
+  } else {
+    for (Severity s : SeveritiesMostSevereFirst())
+      for (const auto& f : r.findings)
+        if (f.severity == s) FindingSection(out, f);
+  }
 
   if (!r.skipped.empty()) {
     out << "\n## Not evaluated\n\n| Rule | Missing facts |\n|---|---|\n";

@@ -10,6 +10,7 @@
 #include "core/evidence.h"
 #include "core/finding.h"
 #include "core/run_context.h"
+#include "reports/diagnosis_summary.h"
 
 namespace feedcheck {
 
@@ -33,6 +34,7 @@ struct Report {
   std::vector<SkippedRule> skipped;    ///< rules not evaluated for missing facts
   std::vector<EnvSetting> env;         ///< merged settings to paste
   std::vector<ConfigFragment> config;  ///< merged config fragments (BlobFuse2)
+  DiagnosisSummary diagnosis;          ///< post-mortem only: GPU time lost, cause, confidence
 };
 
 }  // namespace feedcheck

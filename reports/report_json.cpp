@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/evidence_json.h"
+#include "reports/diagnosis_json.h"
 
 namespace feedcheck {
 
@@ -37,6 +38,14 @@ json FindingToJson(const Finding& f) {
             {"source", f.source}};
   if (!f.rule_file.empty()) j["rule_file"] = f.rule_file;
   if (f.rule_line > 0) j["rule_line"] = f.rule_line;
+  j["class"] = BottleneckId(f.bottleneck);
+  j["basis"] = FindingBasisName(f.basis);
+  if (f.impact_gpu_s >= 0) j["impact_gpu_s"] = f.impact_gpu_s;
+  if (!f.impact.empty()) j["impact"] = f.impact;
+  if (f.secondary) {
+    j["secondary"] = true;
+    j["secondary_note"] = f.secondary_note;
+  }
   if (f.excess) j["excess"] = *f.excess;
   if (f.escalated) j["escalated"] = true;
   return j;
@@ -153,6 +162,19 @@ void ReadFindings(const json& j, const std::string& file, Report* out, Diagnosti
         for (const auto& [key, fact] : one.facts) f.evidence.push_back(fact);
       }
     }
+    // class, basis and the post-mortem's marks came later: absent in older reports.
+    if (auto c = fj.find("class"); c != fj.end() && c->is_string())
+      f.bottleneck = BottleneckFromName(c->get<std::string>()).value_or(Bottleneck::kNone);
+    if (auto b = fj.find("basis"); b != fj.end() && b->is_string())
+      f.basis = FindingBasisFromName(b->get<std::string>()).value_or(FindingBasis::kObserved);
+    if (auto v = fj.find("impact_gpu_s"); v != fj.end() && v->is_number())
+      f.impact_gpu_s = v->get<double>();
+    if (auto v = fj.find("impact"); v != fj.end() && v->is_string())
+      f.impact = v->get<std::string>();
+    if (auto v = fj.find("secondary"); v != fj.end() && v->is_boolean())
+      f.secondary = v->get<bool>();
+    if (auto v = fj.find("secondary_note"); v != fj.end() && v->is_string())
+      f.secondary_note = v->get<std::string>();
     f.env = ReadEnv(fj, "env", file, p, diags);
     f.config = ReadConfig(fj, "config", file, p, diags);
     out->findings.push_back(std::move(f));
@@ -209,18 +231,20 @@ json ReportToJson(const Report& r) {
     skipped.push_back(
         {{"rule_id", s.rule_id}, {"title", s.title}, {"missing_facts", s.missing_facts}});
   }
-  return {{"schema_version", kReportSchemaVersion},
-          {"kind", kReportKind},
-          {"title", r.title},
-          {"verdict", r.verdict},
-          {"verdict_level", VerdictLevelName(r.verdict_level)},
-          {"verdict_detail", r.verdict_detail},
-          {"context", ContextToJson(r.context)},
-          {"findings", findings},
-          {"skipped", skipped},
-          {"env", EnvToJson(r.env)},
-          {"config", ConfigToJson(r.config)},
-          {"evidence", EvidenceToJson(r.evidence)}};
+  json out = {{"schema_version", kReportSchemaVersion},
+              {"kind", kReportKind},
+              {"title", r.title},
+              {"verdict", r.verdict},
+              {"verdict_level", VerdictLevelName(r.verdict_level)},
+              {"verdict_detail", r.verdict_detail},
+              {"context", ContextToJson(r.context)},
+              {"findings", findings},
+              {"skipped", skipped},
+              {"env", EnvToJson(r.env)},
+              {"config", ConfigToJson(r.config)},
+              {"evidence", EvidenceToJson(r.evidence)}};
+  if (r.diagnosis.present) out["diagnosis"] = DiagnosisToJson(r.diagnosis);
+  return out;
 }
 
 bool ReportFromJson(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
@@ -263,6 +287,7 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
   ReadSkipped(j, file, out, diags);
   out->env = ReadEnv(j, "env", file, "", diags);
   out->config = ReadConfig(j, "config", file, "", diags);
+  if (j.contains("diagnosis")) out->diagnosis = DiagnosisFromJson(j["diagnosis"]);
   if (j.contains("evidence")) {
     if (!EvidenceFromJson(j["evidence"], file, &out->evidence, diags)) return false;
   }

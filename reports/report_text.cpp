@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/units.h"
+
 namespace feedcheck {
 
 std::string ProvenanceText(const Provenance& p) {
@@ -40,6 +42,12 @@ const std::vector<Severity>& SeveritiesMostSevereFirst() {
   static const std::vector<Severity> order{Severity::kCritical, Severity::kWarning,
                                            Severity::kInfo};
   return order;
+}
+
+std::string GpuTimeText(double gpu_s) {
+  if (gpu_s < 120) return fmt::format("{:.0f} GPU-seconds", gpu_s);
+  if (gpu_s < 100 * 3600) return fmt::format("{:.0f} GPU-minutes", gpu_s / 60);
+  return fmt::format("{} GPU-hours", FormatNumber(gpu_s / 3600));
 }
 
 }  // namespace feedcheck

@@ -21,6 +21,9 @@ std::string RuleLocation(const Finding& finding);
 /// Facts grouped by the first segment of their key ("probe", "gpu", ...), keys sorted.
 std::map<std::string, std::vector<const Fact*>> FactsByPrefix(const FactSet& facts);
 
+/// GPU time summed over GPUs: "40 GPU-seconds", "108 GPU-minutes", "3.2 GPU-hours".
+std::string GpuTimeText(double gpu_s);
+
 /// The severities from most to least severe, for printing findings grouped by severity.
 const std::vector<Severity>& SeveritiesMostSevereFirst();
 

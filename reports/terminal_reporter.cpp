@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/units.h"
 #include "reports/report_text.h"
 
 namespace feedcheck {
@@ -98,13 +99,49 @@ void PrintVerdict(const Report& r, std::ostream& out, const Painter& paint) {
   if (!r.verdict.empty()) {
     out << "Verdict: " << paint(VerdictColor(r.verdict_level), Upper(r.verdict)) << "\n";
   }
+  // A post-mortem leads with the GPU time lost, then why.
+  if (!r.diagnosis.gpu.headline.empty())
+    out << "  " << paint(kBold, r.diagnosis.gpu.headline) << "\n";
   if (!r.verdict_detail.empty()) PrintIndented(out, r.verdict_detail, "  ");
+}
+
+void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
+  const DiagnosisSummary& d = r.diagnosis;
+  if (!d.present) return;
+  if (d.attributed_gpu_s >= 0 && d.gpu.known)
+    out << "  "
+        << fmt::format("GPU time attributed to the cause: {}", GpuTimeText(d.attributed_gpu_s))
+        << "\n";
+  if (!d.fix.empty()) PrintIndented(out, "Fix: " + d.fix, "  ");
+  if (d.estimate.available) {
+    out << "  " << paint(kBold, "What the fix buys (estimate): ") << d.estimate.text << "\n";
+    for (const auto& a : d.estimate.assumptions)
+      out << "    " << paint(kDim, "assumes: " + a) << "\n";
+  }
+  if (!d.nodes.empty()) {
+    out << "\n" << paint(kBold, fmt::format("Nodes ({})", d.nodes.size())) << "\n";
+    out << fmt::format("  {:<20} {:>14} {:>10} {:>16} {:>10}\n", "node", "download", "GPU busy",
+                       "GPU time lost", "throttled");
+    for (const auto& n : d.nodes) {
+      out << fmt::format("  {:<20} {:>14} {:>10} {:>16} {:>10}{}\n", n.node,
+                         n.download_s >= 0 ? FormatSeconds(n.download_s) : "-",
+                         n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
+                         n.gpu_lost_gpu_s >= 0 ? GpuTimeText(n.gpu_lost_gpu_s) : "-",
+                         n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-",
+                         n.straggler ? paint(kYellow, "  <- straggler") : "");
+    }
+    if (!d.straggler.empty()) out << "  straggler: " << d.straggler << "\n";
+  }
 }
 
 void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
   out << "\n  "
       << paint(SeverityColor(f.severity), fmt::format("{:<8}", Upper(SeverityName(f.severity))))
       << " " << paint(kBold, f.title) << paint(kDim, fmt::format("  [{}]", f.rule_id)) << "\n";
+  if (f.secondary && !f.secondary_note.empty())
+    PrintIndented(out, paint(kDim, "secondary: " + f.secondary_note), "           ");
+  else if (!f.impact.empty())
+    out << "           " << paint(kBold, "cost: " + f.impact) << "\n";
   if (!f.message.empty()) PrintIndented(out, f.message, "           ");
   if (!f.evidence.empty()) {
     out << "           evidence:\n";
@@ -129,6 +166,18 @@ void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
   out << "\n" << paint(kBold, "Findings") << "\n";
   if (r.findings.empty()) {
     out << "  none\n";
+    return;
+  }
+  if (r.diagnosis.present) {
+    // A post-mortem ordered them by the GPU time they cost; the secondary ones come last.
+    bool secondary_heading = false;
+    for (const auto& f : r.findings) {
+      if (f.secondary && !secondary_heading) {
+        out << "\n" << paint(kBold, "Secondary (not what cost this job its GPU time)") << "\n";
+        secondary_heading = true;
+      }
+      PrintFinding(f, out, paint);
+    }
     return;
   }
   for (Severity s : SeveritiesMostSevereFirst())
@@ -189,6 +238,7 @@ void PrintContext(const Report& r, std::ostream& out, const Painter& paint) {
 void TerminalReporter::Render(const Report& report, std::ostream& out) const {
   Painter paint(color_);
   PrintVerdict(report, out, paint);
+  PrintDiagnosis(report, out, paint);
   PrintFindings(report, out, paint);
   PrintSkipped(report, out, paint);
   PrintSettings(report, out, paint);

@@ -1,5 +1,5 @@
-// Verdicts for the workflows, decided from the rules' findings (never in a reporter):
-// pre-flight: ready / at risk / will starve the GPUs; post-mortem: the bottleneck's name.
+// The pre-flight's verdict, decided from the rules' findings (never in a reporter): ready / at
+// risk / will starve the GPUs. The post-mortem's is diagnosis/postmortem_diagnosis.h.
 #pragma once
 
 #include <string>
@@ -19,14 +19,5 @@ struct Verdict {
 /// Critical finding -> "will starve the GPUs"; warning -> "at risk"; else "ready".
 /// `findings` most severe first (RuleSet::Evaluate orders them so).
 Verdict PreflightVerdict(const std::vector<Finding>& findings);
-
-/// The bottleneck named by the most severe warning-or-worse finding whose rule belongs to a
-/// bottleneck class; among equally severe ones the class that caps the others: account egress,
-/// request throttling, cache disk, access mode, small files, client threads/CPU. "none found"
-/// when no such finding fired.
-Verdict PostmortemVerdict(const std::vector<Finding>& findings);
-
-/// The bottleneck class of a built-in rule id, "" when the rule names none.
-std::string BottleneckOfRule(const std::string& rule_id);
 
 }  // namespace feedcheck

@@ -57,6 +57,24 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
   } else {
     out->severity = *severity;
   }
+  if (!info.bottleneck.empty()) {
+    if (auto b = BottleneckFromName(info.bottleneck)) {
+      out->bottleneck = *b;
+    } else {
+      diagnostics->Add(At(info.bottleneck_location, file, kCodeBadClass,
+                          fmt::format(kMsgBadClass, info.bottleneck), context + " > class"));
+      ok = false;
+    }
+  }
+  if (!info.basis.empty()) {
+    if (auto b = FindingBasisFromName(info.basis)) {
+      out->basis = *b;
+    } else {
+      diagnostics->Add(At(info.basis_location, file, kCodeBadBasis,
+                          fmt::format(kMsgBadBasis, info.basis), context + " > basis"));
+      ok = false;
+    }
+  }
   if (!info.mode.empty() && !IsInputMode(info.mode)) {
     diagnostics->Add(At(info.mode_location, file, kCodeBadMode, fmt::format(kMsgBadMode, info.mode),
                         context + " > mode"));

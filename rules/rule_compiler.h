@@ -36,7 +36,9 @@ struct CompiledRule {
   Template say;
   std::vector<CompiledEnv> env;
   std::vector<CompiledConfig> config;
-  std::string mode;  ///< recommended input mode, or empty
+  std::string mode;                              ///< recommended input mode, or empty
+  Bottleneck bottleneck = Bottleneck::kNone;     ///< `class:` (none when absent)
+  FindingBasis basis = FindingBasis::kObserved;  ///< `basis:` (observed when absent)
   std::string source;
   SourceLocation location;
   std::string condition_text;

@@ -63,6 +63,10 @@ struct RuleInfo {
   std::vector<ConfigInfo> config;
   std::string mode;  ///< recommended input mode, empty when the rule says nothing about it
   SourceLocation mode_location;
+  std::string bottleneck;  ///< `class:` as written, empty when absent
+  SourceLocation bottleneck_location;
+  std::string basis;  ///< `basis:` as written, empty when absent
+  SourceLocation basis_location;
   std::string source;
   SourceText excess;           ///< optional: how far past a limit, as a ratio (an expression)
   std::string critical_above;  ///< optional: the excess above which the finding is critical

@@ -35,6 +35,8 @@ inline constexpr const char* kCodeBadTemplate = "R201";
 inline constexpr const char* kCodeBadEnvName = "R203";
 inline constexpr const char* kCodeBadConfigKind = "R204";
 inline constexpr const char* kCodeBadMode = "R205";
+inline constexpr const char* kCodeBadClass = "R206";
+inline constexpr const char* kCodeBadBasis = "R207";
 
 // --- profiles and job files ---
 inline constexpr const char* kCodeProfileField = "R301";
@@ -82,6 +84,10 @@ inline constexpr const char* kMsgEmptyPlaceholder = "empty '{}' placeholder";
 inline constexpr const char* kMsgBadEnvName =
     "'{}' is not an environment variable name (A-Z, 0-9, _)";
 inline constexpr const char* kMsgBadConfigKind = "config kind '{}' is not one of blobfuse2";
+inline constexpr const char* kMsgBadClass =
+    "class '{}' is not one of account_egress, request_rate, client_threads, small_files, "
+    "access_mode, cache_disk, none";
+inline constexpr const char* kMsgBadBasis = "basis '{}' is not one of observed, capacity";
 inline constexpr const char* kMsgBadMode = "mode '{}' is not one of download, ro_mount, direct";
 
 }  // namespace feedcheck::rules

@@ -62,7 +62,8 @@ class Reader {
       const YAML::Node& value = kv.second;
       std::string where = context.empty() ? key : context + " > " + key;
       if (key == "id" || key == "title" || key == "severity" || key == "when" || key == "say" ||
-          key == "source" || key == "mode" || key == "excess" || key == "critical_above") {
+          key == "source" || key == "mode" || key == "class" || key == "basis" || key == "excess" ||
+          key == "critical_above") {
         if (!value.IsScalar()) {
           ok = WrongType(value, key, "a single value", where);
           continue;
@@ -78,6 +79,14 @@ class Reader {
         if (key == "mode") {
           rule->mode = value.as<std::string>();
           rule->mode_location = Location(value);
+        }
+        if (key == "class") {
+          rule->bottleneck = value.as<std::string>();
+          rule->bottleneck_location = Location(value);
+        }
+        if (key == "basis") {
+          rule->basis = value.as<std::string>();
+          rule->basis_location = Location(value);
         }
         if (key == "excess") rule->excess = Text(value, file_);
         if (key == "critical_above") {

@@ -142,6 +142,8 @@ EvaluationResult RuleSet::Evaluate(const FactSet& facts) const {
       f.escalated = true;
     }
     f.source = rule.source;
+    f.bottleneck = rule.bottleneck;
+    f.basis = rule.basis;
     f.rule_file = rule.location.file;
     f.rule_line = rule.location.line;
     result.findings.push_back(std::move(f));

@@ -103,6 +103,8 @@ TEST_CASE("values print for humans", "[core][units]") {
   CHECK(FormatBitRate(24e9) == "24.0 Gbit/s");
   CHECK(FormatBitRate(1.5e9) == "1.50 Gbit/s");
   CHECK(FormatSeconds(266.666) == "4 min 27 s");
+  CHECK(FormatSeconds(1259.6) == "21 min 0 s");  // rounded first, never "20 min 60 s"
+  CHECK(FormatSeconds(7199.9) == "2 h 0 min");
   CHECK(FormatSeconds(0.0232) == "23.2 ms");
   CHECK(FormatValue(0.95, Unit::kFraction) == "95%");
   CHECK(FormatNumber(120) == "120");

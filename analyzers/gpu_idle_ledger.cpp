@@ -1,0 +1,152 @@
+#include "analyzers/gpu_idle_ledger.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "analyzers/text_util.h"
+
+namespace feedcheck::analyzers {
+
+namespace {
+constexpr size_t kMaxBuckets = 50000;  // 10 s buckets: about 5.8 days before the first widening
+constexpr size_t kMaxGpus = 4096;
+// A gap longer than this many sampling intervals is a hole (the sampler stopped), not a
+// long sample: only one interval of it is counted.
+constexpr double kHoleFactor = 3.5;
+}  // namespace
+
+void GpuIdleLedger::Add(std::string_view gpu, std::string_view node, double epoch_s,
+                        double util_percent, std::optional<double> duration_s) {
+  if (!std::isfinite(epoch_s) || !std::isfinite(util_percent)) return;
+  auto it = gpus_.find(gpu);
+  if (it == gpus_.end()) {
+    if (gpus_.size() >= kMaxGpus) return;
+    it = gpus_.try_emplace(std::string(gpu)).first;
+    it->second.node = std::string(node);
+    ++nodes_[it->second.node].gpus;
+  }
+  GpuState& g = it->second;
+  if (duration_s && *duration_s > 0) {
+    Attribute(g.node, epoch_s, *duration_s, util_percent);
+    return;
+  }
+  if (g.has_last) {
+    double gap = epoch_s - g.last_t;
+    if (gap <= 0) return;  // a repeated or out-of-order timestamp adds no time
+    if (g.min_gap_s <= 0 || gap < g.min_gap_s) g.min_gap_s = gap;
+    double covered = gap;
+    if (gap > kHoleFactor * g.min_gap_s) {
+      covered = g.min_gap_s;
+      unsampled_s_ += gap - covered;
+      ++holes_;
+    }
+    Attribute(g.node, g.last_t, covered, g.last_util);
+  }
+  g.last_t = epoch_s;
+  g.last_util = util_percent;
+  g.has_last = true;
+}
+
+void GpuIdleLedger::Attribute(const std::string& node, double start, double duration_s,
+                              double util) {
+  bool lost = util < threshold_;
+  NodeTotals& n = nodes_[node];
+  n.sampled_gpu_s += duration_s;
+  n.util_gpu_s += std::clamp(util, 0.0, 100.0) * duration_s;
+  if (lost) n.lost_gpu_s += duration_s;
+  if (!first_t_ || start < *first_t_) first_t_ = start;
+  last_end_t_ = std::max(last_end_t_, start + duration_s);
+  // Spread the stretch over the buckets it overlaps.
+  double t = start, end = start + duration_s;
+  while (t < end) {
+    auto index = static_cast<int64_t>(std::floor(t / width_s_));
+    double bucket_end = static_cast<double>(index + 1) * width_s_;
+    double part = std::min(end, bucket_end) - t;
+    if (part <= 0) break;
+    Bucket& b = buckets_[index];
+    b.sampled_gpu_s += part;
+    if (lost) b.lost_gpu_s += part;
+    t += part;
+    if (buckets_.size() > kMaxBuckets) Widen();
+  }
+}
+
+void GpuIdleLedger::Widen() {
+  std::map<int64_t, Bucket> wider;
+  for (const auto& [index, b] : buckets_) {
+    auto w = static_cast<int64_t>(std::floor(static_cast<double>(index) / 2.0));
+    wider[w].lost_gpu_s += b.lost_gpu_s;
+    wider[w].sampled_gpu_s += b.sampled_gpu_s;
+  }
+  buckets_ = std::move(wider);
+  width_s_ *= 2;
+}
+
+void GpuIdleLedger::Finish(Evidence* out, const Provenance& where) {
+  // The last sample of each GPU covers one sampling interval.
+  for (auto& [name, g] : gpus_) {
+    if (g.has_last && g.min_gap_s > 0) Attribute(g.node, g.last_t, g.min_gap_s, g.last_util);
+    g.has_last = false;
+  }
+  double lost = 0, sampled = 0;
+  for (const auto& [node, n] : nodes_) {
+    lost += n.lost_gpu_s;
+    sampled += n.sampled_gpu_s;
+  }
+  if (sampled <= 0) return;
+  std::vector<double> intervals;
+  for (const auto& [name, g] : gpus_)
+    if (g.min_gap_s > 0) intervals.push_back(g.min_gap_s);
+  auto gpus = static_cast<double>(gpus_.size());
+  Provenance p = where;
+  p.source = fmt::format("{}: each sample counts for its interval, lost when under {}%",
+                         where.source, FormatNumber(threshold_));
+  auto set = [&](std::string key, double v, Unit unit) {
+    out->facts.Set(NumberFact(std::move(key), v, unit, p));
+  };
+  set("gpu.lost_gpu_s", lost, Unit::kSeconds);
+  set("gpu.sampled_gpu_s", sampled, Unit::kSeconds);
+  set("gpu.idle_fraction", lost / sampled, Unit::kFraction);
+  set("gpu.idle_s", lost / gpus, Unit::kSeconds);
+  if (first_t_) set("gpu.span_s", last_end_t_ - *first_t_, Unit::kSeconds);
+  if (!intervals.empty()) {
+    std::nth_element(intervals.begin(), intervals.begin() + intervals.size() / 2, intervals.end());
+    set("gpu.sample_interval_s", intervals[intervals.size() / 2], Unit::kSeconds);
+  }
+  if (unsampled_s_ > 0) set("gpu.unsampled_s", unsampled_s_ / gpus, Unit::kSeconds);
+  if (nodes_.size() >= 2) {
+    for (const auto& [node, n] : nodes_) {
+      std::string seg = KeySegment(node.empty() ? "(unnamed)" : node);
+      set("gpu.node_lost_gpu_s." + seg, n.lost_gpu_s, Unit::kSeconds);
+      set("gpu.node_gpus." + seg, n.gpus, Unit::kCount);
+      if (n.sampled_gpu_s > 0)
+        set("gpu.node_util_mean." + seg, n.util_gpu_s / n.sampled_gpu_s, Unit::kPercent);
+    }
+  }
+  Series lost_series{"gpu.lost_gpu_s_by_time",
+                     "GPU time lost (GPU-seconds per bucket)",
+                     "time",
+                     Unit::kSeconds,
+                     "GPU-seconds",
+                     Unit::kSeconds,
+                     {}};
+  Series sampled_series{"gpu.sampled_gpu_s_by_time",
+                        "GPU time sampled (GPU-seconds per bucket)",
+                        "time",
+                        Unit::kSeconds,
+                        "GPU-seconds",
+                        Unit::kSeconds,
+                        {}};
+  for (const auto& [index, b] : buckets_) {
+    double x = static_cast<double>(index) * width_s_;
+    lost_series.points.push_back({x, b.lost_gpu_s});
+    sampled_series.points.push_back({x, b.sampled_gpu_s});
+  }
+  out->series.push_back(std::move(lost_series));
+  out->series.push_back(std::move(sampled_series));
+}
+
+}  // namespace feedcheck::analyzers

@@ -1,0 +1,67 @@
+// GPU time lost: every GPU sample stands for a stretch of time (the source's interval, or the
+// time until that GPU's next sample, not across a hole in the sampling), and a sample under the
+// busy threshold makes that stretch lost GPU time. Kept per time bucket (so a post-mortem can
+// split it by what the data runtime was doing) and per node (so a straggler shows). Memory is
+// bounded: buckets widen when there are too many.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/evidence.h"
+
+namespace feedcheck::analyzers {
+
+class GpuIdleLedger {
+ public:
+  explicit GpuIdleLedger(double busy_threshold_percent) : threshold_(busy_threshold_percent) {}
+
+  /// One sample of `gpu` (unique across nodes) on `node` ("" when unknown). `duration_s` when
+  /// the source states what the sample covers (a metric's interval); otherwise the sample
+  /// covers the time until the same GPU's next one.
+  void Add(std::string_view gpu, std::string_view node, double epoch_s, double util_percent,
+           std::optional<double> duration_s = std::nullopt);
+
+  /// Facts gpu.lost_gpu_s, gpu.sampled_gpu_s, gpu.idle_fraction, gpu.idle_s, gpu.span_s,
+  /// gpu.sample_interval_s, gpu.node_* (with two nodes or more); series gpu.lost_gpu_s_by_time
+  /// and gpu.sampled_gpu_s_by_time.
+  void Finish(Evidence* out, const Provenance& where);
+
+  bool empty() const { return gpus_.empty(); }
+
+ private:
+  struct GpuState {
+    std::string node;
+    double last_t = 0;
+    double last_util = 0;
+    bool has_last = false;
+    double min_gap_s = 0;  // the sampling interval, once two samples were seen
+  };
+  struct Bucket {
+    double lost_gpu_s = 0;
+    double sampled_gpu_s = 0;
+  };
+  struct NodeTotals {
+    double lost_gpu_s = 0;
+    double sampled_gpu_s = 0;
+    double util_gpu_s = 0;  // utilisation x seconds, for the mean
+    int gpus = 0;
+  };
+  void Attribute(const std::string& node, double start, double duration_s, double util);
+  void Widen();
+
+  double threshold_;
+  std::map<std::string, GpuState, std::less<>> gpus_;
+  std::map<int64_t, Bucket> buckets_;
+  double width_s_ = 10;
+  std::map<std::string, NodeTotals, std::less<>> nodes_;
+  std::optional<double> first_t_;
+  double last_end_t_ = 0;
+  double unsampled_s_ = 0;  // holes in the sampling, not counted either way
+  uint64_t holes_ = 0;
+};
+
+}  // namespace feedcheck::analyzers

@@ -1,0 +1,45 @@
+// What a rule's finding points at (its bottleneck class) and what it rests on (its basis):
+// carried from the rule YAML (`class:`, `basis:`) to the Finding, so a post-mortem can name a
+// cause without a table of rule ids, and can tell an observation from arithmetic on paper.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace feedcheck {
+
+/// The bottleneck classes a finding can point at, in the order in which one caps the next: an
+/// account at its egress or request limit throttles every client however well tuned; a cache
+/// on a slow disk caps the client however many threads it runs; threads and request overhead
+/// set how fast data arrives; and the access mode only decides whether the GPUs wait for all
+/// of it (download) or for what they read (mount), so it comes last.
+enum class Bottleneck {
+  kAccountEgress,
+  kRequestRate,
+  kCacheDisk,
+  kClientThreads,
+  kSmallFiles,
+  kAccessMode,
+  kNone,
+};
+
+/// What a finding rests on: `observed` (logs, metrics, GPU samples, probes of this job or its
+/// storage) or `capacity` (computed from sizes and limits, true of any job of this shape).
+enum class FindingBasis { kObserved, kCapacity };
+
+/// YAML name: account_egress, request_rate, cache_disk, access_mode, small_files,
+/// client_threads, none.
+std::string_view BottleneckId(Bottleneck b);
+/// What a report calls it: "account egress", "request rate", "client threads/CPU", ...
+std::string_view BottleneckName(Bottleneck b);
+/// Accepts the YAML id or the display name, any case.
+std::optional<Bottleneck> BottleneckFromName(std::string_view name);
+/// Lower ranks cap higher ones (see the enum's order).
+int BottleneckRank(Bottleneck b);
+/// True for the limits of the storage account, which every node shares.
+bool IsAccountLimit(Bottleneck b);
+
+std::string_view FindingBasisName(FindingBasis b);
+std::optional<FindingBasis> FindingBasisFromName(std::string_view name);
+
+}  // namespace feedcheck

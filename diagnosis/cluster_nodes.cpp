@@ -1,0 +1,173 @@
+#include "diagnosis/cluster_nodes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "analyzers/analyze_paths.h"
+#include "core/units.h"
+
+namespace feedcheck::diagnosis {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr size_t kMaxNodes = 1024;
+
+double NumberOr(const FactSet& facts, const std::string& key, double fallback) {
+  const Fact* f = facts.Find(key);
+  return f && f->is_number() ? f->number() : fallback;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The folder of each node: where the nodes' data-capability.log files (else their rslex logs)
+// first differ in path. job/node-1/system_logs/... and job/system_logs/data_capability/<node>/...
+// both work; logs side by side in one folder cannot be told apart by folder.
+std::vector<std::string> NodeFolders(const std::string& job_dir) {
+  std::vector<fs::path> logs, rslex;
+  std::error_code ec;
+  size_t seen = 0;
+  for (fs::recursive_directory_iterator
+           it(job_dir, fs::directory_options::skip_permission_denied, ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    if (++seen > 20000 || it.depth() > 8) break;
+    std::error_code fec;
+    if (!it->is_regular_file(fec)) continue;
+    std::string name = it->path().filename().string();
+    fs::path rel = fs::relative(it->path(), job_dir, fec);
+    if (fec) continue;
+    if (name.rfind("data-capability", 0) == 0) logs.push_back(rel);
+    if (name.rfind("rslex.log", 0) == 0) rslex.push_back(rel.parent_path() / "rslex.log");
+  }
+  std::vector<fs::path>& files = logs.size() >= 2 ? logs : rslex;
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  if (files.size() < 2 || files.size() > kMaxNodes) return {};
+  std::vector<std::vector<std::string>> parts;
+  for (const auto& f : files) {
+    std::vector<std::string> p;
+    for (const auto& c : f.parent_path()) p.push_back(c.string());
+    parts.push_back(std::move(p));
+  }
+  size_t depth = 0;
+  for (;; ++depth) {
+    bool all_have =
+        std::all_of(parts.begin(), parts.end(), [&](const auto& p) { return p.size() > depth; });
+    if (!all_have) return {};  // a log directly in a shared folder: no folder per node
+    bool same = std::all_of(parts.begin(), parts.end(),
+                            [&](const auto& p) { return p[depth] == parts[0][depth]; });
+    if (!same) break;
+  }
+  std::vector<std::string> folders;
+  for (const auto& p : parts) {
+    fs::path dir = job_dir;
+    for (size_t i = 0; i <= depth; ++i) dir /= p[i];
+    folders.push_back(dir.string());
+  }
+  std::sort(folders.begin(), folders.end());
+  folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+  return folders;
+}
+
+}  // namespace
+
+std::vector<NodeRow> ReadNodeFolders(const std::string& job_dir,
+                                     const analyzers::AnalyzerOptions& options) {
+  std::vector<std::string> folders = NodeFolders(job_dir);
+  std::vector<NodeRow> rows;
+  if (folders.size() < 2) return rows;
+  for (const auto& folder : folders) {
+    analyzers::AnalyzeRequest request;
+    request.paths = {folder};
+    request.options = options;
+    analyzers::AnalysisResult r = analyzers::AnalyzePaths(request);
+    if (!r.anything_read) continue;
+    const FactSet& f = r.evidence.facts;
+    NodeRow row;
+    row.node = fs::path(folder).filename().string();
+    row.download_s = NumberOr(f, "runtime.download_s", -1);
+    row.gpu_util_mean = NumberOr(f, "gpu.util_mean", -1);
+    row.gpu_lost_gpu_s = NumberOr(f, "gpu.lost_gpu_s", -1);
+    double throttled = -1;
+    for (const auto& [key, fact] : f) {
+      if (key.rfind("runtime.throttled.", 0) != 0 || !fact.is_number()) continue;
+      throttled = std::max(0.0, throttled) + fact.number();
+    }
+    if (throttled < 0 && f.Find("runtime.non_success_responses")) throttled = 0;
+    row.throttled = throttled;
+    rows.push_back(std::move(row));
+  }
+  if (rows.size() < 2) rows.clear();
+  return rows;
+}
+
+void AddGpuNodeRows(const FactSet& facts, std::vector<NodeRow>* rows) {
+  const std::string prefix = "gpu.node_util_mean.";
+  for (const auto& [key, fact] : facts) {
+    if (key.rfind(prefix, 0) != 0 || !fact.is_number()) continue;
+    std::string node = key.substr(prefix.size());
+    auto it =
+        std::find_if(rows->begin(), rows->end(), [&](const NodeRow& r) { return r.node == node; });
+    if (it == rows->end()) {
+      rows->push_back(NodeRow{});
+      it = rows->end() - 1;
+      it->node = node;
+    }
+    if (it->gpu_util_mean < 0) it->gpu_util_mean = fact.number();
+    if (it->gpu_lost_gpu_s < 0)
+      it->gpu_lost_gpu_s = NumberOr(facts, "gpu.node_lost_gpu_s." + node, -1);
+  }
+}
+
+std::string MarkStraggler(std::vector<NodeRow>* rows) {
+  if (rows->size() < 2) return "";
+  // The slowest download, when it stands well apart from the others'.
+  std::vector<NodeRow*> timed;
+  for (auto& r : *rows)
+    if (r.download_s >= 0) timed.push_back(&r);
+  if (timed.size() >= 2) {
+    auto slowest = *std::max_element(
+        timed.begin(), timed.end(), [](auto* a, auto* b) { return a->download_s < b->download_s; });
+    std::vector<double> others;
+    for (auto* r : timed)
+      if (r != slowest) others.push_back(r->download_s);
+    double median = Median(others);
+    if (slowest->download_s > 1.3 * median && slowest->download_s - median > 60) {
+      slowest->straggler = true;
+      return fmt::format(
+          "{}: download {}, the others {} (median); the other nodes' GPUs wait "
+          "for it",
+          slowest->node, FormatSeconds(slowest->download_s), FormatSeconds(median));
+    }
+  }
+  std::vector<NodeRow*> sampled;
+  for (auto& r : *rows)
+    if (r.gpu_util_mean >= 0) sampled.push_back(&r);
+  if (sampled.size() >= 2) {
+    auto idlest = *std::min_element(sampled.begin(), sampled.end(), [](auto* a, auto* b) {
+      return a->gpu_util_mean < b->gpu_util_mean;
+    });
+    std::vector<double> others;
+    for (auto* r : sampled)
+      if (r != idlest) others.push_back(r->gpu_util_mean);
+    double median = Median(others);
+    if (idlest->gpu_util_mean < median - 20) {
+      idlest->straggler = true;
+      return fmt::format("{}: GPUs {:.0f}% busy on average, the others {:.0f}% (median)",
+                         idlest->node, idlest->gpu_util_mean, median);
+    }
+  }
+  return "";
+}
+
+}  // namespace feedcheck::diagnosis

@@ -1,0 +1,49 @@
+#include "diagnosis/evidence_sources.h"
+
+#include <string>
+
+namespace feedcheck::diagnosis {
+
+namespace {
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+}  // namespace
+
+std::string_view SourceKindName(SourceKind kind) {
+  switch (kind) {
+    case SourceKind::kDataRuntimeLog:
+      return "data-runtime logs";
+    case SourceKind::kStorageMetrics:
+      return "storage account metrics";
+    case SourceKind::kGpuSamples:
+      return "GPU samples";
+    case SourceKind::kProbe:
+      return "probe measurements";
+  }
+  return "";
+}
+
+std::set<SourceKind> SourcesOf(const Fact& fact) {
+  std::set<SourceKind> out;
+  FactOrigin origin = fact.provenance.origin;
+  if (origin == FactOrigin::kDeclared || origin == FactOrigin::kKnowledge) return out;
+  std::string_view key = fact.key;
+  if (StartsWith(key, "runtime.")) out.insert(SourceKind::kDataRuntimeLog);
+  if (StartsWith(key, "metrics.")) out.insert(SourceKind::kStorageMetrics);
+  if (StartsWith(key, "probe.") || StartsWith(key, "preflight.")) out.insert(SourceKind::kProbe);
+  if (StartsWith(key, "gpu.") && key != "gpu.busy_threshold_percent") {
+    out.insert(SourceKind::kGpuSamples);
+    // Joined with the data runtime's activities: the phase facts rest on both.
+    if (StartsWith(key, "gpu.lost_download") || StartsWith(key, "gpu.lost_mount") ||
+        StartsWith(key, "gpu.lost_after") || StartsWith(key, "gpu.idle_download") ||
+        StartsWith(key, "gpu.util_during") || StartsWith(key, "gpu.util_after"))
+      out.insert(SourceKind::kDataRuntimeLog);
+  }
+  if (origin == FactOrigin::kDerived && StartsWith(key, "metrics.") &&
+      key.find("during_download") != std::string_view::npos)
+    out.insert(SourceKind::kDataRuntimeLog);
+  return out;
+}
+
+}  // namespace feedcheck::diagnosis

@@ -1,0 +1,21 @@
+// Which independent source a fact rests on: the data runtime's logs, the storage account's
+// metrics, the GPU samples or a probe. A verdict is "confirmed" only when two of them agree,
+// so declared and knowledge-base facts (what someone wrote down) are no source at all.
+#pragma once
+
+#include <set>
+#include <string_view>
+
+#include "core/fact.h"
+
+namespace feedcheck::diagnosis {
+
+enum class SourceKind { kDataRuntimeLog, kStorageMetrics, kGpuSamples, kProbe };
+
+std::string_view SourceKindName(SourceKind kind);
+
+/// The sources behind `fact` (a fact joining two, like the GPU time lost during the download,
+/// rests on both). Empty for declared, knowledge and computed facts.
+std::set<SourceKind> SourcesOf(const Fact& fact);
+
+}  // namespace feedcheck::diagnosis

@@ -1,0 +1,183 @@
+#include "diagnosis/fix_estimate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "core/supply_model.h"
+#include "core/units.h"
+#include "diagnosis/gpu_time_summary.h"
+
+namespace feedcheck::diagnosis {
+
+namespace {
+
+std::optional<double> Number(const FactSet& facts, const char* key) {
+  const Fact* f = facts.Find(key);
+  if (f && f->is_number()) return f->number();
+  if (f && f->is_text()) {
+    try {
+      return std::stod(f->text());
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string Text(const FactSet& facts, const char* key) {
+  const Fact* f = facts.Find(key);
+  return f && f->is_text() ? f->text() : "";
+}
+
+std::string Pct(double fraction) { return fmt::format("{:.0f}%", fraction * 100); }
+
+// The data phase whose GPU time a faster data path gives back.
+struct Phase {
+  std::string name;  // "download", "mount reads"
+  double wall_s = 0;
+  double lost_gpu_s = 0;
+};
+
+std::optional<Phase> DataPhase(const FactSet& facts, const GpuTimeLost& gpu) {
+  if (!gpu.known) return std::nullopt;
+  if (gpu.have_phases && gpu.download_gpu_s > 0) {
+    double wall = Number(facts, "runtime.download_s").value_or(gpu.download_gpu_s / gpu.gpus);
+    return Phase{"download", wall, gpu.download_gpu_s};
+  }
+  double lost = DataPhaseLostGpuS(gpu);
+  if (lost <= 0) return std::nullopt;
+  // A mount's reads: the GPUs wait only where they stood idle, so that is the phase.
+  return Phase{"waiting for reads", lost / std::max(1, gpu.gpus), lost};
+}
+
+FixEstimate Finish(const FactSet& facts, const GpuTimeLost& gpu, const Phase& phase, double speedup,
+                   const std::string& fix) {
+  FixEstimate e;
+  IdleAfterSpeedup after = PredictIdleAfterSpeedup(
+      gpu.lost_gpu_s, gpu.sampled_gpu_s, phase.lost_gpu_s, phase.wall_s, gpu.gpus, speedup);
+  (void)facts;
+  e.available = true;
+  e.idle_fraction_before = gpu.idle_fraction;
+  e.idle_fraction_after = after.idle_fraction;
+  e.text = fmt::format("{}: {} ~{} instead of {}, GPUs idle {} instead of {}", fix, phase.name,
+                       FormatSeconds(after.phase_s), FormatSeconds(phase.wall_s),
+                       Pct(after.idle_fraction), Pct(gpu.idle_fraction));
+  return e;
+}
+
+FixEstimate Unavailable(std::string why) {
+  FixEstimate e;
+  e.text = std::move(why);
+  return e;
+}
+
+}  // namespace
+
+FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLost& gpu) {
+  auto phase = DataPhase(facts, gpu);
+  if (!phase) return Unavailable("no estimate: no GPU time was lost while data loaded");
+  // Nodes: as declared, else as many as sent GPU samples.
+  int sampled_nodes = 0;
+  for (const auto& [key, fact] : facts)
+    if (key.rfind("gpu.node_gpus.", 0) == 0) ++sampled_nodes;
+  int nodes = static_cast<int>(Number(facts, "node.count").value_or(std::max(1, sampled_nodes)));
+  double nic = Number(facts, "node.nic_gbps").value_or(0);
+  double limit = Number(facts, "account.egress_gbps").value_or(0);
+  switch (cause) {
+    case Bottleneck::kAccountEgress: {
+      auto observed = Number(facts, "metrics.egress_gbps_during_download");
+      if (!observed) observed = Number(facts, "metrics.egress_gbps_peak");
+      if (!observed || *observed <= 0 || limit <= 0)
+        return Unavailable(
+            "no estimate: needs the account's Egress metric and its limit (--region or "
+            "--account-egress-gbps)");
+      int accounts = std::max(2, AccountsForFullRate(nodes, nic, limit));
+      FixEstimate e;
+      if (nic > 0 && nodes * nic < 0.9 * *observed) {
+        // The account served more than this job's NICs can pull: other clients share it, and
+        // this job's own rate is unknown. Its share is assumed to grow with the accounts.
+        e = Finish(facts, gpu, *phase, accounts, fmt::format("{} accounts", accounts));
+        e.assumptions = {
+            fmt::format("the account also served other clients ({} observed, more than {} "
+                        "nodes x {}): this job's share grows {}x with {} accounts",
+                        FormatBitRate(*observed * 1e9), nodes, FormatBitRate(nic * 1e9), accounts,
+                        accounts),
+            "nothing else in the job changes"};
+        return e;
+      }
+      double aggregate = AggregateWithAccounts(nodes, nic, limit, accounts);
+      double speedup = std::max(1.0, aggregate / *observed);
+      e = Finish(facts, gpu, *phase, speedup, fmt::format("{} accounts", accounts));
+      e.assumptions = {
+          fmt::format("the data is replicated to {} accounts and the ranks split between them",
+                      accounts),
+          nic > 0 ? fmt::format("the {} runs at {} instead of the {} observed: min({} nodes x "
+                                "{}, {} x {})",
+                                phase->name, FormatBitRate(aggregate * 1e9),
+                                FormatBitRate(*observed * 1e9), nodes, FormatBitRate(nic * 1e9),
+                                accounts, FormatBitRate(limit * 1e9))
+                  : fmt::format("the {} runs at {} x {} = {} instead of the {} observed (the "
+                                "nodes' NIC is unknown: --sku caps it)",
+                                phase->name, accounts, FormatBitRate(limit * 1e9),
+                                FormatBitRate(aggregate * 1e9), FormatBitRate(*observed * 1e9)),
+          "nothing else in the job changes"};
+      return e;
+    }
+    case Bottleneck::kRequestRate: {
+      FixEstimate e = Finish(facts, gpu, *phase, 2.0, "2 accounts (or shards 2x larger)");
+      e.assumptions = {
+          "the request rate the account allows doubles and the job's reads keep "
+          "pace with it (an upper bound)",
+          "nothing else in the job changes"};
+      return e;
+    }
+    case Bottleneck::kAccessMode: {
+      if (!gpu.have_phases || gpu.download_gpu_s <= 0)
+        return Unavailable("no estimate: the GPUs did not wait for a download");
+      FixEstimate e = Finish(facts, gpu, *phase, std::numeric_limits<double>::infinity(),
+                             "ro_mount instead of download");
+      e.text += " (first epoch)";
+      e.assumptions = {
+          "the mount delivers data as fast as the GPUs consume it (the account and "
+          "the NIC carry the GPUs' input rate)",
+          "later epochs read the mount's cache or storage instead of local disk"};
+      return e;
+    }
+    case Bottleneck::kClientThreads: {
+      std::string var = Text(facts, "runtime.mode") == "download" ||
+                                !Text(facts, "runtime.setting.RSLEX_DOWNLOADER_THREADS").empty()
+                            ? "RSLEX_DOWNLOADER_THREADS"
+                            : "DATASET_MOUNT_READ_THREADS";
+      auto threads = Number(facts, ("runtime.setting." + var).c_str());
+      auto vcpus = Number(facts, "node.vcpus");
+      auto observed = Number(facts, "metrics.egress_gbps_during_download");
+      if (!observed) observed = Number(facts, "metrics.egress_gbps_mean");
+      if (!threads || *threads <= 0 || !vcpus || !observed || *observed <= 0 || nic <= 0)
+        return Unavailable(fmt::format(
+            "no estimate: needs {} from the log, the VM size (--sku) and the account's Egress "
+            "metric for the rate per node",
+            var));
+      double per_node = *observed / std::max(1, nodes);
+      double cap = limit > 0 ? std::min(nic, limit / std::max(1, nodes)) : nic;
+      double speedup = std::max(1.0, std::min(*vcpus * 4 / *threads, cap / per_node));
+      FixEstimate e =
+          Finish(facts, gpu, *phase, speedup, fmt::format("{}={:.0f}", var, *vcpus * 4));
+      e.assumptions = {
+          fmt::format("the rate per node grows with the threads ({:.0f} -> {:.0f}) up to "
+                      "min(NIC, the node's share of the account) = {}",
+                      *threads, *vcpus * 4, FormatBitRate(cap * 1e9)),
+          "the account stays under its limits"};
+      return e;
+    }
+    default:
+      return Unavailable(fmt::format("no estimate for {}: the supply model has no figure for it",
+                                     BottleneckName(cause)));
+  }
+}
+
+}  // namespace feedcheck::diagnosis

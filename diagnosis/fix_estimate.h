@@ -1,0 +1,15 @@
+// What fixing the cause would buy, from the supply model (core/supply_model.h): the data phase
+// sped up by what the fix adds (more accounts, more threads, no wait for a download), and the
+// GPU idle share that leaves. Always an estimate, with its assumptions spelled out.
+#pragma once
+
+#include "core/bottleneck.h"
+#include "core/fact_set.h"
+#include "reports/diagnosis_summary.h"
+
+namespace feedcheck::diagnosis {
+
+/// `available` is false (and `text` says why) when the facts do not allow an estimate.
+FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLost& gpu);
+
+}  // namespace feedcheck::diagnosis

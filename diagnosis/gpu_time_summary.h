@@ -1,0 +1,25 @@
+// The post-mortem's spine: how much GPU time the job lost and while the data runtime did what,
+// read from the gpu.* facts the analyzers set, with the sentence a report leads with.
+#pragma once
+
+#include <string>
+
+#include "core/fact_set.h"
+#include "reports/diagnosis_summary.h"
+
+namespace feedcheck::diagnosis {
+
+/// `known` is false when no GPU samples were read.
+GpuTimeLost SummarizeGpuTime(const FactSet& facts);
+
+/// "GPUs idle 13 min 32 s of 61 min (22%), 108 GPU-minutes: all of it while the download ran".
+std::string GpuHeadline(const GpuTimeLost& gpu);
+
+/// "108 GPU-minutes", "3.2 GPU-hours", "40 GPU-seconds".
+std::string FormatGpuTime(double gpu_s);
+
+/// GPU time lost while the data was loading or read (download + mount; all of it when the
+/// phases are unknown).
+double DataPhaseLostGpuS(const GpuTimeLost& gpu);
+
+}  // namespace feedcheck::diagnosis

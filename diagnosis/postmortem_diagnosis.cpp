@@ -1,0 +1,354 @@
+#include "diagnosis/postmortem_diagnosis.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "diagnosis/cluster_nodes.h"
+#include "diagnosis/evidence_sources.h"
+#include "diagnosis/fix_estimate.h"
+#include "diagnosis/gpu_time_summary.h"
+#include "rules/advice.h"
+
+namespace feedcheck::diagnosis {
+
+namespace {
+
+constexpr const char* kMetricsCommand =
+    "the storage account's metrics: az monitor metrics list --resource "
+    "<account id>/blobServices/default --metrics Egress Transactions --interval PT1M "
+    "--aggregation Total --filter \"ResponseType eq '*'\" -o json > metrics.json, then "
+    "--metrics metrics.json";
+constexpr const char* kGpuCommand =
+    "GPU utilisation: the workspace's GpuUtilization metric (az monitor metrics list --resource "
+    "<workspace id> --metrics GpuUtilization --interval PT1M --aggregation Average --filter "
+    "\"NodeId eq '*' and DeviceId eq '*'\" -o json) or nvidia-smi / DCGM samples, then --gpu FILE";
+constexpr const char* kRslexFile =
+    "the job's rslex.log.* files (job > Outputs + logs > system_logs/data_capability/)";
+
+std::optional<double> Number(const FactSet& facts, const std::string& key) {
+  const Fact* f = facts.Find(key);
+  return f && f->is_number() ? std::optional<double>(f->number()) : std::nullopt;
+}
+
+double Count(const FactSet& facts, const std::string& key) {
+  return Number(facts, key).value_or(0);
+}
+
+// What the account side showed, from every source that saw it.
+struct AccountView {
+  bool have_metrics = false;
+  bool have_rslex = false;
+  double log_throttled = 0;  // per-node logs, any kind
+  double log_server_busy = 0;
+  double metrics_throttled = 0;  // account-wide
+  double metrics_server_busy = 0;
+  std::optional<double> egress_peak, egress_limit, requests_peak, requests_limit;
+
+  bool EgressFarBelowLimit() const {
+    return egress_peak && egress_limit && *egress_limit > 0 && *egress_peak < 0.5 * *egress_limit;
+  }
+  bool RequestsFarBelowLimit() const {
+    return requests_peak && requests_limit && *requests_limit > 0 &&
+           *requests_peak < 0.5 * *requests_limit;
+  }
+  // The account demonstrably was not the limit: metrics read, no throttling anywhere, and
+  // egress (when its limit is known) far below it.
+  bool Cleared() const {
+    return have_metrics && log_throttled == 0 && metrics_throttled == 0 &&
+           (!egress_limit || EgressFarBelowLimit());
+  }
+};
+
+AccountView ViewAccount(const FactSet& facts) {
+  AccountView v;
+  for (const auto& [key, fact] : facts) {
+    if (!fact.is_number()) continue;
+    if (key.rfind("metrics.", 0) == 0) v.have_metrics = true;
+    if (key == "runtime.non_success_responses" || key == "runtime.retries") v.have_rslex = true;
+    if (key.rfind("runtime.throttled.", 0) == 0) v.log_throttled += fact.number();
+  }
+  v.log_server_busy = Count(facts, "runtime.throttled.server_busy");
+  v.metrics_throttled = Count(facts, "metrics.throttled_total");
+  v.metrics_server_busy = Count(facts, "metrics.throttled.ServerBusyError");
+  v.egress_peak = Number(facts, "metrics.egress_gbps_peak");
+  v.egress_limit = Number(facts, "account.egress_gbps");
+  v.requests_peak = Number(facts, "metrics.requests_per_s_peak");
+  v.requests_limit = Number(facts, "account.requests_per_s");
+  return v;
+}
+
+// Why a capacity finding (arithmetic on paper) does not describe this job, or "".
+std::string Contradiction(const Finding& f, const AccountView& a) {
+  if (f.basis != FindingBasis::kCapacity) return "";
+  if (f.bottleneck == Bottleneck::kAccountEgress && a.EgressFarBelowLimit() &&
+      a.log_throttled == 0 && a.metrics_throttled == 0)
+    return fmt::format(
+        "egress peaked at {:.1f} Gbit/s, far below the account's {:.0f}, with no "
+        "throttling",
+        *a.egress_peak, *a.egress_limit);
+  if (f.bottleneck == Bottleneck::kRequestRate && a.RequestsFarBelowLimit() &&
+      a.log_throttled == 0 && a.metrics_throttled == 0)
+    return fmt::format(
+        "transactions peaked at {:.0f}/s, far below the account's {:.0f}/s, with "
+        "no throttling",
+        *a.requests_peak, *a.requests_limit);
+  return "";
+}
+
+// The sources that point at the finding's cause. GPU samples show the effect (idle GPUs), not
+// why, except for the access mode, where idling exactly while the download ran is the cause.
+std::set<SourceKind> CauseSources(const Finding& f) {
+  std::set<SourceKind> out;
+  for (const auto& fact : f.evidence)
+    for (SourceKind s : SourcesOf(fact))
+      if (s != SourceKind::kGpuSamples || f.bottleneck == Bottleneck::kAccessMode) out.insert(s);
+  return out;
+}
+
+std::string RecommendedMode(const Finding& f) {
+  for (const auto& c : f.config)
+    if (c.kind == rules::kInputModeFragment) return c.text;
+  return "";
+}
+
+double ImpactOf(const Finding& f, const GpuTimeLost& gpu) {
+  if (!gpu.known || f.bottleneck == Bottleneck::kNone) return -1;
+  if (f.bottleneck == Bottleneck::kAccessMode && gpu.have_phases) return gpu.download_gpu_s;
+  return DataPhaseLostGpuS(gpu);
+}
+
+std::string ImpactText(const Finding& f, const GpuTimeLost& gpu) {
+  if (f.impact_gpu_s < 0) return "";
+  if (f.secondary) return fmt::format("0 GPU time in this job ({})", f.secondary_note);
+  const char* when = !gpu.have_phases                          ? "while GPUs were idle"
+                     : f.bottleneck == Bottleneck::kAccessMode ? "while the download ran"
+                                                               : "while data loaded";
+  return fmt::format("{} {}", FormatGpuTime(f.impact_gpu_s), when);
+}
+
+void MarkSecondary(Finding* f, std::string note) {
+  if (f->secondary) return;
+  f->secondary = true;
+  f->secondary_note = std::move(note);
+}
+
+std::string SettleWith(const GpuTimeLost& gpu, const AccountView& a, const FactSet& facts,
+                       Bottleneck capacity_class) {
+  if (!gpu.known) return kGpuCommand;
+  if (IsAccountLimit(capacity_class) && !a.have_metrics) return kMetricsCommand;
+  if (!a.have_rslex) return kRslexFile;
+  if (!a.have_metrics) return kMetricsCommand;
+  if (!facts.Find("runtime.mode"))
+    return "the job's data-capability.log (job > Outputs + logs > system_logs/data_capability/)";
+  return "a pre-flight of the same storage from a node of this size (feedcheck preflight ... "
+         "--json, then --with): what the storage and the node can deliver";
+}
+
+void JoinSources(const std::set<SourceKind>& sources, bool account_cleared,
+                 std::vector<std::string>* out) {
+  for (SourceKind s : sources) out->emplace_back(SourceKindName(s));
+  if (account_cleared)
+    out->emplace_back("storage account metrics (below its limits, no throttling)");
+}
+
+}  // namespace
+
+void AddObservedWorkloadFacts(FactSet* facts) {
+  if (facts->Find("workload.mode")) return;
+  const Fact* mode = facts->Find("runtime.mode");
+  if (!mode || !mode->is_text()) return;
+  std::string m = mode->text() == "download" ? "download"
+                  : mode->text() == "mount"  ? "ro_mount"
+                                             : "";
+  if (m.empty()) return;
+  Provenance p = mode->provenance;
+  p.source = "the mode the data runtime used (" + mode->provenance.source + ")";
+  facts->Set(TextFact("workload.mode", m, p));
+}
+
+void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nodes,
+                        Report* report) {
+  FactSet& facts = report->evidence.facts;
+  AddObservedWorkloadFacts(&facts);
+  rules::EvaluationResult result = rule_set.Evaluate(facts);
+  std::vector<Finding>& findings = result.findings;
+  DiagnosisSummary d;
+  d.present = true;
+  d.gpu = SummarizeGpuTime(facts);
+  AccountView account = ViewAccount(facts);
+  const GpuTimeLost& gpu = d.gpu;
+  double data_lost = DataPhaseLostGpuS(gpu);
+  bool gpus_busy =
+      gpu.known && gpu.sampled_gpu_s > 0 &&
+      (gpu.idle_fraction < kBusyIdleFraction || data_lost < kBusyIdleFraction * gpu.sampled_gpu_s);
+
+  // 1. What each finding cost, and which ones do not describe this job.
+  for (auto& f : findings) {
+    f.impact_gpu_s = ImpactOf(f, gpu);
+    if (f.bottleneck == Bottleneck::kNone) continue;
+    if (std::string why = Contradiction(f, account); !why.empty())
+      MarkSecondary(&f, "would have limited a larger run; not this one: " + why);
+    else if (gpus_busy)
+      MarkSecondary(&f, f.basis == FindingBasis::kCapacity
+                            ? "would have limited a larger run; the GPUs were busy in this one"
+                            : "did not cost GPU time in this job: the GPUs were busy");
+  }
+
+  // 2. The cause: the observed finding that cost the most GPU time; among equals, the class
+  // that caps the others.
+  auto better = [](const Finding* a, const Finding* b) {
+    if (a->impact_gpu_s != b->impact_gpu_s) return a->impact_gpu_s > b->impact_gpu_s;
+    if (a->bottleneck != b->bottleneck)
+      return BottleneckRank(a->bottleneck) < BottleneckRank(b->bottleneck);
+    return a->severity > b->severity;
+  };
+  const Finding* cause = nullptr;
+  const Finding* capacity_cause = nullptr;
+  for (const auto& f : findings) {
+    if (f.secondary || f.bottleneck == Bottleneck::kNone || f.severity == Severity::kInfo) continue;
+    const Finding*& slot = f.basis == FindingBasis::kObserved ? cause : capacity_cause;
+    if (!slot || better(&f, slot)) slot = &f;
+  }
+  bool server_busy = account.log_server_busy > 0 || account.metrics_server_busy > 0;
+  bool busy_unexplained =
+      server_busy && !gpus_busy &&
+      (!cause || BottleneckRank(cause->bottleneck) > BottleneckRank(Bottleneck::kRequestRate));
+  Bottleneck cls = Bottleneck::kNone;
+  std::string rule_id, rule_title;  // copies: sorting below moves the findings
+  if (gpus_busy) {
+    d.cause = "none found";
+    std::set<SourceKind> s = {SourceKind::kGpuSamples};
+    if (account.have_rslex && account.log_throttled == 0) s.insert(SourceKind::kDataRuntimeLog);
+    if (account.have_metrics && account.metrics_throttled == 0)
+      s.insert(SourceKind::kStorageMetrics);
+    if (gpu.have_phases) s.insert(SourceKind::kDataRuntimeLog);
+    JoinSources(s, false, &d.agreeing_sources);
+    d.confidence = s.size() >= 2 ? "confirmed" : "likely";
+    d.fix = gpu.idle_fraction >= kBusyIdleFraction
+                ? "Storage is not what held the GPUs back: look at the job's own code (data "
+                  "loading workers, preprocessing, checkpoints) for the time lost after the data "
+                  "phase."
+                : "Nothing to fix on the storage side.";
+  } else if (busy_unexplained) {
+    d.cause = "throttled, limit unknown";
+    d.confidence = "inconclusive";
+    d.settle_with = account.have_metrics
+                        ? "StorageBlobLogs for the job's window (status, ServerLatencyMs per "
+                          "request) or the account's limits (--region / --account-egress-gbps)"
+                        : kMetricsCommand;
+    d.fix =
+        "Keep AZUREML_DATASET_HTTP_RETRY_COUNT at its default; compare the account's egress "
+        "and transactions with its limits to see which one was hit.";
+    d.attributed_gpu_s = gpu.known ? data_lost : -1;
+  } else if (cause) {
+    cls = cause->bottleneck;
+    rule_id = cause->rule_id;
+    rule_title = cause->title;
+    d.cause = std::string(BottleneckName(cls));
+    std::set<SourceKind> sources;
+    for (const auto& f : findings)
+      if (!f.secondary && f.bottleneck == cls && f.basis == FindingBasis::kObserved)
+        for (SourceKind s : CauseSources(f)) sources.insert(s);
+    // A bare 503 ServerBusy says the account throttled, not which limit: it agrees with an
+    // account limit that another source names.
+    if (IsAccountLimit(cls) && account.log_server_busy > 0)
+      sources.insert(SourceKind::kDataRuntimeLog);
+    if (IsAccountLimit(cls) && account.metrics_server_busy > 0)
+      sources.insert(SourceKind::kStorageMetrics);
+    bool cleared = !IsAccountLimit(cls) && account.Cleared();
+    JoinSources(sources, cleared, &d.agreeing_sources);
+    d.confidence = d.agreeing_sources.size() >= 2 ? "confirmed" : "likely";
+    d.fix = cause->message;
+    d.attributed_gpu_s = cause->impact_gpu_s;
+  } else if (capacity_cause) {
+    cls = capacity_cause->bottleneck;
+    rule_id = capacity_cause->rule_id;
+    rule_title = capacity_cause->title;
+    d.cause = std::string(BottleneckName(cls));
+    d.confidence = "inconclusive";
+    d.settle_with = SettleWith(gpu, account, facts, cls);
+    d.fix = capacity_cause->message;
+  } else {
+    d.cause = "inconclusive";
+    d.confidence = "inconclusive";
+    d.settle_with = SettleWith(gpu, account, facts, Bottleneck::kNone);
+    d.fix = gpu.known ? "No finding explains the GPU time lost; the file below would tell more."
+                      : "Without GPU samples feedcheck cannot tell whether storage cost GPU time.";
+  }
+
+  // 3. Advice that works against the cause becomes secondary.
+  std::string cause_mode = cause ? RecommendedMode(*cause) : "";
+  for (auto& f : findings) {
+    if (f.secondary || (cause && &f == cause)) continue;
+    if ((IsAccountLimit(cls) || busy_unexplained) &&
+        (f.bottleneck == Bottleneck::kClientThreads || f.bottleneck == Bottleneck::kAccessMode)) {
+      MarkSecondary(&f,
+                    "after the account limit is lifted: more threads or an earlier start "
+                    "against a throttled account only add 503s");
+      continue;
+    }
+    std::string mode = RecommendedMode(f);
+    if (!cause_mode.empty() && !mode.empty() && mode != cause_mode)
+      MarkSecondary(&f, fmt::format("contradicts the fix (input mode {})", cause_mode));
+  }
+  for (auto& f : findings) f.impact = ImpactText(f, gpu);
+
+  // 4. Order: the cause, then what else cost GPU time, then the rest; secondary last.
+  const std::string cause_id = rule_id;
+  std::stable_sort(findings.begin(), findings.end(), [&](const Finding& a, const Finding& b) {
+    if (a.secondary != b.secondary) return !a.secondary;
+    bool ac = a.rule_id == cause_id, bc = b.rule_id == cause_id;
+    if (ac != bc) return ac;
+    if (a.impact_gpu_s != b.impact_gpu_s) return a.impact_gpu_s > b.impact_gpu_s;
+    if (a.bottleneck != b.bottleneck)
+      return BottleneckRank(a.bottleneck) < BottleneckRank(b.bottleneck);
+    return a.severity > b.severity;
+  });
+
+  // 5. What the fix buys, and the nodes.
+  if (cls != Bottleneck::kNone && d.confidence != "inconclusive")
+    d.estimate = EstimateFix(cls, facts, gpu);
+  AddGpuNodeRows(facts, &nodes);
+  d.straggler = MarkStraggler(&nodes);
+  d.nodes = std::move(nodes);
+
+  // The settings to paste: only the primary findings'.
+  std::vector<Finding> primary;
+  for (const auto& f : findings)
+    if (!f.secondary) primary.push_back(f);
+  std::stable_sort(primary.begin(), primary.end(),
+                   [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+  rules::Advice advice = rules::MergeAdvice(primary);
+
+  report->verdict =
+      d.cause == "inconclusive" ? d.cause : fmt::format("{}, {}", d.cause, d.confidence);
+  if (d.cause == "none found")
+    report->verdict_level = VerdictLevel::kGood;
+  else if (d.confidence == "inconclusive")
+    report->verdict_level = VerdictLevel::kUnknown;
+  else
+    report->verdict_level = gpu.known && d.attributed_gpu_s >= 0 &&
+                                    d.attributed_gpu_s < kBusyIdleFraction * gpu.sampled_gpu_s
+                                ? VerdictLevel::kWarning
+                                : VerdictLevel::kBad;
+  std::string detail;
+  if (!rule_id.empty()) detail = fmt::format("{} [{}]", rule_title, rule_id);
+  if (!d.agreeing_sources.empty())
+    detail += fmt::format("{}{}: {}", detail.empty() ? "" : "; ",
+                          d.agreeing_sources.size() >= 2 ? "sources that agree" : "source",
+                          fmt::join(d.agreeing_sources, " + "));
+  if (!d.settle_with.empty())
+    detail += fmt::format("{}would settle it: {}", detail.empty() ? "" : "\n", d.settle_with);
+  report->verdict_detail = detail;
+  report->findings = std::move(findings);
+  report->skipped = std::move(result.skipped);
+  report->env = advice.env;
+  report->config = advice.config;
+  report->diagnosis = std::move(d);
+}
+
+}  // namespace feedcheck::diagnosis

@@ -1,0 +1,30 @@
+// The post-mortem's conclusion, from the rules' findings and what was observed: the GPU time
+// lost, the one cause with a confidence (confirmed when two independent sources agree, likely
+// with one, inconclusive naming the file that would settle it), the findings ordered by the GPU
+// time they cost, advice that contradicts the cause marked secondary, and what the fix buys.
+#pragma once
+
+#include <vector>
+
+#include "reports/diagnosis_summary.h"
+#include "reports/report.h"
+#include "rules/rule_set.h"
+
+namespace feedcheck::diagnosis {
+
+/// Under this share of GPU time lost while data loaded, storage did not cost the job: the
+/// verdict is "none found".
+inline constexpr double kBusyIdleFraction = 0.10;
+
+/// workload.mode from the mode the data runtime used (runtime.mode: download -> download,
+/// mount -> ro_mount) unless a profile declared one, so the input-mode rules read what the
+/// job did.
+void AddObservedWorkloadFacts(FactSet* facts);
+
+/// Evaluates `rules` over report->evidence.facts and writes the conclusion into `report`:
+/// findings (impact set, ordered by it, contradicted or contradicting ones secondary), rules
+/// not evaluated, the settings of the primary findings, the verdict and report->diagnosis.
+/// `nodes`: the per-node rows of a multi-node job (may be empty).
+void DiagnosePostmortem(const rules::RuleSet& rules, std::vector<NodeRow> nodes, Report* report);
+
+}  // namespace feedcheck::diagnosis

@@ -1,0 +1,130 @@
+#include "reports/diagnosis_json.h"
+
+#include <string>
+
+namespace feedcheck {
+
+using nlohmann::json;
+
+namespace {
+
+double Num(const json& j, const char* key, double fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+std::string Text(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool Flag(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
+std::vector<std::string> Texts(const json& j, const char* key) {
+  std::vector<std::string> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& v : *it)
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+const json& Object(const json& j, const char* key) {
+  static const json kEmpty = json::object();
+  auto it = j.find(key);
+  return it != j.end() && it->is_object() ? *it : kEmpty;
+}
+
+}  // namespace
+
+json DiagnosisToJson(const DiagnosisSummary& d) {
+  const GpuTimeLost& g = d.gpu;
+  json gpu = {{"known", g.known},
+              {"gpus", g.gpus},
+              {"lost_gpu_s", g.lost_gpu_s},
+              {"sampled_gpu_s", g.sampled_gpu_s},
+              {"idle_s", g.idle_s},
+              {"span_s", g.span_s},
+              {"idle_fraction", g.idle_fraction},
+              {"have_phases", g.have_phases},
+              {"download_gpu_s", g.download_gpu_s},
+              {"mount_gpu_s", g.mount_gpu_s},
+              {"after_data_gpu_s", g.after_data_gpu_s},
+              {"unknown_gpu_s", g.unknown_gpu_s},
+              {"headline", g.headline}};
+  json estimate = {{"available", d.estimate.available},
+                   {"text", d.estimate.text},
+                   {"assumptions", d.estimate.assumptions},
+                   {"idle_fraction_before", d.estimate.idle_fraction_before},
+                   {"idle_fraction_after", d.estimate.idle_fraction_after}};
+  json nodes = json::array();
+  for (const auto& n : d.nodes)
+    nodes.push_back({{"node", n.node},
+                     {"download_s", n.download_s},
+                     {"gpu_util_mean", n.gpu_util_mean},
+                     {"gpu_lost_gpu_s", n.gpu_lost_gpu_s},
+                     {"throttled", n.throttled},
+                     {"straggler", n.straggler}});
+  return {{"cause", d.cause},
+          {"confidence", d.confidence},
+          {"agreeing_sources", d.agreeing_sources},
+          {"settle_with", d.settle_with},
+          {"fix", d.fix},
+          {"attributed_gpu_s", d.attributed_gpu_s},
+          {"gpu", gpu},
+          {"estimate", estimate},
+          {"nodes", nodes},
+          {"straggler", d.straggler}};
+}
+
+DiagnosisSummary DiagnosisFromJson(const json& j) {
+  DiagnosisSummary d;
+  if (!j.is_object()) return d;
+  d.present = true;
+  d.cause = Text(j, "cause");
+  d.confidence = Text(j, "confidence");
+  d.agreeing_sources = Texts(j, "agreeing_sources");
+  d.settle_with = Text(j, "settle_with");
+  d.fix = Text(j, "fix");
+  d.attributed_gpu_s = Num(j, "attributed_gpu_s", -1);
+  const json& g = Object(j, "gpu");
+  d.gpu.known = Flag(g, "known");
+  d.gpu.gpus = static_cast<int>(Num(g, "gpus", 0));
+  d.gpu.lost_gpu_s = Num(g, "lost_gpu_s", 0);
+  d.gpu.sampled_gpu_s = Num(g, "sampled_gpu_s", 0);
+  d.gpu.idle_s = Num(g, "idle_s", 0);
+  d.gpu.span_s = Num(g, "span_s", 0);
+  d.gpu.idle_fraction = Num(g, "idle_fraction", 0);
+  d.gpu.have_phases = Flag(g, "have_phases");
+  d.gpu.download_gpu_s = Num(g, "download_gpu_s", 0);
+  d.gpu.mount_gpu_s = Num(g, "mount_gpu_s", 0);
+  d.gpu.after_data_gpu_s = Num(g, "after_data_gpu_s", 0);
+  d.gpu.unknown_gpu_s = Num(g, "unknown_gpu_s", 0);
+  d.gpu.headline = Text(g, "headline");
+  const json& e = Object(j, "estimate");
+  d.estimate.available = Flag(e, "available");
+  d.estimate.text = Text(e, "text");
+  d.estimate.assumptions = Texts(e, "assumptions");
+  d.estimate.idle_fraction_before = Num(e, "idle_fraction_before", 0);
+  d.estimate.idle_fraction_after = Num(e, "idle_fraction_after", 0);
+  if (auto it = j.find("nodes"); it != j.end() && it->is_array()) {
+    for (const auto& n : *it) {
+      if (!n.is_object()) continue;
+      NodeRow row;
+      row.node = Text(n, "node");
+      row.download_s = Num(n, "download_s", -1);
+      row.gpu_util_mean = Num(n, "gpu_util_mean", -1);
+      row.gpu_lost_gpu_s = Num(n, "gpu_lost_gpu_s", -1);
+      row.throttled = Num(n, "throttled", -1);
+      row.straggler = Flag(n, "straggler");
+      d.nodes.push_back(std::move(row));
+    }
+  }
+  d.straggler = Text(j, "straggler");
+  return d;
+}
+
+}  // namespace feedcheck

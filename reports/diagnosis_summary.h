@@ -1,0 +1,63 @@
+// What a post-mortem concluded beyond the findings: the GPU time lost and when, the cause with
+// its confidence, what fixing it would buy, and the per-node table of a multi-node job. Filled
+// by diagnosis/ (which computes); reporters only print it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace feedcheck {
+
+/// GPU time lost, split by what the data runtime was doing. GPU-seconds are summed over GPUs.
+struct GpuTimeLost {
+  bool known = false;  ///< GPU samples were read
+  int gpus = 0;
+  double lost_gpu_s = 0;
+  double sampled_gpu_s = 0;
+  double idle_s = 0;  ///< wall clock the GPUs stood idle (lost / GPUs)
+  double span_s = 0;  ///< wall clock sampled
+  double idle_fraction = 0;
+  bool have_phases = false;  ///< the split below is known (a data-capability.log was read)
+  double download_gpu_s = 0;
+  double mount_gpu_s = 0;
+  double after_data_gpu_s = 0;
+  double unknown_gpu_s = 0;
+  /// "GPUs idle 13 min 32 s of 61 min (22%), 108 GPU-minutes: all of it while the download ran"
+  std::string headline;
+};
+
+/// What fixing the cause would buy, predicted from the supply model; always an estimate.
+struct FixEstimate {
+  bool available = false;
+  std::string
+      text;  ///< "2 accounts: download ~6 min instead of 13.5, GPUs idle 10% instead of 22%"
+  std::vector<std::string> assumptions;
+  double idle_fraction_before = 0;
+  double idle_fraction_after = 0;
+};
+
+/// One node of a multi-node job. Negative numbers: not known for that node.
+struct NodeRow {
+  std::string node;
+  double download_s = -1;
+  double gpu_util_mean = -1;
+  double gpu_lost_gpu_s = -1;
+  double throttled = -1;  ///< refused requests in that node's own log
+  bool straggler = false;
+};
+
+struct DiagnosisSummary {
+  bool present = false;    ///< a post-mortem filled it
+  std::string cause;       ///< "account egress", "none found", "inconclusive", ...
+  std::string confidence;  ///< "confirmed" | "likely" | "inconclusive"
+  std::vector<std::string> agreeing_sources;  ///< the independent sources behind the cause
+  std::string settle_with;  ///< inconclusive: the file (and how to get it) that would settle it
+  std::string fix;          ///< the deciding finding's advice, or what to do next
+  double attributed_gpu_s = -1;  ///< GPU time lost attributed to the cause (< 0: not known)
+  GpuTimeLost gpu;
+  FixEstimate estimate;
+  std::vector<NodeRow> nodes;
+  std::string straggler;  ///< the slow node's name and why, "" when none stands out
+};
+
+}  // namespace feedcheck

@@ -1,0 +1,105 @@
+// `feedcheck compare A.json B.json` as a user runs it: two saved results in, what changed out, in
+// each format; exit codes for a CI gate and for bad input.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/cli/run_feedcheck.h"
+
+namespace {
+
+// A saved result as `preflight --json` writes it: a report with its verdict and its evidence.
+std::string Facts(double gbps, double noise, double p99_ms, const char* verdict) {
+  std::ostringstream s;
+  s << R"({"kind": "feedcheck-report", "schema_version": 1, "title": "Pre-flight check",
+    "verdict": ")" << verdict << R"(", "verdict_level": "warning", "findings": [],
+    "evidence": {"schema_version": 1, "facts": [
+    {"key": "probe.throughput.knee_gbps", "value": )" << gbps << R"(, "unit": "Gbit/s",
+     "provenance": {"origin": "measured", "source": "probe throughput"}},
+    {"key": "probe.throughput.knee_noise_gbps", "value": )" << noise << R"(, "unit": "Gbit/s",
+     "provenance": {"origin": "measured", "source": "probe throughput"}},
+    {"key": "probe.latency.ttfb_p99_ms", "value": )" << p99_ms << R"(, "unit": "ms",
+     "provenance": {"origin": "measured", "source": "probe latency"}},
+    {"key": "node.count", "value": 12, "unit": "count",
+     "provenance": {"origin": "declared", "source": "--nodes"}}]}})";
+  return s.str();
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("compare says what got better, worse, or stayed inside its noise", "[cli][compare]") {
+  std::string before = WriteTempFile("before.json", Facts(0.90, 0.03, 25.0, "at risk"));
+  std::string after = WriteTempFile("after.json", Facts(0.92, 0.03, 40.0, "ready"));
+  RunResult r = RunFeedcheck({"compare", before, after});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(Has(r.out, "Verdict: at risk -> ready"));
+  CHECK(Has(r.out, "within noise"));  // 0.02 inside ±0.042
+  CHECK(Has(r.out, "worse"));
+  CHECK(Has(r.out, "probe.latency.ttfb_p99_ms"));
+  CHECK(Has(r.out, "+60.0%"));
+  CHECK_FALSE(Has(r.out, "node.count"));  // the same in both: not listed
+  CHECK_FALSE(Has(r.out, "\x1b["));       // not a terminal: no colour
+
+  RunResult j = RunFeedcheck({"compare", before, after, "--json"});
+  REQUIRE(j.exit_code == 0);
+  auto doc = j.Json();
+  CHECK(doc["schema_version"] == 1);
+  CHECK(doc["result"]["worse"] == 1);
+  CHECK(doc["result"]["verdict_changed"] == true);
+  bool found = false;
+  for (const auto& c : doc["changes"]) {
+    if (c["key"] == "probe.throughput.knee_gbps") {
+      found = true;
+      CHECK(c["change"] == "within noise");
+      CHECK(c["noise"].get<double>() == Approx(0.0424).epsilon(0.01));
+    }
+  }
+  CHECK(found);
+
+  // A CI gate: worse beyond its band is exit 1.
+  CHECK(RunFeedcheck({"compare", before, after, "--fail-on-worse"}).exit_code == 1);
+  CHECK(RunFeedcheck({"compare", after, after, "--fail-on-worse"}).exit_code == 0);
+}
+
+TEST_CASE("compare writes Markdown and HTML, picked by -o's extension", "[cli][compare]") {
+  std::string before = WriteTempFile("b1.json", Facts(0.50, 0.01, 25.0, "at risk"));
+  std::string after = WriteTempFile("a1.json", Facts(0.90, 0.01, 25.0, "ready"));
+  std::string dir = WriteTempFile("placeholder", "");
+  std::string html = dir + ".html", md = dir + ".md";
+  REQUIRE(RunFeedcheck({"compare", before, after, "-o", html}).exit_code == 0);
+  std::string page = Slurp(html);
+  CHECK(Has(page, "<!DOCTYPE html>"));
+  CHECK(Has(page, "class=\"better\""));
+  CHECK(Has(page, "+80.0%"));
+  REQUIRE(RunFeedcheck({"compare", before, after, "-o", md}).exit_code == 0);
+  std::string text = Slurp(md);
+  CHECK(Has(text, "| better | probe.throughput.knee\\_gbps |"));
+  std::remove(html.c_str());
+  std::remove(md.c_str());
+}
+
+TEST_CASE("compare refuses what it cannot read or cannot mean", "[cli][compare]") {
+  std::string good = WriteTempFile("good.json", Facts(0.9, 0.01, 20, "ready"));
+  std::string broken = WriteTempFile("broken.json", "{\"facts\": [\n  {\"key\": 1,,}\n]}");
+  RunResult r = RunFeedcheck({"compare", good, broken});
+  CHECK(r.exit_code == 3);
+  CHECK(Has(r.err, "broken.json"));
+  CHECK(RunFeedcheck({"compare", good, "/nonexistent/x.json"}).exit_code == 3);
+  r = RunFeedcheck({"compare", good, good, "--json", "-f", "md"});
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, "disagree"));
+  CHECK(RunFeedcheck({"compare", good, good, "--tolerance", "150%"}).exit_code == 2);
+}

@@ -1,0 +1,89 @@
+// Before and after, fact by fact: direction, tolerance, the noise band the results carry, units,
+// text facts and facts in one result only.
+#include "core/result_compare.h"
+
+#include <catch2/catch.hpp>
+
+using namespace feedcheck;
+
+namespace {
+
+Provenance Measured() { return Provenance{FactOrigin::kMeasured, "probe", "", 0}; }
+Provenance Declared() { return Provenance{FactOrigin::kDeclared, "flag", "", 0}; }
+
+const FactChange& Find(const Comparison& c, const std::string& key) {
+  for (const FactChange& f : c.changes)
+    if (f.key == key) return f;
+  FAIL("no change for " << key);
+  return c.changes.front();
+}
+
+}  // namespace
+
+TEST_CASE("which way is better follows the fact's key and unit", "[core][compare]") {
+  CHECK(BetterDirection("probe.throughput.gbps", Unit::kGbps) == Better::kHigher);
+  CHECK(BetterDirection("probe.latency.ttfb_p99_ms", Unit::kMilliseconds) == Better::kLower);
+  CHECK(BetterDirection("probe.errors.throttled_egress", Unit::kCount) == Better::kLower);
+  CHECK(BetterDirection("gpu.starved_fraction", Unit::kFraction) == Better::kLower);
+  CHECK(BetterDirection("probe.throughput.nic_fraction", Unit::kFraction) == Better::kHigher);
+  CHECK(BetterDirection("gpu.util_mean", Unit::kPercent) == Better::kHigher);
+  CHECK(BetterDirection("dataset.files", Unit::kCount) == Better::kNeither);
+  CHECK(NoiseKeyFor("probe.throughput.knee_gbps") == "probe.throughput.knee_noise_gbps");
+  CHECK(NoiseKeyFor("runtime.mode") == "runtime.mode");
+}
+
+TEST_CASE("a change inside the results' own noise band is not called better or worse",
+          "[core][compare]") {
+  FactSet a, b;
+  a.Set(NumberFact("probe.throughput.knee_gbps", 0.90, Unit::kGbps, Measured()));
+  a.Set(NumberFact("probe.throughput.knee_noise_gbps", 0.03, Unit::kGbps, Measured()));
+  b.Set(NumberFact("probe.throughput.knee_gbps", 0.94, Unit::kGbps, Measured()));
+  b.Set(NumberFact("probe.throughput.knee_noise_gbps", 0.04, Unit::kGbps, Measured()));
+  Comparison c = CompareResults({"a", "", &a}, {"b", "", &b});
+  const FactChange& knee = Find(c, "probe.throughput.knee_gbps");
+  CHECK(knee.change == Change::kWithinNoise);  // 0.04 <= sqrt(0.03^2 + 0.04^2) = 0.05
+  CHECK(*knee.noise == Approx(0.05));
+  for (const FactChange& f : c.changes) CHECK(f.key.find("_noise_") == std::string::npos);
+
+  b.Set(NumberFact("probe.throughput.knee_gbps", 0.99, Unit::kGbps, Measured()));
+  c = CompareResults({"a", "", &a}, {"b", "", &b});
+  CHECK(Find(c, "probe.throughput.knee_gbps").change == Change::kBetter);
+}
+
+TEST_CASE("without a band, the tolerance decides what is the same", "[core][compare]") {
+  FactSet a, b;
+  a.Set(NumberFact("probe.latency.ttfb_p50_ms", 20.0, Unit::kMilliseconds, Measured()));
+  b.Set(NumberFact("probe.latency.ttfb_p50_ms", 20.3, Unit::kMilliseconds, Measured()));
+  a.Set(NumberFact("probe.latency.ttfb_p99_ms", 25.0, Unit::kMilliseconds, Measured()));
+  b.Set(NumberFact("probe.latency.ttfb_p99_ms", 31.0, Unit::kMilliseconds, Measured()));
+  Comparison c = CompareResults({"a", "", &a}, {"b", "", &b}, 0.02);
+  CHECK(Find(c, "probe.latency.ttfb_p50_ms").change == Change::kSame);
+  const FactChange& p99 = Find(c, "probe.latency.ttfb_p99_ms");
+  CHECK(p99.change == Change::kWorse);
+  CHECK(*p99.relative == Approx(0.24));
+  CHECK(c.same == 1);
+  CHECK(c.changes.front().key == "probe.latency.ttfb_p99_ms");  // changes before the same
+}
+
+TEST_CASE("B is read in A's unit, inputs are apart, one-sided facts are named", "[core][compare]") {
+  FactSet a, b;
+  a.Set(NumberFact("probe.throughput.gbps", 1.0, Unit::kGbps, Measured()));
+  b.Set(NumberFact("probe.throughput.gbps", 1000.0, Unit::kMbps, Measured()));  // the same
+  a.Set(NumberFact("node.count", 8, Unit::kCount, Declared()));
+  b.Set(NumberFact("node.count", 16, Unit::kCount, Declared()));
+  a.Set(TextFact("runtime.mode", "download", Measured()));
+  b.Set(TextFact("runtime.mode", "ro_mount", Measured()));
+  b.Set(NumberFact("probe.errors.retries", 3, Unit::kCount, Measured()));
+  Comparison c = CompareResults({"a", "ready", &a}, {"b", "at risk", &b});
+  CHECK(Find(c, "probe.throughput.gbps").change == Change::kSame);
+  const FactChange& nodes = Find(c, "node.count");
+  CHECK(nodes.is_input);
+  CHECK(nodes.change == Change::kChanged);  // a different setup is not better or worse
+  CHECK(c.changes.front().key == "node.count");
+  const FactChange& mode = Find(c, "runtime.mode");
+  CHECK(mode.change == Change::kChanged);
+  CHECK(mode.a_display == "download");
+  CHECK(Find(c, "probe.errors.retries").change == Change::kAdded);
+  CHECK(c.a_verdict == "ready");
+  CHECK(c.b_verdict == "at risk");
+}
