@@ -6,6 +6,7 @@
 
 #include "core/evidence_json.h"
 #include "core/install_paths.h"
+#include "core/knowledge_base.h"
 #include "rules/knowledge_facts.h"
 
 namespace feedcheck::cli {
@@ -20,7 +21,7 @@ void LayerFacts(const FactSet& incoming, FactSet* facts) {
 
 bool GatherFacts(const std::vector<std::string>& facts_files, const std::string& profile_path,
                  const GlobalOptions& globals, FactSet* facts, rules::Profile* profile,
-                 DiagnosticList* diagnostics, const FactSet* overrides) {
+                 DiagnosticList* diagnostics, const FactSet* overrides, AccountDefaults* account) {
   bool ok = true;
   for (const auto& path : facts_files) {
     Evidence evidence;
@@ -30,6 +31,9 @@ bool GatherFacts(const std::vector<std::string>& facts_files, const std::string&
     }
     LayerFacts(evidence.facts, facts);
   }
+  // A profile with an error (an unknown field or value, an unknown size or region) gives no
+  // advice: what it meant is unknown, and advice for something else is worse than none.
+  const size_t errors_before = diagnostics->errors();
   if (!profile_path.empty()) {
     if (!rules::LoadProfile(profile_path, profile, diagnostics)) ok = false;
     LayerFacts(profile->facts, facts);
@@ -41,11 +45,20 @@ bool GatherFacts(const std::vector<std::string>& facts_files, const std::string&
   request.sku = facts->Text("node.sku").value_or(profile->sku);
   request.region = facts->Text("account.region").value_or(profile->region);
   request.account = profile->account;
+  if (account && !account->kind.empty()) request.account = account->kind;
+  if (account && account->assume_listed_region && request.region.empty() &&
+      request.account.empty() && !facts->Has("account.egress_gbps")) {
+    request.account = std::string(KnowledgeBase::kStandardListed);
+    account->assumption =
+        "no region given: assuming a standard GPv2 account in a listed region (200 Gbit/s "
+        "egress, 40,000 requests/s); give --region, --account-kind or --account-egress-gbps";
+  }
   request.sku_location = profile->sku_location;
+  request.region_location = profile->region_location;
   request.account_location = profile->account_location;
   if (!request.sku.empty() || !request.region.empty() || !request.account.empty())
     rules::AddKnowledgeFacts(request, DataDir(), globals.kb_files, facts, diagnostics);
-  return ok;
+  return ok && diagnostics->errors() == errors_before;
 }
 
 bool LoadRules(const GlobalOptions& globals, rules::RuleSet* rules, DiagnosticList* diagnostics) {
@@ -94,6 +107,9 @@ std::string FormatFindingText(const Finding& f) {
   std::string out =
       fmt::format("{:<8}  {}: {}\n", Upper(SeverityName(f.severity)), f.rule_id, f.title);
   out += Wrap(f.message, 100, "          ");
+  if (f.excess)
+    out += fmt::format("          {:.3g}x its limit{}\n", *f.excess,
+                       f.escalated ? ": raised to critical, far over a hard limit" : "");
   if (!f.evidence.empty()) {
     out += "          evidence:\n";
     for (const auto& fact : f.evidence)
@@ -119,11 +135,14 @@ nlohmann::json FindingToJson(const Finding& f) {
   for (const auto& e : f.env) env.push_back({{"name", e.name}, {"value", e.value}});
   nlohmann::json config = nlohmann::json::array();
   for (const auto& c : f.config) config.push_back({{"kind", c.kind}, {"text", c.text}});
-  return {{"rule_id", f.rule_id},     {"severity", SeverityName(f.severity)},
-          {"title", f.title},         {"message", f.message},
-          {"evidence", evidence},     {"env", env},
-          {"config", config},         {"source", f.source},
-          {"rule_file", f.rule_file}, {"rule_line", f.rule_line}};
+  nlohmann::json out = {{"rule_id", f.rule_id},     {"severity", SeverityName(f.severity)},
+                        {"title", f.title},         {"message", f.message},
+                        {"evidence", evidence},     {"env", env},
+                        {"config", config},         {"source", f.source},
+                        {"rule_file", f.rule_file}, {"rule_line", f.rule_line}};
+  out["excess"] = f.excess ? nlohmann::json(*f.excess) : nlohmann::json(nullptr);
+  out["escalated"] = f.escalated;
+  return out;
 }
 
 nlohmann::json SkippedToJson(const SkippedRule& s) {

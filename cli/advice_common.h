@@ -19,12 +19,23 @@ namespace feedcheck::cli {
 /// (measured > observed > derived > declared > knowledge); equal trust: `incoming` wins.
 void LayerFacts(const FactSet& incoming, FactSet* facts);
 
+/// The storage account for the knowledge-base lookup when flags name it (lint's
+/// --account-kind), and whether to assume a standard account in a listed region when nothing
+/// names one (then `assumption` says so, as `egress` does).
+struct AccountDefaults {
+  std::string kind;
+  bool assume_listed_region = false;
+  std::string assumption;  ///< out: what was assumed, "" when nothing was
+};
+
 /// Loads facts files and an optional profile into `facts` and adds knowledge-base facts for
 /// the profile's VM size and region (plus `extra_sku` when the profile names none). Returns
-/// false when an input could not be read at all.
+/// false when an input could not be read, or the profile or its knowledge-base lookups (VM
+/// size, region, storage target) had an error: the caller exits 3.
 bool GatherFacts(const std::vector<std::string>& facts_files, const std::string& profile_path,
                  const GlobalOptions& globals, FactSet* facts, rules::Profile* profile,
-                 DiagnosticList* diagnostics, const FactSet* overrides = nullptr);
+                 DiagnosticList* diagnostics, const FactSet* overrides = nullptr,
+                 AccountDefaults* account = nullptr);
 
 /// Built-in rules plus --rules directories. False when any rules file is invalid.
 bool LoadRules(const GlobalOptions& globals, rules::RuleSet* rules, DiagnosticList* diagnostics);

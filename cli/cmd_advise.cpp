@@ -63,13 +63,15 @@ int Run(const GlobalOptions& globals, const AdviseOptions& options) {
   bool rules_ok = LoadRules(globals, &rule_set, &diagnostics);
   if (!inputs_ok || !rules_ok) {
     if (globals.json)
-      fmt::print("{}\n",
-                 nlohmann::json({{"schema_version", 1},
-                                 {"error", !rules_ok ? "invalid rules" : "unreadable input"},
-                                 {"diagnostics", DiagnosticsToJson(diagnostics)}})
-                     .dump(2));
-    else
+      fmt::print("{}\n", nlohmann::json({{"schema_version", 1},
+                                         {"error", !rules_ok ? "invalid rules" : "input errors"},
+                                         {"diagnostics", DiagnosticsToJson(diagnostics)}})
+                             .dump(2));
+    else {
       PrintDiagnostics(diagnostics);
+      fmt::print(stderr, "feedcheck advise: {}; no advice given\n",
+                 !rules_ok ? "the rules have errors" : "the inputs have errors (above)");
+    }
     return ToInt(ExitStatus::kInputError);
   }
   rules::EvaluationResult result = rule_set.Evaluate(facts);

@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/sizing_common.h"
 #include "cli/text_table.h"
+#include "core/account_plan.h"
 #include "core/egress_calculator.h"
 #include "core/evidence.h"
 #include "core/evidence_json.h"
@@ -33,7 +34,10 @@ std::string AccountLabel(const AccountChoice& a) {
   if (!a.region.empty())
     where = fmt::format(" in {}, {}", a.region,
                         a.listed_region ? "a listed region" : "not a listed region");
-  if (!a.from_kb) return fmt::format("an account with {} egress", Gbps(a.target.egress_gbps));
+  if (!a.from_kb)
+    return fmt::format("an account{} with {} egress (from --account-egress-gbps)",
+                       a.region.empty() ? "" : fmt::format(" in {}", a.region),
+                       Gbps(a.target.egress_gbps));
   return fmt::format("one {} account{} ({} egress{})", a.target.name, where,
                      Gbps(a.target.egress_gbps),
                      a.egress_from_flag ? ", from --account-egress-gbps" : "");
@@ -79,7 +83,7 @@ int RunAll(const KnowledgeBase& kb, const AccountChoice& account, int nodes, boo
     std::string error;
     if (!ComputeEgress({vm.nic_gbps, account.target.egress_gbps, nodes}, &r, &error)) continue;
     std::string gpus = vm.gpus > 0 ? fmt::format("{} x {}", vm.gpus, vm.gpu_model) : "-";
-    std::vector<std::string> cells{vm.name, gpus, Gbps(vm.nic_gbps),
+    std::vector<std::string> cells{VmLabel(vm), gpus, Gbps(vm.nic_gbps),
                                    std::to_string(r.full_rate_nodes),
                                    std::to_string(r.degrade_from_nodes)};
     if (nodes > 0) {
@@ -91,6 +95,7 @@ int RunAll(const KnowledgeBase& kb, const AccountChoice& account, int nodes, boo
     row["sku"] = vm.name;
     row["gpus"] = vm.gpus;
     row["gpu_model"] = vm.gpu_model;
+    if (!vm.retired_on.empty()) row["retired_on"] = vm.retired_on;
     row["nic_gbps"] = vm.nic_gbps;
     row["source"] = RowRef(vm.file, vm.line);
     rows.push_back(std::move(row));
@@ -157,20 +162,31 @@ int Run(const EgressOptions& o, const GlobalOptions& globals) {
   if (globals.json) {
     nlohmann::json facts = nlohmann::json::array();
     for (const auto& [key, fact] : evidence.facts) facts.push_back(FactToJson(fact));
-    nlohmann::json out = {
-        {"schema_version", kEvidenceSchemaVersion},
-        {"command", "egress"},
-        {"node", {{"sku", node.vm ? node.vm->name : ""}, {"nic_gbps", node.nic_gbps}}},
-        {"account", AccountJson(account)},
-        {"result", ResultJson(r)},
-        {"facts", facts}};
+    nlohmann::json out = {{"schema_version", kEvidenceSchemaVersion},
+                          {"command", "egress"},
+                          {"node",
+                           {{"sku", node.vm ? node.vm->name : ""},
+                            {"nic_gbps", node.nic_gbps},
+                            {"retired_on", node.vm && !node.vm->retired_on.empty()
+                                               ? nlohmann::json(node.vm->retired_on)
+                                               : nlohmann::json(nullptr)}}},
+                          {"account", AccountJson(account)},
+                          {"result", ResultJson(r)},
+                          {"facts", facts}};
     if (!account.assumption.empty()) out["assumptions"] = {account.assumption};
+    AccountPlan plan;
+    if (r.nodes_given && PlanAccounts(r.nodes, node.nic_gbps, account.target.egress_gbps, &plan))
+      out["plan"] = {{"accounts", plan.accounts},
+                     {"striped", plan.striped},
+                     {"accounts_per_node", plan.accounts_per_node},
+                     {"node_split", NodeSplitText(plan)},
+                     {"summary", AccountPlanSummary(plan)}};
     fmt::print("{}\n", out.dump(2));
     return ToInt(ExitStatus::kOk);
   }
 
   std::string who =
-      node.vm ? fmt::format("{} ({}{} NIC{})", node.vm->name,
+      node.vm ? fmt::format("{} ({}{} NIC{})", VmLabel(*node.vm),
                             node.vm->gpus > 0
                                 ? fmt::format("{} x {}, ", node.vm->gpus, node.vm->gpu_model)
                                 : "",
@@ -182,23 +198,25 @@ int Run(const EgressOptions& o, const GlobalOptions& globals) {
   t.AddRow({"Nodes at full NIC rate", std::to_string(r.full_rate_nodes),
             fmt::format("floor({} / {}) = floor({})", FormatNumber(account.target.egress_gbps),
                         FormatNumber(node.nic_gbps), FormatNumber(r.saturation_nodes))});
-  t.AddRow(
-      {"Per-node rate falls from", std::to_string(r.degrade_from_nodes),
-       fmt::format("nodes ({} / {} = {} each)", FormatNumber(account.target.egress_gbps),
-                   r.degrade_from_nodes, Gbps(account.target.egress_gbps / r.degrade_from_nodes))});
+  t.AddRow({"Per-node rate falls from", std::to_string(r.degrade_from_nodes),
+            fmt::format("{} ({} / {} = {} each)", r.degrade_from_nodes == 1 ? "node" : "nodes",
+                        FormatNumber(account.target.egress_gbps), r.degrade_from_nodes,
+                        Gbps(account.target.egress_gbps / r.degrade_from_nodes))});
   if (r.nodes_given) {
-    t.AddRow({fmt::format("Per node at {} nodes", r.nodes), Gbps(r.per_node_gbps),
+    t.AddRow({fmt::format("Per node at {} node{}", r.nodes, r.nodes == 1 ? "" : "s"),
+              Gbps(r.per_node_gbps),
               r.degraded ? fmt::format("{}% of the NIC",
                                        FormatNumber(100 * r.per_node_gbps / node.nic_gbps))
                          : "full NIC rate"});
     t.AddRow(
-        {fmt::format("Aggregate at {} nodes", r.nodes), Gbps(r.aggregate_gbps),
+        {fmt::format("Aggregate at {} node{}", r.nodes, r.nodes == 1 ? "" : "s"),
+         Gbps(r.aggregate_gbps),
          r.degraded ? "the account limit" : fmt::format("{} x {}", r.nodes, Gbps(node.nic_gbps))});
-    t.AddRow({"Accounts for full rate", std::to_string(r.accounts_needed),
-              r.accounts_needed > 1
-                  ? fmt::format("replicate the data; each account feeds up to {} nodes",
-                                r.full_rate_nodes)
-                  : "one account is enough"});
+    // The same plan as the advice (core/account_plan.h): a node split, or striping when one
+    // node's NIC or a block of nodes is above the account's egress.
+    AccountPlan plan;
+    PlanAccounts(r.nodes, node.nic_gbps, account.target.egress_gbps, &plan);
+    t.AddRow({"Accounts for full rate", std::to_string(plan.accounts), AccountPlanSummary(plan)});
   }
   fmt::print("{}", t.Render());
   fmt::print("\nSources:\n");
@@ -206,6 +224,8 @@ int Run(const EgressOptions& o, const GlobalOptions& globals) {
     fmt::print("  {} {}: {}\n", RowRef(node.vm->file, node.vm->line), node.vm->name,
                node.vm->source);
   if (node.vm && !node.vm->note.empty()) fmt::print("    note: {}\n", node.vm->note);
+  if (node.vm && !node.vm->retired_on.empty())
+    fmt::print("    retired {}: {}\n", node.vm->retired_on, node.vm->retired_source);
   if (account.from_kb)
     fmt::print("  {} {}: {}\n", RowRef(account.target.file, account.target.line),
                account.target.name, account.target.source);

@@ -138,7 +138,7 @@ void PrintHuman(const Parsed& p, const PlanResult& r) {
   fmt::print("Dataset: {} in {} files (mean {}), read in {} blocks\n", Size(r.dataset_bytes),
              Grouped(r.files), Size(r.mean_file_bytes), FormatBytes(r.block_bytes));
   if (p.node.nic_gbps > 0)
-    fmt::print("Node:    {}{} NIC, {} node{}\n", p.node.vm ? p.node.vm->name + ", " : "",
+    fmt::print("Node:    {}{} NIC, {} node{}\n", p.node.vm ? VmLabel(*p.node.vm) + ", " : "",
                Gbps(p.node.nic_gbps), r.nodes, r.nodes == 1 ? "" : "s");
   if (in.account_egress_gbps)
     fmt::print("Account: {}{}, {} egress\n", p.account.target.name,

@@ -107,7 +107,10 @@ int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
   overrides.Merge(report.evidence.facts);
   rules::Profile profile;
   FactSet facts;
-  if (!GatherFacts({}, opts.profile, globals, &facts, &profile, &diagnostics, &overrides)) {
+  // --account-kind is looked up with the region, as `egress` does (core/account_lookup.h).
+  AccountDefaults account{opts.cluster.account_kind, /*assume_listed_region=*/false, ""};
+  if (!GatherFacts({}, opts.profile, globals, &facts, &profile, &diagnostics, &overrides,
+                   &account)) {
     PrintDiagnostics(diagnostics);
     return ToInt(ExitStatus::kInputError);
   }

@@ -202,8 +202,10 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
   DiagnosticList diagnostics;
   rules::Profile profile;
   FactSet facts;
+  // --account-kind is looked up with the region, as `egress` does (core/account_lookup.h).
+  AccountDefaults account{flags.cluster.account_kind, /*assume_listed_region=*/false, ""};
   bool inputs_ok =
-      GatherFacts({}, flags.profile, globals, &facts, &profile, &diagnostics, &overrides);
+      GatherFacts({}, flags.profile, globals, &facts, &profile, &diagnostics, &overrides, &account);
   // A pre-flight judges a cluster against an account: without one named, assume the standard
   // account of a listed region (stated in the report's warnings).
   if (!cluster.account_given && !facts.Has("account.egress_gbps") &&

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "core/account_lookup.h"
 #include "core/install_paths.h"
 #include "core/units.h"
 
@@ -15,7 +16,6 @@ std::nullopt_t Bad(FlagError* error, const std::string& flag, const std::string&
   error->message = fmt::format("{}: {}", flag, why);
   return std::nullopt;
 }
-
 
 }  // namespace
 
@@ -129,25 +129,22 @@ bool ResolveAccount(const KnowledgeBase& kb, const std::string& region, const st
                     const std::string& egress_text, AccountChoice* out, FlagError* error) {
   AccountChoice a;
   a.region = region;
-  a.listed_region = !region.empty() && kb.IsListedRegion(region);
-  if (!kind.empty()) {
-    const StorageTarget* t = kb.FindTarget(kind);
-    if (!t) {
-      auto near = kb.SuggestTarget(kind);
-      std::vector<std::string> all;
-      for (const auto& target : kb.targets()) all.push_back(target.name);
-      error->message =
-          fmt::format("--account-kind: unknown storage target '{}'; {}", kind,
-                      near.empty() ? fmt::format("known: {}", fmt::join(all, ", "))
-                                   : fmt::format("did you mean {}?", fmt::join(near, ", ")));
-      return false;
-    }
-    // "standard_gpv2" with a region means "the standard account of that region".
-    a.target = (t->name == KnowledgeBase::kStandardListed && !region.empty())
-                   ? kb.TargetForRegion(region)
-                   : *t;
+  // The same lookup as a profile's region: and account: (core/account_lookup.h).
+  AccountLookupResult found = LookUpAccount(kb, AccountLookup{region, kind, !egress_text.empty()});
+  if (!found.error.empty()) {
+    error->message =
+        fmt::format("{}: {}", found.region_error ? "--region" : "--account-kind", found.error);
+    return false;
+  }
+  a.listed_region = found.listed_region;
+  if (found.target) {
+    a.target = *found.target;
   } else if (!region.empty()) {
-    a.target = kb.TargetForRegion(region);
+    // An unknown region with --account-egress-gbps: the flag's limit, nothing from the base.
+    a.from_kb = false;
+    a.target = StorageTarget{};
+    a.target.name = "custom";
+    a.target.source = "--account-egress-gbps";
   } else if (egress_text.empty()) {
     a.target = kb.TargetForRegion("eastus");
     a.assumption =

@@ -2,6 +2,7 @@
 // be evaluated because facts were missing.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,7 +49,17 @@ struct Finding {
   /// observed, or advice for after the cause is fixed) but marks it secondary, saying why.
   bool secondary = false;
   std::string secondary_note;
+  /// How far past its limit the finding is, as a ratio (13.7 = 13.7x the account's request
+  /// limit), from the rule's `excess:` expression; absent when the rule has none or its facts
+  /// are missing. Findings of one severity are listed by it, largest first.
+  std::optional<double> excess;
+  /// The rule's severity was raised to critical because `excess` passed its `critical_above`.
+  bool escalated = false;
 };
+
+/// Most severe first; within a severity, the largest excess first, then findings without one,
+/// each group keeping its order (rule order). Reporters call this; they never compute excess.
+void SortFindings(std::vector<Finding>* findings);
 
 /// A rule that was not evaluated because facts it needs are absent.
 struct SkippedRule {

@@ -203,7 +203,8 @@ class RowReader {
 
 std::optional<VmSize> ReadVm(const YAML::Node& row, FileReader* file) {
   RowReader r(row, file,
-              {"name", "vcpus", "gpus", "gpu_model", "ram", "local_disk", "nic", "source", "note"});
+              {"name", "vcpus", "gpus", "gpu_model", "ram", "local_disk", "nic", "source", "note",
+               "retired", "retired_source"});
   auto name = r.Text("name");
   file->set_context(name ? fmt::format("vm size '{}'", *name) : "vm size");
   r.CheckKeys();
@@ -216,7 +217,16 @@ std::optional<VmSize> ReadVm(const YAML::Node& row, FileReader* file) {
   auto nic = r.Gbps("nic");
   auto source = r.Text("source");
   auto note = r.Text("note", false);
+  auto retired = r.Text("retired", false);
+  auto retired_source = r.Text("retired_source", false);
   if (!name || !vcpus || !gpus || !ram || !disk || !nic || !source) return std::nullopt;
+  if (retired &&
+      (retired->size() != 10 || (*retired)[4] != '-' || (*retired)[7] != '-' || !retired_source)) {
+    file->Error(kKbBadValue, row["retired"].Mark(),
+                "bad value for 'retired': a date YYYY-MM-DD, with 'retired_source' citing the "
+                "retirement notice");
+    return std::nullopt;
+  }
   if (*nic <= 0) {
     file->Error(kKbBadValue, row["nic"].Mark(), "bad value for 'nic': must be above 0");
     return std::nullopt;
@@ -230,6 +240,8 @@ std::optional<VmSize> ReadVm(const YAML::Node& row, FileReader* file) {
   vm.nic_gbps = *nic;
   vm.source = *source;
   vm.note = note.value_or("");
+  vm.retired_on = retired.value_or("");
+  vm.retired_source = retired_source.value_or("");
   vm.file = file->path();
   vm.line = row.Mark().line + 1;
   return vm;
@@ -391,7 +403,9 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
                 &file, row.Mark());
           }
         }
-      } else if (section == "listed_regions") {
+      } else if (section == "listed_regions" || section == "other_regions") {
+        std::vector<std::string>* list =
+            section == "listed_regions" ? &listed_regions_ : &other_regions_;
         YAML::Node regions = value.IsMap() ? value["regions"] : value;
         if (value.IsMap()) {
           for (const auto& field : value)
@@ -401,7 +415,8 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
         }
         if (!regions || !regions.IsSequence()) {
           file.Error(kKbShape, value.Mark(),
-                     "'listed_regions' must be a list of region names (or a map with 'regions')");
+                     fmt::format("'{}' must be a list of region names (or a map with 'regions')",
+                                 section));
           continue;
         }
         for (const auto& r : regions) {
@@ -409,12 +424,22 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
             file.Error(kKbBadValue, r.Mark(), "a region must be a name such as 'East US'");
             continue;
           }
-          if (!IsListedRegion(r.Scalar())) listed_regions_.push_back(r.Scalar());
+          if (list == &listed_regions_ && !IsListedRegion(r.Scalar())) {
+            // A listed region of an override file moves out of the other regions.
+            const std::string key = NormalizeRegion(r.Scalar());
+            other_regions_.erase(
+                std::remove_if(other_regions_.begin(), other_regions_.end(),
+                               [&](const std::string& o) { return NormalizeRegion(o) == key; }),
+                other_regions_.end());
+            list->push_back(r.Scalar());
+          } else if (list == &other_regions_ && !IsKnownRegion(r.Scalar())) {
+            list->push_back(r.Scalar());
+          }
         }
       } else {
         file.Warning(kKbUnknownKey, kv.first.Mark(),
                      fmt::format("unknown section '{}' (ignored); known: vm_sizes, "
-                                 "storage_targets, listed_regions",
+                                 "storage_targets, listed_regions, other_regions",
                                  section));
       }
     }
@@ -502,6 +527,27 @@ bool KnowledgeBase::IsListedRegion(std::string_view region) const {
   return false;
 }
 
+std::string VmLabel(const VmSize& vm) {
+  return vm.retired_on.empty() ? vm.name : fmt::format("{} (retired {})", vm.name, vm.retired_on);
+}
+
+bool KnowledgeBase::IsKnownRegion(std::string_view region) const {
+  const std::string key = NormalizeRegion(region);
+  if (key.empty()) return false;
+  for (const auto* list : {&listed_regions_, &other_regions_})
+    for (const auto& r : *list)
+      if (NormalizeRegion(r) == key) return true;
+  return false;
+}
+
+std::vector<std::string> KnowledgeBase::SuggestRegion(std::string_view region) const {
+  // Compared in the normalised spelling ("eastuss" vs "eastus"), shown as the API name.
+  std::vector<std::string> keys;
+  for (const auto* list : {&listed_regions_, &other_regions_})
+    for (const auto& r : *list) keys.push_back(NormalizeRegion(r));
+  return Suggest(NormalizeRegion(region), keys, 3);
+}
+
 const StorageTarget& KnowledgeBase::TargetForRegion(std::string_view region) const {
   const bool listed = IsListedRegion(region);
   if (const StorageTarget* t = FindTarget(listed ? kStandardListed : kStandardOther)) return *t;
@@ -517,6 +563,7 @@ void KnowledgeBase::AddNodeFacts(const VmSize& vm, FactSet* facts) const {
   facts->Set(NumberFact("node.ram_bytes", vm.ram_bytes, Unit::kBytes, p));
   facts->Set(NumberFact("node.nic_gbps", vm.nic_gbps, Unit::kGbps, p));
   facts->Set(NumberFact("node.local_disk_bytes", vm.local_disk_bytes, Unit::kBytes, p));
+  if (!vm.retired_on.empty()) facts->Set(TextFact("node.retired_on", vm.retired_on, p));
 }
 
 void KnowledgeBase::AddAccountFacts(const StorageTarget& t, FactSet* facts) const {

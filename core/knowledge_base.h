@@ -24,6 +24,9 @@ struct VmSize {
   std::string file;             ///< YAML file the row was read from
   int line = 0;                 ///< 1-based line of the row in `file`
   std::string note;             ///< optional caveat ("the size page lists no bandwidth")
+  /// Retired sizes stay known (old jobs and logs name them) but are flagged wherever used.
+  std::string retired_on;      ///< "2025-09-30"; empty while the size is offered
+  std::string retired_source;  ///< the public retirement notice
 };
 
 /// One storage target profile. A limit of 0 means "no published limit".
@@ -83,6 +86,10 @@ class KnowledgeBase {
   const StorageTarget& TargetForRegion(std::string_view region) const;
   /// "eastus", "East US", "east-us" are all accepted.
   bool IsListedRegion(std::string_view region) const;
+  /// A listed region or one of `other_regions` (every Azure region the knowledge base knows).
+  bool IsKnownRegion(std::string_view region) const;
+  /// Near-miss region names ("eastus" for "eastuss"), normalised, best first.
+  std::vector<std::string> SuggestRegion(std::string_view region) const;
 
   /// node.sku, node.vcpus, node.gpus, node.gpu_model, node.ram_bytes, node.nic_gbps,
   /// node.local_disk_bytes with provenance "knowledge base: <file>:<line> <name>".
@@ -98,7 +105,11 @@ class KnowledgeBase {
   std::vector<VmSize> vms_;
   std::vector<StorageTarget> targets_;
   std::vector<std::string> listed_regions_;
+  std::vector<std::string> other_regions_;
 };
+
+/// "Standard_NC6s_v3 (retired 2025-09-30)" for a retired size, else the name.
+std::string VmLabel(const VmSize& vm);
 
 /// "East US" -> "eastus": lower case, no spaces, '-' or '_'.
 std::string NormalizeRegion(std::string_view region);

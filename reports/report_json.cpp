@@ -46,6 +46,8 @@ json FindingToJson(const Finding& f) {
     j["secondary"] = true;
     j["secondary_note"] = f.secondary_note;
   }
+  if (f.excess) j["excess"] = *f.excess;
+  if (f.escalated) j["escalated"] = true;
   return j;
 }
 
@@ -146,6 +148,9 @@ void ReadFindings(const json& j, const std::string& file, Report* out, Diagnosti
     f.rule_file = Str(fj, "rule_file", file, p, diags);
     if (fj.contains("rule_line") && fj["rule_line"].is_number_integer())
       f.rule_line = fj["rule_line"].get<int>();
+    if (fj.contains("excess") && fj["excess"].is_number()) f.excess = fj["excess"].get<double>();
+    if (fj.contains("escalated") && fj["escalated"].is_boolean())
+      f.escalated = fj["escalated"].get<bool>();
     // Evidence facts share the facts.json layout: read them through core's reader.
     // One at a time, so the rule's order of evidence is kept.
     if (const json* ev = Array(fj, "evidence", file, p, diags)) {

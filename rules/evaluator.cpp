@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/account_plan.h"
+
 namespace feedcheck::rules {
 namespace {
 
@@ -198,6 +200,12 @@ class Evaluator {
       AddAll(missing, inner);
       return out;
     }
+    if (name == "if") {
+      // Only the branch taken is evaluated: its facts alone can be missing.
+      Value cond = Eval(*e.children[0], missing);
+      if (!cond.known()) return Value{};
+      return Eval(*e.children[cond.boolean ? 1 : 2], missing);
+    }
     std::vector<Value> args;
     for (size_t i = 0; i < e.children.size(); ++i) {
       args.push_back(Scaled(e, i, missing));
@@ -221,6 +229,18 @@ class Evaluator {
       return Number(v);
     }
     if (name == "rank_plan") return Text(RankPlan(args[0].number, args[1].number));
+    if (name == "account_plan") {
+      AccountPlan plan;
+      const double nodes = std::round(args[0].number);
+      if (nodes < 1 || nodes > 1e6 ||
+          !PlanAccounts(static_cast<int>(nodes), args[1].number, args[2].number, &plan)) {
+        AddMissing(missing, "(account_plan(): nodes and rates must be above 0)");
+        return Value{};
+      }
+      const double ppn = std::round(args[4].number);
+      NodeIndexSource index{args[3].text, ppn >= 1 && ppn < 1e6 ? static_cast<int>(ppn) : 0};
+      return Text(DescribeAccountPlan(plan, index));
+    }
     return Value{};
   }
 
@@ -278,9 +298,9 @@ std::string RankPlan(double nodes_d, double accounts_d) {
     long last = ((a + 1) * nodes + accounts - 1) / accounts - 1;
     if (!out.empty()) out += ", ";
     if (first == last)
-      out += fmt::format("rank {} -> account {}", first, a + 1);
+      out += fmt::format("node {} -> account {}", first, a + 1);
     else
-      out += fmt::format("ranks {}-{} -> account {}", first, last, a + 1);
+      out += fmt::format("nodes {}-{} -> account {}", first, last, a + 1);
     first = last + 1;
   }
   return out;

@@ -33,8 +33,8 @@ enum class Style { kHuman, kRaw };
 /// The value in the node's unit: "200 Gbit/s", "384", "download".
 std::string FormatResult(const Expr& expr, const Value& value, Style style = Style::kHuman);
 
-/// "ranks 0-5 -> account 1, ranks 6-11 -> account 2" for `nodes` ranks over `accounts`
-/// accounts in contiguous, balanced blocks (account = floor(rank * accounts / nodes)).
+/// "nodes 0-5 -> account 1, nodes 6-11 -> account 2" for `nodes` nodes over `accounts`
+/// accounts in contiguous, balanced blocks (account = floor(node index * accounts / nodes)).
 std::string RankPlan(double nodes, double accounts);
 
 }  // namespace feedcheck::rules

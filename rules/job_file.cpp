@@ -37,6 +37,23 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
     return false;
   }
   try {
+    // A command job has a command; `type:` may be omitted (command is the default).
+    const YAML::Node type = root["type"];
+    const std::string type_text = type && type.IsScalar() ? type.as<std::string>() : "";
+    if (!type_text.empty() && type_text != "command") {
+      diagnostics->Add(JobDiagnostic(
+          name, Line(type),
+          fmt::format("job type '{}': lint checks Azure ML command jobs (type: command)",
+                      type_text)));
+      return false;
+    }
+    if (!root["command"]) {
+      diagnostics->Add(JobDiagnostic(
+          name, Line(root),
+          "not an Azure ML command job: no 'command:' (lint reads a job YAML with command, "
+          "inputs, environment_variables, resources; a profile goes to --profile)"));
+      return false;
+    }
     if (const YAML::Node inputs = root["inputs"]) {
       if (!inputs.IsMap()) {
         diagnostics->Add(JobDiagnostic(name, Line(inputs), "'inputs' must be a mapping",
@@ -74,6 +91,7 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
       std::string key = kv.first.as<std::string>();
       if (key == "environment_variables") out->env_line = Line(kv.first);
       if (key == "resources") out->resources_line = Line(kv.first);
+      if (key == "distribution") out->distribution_line = Line(kv.first);
     }
     if (const YAML::Node env = root["environment_variables"]) {
       if (env.IsMap()) {
@@ -106,6 +124,20 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
       }
     }
     if (const YAML::Node c = root["compute"]; c && c.IsScalar()) out->compute = c.as<std::string>();
+    if (const YAML::Node d = root["distribution"]; d && d.IsMap()) {
+      if (d["type"] && d["type"].IsScalar()) out->distribution = d["type"].as<std::string>();
+      if (const YAML::Node p = d["process_count_per_instance"]; p && p.IsScalar()) {
+        auto q = ParseQuantity(p.as<std::string>());
+        if (q && q->unit == Unit::kCount && q->value >= 1 && q->value < 1e4 &&
+            q->value == static_cast<int>(q->value))
+          out->processes_per_node = static_cast<int>(q->value);
+        else
+          diagnostics->Add(JobDiagnostic(name, Line(p),
+                                         fmt::format("distribution.process_count_per_instance "
+                                                     "'{}' is not a process count",
+                                                     p.as<std::string>())));
+      }
+    }
   } catch (const YAML::Exception& e) {
     diagnostics->Add(JobDiagnostic(name, e.mark.line + 1, YamlErrorMessage(e)));
     return false;
@@ -148,6 +180,19 @@ FactSet JobFacts(const JobFile& job) {
       facts.Set(std::move(f));
     }
   }
+  if (job.distribution_line > 0) {
+    facts.Set(TextFact("workload.distribution",
+                       job.distribution.empty() ? "none" : job.distribution,
+                       where(job.distribution_line)));
+  } else {
+    facts.Set(TextFact("workload.distribution", "none", where(0)));
+  }
+  // PyTorch defaults to one process per node; MPI requires the field.
+  int ppn = job.processes_per_node;
+  if (ppn == 0 && (job.distribution == "pytorch" || job.distribution.empty())) ppn = 1;
+  if (ppn > 0)
+    facts.Set(
+        NumberFact("workload.processes_per_node", ppn, Unit::kCount, where(job.distribution_line)));
   for (const auto& e : job.env)
     facts.Set(TextFact("runtime.setting." + e.name, e.value, where(e.line)));
   return facts;

@@ -38,20 +38,25 @@ struct JobFile {
   int instance_type_line = 0;
   std::string compute;
   int resources_line = 0;
+  std::string distribution;    ///< distribution.type: pytorch | mpi | tensorflow | ray; "" none
+  int processes_per_node = 0;  ///< distribution.process_count_per_instance; 0 when absent
+  int distribution_line = 0;
 
   /// The mode of the data inputs the job reads ("ro_mount" when an input gives none).
   const JobInput* FirstDataInput() const;
 };
 
 /// Reads a job file. Returns false (with a diagnostic naming file:line) when it is not a
-/// readable YAML mapping; odd fields become warnings and are skipped.
+/// readable YAML mapping or not an Azure ML command job (no `command:`, or another `type:`: a
+/// metrics JSON or a profile is not "Ok"); odd fields become warnings and are skipped.
 bool ReadJobFile(const std::string& path, JobFile* out, DiagnosticList* diagnostics);
 bool ReadJobText(const std::string& name, const std::string& content, JobFile* out,
                  DiagnosticList* diagnostics);
 
 /// Facts the job states: node.count, node.sku (instance_type), workload.mode (first data
-/// input), workload.epochs (a literal input named "epochs"), runtime.setting.<VAR> for each
-/// environment variable; provenance file:line.
+/// input), workload.epochs (a literal input named "epochs"), workload.distribution and
+/// workload.processes_per_node, runtime.setting.<VAR> for each environment variable;
+/// provenance file:line.
 FactSet JobFacts(const JobFile& job);
 
 }  // namespace feedcheck::rules

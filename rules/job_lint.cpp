@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 
 namespace feedcheck::rules {
 namespace {
@@ -15,7 +16,51 @@ const Finding* FindFinding(const EvaluationResult& result, std::string_view id) 
 
 SourceLocation At(const JobFile& job, int line) { return SourceLocation{job.path, line, 0}; }
 
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
 }  // namespace
+
+std::vector<LintProblem> NoEffectSettings(const JobFile& job) {
+  bool any = false, all_download = true, all_mount = true;
+  for (const auto& input : job.inputs) {
+    if (input.type == "literal") continue;
+    any = true;
+    const std::string mode = input.mode.empty() ? "ro_mount" : input.mode;
+    all_download = all_download && (mode == "download" || mode == "eval_download");
+    all_mount = all_mount && (mode == "ro_mount" || mode == "eval_mount");
+  }
+  std::vector<LintProblem> out;
+  if (!any) return out;
+  for (const auto& e : job.env) {
+    LintProblem p;
+    p.code = kLintNoEffect;
+    p.severity = Severity::kWarning;
+    p.location = At(job, e.line);
+    if (all_download &&
+        (StartsWith(e.name, "DATASET_MOUNT_") || StartsWith(e.name, "DATASET_UNMOUNT_"))) {
+      p.message = fmt::format(
+          "{} has no effect: every data input of this job is downloaded (mode: download), and "
+          "DATASET_MOUNT_* settings apply to mounts only",
+          e.name);
+      p.change = fmt::format(
+          "remove {}, or mount the input (mode: ro_mount) if it was meant to "
+          "tune a mount",
+          e.name);
+    } else if (all_mount && e.name == "RSLEX_DOWNLOADER_THREADS") {
+      p.message = fmt::format(
+          "{} has no effect: every data input of this job is mounted, and it sets the threads of "
+          "download mode only (mounts use DATASET_MOUNT_READ_THREADS)",
+          e.name);
+      p.change = fmt::format("remove {}, or set DATASET_MOUNT_READ_THREADS for the mount", e.name);
+    } else {
+      continue;
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
 
 std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& result,
                                  const Advice& advice) {
@@ -103,12 +148,35 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
     p.rule_id = f.rule_id;
     p.message = f.title;
     p.change = f.message;
-    p.location = At(job, 0);
+    // At the first line of the job its evidence comes from (instance_type for a retired size,
+    // instance_count for the request limit); the whole file when none does.
+    int line = 0;
+    for (const auto& fact : f.evidence)
+      if (fact.provenance.file == job.path && fact.provenance.line > 0 &&
+          (line == 0 || fact.provenance.line < line))
+        line = fact.provenance.line;
+    p.location = At(job, line);
     problems.push_back(std::move(p));
   }
-  std::stable_sort(
-      problems.begin(), problems.end(),
-      [](const LintProblem& a, const LintProblem& b) { return a.severity > b.severity; });
+  for (auto& p : NoEffectSettings(job)) {
+    // A setting that does nothing is not also "to be changed to" a value.
+    problems.erase(std::remove_if(problems.begin(), problems.end(),
+                                  [&](const LintProblem& q) {
+                                    return q.code == kLintContradictingEnv &&
+                                           q.location.line == p.location.line;
+                                  }),
+                   problems.end());
+    problems.push_back(std::move(p));
+  }
+  // Line order, as a reader goes through the file; whole-file problems (line 0) last; on one
+  // line the more severe first.
+  std::stable_sort(problems.begin(), problems.end(),
+                   [](const LintProblem& a, const LintProblem& b) {
+                     const int la = a.location.line > 0 ? a.location.line : INT_MAX;
+                     const int lb = b.location.line > 0 ? b.location.line : INT_MAX;
+                     if (la != lb) return la < lb;
+                     return a.severity > b.severity;
+                   });
   return problems;
 }
 

@@ -20,6 +20,7 @@ inline constexpr const char* kLintMissingEnv = "L002";
 inline constexpr const char* kLintContradictingEnv = "L003";
 inline constexpr const char* kLintEgress = "L004";
 inline constexpr const char* kLintOther = "L005";
+inline constexpr const char* kLintNoEffect = "L006";  ///< a setting for the other input mode
 
 struct LintProblem {
   std::string code;
@@ -31,7 +32,12 @@ struct LintProblem {
 };
 
 /// Compares the job with the advice. Findings of severity warning or above that no problem
-/// class covers are reported as kLintOther so nothing the rules say is lost.
+/// class covers are reported as kLintOther so nothing the rules say is lost. Problems come in
+/// line order (the way a reader goes through the file), those about the whole file last.
+/// Environment variables that cannot act on this job: DATASET_MOUNT_* / DATASET_UNMOUNT_* when
+/// every data input is downloaded, RSLEX_DOWNLOADER_THREADS when every data input is mounted.
+std::vector<LintProblem> NoEffectSettings(const JobFile& job);
+
 std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& result,
                                  const Advice& advice);
 

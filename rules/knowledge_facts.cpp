@@ -8,6 +8,7 @@
 
 #if __has_include("core/knowledge_base.h") && __has_include("core/egress_calculator.h")
 #define FEEDCHECK_HAVE_KB 1
+#include "core/account_lookup.h"
 #include "core/egress_calculator.h"
 #include "core/knowledge_base.h"
 #include "core/supply_model.h"
@@ -57,20 +58,19 @@ bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string& data_
                                   request.sku_location, "", ""});
     }
   }
-  const StorageTarget* target = nullptr;
-  if (!request.account.empty()) {
-    target = kb.FindTarget(request.account);
-    if (!target) {
-      std::string message = fmt::format("unknown storage target '{}'", request.account);
-      auto near = kb.SuggestTarget(request.account);
-      if (!near.empty()) message += fmt::format(kMsgDidYouMean, near.front());
-      diagnostics->Add(Diagnostic{kCodeUnknownVm, DiagnosticSeverity::kError, message,
-                                  request.account_location, "", ""});
-    }
-  } else if (!request.region.empty()) {
-    target = &kb.TargetForRegion(request.region);
+  // The same lookup as the --region / --account-kind flags of every other command. A declared
+  // egress limit (account_limits: egress:) makes an unknown region no error.
+  const Fact* egress = facts->Find("account.egress_gbps");
+  AccountLookup lookup{request.region, request.account,
+                       egress && egress->provenance.origin >= FactOrigin::kDeclared};
+  AccountLookupResult found = LookUpAccount(kb, lookup);
+  if (!found.error.empty()) {
+    diagnostics->Add(Diagnostic{
+        found.region_error ? kCodeUnknownRegion : kCodeUnknownVm, DiagnosticSeverity::kError,
+        found.error, found.region_error ? request.region_location : request.account_location, "",
+        ""});
   }
-  if (target) kb.AddAccountFacts(*target, &known);
+  if (found.target) kb.AddAccountFacts(*found.target, &known);
   facts->Merge(known, /*keep_existing=*/true);
   AddEgress(facts);
   AddSupplyFacts(facts);

@@ -17,6 +17,7 @@ struct KnowledgeRequest {
   std::string account;  ///< storage target name, may be empty
   SourceLocation sku_location;
   SourceLocation account_location;
+  SourceLocation region_location;
 };
 
 /// Adds what the knowledge base knows to `facts` (keeping facts already there), then the

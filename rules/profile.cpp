@@ -7,6 +7,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/edit_distance.h"
 #include "core/fact_registry.h"
 #include "rules/rule_messages.h"
 #include "rules/yaml_input.h"
@@ -231,7 +232,11 @@ class ProfileReader {
         out_->sku = text;
         out_->sku_location = SourceLocation{name_, value.Mark().line + 1, value.Mark().column + 1};
       }
-      if (name == "region") out_->region = text;
+      if (name == "region") {
+        out_->region = text;
+        out_->region_location =
+            SourceLocation{name_, value.Mark().line + 1, value.Mark().column + 1};
+      }
       if (field->check == Check::kPreset) AddPreset(text, value.Mark());
     }
   }
@@ -245,8 +250,23 @@ class ProfileReader {
       for (const auto& p : GpuPresets()) allowed.push_back(p.name);
     if (allowed.empty() || std::find(allowed.begin(), allowed.end(), text) != allowed.end())
       return true;
+    if (field.check == Check::kMode && (text == "rw_mount" || text == "upload")) {
+      Error(mark, kCodeProfileValue,
+            fmt::format("'{}' is an output mode; inputs are ro_mount, download, direct (and "
+                        "eval_mount, eval_download for MLTable)",
+                        text));
+      return false;
+    }
+    std::string hint;
+    if (text == "mount")
+      hint = "; did you mean 'ro_mount'?";
+    else if (auto near = Suggest(text, allowed, 1); !near.empty())
+      hint = fmt::format(kMsgDidYouMean, near.front());
+    else if (field.check == Check::kPreset)
+      for (const auto& p : allowed)
+        if (p.rfind(text, 0) == 0) hint = fmt::format(kMsgDidYouMean, p);
     Error(mark, kCodeProfileValue,
-          fmt::format("'{}' is not one of {}", text, fmt::join(allowed, ", ")));
+          fmt::format("'{}' is not one of {}{}", text, fmt::join(allowed, ", "), hint));
     return false;
   }
 

@@ -29,6 +29,7 @@ struct Profile {
   std::string account;  ///< storage target name, as written
   SourceLocation sku_location;
   SourceLocation account_location;
+  SourceLocation region_location;
 };
 
 /// A GPU input-rate preset (per GPU of the H100 class; MLPerf Storage workloads).

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/units.h"
 #include "rules/expression.h"
 #include "rules/rule_messages.h"
 #include "rules/type_checker.h"
@@ -89,6 +90,31 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
                                   fmt::format(kMsgConditionNotBool, DescribeType(*out->when)),
                                   context + " > when"));
     ok = false;
+  }
+
+  if (!info.excess.value.empty()) {
+    out->excess = CompileExpression(info.excess, 0, info.excess.value.size(), registry,
+                                    context + " > excess", diagnostics);
+    if (!out->excess) {
+      ok = false;
+    } else if (out->excess->type != ValueType::kNumber || out->excess->unit != Unit::kCount) {
+      // A ratio of two quantities of one dimension: 288 Gbit/s / 200 Gbit/s, not 88 Gbit/s.
+      diagnostics->Add(info.excess.At(0, kCodeTypeMismatch,
+                                      fmt::format(kMsgExcessNotRatio, DescribeType(*out->excess)),
+                                      context + " > excess"));
+      ok = false;
+    }
+  }
+  if (!info.critical_above.empty()) {
+    auto q = ParseQuantity(info.critical_above);
+    if (info.excess.value.empty() || !q || q->unit != Unit::kCount || !(q->value > 1)) {
+      diagnostics->Add(At(info.critical_above_location, file, kCodeWrongFieldType,
+                          fmt::format(kMsgBadCriticalAbove, info.critical_above),
+                          context + " > critical_above"));
+      ok = false;
+    } else {
+      out->critical_above = q->value;
+    }
   }
 
   for (const auto& key : info.evidence) {

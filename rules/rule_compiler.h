@@ -42,6 +42,8 @@ struct CompiledRule {
   std::string source;
   SourceLocation location;
   std::string condition_text;
+  ExprPtr excess;             ///< ratio past the limit (a number without unit), or null
+  double critical_above = 0;  ///< excess above which the finding is critical; 0: never
 };
 
 /// Compiles one rule; returns false (with diagnostics) when anything in it is wrong.

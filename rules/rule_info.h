@@ -68,6 +68,9 @@ struct RuleInfo {
   std::string basis;  ///< `basis:` as written, empty when absent
   SourceLocation basis_location;
   std::string source;
+  SourceText excess;           ///< optional: how far past a limit, as a ratio (an expression)
+  std::string critical_above;  ///< optional: the excess above which the finding is critical
+  SourceLocation critical_above_location;
 };
 
 }  // namespace feedcheck::rules

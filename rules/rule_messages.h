@@ -43,6 +43,7 @@ inline constexpr const char* kCodeProfileField = "R301";
 inline constexpr const char* kCodeProfileValue = "R302";
 inline constexpr const char* kCodeJobFile = "R303";
 inline constexpr const char* kCodeUnknownVm = "R304";
+inline constexpr const char* kCodeUnknownRegion = "R305";
 
 // Message texts (fmt patterns where they take arguments).
 /// yaml-cpp's message for a YAML exception, with a readable text for its recursion guard
@@ -72,6 +73,10 @@ inline constexpr const char* kMsgTypeMismatch = "type mismatch: {}";
 inline constexpr const char* kMsgBadUnit = "bad number '{}': {}";
 inline constexpr const char* kMsgUnknownFunction = "unknown function '{}' (known: {})";
 inline constexpr const char* kMsgArgCount = "{}() takes {} argument(s), got {}";
+inline constexpr const char* kMsgExcessNotRatio =
+    "excess must be a ratio without unit (limit used / limit), not {}";
+inline constexpr const char* kMsgBadCriticalAbove =
+    "critical_above '{}' must be a number above 1, and needs an 'excess' expression";
 inline constexpr const char* kMsgConditionNotBool = "the condition must be true/false, not {}";
 inline constexpr const char* kMsgUnclosedBrace = "'{' is not closed by '}'";
 inline constexpr const char* kMsgStrayBrace = "'}' without '{' (write '}}' for a literal brace)";

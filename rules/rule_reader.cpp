@@ -62,7 +62,8 @@ class Reader {
       const YAML::Node& value = kv.second;
       std::string where = context.empty() ? key : context + " > " + key;
       if (key == "id" || key == "title" || key == "severity" || key == "when" || key == "say" ||
-          key == "source" || key == "mode" || key == "class" || key == "basis") {
+          key == "source" || key == "mode" || key == "class" || key == "basis" || key == "excess" ||
+          key == "critical_above") {
         if (!value.IsScalar()) {
           ok = WrongType(value, key, "a single value", where);
           continue;
@@ -86,6 +87,11 @@ class Reader {
         if (key == "basis") {
           rule->basis = value.as<std::string>();
           rule->basis_location = Location(value);
+        }
+        if (key == "excess") rule->excess = Text(value, file_);
+        if (key == "critical_above") {
+          rule->critical_above = value.as<std::string>();
+          rule->critical_above_location = Location(value);
         }
       } else if (key == "evidence") {
         if (!value.IsSequence()) {

@@ -131,6 +131,16 @@ EvaluationResult RuleSet::Evaluate(const FactSet& facts) const {
           config.kind, RenderTemplate(config.text, facts, &config_missing, Style::kRaw)});
     }
     if (!rule.mode.empty()) f.config.push_back(ConfigFragment{kInputModeFragment, rule.mode});
+    if (rule.excess) {
+      std::vector<std::string> excess_missing;
+      Value excess = rules::Evaluate(*rule.excess, facts, &excess_missing);
+      if (excess.known()) f.excess = excess.number;
+    }
+    if (rule.critical_above > 0 && f.excess && *f.excess > rule.critical_above &&
+        f.severity < Severity::kCritical) {
+      f.severity = Severity::kCritical;
+      f.escalated = true;
+    }
     f.source = rule.source;
     f.bottleneck = rule.bottleneck;
     f.basis = rule.basis;
@@ -138,8 +148,7 @@ EvaluationResult RuleSet::Evaluate(const FactSet& facts) const {
     f.rule_line = rule.location.line;
     result.findings.push_back(std::move(f));
   }
-  std::stable_sort(result.findings.begin(), result.findings.end(),
-                   [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+  SortFindings(&result.findings);
   return result;
 }
 

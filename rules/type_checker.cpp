@@ -293,6 +293,35 @@ class Checker {
       bool a = Want(*e.children[0], ValueType::kNumber, "rank_plan()");
       return Want(*e.children[1], ValueType::kNumber, "rank_plan()") && a;
     }
+    if (name == "if") {
+      // if(condition, text, text): advice whose wording depends on a premise it checks.
+      e.type = ValueType::kText;
+      if (!arity(3, 3, "3")) return false;
+      bool ok = Want(*e.children[0], ValueType::kBool, "if()");
+      ok = Want(*e.children[1], ValueType::kText, "if()") && ok;
+      return Want(*e.children[2], ValueType::kText, "if()") && ok;
+    }
+    if (name == "account_plan") {
+      // account_plan(nodes, nic rate, account egress, distribution text, processes per node)
+      e.type = ValueType::kText;
+      if (!arity(5, 5, "5")) return false;
+      bool ok = Want(*e.children[0], ValueType::kNumber, "account_plan()");
+      for (size_t i : {size_t{1}, size_t{2}}) {
+        Expr& rate = *e.children[i];
+        if (!Want(rate, ValueType::kNumber, "account_plan()")) {
+          ok = false;
+          continue;
+        }
+        if (rate.bare || Group(rate.unit) != Dimension::kBitRate) {
+          ok = Error(rate, kCodeUnitMismatch,
+                     fmt::format("account_plan() takes rates here, not {}", DescribeType(rate)));
+          continue;
+        }
+        e.scales[i] = Base(rate.unit) / Base(Unit::kGbps);  // both in Gbit/s
+      }
+      ok = Want(*e.children[3], ValueType::kText, "account_plan()") && ok;
+      return Want(*e.children[4], ValueType::kNumber, "account_plan()") && ok;
+    }
     if (name == "floor" || name == "ceil" || name == "round") {
       if (!arity(1, 1, "1")) return false;
       e.type = ValueType::kNumber;
@@ -345,8 +374,9 @@ class Checker {
 }  // namespace
 
 const std::vector<std::string>& KnownFunctions() {
-  static const std::vector<std::string> kNames = {
-      "exists", "coalesce", "sum", "min", "max", "floor", "ceil", "round", "num", "rank_plan"};
+  static const std::vector<std::string> kNames = {"exists", "coalesce",  "sum",          "min",
+                                                  "max",    "floor",     "ceil",         "round",
+                                                  "num",    "rank_plan", "account_plan", "if"};
   return kNames;
 }
 

@@ -107,7 +107,8 @@ TEST_CASE("advise: 12 ND96asr_v4 nodes on one account get the replication plan",
     CHECK(m.find("12 nodes x 24.0 Gbit/s = 288 Gbit/s exceeds the account's 200 Gbit/s") !=
           std::string::npos);
     CHECK(m.find("one account feeds 8 nodes at full rate") != std::string::npos);
-    CHECK(m.find("ranks 0-5 -> account 1, ranks 6-11 -> account 2") != std::string::npos);
+    CHECK(m.find("nodes 0-5 -> account 1, nodes 6-11 -> account 2") != std::string::npos);
+    CHECK(m.find("from RANK") == std::string::npos);  // the node index, not the process rank
   }
   CHECK(egress);
 }

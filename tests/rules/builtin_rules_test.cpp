@@ -58,6 +58,9 @@ std::map<std::string, Case> Cases() {
                                    Facts({mount, large, "workload.access=sequential"})};
   c["mount-small-files-single-reader"] = {Facts({mount, small, many, "workload.readers=1"}),
                                           Facts({mount, small, many, "workload.readers=8"})};
+  // retired.yaml
+  c["vm-size-retired"] = {Facts({"node.sku=Standard_NC24s_v3", "node.retired_on=2025-09-30"}),
+                          Facts({"node.sku=Standard_ND96asr_v4"})};
   // mode.yaml
   c["download-fits-and-rereads"] = {
       Facts({mount, "workload.epochs=3", "dataset.bytes=1TB", "node.local_disk_bytes=6000GiB"}),
@@ -269,9 +272,9 @@ TEST_CASE("each built-in rule fires on its case and stays quiet on the other", "
 TEST_CASE("every built-in rule says what it points at and what it rests on", "[rules][builtin]") {
   // class: and basis: are optional for a user's rule, never for a built-in one.
   DiagnosticList d;
-  for (const char* file :
-       {"cluster", "colocation", "demand", "disk", "egress", "gpu", "latency", "mode", "nic",
-        "preflight", "scenarios", "small_files", "storage_tier", "threads", "throttling"}) {
+  for (const char* file : {"cluster", "colocation", "demand", "disk", "egress", "gpu", "latency",
+                           "mode", "nic", "preflight", "retired", "scenarios", "small_files",
+                           "storage_tier", "threads", "throttling"}) {
     std::string path = std::string(FEEDCHECK_SOURCE_DIR) + "/rules/builtin/" + file + ".yaml";
     std::ifstream in(path);
     std::stringstream text;
@@ -316,15 +319,15 @@ TEST_CASE("the egress rule gives the guide's replication plan", "[rules][builtin
   CHECK(f->message.find("each gets about 10.0 Gbit/s") != std::string::npos);
   CHECK(f->message.find("across 3 storage accounts") != std::string::npos);
   CHECK(
-      f->message.find("ranks 0-3 -> account 1, ranks 4-7 -> account 2, ranks 8-11 -> account 3") !=
+      f->message.find("nodes 0-3 -> account 1, nodes 4-7 -> account 2, nodes 8-11 -> account 3") !=
       std::string::npos);
-  // The calculator's facts win when present.
+  // With the calculator's facts present the plan is the same (core/account_plan uses it).
   FactSet with_calc =
       Facts({"node.count=12", "node.nic_gbps=24Gbit/s", "account.egress_gbps=200Gbit/s",
              "egress.full_rate_nodes=8", "egress.accounts_needed=2"});
   for (const auto& x : Builtin().Evaluate(with_calc).findings)
     if (x.rule_id == "egress-nodes-beyond-account")
-      CHECK(x.message.find("ranks 0-5 -> account 1, ranks 6-11 -> account 2") != std::string::npos);
+      CHECK(x.message.find("nodes 0-5 -> account 1, nodes 6-11 -> account 2") != std::string::npos);
 }
 
 TEST_CASE("demand vs supply bounds GPU utilisation from a preset", "[rules][builtin][demand]") {

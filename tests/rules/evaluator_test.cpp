@@ -129,15 +129,15 @@ TEST_CASE("functions", "[rules][eval]") {
   CHECK(Eval("min(node.nic_gbps, 10Gbit/s)", f) == "10.0 Gbit/s");
   CHECK(Eval("max(node.nic_gbps, 3GB/s, 1Gbit/s)", f) == "24.0 Gbit/s");
   CHECK(Eval("num(runtime.setting.DATASET_MOUNT_READ_THREADS) * 2", f) == "32");
-  CHECK(Eval("rank_plan(node.count, 2)", f) == "ranks 0-5 -> account 1, ranks 6-11 -> account 2");
+  CHECK(Eval("rank_plan(node.count, 2)", f) == "nodes 0-5 -> account 1, nodes 6-11 -> account 2");
 }
 
-TEST_CASE("rank plan splits ranks into contiguous balanced blocks", "[rules][eval]") {
-  CHECK(RankPlan(12, 2) == "ranks 0-5 -> account 1, ranks 6-11 -> account 2");
+TEST_CASE("rank_plan splits node indexes into contiguous balanced blocks", "[rules][eval]") {
+  CHECK(RankPlan(12, 2) == "nodes 0-5 -> account 1, nodes 6-11 -> account 2");
   CHECK(RankPlan(12, 3) ==
-        "ranks 0-3 -> account 1, ranks 4-7 -> account 2, ranks 8-11 -> account 3");
-  CHECK(RankPlan(7, 3) == "ranks 0-2 -> account 1, ranks 3-4 -> account 2, ranks 5-6 -> account 3");
-  CHECK(RankPlan(2, 5) == "rank 0 -> account 1, rank 1 -> account 2");
-  CHECK(RankPlan(1, 1) == "rank 0 -> account 1");
+        "nodes 0-3 -> account 1, nodes 4-7 -> account 2, nodes 8-11 -> account 3");
+  CHECK(RankPlan(7, 3) == "nodes 0-2 -> account 1, nodes 3-4 -> account 2, nodes 5-6 -> account 3");
+  CHECK(RankPlan(2, 5) == "node 0 -> account 1, node 1 -> account 2");
+  CHECK(RankPlan(1, 1) == "node 0 -> account 1");
   CHECK(RankPlan(std::nan(""), 1) == "?");
 }

@@ -131,7 +131,7 @@ TEST_CASE("L004 more nodes than one account feeds", "[rules][lint]") {
   CHECK(p->message ==
         "resources.instance_count is 12: More nodes than one storage account can feed at full NIC "
         "rate");
-  CHECK(p->change.find("ranks 0-5 -> account 1, ranks 6-11 -> account 2") != std::string::npos);
+  CHECK(p->change.find("nodes 0-5 -> account 1, nodes 6-11 -> account 2") != std::string::npos);
   std::string eight = kJob;
   eight.replace(eight.find("instance_count: 12"), 18, "instance_count: 8");
   CHECK_FALSE(
@@ -163,7 +163,67 @@ TEST_CASE("job files that are not jobs are errors with a location", "[rules][lin
   CHECK(d.kept().back().code == "R001");
   JobFile odd;
   DiagnosticList e;
-  CHECK(ReadJobText("job.yml", "resources:\n  instance_count: lots\n", &odd, &e));
+  CHECK(ReadJobText("job.yml", "command: python t.py\nresources:\n  instance_count: lots\n", &odd,
+                    &e));
   CHECK(e.kept().back().message == "resources.instance_count 'lots' is not a node count");
-  CHECK(e.kept().back().location.line == 2);
+  CHECK(e.kept().back().location.line == 3);
+  // A profile or a metrics file parses as YAML but is no job: an error, not "Ok".
+  JobFile profile;
+  DiagnosticList f;
+  CHECK_FALSE(ReadJobText("p.yaml", "nodes: 4\nsku: Standard_ND96asr_v4\n", &profile, &f));
+  CHECK(f.kept().back().message.rfind("not an Azure ML command job", 0) == 0);
+  JobFile metrics;
+  CHECK_FALSE(ReadJobText("m.json", R"({"value": [], "interval": "PT1M"})", &metrics, &f));
+  JobFile pipeline;
+  CHECK_FALSE(ReadJobText("p.yml", "type: pipeline\njobs: {}\n", &pipeline, &f));
+  CHECK(f.kept().back().message.find("job type 'pipeline'") != std::string::npos);
+}
+
+TEST_CASE("the job's distribution becomes facts", "[rules][lint]") {
+  auto facts_of = [](const std::string& yaml) {
+    JobFile job;
+    DiagnosticList d;
+    REQUIRE(ReadJobText("job.yml", yaml, &job, &d));
+    return JobFacts(job);
+  };
+  FactSet torch =
+      facts_of("command: x\ndistribution:\n  type: pytorch\n  process_count_per_instance: 8\n");
+  CHECK(torch.Text("workload.distribution") == "pytorch");
+  CHECK(torch.Number("workload.processes_per_node") == 8);
+  CHECK(torch.Find("workload.distribution")->provenance.line == 2);
+  FactSet torch_default = facts_of("command: x\ndistribution:\n  type: pytorch\n");
+  CHECK(torch_default.Number("workload.processes_per_node") == 1);  // PyTorch's default
+  FactSet mpi = facts_of("command: x\ndistribution:\n  type: mpi\n");
+  CHECK(mpi.Text("workload.distribution") == "mpi");
+  CHECK_FALSE(mpi.Has("workload.processes_per_node"));  // required for MPI; unknown here
+  FactSet none = facts_of("command: x\n");
+  CHECK(none.Text("workload.distribution") == "none");
+}
+
+TEST_CASE("settings for the other input mode have no effect", "[rules][lint]") {
+  JobFile job;
+  DiagnosticList d;
+  REQUIRE(ReadJobText("job.yml", kJob, &job, &d));
+  auto problems = NoEffectSettings(job);  // kJob downloads its one data input
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].code == kLintNoEffect);
+  CHECK(problems[0].location.line == 11);
+  CHECK(problems[0].message.rfind("DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED has no effect", 0) == 0);
+  JobFile mounted;
+  REQUIRE(ReadJobText("job.yml",
+                      "command: x\ninputs:\n  d: {type: uri_folder, path: p}\n"
+                      "environment_variables:\n  RSLEX_DOWNLOADER_THREADS: \"8\"\n"
+                      "  DATASET_MOUNT_READ_THREADS: \"64\"\n",
+                      &mounted, &d));
+  auto mount_problems = NoEffectSettings(mounted);  // ro_mount by default
+  REQUIRE(mount_problems.size() == 1);
+  CHECK(mount_problems[0].location.line == 5);
+  CHECK(mount_problems[0].message.rfind("RSLEX_DOWNLOADER_THREADS has no effect", 0) == 0);
+  JobFile mixed;
+  REQUIRE(ReadJobText("job.yml",
+                      "command: x\ninputs:\n  a: {path: p, mode: download}\n  b: {path: q}\n"
+                      "environment_variables:\n  RSLEX_DOWNLOADER_THREADS: \"8\"\n"
+                      "  DATASET_MOUNT_READ_THREADS: \"64\"\n",
+                      &mixed, &d));
+  CHECK(NoEffectSettings(mixed).empty());  // each acts on one of the inputs
 }

@@ -117,3 +117,23 @@ TEST_CASE("nodes must be a whole node count, as in a job file", "[rules][profile
   REQUIRE(LoadProfileText("p.yaml", "nodes: 999999\n", &p, &d));
   CHECK(p.facts.Number("node.count") == 999999);
 }
+
+TEST_CASE("input modes and presets: output modes and near misses are named", "[rules][profile]") {
+  Profile p;
+  DiagnosticList d;
+  REQUIRE(
+      LoadProfileText("p.yaml", "workload:\n  mode: rw_mount\ngpu:\n  preset: resnet\n", &p, &d));
+  REQUIRE(d.total() == 2);
+  CHECK(d.kept()[0].location.line == 2);
+  CHECK(d.kept()[0].message.rfind(
+            "'rw_mount' is an output mode; inputs are ro_mount, download, direct", 0) == 0);
+  CHECK(d.kept()[1].location.line == 4);
+  CHECK(d.kept()[1].message ==
+        "'resnet' is not one of unet3d, cosmoflow, resnet50; did you mean 'resnet50'?");
+  Profile q;
+  DiagnosticList e;
+  REQUIRE(LoadProfileText("q.yaml", "workload:\n  mode: mount\n", &q, &e));
+  REQUIRE(e.total() == 1);
+  CHECK(e.kept()[0].message.find("did you mean 'ro_mount'?") != std::string::npos);
+  CHECK_FALSE(q.facts.Has("workload.mode"));
+}

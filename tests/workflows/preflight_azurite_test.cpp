@@ -84,8 +84,9 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
 
   SECTION("large files, one small node: ready, exit 0 even at --fail-on warning") {
     std::string url = Seed("pf-large", 0, 4, "32MiB");
-    CommandResult r =
-        Preflight(url, "--sku Standard_NC6s_v3 --nodes 1" + budget + "--fail-on warning --json");
+    // A size still offered: a retired one (NC6s_v3) is itself a warning (vm-size-retired).
+    CommandResult r = Preflight(
+        url, "--sku Standard_NC24ads_A100_v4 --nodes 1" + budget + "--fail-on warning --json");
     INFO(r.err << r.out.substr(0, 3000));
     REQUIRE(r.exit_code == 0);
     auto j = ParseJson(r.out);
@@ -112,9 +113,9 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
     std::string url = Seed("pf-node", 20, 1, "8MiB");
     const std::string cache = scratch + "/cache";
     RunCommand("mkdir -p " + ShellQuote(cache));
-    CommandResult r = Preflight(url, "--sku Standard_NC6s_v3 --nodes 1" + budget +
-                                         "--cache-dir " + ShellQuote(cache) +
-                                         " --cache-test-bytes 64MiB --fail-on never --json");
+    CommandResult r =
+        Preflight(url, "--sku Standard_NC6s_v3 --nodes 1" + budget + "--cache-dir " +
+                           ShellQuote(cache) + " --cache-test-bytes 64MiB --fail-on never --json");
     INFO(r.err << r.out.substr(0, 3000));
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.find("probes list, latency, smallfiles, throughput, nic, disk") !=
@@ -132,14 +133,16 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
     CHECK(FindFactNumber(*j, "preflight.elapsed_s").value_or(99) <= 12 + 2);
   }
 
-  SECTION("many small files on 12 big nodes: at risk; exit 1 only from --fail-on warning") {
+  SECTION("many small files on 12 big nodes: far over the request limit; 12 nodes alone at risk") {
     std::string url = Seed("pf-small", 300, 2, "8MiB");
     std::string html = scratch + "/preflight.html";
     CommandResult r = Preflight(url, "--sku Standard_ND96asr_v4 --nodes 12" + budget +
                                          "--fail-on warning --format html -o " + ShellQuote(html));
     INFO(r.err);
     CHECK(r.exit_code == 1);
-    CHECK(r.err.find("verdict 'at risk'") != std::string::npos);
+    // 12 x 24 Gbit/s of 16 KiB files is about 55x the account's 40,000 requests/s: more than
+    // 2x over a hard account limit is critical.
+    CHECK(r.err.find("verdict 'will starve the GPUs'") != std::string::npos);
     // The report draws every probe chart and the predicted ramp against the account limit.
     std::string page = ReadFile(html);
     for (const char* title : {"Throughput vs concurrency", "Latency distribution (CDF)",
@@ -151,15 +154,26 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
     CHECK(page.find("not drawn: this result has no <code>probe.") == std::string::npos);
     CHECK(page.find("account egress limit") != std::string::npos);
 
-    CommandResult json = Preflight(
+    CommandResult critical = Preflight(
         url, "--sku Standard_ND96asr_v4 --nodes 12" + budget + "--probes list,latency --json");
+    INFO(critical.err);
+    CHECK(critical.exit_code == 1);  // a critical finding; --fail-on critical by default
+    auto c = ParseJson(critical.out);
+    REQUIRE(c.has_value());
+    REQUIRE((*c)["findings"].size() >= 2);
+    CHECK((*c)["findings"][0]["rule_id"] == "requests-beyond-account");  // the farthest over
+    CHECK((*c)["findings"][0]["severity"] == "critical");
+    CHECK_FALSE(FindFactNumber(*c, "probe.throughput.gbps").has_value());  // not run
+
+    // Without the listing the file sizes are unknown: only the egress warning (1.44x) is left.
+    CommandResult json =
+        Preflight(url, "--sku Standard_ND96asr_v4 --nodes 12" + budget + "--probes latency --json");
     INFO(json.err);
     CHECK(json.exit_code == 0);  // warnings only; --fail-on critical by default
     auto j = ParseJson(json.out);
     REQUIRE(j.has_value());
     CHECK((*j)["verdict"] == "at risk");
     CHECK(Fired(*j).count("egress-nodes-beyond-account") == 1);
-    CHECK_FALSE(FindFactNumber(*j, "probe.throughput.gbps").has_value());  // not run
   }
 
   SECTION("GPUs that need more than storage gives: will starve the GPUs, exit 1") {
@@ -201,8 +215,8 @@ TEST_CASE("preflight exit codes: unreachable 3, refused 4, usage 2; budgets hold
   REQUIRE(rj.has_value());
   CHECK((*rj)["verdict"] == "nothing measured");
 
-  CHECK(Preflight(url, "--nodes 1").exit_code == 2);                     // no --sku
-  CHECK(Preflight(url, "--sku Standard_NC6s_v3").exit_code == 2);        // no --nodes
+  CHECK(Preflight(url, "--nodes 1").exit_code == 2);                      // no --sku
+  CHECK(Preflight(url, "--sku Standard_NC6s_v3").exit_code == 2);         // no --nodes
   CHECK(Preflight(url, cluster + "--probes list,cache").exit_code == 2);  // unknown probe
   CommandResult no_dir = Preflight(url, cluster + "--probes list,disk");
   CHECK(no_dir.exit_code == 2);

@@ -1,0 +1,148 @@
+#include "core/account_plan.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/egress_calculator.h"
+#include "core/units.h"
+
+namespace feedcheck {
+namespace {
+
+std::string Gbps(double gbps) { return FormatValue(gbps, Unit::kGbps); }
+
+std::string Count(long n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// The expression a process uses to find its node index, and what it is, for the job's
+// distribution settings.
+std::string NodeIndexText(const NodeIndexSource& index, int accounts, int nodes) {
+  const std::string pick = fmt::format(" * {} // {}", accounts, nodes);
+  if (index.distribution == "pytorch")
+    return fmt::format(
+        "its node index, NODE_RANK (set on every node by the job's PyTorch distribution; RANK "
+        "counts every process): account = int(os.environ[\"NODE_RANK\"]){}",
+        pick);
+  if (index.distribution == "mpi") {
+    const int p = index.processes_per_node;
+    if (p == 1)
+      return fmt::format(
+          "its node index, which with process_count_per_instance: 1 is the MPI rank: account = "
+          "int(os.environ[\"OMPI_COMM_WORLD_RANK\"]){}",
+          pick);
+    if (p > 1)
+      return fmt::format(
+          "its node index, the MPI rank divided by process_count_per_instance ({}): account = "
+          "int(os.environ[\"OMPI_COMM_WORLD_RANK\"]) // {}{}",
+          p, p, pick);
+    return fmt::format(
+        "its node index, the MPI rank divided by process_count_per_instance: account = "
+        "int(os.environ[\"OMPI_COMM_WORLD_RANK\"]) // process_count_per_instance{}",
+        pick);
+  }
+  return fmt::format(
+      "its node index (not the process rank, which counts every process): NODE_RANK under "
+      "PyTorch distribution, else the rank divided by process_count_per_instance; account = "
+      "node_index{}",
+      pick);
+}
+
+}  // namespace
+
+bool PlanAccounts(int nodes, double nic_gbps, double account_egress_gbps, AccountPlan* out) {
+  if (nodes < 1 || !(nic_gbps > 0) || !(account_egress_gbps > 0) || !std::isfinite(nic_gbps) ||
+      !std::isfinite(account_egress_gbps))
+    return false;
+  // The same arithmetic (and rounding) as `feedcheck egress`: one answer for one input.
+  EgressInput input{nic_gbps, account_egress_gbps, nodes};
+  EgressResult egress;
+  std::string error;
+  if (!ComputeEgress(input, &egress, &error)) return false;
+  AccountPlan p;
+  p.nodes = nodes;
+  p.nic_gbps = nic_gbps;
+  p.account_egress_gbps = account_egress_gbps;
+  p.full_rate_nodes = egress.full_rate_nodes;
+  p.accounts = std::max(1, egress.accounts_needed);
+  const double demand = nodes * nic_gbps;
+  p.accounts_per_node =
+      std::max(1, static_cast<int>(std::ceil(nic_gbps / account_egress_gbps - 1e-9)));
+  const int block = (nodes + p.accounts - 1) / p.accounts;
+  p.striped = p.full_rate_nodes == 0 || block * nic_gbps > account_egress_gbps * (1 + 1e-9);
+  p.per_account_gbps = p.striped ? demand / p.accounts : std::min(block * nic_gbps, demand);
+  *out = p;
+  return true;
+}
+
+std::string NodeSplitText(const AccountPlan& plan) {
+  if (plan.striped) return "";
+  std::string out;
+  long first = 0;
+  const long nodes = plan.nodes, accounts = plan.accounts;
+  for (long a = 0; a < accounts; ++a) {
+    // Nodes n with floor(n * accounts / nodes) == a.
+    long last = ((a + 1) * nodes + accounts - 1) / accounts - 1;
+    if (!out.empty()) out += ", ";
+    out += first == last ? fmt::format("node {} -> account {}", first, a + 1)
+                         : fmt::format("nodes {}-{} -> account {}", first, last, a + 1);
+    first = last + 1;
+  }
+  return out;
+}
+
+std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& index) {
+  std::string out =
+      fmt::format("{} x {} = {} {} the account's {} egress limit", Count(p.nodes, "node", "nodes"),
+                  Gbps(p.nic_gbps), Gbps(p.nodes * p.nic_gbps),
+                  p.nodes * p.nic_gbps > p.account_egress_gbps ? "exceeds" : "is within",
+                  Gbps(p.account_egress_gbps));
+  if (p.full_rate_nodes == 0)
+    out += fmt::format(
+        ": one node's NIC alone is more than one account serves, so one account cannot feed even "
+        "one node at full rate (each node needs {} accounts)",
+        p.accounts_per_node);
+  else
+    out += fmt::format(": one account feeds {} at full rate",
+                       Count(p.full_rate_nodes, "node", "nodes"));
+  const std::string share = Gbps(std::min(p.nic_gbps, p.account_egress_gbps / p.nodes));
+  out += p.nodes == 1 ? fmt::format(", and the node gets about {}.", share)
+                      : fmt::format(", and at {} nodes each gets about {}.", p.nodes, share);
+  out += " Ask Azure Support (portal support request) for an egress limit increase, or ";
+  if (!p.striped) {
+    out += fmt::format(
+        "replicate the data across {} storage accounts, pass one input per account, and let "
+        "each node pick its account from {}: {}.",
+        p.accounts, NodeIndexText(index, p.accounts, p.nodes), NodeSplitText(p));
+    return out;
+  }
+  out += fmt::format(
+      "stripe the data across {} storage accounts so that every node reads from several of "
+      "them: put shard s in account (s mod {}) + 1, pass every account as an input, and let "
+      "each node read its shards from {} (about {} from each account per node; each account "
+      "serves about {} of its {}).",
+      p.accounts, p.accounts,
+      p.accounts == 2 ? std::string("both") : fmt::format("all {}", p.accounts),
+      Gbps(p.nic_gbps / p.accounts), Gbps(p.per_account_gbps), Gbps(p.account_egress_gbps));
+  if (p.accounts > p.nodes && p.nodes > 1)
+    out += fmt::format(
+        " There are more accounts ({}) than nodes ({}): a split of whole nodes "
+        "between accounts cannot reach full rate.",
+        p.accounts, p.nodes);
+  return out;
+}
+
+std::string AccountPlanSummary(const AccountPlan& p) {
+  if (p.accounts <= 1) return "one account is enough";
+  if (!p.striped)
+    return fmt::format("replicate the data; each account feeds up to {}",
+                       Count(p.full_rate_nodes, "node", "nodes"));
+  if (p.full_rate_nodes == 0)
+    return fmt::format("stripe shards over all {} accounts: one node needs {}", p.accounts,
+                       p.accounts_per_node);
+  return fmt::format("stripe shards over all {} accounts (whole-node blocks would overload one)",
+                     p.accounts);
+}
+
+}  // namespace feedcheck

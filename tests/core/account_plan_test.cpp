@@ -1,0 +1,94 @@
+#include "core/account_plan.h"
+
+#include <catch2/catch.hpp>
+
+#include "core/egress_calculator.h"
+
+using namespace feedcheck;
+
+namespace {
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+}  // namespace
+
+TEST_CASE("a node split when whole nodes fit an account", "[core][account_plan]") {
+  AccountPlan p;
+  REQUIRE(PlanAccounts(12, 24, 200, &p));
+  CHECK(p.accounts == 2);
+  CHECK(p.full_rate_nodes == 8);
+  CHECK_FALSE(p.striped);
+  CHECK(NodeSplitText(p) == "nodes 0-5 -> account 1, nodes 6-11 -> account 2");
+  // The same figures as `egress` for the same inputs.
+  EgressResult e;
+  std::string error;
+  REQUIRE(ComputeEgress({24, 200, 12}, &e, &error));
+  CHECK(p.accounts == e.accounts_needed);
+  CHECK(p.full_rate_nodes == e.full_rate_nodes);
+  CHECK(AccountPlanSummary(p) == "replicate the data; each account feeds up to 8 nodes");
+}
+
+TEST_CASE("the node index follows the job's distribution", "[core][account_plan]") {
+  AccountPlan p;
+  REQUIRE(PlanAccounts(12, 24, 200, &p));
+  std::string torch = DescribeAccountPlan(p, {"pytorch", 8});
+  CHECK(Has(torch, "account = int(os.environ[\"NODE_RANK\"]) * 2 // 12"));
+  CHECK(Has(torch, "nodes 0-5 -> account 1, nodes 6-11 -> account 2"));
+  CHECK_FALSE(Has(torch, "from RANK"));
+  std::string mpi = DescribeAccountPlan(p, {"mpi", 8});
+  CHECK(Has(mpi, "int(os.environ[\"OMPI_COMM_WORLD_RANK\"]) // 8 * 2 // 12"));
+  std::string mpi1 = DescribeAccountPlan(p, {"mpi", 1});
+  CHECK(Has(mpi1, "int(os.environ[\"OMPI_COMM_WORLD_RANK\"]) * 2 // 12"));
+  std::string unknown = DescribeAccountPlan(p, {"unknown", 0});
+  CHECK(Has(unknown, "NODE_RANK under PyTorch distribution"));
+  CHECK(Has(unknown, "process_count_per_instance"));
+}
+
+TEST_CASE("one node's NIC above an account's egress: stripe", "[core][account_plan]") {
+  // One ND96isr_H100_v5 (80 Gbit/s) on a 50 Gbit/s account.
+  AccountPlan p;
+  REQUIRE(PlanAccounts(1, 80, 50, &p));
+  CHECK(p.full_rate_nodes == 0);
+  CHECK(p.accounts == 2);
+  CHECK(p.accounts_per_node == 2);
+  CHECK(p.striped);
+  CHECK(NodeSplitText(p).empty());
+  std::string text = DescribeAccountPlan(p, {"pytorch", 8});
+  CHECK(Has(text, "1 node x 80.0 Gbit/s"));
+  CHECK_FALSE(Has(text, "1 nodes"));
+  CHECK_FALSE(Has(text, "feeds 0 nodes"));
+  CHECK(Has(text, "cannot feed even one node at full rate (each node needs 2 accounts)"));
+  CHECK(Has(text, "put shard s in account (s mod 2) + 1"));
+  CHECK_FALSE(Has(text, "rank 0 -> account"));
+  CHECK(AccountPlanSummary(p) == "stripe shards over all 2 accounts: one node needs 2");
+}
+
+TEST_CASE("more accounts than nodes", "[core][account_plan]") {
+  AccountPlan p;
+  REQUIRE(PlanAccounts(16, 80, 50, &p));
+  CHECK(p.accounts == 26);  // ceil(1280 / 50)
+  CHECK(p.striped);
+  std::string text = DescribeAccountPlan(p, {"", 0});
+  CHECK(Has(text, "(s mod 26) + 1"));
+  CHECK(Has(text, "more accounts (26) than nodes (16)"));
+  CHECK(p.per_account_gbps <= 50 + 1e-9);
+}
+
+TEST_CASE("blocks of whole nodes that would overload an account: stripe", "[core][account_plan]") {
+  // 5 x 30 Gbit/s on 50: 3 accounts by bandwidth, but a block of 2 nodes is 60 > 50.
+  AccountPlan p;
+  REQUIRE(PlanAccounts(5, 30, 50, &p));
+  CHECK(p.accounts == 3);
+  CHECK(p.full_rate_nodes == 1);
+  CHECK(p.striped);
+  CHECK(p.per_account_gbps == Approx(50));
+  std::string text = DescribeAccountPlan(p, {"pytorch", 1});
+  CHECK(Has(text, "one account feeds 1 node at full rate"));
+}
+
+TEST_CASE("bad inputs are refused", "[core][account_plan]") {
+  AccountPlan p;
+  CHECK_FALSE(PlanAccounts(0, 24, 200, &p));
+  CHECK_FALSE(PlanAccounts(4, 0, 200, &p));
+  CHECK_FALSE(PlanAccounts(4, 24, -1, &p));
+}
