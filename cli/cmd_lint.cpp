@@ -8,6 +8,7 @@
 #include "cli/advice_common.h"
 #include "cli/command.h"
 #include "core/exit_status.h"
+#include "core/json_text.h"
 #include "rules/advice.h"
 #include "rules/job_file.h"
 #include "rules/job_lint.h"
@@ -70,7 +71,7 @@ int Run(const GlobalOptions& globals, const LintOptions& options) {
     out["problems"] = list;
     out["not_evaluated"] = skipped;
     out["diagnostics"] = DiagnosticsToJson(diagnostics);
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", JsonText(out, 2));
     return ToInt(failing ? ExitStatus::kFindings : ExitStatus::kOk);
   }
   PrintDiagnostics(diagnostics);

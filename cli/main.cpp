@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   cli::SetupReport(app, table);
   cli::SetupRules(app, table);
   cli::SetupFacts(app, table);
+  cli::SetupCleanup(app, table);
 
   try {
     app.parse(argc, argv);

@@ -146,6 +146,13 @@ int BuildHttpProbeEnv(const ProbeOptions& o, HttpProbeEnv* env, std::string* err
              "' is a plain URL";
     return ToInt(ExitStatus::kUsage);
   }
+  if (auth.kind != AuthKind::kAnonymous && !env->target.CleartextCredentialsAllowed()) {
+    *error = "refusing to send a " + std::string(AuthKindName(auth.kind)) +
+             " credential over plain http:// to " + env->target.HostName() +
+             " (anyone on the path could read it); use https://, or --auth anonymous for a "
+             "public container";
+    return ToInt(ExitStatus::kUsage);
+  }
   env->signer = RequestSigner(auth, env->target.is_azure());
   env->make_client = [curl_options]() -> std::unique_ptr<HttpClient> {
     return std::make_unique<CurlHttpClient>(curl_options);

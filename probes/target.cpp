@@ -163,6 +163,15 @@ std::string Target::Display() const {
   return out;
 }
 
+bool Target::IsLoopback() const {
+  std::string name = HostName();
+  return name == "localhost" || name == "::1" || name.rfind("127.", 0) == 0;
+}
+
+bool Target::CleartextCredentialsAllowed() const {
+  return scheme == "https" || IsLoopback() || kind == TargetKind::kEmulator;
+}
+
 std::string Target::HostName() const {
   std::string_view h = host;
   if (!h.empty() && h.front() == '[') {  // "[::1]:10000"
@@ -202,7 +211,14 @@ bool ParseTarget(std::string_view text, const TargetParseOptions& options, Targe
   std::string_view path = slash == std::string_view::npos ? "" : rest.substr(slash);
   if (authority.empty()) return Fail(error, "no host in target '" + std::string(text) + "'");
 
-  if (scheme == "wasbs" || scheme == "wasb" || scheme == "abfss" || scheme == "abfs") {
+  if (scheme == "wasb" || scheme == "abfs") {
+    // Hadoop's unencrypted forms: they would send the credential and the data in cleartext.
+    // Azure accepts HTTPS for both, so say which scheme to use instead of downgrading silently.
+    return Fail(error, scheme + ":// is plain HTTP (credentials and data in cleartext); use " +
+                           scheme + "s://" + std::string(rest.substr(0, rest.find('#'))) +
+                           " (HTTPS) instead");
+  }
+  if (scheme == "wasbs" || scheme == "abfss") {
     // CONTAINER@ACCOUNT.blob.core.windows.net/PATH
     size_t at = authority.find('@');
     if (at == std::string_view::npos || at == 0)
@@ -210,7 +226,7 @@ bool ParseTarget(std::string_view text, const TargetParseOptions& options, Targe
                              std::string(authority) + "'");
     std::string host = Lower(authority.substr(at + 1));
     bool dfs = scheme.rfind("abfs", 0) == 0;
-    t.scheme = scheme.back() == 's' ? "https" : "http";
+    t.scheme = "https";
     t.container = DecodePercent(authority.substr(0, at));
     std::string account;
     if (dfs) {

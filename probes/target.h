@@ -47,6 +47,11 @@ struct Target {
   /// The host to resolve and route to: `host` without its port or IPv6 brackets ("127.0.0.1",
   /// "::1", "acct.blob.core.windows.net"); empty for local paths.
   std::string HostName() const;
+  /// 127.0.0.0/8, ::1 or localhost.
+  bool IsLoopback() const;
+  /// Whether a credential may be sent: over https, or over plain http only to a loopback host
+  /// or a path-style emulator (Azurite), never in cleartext across a network to an account.
+  bool CleartextCredentialsAllowed() const;
 };
 
 struct TargetParseOptions {

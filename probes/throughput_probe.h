@@ -34,6 +34,8 @@ struct ThroughputStep {
   uint64_t window_bytes = 0;
   uint64_t requests = 0;
   uint64_t errors = 0;
+  uint64_t received_bytes = 0;      ///< every success body byte of the step, warm-up included
+  uint64_t completed_requests = 0;  ///< whole blocks read in the step, warm-up included
   bool warmup_included = false;     ///< the budget ran out before the window: whole step measured
   double window_start_epoch_s = 0;  ///< wall clock (system_clock) of the window's ends
   double window_end_epoch_s = 0;
