@@ -1,6 +1,7 @@
 // feedcheck: can this storage feed these GPUs, and if not, what should change?
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <string>
 
 #include "cli/command.h"
 #include "core/exit_status.h"
@@ -42,6 +43,22 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    // CLI11 would list the unexpected arguments with their values: a secret given to a
+    // misspelled flag (--sas-tokn SECRET) would be printed. Name the flags only.
+    std::string flags;
+    for (int i = 1; i < argc; ++i) {
+      std::string arg = argv[i];
+      if (arg.size() < 2 || arg[0] != '-') continue;
+      arg = arg.substr(0, arg.find('='));
+      flags += (flags.empty() ? "" : ", ") + arg;
+    }
+    std::fprintf(stderr,
+                 "feedcheck: unexpected arguments (values not shown; flags given: %s)\n"
+                 "Run with --help for more information.\n",
+                 flags.c_str());
+    (void)e;
+    return ToInt(ExitStatus::kUsage);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return ToInt(ExitStatus::kUsage);

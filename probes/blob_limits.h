@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace feedcheck {
 
@@ -21,9 +22,12 @@ inline constexpr size_t kMaxBlobNameChars = 1024;
 inline bool IsPlausibleBlobSize(uint64_t size_bytes) { return size_bytes <= kMaxBlobBytes; }
 
 /// "Content-Length 18446744073709551615 is larger than any blob (190.7 TiB)" for messages.
-inline std::string ImplausibleSizeMessage(uint64_t size_bytes) {
-  return "Content-Length " + std::to_string(size_bytes) +
+inline std::string ImplausibleSizeMessage(std::string_view size_text) {
+  return "Content-Length " + std::string(size_text) +
          " is larger than any Azure blob can be (50,000 blocks of 4,000 MiB, 190.7 TiB)";
+}
+inline std::string ImplausibleSizeMessage(uint64_t size_bytes) {
+  return ImplausibleSizeMessage(std::to_string(size_bytes));
 }
 
 }  // namespace feedcheck

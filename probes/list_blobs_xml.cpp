@@ -267,8 +267,13 @@ bool ParseListBlobsXml(std::string_view xml, ListPage* out, std::string* error) 
             current.name = f.encoded ? PercentDecode(text) : text;
             break;
           case Elem::kLength:
-            if (!ParseU64(text, &current.size_bytes))
-              return fail(f.text_begin, "Content-Length is not a number: '" + text + "'");
+            if (!ParseU64(text, &current.size_bytes)) {
+              bool digits = !text.empty() && text.size() <= 40 &&
+                            text.find_first_not_of("0123456789") == std::string::npos;
+              // All digits but no uint64_t: a size past 2^64, as impossible as 2^64-1.
+              return fail(f.text_begin, digits ? ImplausibleSizeMessage(text)
+                                               : "Content-Length is not a number: '" + text + "'");
+            }
             if (!IsPlausibleBlobSize(current.size_bytes))
               return fail(f.text_begin, ImplausibleSizeMessage(current.size_bytes));
             break;

@@ -95,7 +95,19 @@ std::string EncodePath(std::string_view path) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   out.reserve(path.size());
-  for (unsigned char c : path) {
+  for (size_t i = 0; i < path.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(path[i]);
+    // A "." or ".." segment (a listed blob named "../x") would be removed by URL normalisation
+    // (libcurl's, a proxy's) and the request would leave the container: encode its dots.
+    if (c == '.' && (i == 0 || path[i - 1] == '/')) {
+      size_t end = path.find('/', i);
+      std::string_view segment = path.substr(i, end == std::string_view::npos ? end : end - i);
+      if (segment == "." || segment == "..") {
+        for (size_t k = 0; k < segment.size(); ++k) out += "%2E";
+        i += segment.size() - 1;
+        continue;
+      }
+    }
     if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
       out.push_back(static_cast<char>(c));
     } else {

@@ -64,7 +64,8 @@ struct TargetParseOptions {
 bool ParseTarget(std::string_view text, const TargetParseOptions& options, Target* out,
                  std::string* error);
 
-/// Percent-encodes a path (RFC 3986 unreserved kept, '/' kept).
+/// Percent-encodes a path (RFC 3986 unreserved kept, '/' kept; the dots of a "." or ".."
+/// segment encoded, so no normalisation can take a blob name out of its container).
 std::string EncodePath(std::string_view path);
 /// Percent-encodes a query component (everything but unreserved).
 std::string EncodeQueryValue(std::string_view value);

@@ -14,6 +14,7 @@
 #include <random>
 
 #include "core/units.h"
+#include "probes/http_errors.h"
 #include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
 #include "probes/redact.h"
@@ -89,7 +90,7 @@ bool PlanTestDataWithin(const TestDataSpec& spec, const ProbeBudget& budget,
         "at most half of --max-bytes; raise --max-bytes to at least {} or leave out "
         "--create-test-data",
         FormatBytes(static_cast<double>(budget.max_bytes)), least.size(),
-        FormatBytes(static_cast<double>(least_bytes)), FormatBytes(2.0 * least_bytes));
+        FormatBytes(static_cast<double>(least_bytes)), FormatBytes(2.0 * static_cast<double>(least_bytes)));
     return false;
   }
   if (least_requests > budget.max_requests / 2) {
@@ -271,7 +272,7 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
   // The probe gets what setup left, minus the cleanup reserved now: a DELETE per object (the
   // cleanup may still run over the deadline, but only to remove what was written).
   size_t deletes = state_->names.size();
-  double cleanup_s = std::min(total.duration_s / 6, std::max(0.2, 2.0 * deletes * round_trip_s));
+  double cleanup_s = std::min(total.duration_s / 6, std::max(0.2, 2.0 * static_cast<double>(deletes) * round_trip_s));
   ProbeBudget& left = env_out->budget;
   left.duration_s = total.duration_s - elapsed_s() - cleanup_s;
   left.max_requests = total.max_requests - std::min(total.max_requests, requests + deletes);

@@ -105,7 +105,8 @@ void FindingSection(std::ostream& out, const feedcheck::Finding& f) {
 void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
   out << "# feedcheck " << (r.title.empty() ? "report" : r.title) << "\n\n";
   if (!r.verdict.empty()) out << "**Verdict: " << r.verdict << "**\n\n";
-  if (!r.verdict_detail.empty()) out << "> " << r.verdict_detail << "\n\n";
+  // The detail and the warnings quote probe messages, which quote servers: one escaped line.
+  if (!r.verdict_detail.empty()) out << "> " << MarkdownCell(r.verdict_detail) << "\n\n";
 
   out << "## Findings\n";
   if (r.findings.empty()) out << "\nNone.\n";
@@ -166,7 +167,7 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
   out << fmt::format("| Host | {} |\n", MarkdownCell(c.host));
   out << fmt::format("| Started | {} |\n", MarkdownCell(c.started_at_utc));
   if (!c.target.empty()) out << fmt::format("| Target | {} |\n", MarkdownCode(c.target));
-  for (const auto& w : c.warnings) out << "\n> **Warning:** " << w << "\n";
+  for (const auto& w : c.warnings) out << "\n> **Warning:** " << MarkdownCell(w) << "\n";
 }
 
 }  // namespace feedcheck

@@ -71,12 +71,13 @@ Plan AzureError(int status, std::string reason, std::string code, std::string_vi
 struct ListShape {
   std::string size_text;    ///< Content-Length text; empty: the object size
   std::string name_infix;   ///< inserted into every name ("\xff\xfe" for invalid UTF-8)
+  std::string name_prefix;  ///< before every name ("../../escape/" to leave the container)
   size_t name_chars = 0;    ///< pad names to this length (long names); 0: as they are
   std::string next_marker;  ///< a NextMarker that never changes; empty: page-(k+1)
 };
 
 std::string EntryName(int index, const ListShape& shape) {
-  std::string name = "blob-" + shape.name_infix + std::to_string(index);
+  std::string name = shape.name_prefix + "blob-" + shape.name_infix + std::to_string(index);
   if (shape.name_chars > name.size() + 4)
     name += std::string(shape.name_chars - name.size() - 4, 'n');
   return name + ".bin";
@@ -162,7 +163,7 @@ const std::vector<std::string>& FaultNames() {
       "truncated-list", "forbidden-some", "redirect-loop", "slow-first-byte", "forbidden",
       // The second safety pass: hostile servers and odd credentials.
       "list-only", "huge-size", "bad-utf8", "long-names", "echo-secret", "escape", "markdown",
-      "endless-list", "big-206", "stuck-marker"};
+      "endless-list", "big-206", "stuck-marker", "dotdot"};
   return names;
 }
 
@@ -176,6 +177,10 @@ namespace {
 
 Plan PlanWithBody(const Request& r, const Settings& s) {
   std::string fault = FaultIn(r.path);
+  if (fault.empty() && r.path.find("/escape/") != std::string::npos) {
+    // Reached only by a request that left its container ("dotdot" names normalised away).
+    return AzureError(418, "Left The Container", "LeftTheContainer", "A path left its container.");
+  }
   bool even = r.sequence % 2 == 0;
   if (fault == "flaky-egress" && even) {
     return AzureError(503, "Service Unavailable", "ServerBusy", kEgressMessage);
@@ -224,7 +229,8 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
   if (fault == "escape") {
     // Terminal control sequences: an OSC window title, a colour, a cursor move, a bell.
     return AzureError(403, "Forbidden", "Denied\x1b]0;pwned\x07\x1b[31mRED\x1b[2J",
-                      "\x1b]8;;http://evil.example/\x07click\x1b]8;;\x07");
+                      "\x1b]8;;http://evil.example/\x07"
+                      "click\x1b]8;;\x07");
   }
   if (fault == "markdown") {
     // No header: the code comes from <Code>, with backticks and a fence to break a code span.
@@ -240,7 +246,10 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
   }
   if (fault == "bad-utf8" && !IsList(r) && even) {
     // Every second read throttled with an error code that is not UTF-8: retried, counted.
-    return AzureError(503, "Service Unavailable", "Server\xc3\x28Busy\xff", kBusyMessage);
+    return AzureError(503, "Service Unavailable",
+                      "Server\xc3\x28"
+                      "Busy\xff",
+                      kBusyMessage);
   }
   if (IsList(r)) {
     Plan p;
@@ -250,6 +259,7 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
     if (fault == "bad-utf8") shape.name_infix = "\xff\xfe\xc3\x28-";
     if (fault == "long-names") shape.name_chars = 1024;
     if (fault == "stuck-marker") shape.next_marker = "stuck";
+    if (fault == "dotdot") shape.name_prefix = "../../escape/";
     p.body = ListXml(LastSegment(r.path), s.list_entries, s.object_bytes, fault == "truncated-list",
                      ListPage(r), s.list_pages, shape);
     if (fault == "endless-list") {

@@ -220,7 +220,7 @@ TEST_CASE("/dev/zero or a FIFO as an input file is refused at once, naming the l
       INFO(args << ": " << Describe(r));
       CHECK(r.wall_s < 10);
       CHECK(r.exit_code == 3);
-      CHECK(r.err.find("not a regular file") != std::string::npos);
+      CHECK((r.out + r.err).find("not a regular file") != std::string::npos);
     }
   }
   RunCommand("rm -rf " + ShellQuote(dir));
