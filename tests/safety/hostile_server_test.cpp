@@ -319,8 +319,8 @@ TEST_CASE("a listed name with ../ is read inside its container, never outside",
           "[safety][faults][hostile]") {
   FaultServerProcess server(FAULT_SERVER, {"--object-bytes", "4194304"});
   for (const char* probe : {"throughput", "smallfiles"}) {
-    CommandResult r = Run(std::string("probe ") + probe + " " + Prefix(server, "dotdot") +
-                          kBudget + "--max-bytes 64MiB");
+    CommandResult r = Run(std::string("probe ") + probe + " " + Prefix(server, "dotdot") + kBudget +
+                          "--max-bytes 64MiB");
     INFO(probe << ": " << Describe(r));
     CHECK(r.exit_code == 0);
   }
