@@ -94,7 +94,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
                      {}};
   ListPage page;
   std::string marker;
-  uint64_t entries = 0, pages = 0, prefixes = 0;
+  uint64_t entries = 0, pages = 0, prefixes = 0, largest_page_bytes = 0;
   double first_entry_s = -1;
   bool complete = false;
   std::string stop;
@@ -112,7 +112,9 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     for (int attempt = 0;; ++attempt) {
       ListProbeOptions page_options = options;
       page_options.max_results = PageEntries(options.max_results, budget.bytes_left());
-      uint64_t reserve = ListPageMaxBytes(page_options.max_results);
+      // Never less than the largest page seen: a server that ignores maxresults would have the
+      // page cut (and its unread rest lost in flight, past the budget as the server counts).
+      uint64_t reserve = std::max(ListPageMaxBytes(page_options.max_results), largest_page_bytes);
       admitted = budget.TryStart(reserve);
       if (!admitted) break;
       HttpRequest req = env.SignedRequest("GET", ListPageUrl(t, page_options, marker));
@@ -121,6 +123,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
       req.timeout_s = budget.RequestTimeout(60);
       req.connect_timeout_s = std::min(req.connect_timeout_s, req.timeout_s);
       resp = client->Perform(req);
+      largest_page_bytes = std::max(largest_page_bytes, resp.body_bytes);
       // A body cut short may have left the server in full: charge the reservation.
       bool cut = !resp.transport_error.empty() && resp.status / 100 == 2;
       budget.Finish(reserve, cut ? reserve : resp.body_bytes);

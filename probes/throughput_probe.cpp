@@ -338,9 +338,10 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
                          o.concurrency > 0 ? std::to_string(o.concurrency) : std::string("auto"),
                          found.objects.size(), found.objects.size() == 1 ? "" : "s");
   FactSet& f = result.evidence.facts;
-  // Nothing read, or not one block read whole while every attempt failed (a server sending more
-  // than asked, refusing each read after part of it): no rate is measured from that.
-  const bool measured_nothing = window_bytes == 0 || (completed == 0 && errors.total > 0);
+  // Error bodies never reach window_bytes (only 2xx bodies are counted), so nothing read from
+  // an object is no measurement. Blocks cut short (a reset, the deadline) still delivered data:
+  // partial, flagged below when not one block completed.
+  const bool measured_nothing = window_bytes == 0;
   if (!measured_nothing) {
     f.Set(NumberFact("probe.throughput.gbps", out.best_gbps, Unit::kGbps, p));
     f.Set(NumberFact("probe.throughput.best_concurrency", out.knee_concurrency, Unit::kCount, p));
@@ -371,8 +372,7 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
 
   if (measured_nothing) {
     result.status = ProbeStatus::kFailed;
-    result.message = window_bytes > 0 ? "no block was read whole: " + errors.first_message
-                     : !errors.first_message.empty() ? "no bytes arrived: " + errors.first_message
+    result.message = !errors.first_message.empty() ? "no bytes arrived: " + errors.first_message
                      : !budget.stop_reason().empty()
                          ? "no bytes arrived in the measurement window: " + budget.stop_reason()
                          : "no block completed in the measurement window (every transfer "

@@ -260,3 +260,36 @@ TEST_CASE("an error exit after --create-test-data leaves nothing behind",
         before);
   std::remove(out.c_str());
 }
+
+TEST_CASE("feedcheck cleanup on Azurite removes only leftover feedcheck-test-* blobs",
+          "[azurite][cleanup]") {
+  std::string container = UniqueContainer("fch-cleanup");
+  CreateContainer(container);
+  HttpProbeEnv env = AzuriteEnv(container, "");
+  const std::string left = "feedcheck-test-20261122T035500Z-4242-1a2b3c4d/";
+  REQUIRE(PutBlob(env, left + "d0/a.bin", 10));
+  REQUIRE(PutBlob(env, "data/" + left + "b.bin", 10));
+  REQUIRE(PutBlob(env, "keep/feedcheck-test-x/c.bin", 10));
+  const std::string kept = Fingerprint(container, "keep/feedcheck-test-x/c.bin");
+  std::string url = AzuriteBase() + "/" + kAzuriteAccount + "/" + container + "/";
+  std::string out = "/tmp/fch-cleanup-" + std::to_string(::getpid()) + ".out";
+
+  CHECK(WaitExit(Spawn({"cleanup", url, "--dry-run"}, out)) == 0);
+  CHECK(ListNames(container, "").size() == 3);  // a dry run deletes nothing
+  CHECK(WaitExit(Spawn({"cleanup", url}, out)) == 0);
+  CHECK(ListNames(container, "") == std::vector<std::string>{"keep/feedcheck-test-x/c.bin"});
+  CHECK(Fingerprint(container, "keep/feedcheck-test-x/c.bin") == kept);
+  std::remove(out.c_str());
+}
+
+TEST_CASE("--create-test-data on Azurite refuses a budget too small for it, writing nothing",
+          "[azurite][testdata]") {
+  std::string container = UniqueContainer("fch-tdbudget");
+  CreateContainer(container);
+  std::string url = AzuriteBase() + "/" + kAzuriteAccount + "/" + container + "/";
+  std::string out = "/tmp/fch-tdbudget-" + std::to_string(::getpid()) + ".out";
+  CHECK(WaitExit(Spawn({"probe", "smallfiles", url, "--create-test-data", "--max-requests", "5"},
+                       out)) == 2);
+  CHECK(ListNames(container, "").empty());
+  std::remove(out.c_str());
+}
