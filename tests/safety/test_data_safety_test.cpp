@@ -225,3 +225,19 @@ TEST_CASE("/dev/zero or a FIFO as an input file is refused at once, naming the l
   }
   RunCommand("rm -rf " + ShellQuote(dir));
 }
+
+TEST_CASE("a secret given to a misspelled flag or as a key file's name is not echoed",
+          "[safety][credentials]") {
+  const std::string secret = "c2VjcmV0LXBhc3RlZC1ieS1taXN0YWtl";
+  for (const std::string& args :
+       {"probe list https://acct.blob.core.windows.net/c/ --sas-tokn " + secret,
+        "probe list https://acct.blob.core.windows.net/c/ --sas-tokn=" + secret,
+        "probe throughput https://acct.blob.core.windows.net/c/b --key-file " + secret,
+        "cleanup https://acct.blob.core.windows.net/c/ --token-file=" + secret}) {
+    CommandResult r = Run(args, "");
+    INFO(args << ": " << Describe(r));
+    CHECK(r.exit_code == 2);
+    CHECK((r.out + r.err).find(secret.substr(0, 12)) == std::string::npos);
+    CHECK(!r.err.empty());  // still says what was wrong
+  }
+}

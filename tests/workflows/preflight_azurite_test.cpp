@@ -112,9 +112,9 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
     std::string url = Seed("pf-node", 20, 1, "8MiB");
     const std::string cache = scratch + "/cache";
     RunCommand("mkdir -p " + ShellQuote(cache));
-    CommandResult r = Preflight(url, "--sku Standard_NC6s_v3 --nodes 1" + budget +
-                                         "--cache-dir " + ShellQuote(cache) +
-                                         " --cache-test-bytes 64MiB --fail-on never --json");
+    CommandResult r =
+        Preflight(url, "--sku Standard_NC6s_v3 --nodes 1" + budget + "--cache-dir " +
+                           ShellQuote(cache) + " --cache-test-bytes 64MiB --fail-on never --json");
     INFO(r.err << r.out.substr(0, 3000));
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.find("probes list, latency, smallfiles, throughput, nic, disk") !=
@@ -201,8 +201,8 @@ TEST_CASE("preflight exit codes: unreachable 3, refused 4, usage 2; budgets hold
   REQUIRE(rj.has_value());
   CHECK((*rj)["verdict"] == "nothing measured");
 
-  CHECK(Preflight(url, "--nodes 1").exit_code == 2);                     // no --sku
-  CHECK(Preflight(url, "--sku Standard_NC6s_v3").exit_code == 2);        // no --nodes
+  CHECK(Preflight(url, "--nodes 1").exit_code == 2);                      // no --sku
+  CHECK(Preflight(url, "--sku Standard_NC6s_v3").exit_code == 2);         // no --nodes
   CHECK(Preflight(url, cluster + "--probes list,cache").exit_code == 2);  // unknown probe
   CommandResult no_dir = Preflight(url, cluster + "--probes list,disk");
   CHECK(no_dir.exit_code == 2);
@@ -254,4 +254,18 @@ TEST_CASE("a full preflight prints no secret in any output or file", "[.][azurit
     }
   }
   RunCommand("rm -rf " + ShellQuote(scratch));
+}
+
+TEST_CASE("feedcheck-seed refuses a prefix that holds blobs unless --overwrite",
+          "[azurite][seed]") {
+  std::string url = Seed("seed-twice", 3, 0, "1MiB");
+  std::string again = Env() + ShellQuote(Bin("feedcheck-seed")) + " " + ShellQuote(url) +
+                      " --small 3 --small-bytes 16KiB --large 0";
+  CommandResult refused = RunCommand(again);
+  INFO(refused.err);
+  CHECK(refused.exit_code == 3);
+  CHECK(refused.err.find("already holds blobs") != std::string::npos);
+  CommandResult forced = RunCommand(again + " --overwrite");
+  INFO(forced.err);
+  CHECK(forced.exit_code == 0);
 }
