@@ -90,7 +90,8 @@ bool PlanTestDataWithin(const TestDataSpec& spec, const ProbeBudget& budget,
         "at most half of --max-bytes; raise --max-bytes to at least {} or leave out "
         "--create-test-data",
         FormatBytes(static_cast<double>(budget.max_bytes)), least.size(),
-        FormatBytes(static_cast<double>(least_bytes)), FormatBytes(2.0 * static_cast<double>(least_bytes)));
+        FormatBytes(static_cast<double>(least_bytes)),
+        FormatBytes(2.0 * static_cast<double>(least_bytes)));
     return false;
   }
   if (least_requests > budget.max_requests / 2) {
@@ -101,22 +102,19 @@ bool PlanTestDataWithin(const TestDataSpec& spec, const ProbeBudget& budget,
         budget.max_requests, least_requests, least.size(), 2 * least_requests);
     return false;
   }
-  std::vector<std::pair<std::string, uint64_t>> full = PlanTestObjects(fitted);
+  // One object of each size first, then further copies in the spec's order while they fit in
+  // the request and byte shares.
   size_t max_objects = static_cast<size_t>((budget.max_requests / 2 - 1) / 2);
-  if (full.size() > max_objects || full.size() < least.size()) {
-    // Fewer copies: the minimal plan first, then further copies in order while they fit.
-    std::vector<std::pair<std::string, uint64_t>> fewer = least;
-    uint64_t total = least_bytes;
-    for (const auto& object : full) {
-      if (fewer.size() >= max_objects) break;
-      if (std::find(fewer.begin(), fewer.end(), object) != fewer.end()) continue;
-      if (total + object.second > budget.max_bytes / 2) continue;
-      fewer.push_back(object);
-      total += object.second;
-    }
-    full = std::move(fewer);
+  std::vector<std::pair<std::string, uint64_t>> chosen = least;
+  uint64_t total = least_bytes;
+  for (const auto& object : PlanTestObjects(spec)) {
+    if (chosen.size() >= max_objects) break;
+    if (std::find(chosen.begin(), chosen.end(), object) != chosen.end()) continue;
+    if (total + object.second > fitted.max_total_bytes) continue;
+    chosen.push_back(object);
+    total += object.second;
   }
-  *plan = std::move(full);
+  *plan = std::move(chosen);
   return true;
 }
 
@@ -272,7 +270,8 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
   // The probe gets what setup left, minus the cleanup reserved now: a DELETE per object (the
   // cleanup may still run over the deadline, but only to remove what was written).
   size_t deletes = state_->names.size();
-  double cleanup_s = std::min(total.duration_s / 6, std::max(0.2, 2.0 * static_cast<double>(deletes) * round_trip_s));
+  double cleanup_s = std::min(total.duration_s / 6,
+                              std::max(0.2, 2.0 * static_cast<double>(deletes) * round_trip_s));
   ProbeBudget& left = env_out->budget;
   left.duration_s = total.duration_s - elapsed_s() - cleanup_s;
   left.max_requests = total.max_requests - std::min(total.max_requests, requests + deletes);

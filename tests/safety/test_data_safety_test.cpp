@@ -86,7 +86,7 @@ int WaitExit(pid_t pid, double limit_s) {
 
 }  // namespace
 
-TEST_CASE("--create-test-data refuses a budget that cannot fit it, before writing anything",
+TEST_CASE("test data: a budget that cannot fit it is refused before anything is written",
           "[safety][test-data]") {
   FaultServerProcess server(FAULT_SERVER);
   for (const char* budget : {"--max-requests 5", "--max-bytes 1MiB"}) {
@@ -102,7 +102,7 @@ TEST_CASE("--create-test-data refuses a budget that cannot fit it, before writin
   }
 }
 
-TEST_CASE("--create-test-data counts setup and cleanup in the budget, as the server counts",
+TEST_CASE("test data: setup and cleanup count in the budget, as the server counts",
           "[safety][test-data]") {
   FaultServerProcess server(FAULT_SERVER);
   const uint64_t max_requests = 40, max_bytes = 8ull << 20;
