@@ -25,6 +25,8 @@ class AzureMonitorMetricsAnalyzer : public LineAnalyzer {
   void OnLine(const Line& line) override;
   void EndFile() override;
   void Finish(Evidence* out) override;
+  /// The whole document may be one line (minified JSON): its size limit, not a line's.
+  size_t MaxLineBytes() const override;
   uint64_t points() const { return points_; }
 
  private:
