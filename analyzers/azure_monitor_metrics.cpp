@@ -252,6 +252,8 @@ void AzureMonitorMetricsAnalyzer::BeginFile(const std::string& path) {
   too_big_ = false;
 }
 
+size_t AzureMonitorMetricsAnalyzer::MaxLineBytes() const { return kMaxDocumentBytes; }
+
 void AzureMonitorMetricsAnalyzer::OnLine(const Line& line) {
   if (too_big_) return;
   if (text_.size() + line.text.size() + 1 > kMaxDocumentBytes) {

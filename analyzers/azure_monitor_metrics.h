@@ -38,6 +38,8 @@ class AzureMonitorMetricsAnalyzer : public LineAnalyzer {
   void OnLine(const Line& line) override;
   void EndFile() override;
   void Finish(Evidence* out) override;
+  /// The whole document may be one line (minified JSON): its size limit, not a line's.
+  size_t MaxLineBytes() const override;
   uint64_t points() const { return points_; }
   /// GPU utilisation points of the files read (Azure ML workspace metrics).
   const std::vector<GpuMetricPoint>& gpu_points() const { return gpu_points_; }

@@ -61,7 +61,8 @@ bool FeedLines(LineReader& reader, const std::string& path, LineAnalyzer& analyz
     ++stats.lines;
     if (line.too_long) {
       ++stats.too_long;
-      analyzer.Malformed(line, fmt::format("line longer than {} bytes skipped", kMaxLineBytes));
+      analyzer.Malformed(line,
+                         fmt::format("line longer than {} bytes skipped", analyzer.MaxLineBytes()));
       continue;
     }
     analyzer.OnLine(line);
@@ -76,7 +77,7 @@ bool FeedLines(LineReader& reader, const std::string& path, LineAnalyzer& analyz
 }
 
 bool FeedFile(const std::string& path, LineAnalyzer& analyzer, std::string* error) {
-  LineReader reader = LineReader::OpenFile(path);
+  LineReader reader = LineReader::OpenFile(path, analyzer.MaxLineBytes());
   return FeedLines(reader, path, analyzer, error);
 }
 

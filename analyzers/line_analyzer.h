@@ -43,6 +43,9 @@ class LineAnalyzer {
   /// Writes facts, series, timeline and diagnostics into `out`; records fact keys in stats.
   virtual void Finish(Evidence* out) = 0;
 
+  /// The longest line this format reads; longer ones are skipped as malformed. A whole-document
+  /// format (JSON) raises it to its document limit, so minified JSON on one line is read.
+  virtual size_t MaxLineBytes() const { return kMaxLineBytes; }
   /// Counts a malformed line and keeps a diagnostic (bounded) with file:line and a snippet.
   void Malformed(const Line& line, std::string_view reason);
   SourceStats& stats() { return stats_; }

@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
+#include "core/json_text.h"
 #include "reports/env_format.h"
 #include "rules/advice.h"
 #include "rules/rule_set.h"
@@ -63,10 +64,11 @@ int Run(const GlobalOptions& globals, const AdviseOptions& options) {
   bool rules_ok = LoadRules(globals, &rule_set, &diagnostics);
   if (!inputs_ok || !rules_ok) {
     if (globals.json)
-      fmt::print("{}\n", nlohmann::json({{"schema_version", 1},
-                                         {"error", !rules_ok ? "invalid rules" : "input errors"},
-                                         {"diagnostics", DiagnosticsToJson(diagnostics)}})
-                             .dump(2));
+      fmt::print(
+          "{}\n",
+          JsonText(nlohmann::json({{"schema_version", 1},
+                                   {"error", !rules_ok ? "invalid rules" : "input errors"},
+                                   {"diagnostics", DiagnosticsToJson(diagnostics)}})));
     else {
       PrintDiagnostics(diagnostics);
       fmt::print(stderr, "feedcheck advise: {}; no advice given\n",
@@ -109,7 +111,7 @@ int Run(const GlobalOptions& globals, const AdviseOptions& options) {
     out["config"] = config;
     out["facts"] = fact_list;
     out["diagnostics"] = DiagnosticsToJson(diagnostics);
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", JsonText(out, 2));
     return ToInt(failing > 0 ? ExitStatus::kFindings : ExitStatus::kOk);
   }
 

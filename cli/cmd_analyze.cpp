@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
+#include "core/json_text.h"
 
 namespace feedcheck::cli {
 
@@ -135,7 +136,7 @@ void SetupAnalyze(CLI::App& root, CommandTable& table) {
     analyzers::AnalysisResult r = analyzers::AnalyzePaths(req);
     if (table.globals().json) {
       nlohmann::json j = EvidenceToJson(r.evidence);
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}\n", JsonText(j, 2));
     } else {
       PrintSummary(r);
     }

@@ -13,6 +13,7 @@
 #include "core/evidence.h"
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
+#include "core/json_text.h"
 
 namespace feedcheck::cli {
 namespace {
@@ -107,7 +108,7 @@ int RunAll(const KnowledgeBase& kb, const AccountChoice& account, int nodes, boo
                           {"rows", rows}};
     if (nodes > 0) out["nodes"] = nodes;
     if (!account.assumption.empty()) out["assumptions"] = {account.assumption};
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", JsonText(out, 2));
     return ToInt(ExitStatus::kOk);
   }
   fmt::print("Nodes that {} feeds at full NIC rate:\n\n{}", AccountLabel(account), table.Render());
@@ -181,7 +182,7 @@ int Run(const EgressOptions& o, const GlobalOptions& globals) {
                      {"accounts_per_node", plan.accounts_per_node},
                      {"node_split", NodeSplitText(plan)},
                      {"summary", AccountPlanSummary(plan)}};
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", JsonText(out, 2));
     return ToInt(ExitStatus::kOk);
   }
 

@@ -8,6 +8,7 @@
 #include "core/evidence.h"
 #include "core/exit_status.h"
 #include "core/fact_registry.h"
+#include "core/json_text.h"
 
 namespace feedcheck::cli {
 namespace {
@@ -22,7 +23,7 @@ int RunList(const GlobalOptions& globals) {
                        {"origin", OriginName(s.origin)},
                        {"description", s.description}});
     nlohmann::json out = {{"schema_version", kEvidenceSchemaVersion}, {"facts", facts}};
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", JsonText(out, 2));
     return ToInt(ExitStatus::kOk);
   }
   TextTable table({"Key", "Unit", "Origin", "Description"});

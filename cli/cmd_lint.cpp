@@ -13,6 +13,7 @@
 #include "cli/lint_output.h"
 #include "cli/sizing_common.h"
 #include "core/exit_status.h"
+#include "core/json_text.h"
 #include "rules/advice.h"
 #include "rules/job_file.h"
 #include "rules/job_lint.h"
@@ -103,10 +104,10 @@ int Run(const GlobalOptions& globals, const LintOptions& options) {
   bool failing = threshold && std::any_of(out.problems.begin(), out.problems.end(),
                                           [&](const auto& p) { return p.severity >= *threshold; });
   if (format == "json") {
-    fmt::print("{}\n", LintJson(out).dump(2));
+    fmt::print("{}\n", JsonText(LintJson(out), 2));
   } else if (format == "sarif") {
     PrintDiagnostics(diagnostics);
-    fmt::print("{}\n", LintSarif(out).dump(2));
+    fmt::print("{}\n", JsonText(LintSarif(out), 2));
   } else {
     PrintDiagnostics(diagnostics);
     fmt::print("{}", LintText(out));

@@ -12,6 +12,7 @@
 #include "core/evidence.h"
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
+#include "core/json_text.h"
 #include "core/load_plan.h"
 #include "core/units.h"
 
@@ -249,7 +250,7 @@ int Run(const PlanOptions& o, const GlobalOptions& globals) {
                           {"result", ResultJson(r)},
                           {"facts", facts}};
     if (!p.account.assumption.empty()) out["assumptions"] = {p.account.assumption};
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", JsonText(out, 2));
     return ToInt(ExitStatus::kOk);
   }
   PrintHuman(p, r);

@@ -18,6 +18,7 @@
 #include "cli/signal_guard.h"
 #include "core/exit_status.h"
 #include "core/supply_model.h"
+#include "core/terminal_text.h"
 #include "probes/budget_tracker.h"
 #include "probes/preflight_probes.h"
 #include "probes/redact.h"
@@ -80,7 +81,7 @@ void AddStageOutcomeFacts(const PreflightProbeResult& r, FactSet* facts) {
       continue;
     ++failed;
     list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", PreflightStageName(s.stage),
-                        RedactText(s.result.message));
+                        TerminalSafe(RedactText(s.result.message)));
     // Not read for want of budget is not the storage failing to deliver.
     if (s.stage == PreflightStage::kThroughput && s.ran) reads_failed = true;
   }
@@ -178,7 +179,7 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
   for (const auto& s : probed.stages)
     if (s.result.status != ProbeStatus::kOk)
       fmt::print(stderr, "preflight: {} {}: {}\n", PreflightStageName(s.stage),
-                 ProbeStatusName(s.result.status), RedactText(s.result.message));
+                 ProbeStatusName(s.result.status), TerminalSafe(RedactText(s.result.message)));
 
   // Facts: measured over flags over the profile over the knowledge base.
   Report report;
@@ -239,6 +240,20 @@ int RunPreflight(const PreflightFlags& flags, const GlobalOptions& globals) {
     status_code = ProbeExitCode(probed.status);
   } else {
     ApplyRules(rule_set, facts, &PreflightVerdict, &report);
+    // Whether the storage can feed the GPUs is the throughput stage's question: when it read
+    // nothing, the other stages cannot make the cluster ready.
+    for (const auto& s : probed.stages) {
+      bool unread =
+          s.stage == PreflightStage::kThroughput &&
+          (s.result.status == ProbeStatus::kFailed || s.result.status == ProbeStatus::kUnreachable);
+      if (unread && report.verdict_level == VerdictLevel::kGood) {
+        report.verdict = "at risk";
+        report.verdict_level = VerdictLevel::kWarning;
+        report.verdict_detail = "The throughput probe read no data (" +
+                                RedactText(s.result.message) +
+                                "), so nothing shows the storage can feed the GPUs.";
+      }
+    }
   }
   if (int rc = WriteReport(report, flags.format, flags.output, globals, "preflight")) return rc;
   if (int signal_code = SignalGuard::InterruptedExitCode()) return signal_code;

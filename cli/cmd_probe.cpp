@@ -12,6 +12,8 @@
 #include "cli/sizing_common.h"
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
+#include "core/json_text.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 #include "probes/latency_probe.h"
 #include "probes/redact.h"
@@ -59,13 +61,13 @@ void PrintJson(const ProbeResult& r, const HttpProbeEnv& env) {
                 {"requests", r.requests_sent},
                 {"bytes", r.bytes_received},
                 {"elapsed_s", r.elapsed_s}};
-  fmt::print("{}\n", j.dump(2));
+  fmt::print("{}\n", JsonText(j, 2));
 }
 
 void PrintStatusLine(const ProbeResult& r, const HttpProbeEnv& env) {
   if (r.status == ProbeStatus::kOk) return;
   fmt::print(stderr, "probe {}: {}: {}\n", r.probe, ProbeStatusName(r.status),
-             RedactText(r.message));
+             TerminalSafe(RedactText(r.message)));
   bool denied = r.message.find("HTTP 403") != std::string::npos ||
                 r.message.find("HTTP 401") != std::string::npos;
   if (denied && env.target.is_azure() && env.signer.auth().kind == AuthKind::kAnonymous)

@@ -12,6 +12,8 @@
 #include "cli/sizing_common.h"
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
+#include "core/json_text.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 #include "probes/budget_tracker.h"
 #include "probes/disk_probe.h"
@@ -60,7 +62,7 @@ struct NicFlags {
 int ExitFor(const ProbeResult& r) { return ProbeExit(r.status); }
 
 int Fail(const std::string& command, int code, const std::string& message) {
-  fmt::print(stderr, "feedcheck probe {}: {}\n", command, RedactText(message));
+  fmt::print(stderr, "feedcheck probe {}: {}\n", command, TerminalSafe(RedactText(message)));
   if (int interrupted = SignalGuard::InterruptedExitCode()) return interrupted;
   return code;
 }
@@ -94,20 +96,20 @@ void PrintJson(const ProbeResult& r, const std::string& target, const std::strin
                                {"objects", td.objects},
                                {"bytes", td.bytes},
                                {"removed", td.left == 0}};
-  fmt::print("{}\n", j.dump(2));
+  fmt::print("{}\n", JsonText(j, 2));
 }
 
 void PrintCommon(const ProbeResult& r, const TestDataReport& td) {
   for (const auto& d : r.evidence.diagnostics.kept())
     if (d.severity != DiagnosticSeverity::kNote || r.probe != "smallfiles")
-      fmt::print("  {}: {}\n", SeverityName(d.severity), RedactText(d.message));
+      fmt::print("  {}: {}\n", SeverityName(d.severity), TerminalSafe(RedactText(d.message)));
   if (td.used)
     fmt::print("  test data: {} objects ({}) under {} — {}\n", td.objects,
                FormatBytes(static_cast<double>(td.bytes)), RedactUrl(td.location),
                td.left == 0 ? "removed" : fmt::format("{} NOT removed", td.left));
   if (r.status != ProbeStatus::kOk)
     fmt::print(stderr, "probe {}: {}: {}\n", r.probe, ProbeStatusName(r.status),
-               RedactText(r.message));
+               TerminalSafe(RedactText(r.message)));
 }
 
 // Parses TARGET; a local path needs none of the HTTP setup.
@@ -188,11 +190,18 @@ int RunList(const ListFlags& flags, const GlobalOptions& globals) {
     HttpProbeEnv env;
     if (int rc = BuildHttpProbeEnv(flags.common, &env, &error)) return Fail("list", rc, error);
     env.progress = TerminalProgress();
-    StateBudget(
-        "list", env,
-        fmt::format("at most {} pages of {}{}", o.max_pages, o.max_results,
-                    flags.create_test_data ? "; creates test data under a new prefix" : ""));
+    StateBudget("list", env,
+                fmt::format("at most {} pages of {}{}", o.max_pages, o.max_results,
+                            flags.create_test_data
+                                ? "; creates test data under a new prefix within this budget "
+                                  "(its cleanup may run past it only to remove what "
+                                  "was written)"
+                                : ""));
     HttpProbeEnv run_env = env;
+    std::vector<std::pair<std::string, uint64_t>> plan;
+    if (flags.create_test_data &&
+        !PlanTestDataWithin(SpecFor({4096, 65536}), env.budget, &plan, &error))
+      return Fail("list", ToInt(ExitStatus::kUsage), error);  // refused before any write
     if (flags.create_test_data &&
         !td.CreateInStorage(env, SpecFor({4096, 65536}), &registry, &run_env, &error)) {
       td.Remove();
@@ -276,11 +285,17 @@ int RunSmallFiles(const SmallFileFlags& flags, const GlobalOptions& globals) {
     if (int rc = BuildHttpProbeEnv(flags.common, &env, &error))
       return Fail("smallfiles", rc, error);
     env.progress = TerminalProgress();
-    StateBudget(
-        "smallfiles", env,
-        fmt::format("{} sizes, concurrency {}{}", o.sizes.size(), o.concurrency,
-                    flags.create_test_data ? "; creates test data under a new prefix" : ""));
+    StateBudget("smallfiles", env,
+                fmt::format("{} sizes, concurrency {}{}", o.sizes.size(), o.concurrency,
+                            flags.create_test_data
+                                ? "; creates test data under a new prefix within this budget "
+                                  "(its cleanup may run past it only to remove what "
+                                  "was written)"
+                                : ""));
     HttpProbeEnv run_env = env;
+    std::vector<std::pair<std::string, uint64_t>> plan;
+    if (flags.create_test_data && !PlanTestDataWithin(SpecFor(o.sizes), env.budget, &plan, &error))
+      return Fail("smallfiles", ToInt(ExitStatus::kUsage), error);  // refused before any write
     if (flags.create_test_data &&
         !td.CreateInStorage(env, SpecFor(o.sizes), &registry, &run_env, &error)) {
       td.Remove();

@@ -18,6 +18,7 @@
 #include "cli/sizing_common.h"
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
+#include "core/json_text.h"
 #include "core/units.h"
 #include "mpi/cluster_merge.h"
 #include "mpi/mpi_world.h"
@@ -254,7 +255,7 @@ std::vector<RankReport> RunStep(const MpiWorld& w, const MpiFlags& f, const Setu
     rep.total = out.total;
     rep.connect = out.connect;
   }
-  std::vector<std::string> texts = w.Gather(rep.ToJson().dump());
+  std::vector<std::string> texts = w.Gather(JsonText(rep.ToJson(), -1));
   std::vector<RankReport> reports;
   for (size_t i = 0; i < texts.size(); ++i) {
     std::string error;
@@ -376,7 +377,7 @@ int RunThroughput(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool jso
                     {"error", all.error},
                     {"nodes", NodesJson(all.nodes)}};
     if (f.ramp) j["cluster"]["ramp"] = ramp_json;
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", JsonText(j, 2));
     return rc;
   }
   fmt::print("cluster throughput: {} node{}, {} connections each, {} blocks\n", n,
@@ -428,7 +429,7 @@ int RunLatency(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool json) 
     nlohmann::json j = EvidenceToJson(ev);
     j["probe"] = ProbeJson(f, s, n);
     j["cluster"] = {{"nodes", NodesJson(c.nodes)}, {"ttfb_histogram", c.ttfb.ToJson()}};
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", JsonText(j, 2));
     return rc;
   }
   auto fact = [&](const char* key) {
@@ -477,7 +478,7 @@ int RunSmallFiles(const MpiWorld& w, const MpiFlags& f, const Setup& s, bool jso
     j["probe"] = ProbeJson(f, s, n);
     if (!s.local_dir.empty()) j["probe"]["target"] = s.local_dir;
     j["cluster"] = SmallFilesClusterJson(c);
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", JsonText(j, 2));
     return rc;
   }
   PrintSmallFilesText(c, n);

@@ -9,6 +9,7 @@
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
 #include "core/install_paths.h"
+#include "core/json_text.h"
 #include "rules/rule_set.h"
 
 namespace feedcheck::cli {
@@ -33,7 +34,7 @@ int RunList(const GlobalOptions& globals) {
                       {"source", r.source}});
     nlohmann::json out = {
         {"schema_version", 1}, {"rules", list}, {"diagnostics", DiagnosticsToJson(diagnostics)}};
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", JsonText(out, 2));
   } else {
     PrintDiagnostics(diagnostics);
     for (const auto& r : set.rules())
@@ -65,7 +66,7 @@ int RunValidate(const GlobalOptions& globals, const RulesOptions& options) {
   }
   if (globals.json) {
     nlohmann::json out = {{"schema_version", 1}, {"valid", all_ok}, {"files", files}};
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", JsonText(out, 2));
   }
   return ToInt(all_ok ? ExitStatus::kOk : ExitStatus::kInputError);
 }

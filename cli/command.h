@@ -12,10 +12,10 @@ namespace feedcheck::cli {
 /// Flags every subcommand understands (set on the root app, usable before or after the
 /// subcommand name).
 struct GlobalOptions {
-  bool json = false;              ///< machine output with "schema_version"
-  std::vector<std::string> kb_files;  ///< --kb FILE: user knowledge-base overrides
+  bool json = false;                    ///< machine output with "schema_version"
+  std::vector<std::string> kb_files;    ///< --kb FILE: user knowledge-base overrides
   std::vector<std::string> rules_dirs;  ///< --rules DIR: user rules, added to the built-ins
-  std::string fail_on = "critical";    ///< --fail-on info|warning|critical|never
+  std::string fail_on = "critical";     ///< --fail-on info|warning|critical|never
   bool no_color = false;
 };
 
@@ -56,5 +56,6 @@ void SetupReport(CLI::App& root, CommandTable& table);
 void SetupRules(CLI::App& root, CommandTable& table);
 void SetupFacts(CLI::App& root, CommandTable& table);
 void SetupCompare(CLI::App& root, CommandTable& table);
+void SetupCleanup(CLI::App& root, CommandTable& table);
 
 }  // namespace feedcheck::cli

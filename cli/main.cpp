@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   cli::SetupRules(app, table);
   cli::SetupFacts(app, table);
   cli::SetupCompare(app, table);
+  cli::SetupCleanup(app, table);
   CLI::App* version = app.add_subcommand("version", "Print feedcheck's version");
   table.Add(version, [] {
     std::printf("feedcheck %s\n", FEEDCHECK_VERSION);
@@ -58,12 +59,21 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ExtrasError& e) {
+    // CLI11 would list the unexpected arguments with their values: a secret given to a
+    // misspelled flag (--sas-tokn SECRET) would be printed. Name the flags only, with the
+    // nearest known flag where there is one.
     std::string message = cli::UnknownFlagsMessage(app, args);
     if (message.empty()) {
-      app.exit(e);
-    } else {
-      std::fputs(message.c_str(), stderr);
+      std::string flags;
+      for (const std::string& arg : args) {
+        if (arg.size() < 2 || arg[0] != '-') continue;
+        flags += (flags.empty() ? "" : ", ") + arg.substr(0, arg.find('='));
+      }
+      message = "feedcheck: unexpected arguments (values not shown; flags given: " + flags +
+                ")\nRun with --help for more information.\n";
     }
+    std::fputs(message.c_str(), stderr);
+    (void)e;
     return ToInt(ExitStatus::kUsage);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

@@ -1,6 +1,7 @@
 #include "cli/probe_options.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -34,6 +35,17 @@ constexpr std::array<RefusedFlag, 9> kRefusedFlags = {{
     {"--password", "a file (--key-file, --sas-file or --token-file)"},
 }};
 
+// CLI::ExistingFile names the path it could not find; a secret pasted where its file name
+// belongs would be printed. This check says what is wrong without the value.
+const CLI::Validator kSecretFile(
+    [](std::string& path) -> std::string {
+      struct stat st {};
+      if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        return "is not a readable file (the value is not shown: it may be a pasted secret)";
+      return "";
+    },
+    "FILE", "SecretFile");
+
 }  // namespace
 
 void AddProbeTargetOptions(CLI::App* app, ProbeOptions* o) {
@@ -49,11 +61,11 @@ void AddProbeTargetOptions(CLI::App* app, ProbeOptions* o) {
   app->add_option("--account", o->auth.account,
                   "Storage account name when the URL does not carry it (AZURE_STORAGE_ACCOUNT)");
   app->add_option("--key-file", o->auth.key_file, "File holding the account key (Shared Key)")
-      ->check(CLI::ExistingFile);
+      ->check(kSecretFile);
   app->add_option("--sas-file", o->auth.sas_file, "File holding a SAS token")
-      ->check(CLI::ExistingFile);
+      ->check(kSecretFile);
   app->add_option("--token-file", o->auth.token_file, "File holding an Entra ID bearer token")
-      ->check(CLI::ExistingFile);
+      ->check(kSecretFile);
   app->add_option("--managed-identity-client-id", o->auth.managed_identity_client_id,
                   "Client id of a user-assigned identity (with --auth managed-identity)");
   app->add_option("--ca-file", o->ca_file, "PEM file of CA certificates to trust")
@@ -144,6 +156,13 @@ int BuildHttpProbeEnv(const ProbeOptions& o, HttpProbeEnv* env, std::string* err
   } else if (o.auth.mode != "auto" && o.auth.mode != "anonymous") {
     *error = "--auth " + o.auth.mode + " needs an Azure target; '" + env->target.Display() +
              "' is a plain URL";
+    return ToInt(ExitStatus::kUsage);
+  }
+  if (auth.kind != AuthKind::kAnonymous && !env->target.CleartextCredentialsAllowed()) {
+    *error = "refusing to send a " + std::string(AuthKindName(auth.kind)) +
+             " credential over plain http:// to " + env->target.HostName() +
+             " (anyone on the path could read it); use https://, or --auth anonymous for a "
+             "public container";
     return ToInt(ExitStatus::kUsage);
   }
   env->signer = RequestSigner(auth, env->target.is_azure());

@@ -4,11 +4,12 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "cli/advice_common.h"
+#include "core/atomic_file.h"
 #include "core/exit_status.h"
 #include "reports/reporter.h"
 #include "rules/advice.h"
@@ -33,11 +34,13 @@ int WriteReport(const Report& report, const std::string& format_flag, const std:
     std::cout.flush();
     return ToInt(ExitStatus::kOk);
   }
-  std::ofstream out(output, std::ios::binary | std::ios::trunc);
-  if (out) reporter->Render(report, out);
-  out.close();
-  if (!out) {
-    fmt::print(stderr, "feedcheck {}: cannot write {}\n", command, output);
+  // Rendered whole first, then written to a temporary file and renamed: a report file is
+  // complete or absent, never a 0-byte or half-written one.
+  std::ostringstream rendered;
+  reporter->Render(report, rendered);
+  std::string error;
+  if (!WriteFileAtomically(output, rendered.str(), &error)) {
+    fmt::print(stderr, "feedcheck {}: cannot write the report: {}\n", command, error);
     return ToInt(ExitStatus::kInputError);
   }
   if (report.verdict.empty())

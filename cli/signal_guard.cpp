@@ -15,7 +15,25 @@ sigset_t StopSignals() {
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  // An SSH session that drops sends SIGHUP; SIGUSR1's default action also kills. Both would
+  // leave test data behind, so they stop the run and clean up like SIGTERM.
+  sigaddset(&set, SIGHUP);
+  sigaddset(&set, SIGUSR1);
   return set;
+}
+
+const char* SignalName(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGUSR1:
+      return "SIGUSR1";
+  }
+  return "a signal";
 }
 
 // Waits up to `seconds` for a stop signal; returns it, or 0 on timeout.
@@ -35,12 +53,18 @@ SignalGuard::SignalGuard(CleanupRegistry* registry, double grace_s)
     : registry_(registry), grace_s_(grace_s) {
   sigset_t set = StopSignals();
   pthread_sigmask(SIG_BLOCK, &set, &old_mask_);
+  // A closed stdout or stderr (`| head`, a dropped terminal) makes writes fail with EPIPE
+  // instead of killing the process before it cleans up.
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, &old_pipe_);
   watcher_ = std::thread([this] { Watch(); });
 }
 
 SignalGuard::~SignalGuard() {
   done_ = true;
   watcher_.join();
+  sigaction(SIGPIPE, &old_pipe_, nullptr);
   pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
 }
 
@@ -51,7 +75,7 @@ void SignalGuard::Watch() {
   while (!done_ && sig == 0) sig = WaitSignal(0.1);
   if (sig == 0) return;
   RequestStop(sig);
-  fprintf(stderr, "\nfeedcheck: %s received; stopping%s\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+  fprintf(stderr, "\nfeedcheck: %s received; stopping%s\n", SignalName(sig),
           registry_ ? " and cleaning up" : "");
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(

@@ -1,7 +1,7 @@
-// SIGINT/SIGTERM for commands that create things: the first signal asks the probe to stop
-// (probes poll StopRequested) so the command can clean up on its normal path; if it has not
-// finished within a grace period, or a second signal comes, the watcher thread runs the cleanup
-// registry itself and exits with 128 + signal.
+// SIGINT/SIGTERM (and SIGHUP, SIGUSR1; SIGPIPE is ignored) for commands that create things: the
+// first signal asks the probe to stop (probes poll StopRequested) so the command can clean up on
+// its normal path; if it has not finished within a grace period, or a second signal comes, the
+// watcher thread runs the cleanup registry itself and exits with 128 + signal.
 #pragma once
 
 #include <signal.h>
@@ -15,8 +15,8 @@ namespace feedcheck::cli {
 
 class SignalGuard {
  public:
-  /// Blocks SIGINT and SIGTERM in this thread (threads started later inherit the mask) and
-  /// starts the watcher. Construct it before any probe thread starts.
+  /// Blocks SIGINT, SIGTERM, SIGHUP and SIGUSR1 in this thread (threads started later inherit the
+  /// mask) and starts the watcher. Construct it before any probe thread starts.
   explicit SignalGuard(CleanupRegistry* registry, double grace_s = 30);
   ~SignalGuard();
   SignalGuard(const SignalGuard&) = delete;
@@ -30,6 +30,7 @@ class SignalGuard {
   CleanupRegistry* registry_;
   double grace_s_;
   sigset_t old_mask_;
+  struct sigaction old_pipe_ {};
   std::atomic<bool> done_{false};
   std::thread watcher_;
 };

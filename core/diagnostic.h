@@ -41,6 +41,12 @@ class DiagnosticList {
   size_t errors() const { return errors_; }
   bool has_errors() const { return errors_ > 0; }
   void Append(const DiagnosticList& other);
+  /// Rewrites every kept diagnostic in place (escaping text for an output format); the counts
+  /// stay as they are.
+  template <typename Fn>
+  void ForEachKept(Fn&& fn) {
+    for (Diagnostic& d : kept_) fn(d);
+  }
 
  private:
   size_t limit_;

@@ -7,6 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/atomic_file.h"
+#include "core/input_file.h"
+#include "core/json_text.h"
+
 namespace feedcheck {
 
 using nlohmann::json;
@@ -222,11 +226,8 @@ std::optional<json> ReadJsonFile(const std::string& path, const char* code, Diag
         code, DiagnosticSeverity::kError, std::move(message), {path, line, column}, "", ""});
     return std::nullopt;
   };
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return error("cannot open file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  std::string text, why;
+  if (!ReadBoundedRegularFile(path, kMaxResultFileBytes, &text, &why)) return error(why);
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!j.is_discarded()) return j;
   // Parse again with exceptions to learn the byte offset, then name the line and column.
@@ -255,13 +256,8 @@ bool LoadEvidenceFile(const std::string& path, Evidence* out, DiagnosticList* di
 }
 
 bool SaveEvidenceFile(const std::string& path, const Evidence& evidence, std::string* error) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    if (error) *error = fmt::format("{}: cannot write", path);
-    return false;
-  }
-  out << EvidenceToJson(evidence).dump(2) << "\n";
-  return static_cast<bool>(out);
+  // Whole or not at all: a reader never sees half a facts file.
+  return WriteFileAtomically(path, JsonText(EvidenceToJson(evidence), 2) + "\n", error);
 }
 
 }  // namespace feedcheck

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/edit_distance.h"
+#include "core/input_file.h"
 #include "core/units.h"
 
 namespace feedcheck {
@@ -345,18 +346,15 @@ std::string NormalizeRegion(std::string_view region) {
 bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostics,
                              const std::string& display_path) {
   const std::string& shown = display_path.empty() ? path : display_path;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text, error;
+  if (!ReadBoundedRegularFile(path, kMaxConfigFileBytes, &text, &error)) {
     Diagnostic d;
     d.code = std::string(kKbUnreadable);
-    d.message = fmt::format("cannot read knowledge-base file '{}'", path);
+    d.message = fmt::format("cannot read knowledge-base file '{}': {}", path, error);
     d.location.file = shown;
     diagnostics->Add(std::move(d));
     return false;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
   FileReader file(shown, SplitLines(text), diagnostics);
 
   YAML::Node root;

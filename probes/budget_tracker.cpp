@@ -34,10 +34,12 @@ bool BudgetTracker::TryStart(uint64_t expected_bytes) {
   return true;
 }
 
-void BudgetTracker::Finish(uint64_t expected_bytes, uint64_t received_bytes) {
+void BudgetTracker::Finish(uint64_t expected_bytes, uint64_t charged_bytes,
+                           uint64_t received_bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   reserved_ -= std::min(reserved_, expected_bytes);
-  bytes_ += received_bytes;
+  bytes_ += std::max(charged_bytes, received_bytes);
+  received_ += received_bytes;
 }
 
 double BudgetTracker::ElapsedSeconds() const {
@@ -58,6 +60,11 @@ uint64_t BudgetTracker::requests() const {
 uint64_t BudgetTracker::bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
   return bytes_;
+}
+
+uint64_t BudgetTracker::received_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return received_;
 }
 
 uint64_t BudgetTracker::bytes_left() const {

@@ -19,7 +19,12 @@ class BudgetTracker {
   /// a limit (the reason is kept for the result message).
   bool TryStart(uint64_t expected_bytes);
   /// Records what the admitted request really received (releases the unused reservation).
-  void Finish(uint64_t expected_bytes, uint64_t received_bytes);
+  void Finish(uint64_t expected_bytes, uint64_t received_bytes) {
+    Finish(expected_bytes, received_bytes, received_bytes);
+  }
+  /// Same, when the budget is charged more than arrived: a transfer cut short is charged in
+  /// full (the server may have sent it), while received_bytes() counts what arrived.
+  void Finish(uint64_t expected_bytes, uint64_t charged_bytes, uint64_t received_bytes);
 
   double ElapsedSeconds() const;
   double RemainingSeconds() const;
@@ -28,7 +33,8 @@ class BudgetTracker {
   double RequestTimeout(double wanted_s) const;
 
   uint64_t requests() const;
-  uint64_t bytes() const;
+  uint64_t bytes() const;           ///< charged against --max-bytes
+  uint64_t received_bytes() const;  ///< body bytes that arrived (<= bytes())
   uint64_t bytes_left() const;
   std::string stop_reason() const;  ///< empty while nothing stopped a request
   const ProbeBudget& budget() const { return budget_; }
@@ -38,7 +44,8 @@ class BudgetTracker {
   std::chrono::steady_clock::time_point start_;
   mutable std::mutex mu_;
   uint64_t requests_ = 0;
-  uint64_t bytes_ = 0;     ///< received
+  uint64_t bytes_ = 0;     ///< charged
+  uint64_t received_ = 0;  ///< arrived
   uint64_t reserved_ = 0;  ///< expected by requests in flight
   std::string stop_reason_;
 };

@@ -20,9 +20,11 @@ void RequestStop(int signal_number) {
 std::string StopReason() {
   if (!StopRequested()) return "";
   int sig = StopSignal();
-  return sig == SIGTERM  ? "stopped by SIGTERM"
-         : sig == SIGINT ? "stopped by SIGINT"
-                         : "stopped by signal " + std::to_string(sig);
+  return sig == SIGTERM   ? "stopped by SIGTERM"
+         : sig == SIGINT  ? "stopped by SIGINT"
+         : sig == SIGHUP  ? "stopped by SIGHUP"
+         : sig == SIGUSR1 ? "stopped by SIGUSR1"
+                          : "stopped by signal " + std::to_string(sig);
 }
 
 bool StopRequested() { return g_stop_requested.load(std::memory_order_acquire); }

@@ -60,21 +60,26 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
   size_t n = size * count;
   HttpResponse& r = *t->response;
-  r.body_bytes += n;
-  if (t->request->body_counter) t->request->body_counter->fetch_add(n, std::memory_order_relaxed);
-  if (r.body_bytes > t->request->max_body_bytes) {
-    t->over_cap = true;
-    return 0;  // aborts the transfer; reported as a transport error
+  // The status is known before the first body byte.
+  if (r.status == 0) {
+    long status = 0;
+    curl_easy_getinfo(t->handle, CURLINFO_RESPONSE_CODE, &status);
+    r.status = static_cast<int>(status);
   }
+  r.body_bytes += n;
+  if (r.body_bytes > t->request->max_body_bytes) {
+    // Aborted the moment the body passes what was asked for (a 206 larger than its range, an
+    // endless chunked listing): reported as a transport error, only the cap counted as data.
+    t->over_cap = true;
+    return 0;
+  }
+  // Only a success body is data: a 403's error XML is not a byte read from the object.
+  if (t->request->body_counter && r.status / 100 == 2)
+    t->request->body_counter->fetch_add(n, std::memory_order_relaxed);
   if (t->request->keep_body) {
     r.body.append(data, n);
   } else if (r.body.size() < kErrorBodyBytes) {
-    // The status is known before the first body byte; keep error bodies for classification.
-    if (r.status == 0) {
-      long status = 0;
-      curl_easy_getinfo(t->handle, CURLINFO_RESPONSE_CODE, &status);
-      r.status = static_cast<int>(status);
-    }
+    // Keep error bodies for classification.
     if (r.status >= 400) {
       size_t room = static_cast<size_t>(kErrorBodyBytes - r.body.size());
       r.body.append(data, std::min(room, n));
@@ -199,6 +204,7 @@ HttpResponse CurlHttpClient::Perform(const HttpRequest& request) {
   if (rc != CURLE_OK) {
     response.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
     response.stopped = transfer.stopped;
+    response.over_cap = transfer.over_cap && !transfer.stopped;
     if (transfer.stopped) {
       response.transport_error = "stopped by a signal";
     } else if (transfer.over_cap) {

@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <map>
 
 namespace feedcheck {
 
 void DatasetShape::AddFile(std::string_view name, uint64_t size_bytes) {
   sizes_.push_back(size_bytes);
-  total_bytes_ += size_bytes;
+  // Saturating: sizes are bounded per blob (blob_limits.h), not their sum over millions.
+  total_bytes_ = size_bytes > UINT64_MAX - total_bytes_ ? UINT64_MAX : total_bytes_ + size_bytes;
   max_bytes_ = std::max(max_bytes_, size_bytes);
   if (size_bytes < kSmallFileBytes) ++small_;
   // Every ancestor is a directory; stop at the first one already known (its own ancestors are).

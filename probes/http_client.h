@@ -49,6 +49,9 @@ struct HttpResponse {
   std::string transport_error;  ///< empty on success; libcurl's message otherwise
   bool timed_out = false;
   bool stopped = false;  ///< aborted because a stop was requested (not a storage fault)
+  /// Aborted because the body passed max_body_bytes: more than was asked for (a 206 larger than
+  /// its range, an endless listing). A protocol fault, not retried.
+  bool over_cap = false;
   std::map<std::string, std::string> headers;  ///< names lower-cased
   std::string body;         ///< when keep_body; else the first 64 KiB of an error (>= 400)
   uint64_t body_bytes = 0;  ///< bytes received, kept or not

@@ -42,10 +42,20 @@ std::string_view ErrorClassName(ErrorClass c) {
   return "unknown";
 }
 
+// Azure's error codes are short PascalCase words ("ServerBusy", "AuthorizationFailure"). The
+// code becomes a fact key and is shown everywhere, so anything else a server puts there (an
+// echoed URL with its SAS, control characters, markup, invalid UTF-8) is never passed on.
+bool IsPlainErrorCode(std::string_view code) {
+  return !code.empty() && code.size() <= 64 && std::all_of(code.begin(), code.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+  });
+}
+
 std::string ErrorCodeOf(const HttpResponse& r) {
   std::string code = r.Header("x-ms-error-code");
   if (code.empty()) code = Between(r.body, "<Code>", "</Code>");
-  return code;
+  if (code.empty() || IsPlainErrorCode(code)) return code;
+  return std::string(kUnrecognizedErrorCode);
 }
 
 bool NoHttpAnswer(const HttpResponse& r) {
@@ -54,6 +64,9 @@ bool NoHttpAnswer(const HttpResponse& r) {
 
 ErrorClass ClassifyResponse(const HttpResponse& r) {
   if (r.timed_out) return ErrorClass::kTimeout;
+  // More body than was asked for: the server ignores the range or never ends a listing.
+  // Retrying would only send more of it past the byte budget.
+  if (r.over_cap) return ErrorClass::kClient;
   // A cut-off body (reset, over the cap) is a transport fault even after a 2xx status line.
   if (!r.transport_error.empty() && r.status < 300) return ErrorClass::kTransport;
   if (r.status >= 200 && r.status < 300) return ErrorClass::kNone;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "core/fact_set.h"
 #include "probes/http_client.h"
@@ -36,7 +37,14 @@ bool IsRetryable(ErrorClass c);
 /// byte) is not: the target was reached. Decides exit 3 (target error) vs 4 (probe failed).
 bool NoHttpAnswer(const HttpResponse& response);
 
-/// <Code> and <Message> of an Azure error body, else the x-ms-error-code header.
+/// What ErrorCodeOf gives for a code that is not a plain word (letters and digits, at most 64).
+inline constexpr std::string_view kUnrecognizedErrorCode = "UnrecognizedErrorCode";
+
+/// True for a code shaped like Azure's: 1-64 ASCII letters and digits.
+bool IsPlainErrorCode(std::string_view code);
+
+/// The x-ms-error-code header, else <Code> of an Azure error body; kUnrecognizedErrorCode when
+/// the server sent something else there (it is never shown or used as a fact key as sent).
 std::string ErrorCodeOf(const HttpResponse& response);
 
 struct ErrorTally {

@@ -1,7 +1,10 @@
 #include "probes/list_blobs_xml.h"
 
+#include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
+
+#include "probes/blob_limits.h"
 
 namespace feedcheck {
 
@@ -171,6 +174,20 @@ bool DecodeXmlText(std::string_view text, std::string* out) {
   return true;
 }
 
+namespace {
+constexpr uint64_t kPageEnvelopeBytes = 64ull << 10;
+constexpr uint64_t kEntryBytes = 840 + 5 * kMaxBlobNameChars;
+}  // namespace
+
+uint64_t ListPageMaxBytes(int max_results) {
+  return kPageEnvelopeBytes + kEntryBytes * static_cast<uint64_t>(std::clamp(max_results, 1, 5000));
+}
+
+int ListPageEntriesFitting(uint64_t bytes) {
+  if (bytes < kPageEnvelopeBytes + kEntryBytes) return 0;
+  return static_cast<int>(std::min<uint64_t>(5000, (bytes - kPageEnvelopeBytes) / kEntryBytes));
+}
+
 bool ParseListBlobsXml(std::string_view xml, ListPage* out, std::string* error) {
   out->Clear();
   Frame stack[kMaxDepth];
@@ -250,8 +267,15 @@ bool ParseListBlobsXml(std::string_view xml, ListPage* out, std::string* error) 
             current.name = f.encoded ? PercentDecode(text) : text;
             break;
           case Elem::kLength:
-            if (!ParseU64(text, &current.size_bytes))
-              return fail(f.text_begin, "Content-Length is not a number: '" + text + "'");
+            if (!ParseU64(text, &current.size_bytes)) {
+              bool digits = !text.empty() && text.size() <= 40 &&
+                            text.find_first_not_of("0123456789") == std::string::npos;
+              // All digits but no uint64_t: a size past 2^64, as impossible as 2^64-1.
+              return fail(f.text_begin, digits ? ImplausibleSizeMessage(text)
+                                               : "Content-Length is not a number: '" + text + "'");
+            }
+            if (!IsPlausibleBlobSize(current.size_bytes))
+              return fail(f.text_begin, ImplausibleSizeMessage(current.size_bytes));
             break;
           case Elem::kResourceType:
             current.is_dir = text == "directory";
@@ -344,6 +368,10 @@ bool ParseListPathsJson(std::string_view text, ListPage* out, std::string* error
         }
       } else if (!l.is_null()) {
         *error = where + ": contentLength is not a number";
+        return false;
+      }
+      if (!IsPlausibleBlobSize(e.size_bytes)) {
+        *error = where + ": " + ImplausibleSizeMessage(e.size_bytes);
         return false;
       }
     }

@@ -28,6 +28,15 @@ struct ListPage {
   }
 };
 
+/// The most bytes a List Blobs (or List Paths) page of `max_results` entries can take: 64 KiB of
+/// envelope plus, per entry, its properties (~840 B) and a name of up to 1,024 characters at up
+/// to 5 bytes each (an "&amp;" escape; a UTF-8 character takes at most 4). A page of 5,000
+/// entries with the longest names fits; a bigger answer is refused as more than was asked for.
+uint64_t ListPageMaxBytes(int max_results);
+/// The most entries (1-5000) a page may ask for so that ListPageMaxBytes fits in `bytes`;
+/// 0 when not even one fits.
+int ListPageEntriesFitting(uint64_t bytes);
+
 /// Parses a List Blobs response body. Entities (&amp; &lt; &#x41; ...) are decoded and
 /// <Name Encoded="true"> names are percent-decoded. Returns false with `error` set
 /// ("byte 1234: expected </Blob>, found </Blobs>") on malformed or truncated input.

@@ -28,11 +28,13 @@ double Seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-// A page of 5,000 blobs is ~3.4 MB of XML (~700 B an entry); reserve that much of the byte
-// budget per request, scaled to the page size, and refuse a bigger answer: a page starts only
-// when the whole of it fits in --max-bytes, so the limit holds as the server counts it too.
-uint64_t PageReservation(int max_results) {
-  return std::min<uint64_t>(4ull << 20, (64ull << 10) + 840ull * std::clamp(max_results, 1, 5000));
+// A page reserves the most its entries can take (ListPageMaxBytes: the longest names included)
+// and a bigger answer is refused: a page starts only when the whole of it fits in --max-bytes,
+// so the limit holds as the server counts it too. With little budget left, pages ask for fewer
+// entries rather than stop.
+int PageEntries(int max_results, uint64_t bytes_left) {
+  return std::max(1,
+                  std::min(std::clamp(max_results, 1, 5000), ListPageEntriesFitting(bytes_left)));
 }
 
 // Names relative to the listed directory: "train/a/b.jpg" under prefix "train/" is "a/b.jpg".
@@ -92,7 +94,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
                      {}};
   ListPage page;
   std::string marker;
-  uint64_t entries = 0, pages = 0, prefixes = 0;
+  uint64_t entries = 0, pages = 0, prefixes = 0, largest_page_bytes = 0;
   double first_entry_s = -1;
   bool complete = false;
   std::string stop;
@@ -108,15 +110,20 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     HttpResponse resp;
     bool admitted = false;
     for (int attempt = 0;; ++attempt) {
-      uint64_t reserve = PageReservation(options.max_results);
+      ListProbeOptions page_options = options;
+      page_options.max_results = PageEntries(options.max_results, budget.bytes_left());
+      // Never less than the largest page seen: a server that ignores maxresults would have the
+      // page cut (and its unread rest lost in flight, past the budget as the server counts).
+      uint64_t reserve = std::max(ListPageMaxBytes(page_options.max_results), largest_page_bytes);
       admitted = budget.TryStart(reserve);
       if (!admitted) break;
-      HttpRequest req = env.SignedRequest("GET", ListPageUrl(t, options, marker));
+      HttpRequest req = env.SignedRequest("GET", ListPageUrl(t, page_options, marker));
       req.keep_body = true;
       req.max_body_bytes = reserve;
       req.timeout_s = budget.RequestTimeout(60);
       req.connect_timeout_s = std::min(req.connect_timeout_s, req.timeout_s);
       resp = client->Perform(req);
+      largest_page_bytes = std::max(largest_page_bytes, resp.body_bytes);
       // A body cut short may have left the server in full: charge the reservation.
       bool cut = !resp.transport_error.empty() && resp.status / 100 == 2;
       budget.Finish(reserve, cut ? reserve : resp.body_bytes);
@@ -180,6 +187,15 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     env.Progress(fmt::format("page {}: {} entries", pages, entries));
     if (page.next_marker.empty()) {
       complete = true;
+      break;
+    }
+    if (page.next_marker == marker) {
+      // The same page would come back forever, counted again each time: a broken or hostile
+      // server. Stop with what was listed once.
+      stop = fmt::format(
+          "page {}: the NextMarker did not change, so the listing would repeat "
+          "forever; stopped",
+          pages);
       break;
     }
     marker = page.next_marker;

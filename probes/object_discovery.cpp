@@ -6,6 +6,8 @@
 #include <random>
 #include <thread>
 
+#include "probes/blob_limits.h"
+#include "probes/list_blobs_xml.h"
 #include "probes/redact.h"
 
 namespace feedcheck {
@@ -92,7 +94,8 @@ ProbeStatus DiscoveryStatus(const DiscoveryResult& found) {
   return found.unreachable || found.missing ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
 }
 
-std::vector<ObjectInfo> ParseListBlobsPage(const std::string& xml, std::string* next_marker) {
+std::vector<ObjectInfo> ParseListBlobsPage(const std::string& xml, std::string* next_marker,
+                                           std::vector<std::string>* invalid) {
   std::vector<ObjectInfo> out;
   std::string_view s = xml;
   size_t pos = 0;
@@ -104,6 +107,11 @@ std::vector<ObjectInfo> ParseListBlobsPage(const std::string& xml, std::string* 
     info.name = XmlUnescape(Element(blob, "Name"));
     std::string_view len = Element(blob, "Content-Length");
     std::from_chars(len.data(), len.data() + len.size(), info.size_bytes);
+    if (!IsPlausibleBlobSize(info.size_bytes)) {
+      if (invalid) invalid->push_back(info.name + ": " + ImplausibleSizeMessage(info.size_bytes));
+      pos = end;
+      continue;
+    }
     if (!info.name.empty()) out.push_back(std::move(info));
     pos = end;
   }
@@ -129,6 +137,10 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
       uint64_t size = 0;
       std::string len = r.Header("content-length");
       std::from_chars(len.data(), len.data() + len.size(), size);
+      if (!IsPlausibleBlobSize(size)) {
+        result.error = "HEAD " + t.Display() + ": " + ImplausibleSizeMessage(size);
+        return result;
+      }
       if (size == 0) {
         result.missing = true;
         result.error = "'" + t.Display() + "' is empty (Content-Length 0 or missing)";
@@ -148,7 +160,7 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
       size_t slash = cr.rfind('/');
       if (admitted && g.status == 206 && slash != std::string::npos) {
         std::from_chars(cr.data() + slash + 1, cr.data() + cr.size(), size);
-        if (size > 0) {
+        if (size > 0 && IsPlausibleBlobSize(size)) {
           result.objects.push_back({t.prefix, t.Url(), size});
           return result;
         }
@@ -172,12 +184,14 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
   // A prefix (or a blob name that does not exist as such): list what is under it.
   // A whole page (one request either way), so that in a prefix mixing many small files with a
   // few large ones the large ones are found too.
-  std::string url = t.ContainerUrl() + "?restype=container&comp=list&maxresults=5000";
+  // As many entries as fit in the byte budget, the longest names included (ListPageMaxBytes).
+  int entries = std::max(1, ListPageEntriesFitting(budget->bytes_left()));
+  std::string url =
+      t.ContainerUrl() + "?restype=container&comp=list&maxresults=" + std::to_string(entries);
   if (!t.prefix.empty()) url += "&prefix=" + EncodeQueryValue(t.prefix);
   HttpRequest list = env.SignedRequest("GET", url);
   list.keep_body = true;
-  list.max_body_bytes =
-      std::max<uint64_t>(1, std::min<uint64_t>(32ull << 20, budget->bytes_left()));
+  list.max_body_bytes = ListPageMaxBytes(entries);
   HttpResponse r =
       SendWithRetries(env, client, budget, errors, list, list.max_body_bytes, &admitted);
   if (!admitted) {
@@ -194,7 +208,8 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
                              : RedactText(r.transport_error));
     return result;
   }
-  for (ObjectInfo& o : ParseListBlobsPage(r.body, nullptr)) {
+  std::vector<std::string> invalid;
+  for (ObjectInfo& o : ParseListBlobsPage(r.body, nullptr, &invalid)) {
     if (o.size_bytes == 0) continue;
     o.url = t.ObjectUrl(o.name);
     result.objects.push_back(std::move(o));
@@ -206,7 +221,13 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
         [](const ObjectInfo& a, const ObjectInfo& b) { return a.size_bytes > b.size_bytes; });
     result.objects.resize(max_objects);
   }
-  if (result.objects.empty()) {
+  if (!invalid.empty())
+    result.skipped = std::to_string(invalid.size()) + " blob" + (invalid.size() == 1 ? "" : "s") +
+                     " skipped, first: " + invalid.front();
+  if (result.objects.empty() && !invalid.empty()) {
+    // The listing answered, with sizes no blob can have: a broken or hostile server (exit 4).
+    result.error = "no readable blob under " + t.Display() + ": " + result.skipped;
+  } else if (result.objects.empty()) {
     result.missing = true;
     result.error = "no non-empty blobs under " + t.Display();
   }

@@ -24,6 +24,7 @@ struct DiscoveryResult {
   bool unreachable = false;         ///< no HTTP answer at all
   bool missing = false;             ///< answered: nothing there (HTTP 404, no non-empty blob)
   std::string error;                ///< why nothing was found (redacted)
+  std::string skipped;  ///< listed blobs left out (an impossible size), for the result message
 };
 
 /// Finds up to `max_objects` non-empty objects at the target: the object itself, or the largest
@@ -38,7 +39,9 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
 ProbeStatus DiscoveryStatus(const DiscoveryResult& found);
 
 /// Blob names and sizes from one List Blobs XML page (no BlobPrefix entries); `next_marker`
-/// receives <NextMarker> verbatim. Exposed for tests.
-std::vector<ObjectInfo> ParseListBlobsPage(const std::string& xml, std::string* next_marker);
+/// receives <NextMarker> verbatim; entries whose size no blob can have are left out and named
+/// in `invalid` (may be null). Exposed for tests.
+std::vector<ObjectInfo> ParseListBlobsPage(const std::string& xml, std::string* next_marker,
+                                           std::vector<std::string>* invalid = nullptr);
 
 }  // namespace feedcheck

@@ -88,7 +88,7 @@ PreflightProbeResult RunStages(const PreflightProbeOptions& options, const Stage
     }
     if (IsStorageStage(stage)) {
       out.requests_sent += r.result.requests_sent;
-      out.bytes_received += r.result.bytes_received;
+      out.bytes_received += std::max(r.result.bytes_received, r.result.bytes_charged);
     }
     MergeStageEvidence(r.result.evidence, &out.evidence);
     if (r.result.status != ProbeStatus::kOk && out.message.empty())

@@ -33,7 +33,10 @@ struct ProbeResult {
   std::string message;  ///< why it is partial or failed; redacted
   Evidence evidence;
   uint64_t requests_sent = 0;
-  uint64_t bytes_received = 0;
+  uint64_t bytes_received = 0;  ///< body bytes that arrived
+  /// Bytes charged against --max-bytes when more than arrived (a transfer cut short is charged
+  /// in full: the server may have sent it); 0 when the same as bytes_received.
+  uint64_t bytes_charged = 0;
   double elapsed_s = 0;
 };
 

@@ -77,6 +77,39 @@ std::string RedactParams(std::string_view text) {
   return out;
 }
 
+// The same for a percent-encoded URL inside text (a server echoing the request into an error
+// code or message): "%3Fsig%3DVALUE%26se%3D..." keeps the names, not the values.
+std::string RedactEncodedParams(std::string_view text) {
+  std::string lower = Lower(text);
+  if (lower.find("%3d") == std::string::npos) return std::string(text);
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    // A parameter starts after '?', '&' or their encodings %3F, %26.
+    size_t start = std::string::npos;
+    if (text[i] == '?' || text[i] == '&') {
+      start = i + 1;
+    } else if (text[i] == '%' && i + 2 < text.size() &&
+               (lower.compare(i, 3, "%3f") == 0 || lower.compare(i, 3, "%26") == 0)) {
+      start = i + 3;
+    }
+    if (start == std::string::npos) {
+      out.push_back(text[i++]);
+      continue;
+    }
+    out.append(text.substr(i, start - i));
+    i = start;
+    size_t eq = lower.find("%3d", i);
+    if (eq == std::string::npos || eq - i > 32 || !IsSecretParam(text.substr(i, eq - i))) continue;
+    out.append(text.substr(i, eq + 3 - i));
+    out.append(kRedacted);
+    i = eq + 3;
+    while (i < text.size() && !IsQueryDelimiter(text[i]) && lower.compare(i, 3, "%26") != 0) ++i;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string RedactUrl(std::string_view url) { return RedactParams(url); }
@@ -91,7 +124,7 @@ std::string RedactHeaderValue(std::string_view name, std::string_view value) {
 }
 
 std::string RedactText(std::string_view text) {
-  std::string s = RedactParams(text);
+  std::string s = RedactParams(RedactEncodedParams(text));
   // Also catch "sig=..." at the very start of a bare SAS token.
   if (s.size() > 4 && IEquals(std::string_view(s).substr(0, 4), "sig=")) {
     size_t end = 4;

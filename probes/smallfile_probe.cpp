@@ -18,6 +18,7 @@
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/http_errors.h"
+#include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
 #include "probes/redact.h"
 
@@ -82,9 +83,9 @@ class HttpItemReader : public ItemReader {
       ++errors_.by_class[ErrorClass::kTransport];
     }
     if (!out.ok) {
-      out.error = resp.status == 0 ? RedactText(resp.transport_error)
-                                   : fmt::format("HTTP {} {} for {}", resp.status,
-                                                 resp.Header("x-ms-error-code"), item.name);
+      out.error = resp.status == 0
+                      ? RedactText(resp.transport_error)
+                      : fmt::format("HTTP {} {} for {}", resp.status, ErrorCodeOf(resp), item.name);
       if (resp.status / 100 == 2 && resp.body_bytes != item.bytes)
         out.error =
             fmt::format("{}: {} bytes instead of {}", item.name, resp.body_bytes, item.bytes);
@@ -353,7 +354,6 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
 std::vector<ListedEntry> ListForSmallFiles(const HttpProbeEnv& env, BudgetTracker* budget,
                                            ErrorTally* errors, ProbeStatus* status,
                                            std::string* error) {
-  constexpr uint64_t kPageBytes = 4ull << 20;
   ListProbeOptions lo;
   lo.max_pages = 1;
   auto client = env.make_client();
@@ -363,7 +363,9 @@ std::vector<ListedEntry> ListForSmallFiles(const HttpProbeEnv& env, BudgetTracke
   HttpResponse resp;
   *status = ProbeStatus::kFailed;
   for (int attempt = 0;; ++attempt) {
-    const uint64_t reserve = kPageBytes;  // the whole page must fit in --max-bytes
+    // The whole page must fit in --max-bytes, long names included (ListPageMaxBytes).
+    lo.max_results = std::max(1, ListPageEntriesFitting(budget->bytes_left()));
+    const uint64_t reserve = ListPageMaxBytes(lo.max_results);
     if (!budget->TryStart(reserve)) {
       *error = "listing the prefix: " +
                (budget->stop_reason().empty() ? "byte budget reached" : budget->stop_reason());

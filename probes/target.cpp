@@ -95,7 +95,19 @@ std::string EncodePath(std::string_view path) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   out.reserve(path.size());
-  for (unsigned char c : path) {
+  for (size_t i = 0; i < path.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(path[i]);
+    // A "." or ".." segment (a listed blob named "../x") would be removed by URL normalisation
+    // (libcurl's, a proxy's) and the request would leave the container: encode its dots.
+    if (c == '.' && (i == 0 || path[i - 1] == '/')) {
+      size_t end = path.find('/', i);
+      std::string_view segment = path.substr(i, end == std::string_view::npos ? end : end - i);
+      if (segment == "." || segment == "..") {
+        for (size_t k = 0; k < segment.size(); ++k) out += "%2E";
+        i += segment.size() - 1;
+        continue;
+      }
+    }
     if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
       out.push_back(static_cast<char>(c));
     } else {
@@ -163,6 +175,15 @@ std::string Target::Display() const {
   return out;
 }
 
+bool Target::IsLoopback() const {
+  std::string name = HostName();
+  return name == "localhost" || name == "::1" || name.rfind("127.", 0) == 0;
+}
+
+bool Target::CleartextCredentialsAllowed() const {
+  return scheme == "https" || IsLoopback() || kind == TargetKind::kEmulator;
+}
+
 std::string Target::HostName() const {
   std::string_view h = host;
   if (!h.empty() && h.front() == '[') {  // "[::1]:10000"
@@ -202,7 +223,14 @@ bool ParseTarget(std::string_view text, const TargetParseOptions& options, Targe
   std::string_view path = slash == std::string_view::npos ? "" : rest.substr(slash);
   if (authority.empty()) return Fail(error, "no host in target '" + std::string(text) + "'");
 
-  if (scheme == "wasbs" || scheme == "wasb" || scheme == "abfss" || scheme == "abfs") {
+  if (scheme == "wasb" || scheme == "abfs") {
+    // Hadoop's unencrypted forms: they would send the credential and the data in cleartext.
+    // Azure accepts HTTPS for both, so say which scheme to use instead of downgrading silently.
+    return Fail(error, scheme + ":// is plain HTTP (credentials and data in cleartext); use " +
+                           scheme + "s://" + std::string(rest.substr(0, rest.find('#'))) +
+                           " (HTTPS) instead");
+  }
+  if (scheme == "wasbs" || scheme == "abfss") {
     // CONTAINER@ACCOUNT.blob.core.windows.net/PATH
     size_t at = authority.find('@');
     if (at == std::string_view::npos || at == 0)
@@ -210,7 +238,7 @@ bool ParseTarget(std::string_view text, const TargetParseOptions& options, Targe
                              std::string(authority) + "'");
     std::string host = Lower(authority.substr(at + 1));
     bool dfs = scheme.rfind("abfs", 0) == 0;
-    t.scheme = scheme.back() == 's' ? "https" : "http";
+    t.scheme = "https";
     t.container = DecodePercent(authority.substr(0, at));
     std::string account;
     if (dfs) {

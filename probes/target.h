@@ -47,6 +47,11 @@ struct Target {
   /// The host to resolve and route to: `host` without its port or IPv6 brackets ("127.0.0.1",
   /// "::1", "acct.blob.core.windows.net"); empty for local paths.
   std::string HostName() const;
+  /// 127.0.0.0/8, ::1 or localhost.
+  bool IsLoopback() const;
+  /// Whether a credential may be sent: over https, or over plain http only to a loopback host
+  /// or a path-style emulator (Azurite), never in cleartext across a network to an account.
+  bool CleartextCredentialsAllowed() const;
 };
 
 struct TargetParseOptions {
@@ -59,7 +64,8 @@ struct TargetParseOptions {
 bool ParseTarget(std::string_view text, const TargetParseOptions& options, Target* out,
                  std::string* error);
 
-/// Percent-encodes a path (RFC 3986 unreserved kept, '/' kept).
+/// Percent-encodes a path (RFC 3986 unreserved kept, '/' kept; the dots of a "." or ".."
+/// segment encoded, so no normalisation can take a blob name out of its container).
 std::string EncodePath(std::string_view path);
 /// Percent-encodes a query component (everything but unreserved).
 std::string EncodeQueryValue(std::string_view value);

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -10,6 +13,8 @@
 #include <mutex>
 #include <random>
 
+#include "core/units.h"
+#include "probes/http_errors.h"
 #include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
 #include "probes/redact.h"
@@ -66,6 +71,53 @@ std::vector<std::pair<std::string, uint64_t>> PlanTestObjects(const TestDataSpec
   return out;
 }
 
+bool PlanTestDataWithin(const TestDataSpec& spec, const ProbeBudget& budget,
+                        std::vector<std::pair<std::string, uint64_t>>* plan, std::string* error) {
+  TestDataSpec fitted = spec;
+  fitted.max_total_bytes = std::min(spec.max_total_bytes, budget.max_bytes / 2);
+  // One object of each size is the least a probe can measure with.
+  TestDataSpec minimal = spec;
+  minimal.copies_per_size = 1;
+  minimal.max_total_bytes = UINT64_MAX;
+  std::vector<std::pair<std::string, uint64_t>> least = PlanTestObjects(minimal);
+  uint64_t least_bytes = 0;
+  for (const auto& [name, size] : least) least_bytes += size;
+  // The emptiness check, a PUT and a DELETE per object.
+  uint64_t least_requests = 1 + 2 * least.size();
+  if (least_bytes > budget.max_bytes / 2) {
+    *error = fmt::format(
+        "--max-bytes {} cannot fit the test data: its {} objects upload {}, and setup may use "
+        "at most half of --max-bytes; raise --max-bytes to at least {} or leave out "
+        "--create-test-data",
+        FormatBytes(static_cast<double>(budget.max_bytes)), least.size(),
+        FormatBytes(static_cast<double>(least_bytes)),
+        FormatBytes(2.0 * static_cast<double>(least_bytes)));
+    return false;
+  }
+  if (least_requests > budget.max_requests / 2) {
+    *error = fmt::format(
+        "--max-requests {} cannot fit the test data: {} requests to create and remove {} "
+        "objects, and setup and cleanup may use at most half of --max-requests; raise "
+        "--max-requests to at least {} or leave out --create-test-data",
+        budget.max_requests, least_requests, least.size(), 2 * least_requests);
+    return false;
+  }
+  // One object of each size first, then further copies in the spec's order while they fit in
+  // the request and byte shares.
+  size_t max_objects = static_cast<size_t>((budget.max_requests / 2 - 1) / 2);
+  std::vector<std::pair<std::string, uint64_t>> chosen = least;
+  uint64_t total = least_bytes;
+  for (const auto& object : PlanTestObjects(spec)) {
+    if (chosen.size() >= max_objects) break;
+    if (std::find(chosen.begin(), chosen.end(), object) != chosen.end()) continue;
+    if (total + object.second > fitted.max_total_bytes) continue;
+    chosen.push_back(object);
+    total += object.second;
+  }
+  *plan = std::move(chosen);
+  return true;
+}
+
 std::string UniqueTestPrefix() {
   std::random_device rd;
   std::time_t now = std::time(nullptr);
@@ -120,6 +172,16 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
         "delete permission";
     return false;
   }
+  std::vector<std::pair<std::string, uint64_t>> plan;
+  if (!PlanTestDataWithin(spec, env.budget, &plan, error)) return false;  // nothing written
+  const ProbeBudget& total = env.budget;
+  auto started = std::chrono::steady_clock::now();
+  auto elapsed_s = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  const double setup_s = total.duration_s / 3;
+  uint64_t requests = 0, response_bytes = 0, uploaded = 0;
+
   std::string base = env.target.prefix;
   if (!base.empty() && base.back() != '/') base += '/';
   std::string prefix = base + UniqueTestPrefix();
@@ -133,13 +195,20 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
   auto client = env.make_client();
   HttpRequest list = env.SignedRequest("GET", ListPageUrl(probe_env.target, one, ""));
   list.keep_body = true;
+  list.max_body_bytes = ListPageMaxBytes(1);
+  list.timeout_s = std::max(0.001, std::min(30.0, setup_s));
+  list.connect_timeout_s = std::min(list.connect_timeout_s, list.timeout_s);
   HttpResponse lr = client->Perform(list);
+  ++requests;
+  response_bytes += lr.body_bytes;
+  // One round trip, to reserve time for the DELETEs that undo the PUTs.
+  const double round_trip_s = std::max(0.005, lr.timing.total_s);
   ListPage page;
   std::string perr;
   if (lr.status != 200 || !ParseListBlobsXml(lr.body, &page, &perr)) {
     *error = lr.status == 0 ? RedactText(lr.transport_error)
                             : fmt::format("checking the new prefix: HTTP {} {}{}", lr.status,
-                                          lr.Header("x-ms-error-code"), perr);
+                                          ErrorCodeOf(lr), perr);
     return false;
   }
   if (!page.entries.empty() || !page.prefixes.empty()) {
@@ -157,9 +226,17 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
     cleanup_id_ = registry_->Add("delete test data under " + state_->location,
                                  [state] { state->RemoveAll(); });
   }
-  for (const auto& [rel, size] : PlanTestObjects(spec)) {
+  for (const auto& [rel, size] : plan) {
     if (StopRequested()) {
       *error = "stopped by a signal while creating test data";
+      return false;
+    }
+    double setup_left_s = setup_s - elapsed_s();
+    if (setup_left_s <= 0) {
+      *error = fmt::format(
+          "creating the test data took the third of --duration {} it may use, after {} of {} "
+          "objects; raise --duration",
+          FormatSeconds(total.duration_s), state_->names.size(), plan.size());
       return false;
     }
     std::string name = prefix + rel;
@@ -172,12 +249,17 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
                                          {"Content-Type", "application/octet-stream"},
                                          {"Content-Length", std::to_string(size)}});
     put.body = TestContent(size, size + state_->names.size());
-    put.timeout_s = 120;
+    put.timeout_s = std::min(120.0, setup_left_s);
+    put.connect_timeout_s = std::min(put.connect_timeout_s, put.timeout_s);
+    put.max_body_bytes = 64 << 10;
     HttpResponse r = client->Perform(put);
+    ++requests;
+    response_bytes += r.body_bytes;
+    uploaded += size;
     if (r.status != 201) {
-      *error = r.status == 0 ? RedactText(r.transport_error)
-                             : fmt::format("Put Blob {}: HTTP {} {}", name, r.status,
-                                           r.Header("x-ms-error-code"));
+      *error = r.status == 0
+                   ? RedactText(r.transport_error)
+                   : fmt::format("Put Blob {}: HTTP {} {}", name, r.status, ErrorCodeOf(r));
       return false;
     }
     state_->bytes += size;
@@ -185,6 +267,19 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
   }
   *env_out = env;
   env_out->target.prefix = prefix;
+  // The probe gets what setup left, minus the cleanup reserved now: a DELETE per object (the
+  // cleanup may still run over the deadline, but only to remove what was written).
+  size_t deletes = state_->names.size();
+  double cleanup_s = std::min(total.duration_s / 6,
+                              std::max(0.2, 2.0 * static_cast<double>(deletes) * round_trip_s));
+  ProbeBudget& left = env_out->budget;
+  left.duration_s = total.duration_s - elapsed_s() - cleanup_s;
+  left.max_requests = total.max_requests - std::min(total.max_requests, requests + deletes);
+  left.max_bytes = total.max_bytes - std::min(total.max_bytes, uploaded + response_bytes);
+  if (left.duration_s <= 0 || left.max_requests == 0 || left.max_bytes == 0) {
+    *error = "the budget was used up creating the test data; raise --duration";
+    return false;
+  }
   return true;
 }
 

@@ -25,6 +25,15 @@ struct TestDataSpec {
 /// The objects a spec creates: name (relative to the new prefix) and size, in creation order.
 std::vector<std::pair<std::string, uint64_t>> PlanTestObjects(const TestDataSpec& spec);
 
+/// What --create-test-data may spend of a run's budget, so setup and cleanup count like any
+/// other request: the emptiness check, the PUTs and the DELETEs that undo them take at most half
+/// of --max-requests, the uploaded bytes at most half of --max-bytes, the uploads at most a third
+/// of --duration; the probe gets the rest. Fewer copies are planned when that is all that fits.
+/// False with `error` naming the flag and what would fit when not even one object of each size
+/// fits: then nothing may be written.
+bool PlanTestDataWithin(const TestDataSpec& spec, const ProbeBudget& budget,
+                        std::vector<std::pair<std::string, uint64_t>>* plan, std::string* error);
+
 /// `size` deterministic bytes from `seed` that do not compress to nothing (a proxy or a disk
 /// could cheat on zeros): the content of every object the tools here write.
 std::string TestContent(uint64_t size, uint64_t seed);
@@ -39,7 +48,9 @@ class TestData {
   TestData(const TestData&) = delete;
   TestData& operator=(const TestData&) = delete;
 
-  /// Seeds a storage target. On success `env_out` is `env` pointed at the new prefix.
+  /// Seeds a storage target within env.budget (PlanTestDataWithin). On success `env_out` is
+  /// `env` pointed at the new prefix, with a budget of what setup and the reserved cleanup
+  /// leave (requests, bytes and time).
   bool CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec, CleanupRegistry* registry,
                        HttpProbeEnv* env_out, std::string* error);
   /// Seeds a new directory inside `dir`; `dir_out` is its path.

@@ -48,7 +48,9 @@ class BlockCursor {
     uint64_t length;
   };
   Block Next() {
-    uint64_t i = next_.fetch_add(1, std::memory_order_relaxed) % total_blocks_;
+    // Sizes are bounded (blob_limits.h) and non-zero, so total_blocks_ >= 1 and cannot wrap.
+    uint64_t i =
+        next_.fetch_add(1, std::memory_order_relaxed) % std::max<uint64_t>(1, total_blocks_);
     size_t o = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), i) -
                                    starts_.begin() - 1);
     uint64_t offset = (i - starts_[o]) * block_bytes_;
@@ -121,7 +123,7 @@ void Worker(Shared* s, unsigned seed) {
       if (r.stopped) {
         // SIGINT/SIGTERM: the user's stop, not a storage fault. Charge the range (the server
         // may have sent it) and end.
-        s->budget->Finish(block.length, block.length);
+        s->budget->Finish(block.length, block.length, r.body_bytes);
         s->stop = true;
         break;
       }
@@ -129,7 +131,8 @@ void Worker(Shared* s, unsigned seed) {
       // in flight are lost, not unsent. Charge the whole range, so --max-bytes also holds as
       // counted by the server (and by the bill).
       bool cut_short = r.status / 100 == 2 && r.body_bytes < block.length;
-      s->budget->Finish(block.length, cut_short ? block.length : r.body_bytes);
+      // probe.bytes and CPU per GB count what arrived.
+      s->budget->Finish(block.length, cut_short ? block.length : r.body_bytes, r.body_bytes);
       if (r.timed_out && req.timeout_s < s->options->request_timeout_s) {
         // Cut by the probe's own deadline, not slow storage: not an error, and the end.
         s->stop = true;
@@ -230,6 +233,8 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
   step.errors = s.failures.load() - fail0;
   s.stop = true;
   for (auto& t : threads) t.join();
+  step.received_bytes = s.bytes.load();
+  step.completed_requests = s.requests.load();
   if (stopped_in_warmup) {
     bytes1 = s.bytes.load();
     t1 = Clock::now();
@@ -390,12 +395,15 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
   out.cpu_s = CpuSeconds() - cpu0;
 
   result.requests_sent = budget.requests();
-  result.bytes_received = budget.bytes();
+  result.bytes_received = budget.received_bytes();
+  result.bytes_charged = budget.bytes();
   result.elapsed_s = budget.ElapsedSeconds();
-  uint64_t window_bytes = 0;
+  uint64_t window_bytes = 0, data_bytes = 0, completed = 0;
   for (const ThroughputStep& s : out.steps) {
     out.best_gbps = std::max(out.best_gbps, s.gbps);
     window_bytes += s.window_bytes;
+    data_bytes += s.received_bytes;
+    completed += s.completed_requests;
   }
   size_t knee = KneeIndex(out.steps, o.min_gain);
   if (!out.steps.empty()) {
@@ -409,7 +417,11 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
                          o.concurrency > 0 ? std::to_string(o.concurrency) : std::string("auto"),
                          found.objects.size(), found.objects.size() == 1 ? "" : "s");
   FactSet& f = result.evidence.facts;
-  if (window_bytes > 0) {
+  // Error bodies never reach window_bytes (only 2xx bodies are counted), so nothing read from
+  // an object is no measurement. Blocks cut short (a reset, the deadline) still delivered data:
+  // partial, flagged below when not one block completed.
+  const bool measured_nothing = window_bytes == 0;
+  if (!measured_nothing) {
     f.Set(NumberFact("probe.throughput.gbps", out.best_gbps, Unit::kGbps, p));
     f.Set(NumberFact("probe.throughput.best_concurrency", out.knee_concurrency, Unit::kCount, p));
     f.Set(NumberFact("probe.throughput.knee_gbps", out.knee_gbps, Unit::kGbps, p));
@@ -417,7 +429,8 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     if (o.nic_gbps > 0)
       f.Set(NumberFact("probe.throughput.nic_fraction", out.best_gbps / o.nic_gbps, Unit::kFraction,
                        p));
-    double gb = static_cast<double>(result.bytes_received) / 1e9;
+    // CPU per GB of object data that arrived: error bodies and bytes cut off are not data.
+    double gb = static_cast<double>(data_bytes) / 1e9;
     if (gb > 0)
       f.Set(NumberFact("probe.throughput.cpu_s_per_gb", out.cpu_s / gb, Unit::kCpuSecondsPerGB, p));
   }
@@ -438,16 +451,21 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     series.points.push_back({static_cast<double>(s.concurrency), s.gbps});
   result.evidence.series.push_back(std::move(series));
 
-  if (window_bytes == 0) {
+  if (measured_nothing) {
     result.status = ProbeStatus::kFailed;
     result.message = !errors.first_message.empty() ? "no bytes arrived: " + errors.first_message
                      : !budget.stop_reason().empty()
                          ? "no bytes arrived in the measurement window: " + budget.stop_reason()
                          : "no block completed in the measurement window (every transfer "
                            "stalled or was too slow to finish one)";
-  } else if (budget_hit || errors.total > 0 || StopRequested()) {
+  } else if (budget_hit || errors.total > 0 || StopRequested() || completed == 0 ||
+             !found.skipped.empty()) {
     result.status = ProbeStatus::kPartial;
     std::string why = budget_hit || StopRequested() ? budget.stop_reason() : "";
+    if (!found.skipped.empty()) why += std::string(why.empty() ? "" : "; ") + found.skipped;
+    if (completed == 0)
+      why += std::string(why.empty() ? "" : "; ") +
+             "no block completed: the figure comes from transfers cut short";
     if (StopRequested()) why = StopReason();
     if (std::any_of(out.steps.begin(), out.steps.end(),
                     [](const ThroughputStep& s) { return s.warmup_included; }))

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.h"
+
 namespace feedcheck {
 
 std::optional<EnvFormat> EnvFormatFromName(std::string_view name) {
@@ -92,7 +94,7 @@ std::string FormatEnv(const std::vector<EnvSetting>& env, EnvFormat format) {
     case EnvFormat::kJson: {
       nlohmann::ordered_json j = nlohmann::ordered_json::object();
       for (const auto& e : env) j[e.name] = e.value;
-      return j.dump(2) + "\n";
+      return JsonText(j, 2) + "\n";
     }
   }
   return out;

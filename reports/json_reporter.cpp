@@ -2,12 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.h"
 #include "reports/report_json.h"
 
 namespace feedcheck {
 
 void JsonReporter::Render(const Report& report, std::ostream& out) const {
-  out << ReportToJson(report).dump(2) << "\n";
+  out << JsonText(ReportToJson(report), 2) << "\n";
 }
 
 }  // namespace feedcheck

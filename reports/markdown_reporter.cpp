@@ -18,6 +18,14 @@ std::string MarkdownCell(std::string_view text) {
       case '\\':
         out += "\\\\";
         break;
+      // Server text (error codes, blob names) must not open a code span or raw HTML that
+      // swallows the rest of the table.
+      case '`':
+        out += "\\`";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
       case '\n':
         out += "<br>";
         break;
@@ -28,6 +36,28 @@ std::string MarkdownCell(std::string_view text) {
     }
   }
   return out;
+}
+
+std::string MarkdownCode(std::string_view text) {
+  // CommonMark: a code span is closed only by a backtick run of its opening's length, so open
+  // with one longer than any run inside; pad with spaces when the text starts or ends with one.
+  // A table cell still needs its '|' escaped, and a newline would end the row.
+  size_t run = 0, longest = 0;
+  std::string body;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    if (c == '|') {
+      body += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      body += ' ';
+    } else {
+      body += c;
+    }
+  }
+  std::string ticks(longest + 1, '`');
+  bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+  return ticks + (pad ? " " : "") + body + (pad ? " " : "") + ticks;
 }
 
 namespace {
@@ -45,14 +75,15 @@ std::string Fence(std::string_view text) {
 void FactTable(std::ostream& out, const std::vector<const Fact*>& facts) {
   out << "| Fact | Value | Source |\n|---|---|---|\n";
   for (const Fact* f : facts) {
-    out << fmt::format("| `{}` | {} | {} |\n", MarkdownCell(f->key),
+    out << fmt::format("| {} | {} | {} |\n", MarkdownCode(f->key),
                        MarkdownCell(FormatFactValue(*f)),
                        MarkdownCell(ProvenanceText(f->provenance)));
   }
 }
 
 void FindingSection(std::ostream& out, const feedcheck::Finding& f) {
-  out << fmt::format("\n### {}: {} (`{}`)\n\n", SeverityName(f.severity), f.title, f.rule_id);
+  out << fmt::format("\n### {}: {} ({})\n\n", SeverityName(f.severity), f.title,
+                     MarkdownCode(f.rule_id));
   if (f.secondary)
     out << "*Secondary: " << f.secondary_note << "*\n\n";
   else if (!f.impact.empty())
@@ -71,7 +102,7 @@ void FindingSection(std::ostream& out, const feedcheck::Finding& f) {
   }
   std::string where = RuleLocation(f);
   if (!f.source.empty()) out << "Source: " << f.source << "  \n";
-  if (!where.empty()) out << "Rule: `" << where << "`\n";
+  if (!where.empty()) out << "Rule: " << MarkdownCode(where) << "\n";
 }
 
 }  // namespace
@@ -79,7 +110,8 @@ void FindingSection(std::ostream& out, const feedcheck::Finding& f) {
 void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
   out << "# feedcheck " << (r.title.empty() ? "report" : r.title) << "\n\n";
   if (!r.verdict.empty()) out << "**Verdict: " << r.verdict << "**\n\n";
-  if (!r.verdict_detail.empty()) out << "> " << r.verdict_detail << "\n\n";
+  // The detail and the warnings quote probe messages, which quote servers: one escaped line.
+  if (!r.verdict_detail.empty()) out << "> " << MarkdownCell(r.verdict_detail) << "\n\n";
 
   const DiagnosisSummary& dx = r.diagnosis;
   if (dx.present) {
@@ -120,9 +152,10 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
     out << "\n## Not evaluated\n\n| Rule | Missing facts |\n|---|---|\n";
     for (const auto& s : r.skipped) {
       std::string missing;
-      for (const auto& m : s.missing_facts) missing += (missing.empty() ? "`" : ", `") + m + "`";
-      out << fmt::format("| `{}` {} | {} |\n", MarkdownCell(s.rule_id), MarkdownCell(s.title),
-                         MarkdownCell(missing));
+      for (const auto& m : s.missing_facts)
+        missing += (missing.empty() ? "" : ", ") + MarkdownCode(m);
+      out << fmt::format("| {} {} | {} |\n", MarkdownCode(s.rule_id), MarkdownCell(s.title),
+                         missing);
     }
   }
 
@@ -151,22 +184,24 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
 
   const DiagnosticList& d = r.evidence.diagnostics;
   if (d.total() > 0) {
-    out << fmt::format("\n## Diagnostics ({} total, {} errors)\n\n```text\n", d.total(),
-                       d.errors());
-    for (const auto& diag : d.kept()) out << FormatDiagnostic(diag) << "\n";
-    if (d.dropped() > 0) out << fmt::format("... and {} more not kept\n", d.dropped());
-    out << "```\n";
+    std::string text;
+    for (const auto& diag : d.kept()) text += FormatDiagnostic(diag) + "\n";
+    if (d.dropped() > 0) text += fmt::format("... and {} more not kept\n", d.dropped());
+    // A fence longer than any backtick run in the messages (which quote server text).
+    std::string fence = Fence(text);
+    out << fmt::format("\n## Diagnostics ({} total, {} errors)\n\n{}text\n{}{}\n", d.total(),
+                       d.errors(), fence, text, fence);
   }
 
   const RunContext& c = r.context;
   out << "\n## Context\n\n| | |\n|---|---|\n";
   out << fmt::format("| Tool | feedcheck {} ({} build) |\n", MarkdownCell(c.tool_version),
                      MarkdownCell(c.build_type));
-  out << fmt::format("| Command | `{}` |\n", MarkdownCell(c.command));
+  out << fmt::format("| Command | {} |\n", MarkdownCode(c.command));
   out << fmt::format("| Host | {} |\n", MarkdownCell(c.host));
   out << fmt::format("| Started | {} |\n", MarkdownCell(c.started_at_utc));
-  if (!c.target.empty()) out << fmt::format("| Target | `{}` |\n", MarkdownCell(c.target));
-  for (const auto& w : c.warnings) out << "\n> **Warning:** " << w << "\n";
+  if (!c.target.empty()) out << fmt::format("| Target | {} |\n", MarkdownCode(c.target));
+  for (const auto& w : c.warnings) out << "\n> **Warning:** " << MarkdownCell(w) << "\n";
 }
 
 }  // namespace feedcheck

@@ -11,7 +11,10 @@ class MarkdownReporter : public Reporter {
   void Render(const Report& report, std::ostream& out) const override;
 };
 
-/// Escapes text for a Markdown table cell: pipes, backslashes and newlines.
+/// Escapes text for a Markdown table cell: pipes, backslashes, newlines, backticks and '<'.
 std::string MarkdownCell(std::string_view text);
+/// `text` as one inline code span that nothing inside can close early (backtick runs, fences),
+/// safe in a table cell.
+std::string MarkdownCode(std::string_view text);
 
 }  // namespace feedcheck

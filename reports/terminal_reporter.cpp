@@ -6,6 +6,7 @@
 
 #include "core/units.h"
 #include "reports/report_text.h"
+#include "reports/terminal_safe.h"
 
 namespace feedcheck {
 
@@ -235,7 +236,9 @@ void PrintContext(const Report& r, std::ostream& out, const Painter& paint) {
 
 }  // namespace
 
-void TerminalReporter::Render(const Report& report, std::ostream& out) const {
+void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) const {
+  // Server text (error codes, blob names) and input files can carry escape sequences.
+  const Report report = TerminalSafeCopy(unsafe_report);
   Painter paint(color_);
   PrintVerdict(report, out, paint);
   PrintDiagnosis(report, out, paint);

@@ -1,27 +1,22 @@
 #include "rules/yaml_input.h"
 
-#include <fstream>
-#include <sstream>
-
+#include "core/input_file.h"
 #include "rules/rule_messages.h"
 
 namespace feedcheck::rules {
 
 bool ReadInputFile(const std::string& path, std::string_view what, const char* code,
                    std::string* out, DiagnosticList* diagnostics) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string error;
+  if (!ReadBoundedRegularFile(path, kMaxConfigFileBytes, out, &error)) {
     diagnostics->Add(Diagnostic{code,
                                 DiagnosticSeverity::kError,
-                                "cannot read the " + std::string(what),
+                                "cannot read the " + std::string(what) + ": " + error,
                                 {path, 0, 0},
                                 "",
                                 ""});
     return false;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  *out = buffer.str();
   return true;
 }
 

@@ -4,7 +4,9 @@
 // probes (AZURE_STORAGE_KEY for the emulator's well-known account).
 //
 //   feedcheck-seed CONTAINER_URL [--small N] [--small-bytes B] [--dirs D]
-//                                [--large M] [--large-bytes B] [--threads T]
+//                                [--large M] [--large-bytes B] [--threads T] [--overwrite]
+// A prefix that already holds blobs is refused unless --overwrite: seeding must never replace
+// data that was there.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -15,6 +17,9 @@
 
 #include "cli/probe_options.h"
 #include "core/units.h"
+#include "probes/http_errors.h"
+#include "probes/list_blobs_xml.h"
+#include "probes/list_probe.h"
 #include "probes/redact.h"
 #include "probes/test_data.h"
 
@@ -28,6 +33,7 @@ struct SeedFlags {
   uint64_t large = 4;
   std::string large_bytes = "64MiB";
   int threads = 4;
+  bool overwrite = false;
 };
 
 struct Blob {
@@ -59,6 +65,8 @@ int main(int argc, char** argv) {
   app.add_option("--threads", flags.threads, "Parallel uploads")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  app.add_flag("--overwrite", flags.overwrite,
+               "Write even when the prefix already holds blobs (they may be replaced)");
   CLI11_PARSE(app, argc, argv);
 
   std::string error;
@@ -89,6 +97,28 @@ int main(int argc, char** argv) {
 
   std::string base = env.target.prefix;
   if (!base.empty() && base.back() != '/') base += '/';
+  if (!flags.overwrite) {
+    // One listing entry is enough to know the prefix is not empty.
+    Target where = env.target;
+    where.prefix = base;
+    ListProbeOptions one;
+    one.max_results = 1;
+    HttpRequest list = env.SignedRequest("GET", ListPageUrl(where, one, ""));
+    list.keep_body = true;
+    list.max_body_bytes = ListPageMaxBytes(1);
+    HttpResponse lr = client->Perform(list);
+    ListPage page;
+    std::string perr;
+    if (lr.status != 200 || !ParseListBlobsXml(lr.body, &page, &perr))
+      return Fail(lr.status == 0 ? lr.transport_error
+                                 : fmt::format("listing the prefix: HTTP {} {}{}", lr.status,
+                                               ErrorCodeOf(lr), perr));
+    if (!page.entries.empty())
+      return Fail(
+          fmt::format("'{}' already holds blobs (first: {}); refusing to write over them: "
+                      "seed an empty prefix, or pass --overwrite",
+                      RedactUrl(where.Display()), page.entries.front().name));
+  }
   std::vector<Blob> blobs;
   for (uint64_t i = 0; i < flags.small; ++i)
     blobs.push_back({fmt::format("{}images/dir-{:04}/img-{:06}.bin", base, i % flags.dirs, i),

@@ -1,8 +1,13 @@
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <string>
 
 #include "analyzers/azure_monitor_metrics.h"
 #include "analyzers/metrics_csv.h"
 #include "analyzers/storage_blob_logs.h"
+#include "core/run_context.h"
 #include "test_util.h"
 
 using namespace feedcheck;
@@ -77,6 +82,35 @@ TEST_CASE("Azure Monitor JSON: syntax error names the line", "[analyzers][metric
   CHECK(ev.diagnostics.kept()[0].location.file == "bad.json");
   CHECK(ev.diagnostics.kept()[0].location.line == 3);
   CHECK(ev.facts.empty());
+}
+
+TEST_CASE("Azure Monitor JSON: a minified response over 1 MiB on one line is read",
+          "[analyzers][metrics]") {
+  // What `az monitor metrics list -o json --query ...` and the REST API return minified: a day
+  // at PT1M for one metric is ~100 KB; 25,000 points on one line pass 1 MiB.
+  std::string json = R"({"interval":"PT1M","value":[{"name":{"value":"Egress"},"timeseries":)"
+                     R"([{"data":[)";
+  for (int i = 0; i < 25000; ++i) {
+    if (i) json += ",";
+    json += R"({"timeStamp":")" + IsoUtc(1714557600.0 + 60.0 * i) + R"(","total":6.0e9})";
+  }
+  json += "]}]}]}";
+  REQUIRE(json.size() > (1u << 20));
+  REQUIRE(json.find('\n') == std::string::npos);
+  char path[] = "/tmp/feedcheck-minified-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, json.data(), json.size()) == static_cast<ssize_t>(json.size()));
+  close(fd);
+  AzureMonitorMetricsAnalyzer a;
+  std::string error;
+  REQUIRE(FeedFile(path, a, &error));  // the real file path, as `feedcheck analyze` reads it
+  Evidence ev;
+  a.Finish(&ev);
+  unlink(path);
+  CHECK(a.stats().malformed == 0);
+  CHECK(a.points() == 25000);
+  CHECK(Num(ev, "metrics.egress_gbps_peak") == Approx(0.8));  // 6e9 bytes per 60 s
 }
 
 TEST_CASE("metrics CSV: time column, metric columns, interval from spacing",

@@ -9,7 +9,7 @@
 namespace feedcheck::analyzers::test {
 
 inline Evidence Run(LineAnalyzer& a, std::string_view data, const std::string& name = "in.log") {
-  LineReader reader = LineReader::FromBuffer(data);
+  LineReader reader = LineReader::FromBuffer(data, a.MaxLineBytes());
   std::string error;
   FeedLines(reader, name, a, &error);
   Evidence ev;

@@ -5,6 +5,11 @@
 // It lives at most --lifetime-s seconds, and stops on SIGTERM/SIGINT printing the same stats on
 // stderr. One thread per connection (at most kMaxConnections), keep-alive.
 //
+// Paths under the container "fault-store" (/ACCOUNT/fault-store/NAME) are a small in-memory
+// blob store instead: Put Blob (201), Delete Blob (202), reads with ranges and List Blobs with a
+// prefix, so --create-test-data runs against it and every setup, probe and cleanup request is
+// counted here, with the request body bytes (uploads) as "upload_bytes".
+//
 // usage: fault_server [--port 0] [--port-file FILE] [--lifetime-s 120] [--object-bytes N]
 //                     [--slow-first-byte-ms 5000] [--list-entries 20] [--list-pages 1]
 //                     [--list-body-faults 0|1]
@@ -16,6 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -46,13 +52,17 @@ std::atomic<uint64_t> g_body_bytes{0};
 std::mutex g_status_mutex;
 std::map<int, uint64_t> g_by_status;
 std::map<std::string, uint64_t> g_path_requests;  // for the faults that depend on the count
+std::atomic<uint64_t> g_upload_bytes{0};
+std::mutex g_store_mutex;
+std::map<std::string, uint64_t> g_store;  // fault-store: blob name -> size
 fs::Settings g_settings;
 
 void OnSignal(int) { g_stop = 1; }
 
 std::string StatsJson() {
   std::string j = "{\"requests\":" + std::to_string(g_requests.load()) +
-                  ",\"body_bytes\":" + std::to_string(g_body_bytes.load()) + ",\"by_status\":{";
+                  ",\"body_bytes\":" + std::to_string(g_body_bytes.load()) +
+                  ",\"upload_bytes\":" + std::to_string(g_upload_bytes.load()) + ",\"by_status\":{";
   std::lock_guard<std::mutex> lock(g_status_mutex);
   bool first = true;
   for (const auto& [status, n] : g_by_status) {
@@ -125,6 +135,7 @@ bool ParseHead(const std::string& head, fs::Request* r) {
       std::string value = h.substr(colon + 1);
       while (!value.empty() && value.front() == ' ') value.erase(0, 1);
       if (name == "range" || name == "x-ms-range") r->range = value;
+      if (name == "content-length") r->content_length = std::strtoull(value.c_str(), nullptr, 10);
       if (name == "connection" && (value == "close" || value == "Close")) r->close = true;
     }
     pos = end + 2;
@@ -139,7 +150,9 @@ bool Respond(int fd, const fs::Plan& plan) {
   }
   std::string head = "HTTP/1.1 " + std::to_string(plan.status) + " " + plan.reason + "\r\n";
   for (const auto& [name, value] : plan.headers) head += name + ": " + value + "\r\n";
-  head += "Content-Length: " + std::to_string(plan.content_length) + "\r\n";
+  bool chunked = plan.body_fault == fs::BodyFault::kEndlessChunked;
+  head += chunked ? std::string("Transfer-Encoding: chunked\r\n")
+                  : "Content-Length: " + std::to_string(plan.content_length) + "\r\n";
   head += "x-ms-version: 2023-11-03\r\nServer: feedcheck-fault-server\r\n\r\n";
   if (!SendAll(fd, head.data(), head.size(), false)) return false;
   if (plan.head) return true;
@@ -162,6 +175,17 @@ bool Respond(int fd, const fs::Plan& plan) {
       case fs::BodyFault::kShortBody:
         SendAll(fd, plan.body.data(), plan.body.size(), true);
         return false;
+      case fs::BodyFault::kEndlessChunked: {
+        char size_line[32];
+        std::snprintf(size_line, sizeof size_line, "%zx\r\n", plan.body.size());
+        while (!g_stop) {  // until the client hangs up (send fails) or the server stops
+          if (!SendAll(fd, size_line, std::strlen(size_line), false) ||
+              !SendAll(fd, plan.body.data(), plan.body.size(), true) ||
+              !SendAll(fd, "\r\n", 2, false))
+            return false;
+        }
+        return false;
+      }
     }
     return false;
   }
@@ -183,8 +207,101 @@ bool Respond(int fd, const fs::Plan& plan) {
     case fs::BodyFault::kShortBody:
       SendSynthetic(fd, plan.synthetic_offset, plan.synthetic_bytes);
       return false;  // FIN with fewer bytes than Content-Length announced
+    case fs::BodyFault::kEndlessChunked:
+      return false;  // listings only
   }
   return false;
+}
+
+// Reads and discards a request body of `length` bytes (part may already be in `buffer`).
+bool DrainBody(int fd, std::string* buffer, uint64_t length) {
+  uint64_t have = std::min<uint64_t>(length, buffer->size());
+  buffer->erase(0, static_cast<size_t>(have));
+  g_upload_bytes += have;
+  length -= have;
+  char chunk[65536];
+  while (length > 0 && !g_stop) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) continue;
+    ssize_t n = recv(fd, chunk, std::min<uint64_t>(sizeof chunk, length), 0);
+    if (n <= 0) return false;
+    g_upload_bytes += static_cast<uint64_t>(n);
+    length -= static_cast<uint64_t>(n);
+  }
+  return length == 0;
+}
+
+std::string QueryParam(const std::string& query, const std::string& name) {
+  size_t at = 0;
+  while ((at = query.find(name + "=", at)) != std::string::npos) {
+    if (at == 0 || query[at - 1] == '&') {
+      size_t start = at + name.size() + 1;
+      std::string raw = query.substr(start, query.find('&', start) - start);
+      std::string out;
+      for (size_t i = 0; i < raw.size(); ++i) {
+        if (raw[i] == '%' && i + 2 < raw.size()) {
+          out.push_back(static_cast<char>(std::strtol(raw.substr(i + 1, 2).c_str(), nullptr, 16)));
+          i += 2;
+        } else {
+          out.push_back(raw[i]);
+        }
+      }
+      return out;
+    }
+    ++at;
+  }
+  return "";
+}
+
+// The in-memory blob store under /ACCOUNT/fault-store/ (header comment).
+fs::Plan StorePlan(const fs::Request& r) {
+  const std::string marker = "/fault-store";
+  size_t at = r.path.find(marker);
+  std::string name = r.path.substr(at + marker.size());
+  while (!name.empty() && name.front() == '/') name.erase(0, 1);
+  fs::Plan p;
+  auto not_found = [&] {
+    p.status = 404;
+    p.reason = "Not Found";
+    p.headers = {{"x-ms-error-code", "BlobNotFound"}};
+    return p;
+  };
+  std::lock_guard<std::mutex> lock(g_store_mutex);
+  if (r.query.find("comp=list") != std::string::npos) {
+    std::string prefix = QueryParam(r.query, "prefix");
+    std::string max_text = QueryParam(r.query, "maxresults");
+    uint64_t max_results = max_text.empty() ? 5000 : std::strtoull(max_text.c_str(), nullptr, 10);
+    p.headers = {{"Content-Type", "application/xml"}};
+    p.body = "<?xml version=\"1.0\" encoding=\"utf-8\"?><EnumerationResults><Blobs>";
+    uint64_t n = 0;
+    for (auto it = g_store.lower_bound(prefix); it != g_store.end() && n < max_results; ++it, ++n) {
+      if (it->first.compare(0, prefix.size(), prefix) != 0) break;
+      p.body += "<Blob><Name>" + it->first + "</Name><Properties><Content-Length>" +
+                std::to_string(it->second) + "</Content-Length></Properties></Blob>";
+    }
+    p.body += "</Blobs><NextMarker /></EnumerationResults>";
+    p.content_length = p.body.size();
+    return p;
+  }
+  if (r.method == "PUT") {
+    g_store[name] = r.content_length;
+    p.status = 201;
+    p.reason = "Created";
+    return p;
+  }
+  if (r.method == "DELETE") {
+    if (g_store.erase(name) == 0) return not_found();
+    p.status = 202;
+    p.reason = "Accepted";
+    return p;
+  }
+  auto it = g_store.find(name);
+  if (it == g_store.end()) return not_found();
+  fs::Settings settings;
+  settings.object_bytes = it->second;
+  fs::Request plain = r;
+  plain.path = "/store/" + name;  // no fault segment: a healthy object of the stored size
+  return fs::PlanFor(plain, settings);
 }
 
 void Serve(int fd) {
@@ -222,7 +339,11 @@ void Serve(int fd) {
         std::lock_guard<std::mutex> lock(g_status_mutex);
         request.sequence = ++g_path_requests[request.path];
       }
-      fs::Plan plan = fs::PlanFor(request, g_settings);
+      bool store = request.path.find("/fault-store") != std::string::npos;
+      if (store && request.content_length > 0 && !DrainBody(fd, &buffer, request.content_length))
+        break;
+      fs::Plan plan = store ? StorePlan(request) : fs::PlanFor(request, g_settings);
+      if (store) has_body = false;  // read above: the connection stays usable
       ++g_requests;
       {
         std::lock_guard<std::mutex> lock(g_status_mutex);

@@ -1,5 +1,7 @@
 #include "tests/fault_server/faults.h"
 
+#include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
@@ -35,6 +37,21 @@ int ListPage(const Request& r) {
   return std::atoi(r.query.c_str() + at + 12);
 }
 
+std::string PercentEncode(const std::string& text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 Plan AzureError(int status, std::string reason, std::string code, std::string_view message) {
   Plan p;
   p.status = status;
@@ -50,19 +67,40 @@ Plan AzureError(int status, std::string reason, std::string code, std::string_vi
   return p;
 }
 
+// What a hostile listing puts in its entries (the second-pass safety faults).
+struct ListShape {
+  std::string size_text;    ///< Content-Length text; empty: the object size
+  std::string name_infix;   ///< inserted into every name ("\xff\xfe" for invalid UTF-8)
+  std::string name_prefix;  ///< before every name ("../../escape/" to leave the container)
+  size_t name_chars = 0;    ///< pad names to this length (long names); 0: as they are
+  std::string next_marker;  ///< a NextMarker that never changes; empty: page-(k+1)
+};
+
+std::string EntryName(int index, const ListShape& shape) {
+  std::string name = shape.name_prefix + "blob-" + shape.name_infix + std::to_string(index);
+  if (shape.name_chars > name.size() + 4)
+    name += std::string(shape.name_chars - name.size() - 4, 'n');
+  return name + ".bin";
+}
+
 std::string ListXml(const std::string& container, int entries, uint64_t object_bytes,
-                    bool truncated, int page, int pages) {
+                    bool truncated, int page, int pages, const ListShape& shape = {}) {
   std::string xml =
       "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
       "<EnumerationResults ServiceEndpoint=\"http://127.0.0.1/\" ContainerName=\"" +
       container + "\"><MaxResults>5000</MaxResults><Blobs>";
   for (int i = 0; i < entries; ++i) {
-    xml += "<Blob><Name>blob-" + std::to_string(page * entries + i) +
-           ".bin</Name><Properties><Content-Length>" + std::to_string(object_bytes) +
+    xml += "<Blob><Name>" + EntryName(page * entries + i, shape) +
+           "</Name><Properties><Content-Length>" +
+           (shape.size_text.empty() ? std::to_string(object_bytes) : shape.size_text) +
            "</Content-Length><BlobType>BlockBlob</BlobType></Properties></Blob>";
   }
-  xml += page + 1 < pages ? "</Blobs><NextMarker>page-" + std::to_string(page + 1) + "</NextMarker>"
-                          : std::string("</Blobs><NextMarker />");
+  if (!shape.next_marker.empty())
+    xml += "</Blobs><NextMarker>" + shape.next_marker + "</NextMarker>";
+  else
+    xml += page + 1 < pages
+               ? "</Blobs><NextMarker>page-" + std::to_string(page + 1) + "</NextMarker>"
+               : std::string("</Blobs><NextMarker />");
   xml += "</EnumerationResults>";
   // Cut inside an element, as a connection dropped by a proxy would.
   if (truncated) xml.resize(xml.size() * 2 / 3);
@@ -121,9 +159,11 @@ Plan PlanWithBody(const Request& r, const Settings& s);
 
 const std::vector<std::string>& FaultNames() {
   static const std::vector<std::string> names = {
-      "busy-egress",    "busy-ops",      "busy-server",     "timeout500",
-      "reset",          "stall",         "wrong-length",    "truncated-list",
-      "forbidden-some", "redirect-loop", "slow-first-byte", "forbidden"};
+      "busy-egress", "busy-ops", "busy-server", "timeout500", "reset", "stall", "wrong-length",
+      "truncated-list", "forbidden-some", "redirect-loop", "slow-first-byte", "forbidden",
+      // The second safety pass: hostile servers and odd credentials.
+      "list-only", "huge-size", "bad-utf8", "long-names", "echo-secret", "escape", "markdown",
+      "endless-list", "big-206", "stuck-marker", "dotdot"};
   return names;
 }
 
@@ -137,6 +177,10 @@ namespace {
 
 Plan PlanWithBody(const Request& r, const Settings& s) {
   std::string fault = FaultIn(r.path);
+  if (fault.empty() && r.path.find("/escape/") != std::string::npos) {
+    // Reached only by a request that left its container ("dotdot" names normalised away).
+    return AzureError(418, "Left The Container", "LeftTheContainer", "A path left its container.");
+  }
   bool even = r.sequence % 2 == 0;
   if (fault == "flaky-egress" && even) {
     return AzureError(503, "Service Unavailable", "ServerBusy", kEgressMessage);
@@ -176,11 +220,57 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
                         "permission.");
     }
   }
+  if (fault == "echo-secret") {
+    // Some services echo the request into the error code: here the whole request target,
+    // percent-encoded, SAS signature included, in the header and in <Code>.
+    std::string echoed = PercentEncode(r.path + (r.query.empty() ? "" : "?" + r.query));
+    return AzureError(403, "Forbidden", echoed, "Echoed: " + r.path + "?" + r.query);
+  }
+  if (fault == "escape") {
+    // Terminal control sequences: an OSC window title, a colour, a cursor move, a bell.
+    return AzureError(403, "Forbidden", "Denied\x1b]0;pwned\x07\x1b[31mRED\x1b[2J",
+                      "\x1b]8;;http://evil.example/\x07"
+                      "click\x1b]8;;\x07");
+  }
+  if (fault == "markdown") {
+    // No header: the code comes from <Code>, with backticks and a fence to break a code span.
+    Plan p = AzureError(403, "Forbidden", "Denied` **bold** ```\n# injected\n```", "md");
+    p.headers.erase(p.headers.begin() + 1);  // x-ms-error-code
+    return p;
+  }
+  if (fault == "list-only" && !IsList(r)) {
+    // A SAS with sp=l: the listing works, every read is refused with a body.
+    return AzureError(403, "Forbidden", "AuthorizationPermissionMismatch",
+                      "This request is not authorized to perform this operation using this "
+                      "permission.");
+  }
+  if (fault == "bad-utf8" && !IsList(r) && even) {
+    // Every second read throttled with an error code that is not UTF-8: retried, counted.
+    return AzureError(503, "Service Unavailable",
+                      "Server\xc3\x28"
+                      "Busy\xff",
+                      kBusyMessage);
+  }
   if (IsList(r)) {
     Plan p;
     p.headers = {{"Content-Type", "application/xml"}};
+    ListShape shape;
+    if (fault == "huge-size") shape.size_text = "18446744073709551615";
+    if (fault == "bad-utf8") shape.name_infix = "\xff\xfe\xc3\x28-";
+    if (fault == "long-names") shape.name_chars = 1024;
+    if (fault == "stuck-marker") shape.next_marker = "stuck";
+    if (fault == "dotdot") shape.name_prefix = "../../escape/";
     p.body = ListXml(LastSegment(r.path), s.list_entries, s.object_bytes, fault == "truncated-list",
-                     ListPage(r), s.list_pages);
+                     ListPage(r), s.list_pages, shape);
+    if (fault == "endless-list") {
+      // An opening that never closes, then the same entries forever, chunked.
+      p.body = ListXml(LastSegment(r.path), s.list_entries, s.object_bytes, false, 0, 1, shape);
+      p.body.resize(p.body.find("</Blobs>"));
+      p.body_fault = BodyFault::kEndlessChunked;
+      p.content_length = 0;
+      p.head = r.method == "HEAD";
+      return p;
+    }
     p.content_length = p.body.size();
     p.head = r.method == "HEAD";
     if (fault == "slow-first-byte") p.first_byte_delay_ms = s.slow_first_byte_ms;
@@ -196,6 +286,17 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
   }
   Plan p = HealthyObject(r, s);
   if (p.status >= 300) return p;
+  if (fault == "huge-size") {
+    // An impossible size: 2^64-1 bytes (HEAD answers it; a read gets a healthy range).
+    if (r.method == "HEAD") p.content_length = UINT64_MAX;
+    return p;
+  }
+  if (fault == "big-206" && p.status == 206) {
+    // 64 times the requested range (Content-Length matching the larger body).
+    p.synthetic_bytes *= 64;
+    p.content_length = p.synthetic_bytes;
+    return p;
+  }
   if (fault == "reset") p.body_fault = BodyFault::kResetMidBody;
   if (fault == "stall") p.body_fault = BodyFault::kStallMidBody;
   if (fault == "wrong-length") {

@@ -17,12 +17,13 @@
 namespace feedcheck::fault_server {
 
 struct Request {
-  std::string method;     ///< GET, HEAD, PUT, ...
-  std::string path;       ///< without the query
-  std::string query;      ///< after '?', empty when none
-  std::string range;      ///< the Range or x-ms-range header, empty when none
-  bool close = false;     ///< "Connection: close"
-  uint64_t sequence = 1;  ///< 1 for the first request to this path, 2 for the next, ...
+  std::string method;           ///< GET, HEAD, PUT, ...
+  std::string path;             ///< without the query
+  std::string query;            ///< after '?', empty when none
+  std::string range;            ///< the Range or x-ms-range header, empty when none
+  uint64_t content_length = 0;  ///< request body length (PUT), 0 when none
+  bool close = false;           ///< "Connection: close"
+  uint64_t sequence = 1;        ///< 1 for the first request to this path, 2 for the next, ...
 };
 
 enum class BodyFault {
@@ -30,6 +31,9 @@ enum class BodyFault {
   kResetMidBody,  ///< send half the body, then RST the connection
   kStallMidBody,  ///< send half the body, then send nothing until the client gives up
   kShortBody,     ///< Content-Length says more than is sent; then close (FIN)
+  /// Transfer-Encoding: chunked, repeating `body` as chunks until the client hangs up (an endless
+  /// listing); bounded by the server's lifetime.
+  kEndlessChunked,
 };
 
 struct Plan {

@@ -65,6 +65,7 @@ ServerStats FaultServerProcess::Stats() const {
   if (r.exit_code != 0 || !j || !j->contains("requests")) return s;
   s.requests = (*j)["requests"].get<uint64_t>();
   s.body_bytes = (*j)["body_bytes"].get<uint64_t>();
+  s.upload_bytes = j->value("upload_bytes", uint64_t{0});
   s.ok = true;
   return s;
 }

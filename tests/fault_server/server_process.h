@@ -11,9 +11,10 @@
 namespace feedcheck::testing {
 
 struct ServerStats {
-  uint64_t requests = 0;    ///< answered requests, /__stats excluded
-  uint64_t body_bytes = 0;  ///< response body bytes the server sent
-  bool ok = false;          ///< false when the stats could not be read
+  uint64_t requests = 0;      ///< answered requests, /__stats excluded
+  uint64_t body_bytes = 0;    ///< response body bytes the server sent
+  uint64_t upload_bytes = 0;  ///< request body bytes it received (fault-store PUTs)
+  bool ok = false;            ///< false when the stats could not be read
 };
 
 class FaultServerProcess {

@@ -1,11 +1,32 @@
 // libFuzzer target: List Blobs XML pages, List Paths JSON bodies and XML character data
-// (probes/list_blobs_xml.h); every input goes through all three parsers.
+// (probes/list_blobs_xml.h); every input goes through all three parsers. A parsed page never
+// holds a size no blob can have (blob_limits.h), and its names, whatever bytes they hold, always
+// make valid JSON (core/json_text.h: invalid UTF-8 is replaced, never thrown on).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "core/json_text.h"
+#include "probes/blob_limits.h"
 #include "probes/list_blobs_xml.h"
+
+namespace {
+
+void CheckPage(const feedcheck::ListPage& page, size_t size) {
+  nlohmann::json names = nlohmann::json::array();
+  for (const auto& e : page.entries) {
+    if (!feedcheck::IsPlausibleBlobSize(e.size_bytes)) __builtin_trap();
+    names.push_back(e.name);
+  }
+  for (const auto& p : page.prefixes) names.push_back(p);
+  names.push_back(page.next_marker);
+  std::string text = feedcheck::JsonText(names, -1);
+  if (nlohmann::json::parse(text, nullptr, false).is_discarded()) __builtin_trap();
+  (void)size;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace feedcheck;
@@ -19,8 +40,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& p : page.prefixes)
       if (p.size() > size) __builtin_trap();
     if (page.next_marker.size() > size) __builtin_trap();
+    CheckPage(page, size);
   }
-  (void)ParseListPathsJson(input, &page, &error);
+  page.Clear();
+  if (ParseListPathsJson(input, &page, &error)) CheckPage(page, size);
   std::string text;
   if (DecodeXmlText(input, &text) && text.size() > size) __builtin_trap();
   return 0;

@@ -235,8 +235,9 @@ TEST_CASE("SIGINT or SIGTERM during --create-test-data removes exactly what was 
   std::remove(out.c_str());
 }
 
-// A probe that fails after creating its test data (here: a byte budget too small to read
-// anything) still removes it, and exits 4; the objects that were there before are untouched.
+// A probe that fails after creating its test data (here: a byte budget that fits the test data,
+// which may take half of it, but leaves too little for one listing page) still removes it, and
+// exits 4; the objects that were there before are untouched.
 TEST_CASE("an error exit after --create-test-data leaves nothing behind",
           "[azurite][smallfile][cli]") {
   const std::string probe = GENERATE(as<std::string>{}, "list", "smallfiles");
@@ -248,8 +249,14 @@ TEST_CASE("an error exit after --create-test-data leaves nothing behind",
       Fingerprint(container, "data/keep.bin") + " " + Fingerprint(container, "data/sub/keep2.bin");
   std::string url = AzuriteBase() + "/" + kAzuriteAccount + "/" + container + "/data/";
   std::string out = std::string(FEEDCHECK_BINARY_DIR) + "/" + container + ".json";
-  pid_t pid =
-      Spawn({"probe", probe, url, "--create-test-data", "--max-bytes", "1KiB", "--json"}, out);
+  // list seeds 4 KiB + 64 KiB (68 KiB of a 136.7 KiB budget), smallfiles four 4 KiB objects (of
+  // 80 KiB); a page needs 69.8 KiB (ListPageMaxBytes(1)) of what is left.
+  std::vector<std::string> args = {"probe", probe, url, "--create-test-data", "--json"};
+  for (const char* a : probe == "list"
+                           ? std::vector<const char*>{"--max-bytes", "140000"}
+                           : std::vector<const char*>{"--sizes", "4KiB", "--max-bytes", "80KiB"})
+    args.push_back(a);
+  pid_t pid = Spawn(args, out);
   int rc = WaitExit(pid);
   CHECK(rc == 4);
   auto names = ListNames(container, "");
@@ -258,5 +265,38 @@ TEST_CASE("an error exit after --create-test-data leaves nothing behind",
   CHECK(Fingerprint(container, "data/keep.bin") + " " +
             Fingerprint(container, "data/sub/keep2.bin") ==
         before);
+  std::remove(out.c_str());
+}
+
+TEST_CASE("feedcheck cleanup on Azurite removes only leftover feedcheck-test-* blobs",
+          "[azurite][cleanup]") {
+  std::string container = UniqueContainer("fch-cleanup");
+  CreateContainer(container);
+  HttpProbeEnv env = AzuriteEnv(container, "");
+  const std::string left = "feedcheck-test-20261122T035500Z-4242-1a2b3c4d/";
+  REQUIRE(PutBlob(env, left + "d0/a.bin", 10));
+  REQUIRE(PutBlob(env, "data/" + left + "b.bin", 10));
+  REQUIRE(PutBlob(env, "keep/feedcheck-test-x/c.bin", 10));
+  const std::string kept = Fingerprint(container, "keep/feedcheck-test-x/c.bin");
+  std::string url = AzuriteBase() + "/" + kAzuriteAccount + "/" + container + "/";
+  std::string out = "/tmp/fch-cleanup-" + std::to_string(::getpid()) + ".out";
+
+  CHECK(WaitExit(Spawn({"cleanup", url, "--dry-run"}, out)) == 0);
+  CHECK(ListNames(container, "").size() == 3);  // a dry run deletes nothing
+  CHECK(WaitExit(Spawn({"cleanup", url}, out)) == 0);
+  CHECK(ListNames(container, "") == std::vector<std::string>{"keep/feedcheck-test-x/c.bin"});
+  CHECK(Fingerprint(container, "keep/feedcheck-test-x/c.bin") == kept);
+  std::remove(out.c_str());
+}
+
+TEST_CASE("test data on Azurite: a budget too small for it is refused, nothing written",
+          "[azurite][testdata]") {
+  std::string container = UniqueContainer("fch-tdbudget");
+  CreateContainer(container);
+  std::string url = AzuriteBase() + "/" + kAzuriteAccount + "/" + container + "/";
+  std::string out = "/tmp/fch-tdbudget-" + std::to_string(::getpid()) + ".out";
+  CHECK(WaitExit(Spawn({"probe", "smallfiles", url, "--create-test-data", "--max-requests", "5"},
+                       out)) == 2);
+  CHECK(ListNames(container, "").empty());
   std::remove(out.c_str());
 }

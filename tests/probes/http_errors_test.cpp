@@ -105,3 +105,20 @@ TEST_CASE("no HTTP answer (exit 3) vs reached but failed (exit 4)") {
   stopped.stopped = true;
   CHECK_FALSE(NoHttpAnswer(stopped));
 }
+
+TEST_CASE("an error code that is not a plain word is never passed on as sent") {
+  HttpResponse r;
+  r.status = 403;
+  r.headers["x-ms-error-code"] = "AuthorizationPermissionMismatch";
+  CHECK(ErrorCodeOf(r) == "AuthorizationPermissionMismatch");
+  r.headers["x-ms-error-code"] = "http%3A%2F%2Fh%3Fsig%3Dsecret";
+  CHECK(ErrorCodeOf(r) == kUnrecognizedErrorCode);
+  r.headers["x-ms-error-code"] = "Denied\x1b]0;x\x07";
+  CHECK(ErrorCodeOf(r) == kUnrecognizedErrorCode);
+  r.headers.clear();
+  r.body = "<Error><Code>A`b```</Code></Error>";
+  CHECK(ErrorCodeOf(r) == kUnrecognizedErrorCode);
+  ErrorTally tally;
+  tally.Add(r);
+  CHECK(tally.by_code.count(std::string(kUnrecognizedErrorCode)) == 1);
+}

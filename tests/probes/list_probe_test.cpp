@@ -104,8 +104,10 @@ TEST_CASE("pages are followed to the end and the dataset shape is collected", "[
 }
 
 TEST_CASE("max-pages bounds the listing and marks it partial", "[probes][list]") {
-  auto client = std::make_shared<ScriptedHttpClient>([](const HttpRequest&) {
-    return Ok(Page({{"f", 1}}, "more"));
+  // A marker that moves on, as the service's does (one that never changes ends the listing).
+  int page = 0;
+  auto client = std::make_shared<ScriptedHttpClient>([&page](const HttpRequest&) {
+    return Ok(Page({{"f", 1}}, "more-" + std::to_string(++page)));
   });
   ListProbeOptions o;
   o.max_pages = 3;
@@ -115,6 +117,19 @@ TEST_CASE("max-pages bounds the listing and marks it partial", "[probes][list]")
   CHECK(r.evidence.facts.Bool("probe.list.complete") == std::optional<bool>(false));
   CHECK(r.evidence.facts.Find("dataset.files")->provenance.source.find("lower bounds") !=
         std::string::npos);
+}
+
+TEST_CASE("a NextMarker that never changes ends the listing after the repeated page",
+          "[probes][list]") {
+  auto client = std::make_shared<ScriptedHttpClient>([](const HttpRequest&) {
+    return Ok(Page({{"f", 1}}, "stuck"));
+  });
+  ListProbeOptions o;
+  o.max_pages = 50;
+  auto r = RunListProbe(EnvWith(BlobTarget(""), client), o);
+  CHECK(client->requests().size() == 2);
+  CHECK(r.status == ProbeStatus::kPartial);
+  CHECK(r.message.find("NextMarker did not change") != std::string::npos);
 }
 
 TEST_CASE("the request budget stops the listing", "[probes][list]") {

@@ -32,3 +32,13 @@ TEST_CASE("headers and free text lose their credentials") {
       std::string::npos);
   CHECK(RedactText("nothing secret here") == "nothing secret here");
 }
+
+TEST_CASE("a percent-encoded URL echoed by a server loses its credentials too") {
+  std::string echoed =
+      "http%3A%2F%2Fh%2Fc%2Fb%3Fsv%3D2023-11-03%26sig%3DRWNob2Vk%252BU2ln%26se%3D2030";
+  std::string r = RedactText(echoed);
+  CHECK(r.find("RWNob2Vk") == std::string::npos);
+  CHECK(r.find("sig%3DREDACTED%26se%3D2030") != std::string::npos);
+  CHECK(RedactText("x?SIG%3Dabc").find("abc") == std::string::npos);
+  CHECK(RedactText("size%3D10%26a%3Db") == "size%3D10%26a%3Db");  // nothing secret: unchanged
+}

@@ -103,3 +103,33 @@ TEST_CASE("percent encoding round-trips") {
   CHECK(DecodePercent("a%20b%2Fc%zz") == "a b/c%zz");
   CHECK(DecodePercent("a+b", true) == "a b");
 }
+
+TEST_CASE("plain-HTTP Hadoop schemes are refused with the HTTPS form to use") {
+  Target t;
+  std::string error;
+  CHECK_FALSE(ParseTarget("wasb://data@acct.blob.core.windows.net/x/", {}, &t, &error));
+  CHECK(error.find("wasbs://data@acct.blob.core.windows.net/x/") != std::string::npos);
+  CHECK_FALSE(ParseTarget("abfs://fs@acct.dfs.core.windows.net/x", {}, &t, &error));
+  CHECK(error.find("abfss://") != std::string::npos);
+  REQUIRE(ParseTarget("wasbs://data@acct.blob.core.windows.net/x/", {}, &t, &error));
+  CHECK(t.scheme == "https");
+}
+
+TEST_CASE("credentials may cross plain http only to loopback or an emulator") {
+  Target t;
+  std::string error;
+  REQUIRE(ParseTarget("http://acct.blob.core.windows.net/c/b", {}, &t, &error));
+  CHECK_FALSE(t.CleartextCredentialsAllowed());
+  REQUIRE(ParseTarget("https://acct.blob.core.windows.net/c/b", {}, &t, &error));
+  CHECK(t.CleartextCredentialsAllowed());
+  REQUIRE(ParseTarget("http://127.0.0.1:10000/devstoreaccount1/c/b", {}, &t, &error));
+  CHECK(t.CleartextCredentialsAllowed());
+  REQUIRE(ParseTarget("http://localhost:8080/devstoreaccount1/c/b", {}, &t, &error));
+  CHECK(t.IsLoopback());
+}
+
+TEST_CASE("dot segments of blob names are encoded, so a name cannot leave its container") {
+  CHECK(EncodePath("../../x/./y.bin") == "%2E%2E/%2E%2E/x/%2E/y.bin");
+  CHECK(EncodePath("a..b/.hidden/..c") == "a..b/.hidden/..c");  // not whole dot segments
+  CHECK(EncodePath("d/..") == "d/%2E%2E");
+}

@@ -94,3 +94,32 @@ TEST_CASE("storage test data refuses anonymous credentials", "[probes][testdata]
   CHECK_FALSE(td.CreateInStorage(env, TestDataSpec{}, nullptr, &out, &error));
   CHECK(error.find("Shared Key") != std::string::npos);
 }
+
+TEST_CASE("test data fits the budget: one object of each size, refused when that does not fit",
+          "[probes][testdata]") {
+  TestDataSpec spec;
+  spec.sizes = {4096, 65536};
+  ProbeBudget budget;
+  budget.max_bytes = 140000;  // half: 70,000 bytes of uploads
+  std::vector<std::pair<std::string, uint64_t>> plan;
+  std::string error;
+  REQUIRE(PlanTestDataWithin(spec, budget, &plan, &error));
+  uint64_t total = 0;
+  bool big = false;
+  for (const auto& [name, size] : plan) {
+    total += size;
+    big = big || size == 65536;
+  }
+  CHECK(big);  // every size, even when copies of the small one would fill the share first
+  CHECK(total <= 70000);
+  budget.max_bytes = 100000;
+  CHECK_FALSE(PlanTestDataWithin(spec, budget, &plan, &error));
+  CHECK(error.find("--max-bytes") != std::string::npos);
+  budget.max_bytes = 1ull << 30;
+  budget.max_requests = 9;  // 1 + 2 x 2 = 5 needed, at most half of 9
+  CHECK_FALSE(PlanTestDataWithin(spec, budget, &plan, &error));
+  CHECK(error.find("--max-requests") != std::string::npos);
+  budget.max_requests = 12;
+  REQUIRE(PlanTestDataWithin(spec, budget, &plan, &error));
+  CHECK(plan.size() <= 2);  // (12 / 2 - 1) / 2 objects: a PUT and a DELETE each
+}

@@ -10,8 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -146,10 +146,10 @@ TEST_CASE("preflight's cache-disk test file is removed on SIGINT and SIGTERM",
   REQUIRE(mkdtemp(dir_template));
   const fs::path cache = dir_template;
   auto has_file = [&] { return !fs::is_empty(cache); };
-  Killed k = RunAndSignal({"preflight", cache.string(), "--sku", "Standard_D4s_v5", "--nodes",
-                           "1", "--probes", "disk", "--cache-dir", cache.string(),
-                           "--cache-test-bytes", "2GiB", "--duration", "60s", "--json"},
-                          sig, 0, has_file);
+  Killed k = RunAndSignal(
+      {"preflight", cache.string(), "--sku", "Standard_D4s_v5", "--nodes", "1", "--probes", "disk",
+       "--cache-dir", cache.string(), "--cache-test-bytes", "2GiB", "--duration", "60s", "--json"},
+      sig, 0, has_file);
   INFO("signal " << sig << ": exit " << k.exit_code << " after " << k.stop_s
                  << " s\nstderr: " << k.err << "\nstdout: " << k.out.substr(0, 1500));
   CHECK(k.exit_code == 128 + sig);

@@ -269,3 +269,17 @@ TEST_CASE("a full preflight prints no secret in any output or file", "[.][azurit
   }
   RunCommand("rm -rf " + ShellQuote(scratch));
 }
+
+TEST_CASE("feedcheck-seed refuses a prefix that holds blobs unless --overwrite",
+          "[azurite][seed]") {
+  std::string url = Seed("seed-twice", 3, 0, "1MiB");
+  std::string again = Env() + ShellQuote(Bin("feedcheck-seed")) + " " + ShellQuote(url) +
+                      " --small 3 --small-bytes 16KiB --large 0";
+  CommandResult refused = RunCommand(again);
+  INFO(refused.err);
+  CHECK(refused.exit_code == 3);
+  CHECK(refused.err.find("already holds blobs") != std::string::npos);
+  CommandResult forced = RunCommand(again + " --overwrite");
+  INFO(forced.err);
+  CHECK(forced.exit_code == 0);
+}

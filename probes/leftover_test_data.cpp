@@ -1,0 +1,191 @@
+#include "probes/leftover_test_data.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "probes/budget_tracker.h"
+#include "probes/cleanup_registry.h"
+#include "probes/http_errors.h"
+#include "probes/list_blobs_xml.h"
+#include "probes/list_probe.h"
+#include "probes/redact.h"
+
+namespace feedcheck {
+namespace {
+
+bool AllOf(std::string_view s, int (*pred)(int)) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [pred](char c) {
+    return pred(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
+// Sends one request through the budget; `admitted` false when the budget refused it.
+HttpResponse Send(HttpClient* client, BudgetTracker* budget, HttpRequest request,
+                  uint64_t expected_bytes, bool* admitted) {
+  *admitted = budget->TryStart(expected_bytes);
+  if (!*admitted) return {};
+  request.timeout_s = budget->RequestTimeout(request.timeout_s);
+  request.connect_timeout_s = std::min(request.connect_timeout_s, request.timeout_s);
+  request.max_body_bytes = std::max<uint64_t>(expected_bytes, 1);
+  HttpResponse r = client->Perform(request);
+  budget->Finish(expected_bytes, r.body_bytes);
+  return r;
+}
+
+}  // namespace
+
+bool IsTestDataSegment(std::string_view s) {
+  // feedcheck-test-YYYYMMDDTHHMMSSZ-PID-XXXXXXXX
+  constexpr std::string_view kHead = "feedcheck-test-";
+  if (s.substr(0, kHead.size()) != kHead) return false;
+  s.remove_prefix(kHead.size());
+  if (s.size() < 16 + 1 + 1 + 1 + 8 || s[8] != 'T' || s[15] != 'Z' || s[16] != '-') return false;
+  if (!AllOf(s.substr(0, 8), isdigit) || !AllOf(s.substr(9, 6), isdigit)) return false;
+  s.remove_prefix(17);
+  size_t dash = s.find('-');
+  if (dash == std::string_view::npos || !AllOf(s.substr(0, dash), isdigit)) return false;
+  std::string_view hex = s.substr(dash + 1);
+  return hex.size() == 8 && AllOf(hex, isxdigit);
+}
+
+std::string TestDataPrefixOf(std::string_view name) {
+  size_t start = 0;
+  while (start < name.size()) {
+    size_t slash = name.find('/', start);
+    if (slash == std::string_view::npos) return "";  // the last segment is the blob itself
+    if (IsTestDataSegment(name.substr(start, slash - start)))
+      return std::string(name.substr(0, slash + 1));
+    start = slash + 1;
+  }
+  return "";
+}
+
+LeftoverCleanupResult CleanUpLeftoverTestData(const HttpProbeEnv& env,
+                                              const LeftoverCleanupOptions& options) {
+  LeftoverCleanupResult out;
+  ProbeResult& result = out.result;
+  result.probe = "cleanup";
+  const Target& t = env.target;
+  if (!t.is_azure() || t.kind == TargetKind::kDfs) {
+    result.status = ProbeStatus::kFailed;
+    result.message = "cleanup needs a Blob (or emulator) container URL";
+    return out;
+  }
+  BudgetTracker budget(env.budget);
+  auto client = env.make_client();
+  std::map<std::string, LeftoverPrefix> found;
+  std::vector<std::string> names;
+  std::string marker, stop;
+  int pages = 0;
+  bool admitted = false;
+  // 1. The whole listing first: nothing is deleted from a half-read listing's guesses.
+  while (pages < options.max_pages) {
+    ListProbeOptions lo;
+    lo.max_results = std::max(1, ListPageEntriesFitting(budget.bytes_left()));
+    HttpRequest req = env.SignedRequest("GET", ListPageUrl(t, lo, marker));
+    req.keep_body = true;
+    req.timeout_s = 60;
+    HttpResponse r = Send(client.get(), &budget, req, ListPageMaxBytes(lo.max_results), &admitted);
+    if (!admitted) {
+      stop = "listing stopped: " + budget.stop_reason();
+      break;
+    }
+    ++pages;
+    if (r.status != 200 || !r.transport_error.empty()) {
+      std::string code = ErrorCodeOf(r);
+      stop = r.status
+                 ? fmt::format("listing page {}: HTTP {}{}", pages, r.status,
+                               code.empty() ? "" : " " + code)
+                 : "listing page " + std::to_string(pages) + ": " + RedactText(r.transport_error);
+      result.status =
+          NoHttpAnswer(r) || r.status == 404 ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
+      break;
+    }
+    ListPage page;
+    std::string error;
+    if (!ParseListBlobsXml(r.body, &page, &error)) {
+      stop = "listing page " + std::to_string(pages) + ": " + error;
+      result.status = ProbeStatus::kFailed;
+      break;
+    }
+    for (const ListedEntry& e : page.entries) {
+      std::string prefix = TestDataPrefixOf(e.name);
+      if (prefix.empty()) continue;
+      if (names.size() >= options.max_blobs) {
+        stop = fmt::format("more than {} test blobs; run cleanup again for the rest",
+                           options.max_blobs);
+        break;
+      }
+      LeftoverPrefix& p = found[prefix];
+      p.prefix = prefix;
+      ++p.blobs;
+      p.bytes += e.size_bytes;
+      names.push_back(e.name);
+    }
+    if (!stop.empty()) break;
+    if (page.next_marker.empty()) {
+      out.listing_complete = true;
+      break;
+    }
+    if (page.next_marker == marker) {
+      stop = "the listing's NextMarker did not change after page " + std::to_string(pages) +
+             " (a broken or hostile server): stopped";
+      result.status = ProbeStatus::kFailed;
+      break;
+    }
+    marker = page.next_marker;
+  }
+  if (!out.listing_complete && stop.empty())
+    stop = fmt::format("--max-pages {} reached before the end of the listing", options.max_pages);
+  for (auto& [prefix, p] : found) out.prefixes.push_back(p);
+  out.blobs_found = names.size();
+
+  // 2. Delete, unless a dry run. Only names under a test prefix were kept above.
+  if (!options.dry_run) {
+    for (const std::string& name : names) {
+      if (StopRequested()) {
+        stop = StopReason();
+        break;
+      }
+      HttpRequest del = env.SignedRequest("DELETE", t.ObjectUrl(name));
+      del.timeout_s = 30;
+      HttpResponse r = Send(client.get(), &budget, del, 0, &admitted);
+      if (!admitted) {
+        stop = "deleting stopped: " + budget.stop_reason();
+        break;
+      }
+      if (r.status == 202 || r.status == 200 || r.status == 404) {
+        ++out.blobs_deleted;
+      } else {
+        ++out.delete_failures;
+        if (out.delete_failures == 1) {
+          std::string code = ErrorCodeOf(r);
+          result.message = r.status ? fmt::format("Delete Blob: HTTP {}{}", r.status,
+                                                  code.empty() ? "" : " " + code)
+                                    : "Delete Blob: " + RedactText(r.transport_error);
+        }
+      }
+    }
+  }
+  result.requests_sent = budget.requests();
+  result.bytes_received = budget.received_bytes();
+  result.elapsed_s = budget.ElapsedSeconds();
+  bool all_done = options.dry_run ? out.listing_complete
+                                  : out.listing_complete && out.blobs_deleted == out.blobs_found;
+  if (result.status == ProbeStatus::kOk) {
+    if (pages == 0 || (!out.listing_complete && out.blobs_found == 0)) {
+      result.status = ProbeStatus::kFailed;
+    } else if (out.delete_failures > 0 && out.blobs_deleted == 0) {
+      result.status = ProbeStatus::kFailed;
+    } else if (!all_done) {
+      result.status = ProbeStatus::kPartial;
+    }
+  }
+  if (!stop.empty()) result.message = result.message.empty() ? stop : result.message + "; " + stop;
+  return out;
+}
+
+}  // namespace feedcheck
