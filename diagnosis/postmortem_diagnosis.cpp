@@ -151,7 +151,8 @@ std::string SettleWith(const GpuTimeLost& gpu, const AccountView& a, const FactS
 void JoinSources(const std::set<SourceKind>& sources, bool account_cleared,
                  std::vector<std::string>* out) {
   for (SourceKind s : sources) out->emplace_back(SourceKindName(s));
-  if (account_cleared)
+  // The metrics clearing the account are the same source as metrics already counted.
+  if (account_cleared && sources.count(SourceKind::kStorageMetrics) == 0)
     out->emplace_back("storage account metrics (below its limits, no throttling)");
 }
 
