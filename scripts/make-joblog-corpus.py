@@ -593,7 +593,7 @@ def multinode_straggler(rng):
                     lambda t: {"Success": rng.uniform(2000, 3000)})
     return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "4", "--region", "eastus"],
                 verdict="client threads/CPU", confidence="confirmed", gpu_lost_gpu_s=ledger.lost_gpu_s,
-                straggler="node-2",
+                straggler="node-2", nodes=4,
                 why="node-2 ran RSLEX_DOWNLOADER_THREADS=16 on 96 cores; its download took 24.5 "
                     "minutes against ~9 on the others, whose 24 GPUs waited for it; the account "
                     "stayed at a third of its limit with no throttling")
@@ -758,6 +758,7 @@ def multinode_nested_logs(rng):
     return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "3", "--account-kind",
                                  "standard_gpv2_other_regions"],
                 verdict="account egress", confidence="confirmed", gpu_lost_gpu_s=ledger.lost_gpu_s,
+                nodes=3,
                 why="each node's log has 503 'The server is busy' (no limit named) and the "
                     "account's Egress sits at its 50 Gbit/s limit: the metric names the limit, "
                     "the logs agree the account throttled; logs in one folder per node id")

@@ -91,6 +91,8 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
       if (d["cause"] == "none found") CHECK(d["gpu"]["known"] == true);
       if (d["confidence"] == "inconclusive")
         CHECK_FALSE(d["settle_with"].get<std::string>().empty());
+      // A multi-node job is read as a cluster: one row per node.
+      if (label.contains("nodes")) CHECK(d["nodes"].size() == label["nodes"].get<size_t>());
       if (label.contains("straggler")) {
         REQUIRE(d["nodes"].size() >= 2);
         std::string straggler = label["straggler"];
