@@ -13,6 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "reports/report_json.h"
+
 namespace {
 
 const std::string kCorpus = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs";
@@ -130,6 +132,13 @@ TEST_CASE("the demo job: account egress, confirmed, with the GPU time and what t
   for (const auto& e : r["env"]) CHECK(e["name"] != "RSLEX_DOWNLOADER_THREADS");
   // The 503s: the node's own log and the account-wide metric, each by itself, never summed.
   CHECK(json.out.find("16453") == std::string::npos);
+  // A saved result re-renders with its diagnosis and the findings' marks intact.
+  feedcheck::Report back;
+  feedcheck::DiagnosticList diags;
+  REQUIRE(feedcheck::ReportFromJson(r, "demo.json", &back, &diags));
+  auto again = feedcheck::ReportToJson(back);
+  CHECK(again["diagnosis"] == r["diagnosis"]);
+  CHECK(again["findings"] == r["findings"]);
   // The cause comes first; secondary findings last.
   REQUIRE(r["findings"].size() >= 2);
   CHECK(r["findings"][0]["class"] == "account_egress");
