@@ -73,6 +73,7 @@ void StorageMetrics::Add(Metric metric, double epoch_s, double value, double int
   } else {
     b.tx_total += value;
     b.has_tx = true;
+    if (IEquals(response_type, "Success")) b.tx_success += value;
     if (!response_type.empty()) {
       auto rt = by_response_type_.find(response_type);
       if (rt == by_response_type_.end() && by_response_type_.size() < kMaxResponseTypes) {
@@ -119,6 +120,8 @@ void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const
                    Unit::kPerSecond,
                    {}};
   double egress_peak = -1, egress_sum = 0, ingress_peak = -1, req_peak = -1;
+  // Bytes per successful read, over buckets with both metrics: the size a request moves.
+  double sized_bytes = 0, sized_requests = 0;
   double egress_peak_t = 0, req_peak_t = 0;
   size_t egress_n = 0;
   std::map<std::string, IntervalMerger, std::less<>> throttle_lanes;
@@ -133,6 +136,10 @@ void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const
         egress_peak = gbps;
         egress_peak_t = t;
       }
+    }
+    if (b.has_egress && b.has_tx) {
+      sized_bytes += b.egress_bytes;
+      sized_requests += b.tx_success > 0 ? b.tx_success : b.tx_total - b.throttled;
     }
     if (b.has_ingress) ingress_peak = std::max(ingress_peak, b.ingress_bytes * 8 / interval / 1e9);
     if (b.has_tx) {
@@ -164,6 +171,9 @@ void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const
                    Unit::kGbps, at("Egress, mean over buckets")));
     out->series.push_back(std::move(egress));
   }
+  if (sized_requests >= 1 && sized_bytes > 0)
+    set(NumberFact("metrics.bytes_per_request", sized_bytes / sized_requests, Unit::kBytes,
+                   at("Egress / successful Transactions")));
   if (ingress_peak >= 0)
     set(NumberFact("metrics.ingress_gbps_peak", ingress_peak, Unit::kGbps, at("Ingress")));
   if (req_peak >= 0) {

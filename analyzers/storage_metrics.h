@@ -51,6 +51,7 @@ class StorageMetrics {
     double egress_bytes = 0;
     double ingress_bytes = 0;
     double tx_total = 0;
+    double tx_success = 0;  // ResponseType Success, when the split was asked for
     double throttled = 0;
     std::string top_throttle;  // dominant throttling type in this bucket
     double top_throttle_count = 0;

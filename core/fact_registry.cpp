@@ -214,6 +214,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       // --- observed: storage metrics ---
       {"metrics.e2e_latency_ms", U::kMilliseconds, O::kObserved, "SuccessE2ELatency, mean"},
       {"metrics.server_latency_ms", U::kMilliseconds, O::kObserved, "SuccessServerLatency, mean"},
+      {"metrics.bytes_per_request", U::kBytes, O::kObserved, "account egress / successful transactions: what one request moved on average"},
       {"metrics.region", U::kText, O::kObserved, "the storage account's region, from the metrics response (resourceregion)"},
       {"metrics.egress_gbps_peak", U::kGbps, O::kObserved, "peak account egress"},
       {"metrics.egress_gbps_mean", U::kGbps, O::kObserved, "mean account egress"},

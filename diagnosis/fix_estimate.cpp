@@ -180,4 +180,19 @@ FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLos
   }
 }
 
+FixEstimate EstimateCatchUp(const FactSet& facts, const GpuTimeLost& gpu, const std::string& node,
+                            double slow_s, double others_s) {
+  auto phase = DataPhase(facts, gpu);
+  if (!phase || slow_s <= 0 || others_s <= 0 || others_s >= slow_s)
+    return Unavailable("no estimate: the straggler's download time is not known");
+  // The cluster's data phase lasts as long as its slowest node's download.
+  phase->wall_s = std::max(phase->wall_s, slow_s);
+  FixEstimate e = Finish(facts, gpu, *phase, slow_s / others_s,
+                         fmt::format("{} at the other nodes' pace", node));
+  e.assumptions = {fmt::format("{}'s download takes the other nodes' median ({} instead of {})",
+                               node, FormatSeconds(others_s), FormatSeconds(slow_s)),
+                   "the other nodes' GPUs stop waiting for it; nothing else changes"};
+  return e;
+}
+
 }  // namespace feedcheck::diagnosis

@@ -12,4 +12,9 @@ namespace feedcheck::diagnosis {
 /// `available` is false (and `text` says why) when the facts do not allow an estimate.
 FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLost& gpu);
 
+/// A straggler that catches up: the data phase ends when the slow node's download takes as long
+/// as the others' (`slow_s` -> `others_s`), everything else equal.
+FixEstimate EstimateCatchUp(const FactSet& facts, const GpuTimeLost& gpu, const std::string& node,
+                            double slow_s, double others_s);
+
 }  // namespace feedcheck::diagnosis

@@ -151,7 +151,8 @@ std::string SettleWith(const GpuTimeLost& gpu, const AccountView& a, const FactS
 void JoinSources(const std::set<SourceKind>& sources, bool account_cleared,
                  std::vector<std::string>* out) {
   for (SourceKind s : sources) out->emplace_back(SourceKindName(s));
-  if (account_cleared)
+  // The metrics clearing the account are the same source as metrics already counted.
+  if (account_cleared && sources.count(SourceKind::kStorageMetrics) == 0)
     out->emplace_back("storage account metrics (below its limits, no throttling)");
 }
 
@@ -314,6 +315,26 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     d.estimate = EstimateFix(cls, facts, gpu);
   AddGpuNodeRows(facts, &nodes);
   d.straggler = MarkStraggler(&nodes);
+  // A straggling download on a client-side cause: the fix is that node catching up.
+  if (!d.straggler.empty() && d.confidence != "inconclusive" &&
+      (cls == Bottleneck::kClientThreads || cls == Bottleneck::kCacheDisk)) {
+    std::vector<double> others;
+    const NodeRow* slow = nullptr;
+    for (const auto& n : nodes) {
+      if (n.straggler)
+        slow = &n;
+      else if (n.download_s >= 0)
+        others.push_back(n.download_s);
+    }
+    if (slow && slow->download_s > 0 && !others.empty()) {
+      std::sort(others.begin(), others.end());
+      double median = others.size() % 2
+                          ? others[others.size() / 2]
+                          : (others[others.size() / 2 - 1] + others[others.size() / 2]) / 2;
+      FixEstimate catch_up = EstimateCatchUp(facts, gpu, slow->node, slow->download_s, median);
+      if (catch_up.available) d.estimate = std::move(catch_up);
+    }
+  }
   d.nodes = std::move(nodes);
 
   // The settings to paste: only the primary findings'.

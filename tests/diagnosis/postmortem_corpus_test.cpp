@@ -13,6 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "reports/report_json.h"
+
 namespace {
 
 const std::string kCorpus = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs";
@@ -91,10 +93,15 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
       if (d["cause"] == "none found") CHECK(d["gpu"]["known"] == true);
       if (d["confidence"] == "inconclusive")
         CHECK_FALSE(d["settle_with"].get<std::string>().empty());
+      // A multi-node job is read as a cluster: one row per node.
+      if (label.contains("nodes")) CHECK(d["nodes"].size() == label["nodes"].get<size_t>());
       if (label.contains("straggler")) {
         REQUIRE(d["nodes"].size() >= 2);
-        CHECK(d["straggler"].get<std::string>().rfind(label["straggler"].get<std::string>(), 0) ==
-              0);
+        std::string straggler = label["straggler"];
+        CHECK(d["straggler"].get<std::string>().rfind(straggler, 0) == 0);
+        // What the fix buys: the slow node catching up with the others.
+        CHECK(d["estimate"]["text"].get<std::string>().rfind(
+                  straggler + " at the other nodes' pace", 0) == 0);
       }
       // Findings carry their rule's class and basis, and the cost the post-mortem put on them.
       for (const auto& f : report["findings"]) {
@@ -125,6 +132,13 @@ TEST_CASE("the demo job: account egress, confirmed, with the GPU time and what t
   for (const auto& e : r["env"]) CHECK(e["name"] != "RSLEX_DOWNLOADER_THREADS");
   // The 503s: the node's own log and the account-wide metric, each by itself, never summed.
   CHECK(json.out.find("16453") == std::string::npos);
+  // A saved result re-renders with its diagnosis and the findings' marks intact.
+  feedcheck::Report back;
+  feedcheck::DiagnosticList diags;
+  REQUIRE(feedcheck::ReportFromJson(r, "demo.json", &back, &diags));
+  auto again = feedcheck::ReportToJson(back);
+  CHECK(again["diagnosis"] == r["diagnosis"]);
+  CHECK(again["findings"] == r["findings"]);
   // The cause comes first; secondary findings last.
   REQUIRE(r["findings"].size() >= 2);
   CHECK(r["findings"][0]["class"] == "account_egress");

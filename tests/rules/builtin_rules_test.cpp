@@ -180,7 +180,7 @@ std::map<std::string, Case> Cases() {
       Facts({"runtime.mode=mount", "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s",
              "dataset.median_file_bytes=100KB"}),
       Facts({"runtime.mode=mount", "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s",
-             "dataset.median_file_bytes=64MB"})};
+             "dataset.median_file_bytes=64MB", "metrics.bytes_per_request=8MB"})};
   // disk.yaml
   c["disk-free-below-dataset"] = {
       Facts({"workload.mode=download", "dataset.bytes=1TB", "probe.disk.free_bytes=100GB"}),
