@@ -42,7 +42,7 @@ void StateBudget(const std::string& probe, const HttpProbeEnv& env, const std::s
 /// A progress callback that writes to stderr when it is a terminal, nothing otherwise.
 ProgressFn TerminalProgress();
 
-/// DESIGN.md exit codes for a probe outcome, the one mapping every probe command uses: ok and
+/// The exit codes (core/exit_status.h) for a probe outcome, the one mapping every probe command uses: ok and
 /// partial 0, failed 4 (the target answered HTTP but refused or throttled every attempt, so
 /// nothing was measured), unreachable 3 (no connection, or the target does not exist). A run
 /// stopped by SIGINT/SIGTERM exits 128 + the signal instead (see ProbeExit).

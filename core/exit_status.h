@@ -1,4 +1,4 @@
-// Process exit codes, the same for every subcommand (DESIGN.md).
+// Process exit codes, the same for every subcommand (README, "Exit codes").
 #pragma once
 
 namespace feedcheck {
