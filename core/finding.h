@@ -36,7 +36,7 @@ struct Finding {
   std::vector<Fact> evidence;   ///< copies of the facts the rule names as evidence
   std::vector<EnvSetting> env;  ///< settings to paste into the job
   std::vector<ConfigFragment> config;
-  std::string source;     ///< where the advice comes from: a public document's title, section and URL
+  std::string source;  ///< where the advice comes from: a public document's title, section and URL
   std::string rule_file;  ///< rules/*.yaml file and line the rule was defined at
   int rule_line = 0;
   Bottleneck bottleneck = Bottleneck::kNone;     ///< the rule's `class:`

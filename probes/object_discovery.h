@@ -32,9 +32,9 @@ struct DiscoveryResult {
 DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, BudgetTracker* budget,
                                 ErrorTally* errors, size_t max_objects);
 
-/// What a probe that found nothing to read reports (the exit codes of core/exit_status.h, through the CLI):
-/// kUnreachable (exit 3, a target error) when there was no HTTP answer or the target does not
-/// exist; kFailed (exit 4) when the target answered but refused, throttled or failed every
+/// What a probe that found nothing to read reports (the exit codes of core/exit_status.h, through
+/// the CLI): kUnreachable (exit 3, a target error) when there was no HTTP answer or the target does
+/// not exist; kFailed (exit 4) when the target answered but refused, throttled or failed every
 /// attempt: it was reached, the probe could not measure.
 ProbeStatus DiscoveryStatus(const DiscoveryResult& found);
 
