@@ -13,7 +13,13 @@ std::string ProvenanceText(const Provenance& p) {
   if (where.rfind(out, 0) == 0) out.clear();
   if (!p.file.empty()) {
     std::string file_line = p.line > 0 ? fmt::format("{}:{}", p.file, p.line) : p.file;
-    where = where.empty() ? file_line : fmt::format("{} ({})", where, file_line);
+    // The source often names its file already ("rslex.log:168", "storage-metrics.json (Egress
+    // at ...)"): add the file only when it is not in the text yet.
+    if (where.empty()) {
+      where = file_line;
+    } else if (where.find(p.file) == std::string::npos) {
+      where = fmt::format("{} ({})", where, file_line);
+    }
   }
   if (!where.empty()) out += (out.empty() ? "" : ": ") + where;
   if (!p.host.empty() || p.rank >= 0) {
