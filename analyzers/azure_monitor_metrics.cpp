@@ -59,6 +59,18 @@ void Diag(DiagnosticList* d, const std::string& file, int line, std::string mess
           ""});
 }
 
+// The point's timeStamp as epoch seconds; a bad one is a diagnostic at its JSON path.
+std::optional<double> PointTime(const Json& point, const std::string& file,
+                                const std::string& where, size_t si, size_t di,
+                                DiagnosticList* diags) {
+  std::string stamp = StringAt(point, "timeStamp");
+  auto t = ParseTimestamp(stamp);
+  if (!t)
+    Diag(diags, file, 0, fmt::format("bad timeStamp '{}'", PrintableSnippet(stamp, 40)),
+         fmt::format("{}/timeseries/{}/data/{}", where, si, di));
+  return t;
+}
+
 // Azure ML's GPU metrics: the value as a percentage, or nullopt when `name` is not one.
 std::optional<double> GpuPercent(std::string_view name, double value) {
   if (IEquals(name, "GpuUtilization") || IEquals(name, "GpuUtilizationPercentage")) return value;
@@ -93,13 +105,8 @@ void ParseGpuMetric(const Json& metric, const std::string& name, double interval
     if (!data || !data->is_array()) continue;
     for (size_t di = 0; di < data->size(); ++di) {
       const Json& point = (*data)[di];
-      std::string stamp = StringAt(point, "timeStamp");
-      auto t = ParseTimestamp(stamp);
-      if (!t) {
-        Diag(diags, file, 0, fmt::format("bad timeStamp '{}'", PrintableSnippet(stamp, 40)),
-             fmt::format("{}/timeseries/{}/data/{}", where, si, di));
-        continue;
-      }
+      auto t = PointTime(point, file, where, si, di, diags);
+      if (!t) continue;
       const Json* v = Member(point, "average");
       if (!v || !v->is_number()) v = Member(point, "maximum");
       if (!v || !v->is_number()) continue;  // no data in this bucket (az prints null)
@@ -169,13 +176,8 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
       Provenance prov{FactOrigin::kObserved, fmt::format("{} {}", file, name), file, 0};
       for (size_t di = 0; di < data->size(); ++di) {
         const Json& point = (*data)[di];
-        std::string stamp = StringAt(point, "timeStamp");
-        auto t = ParseTimestamp(stamp);
-        if (!t) {
-          Diag(diags, file, 0, fmt::format("bad timeStamp '{}'", PrintableSnippet(stamp, 40)),
-               fmt::format("{}/timeseries/{}/data/{}", where, si, di));
-          continue;
-        }
+        auto t = PointTime(point, file, where, si, di, diags);
+        if (!t) continue;
         const Json* v = Member(point, AggregationFor(*kind));
         if (!v && *kind == StorageMetrics::Metric::kAvailabilityPercent)
           v = Member(point, "average");
