@@ -8,7 +8,8 @@ foreach(s condition_ast condition_lexer condition_parser evaluator expression jo
           rule_compiler rule_info rule_reader rule_set template type_checker yaml_input)
   list(APPEND _rules_fuzz_sources ${PROJECT_SOURCE_DIR}/rules/${s}.cpp)
 endforeach()
-foreach(s diagnostic edit_distance fact fact_registry fact_set finding knowledge_base units)
+foreach(s account_plan bottleneck diagnostic edit_distance egress_calculator fact fact_registry
+          fact_set finding input_file knowledge_base units)
   list(APPEND _rules_fuzz_sources ${PROJECT_SOURCE_DIR}/core/${s}.cpp)
 endforeach()
 add_library(feedcheck_rules_fuzz_objects OBJECT ${_rules_fuzz_sources})
