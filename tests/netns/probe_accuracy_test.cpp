@@ -4,25 +4,18 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "tests/netns/probe_in_client.h"
 #include "tests/support/subprocess.h"
 
 using namespace feedcheck::testing;
 
 namespace {
 
-nlohmann::json RunProbeInClient(const std::string& args) {
-  REQUIRE(EnvOr("NETNS_CLIENT", "") != "");
+// The link this file's bars are stated for: 1 Gbit/s, 10 ms each way.
+nlohmann::json RunProbeOnStatedLink(const std::string& args) {
   REQUIRE(EnvOr("NETNS_RATE", "") == "1gbit");
   REQUIRE(EnvOr("NETNS_ONE_WAY_DELAY_MS", "") == "10");
-  std::string feedcheck = EnvOr("FEEDCHECK", FEEDCHECK_BINARY_DIR "/feedcheck");
-  std::string command = "ip netns exec " + ShellQuote(EnvOr("NETNS_CLIENT", "")) + " " +
-                        ShellQuote(feedcheck) + " probe " + args + " --json";
-  CommandResult r = RunCommand(command);
-  INFO(command << "\nexit " << r.exit_code << "\nstderr: " << r.err << "\nstdout: " << r.out);
-  REQUIRE(r.exit_code == 0);
-  auto json = ParseJson(r.out);
-  REQUIRE(json.has_value());
-  return *json;
+  return RunProbeInClient(args);
 }
 
 }  // namespace
@@ -33,8 +26,8 @@ TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over a 1 Gbit/s link",
   // of goodput (1448/1514). 4 connections x 4 MiB ranges for 12 s; warm-up is excluded by the
   // probe itself. The same bar over the delayed link is the next test.
   nlohmann::json facts =
-      RunProbeInClient("throughput " + ShellQuote(EnvOr("NETNS_RATE_URL", "") + "/1g.bin") +
-                       " --concurrency 4 --block-size 4MiB --duration 12s");
+      RunProbeOnStatedLink("throughput " + ShellQuote(EnvOr("NETNS_RATE_URL", "") + "/1g.bin") +
+                           " --concurrency 4 --block-size 4MiB --duration 12s");
   auto gbps = FindFactNumber(facts, "probe.throughput.gbps");
   REQUIRE(gbps.has_value());
   INFO("probe.throughput.gbps = " << *gbps);
@@ -43,9 +36,9 @@ TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over a 1 Gbit/s link",
 }
 
 TEST_CASE("the latency probe's p50 and connect time are one 20 ms RTT", "[netns][latency]") {
-  nlohmann::json facts =
-      RunProbeInClient("latency " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/4k.bin") +
-                       " --requests 200 --head-requests 20 --new-connections 10 --duration 20s");
+  nlohmann::json facts = RunProbeOnStatedLink(
+      "latency " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/4k.bin") +
+      " --requests 200 --head-requests 20 --new-connections 10 --duration 20s");
   auto p50_ms = FindFactNumber(facts, "probe.latency.ttfb_p50_ms");
   auto connect_ms = FindFactNumber(facts, "probe.latency.connect_ms");
   REQUIRE(p50_ms.has_value());
@@ -64,8 +57,8 @@ TEST_CASE("the throughput probe reports 0.93-0.97 Gbit/s over 1 Gbit/s with a 20
   // figure measures the probe and the link, not the wire. 4 connections keep 4 MiB ranges in
   // flight across the 2.5 MB bandwidth-delay product.
   nlohmann::json facts =
-      RunProbeInClient("throughput " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/1g.bin") +
-                       " --concurrency 4 --block-size 4MiB --duration 12s");
+      RunProbeOnStatedLink("throughput " + ShellQuote(EnvOr("NETNS_DELAY_URL", "") + "/1g.bin") +
+                           " --concurrency 4 --block-size 4MiB --duration 12s");
   auto gbps = FindFactNumber(facts, "probe.throughput.gbps");
   REQUIRE(gbps.has_value());
   INFO("probe.throughput.gbps = " << *gbps);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "tests/netns/probe_in_client.h"
 #include "tests/support/subprocess.h"
 
 using namespace feedcheck::testing;
@@ -28,19 +29,6 @@ double RttMs() { return 2 * std::stod(EnvOr("NETNS_ONE_WAY_DELAY_MS", "0")); }
 // The delayed address when the link has a delay, else the rate-only one (no relay at all).
 std::string Url(const std::string& file) {
   return EnvOr(RttMs() > 0 ? "NETNS_DELAY_URL" : "NETNS_RATE_URL", "") + "/" + file;
-}
-
-nlohmann::json RunProbeInClient(const std::string& args) {
-  REQUIRE(EnvOr("NETNS_CLIENT", "") != "");
-  std::string feedcheck = EnvOr("FEEDCHECK", FEEDCHECK_BINARY_DIR "/feedcheck");
-  std::string command = "ip netns exec " + ShellQuote(EnvOr("NETNS_CLIENT", "")) + " " +
-                        ShellQuote(feedcheck) + " probe " + args + " --json";
-  CommandResult r = RunCommand(command);
-  INFO(command << "\nexit " << r.exit_code << "\nstderr: " << r.err << "\nstdout: " << r.out);
-  REQUIRE(r.exit_code == 0);
-  auto json = ParseJson(r.out);
-  REQUIRE(json.has_value());
-  return *json;
 }
 
 }  // namespace
