@@ -2,8 +2,6 @@
 // the verdict a storage engineer gives, its confidence, the GPU time lost (computed by the
 // generator from the samples it wrote) and, for a multi-node job, the straggler.
 #include <fmt/format.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -14,37 +12,22 @@
 #include <string>
 
 #include "reports/report_json.h"
+#include "tests/support/subprocess.h"
+
+using namespace feedcheck::testing;
 
 namespace {
 
 const std::string kCorpus = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs";
 
-std::string Quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-struct Run {
-  int code = -1;
-  std::string out;
-};
-
 // Runs from the corpus folder, where the labels' relative paths (profiles/, with/) resolve.
-Run Postmortem(const std::string& job, const nlohmann::json& args, const std::string& format) {
-  std::string cmd = fmt::format("cd {} && {}/feedcheck --fail-on never postmortem {} --format {}",
-                                Quote(kCorpus), Quote(FEEDCHECK_BINARY_DIR), Quote(job), format);
-  for (const auto& a : args) cmd += " " + Quote(a.get<std::string>());
-  cmd += " 2>/dev/null";
-  Run run;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0) run.out.append(buf, n);
-  int status = pclose(pipe);
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+CommandResult Postmortem(const std::string& job, const nlohmann::json& args,
+                         const std::string& format) {
+  std::string cmd =
+      fmt::format("cd {} && {}/feedcheck --fail-on never postmortem {} --format {}",
+                  ShellQuote(kCorpus), ShellQuote(FEEDCHECK_BINARY_DIR), ShellQuote(job), format);
+  for (const auto& a : args) cmd += " " + ShellQuote(a.get<std::string>());
+  return RunCommand(cmd);
 }
 
 nlohmann::json Labels() {
@@ -74,8 +57,8 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
     {
       INFO("job " << name << ": " << label["why"].get<std::string>());
       ++checked;
-      Run run = Postmortem(name, label["args"], "json");
-      REQUIRE(run.code == 0);
+      CommandResult run = Postmortem(name, label["args"], "json");
+      REQUIRE(run.exit_code == 0);
       auto report = nlohmann::json::parse(run.out);
       const auto& d = report["diagnosis"];
       CHECK(d["cause"] == label["verdict"]);
@@ -115,13 +98,14 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
 
 TEST_CASE("the demo job: account egress, confirmed, with the GPU time and what the fix buys",
           "[diagnosis][corpus]") {
-  Run term = Postmortem("job-demo", nlohmann::json::array(), "term");
-  REQUIRE(term.code == 0);
+  CommandResult term = Postmortem("job-demo", nlohmann::json::array(), "term");
+  REQUIRE(term.exit_code == 0);
   CHECK(term.out.find("Verdict: ACCOUNT EGRESS, CONFIRMED") != std::string::npos);
   CHECK(term.out.find("GPU-minutes: all of it while the download ran") != std::string::npos);
   CHECK(term.out.find("What the fix buys (estimate): 2 accounts") != std::string::npos);
   // With the VM size known, the downloader-threads rule fires too (16 threads on 96 cores).
-  Run json = Postmortem("job-demo", {"--sku", "Standard_ND96asr_v4", "--nodes", "2"}, "json");
+  CommandResult json =
+      Postmortem("job-demo", {"--sku", "Standard_ND96asr_v4", "--nodes", "2"}, "json");
   auto r = nlohmann::json::parse(json.out);
   // Advice against the cause is secondary and its settings are not pasted: more downloader
   // threads against a throttled account only add 503s.
