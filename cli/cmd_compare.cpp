@@ -103,11 +103,7 @@ int RunCompare(const CompareOptions& opts, const GlobalOptions& globals) {
   } else {
     fmt::print(stderr, "compare: wrote {} ({})\n", opts.output, format);
   }
-  if (opts.fail_on_worse) {
-    for (const FactChange& c : cmp.changes)
-      if (!c.is_input && c.change == Change::kWorse) return ToInt(ExitStatus::kFindings);
-  }
-  return ToInt(ExitStatus::kOk);
+  return ToInt(opts.fail_on_worse && cmp.worse > 0 ? ExitStatus::kFindings : ExitStatus::kOk);
 }
 
 }  // namespace

@@ -156,6 +156,13 @@ Comparison CompareResults(const ComparedResult& a, const ComparedResult& b, doub
     }
     out.changes.push_back(std::move(c));
   }
+  for (const FactChange& c : out.changes) {
+    if (c.is_input) continue;
+    out.better += c.change == Change::kBetter;
+    out.worse += c.change == Change::kWorse;
+    out.within_noise += c.change == Change::kWithinNoise;
+    out.one_side += c.change == Change::kAdded || c.change == Change::kRemoved;
+  }
   std::stable_sort(out.changes.begin(), out.changes.end(),
                    [](const FactChange& l, const FactChange& r) {
                      int rl = Rank(l), rr = Rank(r);

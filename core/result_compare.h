@@ -51,7 +51,9 @@ struct Comparison {
   /// Inputs that differ first, then results by the size of their relative change; facts that
   /// did not change are kept (the JSON lists them) but counted apart.
   std::vector<FactChange> changes;
-  size_t same = 0;
+  size_t same = 0;  ///< facts (inputs and results) that did not change
+  /// Results only (inputs are a different setup, not better or worse):
+  size_t better = 0, worse = 0, within_noise = 0, one_side = 0;
 };
 
 /// The direction that is good for a fact, from its key and unit.

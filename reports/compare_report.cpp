@@ -32,18 +32,10 @@ size_t CountShown(const Comparison& cmp, bool inputs) {
 }
 
 std::string Summary(const Comparison& cmp) {
-  size_t better = 0, worse = 0, noise = 0, one_side = 0;
-  for (const FactChange& c : cmp.changes) {
-    if (c.is_input) continue;
-    better += c.change == Change::kBetter;
-    worse += c.change == Change::kWorse;
-    noise += c.change == Change::kWithinNoise;
-    one_side += c.change == Change::kAdded || c.change == Change::kRemoved;
-  }
   return fmt::format(
       "{} better, {} worse, {} within their noise band, {} the same (within {:.0f}%), {} in one "
       "result only",
-      better, worse, noise, cmp.same, cmp.tolerance * 100, one_side);
+      cmp.better, cmp.worse, cmp.within_noise, cmp.same, cmp.tolerance * 100, cmp.one_side);
 }
 
 std::string VerdictLine(const Comparison& cmp) {
@@ -148,7 +140,6 @@ void RenderHtml(const Comparison& cmp, std::ostream& out) {
 
 void RenderJson(const Comparison& cmp, std::ostream& out) {
   nlohmann::json changes = nlohmann::json::array();
-  size_t better = 0, worse = 0;
   for (const FactChange& c : cmp.changes) {
     nlohmann::json j = {{"key", c.key},
                         {"unit", std::string(UnitName(c.unit))},
@@ -163,8 +154,6 @@ void RenderJson(const Comparison& cmp, std::ostream& out) {
     j["better"] = c.better == Better::kHigher  ? "higher"
                   : c.better == Better::kLower ? "lower"
                                                : "neither";
-    better += !c.is_input && c.change == Change::kBetter;
-    worse += !c.is_input && c.change == Change::kWorse;
     changes.push_back(std::move(j));
   }
   nlohmann::json doc = {{"schema_version", 1},
@@ -175,8 +164,9 @@ void RenderJson(const Comparison& cmp, std::ostream& out) {
                           {"a_verdict", cmp.a_verdict},
                           {"b_verdict", cmp.b_verdict},
                           {"verdict_changed", cmp.a_verdict != cmp.b_verdict},
-                          {"better", better},
-                          {"worse", worse},
+                          {"better", cmp.better},
+                          {"worse", cmp.worse},
+                          {"within_noise", cmp.within_noise},
                           {"same", cmp.same},
                           {"tolerance", cmp.tolerance}}},
                         {"changes", std::move(changes)}};

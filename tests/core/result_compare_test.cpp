@@ -63,6 +63,8 @@ TEST_CASE("without a band, the tolerance decides what is the same", "[core][comp
   CHECK(*p99.relative == Approx(0.24));
   CHECK(c.same == 1);
   CHECK(c.changes.front().key == "probe.latency.ttfb_p99_ms");  // changes before the same
+  CHECK(c.worse == 1);
+  CHECK(c.better == 0);
 }
 
 TEST_CASE("B is read in A's unit, inputs are apart, one-sided facts are named", "[core][compare]") {
