@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "core/evidence.h"
@@ -23,6 +24,16 @@ enum class VerdictLevel { kUnknown, kGood, kWarning, kBad };
 std::string_view VerdictLevelName(VerdictLevel level);
 std::optional<VerdictLevel> VerdictLevelFromName(std::string_view name);
 
+/// One headline number of a command's result: the "result" object of its JSON (where fio and
+/// elbencho users look first), the "Result" block of the terminal and Markdown reports. The key
+/// carries the unit ("peak_gbps", "p99_ms"); `unit` is the display unit, "" for counts and text.
+struct ResultValue {
+  std::string key;
+  std::variant<double, std::string, bool> value;
+  std::string unit;
+  std::string label;  ///< "Peak throughput"; the key when empty
+};
+
 struct Report {
   RunContext context;
   std::string title;    ///< "Pre-flight check", "Post-mortem", "Advice"
@@ -35,6 +46,7 @@ struct Report {
   std::vector<EnvSetting> env;         ///< merged settings to paste
   std::vector<ConfigFragment> config;  ///< merged config fragments (BlobFuse2)
   DiagnosisSummary diagnosis;          ///< post-mortem only: GPU time lost, cause, confidence
+  std::vector<ResultValue> result;     ///< the command's headline numbers, in display order
 };
 
 }  // namespace feedcheck

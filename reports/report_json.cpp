@@ -221,6 +221,29 @@ void ReadContext(const json& j, const std::string& file, RunContext* c, Diagnost
   }
 }
 
+// The "result" object read back (for `report` and `compare`). JSON objects are unordered and
+// labels and units are not stored, so a report re-rendered from JSON lists them by key.
+void ReadResult(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
+  if (!j.contains("result")) return;
+  const json& rj = j["result"];
+  if (!rj.is_object()) {
+    diags->Add(Bad(file, "/result", "'result' should be an object"));
+    return;
+  }
+  for (auto it = rj.begin(); it != rj.end(); ++it) {
+    ResultValue v{.key = it.key()};
+    if (it->is_boolean())
+      v.value = it->get<bool>();
+    else if (it->is_number())
+      v.value = it->get<double>();
+    else if (it->is_string())
+      v.value = it->get<std::string>();
+    else
+      continue;
+    out->result.push_back(std::move(v));
+  }
+}
+
 }  // namespace
 
 json ReportToJson(const Report& r) {
@@ -244,6 +267,10 @@ json ReportToJson(const Report& r) {
               {"config", ConfigToJson(r.config)},
               {"evidence", EvidenceToJson(r.evidence)}};
   if (r.diagnosis.present) out["diagnosis"] = DiagnosisToJson(r.diagnosis);
+  json result = json::object();
+  for (const auto& v : r.result)
+    std::visit([&](const auto& value) { result[v.key] = value; }, v.value);
+  out["result"] = result;
   return out;
 }
 
@@ -288,6 +315,7 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
   out->env = ReadEnv(j, "env", file, "", diags);
   out->config = ReadConfig(j, "config", file, "", diags);
   if (j.contains("diagnosis")) out->diagnosis = DiagnosisFromJson(j["diagnosis"]);
+  ReadResult(j, file, out, diags);
   if (j.contains("evidence")) {
     if (!EvidenceFromJson(j["evidence"], file, &out->evidence, diags)) return false;
   }

@@ -46,6 +46,11 @@ TEST_CASE("a report round-trips through JSON unchanged", "[reports][json]") {
   CHECK(back.findings[1].severity == Severity::kWarning);
   CHECK(back.context.target == sample.context.target);
   CHECK(back.evidence.series.size() == sample.evidence.series.size());
+  // The headline result keeps each value's type.
+  CHECK(first["result"]["gpu_idle_fraction"] == 0.31);
+  CHECK(first["result"]["cause"] == "account egress");
+  CHECK(first["result"]["confirmed"] == true);
+  REQUIRE(back.result.size() == 3);
 }
 
 TEST_CASE("a saved file loads back", "[reports][json]") {
@@ -107,6 +112,7 @@ TEST_CASE("wrong types become diagnostics and the rest is kept", "[reports][json
   j["findings"][1]["severity"] = "catastrophic";
   j["findings"][2] = "not an object";
   j["skipped"] = "nope";
+  j["result"] = json::array({1, 2});
   Report back;
   DiagnosticList diags;
   REQUIRE(ReportFromJson(j, "edited.json", &back, &diags));
@@ -115,6 +121,7 @@ TEST_CASE("wrong types become diagnostics and the rest is kept", "[reports][json
   CHECK(all.find("/findings/1/severity") != std::string::npos);
   CHECK(all.find("/findings/2") != std::string::npos);
   CHECK(all.find("/skipped") != std::string::npos);
+  CHECK(all.find("/result") != std::string::npos);
   CHECK(all.find("edited.json") != std::string::npos);
   CHECK(back.title.empty());
   CHECK(back.findings.size() == 2);

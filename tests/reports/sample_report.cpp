@@ -226,6 +226,9 @@ Report MakeSampleReport(size_t points) {
                 {"node.local_disk_bytes", "dataset.bytes"}}};
   r.env = {{"RSLEX_DOWNLOADER_THREADS", "64"}, {"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED", "true"}};
   r.config = {{"blobfuse2", "block_cache:\n  block-size-mb: 16\n  mem-size-mb: 65536\n"}};
+  r.result = {{"gpu_idle_fraction", 0.31, "", "GPUs idle"},
+              {"cause", std::string("account egress"), "", "Cause"},
+              {"confirmed", true, "", "Confirmed"}};
   return r;
 }
 
