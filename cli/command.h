@@ -17,6 +17,7 @@ struct GlobalOptions {
   std::vector<std::string> rules_dirs;  ///< --rules DIR: user rules, added to the built-ins
   std::string fail_on = "critical";     ///< --fail-on info|warning|critical|never
   bool no_color = false;
+  bool verbose = false;  ///< -v: list every rule not evaluated (one line counts them otherwise)
 };
 
 using CommandAction = std::function<int()>;

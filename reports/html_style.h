@@ -45,6 +45,8 @@ svg.chart{width:100%;height:auto;display:block}
 svg .tick{font-size:11px;fill:#475569}
 svg .axis-label{font-size:12px;fill:#334155}
 svg .legend{font-size:12px;fill:#1e293b}
+details>summary{cursor:pointer;font-weight:600;color:#334155}
+details[open]>summary{margin-bottom:8px}
 .note{color:#64748b;font-size:13.5px;margin:8px 0}
 .warnings{background:#fffbeb;border:1px solid #fcd34d;border-radius:10px;padding:10px 14px;
 color:#78350f}

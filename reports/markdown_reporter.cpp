@@ -148,17 +148,6 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
         if (f.severity == s) FindingSection(out, f);
   }
 
-  if (!r.skipped.empty()) {
-    out << "\n## Not evaluated\n\n| Rule | Missing facts |\n|---|---|\n";
-    for (const auto& s : r.skipped) {
-      std::string missing;
-      for (const auto& m : s.missing_facts)
-        missing += (missing.empty() ? "" : ", ") + MarkdownCode(m);
-      out << fmt::format("| {} {} | {} |\n", MarkdownCode(s.rule_id), MarkdownCell(s.title),
-                         missing);
-    }
-  }
-
   if (!r.env.empty() || !r.config.empty()) {
     out << "\n## Settings to paste\n";
     if (!r.env.empty()) {
@@ -180,6 +169,20 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
       out << "\n**" << prefix << "**\n\n";
       FactTable(out, facts);
     }
+  }
+
+  if (!r.skipped.empty()) {
+    // Below the facts and folded: the list is long and rarely what the reader came for.
+    out << "\n## Not evaluated\n\n<details><summary>" << SkippedRulesSummary(r.skipped.size())
+        << " (the list)</summary>\n\n| Rule | Missing facts |\n|---|---|\n";
+    for (const auto& s : r.skipped) {
+      std::string missing;
+      for (const auto& m : s.missing_facts)
+        missing += (missing.empty() ? "" : ", ") + MarkdownCode(m);
+      out << fmt::format("| {} {} | {} |\n", MarkdownCode(s.rule_id), MarkdownCell(s.title),
+                         missing);
+    }
+    out << "\n</details>\n";
   }
 
   const DiagnosticList& d = r.evidence.diagnostics;

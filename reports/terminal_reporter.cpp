@@ -196,8 +196,13 @@ void PrintSettings(const Report& r, std::ostream& out, const Painter& paint) {
   }
 }
 
-void PrintSkipped(const Report& r, std::ostream& out, const Painter& paint) {
+void PrintSkipped(const Report& r, std::ostream& out, const Painter& paint, bool verbose) {
   if (r.skipped.empty()) return;
+  if (!verbose) {
+    // The list is long (one line per rule) and rarely what the reader came for.
+    out << "\n" << paint(kDim, SkippedRulesSummary(r.skipped.size()) + "; -v lists them") << "\n";
+    return;
+  }
   out << "\n" << paint(kBold, "Not evaluated (facts missing)") << "\n";
   for (const auto& s : r.skipped) {
     std::string missing;
@@ -243,9 +248,9 @@ void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) co
   PrintVerdict(report, out, paint);
   PrintDiagnosis(report, out, paint);
   PrintFindings(report, out, paint);
-  PrintSkipped(report, out, paint);
   PrintSettings(report, out, paint);
   PrintFacts(report, out, paint);
+  PrintSkipped(report, out, paint, verbose_);
   PrintDiagnostics(report, out, paint);
   PrintContext(report, out, paint);
 }
