@@ -89,6 +89,9 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"plan.request_latency_ms", U::kMilliseconds, O::kDerived, "per-request latency the overhead assumes (given or default)"},
       {"plan.requests_per_file", U::kCount, O::kDerived, "GET requests per file: 1 below one block, else ceil(size / block)"},
       {"plan.small_files", U::kBool, O::kDerived, "median (or mean) file is under 4 MiB: request overhead dominates"},
+      // --- measured: what the probed target was ---
+      {"target.loopback", U::kBool, O::kMeasured, "the probed target was on this machine (127.0.0.0/8, ::1, localhost): its figures describe this host, not an Azure storage account"},
+      {"target.emulator", U::kBool, O::kMeasured, "the probed target was a storage emulator (Azurite: a path-style emulator URL or the devstoreaccount1 account)"},
       // --- measured: throughput ---
       {"probe.throughput.gbps", U::kGbps, O::kMeasured, "best download throughput of one node"},
       {"probe.throughput.best_concurrency", U::kCount, O::kMeasured, "connections at the knee of the sweep"},

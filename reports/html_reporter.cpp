@@ -6,6 +6,7 @@
 #include "reports/html_charts.h"
 #include "reports/html_escape.h"
 #include "reports/html_style.h"
+#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 
 namespace feedcheck {
@@ -38,6 +39,8 @@ std::string Banner(const Report& r) {
       VerdictLevelName(r.verdict_level), E(r.title.empty() ? "report" : r.title));
   out += fmt::format("<h1>{}</h1>\n", E(r.verdict.empty() ? "No verdict" : r.verdict));
   if (!r.verdict_detail.empty()) out += fmt::format("<p>{}</p>\n", E(r.verdict_detail));
+  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
+  if (caveat.any()) out += fmt::format("<p class=\"caveat\">{}</p>\n", E(caveat.banner));
   out += "<div class=\"meta\">";
   if (!c.target.empty()) out += fmt::format("<span>target <b>{}</b></span>", E(c.target));
   if (!c.host.empty()) out += fmt::format("<span>host {}</span>", E(c.host));
@@ -76,7 +79,7 @@ std::string DiagnosisSection(const Report& r) {
   return out + "</section>\n";
 }
 
-std::string FindingCard(const Finding& f) {
+std::string FindingCard(const Finding& f, const MeasurementCaveat& caveat) {
   std::string sev(SeverityName(f.severity));
   std::string out = fmt::format(
       "<article class=\"card finding {0}\">\n<header><span class=\"badge {0}\">{0}</span>"
@@ -86,6 +89,8 @@ std::string FindingCard(const Finding& f) {
     out += fmt::format("<p class=\"note\">Secondary: {}</p>\n", E(f.secondary_note));
   else if (!f.impact.empty())
     out += fmt::format("<p><b>Cost: {}</b></p>\n", E(f.impact));
+  if (std::string note = FindingCaveat(f, caveat); !note.empty())
+    out += fmt::format("<p class=\"caveat\">{}</p>\n", E(note));
   if (!f.message.empty()) out += fmt::format("<p>{}</p>\n", E(f.message));
   if (!f.evidence.empty()) {
     std::vector<const Fact*> facts;
@@ -109,15 +114,16 @@ std::string FindingCard(const Finding& f) {
 
 std::string Findings(const Report& r) {
   std::string out = "<section><h2>Findings</h2>\n";
+  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) out += "<p class=\"note\">No rule found a problem.</p>\n";
   if (r.diagnosis.present) {
     // Ordered by the GPU time they cost; secondary ones last.
-    for (const auto& f : r.findings) out += FindingCard(f);
+    for (const auto& f : r.findings) out += FindingCard(f, caveat);
     return out + "</section>\n";
   }
   for (Severity s : SeveritiesMostSevereFirst())
     for (const auto& f : r.findings)
-      if (f.severity == s) out += FindingCard(f);
+      if (f.severity == s) out += FindingCard(f, caveat);
   return out + "</section>\n";
 }
 

@@ -17,6 +17,9 @@ box-shadow:0 6px 20px rgba(15,23,42,.18)}
 .banner .kicker{text-transform:uppercase;letter-spacing:.08em;font-size:12px;opacity:.85}
 .banner h1{margin:4px 0 8px;font-size:30px;line-height:1.2}
 .banner p{margin:0;font-size:16px;max-width:900px;opacity:.95}
+.banner p.caveat{margin-top:10px;padding:8px 12px;border-radius:8px;background:#fef3c7;
+color:#78350f;font-weight:600}
+.finding p.caveat{background:#fef3c7;color:#78350f;border-radius:6px;padding:4px 10px}
 .banner .meta{margin-top:14px;font-size:13px;opacity:.85}
 .banner .meta span{display:inline-block;margin-right:18px}
 .card{background:#fff;border-radius:12px;padding:18px 20px;margin:0 0 14px;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/units.h"
+#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 #include "reports/terminal_safe.h"
 
@@ -104,6 +105,8 @@ void PrintVerdict(const Report& r, std::ostream& out, const Painter& paint) {
   if (!r.diagnosis.gpu.headline.empty())
     out << "  " << paint(kBold, r.diagnosis.gpu.headline) << "\n";
   if (!r.verdict_detail.empty()) PrintIndented(out, r.verdict_detail, "  ");
+  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
+  if (caveat.any()) out << "  " << paint(kYellow, "warning: ") << caveat.banner << "\n";
 }
 
 void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
@@ -135,7 +138,8 @@ void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
   }
 }
 
-void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
+void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
+                  const MeasurementCaveat& caveat) {
   out << "\n  "
       << paint(SeverityColor(f.severity), fmt::format("{:<8}", Upper(SeverityName(f.severity))))
       << " " << paint(kBold, f.title) << paint(kDim, fmt::format("  [{}]", f.rule_id)) << "\n";
@@ -143,6 +147,8 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
     PrintIndented(out, paint(kDim, "secondary: " + f.secondary_note), "           ");
   else if (!f.impact.empty())
     out << "           " << paint(kBold, "cost: " + f.impact) << "\n";
+  if (std::string note = FindingCaveat(f, caveat); !note.empty())
+    out << "           " << paint(kYellow, note) << "\n";
   if (!f.message.empty()) PrintIndented(out, f.message, "           ");
   if (!f.evidence.empty()) {
     out << "           evidence:\n";
@@ -165,6 +171,7 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
 
 void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
   out << "\n" << paint(kBold, "Findings") << "\n";
+  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) {
     out << "  none\n";
     return;
@@ -177,13 +184,13 @@ void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
         out << "\n" << paint(kBold, "Secondary (not what cost this job its GPU time)") << "\n";
         secondary_heading = true;
       }
-      PrintFinding(f, out, paint);
+      PrintFinding(f, out, paint, caveat);
     }
     return;
   }
   for (Severity s : SeveritiesMostSevereFirst())
     for (const auto& f : r.findings)
-      if (f.severity == s) PrintFinding(f, out, paint);
+      if (f.severity == s) PrintFinding(f, out, paint, caveat);
 }
 
 void PrintSettings(const Report& r, std::ostream& out, const Painter& paint) {
