@@ -218,7 +218,8 @@ int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
     fmt::print("  HEAD                p50 {}  p99 {}\n", FactText(f, "probe.latency.head_p50_ms"),
                FactText(f, "probe.latency.head_p99_ms"));
     fmt::print("  new connection      connect {}  TLS {}  first byte p50 {}\n",
-               FactText(f, "probe.latency.connect_ms"), FactText(f, "probe.latency.tls_ms"),
+               FactText(f, "probe.latency.connect_ms"),
+               f.Has("probe.latency.tls_ms") ? FactText(f, "probe.latency.tls_ms") : "none (http)",
                FactText(f, "probe.latency.new_conn_ttfb_p50_ms"));
     fmt::print("  errors: {}\n", FactText(f, "probe.errors.total"));
   }

@@ -112,7 +112,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.latency.head_p50_ms", U::kMilliseconds, O::kMeasured, "HEAD (Get Blob Properties), median"},
       {"probe.latency.new_conn_ttfb_p50_ms", U::kMilliseconds, O::kMeasured, "time to first byte on a new connection, median"},
       {"probe.latency.connect_ms", U::kMilliseconds, O::kMeasured, "TCP connect time, median"},
-      {"probe.latency.tls_ms", U::kMilliseconds, O::kMeasured, "TLS handshake time, median (0 over http)"},
+      {"probe.latency.tls_ms", U::kMilliseconds, O::kMeasured, "TLS handshake time, median (absent over plain http: no handshake)"},
       {"probe.latency.requests", U::kCount, O::kMeasured, "requests measured"},
       {"probe.latency.total_p99_ms", U::kMilliseconds, O::kMeasured, "whole small GET, 99th percentile"},
       {"probe.latency.head_p99_ms", U::kMilliseconds, O::kMeasured, "HEAD (Get Blob Properties), 99th percentile"},
