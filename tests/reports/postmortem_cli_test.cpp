@@ -181,3 +181,24 @@ TEST_CASE("postmortem --with an emulator's result: marked, and no agreeing probe
     CHECK(warning < r.out.find("Findings"));
   }
 }
+
+TEST_CASE("postmortem evidence: times as UTC, each node's GPU facts name its own file",
+          "[reports][cli][postmortem]") {
+  Run json = Feedcheck("--fail-on never postmortem " + kJob + " --format json");
+  REQUIRE(json.code == 0);
+  CHECK(json.out.find("at epoch") == std::string::npos);
+  CHECK(json.out.find("Egress at 2024-05-01T") != std::string::npos);
+  auto j = nlohmann::json::parse(json.out);
+  int checked = 0;
+  for (const auto& f : j["evidence"]["facts"]) {
+    std::string key = f["key"];
+    bool node1 = key.find("node-1") != std::string::npos;
+    bool node0 = key.find("node-0") != std::string::npos;
+    if (key.rfind("gpu.", 0) != 0 || (!node0 && !node1)) continue;
+    std::string file = f["provenance"].value("file", "");
+    INFO(key << " from " << file);
+    CHECK(file.find(node1 ? "node-1" : "node-0") != std::string::npos);
+    ++checked;
+  }
+  CHECK(checked >= 8);  // per-GPU means and per-node totals of both nodes
+}
