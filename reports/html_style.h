@@ -48,6 +48,8 @@ svg.chart{width:100%;height:auto;display:block}
 svg .tick{font-size:11px;fill:#475569}
 svg .axis-label{font-size:12px;fill:#334155}
 svg .legend{font-size:12px;fill:#1e293b}
+svg .chart-note{font-size:11.5px;fill:#92400e;font-style:italic}
+.stat{font-size:22px;font-weight:700;margin:24px 0 4px}
 details>summary{cursor:pointer;font-weight:600;color:#334155}
 details[open]>summary{margin-bottom:8px}
 .note{color:#64748b;font-size:13.5px;margin:8px 0}
