@@ -178,14 +178,18 @@ std::string Diagnostics(const Report& r) {
   return out + "</pre></div></section>\n";
 }
 
+// Right under the banner: what makes the numbers below suspect is read before them.
+std::string Warnings(const Report& r) {
+  const RunContext& c = r.context;
+  if (c.warnings.empty()) return "";
+  std::string out = "<div class=\"warnings\"><b>Read these numbers with care:</b><ul>\n";
+  for (const auto& w : c.warnings) out += "<li>" + E(w) + "</li>\n";
+  return out + "</ul></div>\n";
+}
+
 std::string Footer(const Report& r) {
   const RunContext& c = r.context;
   std::string out;
-  if (!c.warnings.empty()) {
-    out += "<div class=\"warnings\"><b>Read these numbers with care:</b><ul>\n";
-    for (const auto& w : c.warnings) out += "<li>" + E(w) + "</li>\n";
-    out += "</ul></div>\n";
-  }
   out += fmt::format(
       "<footer><span>feedcheck {}</span><span>command <code>{}</code></span><span>host {}"
       "</span><span>started {}</span><span>{} build</span>",
@@ -201,7 +205,7 @@ void HtmlReporter::Render(const Report& r, std::ostream& out) const {
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
       << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
-      << Banner(r) << DiagnosisSection(r) << Findings(r) << Settings(r)
+      << Banner(r) << Warnings(r) << DiagnosisSection(r) << Findings(r) << Settings(r)
       << "<section><h2>Charts</h2>\n"
       << RenderHtmlCharts(r) << "</section>\n"
       << Facts(r) << Skipped(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";

@@ -54,7 +54,7 @@ details>summary{cursor:pointer;font-weight:600;color:#334155}
 details[open]>summary{margin-bottom:8px}
 .note{color:#64748b;font-size:13.5px;margin:8px 0}
 .warnings{background:#fffbeb;border:1px solid #fcd34d;border-radius:10px;padding:10px 14px;
-color:#78350f}
+color:#78350f;margin-top:14px}
 footer{margin-top:32px;color:#64748b;font-size:13px;border-top:1px solid #cbd5e1;padding-top:12px}
 footer span{display:inline-block;margin-right:18px}
 )css";
