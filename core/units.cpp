@@ -327,10 +327,14 @@ std::string FormatNumber(double value, int significant) {
 std::string FormatGrouped(double value, int significant) {
   std::string plain = FormatNumber(value, significant);
   size_t begin = plain.empty() || plain[0] != '-' ? 0 : 1;
-  size_t end = plain.find('.');
-  if (end == std::string::npos) end = plain.size();
-  for (size_t i = end; i > begin + 3; i -= 3) plain.insert(i - 3, ",");
-  return plain;
+  size_t end = std::min(plain.find('.'), plain.size());
+  // Built anew rather than by insert(): GCC 12 flags insert() in a loop (-Wrestrict).
+  std::string out = plain.substr(0, begin);
+  for (size_t i = begin; i < end; ++i) {
+    if (i > begin && (end - i) % 3 == 0) out += ',';
+    out += plain[i];
+  }
+  return out + plain.substr(end);
 }
 
 namespace {
