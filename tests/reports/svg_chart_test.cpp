@@ -77,7 +77,7 @@ TEST_CASE("a legend too wide for one row wraps and moves the plot down", "[repor
   CHECK(rows.size() == 2);
   // The top grid line sits lower under two legend rows.
   auto top_grid = [](const std::string& svg) {
-    std::regex grid("<line x1=\"88.0\" y1=\"([0-9.]+)\"");
+    std::regex grid("<line x1=\"88.0\" y1=\"([0-9.]+)\" x2=\"528.0\"");
     double top = 1e9;
     for (auto it = std::sregex_iterator(svg.begin(), svg.end(), grid); it != std::sregex_iterator();
          ++it)
