@@ -102,13 +102,15 @@ AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed, bool headr
 
 std::string XAxis(const AxisLayout& layout, const Axis& axis, const Mapper& mx, double y_px,
                   double plot_top) {
+  // Tick labels 19 px under the axis: a first tick on the left edge then clears the y axis's
+  // bottom label ("0"), which sits 4 px under the axis.
   std::string out;
   for (double t : layout.ticks) {
     double px = mx(t);
     out += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\"/>"
         "<text class=\"tick\" x=\"{0:.1f}\" y=\"{4:.1f}\" text-anchor=\"middle\">{5}</text>\n",
-        px, plot_top, y_px, kGrid, y_px + 16, HtmlEscape(TickLabel(t, axis.format, layout.step)));
+        px, plot_top, y_px, kGrid, y_px + 19, HtmlEscape(TickLabel(t, axis.format, layout.step)));
   }
   out +=
       fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\"/>\n",

@@ -44,12 +44,13 @@
   });
   const out = document.createElement("pre");
   out.id = "feedcheck-geometry";
-  out.textContent = "FEEDCHECK-GEOMETRY" + JSON.stringify({
+  // The markers are built, so the script's own text (also in the dumped DOM) never holds them.
+  out.textContent = "FEEDCHECK-" + "GEOMETRY" + JSON.stringify({
     width: document.documentElement.clientWidth,
     height: document.documentElement.scrollHeight,
     texts: document.querySelectorAll("svg.chart text").length,
     charts: charts,
     problems: problems,
-  }) + "END-GEOMETRY";
+  }) + "END-" + "GEOMETRY";
   document.body.appendChild(out);
 })();
