@@ -5,64 +5,18 @@
 #include <sstream>
 
 #include "core/evidence_json.h"
-#include "core/install_paths.h"
-#include "core/knowledge_base.h"
-#include "rules/knowledge_facts.h"
 
 namespace feedcheck::cli {
-
-void LayerFacts(const FactSet& incoming, FactSet* facts) {
-  for (const auto& [key, fact] : incoming) {
-    const Fact* existing = facts->Find(key);
-    if (existing && existing->provenance.origin > fact.provenance.origin) continue;
-    facts->Set(fact);
-  }
-}
 
 bool GatherFacts(const std::vector<std::string>& facts_files, const std::string& profile_path,
                  const GlobalOptions& globals, FactSet* facts, rules::Profile* profile,
                  DiagnosticList* diagnostics, const FactSet* overrides, AccountDefaults* account) {
-  bool ok = true;
-  for (const auto& path : facts_files) {
-    Evidence evidence;
-    if (!LoadEvidenceFile(path, &evidence, diagnostics)) {
-      ok = false;
-      continue;
-    }
-    LayerFacts(evidence.facts, facts);
-  }
-  // A profile with an error (an unknown field or value, an unknown size or region) gives no
-  // advice: what it meant is unknown, and advice for something else is worse than none.
-  const size_t errors_before = diagnostics->errors();
-  if (!profile_path.empty()) {
-    if (!rules::LoadProfile(profile_path, profile, diagnostics)) ok = false;
-    LayerFacts(profile->facts, facts);
-  }
-  if (overrides) facts->Merge(*overrides);
-  // The VM size and region in the merged facts: a job file's instance_type wins over the
-  // profile's sku.
-  rules::KnowledgeRequest request;
-  request.sku = facts->Text("node.sku").value_or(profile->sku);
-  request.region = facts->Text("account.region").value_or(profile->region);
-  request.account = profile->account;
-  if (account && !account->kind.empty()) request.account = account->kind;
-  if (account && account->assume_listed_region && request.region.empty() &&
-      request.account.empty() && !facts->Has("account.egress_gbps")) {
-    request.account = std::string(KnowledgeBase::kStandardListed);
-    account->assumption =
-        "no region given: assuming a standard GPv2 account in a listed region (200 Gbit/s "
-        "egress, 40,000 requests/s); give --region, --account-kind or --account-egress-gbps";
-  }
-  request.sku_location = profile->sku_location;
-  request.region_location = profile->region_location;
-  request.account_location = profile->account_location;
-  if (!request.sku.empty() || !request.region.empty() || !request.account.empty())
-    rules::AddKnowledgeFacts(request, DataDir(), globals.kb_files, facts, diagnostics);
-  return ok && diagnostics->errors() == errors_before;
+  return app::GatherFacts(facts_files, profile_path, globals.knowledge, facts, profile, diagnostics,
+                          overrides, account);
 }
 
 bool LoadRules(const GlobalOptions& globals, rules::RuleSet* rules, DiagnosticList* diagnostics) {
-  return rules::LoadRuleDirectories(BuiltinRulesDir(), globals.rules_dirs, rules, diagnostics);
+  return app::LoadRules(globals.knowledge, rules, diagnostics);
 }
 
 void PrintDiagnostics(const DiagnosticList& diagnostics) {
@@ -153,11 +107,6 @@ nlohmann::json DiagnosticsToJson(const DiagnosticList& diagnostics) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& d : diagnostics.kept()) out.push_back(DiagnosticToJson(d));
   return out;
-}
-
-std::optional<Severity> FailOnThreshold(const std::string& fail_on) {
-  if (fail_on == "never") return std::nullopt;
-  return SeverityFromName(fail_on).value_or(Severity::kCritical);
 }
 
 }  // namespace feedcheck::cli

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/fact_gathering.h"
+#include "app/rule_evaluation.h"
 #include "cli/command.h"
 #include "core/diagnostic.h"
 #include "core/fact_set.h"
@@ -15,23 +17,14 @@
 
 namespace feedcheck::cli {
 
-/// Layers `incoming` over `facts`, keeping for each key the fact of the more trusted origin
-/// (measured > observed > derived > declared > knowledge); equal trust: `incoming` wins.
-void LayerFacts(const FactSet& incoming, FactSet* facts);
+using app::LayerFacts;
 
-/// The storage account for the knowledge-base lookup when flags name it (lint's
-/// --account-kind), and whether to assume a standard account in a listed region when nothing
-/// names one (then `assumption` says so, as `egress` does).
-struct AccountDefaults {
-  std::string kind;
-  bool assume_listed_region = false;
-  std::string assumption;  ///< out: what was assumed, "" when nothing was
-};
+using app::AccountDefaults;
 
-/// Loads facts files and an optional profile into `facts` and adds knowledge-base facts for
-/// the profile's VM size and region (plus `extra_sku` when the profile names none). Returns
-/// false when an input could not be read, or the profile or its knowledge-base lookups (VM
-/// size, region, storage target) had an error: the caller exits 3.
+/// app::GatherFacts with the --kb files. Loads facts files and an optional profile into `facts` and
+/// adds knowledge-base facts for the profile's VM size and region (plus `extra_sku` when the
+/// profile names none). Returns false when an input could not be read, or the profile or its
+/// knowledge-base lookups (VM size, region, storage target) had an error: the caller exits 3.
 bool GatherFacts(const std::vector<std::string>& facts_files, const std::string& profile_path,
                  const GlobalOptions& globals, FactSet* facts, rules::Profile* profile,
                  DiagnosticList* diagnostics, const FactSet* overrides = nullptr,
@@ -54,7 +47,6 @@ nlohmann::json DiagnosticsToJson(const DiagnosticList& diagnostics);
 /// Wraps `text` to `width` columns, every line starting with `indent`.
 std::string Wrap(const std::string& text, size_t width, const std::string& indent);
 
-/// Severity threshold of --fail-on; nullopt for "never".
-std::optional<Severity> FailOnThreshold(const std::string& fail_on);
+using app::FailOnThreshold;
 
 }  // namespace feedcheck::cli

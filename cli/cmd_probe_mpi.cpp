@@ -504,7 +504,7 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
   app.fallthrough();
   GlobalOptions globals;
   app.add_flag("--json", globals.json, "Evidence as JSON on rank 0 (other ranks print nothing)");
-  app.add_option("--kb", globals.kb_files, "Extra knowledge-base YAML file")
+  app.add_option("--kb", globals.knowledge.kb_files, "Extra knowledge-base YAML file")
       ->check(CLI::ExistingFile);
   CLI::App* probe = app.add_subcommand("probe", "Measure storage from every rank at once");
   probe->require_subcommand(1);

@@ -7,15 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "app/knowledge_inputs.h"
+
 namespace feedcheck::cli {
 
 /// Flags every subcommand understands (set on the root app, usable before or after the
 /// subcommand name).
 struct GlobalOptions {
-  bool json = false;                    ///< machine output with "schema_version"
-  std::vector<std::string> kb_files;    ///< --kb FILE: user knowledge-base overrides
-  std::vector<std::string> rules_dirs;  ///< --rules DIR: user rules, added to the built-ins
-  std::string fail_on = "critical";     ///< --fail-on info|warning|critical|never
+  bool json = false;                 ///< machine output with "schema_version"
+  app::KnowledgeInputs knowledge;    ///< --kb FILE overrides, --rules DIR extra rules
+  std::string fail_on = "critical";  ///< --fail-on info|warning|critical|never
   bool no_color = false;
 };
 

@@ -20,10 +20,10 @@ int main(int argc, char** argv) {
 
   cli::GlobalOptions globals;
   app.add_flag("--json", globals.json, "Machine-readable output (JSON with schema_version)");
-  app.add_option("--kb", globals.kb_files,
+  app.add_option("--kb", globals.knowledge.kb_files,
                  "Extra knowledge-base YAML file overriding built-in rows")
       ->check(CLI::ExistingFile);
-  app.add_option("--rules", globals.rules_dirs, "Directory of extra rules (*.yaml)");
+  app.add_option("--rules", globals.knowledge.rules_dirs, "Directory of extra rules (*.yaml)");
   app.add_option("--fail-on", globals.fail_on, "Exit 1 when a finding is at or above this severity")
       ->check(CLI::IsMember({"info", "warning", "critical", "never"}));
   app.add_flag("--no-color", globals.no_color, "No colour in terminal output (NO_COLOR works too)");

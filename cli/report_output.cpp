@@ -12,7 +12,6 @@
 #include "core/atomic_file.h"
 #include "core/exit_status.h"
 #include "reports/reporter.h"
-#include "rules/advice.h"
 
 namespace feedcheck::cli {
 
@@ -51,26 +50,8 @@ int WriteReport(const Report& report, const std::string& format_flag, const std:
   return ToInt(ExitStatus::kOk);
 }
 
-void ApplyRules(const rules::RuleSet& rules, const FactSet& facts,
-                Verdict (*decide)(const std::vector<Finding>&), Report* report) {
-  rules::EvaluationResult result = rules.Evaluate(facts);
-  rules::Advice advice = rules::MergeAdvice(result.findings);
-  Verdict verdict = decide(result.findings);
-  report->verdict = verdict.text;
-  report->verdict_level = verdict.level;
-  report->verdict_detail = verdict.detail;
-  report->findings = std::move(result.findings);
-  report->skipped = std::move(result.skipped);
-  report->env = advice.env;
-  report->config = advice.config;
-}
-
 int FindingsExitCode(const std::vector<Finding>& findings, const GlobalOptions& globals) {
-  auto threshold = FailOnThreshold(globals.fail_on);
-  if (!threshold) return ToInt(ExitStatus::kOk);
-  for (const auto& f : findings)
-    if (f.severity >= *threshold) return ToInt(ExitStatus::kFindings);
-  return ToInt(ExitStatus::kOk);
+  return ToInt(app::FindingsExitStatus(findings, globals.fail_on));
 }
 
 }  // namespace feedcheck::cli

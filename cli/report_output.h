@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/rule_evaluation.h"
 #include "cli/command.h"
 #include "core/fact_set.h"
 #include "core/finding.h"
@@ -20,10 +21,7 @@ namespace feedcheck::cli {
 int WriteReport(const Report& report, const std::string& format, const std::string& output,
                 const GlobalOptions& globals, const std::string& command);
 
-/// Evaluates `rules` over `facts` into `report`: findings, rules not evaluated, the merged
-/// settings, and the verdict `decide` gives from the findings (PreflightVerdict, ...).
-void ApplyRules(const rules::RuleSet& rules, const FactSet& facts,
-                Verdict (*decide)(const std::vector<Finding>&), Report* report);
+using app::ApplyRules;
 
 /// 1 (findings) when a finding is at or above --fail-on, else 0.
 int FindingsExitCode(const std::vector<Finding>& findings, const GlobalOptions& globals);

@@ -1,75 +1,30 @@
-// What `egress` and `plan` share: loading the knowledge base, parsing flag values with units
-// (errors name the flag), and choosing the node and storage account from --sku / --region /
-// --account-kind / --account-egress-gbps.
+// The command line's side of app/cluster_choice: the knowledge base loaded with its
+// diagnostics printed, and the names the sizing commands use unqualified.
 #pragma once
 
-#include <optional>
-#include <string>
-
+#include "app/cluster_choice.h"
 #include "cli/command.h"
-#include "core/fact_set.h"
 #include "core/knowledge_base.h"
 
 namespace feedcheck::cli {
 
-/// Thrown-free flag errors: the message names the flag; commands print it and exit 2.
-struct FlagError {
-  std::string message;
-};
+using app::AccountChoice;
+using app::AddChoiceFacts;
+using app::Declared;
+using app::FlagError;
+using app::NicSource;
+using app::NodeChoice;
+using app::ParseBytesFlag;
+using app::ParseCountFlag;
+using app::ParseGbpsFlag;
+using app::ParseMillisecondsFlag;
+using app::ParsePositiveFlag;
+using app::ResolveAccount;
+using app::ResolveNode;
+using app::RowRef;
 
 /// Loads data/*.yaml and the --kb files; prints diagnostics to stderr. Returns 0, or the exit
 /// code (3) when a knowledge-base file is broken.
 int LoadKnowledgeBase(const GlobalOptions& globals, KnowledgeBase* kb);
-
-/// "2,000,000", "2e6" -> 2000000; rejects units, fractions and negatives.
-std::optional<double> ParseCountFlag(const std::string& flag, const std::string& text,
-                                     FlagError* error);
-/// "1TB", "4MiB", "500 KB"; a bare number is bytes.
-std::optional<double> ParseBytesFlag(const std::string& flag, const std::string& text,
-                                     FlagError* error);
-/// "24", "24Gbit/s", "1500 Mbit/s", "187.5 MB/s" -> Gbit/s; a bare number is Gbit/s.
-std::optional<double> ParseGbpsFlag(const std::string& flag, const std::string& text,
-                                    FlagError* error);
-/// "12", "12ms", "0.5 s" -> milliseconds; a bare number is milliseconds.
-std::optional<double> ParseMillisecondsFlag(const std::string& flag, const std::string& text,
-                                            FlagError* error);
-/// A positive number without unit ("3", "0.5").
-std::optional<double> ParsePositiveFlag(const std::string& flag, const std::string& text,
-                                        FlagError* error);
-
-/// The node: a knowledge-base size (--sku) or a bare NIC rate (--nic-gbps overrides the size's).
-struct NodeChoice {
-  const VmSize* vm = nullptr;
-  double nic_gbps = 0;
-  bool nic_from_flag = false;
-};
-/// Returns false with a message (near misses for an unknown size) when --sku is unknown.
-bool ResolveNode(const KnowledgeBase& kb, const std::string& sku, const std::string& nic_text,
-                 NodeChoice* out, FlagError* error);
-/// Where the node's NIC figure came from: "--nic-gbps" or "knowledge base: FILE:LINE SIZE".
-std::string NicSource(const NodeChoice& node);
-
-/// The storage account: a knowledge-base target, chosen by --account-kind or --region, with
-/// --account-egress-gbps overriding its egress.
-struct AccountChoice {
-  StorageTarget target;  ///< copy, egress possibly overridden
-  bool from_kb = true;   ///< false when only --account-egress-gbps was given
-  bool egress_from_flag = false;
-  std::string region;  ///< as given
-  bool listed_region = false;
-  std::string assumption;  ///< what was assumed for lack of a flag ("" when nothing was)
-};
-bool ResolveAccount(const KnowledgeBase& kb, const std::string& region, const std::string& kind,
-                    const std::string& egress_text, AccountChoice* out, FlagError* error);
-
-/// Adds node.*, node.count, account.* facts for the choices (knowledge base or declared).
-void AddChoiceFacts(const KnowledgeBase& kb, const NodeChoice& node, const AccountChoice& account,
-                    int nodes, FactSet* facts);
-
-/// Provenance of a fact a flag declared ("--nodes").
-Provenance Declared(const std::string& flag);
-
-/// "data/vm_sizes.yaml:27" for a row.
-std::string RowRef(const std::string& file, int line);
 
 }  // namespace feedcheck::cli
