@@ -8,6 +8,8 @@
 #include <cmath>
 #include <utility>
 
+#include "core/ascii_text.h"
+
 namespace feedcheck {
 namespace {
 
@@ -89,12 +91,6 @@ constexpr std::array<Suffix, 52> kSuffixes{{
     {"x", Unit::kCount, 1},
     {"count", Unit::kCount, 1},
 }};
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 void SetError(std::string* error, std::string message) {
   if (error) *error = std::move(message);
