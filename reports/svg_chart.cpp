@@ -80,7 +80,12 @@ AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed, bool headr
     // Whole numbers only: no page 1.5. Steps under 1 become 1.
     std::vector<double> whole;
     double step = out.ticks.size() > 1 ? std::max(1.0, std::round(out.ticks[1] - out.ticks[0])) : 1;
-    for (double t = std::floor(lo); t <= std::ceil(hi) + 1e-9; t += step) whole.push_back(t);
+    // From the multiple of the step at or under lo to the first one at or over hi, so the
+    // ticks cover the data.
+    for (double t = std::floor(lo / step) * step; whole.size() < 1000; t += step) {
+      whole.push_back(t);
+      if (t >= hi - 1e-9) break;
+    }
     out.ticks = whole;
   }
   out.step = out.ticks.size() > 1 ? out.ticks[1] - out.ticks[0] : 1;

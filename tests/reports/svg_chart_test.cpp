@@ -91,8 +91,15 @@ TEST_CASE("an integer axis has whole-number ticks only", "[reports][svg]") {
   LineChart chart(560, 300);
   chart.x.integer = true;
   chart.x.label = "page";
-  chart.Add(Line{"p", {{1, 10}, {2, 12}, {3, 11}}, "#111111", false, true});
+  std::vector<SeriesPoint> pages;
+  for (int i = 1; i <= 10; ++i) pages.push_back({double(i), 10.0 + i % 3});
+  chart.Add(Line{"p", pages, "#111111", false, true});
   std::string svg = chart.Render("pages");
+  // Every point inside the plot: the ticks cover the last page.
+  std::regex circle("<circle cx=\"([0-9.]+)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), circle); it != std::sregex_iterator();
+       ++it)
+    CHECK(std::stod((*it)[1]) <= 560 - kMarginRight + 0.1);
   std::regex tick("text-anchor=\"middle\">([^<]*)</text>");
   int ticks = 0;
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), tick); it != std::sregex_iterator();
