@@ -290,9 +290,9 @@ TEST_CASE("a throttled probe retries with backoff, boundedly, and counts the ret
   CHECK(run.result.exit_code == 4);
 }
 
-// DESIGN.md exit codes, the same for every probe: a target that answers HTTP was reached, so a
-// run that measured nothing because it was throttled or refused is "probe failed" (4); no
-// connection at all is a target error (3).
+// Exit codes (docs/safety.md), the same for every probe: a target that answers HTTP was
+// reached, so a run that measured nothing because it was throttled or refused is "probe failed"
+// (4); no connection at all is a target error (3).
 TEST_CASE("every probe: throttled or refused first request exits 4, unreachable exits 3",
           "[faults][probes][exit]") {
   const std::string probe =

@@ -1,6 +1,6 @@
 // The second safety pass against hostile servers (labels safety, faults): the real CLI against
 // tests/fault_server answering like a broken or malicious storage account. Each case is a way a
-// README "Safety" promise used to break: error bodies counted as data, impossible sizes, invalid
+// docs/safety.md promise used to break: error bodies counted as data, impossible sizes, invalid
 // UTF-8, long names, echoed secrets, terminal and Markdown injection, bodies larger than asked
 // for, a listing marker that never moves, and bytes cut at the deadline counted whole.
 #include <sys/stat.h>

@@ -1,7 +1,7 @@
 // Ctrl-C and SIGTERM on the read-only probes (label nginx, safety): `feedcheck probe throughput`
 // and `latency` against a real nginx, killed mid-run by a real signal. They must stop within
 // about a second, still print what they measured (JSON, status "partial") and exit 128 +
-// the signal (130 for SIGINT, 143 for SIGTERM), as README "Safety" states.
+// the signal (130 for SIGINT, 143 for SIGTERM), as docs/safety.md states.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
