@@ -190,11 +190,11 @@ TEST_CASE("CLI: latency and throughput against Azurite with --json, secrets from
   REQUIRE(lat.exit_code == 0);
   auto j = nlohmann::json::parse(lat.out);
   CHECK(j["schema_version"] == 1);
-  CHECK(j["probe"]["status"] == "ok");
-  CHECK(j["probe"]["auth"] == "shared-key");
+  CHECK(j["result"]["status"] == "ok");
+  CHECK(j["result"]["auth"] == "shared-key");
   CHECK(lat.err.find("budget at most 20 s") != std::string::npos);  // stated before starting
   bool has_p50 = false;
-  for (auto& fact : j["facts"]) has_p50 |= fact["key"] == "probe.latency.ttfb_p50_ms";
+  for (auto& fact : j["evidence"]["facts"]) has_p50 |= fact["key"] == "probe.latency.ttfb_p50_ms";
   CHECK(has_p50);
   CHECK(lat.out.find(kDevKey.substr(0, 20)) == std::string::npos);
   CHECK(lat.err.find(kDevKey.substr(0, 20)) == std::string::npos);
@@ -207,10 +207,11 @@ TEST_CASE("CLI: latency and throughput against Azurite with --json, secrets from
   INFO(tp.err);
   REQUIRE(tp.exit_code == 0);
   auto t = nlohmann::json::parse(tp.out);
-  CHECK(t["probe"]["auth"] == "sas");
+  CHECK(t["result"]["auth"] == "sas");
   CHECK(tp.out.find("sig=") == std::string::npos);
   bool has_series = false;
-  for (auto& s : t["series"]) has_series |= s["key"] == "probe.throughput.by_concurrency";
+  for (auto& s : t["evidence"]["series"])
+    has_series |= s["key"] == "probe.throughput.by_concurrency";
   CHECK(has_series);
 }
 
@@ -233,7 +234,7 @@ TEST_CASE("CLI: a 404 target is a target error (exit 3) naming the code") {
   CHECK(out.exit_code == 3);
   CHECK(out.err.find("404") != std::string::npos);
   auto j = nlohmann::json::parse(out.out);
-  CHECK(j["probe"]["status"] == "unreachable");
+  CHECK(j["result"]["status"] == "unreachable");
 }
 
 TEST_CASE("Shared Key signs blob names that need percent-encoding") {

@@ -114,8 +114,8 @@ TEST_CASE("throughput and latency stop on SIGINT/SIGTERM, print a partial result
   CHECK(k.err.find(sig == SIGINT ? "SIGINT" : "SIGTERM") != std::string::npos);
   auto json = ParseJson(k.out);
   REQUIRE(json.has_value());
-  CHECK((*json)["probe"]["status"] == "partial");
-  CHECK((*json)["probe"]["message"].get<std::string>().find(
+  CHECK((*json)["result"]["status"] == "partial");
+  CHECK((*json)["result"]["message"].get<std::string>().find(
             sig == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM") != std::string::npos);
   // What was measured before the signal is kept.
   const char* fact = probe == "throughput" ? "probe.throughput.gbps" : "probe.latency.ttfb_p50_ms";
