@@ -7,6 +7,7 @@
 #include "core/run_context.h"
 #include "core/units.h"
 #include "probes/redact.h"
+#include "probes/target_facts.h"
 
 namespace feedcheck::app {
 namespace {
@@ -15,12 +16,6 @@ namespace {
 constexpr const char* kRoleDoc =
     "\"Assign an Azure role for access to blob data\" (Azure Storage documentation), "
     "https://learn.microsoft.com/azure/storage/blobs/assign-azure-role-data-access";
-
-bool IsLoopbackHost(const std::string& display) {
-  for (const char* host : {"://127.", "://localhost", "://[::1]"})
-    if (display.find(host) != std::string::npos) return true;
-  return false;
-}
 
 enum class Refusal { kNone, kDenied, kNotFound };
 
@@ -50,7 +45,7 @@ Refusal RefusalOf(const ProbeResult& r) {
 
 ProbeTargetInfo TargetInfoOf(const HttpProbeEnv& env) {
   return {RedactUrl(env.target.Display()), std::string(TargetKindName(env.target.kind)),
-          std::string(AuthKindName(env.signer.auth().kind))};
+          std::string(AuthKindName(env.signer.auth().kind)), env.target};
 }
 
 Report StartProbeReport(const ProbeResult& r, const ProbeTargetInfo& target) {
@@ -59,10 +54,8 @@ Report StartProbeReport(const ProbeResult& r, const ProbeTargetInfo& target) {
   report.context.target = target.display;
   report.title = "Probe: " + r.probe;
   report.evidence = r.evidence;
-  if (IsLoopbackHost(target.display))
-    report.context.warnings.push_back(
-        "the target is on this machine (loopback): the figures describe this host, not an "
-        "Azure storage account");
+  // Loopback and emulator figures stay marked wherever this result goes (--with, compare).
+  if (target.target) AddTargetFacts(*target.target, &report.evidence.facts);
   if (r.status != ProbeStatus::kOk)
     report.context.warnings.push_back(
         fmt::format("probe {} {}: {}", r.probe, ProbeStatusName(r.status), RedactText(r.message)));

@@ -3,6 +3,7 @@
 // step when the storage refused the request.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "app/outcome.h"
@@ -15,14 +16,16 @@ namespace feedcheck::app {
 
 /// How the probe reached its target, for the report (secrets already redacted).
 struct ProbeTargetInfo {
-  std::string display;  ///< URL (redacted) or path
-  std::string kind;     ///< TargetKindName, or "local_path", "nic"
-  std::string auth;     ///< AuthKindName; "" when no credential applies (local paths, NIC)
+  std::string display;           ///< URL (redacted) or path
+  std::string kind;              ///< TargetKindName, or "local_path", "nic"
+  std::string auth;              ///< AuthKindName; "" when no credential applies (local paths, NIC)
+  std::optional<Target> target;  ///< the storage or http target; none for paths and the NIC
 };
 ProbeTargetInfo TargetInfoOf(const HttpProbeEnv& env);
 
-/// A Report titled "Probe: NAME" holding `r`'s evidence, with the loopback warning when the
-/// target is on this machine. The caller adds its headline values, then AddRunResult.
+/// A Report titled "Probe: NAME" holding `r`'s evidence and the target's own facts
+/// (target.loopback, target.emulator: the reports' caveat reads them). The caller adds its
+/// headline values, then AddRunResult.
 Report StartProbeReport(const ProbeResult& r, const ProbeTargetInfo& target);
 
 /// Appends a number from a fact (skipped when the fact is absent), with the fact's unit.

@@ -156,7 +156,7 @@ TEST_CASE("probe latency: the result object holds the first-byte percentiles",
           "[app][probes][latency]") {
   auto client = OneBigBlob();
   app::LatencyRequest r;
-  // The emulator's loopback address: plain http, so no TLS figure, and the loopback warning.
+  // The emulator's loopback address: plain http, so no TLS figure, and the figures marked.
   r.session = testing::ScriptedSession("http://127.0.0.1:10000/devstoreaccount1/data/big", client,
                                        {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sig=x"}});
   r.probe.requests = 40;
@@ -175,8 +175,8 @@ TEST_CASE("probe latency: the result object holds the first-byte percentiles",
   CHECK(Text(out.report, "status") == "ok");
   CHECK(Text(out.report, "auth") == "sas");
   CHECK(Result(out.report, "tls_ms") == nullptr);
-  REQUIRE_FALSE(out.report.context.warnings.empty());
-  CHECK(out.report.context.warnings.front().find("loopback") != std::string::npos);
+  CHECK(out.report.evidence.facts.Bool("target.loopback") == std::optional<bool>(true));
+  CHECK(out.report.evidence.facts.Bool("target.emulator") == std::optional<bool>(true));
   CHECK(out.report.title == "Probe: latency");
   CHECK(out.report.context.command == "probe latency");
 }
