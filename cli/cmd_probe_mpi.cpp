@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "app/mpi_cluster_result.h"
 #include "app/mpi_rank_probe.h"
 #include "cli/command.h"
 #include "cli/mpi_output.h"
@@ -59,14 +60,8 @@ nlohmann::json ProbeJson(const MpiProbeRequest& f, const RankProbe& s, int ranks
           {"ramp", f.ramp}};
 }
 
-std::string ThroughputSource(const MpiProbeRequest& f, const RankProbe& s, int ranks) {
-  return fmt::format("probe throughput under MPI ({} ranks, {} connections each, {} MiB blocks)",
-                     ranks, f.concurrency, s.throughput.block_bytes >> 20);
-}
-
 int RunThroughput(const MpiWorld& w, const MpiProbeRequest& f, const RankProbe& s, bool json) {
   const int n = w.size();
-  std::string source = ThroughputSource(f, s, n);
   if (w.root())
     fmt::print(stderr,
                "feedcheck-mpi probe throughput: {}; {} ranks x {} connections; {} s per {}; "
@@ -85,55 +80,20 @@ int RunThroughput(const MpiWorld& w, const MpiProbeRequest& f, const RankProbe& 
   }
   if (!w.root()) return 0;
   const ClusterThroughput& all = steps.back();
-  Evidence ev;
-  AddThroughputFacts(all, source, &ev.facts);
-  nlohmann::json ramp_json = nlohmann::json::array();
-  Ramp ramp;
-  if (f.ramp) {
-    std::vector<double> measured;
-    for (const ClusterThroughput& c : steps) measured.push_back(c.aggregate_gbps);
-    RampLimit nic = app::NicLimit(s), egress = app::EgressLimit(s);
-    ramp = BuildRamp(std::move(measured), nic, egress);
-    AddRampEvidence(ramp, nic, egress, source, &ev);
-    for (size_t i = 0; i < ramp.measured_gbps.size(); ++i)
-      ramp_json.push_back({{"nodes", i + 1},
-                           {"aggregate_gbps", ramp.measured_gbps[i]},
-                           {"predicted_gbps", ramp.predicted_gbps[i]},
-                           {"window_s", steps[i].window_s},
-                           {"ranks", NodesJson(steps[i].nodes)}});
-  }
-  int rc = app::WorstRankExit(last);
-  if (all.window_s <= 0) rc = std::max(rc, ToInt(ExitStatus::kProbeFailed));
+  app::ClusterThroughputResult result = app::AssembleThroughput(f, s, n, steps, last);
+  const Evidence& ev = result.evidence;
+  const int rc = result.exit_status;
   if (json) {
     nlohmann::json j = EvidenceToJson(ev);
     j["probe"] = ProbeJson(f, s, n);
-    j["cluster"] = {{"aggregate_gbps", all.aggregate_gbps},
-                    {"window_s", all.window_s},
-                    {"window_start_epoch_s", all.window_start_epoch_s},
-                    {"common_window_bytes", all.common_bytes},
-                    {"error", all.error},
-                    {"nodes", NodesJson(all.nodes)}};
-    if (f.ramp) j["cluster"]["ramp"] = ramp_json;
+    j["cluster"] = ThroughputClusterJson(steps, f.ramp ? &result.ramp : nullptr);
     fmt::print("{}\n", JsonText(j, 2));
     return rc;
   }
   fmt::print("cluster throughput: {} node{}, {} connections each, {} blocks\n", n,
              n == 1 ? "" : "s", f.concurrency, FormatBytes(double(s.throughput.block_bytes)));
   PrintClusterThroughput(all);
-  if (f.ramp) {
-    const auto& m = ramp.measured_gbps;
-    const auto& p = ramp.predicted_gbps;
-    fmt::print("ramp (each step {:.1f} s):\n  {:>5}  {:>16}  {:>9}\n", s.env.budget.duration_s,
-               "nodes", "aggregate Gbit/s", "predicted");
-    for (size_t i = 0; i < m.size(); ++i)
-      fmt::print("  {:>5}  {:>16.3f}  {:>9.3f}\n", i + 1, m[i], p[i]);
-    fmt::print("  knee: {} node{} ({:.3f} Gbit/s){}; predicted {} node{} ({:.3f} Gbit/s)\n",
-               ramp.knee, ramp.knee == 1 ? "" : "s", m[size_t(ramp.knee - 1)],
-               ramp.knee == n ? ", or further: it still grew at the last step" : "",
-               ramp.predicted_knee, ramp.predicted_knee == 1 ? "" : "s",
-               p[size_t(ramp.predicted_knee - 1)]);
-    fmt::print("  prediction from {}\n", ramp.prediction_basis);
-  }
+  if (f.ramp) PrintRamp(result.ramp, n, s.env.budget.duration_s);
   return rc;
 }
 
@@ -149,19 +109,10 @@ int RunLatency(const MpiWorld& w, const MpiProbeRequest& f, const RankProbe& s, 
   std::vector<RankReport> reports = Step(w, s, n);
   if (!w.root()) return 0;
   PrintRankMessages(reports);
-  ClusterLatency c = MergeLatency(reports);
-  std::string source = fmt::format("probe latency under MPI ({} ranks, {} GETs of {} each)", n,
-                                   s.latency.requests, FormatBytes(double(s.latency.range_bytes)));
-  Evidence ev;
-  AddLatencyFacts(c, source, &ev.facts);
-  if (c.ttfb.count())
-    ev.series.push_back(LatencyCdfSeries(c.ttfb, "probe.latency.ttfb_cdf",
-                                         "time to first byte, all ranks together"));
-  if (c.total.count())
-    ev.series.push_back(
-        LatencyCdfSeries(c.total, "probe.latency.total_cdf", "whole GET, all ranks together"));
-  int rc = app::WorstRankExit(reports);
-  if (c.ttfb.count() == 0) rc = std::max(rc, ToInt(ExitStatus::kProbeFailed));
+  app::ClusterLatencyResult result = app::AssembleLatency(s, n, reports);
+  const ClusterLatency& c = result.merged;
+  const Evidence& ev = result.evidence;
+  const int rc = result.exit_status;
   if (json) {
     nlohmann::json j = EvidenceToJson(ev);
     j["probe"] = ProbeJson(f, s, n);
@@ -169,22 +120,7 @@ int RunLatency(const MpiWorld& w, const MpiProbeRequest& f, const RankProbe& s, 
     fmt::print("{}\n", JsonText(j, 2));
     return rc;
   }
-  auto fact = [&](const char* key) {
-    const Fact* x = ev.facts.Find(key);
-    return x ? FormatFactValue(*x) : std::string("-");
-  };
-  fmt::print("cluster latency: {} node{}, {} samples of time to first byte, merged\n", n,
-             n == 1 ? "" : "s", c.ttfb.count());
-  fmt::print("  all ranks together  p50 {}  p90 {}  p99 {}  p99.9 {}\n",
-             fact("probe.cluster.ttfb_p50_ms"), fact("probe.cluster.ttfb_p90_ms"),
-             fact("probe.cluster.ttfb_p99_ms"), fact("probe.cluster.ttfb_p999_ms"));
-  PrintNodeTable(c.nodes);
-  if (c.slowest >= 0) {
-    const NodeRow& lo = c.nodes[static_cast<size_t>(c.slowest)];
-    const NodeRow& hi = c.nodes[static_cast<size_t>(c.fastest)];
-    fmt::print("  slowest: rank {} ({}) p50 {:.2f} ms; fastest: rank {} ({}) p50 {:.2f} ms\n",
-               lo.rank, lo.host, lo.ttfb_p50_ms, hi.rank, hi.host, hi.ttfb_p50_ms);
-  }
+  PrintClusterLatency(c, ev.facts, n);
   return rc;
 }
 
@@ -202,14 +138,10 @@ int RunSmallFiles(const MpiWorld& w, const MpiProbeRequest& f, const RankProbe& 
   std::vector<RankReport> reports = Step(w, s, n);
   if (!w.root()) return 0;
   PrintRankMessages(reports);
-  ClusterSmallFiles c = MergeSmallFiles(reports);
-  std::string source = fmt::format("probe smallfiles under MPI ({} ranks, concurrency {} each)", n,
-                                   s.smallfiles.concurrency);
-  Evidence ev;
-  AddSmallFileFacts(c, source, &ev.facts);
-  AddSmallFileSeries(c, &ev);
-  int rc = app::WorstRankExit(reports);
-  if (!c.fit) rc = std::max(rc, ToInt(ExitStatus::kProbeFailed));
+  app::ClusterSmallFilesResult result = app::AssembleSmallFiles(s, n, reports);
+  const ClusterSmallFiles& c = result.merged;
+  const Evidence& ev = result.evidence;
+  const int rc = result.exit_status;
   if (json) {
     nlohmann::json j = EvidenceToJson(ev);
     j["probe"] = ProbeJson(f, s, n);
