@@ -7,6 +7,7 @@
 #include "core/units.h"
 #include "reports/report_text.h"
 #include "reports/terminal_safe.h"
+#include "reports/text_table.h"
 
 namespace feedcheck {
 
@@ -163,7 +164,30 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
   }
 }
 
+void PrintTables(const Report& r, std::ostream& out, const Painter& paint) {
+  for (const auto& t : r.tables) {
+    if (!t.title.empty()) out << "\n" << paint(kBold, t.title) << "\n";
+    bool header = false;
+    for (const auto& c : t.columns) header = header || !c.label.empty();
+    std::vector<std::string> labels;
+    if (header)
+      for (const auto& c : t.columns) labels.push_back(c.label);
+    TextTable table(labels);
+    for (size_t c = 0; c < t.columns.size(); ++c)
+      if (t.columns[c].numeric) table.AlignRight(c);
+    for (const auto& row : t.rows) {
+      std::vector<std::string> cells;
+      for (const auto& cell : row) cells.push_back(cell.text);
+      table.AddRow(std::move(cells));
+    }
+    out << table.Render();
+    for (const auto& n : t.notes) PrintIndented(out, n, "  ");
+  }
+}
+
 void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
+  // A command whose output is its tables (egress, plan) has no rules to report on.
+  if (r.findings.empty() && !r.tables.empty()) return;
   out << "\n" << paint(kBold, "Findings") << "\n";
   if (r.findings.empty()) {
     out << "  none\n";
@@ -242,6 +266,7 @@ void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) co
   Painter paint(color_);
   PrintVerdict(report, out, paint);
   PrintDiagnosis(report, out, paint);
+  PrintTables(report, out, paint);
   PrintFindings(report, out, paint);
   PrintSkipped(report, out, paint);
   PrintSettings(report, out, paint);
