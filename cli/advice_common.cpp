@@ -19,12 +19,6 @@ bool LoadRules(const GlobalOptions& globals, rules::RuleSet* rules, DiagnosticLi
   return app::LoadRules(globals.knowledge, rules, diagnostics);
 }
 
-void PrintDiagnostics(const DiagnosticList& diagnostics) {
-  for (const auto& d : diagnostics.kept()) fmt::print(stderr, "{}\n", FormatDiagnostic(d));
-  if (diagnostics.dropped() > 0)
-    fmt::print(stderr, "... and {} more diagnostics\n", diagnostics.dropped());
-}
-
 std::string Wrap(const std::string& text, size_t width, const std::string& indent) {
   std::istringstream words(text);
   std::string out, line, word;

@@ -9,6 +9,7 @@
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
 #include "cli/command.h"
+#include "cli/report_output.h"
 #include "core/diagnostic.h"
 #include "core/fact_set.h"
 #include "core/finding.h"
@@ -32,9 +33,6 @@ bool GatherFacts(const std::vector<std::string>& facts_files, const std::string&
 
 /// Built-in rules plus --rules directories. False when any rules file is invalid.
 bool LoadRules(const GlobalOptions& globals, rules::RuleSet* rules, DiagnosticList* diagnostics);
-
-/// Prints diagnostics to stderr, one per entry, with the dropped count.
-void PrintDiagnostics(const DiagnosticList& diagnostics);
 
 /// Findings for people: severity, id, title, wrapped message, evidence with provenance.
 std::string FormatFindingText(const Finding& finding);
