@@ -145,6 +145,10 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
   else if (!f.impact.empty())
     out << "           " << paint(kBold, "cost: " + f.impact) << "\n";
   if (!f.message.empty()) PrintIndented(out, f.message, "           ");
+  if (f.excess)
+    out << "           "
+        << fmt::format("{:.3g}x its limit{}\n", *f.excess,
+                       f.escalated ? ": raised to critical, far over a hard limit" : "");
   if (!f.evidence.empty()) {
     out << "           evidence:\n";
     std::vector<const Fact*> facts;
