@@ -6,15 +6,16 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ascii_text.h"
+
 namespace feedcheck::analyzers {
 
-std::string_view Trim(std::string_view s);
-bool StartsWith(std::string_view s, std::string_view prefix);
-bool EndsWith(std::string_view s, std::string_view suffix);
-/// ASCII case-insensitive comparison (dimension names, response types, headers).
-bool IEquals(std::string_view a, std::string_view b);
-bool IContains(std::string_view haystack, std::string_view needle);
-std::string ToLower(std::string_view s);
+using feedcheck::EndsWith;
+using feedcheck::IContains;
+using feedcheck::IEquals;
+using feedcheck::StartsWith;
+using feedcheck::ToLower;
+using feedcheck::Trim;
 
 /// Parses a whole string as a finite double ("2504.39", "1e3"); nullopt on anything else.
 std::optional<double> ParseDouble(std::string_view s);

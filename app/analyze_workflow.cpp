@@ -5,6 +5,7 @@
 #include <map>
 
 #include "analyzers/analyze_paths.h"
+#include "analyzers/job_folder_help.h"
 #include "app/app_messages.h"
 
 namespace feedcheck::app {
@@ -90,13 +91,17 @@ Outcome RunAnalyze(const AnalyzeRequest& request) {
   for (const auto& s : r.skipped)
     AddMessage(&outcome.diagnostics, kCodeNotRead,
                fmt::format("not read: {}: {}", s.path, s.reason), DiagnosticSeverity::kWarning);
-  report.evidence = std::move(r.evidence);
   outcome.has_report = true;
   if (!r.anything_read) {
-    AddMessage(&outcome.diagnostics, kCodeNothingReadable,
-               fmt::format("nothing readable in {}", fmt::join(request.paths, " ")));
+    // The help lists what was looked for and where Azure ML keeps it: a next step.
+    std::string help = analyzers::NothingReadableHelp("analyze", request.paths, r);
+    if (!help.empty() && help.back() == '\n') help.pop_back();
+    const std::string prefix = "feedcheck analyze: ";  // the CLI names the command itself
+    if (help.rfind(prefix, 0) == 0) help.erase(0, prefix.size());
+    AddMessage(&outcome.diagnostics, kCodeNothingReadable, std::move(help));
     outcome.status = ExitStatus::kInputError;
   }
+  report.evidence = std::move(r.evidence);
   return outcome;
 }
 

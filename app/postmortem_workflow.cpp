@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analyzers/analyze_paths.h"
+#include "analyzers/job_folder_help.h"
 #include "app/app_messages.h"
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
@@ -79,8 +80,12 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
     AddMessage(&outcome.diagnostics, kCodeNotRead,
                fmt::format("not read: {}: {}", s.path, s.reason), DiagnosticSeverity::kWarning);
   if (!analysis.anything_read) {
-    AddMessage(&outcome.diagnostics, kCodeNothingReadable,
-               fmt::format("nothing readable in {}", request.job_dir));
+    // The help lists what was looked for and where Azure ML keeps it: a next step.
+    std::string help = analyzers::NothingReadableHelp("postmortem", analyze.paths, analysis);
+    if (!help.empty() && help.back() == '\n') help.pop_back();
+    const std::string prefix = "feedcheck postmortem: ";  // the CLI names the command itself
+    if (help.rfind(prefix, 0) == 0) help.erase(0, prefix.size());
+    AddMessage(&outcome.diagnostics, kCodeNothingReadable, std::move(help));
     return Fail(std::move(outcome), ExitStatus::kInputError);
   }
   report.evidence = std::move(analysis.evidence);

@@ -23,6 +23,7 @@ int WriteFormatted(const Report& report, const std::string& format, const std::s
   options.color =
       format == "term" && to_stdout &&
       ColorWanted(globals.no_color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"));
+  options.verbose = globals.verbose;
   std::unique_ptr<Reporter> reporter = MakeReporter(format, options);
   if (!reporter) {
     fmt::print(stderr, "feedcheck {}: unknown --format '{}'\n", command, format);

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/ascii_text.h"
 #include "core/edit_distance.h"
 #include "core/input_file.h"
 #include "core/units.h"
@@ -21,16 +22,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // "Standard_ND96asr_v4", "nd96asr v4", "standard-nd96asr-v4" -> "nd96asr_v4".
 std::string VmKey(std::string_view name) {
-  std::string s = Lower(name);
+  std::string s = ToLower(name);
   for (char& c : s)
     if (c == ' ' || c == '-') c = '_';
   constexpr std::string_view kPrefix = "standard_";
@@ -278,7 +272,7 @@ std::optional<StorageTarget> ReadTarget(const YAML::Node& row, FileReader* file)
 template <typename Row, typename Same>
 void Upsert(std::vector<Row>* rows, Row row, std::set<std::string>* seen_in_file, Same same,
             FileReader* file, const YAML::Mark& mark) {
-  std::string key = Lower(row.name);
+  std::string key = ToLower(row.name);
   if (!seen_in_file->insert(key).second)
     file->Warning(kKbDuplicate, mark,
                   fmt::format("'{}' appears twice in this file; the later row wins", row.name));
@@ -397,7 +391,7 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
           } else if (auto t = ReadTarget(row, &file)) {
             Upsert(
                 &targets_, std::move(*t), &seen,
-                [](const std::string& a, const std::string& b) { return Lower(a) == Lower(b); },
+                [](const std::string& a, const std::string& b) { return ToLower(a) == ToLower(b); },
                 &file, row.Mark());
           }
         }
@@ -505,9 +499,9 @@ std::vector<std::string> KnowledgeBase::SuggestVm(std::string_view name) const {
 }
 
 const StorageTarget* KnowledgeBase::FindTarget(std::string_view name) const {
-  const std::string key = Lower(name);
+  const std::string key = ToLower(name);
   for (const auto& t : targets_)
-    if (Lower(t.name) == key) return &t;
+    if (ToLower(t.name) == key) return &t;
   return nullptr;
 }
 

@@ -13,26 +13,14 @@
 #include <sstream>
 #include <vector>
 
+#include "core/ascii_text.h"
+
 namespace feedcheck {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
 std::string HeaderValue(const HttpRequest& request, std::string_view lower_name) {
   for (const auto& [name, value] : request.headers)
-    if (Lower(name) == lower_name) return Trim(value);
+    if (ToLower(name) == lower_name) return std::string(Trim(value));
   return "";
 }
 
@@ -167,7 +155,7 @@ std::string SharedKeyStringToSign(const HttpRequest& request, const std::string&
   s += HeaderValue(request, "range") + "\n";
   std::map<std::string, std::string> ms_headers;
   for (const auto& [name, value] : request.headers) {
-    std::string lower = Lower(name);
+    std::string lower = ToLower(name);
     if (lower.rfind("x-ms-", 0) == 0) ms_headers[lower] = Trim(value);
   }
   for (const auto& [name, value] : ms_headers) s += name + ":" + value + "\n";
@@ -182,7 +170,7 @@ std::string SharedKeyStringToSign(const HttpRequest& request, const std::string&
     std::string part = query.substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
     if (!part.empty()) {
       size_t eq = part.find('=');
-      std::string name = Lower(DecodePercent(part.substr(0, eq)));
+      std::string name = ToLower(DecodePercent(part.substr(0, eq)));
       std::string value = eq == std::string::npos ? "" : DecodePercent(part.substr(eq + 1));
       params[name].push_back(value);
     }

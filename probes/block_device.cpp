@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/ascii_text.h"
+
 namespace feedcheck {
 
 namespace fs = std::filesystem;
@@ -69,8 +71,6 @@ std::string ReadSmallFile(const std::string& path) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r')) s.pop_back();
   return s;
 }
-
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 bool IsNetworkFs(const std::string& fstype) {
   static const char* const kNetwork[] = {"nfs",  "nfs4", "cifs",      "smb3",   "smbfs",

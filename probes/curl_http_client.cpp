@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "core/ascii_text.h"
 #include "probes/cleanup_registry.h"
 
 namespace feedcheck {
@@ -23,13 +24,6 @@ struct Transfer {
   size_t upload_offset = 0;
 };
 
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
 size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
   size_t n = size * count;
@@ -44,7 +38,7 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   std::string name(line.substr(0, colon));
   std::transform(name.begin(), name.end(), name.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  t->response->headers[Trim(name)] = Trim(line.substr(colon + 1));
+  t->response->headers[std::string(Trim(name))] = Trim(line.substr(colon + 1));
   return n;
 }
 

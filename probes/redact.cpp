@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "core/ascii_text.h"
+
 namespace feedcheck {
 namespace {
 
@@ -30,23 +32,9 @@ constexpr std::array<std::string_view, 6> kSecretMarkers = {"authorization: ",
                                                             "sharedaccesssignature=",
                                                             "x-ms-copy-source-authorization: "};
 
-bool IEquals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 bool IsSecretParam(std::string_view name) {
   return std::any_of(kSecretParams.begin(), kSecretParams.end(),
                      [&](std::string_view p) { return IEquals(p, name); });
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 bool IsQueryDelimiter(char c) {
@@ -80,7 +68,7 @@ std::string RedactParams(std::string_view text) {
 // The same for a percent-encoded URL inside text (a server echoing the request into an error
 // code or message): "%3Fsig%3DVALUE%26se%3D..." keeps the names, not the values.
 std::string RedactEncodedParams(std::string_view text) {
-  std::string lower = Lower(text);
+  std::string lower = ToLower(text);
   if (lower.find("%3d") == std::string::npos) return std::string(text);
   std::string out;
   out.reserve(text.size());
@@ -115,7 +103,7 @@ std::string RedactEncodedParams(std::string_view text) {
 std::string RedactUrl(std::string_view url) { return RedactParams(url); }
 
 std::string RedactHeaderValue(std::string_view name, std::string_view value) {
-  std::string lower = Lower(name);
+  std::string lower = ToLower(name);
   if (lower == "authorization" || lower == "proxy-authorization" ||
       lower == "x-ms-copy-source-authorization" || lower == "cookie" || lower == "set-cookie")
     return std::string(kRedacted);
@@ -131,7 +119,7 @@ std::string RedactText(std::string_view text) {
     while (end < s.size() && !IsQueryDelimiter(s[end])) ++end;
     s.replace(4, end - 4, kRedacted);
   }
-  std::string lower = Lower(s);
+  std::string lower = ToLower(s);
   for (std::string_view marker : kSecretMarkers) {
     size_t pos = 0;
     while ((pos = lower.find(marker, pos)) != std::string::npos) {
@@ -154,7 +142,7 @@ std::string RedactText(std::string_view text) {
         ++end;
       if (end > start && s.compare(start, end - start, kRedacted) != 0) {
         s.replace(start, end - start, kRedacted);
-        lower = Lower(s);
+        lower = ToLower(s);
       }
       pos = start + kRedacted.size();
     }

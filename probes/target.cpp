@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "core/ascii_text.h"
+
 namespace feedcheck {
 namespace {
 
@@ -12,17 +14,6 @@ constexpr std::array<std::string_view, 4> kBlobSuffixes = {
     ".blob.storage.azure.net"};
 constexpr std::array<std::string_view, 3> kDfsSuffixes = {
     ".dfs.core.windows.net", ".dfs.core.chinacloudapi.cn", ".dfs.core.usgovcloudapi.net"};
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 // "host[:port]" without the port.
 std::string_view HostName(std::string_view host) {
@@ -209,7 +200,7 @@ bool ParseTarget(std::string_view text, const TargetParseOptions& options, Targe
     *out = std::move(t);
     return true;
   }
-  std::string scheme = Lower(text.substr(0, scheme_end));
+  std::string scheme = ToLower(text.substr(0, scheme_end));
   std::string_view rest = text.substr(scheme_end + 3);
   size_t q = rest.find('?');
   if (q != std::string_view::npos) {
@@ -236,7 +227,7 @@ bool ParseTarget(std::string_view text, const TargetParseOptions& options, Targe
     if (at == std::string_view::npos || at == 0)
       return Fail(error, scheme + " target needs CONTAINER@ACCOUNT.<endpoint>: '" +
                              std::string(authority) + "'");
-    std::string host = Lower(authority.substr(at + 1));
+    std::string host = ToLower(authority.substr(at + 1));
     bool dfs = scheme.rfind("abfs", 0) == 0;
     t.scheme = "https";
     t.container = DecodePercent(authority.substr(0, at));
@@ -267,7 +258,7 @@ bool ParseTarget(std::string_view text, const TargetParseOptions& options, Targe
     return Fail(error, "unsupported scheme '" + scheme +
                            "://' (use https://, wasbs://, abfss://, http:// or a path)");
   t.scheme = scheme;
-  std::string host = Lower(authority);
+  std::string host = ToLower(authority);
   if (host.find('@') != std::string::npos)
     return Fail(error, "credentials in the URL are not accepted; use environment variables");
   t.host = host;

@@ -5,22 +5,17 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/ascii_text.h"
 #include "core/units.h"
 #include "rules/rule_set.h"
 
 namespace feedcheck::rules {
 
-namespace {
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-}  // namespace
+namespace {}  // namespace
 
 bool SameEnvValue(const std::string& a, const std::string& b) {
   if (a == b) return true;
-  std::string la = Lower(a), lb = Lower(b);
+  std::string la = ToLower(a), lb = ToLower(b);
   if ((la == "true" || la == "false") && (lb == "true" || lb == "false")) return la == lb;
   auto qa = ParseQuantity(a), qb = ParseQuantity(b);
   if (qa && qb && qa->unit == Unit::kCount && qb->unit == Unit::kCount)

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/ascii_text.h"
+
 namespace feedcheck::rules {
 namespace {
 
@@ -15,10 +17,6 @@ const Finding* FindFinding(const EvaluationResult& result, std::string_view id) 
 }
 
 SourceLocation At(const JobFile& job, int line) { return SourceLocation{job.path, line, 0}; }
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
 
 }  // namespace
 

@@ -3,15 +3,10 @@
 # tests/fuzz/CMakeLists.txt when FEEDCHECK_BUILD_FUZZERS is on; clang only). Sources are compiled
 # into the fuzzers with coverage and ASan/UBSan; yaml-cpp is the system library.
 set(_rules_fuzz_flags -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
-set(_rules_fuzz_sources)
-foreach(s condition_ast condition_lexer condition_parser evaluator expression job_file profile
-          rule_compiler rule_info rule_reader rule_set template type_checker yaml_input)
-  list(APPEND _rules_fuzz_sources ${PROJECT_SOURCE_DIR}/rules/${s}.cpp)
-endforeach()
-foreach(s account_plan bottleneck diagnostic edit_distance egress_calculator fact fact_registry
-          fact_set finding input_file knowledge_base units)
-  list(APPEND _rules_fuzz_sources ${PROJECT_SOURCE_DIR}/core/${s}.cpp)
-endforeach()
+# The rules engine and all of core, from the lists the libraries are built from.
+list(TRANSFORM FEEDCHECK_RULES_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/rules/
+     OUTPUT_VARIABLE _rules_fuzz_sources)
+list(APPEND _rules_fuzz_sources ${FEEDCHECK_FUZZ_CORE_SOURCES})
 add_library(feedcheck_rules_fuzz_objects OBJECT ${_rules_fuzz_sources})
 target_include_directories(feedcheck_rules_fuzz_objects PUBLIC ${PROJECT_SOURCE_DIR})
 target_compile_options(feedcheck_rules_fuzz_objects PUBLIC ${_rules_fuzz_flags} -fsanitize=fuzzer-no-link)
