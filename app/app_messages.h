@@ -10,6 +10,5 @@ inline constexpr const char* kCodeNothingReadable = "W003";   ///< no input coul
 inline constexpr const char* kCodeUnreadableResult = "W004";  ///< a saved result cannot be read
 inline constexpr const char* kCodeInputErrors = "W005";       ///< inputs or rules have errors
 inline constexpr const char* kCodeNotRead = "W006";           ///< warning: one input skipped
-inline constexpr const char* kCodeAssumption = "W007";        ///< note: a value was assumed
 
 }  // namespace feedcheck::app

@@ -7,6 +7,7 @@
 #include "core/evidence_json.h"
 #include "reports/diagnosis_json.h"
 #include "reports/measurement_caveat.h"
+#include "reports/report_messages.h"
 
 namespace feedcheck {
 
@@ -64,7 +65,7 @@ json ContextToJson(const RunContext& c) {
 
 Diagnostic Bad(const std::string& file, const std::string& path, const std::string& message,
                DiagnosticSeverity severity = DiagnosticSeverity::kError) {
-  return Diagnostic{"E010", severity, message, {file, 0, 0}, path, ""};
+  return Diagnostic{kCodeReportInvalid, severity, message, {file, 0, 0}, path, ""};
 }
 
 // Typed readers: a wrong type is a diagnostic naming the JSON path, and the default is kept.
@@ -402,7 +403,7 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
 }
 
 bool LoadReportFile(const std::string& path, Report* out, DiagnosticList* diags) {
-  std::optional<json> j = ReadJsonFile(path, "E011", diags);
+  std::optional<json> j = ReadJsonFile(path, kCodeReportUnreadable, diags);
   return j && ReportFromJson(*j, path, out, diags);
 }
 
