@@ -53,7 +53,7 @@ TEST_CASE("advise prints findings and the settings for people", "[cli][advise]")
   CHECK(r.out.find("mount-large-sequential-once") != std::string::npos);
   CHECK(r.out.find("Settings to paste") != std::string::npos);
   CHECK(r.out.find("export DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED='true'") != std::string::npos);
-  CHECK(r.out.find("Not evaluated") != std::string::npos);
+  CHECK(r.out.find("rules not evaluated") != std::string::npos);
   CHECK(r.out.find("{\"") == std::string::npos);  // not JSON
 }
 
