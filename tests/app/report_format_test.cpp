@@ -13,7 +13,7 @@ std::string Choose(FormatFlags flags) {
 }
 }  // namespace
 
-TEST_CASE("-f wins, then -o's extension, then --json, then term", "[app][format]") {
+TEST_CASE("format: -f wins, then the extension of -o, then --json, then term", "[app][format]") {
   CHECK(Choose({false, "", ""}) == "term");
   CHECK(Choose({true, "", ""}) == "json");
   CHECK(Choose({false, "md", ""}) == "md");
@@ -28,7 +28,7 @@ TEST_CASE("-f wins, then -o's extension, then --json, then term", "[app][format]
   CHECK(Choose({true, "json", ""}) == "json");
 }
 
-TEST_CASE("--json with another -f is an error naming both flags", "[app][format]") {
+TEST_CASE("format: --json with another -f is an error naming both flags", "[app][format]") {
   std::string message = Choose({true, "md", ""});
   CHECK(message.rfind("error: ", 0) == 0);
   CHECK(message.find("--json") != std::string::npos);
