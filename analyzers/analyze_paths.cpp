@@ -8,6 +8,7 @@
 #include <memory>
 #include <system_error>
 
+#include "analyzers/analyzer_messages.h"
 #include "analyzers/azure_monitor_metrics.h"
 #include "analyzers/correlation.h"
 #include "analyzers/data_capability_log.h"
@@ -161,7 +162,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
         result.skipped.push_back(
             {c.path, head.empty() ? "empty or unreadable" : "format not recognised"});
         if (c.explicit_file)
-          result.evidence.diagnostics.Add({"A200",
+          result.evidence.diagnostics.Add({kCodeFormatNotRecognised,
                                            DiagnosticSeverity::kWarning,
                                            fmt::format("format not recognised (use --format {})",
                                                        fmt::join(FormatNames(), "|")),
@@ -186,7 +187,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
     if (!FeedFile(path, a, &error)) {
       result.skipped.push_back({path, error});
       result.evidence.diagnostics.Add(
-          {"A202", DiagnosticSeverity::kError, error, {path, 0, 0}, "analyze", ""});
+          {kCodeUnreadableFile, DiagnosticSeverity::kError, error, {path, 0, 0}, "analyze", ""});
       return;
     }
     result.anything_read = true;

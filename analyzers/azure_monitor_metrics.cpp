@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 
@@ -51,7 +52,7 @@ const char* AggregationFor(StorageMetrics::Metric m) {
 
 void Diag(DiagnosticList* d, const std::string& file, int line, std::string message,
           std::string context = {}) {
-  d->Add({"A210",
+  d->Add({kCodeMetricsField,
           DiagnosticSeverity::kWarning,
           std::move(message),
           {file, line, 0},
@@ -204,7 +205,7 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
     size_t offset = std::min(static_cast<size_t>(e.byte), text.size());
     int line = 1;
     for (size_t i = 0; i < offset; ++i) line += text[i] == '\n';
-    diagnostics->Add({"A211",
+    diagnostics->Add({kCodeBadJson,
                       DiagnosticSeverity::kError,
                       fmt::format("not valid JSON: {}", e.what()),
                       {file, line, 0},
@@ -213,7 +214,7 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
     return false;
   } catch (const Json::exception& e) {
     // Valid syntax the library still refuses, e.g. a number too large for its types.
-    diagnostics->Add({"A211",
+    diagnostics->Add({kCodeBadJson,
                       DiagnosticSeverity::kError,
                       fmt::format("unreadable JSON: {}", e.what()),
                       {file, 0, 0},
@@ -236,7 +237,7 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
     ParseResponse(*d, file, metrics, diagnostics, points, gpu_points);
   }
   if (!any)
-    diagnostics->Add({"A212",
+    diagnostics->Add({kCodeNotMetrics,
                       DiagnosticSeverity::kError,
                       "JSON has no \"value\" array of metrics (not an Azure Monitor response)",
                       {file, 1, 0},

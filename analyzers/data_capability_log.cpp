@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 
@@ -230,7 +231,7 @@ void DataCapabilityAnalyzer::Finish(Evidence* out) {
                           AtFile(stream_error_file_, stream_error_line_)));
   out->timeline.insert(out->timeline.end(), intervals_.begin(), intervals_.end());
   if (intervals_dropped_ > 0)
-    diagnostics().Add({"A204",
+    diagnostics().Add({kCodeTimelineFull,
                        DiagnosticSeverity::kNote,
                        fmt::format("{} activities beyond {} not drawn on the timeline",
                                    intervals_dropped_, kMaxIntervals),
@@ -238,7 +239,7 @@ void DataCapabilityAnalyzer::Finish(Evidence* out) {
                        "data-capability",
                        ""});
   if (unfinished_ > 0)
-    diagnostics().Add({"A205",
+    diagnostics().Add({kCodeUnfinished,
                        DiagnosticSeverity::kWarning,
                        fmt::format("{} activities started but never completed", unfinished_),
                        {first_file, 0, 0},

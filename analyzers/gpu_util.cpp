@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
 
 namespace feedcheck::analyzers {
@@ -238,14 +239,14 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
   std::string first = stats().files.empty() ? "" : stats().files.front();
   if (missing_ > 0)
     diagnostics().Add(
-        {"A220",
+        {kCodeGpuNoValue,
          DiagnosticSeverity::kNote,
          fmt::format("{} samples had no value (N/A, [Not Supported], DCGM blank)", missing_),
          {first, 0, 0},
          "gpu",
          ""});
   if (untimed_ > 0)
-    diagnostics().Add({"A221",
+    diagnostics().Add({kCodeGpuNoTimestamp,
                        DiagnosticSeverity::kNote,
                        fmt::format("{} samples had no timestamp: in the statistics, not on the "
                                    "timeline",
@@ -254,7 +255,7 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
                        "gpu",
                        ""});
   if (gpu_overflow_ > 0)
-    diagnostics().Add({"A204",
+    diagnostics().Add({kCodeTooManyGpus,
                        DiagnosticSeverity::kNote,
                        fmt::format("more than {} GPUs; {} samples of further GPUs ignored",
                                    kMaxGpus, gpu_overflow_),

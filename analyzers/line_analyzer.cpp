@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
 
 namespace feedcheck::analyzers {
@@ -19,7 +20,7 @@ void LineAnalyzer::Malformed(const Line& line, std::string_view reason) {
   ++stats_.malformed;
   std::string message(reason);
   if (line.unterminated) message += " (last line has no newline: truncated?)";
-  diagnostics_.Add({"A201",
+  diagnostics_.Add({kCodeMalformedLine,
                     DiagnosticSeverity::kWarning,
                     message,
                     {file_, static_cast<int>(line.number), 0},

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
 
@@ -243,7 +244,7 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
       out->timeline.push_back({"storage", label, iv.start, iv.end, "rslex", "rslex.log"});
   if (out_of_order_ > 0)
     diagnostics().Add(
-        {"A203",
+        {kCodeOutOfOrder,
          DiagnosticSeverity::kNote,
          fmt::format("{} lines went back in time (files fed out of order?)", out_of_order_),
          {stats().files.empty() ? "" : stats().files.back(), 0, 0},
@@ -251,7 +252,7 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
          ""});
   if (span_overflow_ > 0)
     diagnostics().Add(
-        {"A204",
+        {kCodeTooManySpans,
          DiagnosticSeverity::kNote,
          fmt::format("more than {} distinct spans; the rest counted as (other)", kMaxKeys),
          {},

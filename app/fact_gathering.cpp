@@ -1,7 +1,7 @@
 #include "app/fact_gathering.h"
 
-#include "core/evidence_json.h"
 #include "core/install_paths.h"
+#include "reports/report_json.h"
 #include "rules/knowledge_facts.h"
 
 namespace feedcheck::app {
@@ -18,13 +18,14 @@ bool GatherFacts(const std::vector<std::string>& facts_files, const std::string&
                  const KnowledgeInputs& knowledge, FactSet* facts, rules::Profile* profile,
                  DiagnosticList* diagnostics, const FactSet* overrides, AccountDefaults* account) {
   bool ok = true;
+  // A facts.json, or a saved result (--json of analyze, a probe, preflight): its evidence.
   for (const auto& path : facts_files) {
-    Evidence evidence;
-    if (!LoadEvidenceFile(path, &evidence, diagnostics)) {
+    Report saved;
+    if (!LoadReportFile(path, &saved, diagnostics)) {
       ok = false;
       continue;
     }
-    LayerFacts(evidence.facts, facts);
+    LayerFacts(saved.evidence.facts, facts);
   }
   // A profile with an error (an unknown field or value, an unknown size or region) gives no
   // advice: what it meant is unknown, and advice for something else is worse than none.

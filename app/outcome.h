@@ -3,6 +3,8 @@
 // the CLI only prints.
 #pragma once
 
+#include <string>
+
 #include "core/diagnostic.h"
 #include "core/exit_status.h"
 #include "reports/report.h"
@@ -15,5 +17,12 @@ struct Outcome {
   DiagnosticList diagnostics;
   bool has_report = false;  ///< false when the workflow stopped before it had anything to show
 };
+
+/// An Outcome that stopped before its report: `status` and one error naming what was wrong.
+Outcome Stopped(ExitStatus status, const char* code, std::string message);
+
+/// Adds an error (or warning, note) without a file location: a flag, a built-in.
+void AddMessage(DiagnosticList* diagnostics, const char* code, std::string message,
+                DiagnosticSeverity severity = DiagnosticSeverity::kError);
 
 }  // namespace feedcheck::app

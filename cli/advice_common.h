@@ -1,5 +1,5 @@
-// What `advise` and `lint` share: gathering facts (facts files, a profile, the knowledge base),
-// loading the rule directories, and printing findings, skipped rules and diagnostics.
+// The command line's side of app/fact_gathering for the commands not yet moved to app/
+// (preflight, rules): gathering facts and loading rules with the global flags.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,6 +9,7 @@
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
 #include "cli/command.h"
+#include "cli/report_output.h"
 #include "core/diagnostic.h"
 #include "core/fact_set.h"
 #include "core/finding.h"
@@ -33,19 +34,8 @@ bool GatherFacts(const std::vector<std::string>& facts_files, const std::string&
 /// Built-in rules plus --rules directories. False when any rules file is invalid.
 bool LoadRules(const GlobalOptions& globals, rules::RuleSet* rules, DiagnosticList* diagnostics);
 
-/// Prints diagnostics to stderr, one per entry, with the dropped count.
-void PrintDiagnostics(const DiagnosticList& diagnostics);
-
-/// Findings for people: severity, id, title, wrapped message, evidence with provenance.
-std::string FormatFindingText(const Finding& finding);
-std::string FormatSkippedText(const std::vector<SkippedRule>& skipped);
-
-nlohmann::json FindingToJson(const Finding& finding);
-nlohmann::json SkippedToJson(const SkippedRule& skipped);
+/// Diagnostics as a JSON array (`rules --json`).
 nlohmann::json DiagnosticsToJson(const DiagnosticList& diagnostics);
-
-/// Wraps `text` to `width` columns, every line starting with `indent`.
-std::string Wrap(const std::string& text, size_t width, const std::string& indent);
 
 using app::FailOnThreshold;
 

@@ -4,11 +4,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
-#include "cli/text_table.h"
 #include "core/evidence.h"
 #include "core/exit_status.h"
 #include "core/fact_registry.h"
 #include "core/json_text.h"
+#include "reports/text_table.h"
 
 namespace feedcheck::cli {
 namespace {

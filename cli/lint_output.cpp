@@ -4,18 +4,12 @@
 
 #include <map>
 
-#include "cli/advice_common.h"
-
 #ifndef FEEDCHECK_VERSION
 #define FEEDCHECK_VERSION "dev"
 #endif
 
 namespace feedcheck::cli {
 namespace {
-
-std::string Where(const SourceLocation& l) {
-  return l.line > 0 ? fmt::format("{}:{}", l.file, l.line) : l.file;
-}
 
 // What each problem code means, for the SARIF rule list.
 const std::map<std::string, std::pair<const char*, const char*>>& CodeNames() {
@@ -64,50 +58,7 @@ std::string ArtifactUri(const std::string& path) {
 
 }  // namespace
 
-std::string LintText(const LintOutput& out) {
-  std::string text;
-  for (const auto& a : out.assumptions) text += fmt::format("note: {}\n", a);
-  if (out.problems.empty()) {
-    text += fmt::format("{}: Ok ({} rules evaluated, {} not evaluated for missing facts)\n",
-                        out.job, out.rules_evaluated, out.skipped.size());
-    return text;
-  }
-  for (const auto& p : out.problems) {
-    text += fmt::format("{}: {}[{}]: {}\n", Where(p.location), SeverityName(p.severity), p.code,
-                        p.message);
-    text += Wrap("change: " + p.change, 100, "    ");
-  }
-  text += fmt::format("{} problem{} ({} rules not evaluated for missing facts{})\n",
-                      out.problems.size(), out.problems.size() == 1 ? "" : "s", out.skipped.size(),
-                      out.profile_given ? "" : "; give --profile to say more");
-  return text;
-}
-
-nlohmann::ordered_json LintJson(const LintOutput& out) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& p : out.problems)
-    list.push_back({{"code", p.code},
-                    {"severity", SeverityName(p.severity)},
-                    {"message", p.message},
-                    {"change", p.change},
-                    {"file", p.location.file},
-                    {"line", p.location.line},
-                    {"rule_id", p.rule_id}});
-  nlohmann::json skipped = nlohmann::json::array();
-  for (const auto& s : out.skipped) skipped.push_back(SkippedToJson(s));
-  nlohmann::ordered_json j;
-  j["schema_version"] = 1;
-  j["command"] = "lint";
-  j["job"] = out.job;
-  j["assumptions"] = out.assumptions;
-  j["problems"] = list;
-  j["not_evaluated"] = skipped;
-  j["diagnostics"] =
-      out.diagnostics ? DiagnosticsToJson(*out.diagnostics) : nlohmann::json::array();
-  return j;
-}
-
-nlohmann::ordered_json LintSarif(const LintOutput& out) {
+nlohmann::ordered_json LintSarif(const std::vector<rules::LintProblem>& problems) {
   nlohmann::ordered_json rules_list = nlohmann::ordered_json::array();
   std::map<std::string, size_t> rule_index;
   for (const auto& [code, names] : CodeNames()) {
@@ -119,7 +70,7 @@ nlohmann::ordered_json LintSarif(const LintOutput& out) {
     rules_list.push_back(rule);
   }
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
-  for (const auto& p : out.problems) {
+  for (const auto& p : problems) {
     nlohmann::ordered_json physical;
     physical["artifactLocation"] = {{"uri", ArtifactUri(p.location.file)}};
     // SARIF lines start at 1; a problem about the whole file has no region.

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/atomic_file.h"
+#include "core/core_messages.h"
 #include "core/input_file.h"
 #include "core/json_text.h"
 
@@ -29,7 +30,8 @@ json ProvenanceToJson(const Provenance& p) {
 }
 
 Diagnostic Bad(const std::string& file, const std::string& path, const std::string& message) {
-  return Diagnostic{"E001", DiagnosticSeverity::kError, message, {file, 0, 0}, path, ""};
+  return Diagnostic{
+      kCodeFactsFileInvalid, DiagnosticSeverity::kError, message, {file, 0, 0}, path, ""};
 }
 
 }  // namespace
@@ -155,7 +157,7 @@ bool EvidenceFromJson(const json& j, const std::string& file, Evidence* out,
   }
   int version = j.value("schema_version", 0);
   if (version != kEvidenceSchemaVersion) {
-    diags->Add(Diagnostic{"E002",
+    diags->Add(Diagnostic{kCodeFactsSchemaVersion,
                           DiagnosticSeverity::kWarning,
                           fmt::format("schema_version {} (this build reads {}); reading anyway",
                                       version, kEvidenceSchemaVersion),
@@ -255,7 +257,7 @@ std::optional<json> ReadJsonFile(const std::string& path, const char* code, Diag
 }
 
 bool LoadEvidenceFile(const std::string& path, Evidence* out, DiagnosticList* diags) {
-  std::optional<json> j = ReadJsonFile(path, "E001", diags);
+  std::optional<json> j = ReadJsonFile(path, kCodeFactsFileInvalid, diags);
   return j && EvidenceFromJson(*j, path, out, diags);
 }
 

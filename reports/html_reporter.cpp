@@ -112,7 +112,35 @@ std::string FindingCard(const Finding& f, const MeasurementCaveat& caveat) {
   return out + "</article>\n";
 }
 
+std::string Tables(const Report& r) {
+  std::string out;
+  for (const auto& t : r.tables) {
+    out += fmt::format("<section><h2>{}</h2>\n<div class=\"card\"><table>", E(t.title));
+    bool header = false;
+    for (const auto& c : t.columns) header = header || !c.label.empty();
+    if (header) {
+      out += "<tr>";
+      for (const auto& c : t.columns) out += fmt::format("<th>{}</th>", E(c.label));
+      out += "</tr>\n";
+    }
+    for (const auto& row : t.rows) {
+      out += "<tr>";
+      for (size_t c = 0; c < row.size(); ++c) {
+        const bool numeric = c < t.columns.size() && t.columns[c].numeric;
+        out += fmt::format("<td{}>{}</td>", numeric ? " class=\"value\"" : "", E(row[c].text));
+      }
+      out += "</tr>\n";
+    }
+    out += "</table>";
+    for (const auto& n : t.notes) out += fmt::format("<p class=\"note\">{}</p>", E(n));
+    out += "</div></section>\n";
+  }
+  return out;
+}
+
 std::string Findings(const Report& r) {
+  // A command whose output is its tables (egress, plan) has no rules to report on.
+  if (r.findings.empty() && !r.tables.empty()) return "";
   std::string out = "<section><h2>Findings</h2>\n";
   MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) out += "<p class=\"note\">No rule found a problem.</p>\n";
@@ -205,7 +233,7 @@ void HtmlReporter::Render(const Report& r, std::ostream& out) const {
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
       << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
-      << Banner(r) << Warnings(r) << DiagnosisSection(r) << Findings(r) << Settings(r)
+      << Banner(r) << Warnings(r) << DiagnosisSection(r) << Tables(r) << Findings(r) << Settings(r)
       << "<section><h2>Charts</h2>\n"
       << RenderHtmlCharts(r) << "</section>\n"
       << Facts(r) << Skipped(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";

@@ -143,8 +143,25 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
       out << "\n";
     }
   }
-  out << "## Findings\n";
-  if (r.findings.empty()) out << "\nNone.\n";
+  for (const auto& t : r.tables) {
+    out << "## " << (t.title.empty() ? "Table" : MarkdownCell(t.title)) << "\n\n|";
+    std::string rule = "|";
+    for (const auto& c : t.columns) {
+      out << " " << MarkdownCell(c.label) << " |";
+      rule += c.numeric ? "---:|" : "---|";
+    }
+    out << "\n" << rule << "\n";
+    for (const auto& row : t.rows) {
+      out << "|";
+      for (const auto& cell : row) out << " " << MarkdownCell(cell.text) << " |";
+      out << "\n";
+    }
+    for (const auto& n : t.notes) out << "\n" << MarkdownCell(n) << "\n";
+    out << "\n";
+  }
+  // A command whose output is its tables (egress, plan) has no rules to report on.
+  if (!r.findings.empty() || r.tables.empty()) out << "## Findings\n";
+  if (r.findings.empty() && r.tables.empty()) out << "\nNone.\n";
   if (dx.present) {
     // Ordered by the GPU time they cost; secondary ones last.
     for (const auto& f : r.findings) FindingSection(out, f, caveat);

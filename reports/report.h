@@ -34,6 +34,30 @@ struct ResultValue {
   std::string label;  ///< "Peak throughput"; the key when empty
 };
 
+/// One column of a ReportTable: `key` names it in the JSON rows, `label` heads it for people
+/// ("" everywhere: the table has no header line); numeric columns are right-aligned.
+struct TableColumn {
+  std::string key;
+  std::string label;
+  bool numeric = false;
+};
+
+/// One cell: the text every reporter shows, and the number behind it when there is one (the
+/// JSON row carries the number, so a script need not parse "24 Gbit/s").
+struct TableCell {
+  std::string text;
+  std::optional<double> value;
+};
+
+/// A titled table of a command's output (egress by VM size, plan's costs, the rules and facts
+/// lists, lint's problems), formatted by the command; reporters lay it out.
+struct ReportTable {
+  std::string title;
+  std::vector<TableColumn> columns;
+  std::vector<std::vector<TableCell>> rows;
+  std::vector<std::string> notes;  ///< lines shown under the table ("Note: assumed ...")
+};
+
 struct Report {
   RunContext context;
   std::string title;    ///< "Pre-flight check", "Post-mortem", "Advice"
@@ -47,6 +71,7 @@ struct Report {
   std::vector<ConfigFragment> config;  ///< merged config fragments (BlobFuse2)
   DiagnosisSummary diagnosis;          ///< post-mortem only: GPU time lost, cause, confidence
   std::vector<ResultValue> result;     ///< the command's headline numbers, in display order
+  std::vector<ReportTable> tables;     ///< the command's tables, in display order
 };
 
 }  // namespace feedcheck

@@ -7,6 +7,7 @@
 #include "core/evidence_json.h"
 #include "reports/diagnosis_json.h"
 #include "reports/measurement_caveat.h"
+#include "reports/report_messages.h"
 
 namespace feedcheck {
 
@@ -64,7 +65,7 @@ json ContextToJson(const RunContext& c) {
 
 Diagnostic Bad(const std::string& file, const std::string& path, const std::string& message,
                DiagnosticSeverity severity = DiagnosticSeverity::kError) {
-  return Diagnostic{"E010", severity, message, {file, 0, 0}, path, ""};
+  return Diagnostic{kCodeReportInvalid, severity, message, {file, 0, 0}, path, ""};
 }
 
 // Typed readers: a wrong type is a diagnostic naming the JSON path, and the default is kept.
@@ -245,6 +246,73 @@ void ReadResult(const json& j, const std::string& file, Report* out, DiagnosticL
   }
 }
 
+// Tables: columns with key and label, each row as an object (key -> the number, or the text
+// when the cell has none) for scripts, and the texts as shown, for re-rendering.
+json TableToJson(const ReportTable& t) {
+  json columns = json::array();
+  for (const auto& c : t.columns)
+    columns.push_back({{"key", c.key}, {"label", c.label}, {"numeric", c.numeric}});
+  json rows = json::array();
+  json text = json::array();
+  for (const auto& row : t.rows) {
+    json object = json::object();
+    json cells = json::array();
+    for (size_t i = 0; i < row.size(); ++i) {
+      const std::string key = i < t.columns.size() ? t.columns[i].key : fmt::format("c{}", i);
+      object[key] = row[i].value ? json(*row[i].value) : json(row[i].text);
+      cells.push_back(row[i].text);
+    }
+    rows.push_back(std::move(object));
+    text.push_back(std::move(cells));
+  }
+  return {
+      {"title", t.title}, {"columns", columns}, {"rows", rows}, {"text", text}, {"notes", t.notes}};
+}
+
+void ReadTables(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
+  const json* arr = Array(j, "tables", file, "", diags);
+  if (!arr) return;
+  for (size_t i = 0; i < arr->size(); ++i) {
+    const json& tj = (*arr)[i];
+    std::string p = fmt::format("/tables/{}", i);
+    if (!tj.is_object()) {
+      diags->Add(Bad(file, p, "a table should be an object"));
+      continue;
+    }
+    ReportTable t;
+    t.title = Str(tj, "title", file, p, diags);
+    if (const json* columns = Array(tj, "columns", file, p, diags)) {
+      for (const auto& c : *columns) {
+        if (!c.is_object()) continue;
+        TableColumn column{Str(c, "key", file, p, diags), Str(c, "label", file, p, diags)};
+        if (auto n = c.find("numeric"); n != c.end() && n->is_boolean()) column.numeric = *n;
+        t.columns.push_back(std::move(column));
+      }
+    }
+    const json* rows = Array(tj, "rows", file, p, diags);
+    const json* text = Array(tj, "text", file, p, diags);
+    for (size_t r = 0; text && r < text->size(); ++r) {
+      const json& cells = (*text)[r];
+      if (!cells.is_array()) continue;
+      std::vector<TableCell> row;
+      for (size_t c = 0; c < cells.size(); ++c) {
+        TableCell cell{cells[c].is_string() ? cells[c].get<std::string>() : "", std::nullopt};
+        if (rows && r < rows->size() && c < t.columns.size()) {
+          const json& object = (*rows)[r];
+          if (auto v = object.find(t.columns[c].key); v != object.end() && v->is_number())
+            cell.value = v->get<double>();
+        }
+        row.push_back(std::move(cell));
+      }
+      t.rows.push_back(std::move(row));
+    }
+    if (const json* notes = Array(tj, "notes", file, p, diags))
+      for (const auto& n : *notes)
+        if (n.is_string()) t.notes.push_back(n.get<std::string>());
+    out->tables.push_back(std::move(t));
+  }
+}
+
 }  // namespace
 
 json ReportToJson(const Report& r) {
@@ -279,6 +347,9 @@ json ReportToJson(const Report& r) {
   for (const auto& v : r.result)
     std::visit([&](const auto& value) { result[v.key] = value; }, v.value);
   out["result"] = result;
+  json tables = json::array();
+  for (const auto& t : r.tables) tables.push_back(TableToJson(t));
+  out["tables"] = tables;
   return out;
 }
 
@@ -324,6 +395,7 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
   out->config = ReadConfig(j, "config", file, "", diags);
   if (j.contains("diagnosis")) out->diagnosis = DiagnosisFromJson(j["diagnosis"]);
   ReadResult(j, file, out, diags);
+  ReadTables(j, file, out, diags);
   if (j.contains("evidence")) {
     if (!EvidenceFromJson(j["evidence"], file, &out->evidence, diags)) return false;
   }
@@ -331,7 +403,7 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
 }
 
 bool LoadReportFile(const std::string& path, Report* out, DiagnosticList* diags) {
-  std::optional<json> j = ReadJsonFile(path, "E011", diags);
+  std::optional<json> j = ReadJsonFile(path, kCodeReportUnreadable, diags);
   return j && ReportFromJson(*j, path, out, diags);
 }
 

@@ -8,6 +8,7 @@
 #include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 #include "reports/terminal_safe.h"
+#include "reports/text_table.h"
 
 namespace feedcheck {
 
@@ -150,6 +151,10 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
   if (std::string note = FindingCaveat(f, caveat); !note.empty())
     out << "           " << paint(kYellow, note) << "\n";
   if (!f.message.empty()) PrintIndented(out, f.message, "           ");
+  if (f.excess)
+    out << "           "
+        << fmt::format("{:.3g}x its limit{}\n", *f.excess,
+                       f.escalated ? ": raised to critical, far over a hard limit" : "");
   if (!f.evidence.empty()) {
     out << "           evidence:\n";
     std::vector<const Fact*> facts;
@@ -169,7 +174,30 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
   }
 }
 
+void PrintTables(const Report& r, std::ostream& out, const Painter& paint) {
+  for (const auto& t : r.tables) {
+    if (!t.title.empty()) out << "\n" << paint(kBold, t.title) << "\n";
+    bool header = false;
+    for (const auto& c : t.columns) header = header || !c.label.empty();
+    std::vector<std::string> labels;
+    if (header)
+      for (const auto& c : t.columns) labels.push_back(c.label);
+    TextTable table(labels);
+    for (size_t c = 0; c < t.columns.size(); ++c)
+      if (t.columns[c].numeric) table.AlignRight(c);
+    for (const auto& row : t.rows) {
+      std::vector<std::string> cells;
+      for (const auto& cell : row) cells.push_back(cell.text);
+      table.AddRow(std::move(cells));
+    }
+    out << table.Render();
+    for (const auto& n : t.notes) PrintIndented(out, n, "  ");
+  }
+}
+
 void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
+  // A command whose output is its tables (egress, plan) has no rules to report on.
+  if (r.findings.empty() && !r.tables.empty()) return;
   out << "\n" << paint(kBold, "Findings") << "\n";
   MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) {
@@ -254,6 +282,7 @@ void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) co
   Painter paint(color_);
   PrintVerdict(report, out, paint);
   PrintDiagnosis(report, out, paint);
+  PrintTables(report, out, paint);
   PrintFindings(report, out, paint);
   PrintSettings(report, out, paint);
   PrintFacts(report, out, paint);

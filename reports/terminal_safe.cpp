@@ -72,6 +72,13 @@ Report TerminalSafeCopy(const Report& report) {
     Clean(&c.kind);
     Clean(&c.text);
   }
+  for (ReportTable& t : r.tables) {
+    Clean(&t.title);
+    for (TableColumn& c : t.columns) Clean(&c.label);
+    for (auto& row : t.rows)
+      for (TableCell& cell : row) Clean(&cell.text);
+    for (std::string& n : t.notes) Clean(&n);
+  }
   return r;
 }
 

@@ -147,12 +147,14 @@ TEST_CASE("feedcheck analyze: summary, --json and exit codes", "[analyzers][cli]
   };
   auto [code, text] = run("analyze " + DemoJob());
   CHECK(code == 0);
-  CHECK(text.find("rslex: 2 files") != std::string::npos);
+  CHECK(text.find("Sources") != std::string::npos);  // the table of what each analyzer read
+  CHECK(text.find("rslex: " + DemoJob()) != std::string::npos);
   CHECK(text.find("rslex.log.2024-05-01-10:41: warning[A201]") != std::string::npos);
   CHECK(text.find("gpu.util_during_download") != std::string::npos);
   auto [jcode, json] = run("--json analyze " + DemoJob());
   CHECK(jcode == 0);
   CHECK(json.find("\"schema_version\"") != std::string::npos);
+  CHECK(json.find("\"kind\": \"feedcheck-report\"") != std::string::npos);
   CHECK(json.find("\"runtime.download_s\"") != std::string::npos);
   auto [missing, _] = run("analyze /nonexistent/feedcheck");
   CHECK(missing == 3);

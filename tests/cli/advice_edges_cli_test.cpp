@@ -16,7 +16,7 @@ bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 double FactValue(const nlohmann::json& j, const std::string& key) {
-  for (const auto& f : j["facts"])
+  for (const auto& f : j["evidence"]["facts"])
     if (f["key"] == key) return f["value"].get<double>();
   return -1;
 }
@@ -98,7 +98,8 @@ TEST_CASE("profile errors exit 3 with clear diagnostics", "[cli][advise][edges]"
 
   RunResult j = RunFeedcheck({"advise", "--profile", Profile("output-mode-input.yaml"), "--json"});
   CHECK(j.exit_code == 3);
-  CHECK(j.Json()["error"] == "input errors");
+  CHECK(j.Json()["kind"] == "feedcheck-report");
+  CHECK(j.Json()["result"].contains("error"));
 }
 
 TEST_CASE("the replication plan when one node outruns an account", "[cli][advise][egress][edges]") {
@@ -127,9 +128,9 @@ TEST_CASE("the replication plan when one node outruns an account", "[cli][advise
   CHECK_FALSE(Has(e.out, "1  nodes"));
   RunResult ej = RunFeedcheck({"egress", "--sku", "Standard_ND96isr_H100_v5", "--region",
                                "italynorth", "--nodes", "16", "--json"});
-  auto plan = ej.Json()["plan"];
+  auto plan = ej.Json()["result"];
   CHECK(plan["accounts"] == 26);
-  CHECK(plan["striped"] == true);
+  CHECK(plan["accounts_striped"] == true);
   CHECK(plan["accounts_per_node"] == 2);
   CHECK(plan["node_split"] == "");
 }
@@ -184,7 +185,8 @@ TEST_CASE("findings are ordered by how far past a limit they are", "[cli][advise
   }
   RunResult text = RunFeedcheck({"advise", "--profile", Profile("requests-13x.yaml")});
   CHECK(text.exit_code == 1);  // the critical finding fails at --fail-on critical
-  CHECK(Has(text.out, "CRITICAL  requests-beyond-account"));
+  CHECK(Has(text.out, "CRITICAL"));
+  CHECK(Has(text.out, "[requests-beyond-account]"));
   CHECK(Has(text.out, "13.7x its limit"));
 }
 

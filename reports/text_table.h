@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace feedcheck::cli {
+namespace feedcheck {
 
 class TextTable {
  public:
@@ -28,4 +28,4 @@ class TextTable {
 /// 2000000 -> "2,000,000"; non-integers keep three significant digits ("16.7").
 std::string Grouped(double value);
 
-}  // namespace feedcheck::cli
+}  // namespace feedcheck

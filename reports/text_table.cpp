@@ -1,11 +1,11 @@
-#include "cli/text_table.h"
+#include "reports/text_table.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "core/units.h"
 
-namespace feedcheck::cli {
+namespace feedcheck {
 namespace {
 
 // Display width in code points, so "µs" and "×" do not skew the columns.
@@ -64,4 +64,4 @@ std::string Grouped(double value) {
   return value < 0 ? "-" + out : out;
 }
 
-}  // namespace feedcheck::cli
+}  // namespace feedcheck

@@ -1,0 +1,99 @@
+#include "app/advise_workflow.h"
+
+#include <fmt/format.h>
+
+#include "app/app_messages.h"
+#include "app/fact_gathering.h"
+#include "app/rule_evaluation.h"
+#include "reports/env_format.h"
+#include "rules/advice.h"
+
+namespace feedcheck::app {
+namespace {
+
+std::string Summary(const std::vector<Finding>& findings, size_t skipped, size_t facts) {
+  int counts[3] = {0, 0, 0};
+  for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
+  std::vector<std::string> parts;
+  if (counts[2]) parts.push_back(fmt::format("{} critical", counts[2]));
+  if (counts[1]) parts.push_back(fmt::format("{} warning", counts[1]));
+  if (counts[0]) parts.push_back(fmt::format("{} info", counts[0]));
+  return fmt::format("{} finding{}{}; {} rule{} not evaluated (from {} facts)", findings.size(),
+                     findings.size() == 1 ? "" : "s",
+                     parts.empty() ? "" : fmt::format(" ({})", fmt::join(parts, ", ")), skipped,
+                     skipped == 1 ? "" : "s", facts);
+}
+
+void AddResults(const rules::Advice& advice, Report* report) {
+  double counts[3] = {0, 0, 0};
+  for (const auto& f : report->findings) ++counts[static_cast<int>(f.severity)];
+  auto count = [&](const char* key, double n, const char* label) {
+    report->result.push_back({key, n, "", label});
+  };
+  count("findings", static_cast<double>(report->findings.size()), "Findings");
+  count("critical", counts[static_cast<int>(Severity::kCritical)], "Critical");
+  count("warnings", counts[static_cast<int>(Severity::kWarning)], "Warnings");
+  count("info", counts[static_cast<int>(Severity::kInfo)], "Info");
+  count("not_evaluated", static_cast<double>(report->skipped.size()), "Rules not evaluated");
+  count("settings", static_cast<double>(advice.env.size()), "Settings to paste");
+  count("config_fragments", static_cast<double>(advice.config.size()), "Config fragments");
+  count("env_conflicts", static_cast<double>(advice.conflicts.size()), "Conflicting settings");
+  if (!advice.mode.empty()) {
+    report->result.push_back({"input_mode", advice.mode, "", "Input mode"});
+    report->result.push_back({"input_mode_rule", advice.mode_rule, "", "Input mode from rule"});
+  }
+}
+
+}  // namespace
+
+Outcome RunAdvise(const AdviseRequest& request) {
+  auto format = EnvFormatFromName(request.env_format);
+  if (!format)
+    return Stopped(ExitStatus::kUsage, kCodeBadFlag,
+                   "--env-format must be yaml, shell, python or json");
+  if (request.facts_files.empty() && request.profile.empty())
+    return Stopped(ExitStatus::kUsage, kCodeMissingInput,
+                   "give facts files (from probe/analyze) and/or --profile P.yaml");
+  Outcome outcome;
+  FactSet facts;
+  rules::Profile profile;
+  const bool inputs_ok = GatherFacts(request.facts_files, request.profile, request.knowledge,
+                                     &facts, &profile, &outcome.diagnostics);
+  rules::RuleSet rule_set;
+  const bool rules_ok = LoadRules(request.knowledge, &rule_set, &outcome.diagnostics);
+  if (!inputs_ok || !rules_ok) {
+    AddMessage(&outcome.diagnostics, kCodeInputErrors,
+               fmt::format("{}; no advice given",
+                           !rules_ok ? "the rules have errors" : "the inputs have errors"));
+    outcome.status = ExitStatus::kInputError;
+    return outcome;
+  }
+  Report& report = outcome.report;
+  report.context = CurrentRunContext("advise");
+  report.title = "Advice";
+  rules::EvaluationResult result = rule_set.Evaluate(facts);
+  rules::Advice advice = rules::MergeAdvice(result.findings);
+  report.findings = std::move(result.findings);
+  report.skipped = std::move(result.skipped);
+  report.env = advice.env;
+  report.verdict_detail = Summary(report.findings, report.skipped.size(), facts.size());
+  if (!advice.mode.empty())
+    report.verdict_detail +=
+        fmt::format("\nInput mode: {}  (rule {})", advice.mode, advice.mode_rule);
+  // The settings again in the form the user pastes (job YAML, shell, Python, JSON).
+  if (!advice.env.empty())
+    report.config.push_back({fmt::format("environment variables ({})", EnvFormatName(*format)),
+                             FormatEnv(advice.env, *format)});
+  for (const auto& c : advice.config) report.config.push_back(c);
+  for (const auto& c : advice.conflicts)
+    report.context.warnings.push_back(fmt::format("{} kept \"{}\" (rule {}); rule {} wanted \"{}\"",
+                                                  c.name, c.kept_value, c.kept_rule, c.dropped_rule,
+                                                  c.dropped_value));
+  AddResults(advice, &report);
+  report.evidence.facts = std::move(facts);
+  outcome.has_report = true;
+  outcome.status = FindingsExitStatus(report.findings, request.fail_on);
+  return outcome;
+}
+
+}  // namespace feedcheck::app

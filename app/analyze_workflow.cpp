@@ -1,0 +1,108 @@
+#include "app/analyze_workflow.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "analyzers/analyze_paths.h"
+#include "analyzers/job_folder_help.h"
+#include "app/app_messages.h"
+
+namespace feedcheck::app {
+namespace {
+
+TableCell Count(uint64_t n) { return {std::to_string(n), static_cast<double>(n)}; }
+
+ReportTable SourcesTable(const analyzers::AnalysisResult& r) {
+  ReportTable t;
+  t.title = "Sources";
+  t.columns = {{"format", "Format"},
+               {"files", "Files", true},
+               {"lines", "Lines", true},
+               {"malformed", "Malformed", true},
+               {"megabytes", "MB", true}};
+  for (const auto& s : r.sources) {
+    const double mb = static_cast<double>(s.bytes) / 1e6;
+    t.rows.push_back({{s.format, std::nullopt},
+                      Count(s.files.size()),
+                      Count(s.lines),
+                      Count(s.malformed),
+                      {fmt::format("{:.1f}", mb), mb}});
+    for (const auto& f : s.files) t.notes.push_back(fmt::format("{}: {}", s.format, f));
+  }
+  if (r.sources.empty()) t.notes.push_back("nothing read");
+  return t;
+}
+
+// Facts two sources agree or disagree on (GPU idle while the download ran, ...).
+ReportTable CorrelationTable(const analyzers::AnalysisResult& r) {
+  ReportTable t;
+  t.title = "Correlation";
+  t.columns = {{"key", "Fact"}, {"value", "Value"}, {"source", "Source"}};
+  for (const auto& k : r.correlation_keys)
+    if (const Fact* f = r.evidence.facts.Find(k))
+      t.rows.push_back(
+          {{f->key, std::nullopt},
+           {FormatFactValue(*f), f->is_number() ? std::optional(f->number()) : std::nullopt},
+           {f->provenance.source, std::nullopt}});
+  return t;
+}
+
+void AddResults(const analyzers::AnalysisResult& r, Report* report) {
+  uint64_t files = 0, lines = 0, malformed = 0;
+  for (const auto& s : r.sources) {
+    files += s.files.size();
+    lines += s.lines;
+    malformed += s.malformed;
+  }
+  std::map<std::string, size_t> lanes;
+  for (const auto& iv : r.evidence.timeline) ++lanes[iv.lane];
+  auto count = [&](const char* key, double n, const char* label) {
+    report->result.push_back({key, n, "", label});
+  };
+  count("files", static_cast<double>(files), "Files read");
+  count("sources", static_cast<double>(r.sources.size()), "Sources");
+  count("lines", static_cast<double>(lines), "Lines");
+  count("malformed", static_cast<double>(malformed), "Malformed lines");
+  count("not_read", static_cast<double>(r.skipped.size()), "Files not read");
+  count("facts", static_cast<double>(r.evidence.facts.size()), "Facts");
+  count("series", static_cast<double>(r.evidence.series.size()), "Series");
+  count("timeline_intervals", static_cast<double>(r.evidence.timeline.size()),
+        "Timeline intervals");
+}
+
+}  // namespace
+
+Outcome RunAnalyze(const AnalyzeRequest& request) {
+  analyzers::AnalyzeRequest analyze;
+  analyze.paths = request.paths;
+  analyze.forced_format = request.forced_format;
+  analyze.options.gpu_busy_threshold_percent = request.gpu_busy_threshold_percent;
+  analyzers::AnalysisResult r = analyzers::AnalyzePaths(analyze);
+
+  Outcome outcome;
+  Report& report = outcome.report;
+  report.context = CurrentRunContext("analyze");
+  report.context.target = fmt::format("{}", fmt::join(request.paths, " "));
+  report.title = "Analysis";
+  AddResults(r, &report);
+  report.tables.push_back(SourcesTable(r));
+  if (!r.correlation_keys.empty()) report.tables.push_back(CorrelationTable(r));
+  for (const auto& s : r.skipped)
+    AddMessage(&outcome.diagnostics, kCodeNotRead,
+               fmt::format("not read: {}: {}", s.path, s.reason), DiagnosticSeverity::kWarning);
+  outcome.has_report = true;
+  if (!r.anything_read) {
+    // The help lists what was looked for and where Azure ML keeps it: a next step.
+    std::string help = analyzers::NothingReadableHelp("analyze", request.paths, r);
+    if (!help.empty() && help.back() == '\n') help.pop_back();
+    const std::string prefix = "feedcheck analyze: ";  // the CLI names the command itself
+    if (help.rfind(prefix, 0) == 0) help.erase(0, prefix.size());
+    AddMessage(&outcome.diagnostics, kCodeNothingReadable, std::move(help));
+    outcome.status = ExitStatus::kInputError;
+  }
+  report.evidence = std::move(r.evidence);
+  return outcome;
+}
+
+}  // namespace feedcheck::app

@@ -1,0 +1,26 @@
+// `analyze`: what a job left behind (data-runtime logs, storage metrics, GPU samples) read into
+// facts, series and a timeline, with what each source held and the malformed lines at
+// file:line. No rules: `advise` and `postmortem` judge.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/format_detect.h"
+#include "app/outcome.h"
+
+namespace feedcheck::app {
+
+struct AnalyzeRequest {
+  std::vector<std::string> paths;                       ///< files or job log folders
+  std::optional<analyzers::InputFormat> forced_format;  ///< read every file as this format
+  double gpu_busy_threshold_percent = 10;
+};
+
+/// The Report's evidence holds everything read; its "Sources" table what each analyzer read;
+/// `result` the counts (files, sources, lines, malformed, facts, timeline_intervals). Status
+/// kInputError when nothing could be read.
+Outcome RunAnalyze(const AnalyzeRequest& request);
+
+}  // namespace feedcheck::app

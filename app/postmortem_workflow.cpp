@@ -1,0 +1,147 @@
+#include "app/postmortem_workflow.h"
+
+#include <fmt/format.h>
+
+#include "analyzers/analyze_paths.h"
+#include "analyzers/job_folder_help.h"
+#include "app/app_messages.h"
+#include "app/fact_gathering.h"
+#include "app/rule_evaluation.h"
+#include "diagnosis/cluster_nodes.h"
+#include "diagnosis/postmortem_diagnosis.h"
+#include "reports/report_json.h"
+
+namespace feedcheck::app {
+namespace {
+
+// Measured facts and the probes' charts of saved results (preflight or probe --json): what the
+// cluster could do, beside what the job did. Declared and knowledge facts of those runs stay
+// out: the job's own cluster is described by the request's flags and profile.
+bool AddMeasurements(const std::vector<std::string>& paths, Evidence* evidence,
+                     DiagnosticList* diagnostics) {
+  bool ok = true;
+  for (const auto& path : paths) {
+    Report saved;
+    if (!LoadReportFile(path, &saved, diagnostics)) {
+      AddMessage(diagnostics, kCodeUnreadableResult, fmt::format("cannot read --with {}", path));
+      ok = false;
+      continue;
+    }
+    Evidence measured;
+    for (const auto& [key, fact] : saved.evidence.facts)
+      if (fact.provenance.origin == FactOrigin::kMeasured) measured.facts.Set(fact);
+    for (const auto& series : saved.evidence.series)
+      if (series.key.rfind("probe.", 0) == 0) measured.series.push_back(series);
+    evidence->Merge(measured);
+  }
+  return ok;
+}
+
+// The headline numbers, where fio and elbencho users look first.
+void AddResults(Report* report) {
+  const DiagnosisSummary& d = report->diagnosis;
+  if (d.gpu.known) {
+    report->result.push_back({"gpu_idle_fraction", d.gpu.idle_fraction, "", "GPU idle fraction"});
+    report->result.push_back(
+        {"gpu_minutes_lost", d.gpu.lost_gpu_s / 60, "GPU-min", "GPU time lost"});
+    report->result.push_back({"gpus", static_cast<double>(d.gpu.gpus), "", "GPUs"});
+  }
+  report->result.push_back({"cause", d.cause, "", "Cause"});
+  report->result.push_back({"confidence", d.confidence, "", "Confidence"});
+  if (d.attributed_gpu_s >= 0)
+    report->result.push_back(
+        {"cause_gpu_minutes", d.attributed_gpu_s / 60, "GPU-min", "GPU time lost to the cause"});
+  if (d.estimate.available)
+    report->result.push_back(
+        {"idle_fraction_after_fix", d.estimate.idle_fraction_after, "", "Idle after the fix"});
+}
+
+Outcome Fail(Outcome outcome, ExitStatus status) {
+  outcome.status = status;
+  return outcome;
+}
+
+}  // namespace
+
+Outcome RunPostmortem(const PostmortemRequest& request) {
+  Outcome outcome;
+  Report& report = outcome.report;
+  report.context = CurrentRunContext("postmortem");
+  report.context.target = request.job_dir;
+  report.title = "Post-mortem";
+
+  analyzers::AnalyzeRequest analyze;
+  analyze.paths.push_back(request.job_dir);
+  analyze.paths.insert(analyze.paths.end(), request.metrics.begin(), request.metrics.end());
+  analyze.paths.insert(analyze.paths.end(), request.gpu.begin(), request.gpu.end());
+  analyze.options.gpu_busy_threshold_percent = request.gpu_busy_threshold_percent;
+  analyzers::AnalysisResult analysis = analyzers::AnalyzePaths(analyze);
+  for (const auto& s : analysis.skipped)
+    AddMessage(&outcome.diagnostics, kCodeNotRead,
+               fmt::format("not read: {}: {}", s.path, s.reason), DiagnosticSeverity::kWarning);
+  if (!analysis.anything_read) {
+    // The help lists what was looked for and where Azure ML keeps it: a next step.
+    std::string help = analyzers::NothingReadableHelp("postmortem", analyze.paths, analysis);
+    if (!help.empty() && help.back() == '\n') help.pop_back();
+    const std::string prefix = "feedcheck postmortem: ";  // the CLI names the command itself
+    if (help.rfind(prefix, 0) == 0) help.erase(0, prefix.size());
+    AddMessage(&outcome.diagnostics, kCodeNothingReadable, std::move(help));
+    return Fail(std::move(outcome), ExitStatus::kInputError);
+  }
+  report.evidence = std::move(analysis.evidence);
+
+  KnowledgeBase kb;
+  if (!LoadKnowledgeBase(request.knowledge, &kb, &outcome.diagnostics))
+    return Fail(std::move(outcome), ExitStatus::kInputError);
+  ClusterChoice cluster;
+  FlagError flag_error;
+  if (!ResolveCluster(kb, request.cluster, &cluster, &flag_error)) {
+    AddMessage(&outcome.diagnostics, kCodeBadFlag, flag_error.message);
+    return Fail(std::move(outcome), ExitStatus::kUsage);
+  }
+  // No account named: the storage metrics say which region the account is in, and with it
+  // its limits (a listed region's 200 Gbit/s, else 50).
+  const Fact* metrics_region = report.evidence.facts.Find("metrics.region");
+  ClusterSpec flags = request.cluster;
+  if (!cluster.account_given && metrics_region && metrics_region->is_text()) {
+    flags.region = metrics_region->text();
+    ClusterChoice from_metrics;
+    if (ResolveCluster(kb, flags, &from_metrics, &flag_error))
+      cluster = from_metrics;
+    else
+      flags.region.clear();
+  }
+  if (!AddMeasurements(request.with, &report.evidence, &outcome.diagnostics))
+    return Fail(std::move(outcome), ExitStatus::kInputError);
+  FactSet overrides = ClusterFlagFacts(flags, cluster);
+  if (!flags.region.empty() && request.cluster.region.empty())
+    overrides.Set(TextFact("account.region", flags.region, metrics_region->provenance));
+  overrides.Merge(report.evidence.facts);
+  rules::Profile profile;
+  FactSet facts;
+  // --account-kind is looked up with the region, as `egress` does (core/account_lookup.h).
+  AccountDefaults account{request.cluster.account_kind, /*assume_listed_region=*/false, ""};
+  if (!GatherFacts({}, request.profile, request.knowledge, &facts, &profile, &outcome.diagnostics,
+                   &overrides, &account))
+    return Fail(std::move(outcome), ExitStatus::kInputError);
+  // What the job ran against is what it was: no default account is assumed here.
+  AddClusterKnowledge(kb, cluster, /*use_default_account=*/false, &facts);
+  rules::RuleSet rule_set;
+  if (!LoadRules(request.knowledge, &rule_set, &outcome.diagnostics))
+    return Fail(std::move(outcome), ExitStatus::kInputError);
+  report.evidence.facts = facts;
+  // A job folder with one subfolder per node is also read node by node, for the node table.
+  std::vector<NodeRow> nodes = diagnosis::ReadNodeFolders(request.job_dir, analyze.options);
+  diagnosis::DiagnosePostmortem(rule_set, std::move(nodes), &report);
+  AddResults(&report);
+  outcome.has_report = true;
+
+  // Findings the diagnosis marked secondary do not describe this job: they do not fail it.
+  std::vector<Finding> primary;
+  for (const auto& f : report.findings)
+    if (!f.secondary) primary.push_back(f);
+  outcome.status = FindingsExitStatus(primary, request.fail_on);
+  return outcome;
+}
+
+}  // namespace feedcheck::app

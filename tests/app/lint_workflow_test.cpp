@@ -1,0 +1,171 @@
+// lint as a function: a job file (and flags) -> the problems at their lines, with the change.
+#include "app/lint_workflow.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "app/app_messages.h"
+#include "app_test_support.h"
+
+using namespace feedcheck;
+using namespace feedcheck::app;
+using namespace feedcheck::app::testing;
+
+namespace {
+
+std::string Job(const std::string& name) { return SourcePath("tests/data/jobs/" + name); }
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+LintOutcome Lint(const std::string& job, const std::string& region = "",
+                 const std::string& fail_on = "critical") {
+  LintRequest request;
+  request.job = job;
+  request.region = region;
+  request.fail_on = fail_on;
+  LintOutcome out = RunLint(request);
+  for (const auto& d : out.outcome.diagnostics.kept()) UNSCOPED_INFO(FormatDiagnostic(d));
+  return out;
+}
+
+// The problem with `code` at `line` (0: the first with `code`); nullptr when there is none.
+const rules::LintProblem* Problem(const LintOutcome& lint, const std::string& code, int line = 0) {
+  for (const auto& p : lint.problems)
+    if (p.code == code && (line == 0 || p.location.line == line)) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("lint prints the change to make at file:line", "[app][lint]") {
+  LintRequest request;
+  request.job = SourcePath("examples/jobs/train-images-12-nodes.yml");
+  request.profile = SourcePath("examples/small-files-multi-epoch.yaml");
+  request.fail_on = "warning";
+  LintOutcome lint = RunLint(request);
+  CHECK(lint.outcome.status == ExitStatus::kFindings);
+  // 12 x ND96asr_v4 (24 Gbit/s) on an East US account (200 Gbit/s).
+  const rules::LintProblem* egress = Problem(lint, rules::kLintEgress, 19);
+  REQUIRE(egress);
+  CHECK(egress->severity == Severity::kWarning);
+  CHECK(egress->location.file == request.job);
+  CHECK(Has(egress->message, "resources.instance_count is 12"));
+  const rules::LintProblem* retry = Problem(lint, rules::kLintContradictingEnv, 15);
+  REQUIRE(retry);
+  CHECK(Has(retry->message, "AZUREML_DATASET_HTTP_RETRY_COUNT is \"20\""));
+  // RSLEX_DOWNLOADER_THREADS 8 on 96 cores -> 384.
+  bool threads = false;
+  for (const auto& p : lint.problems)
+    threads = threads || Has(p.change,
+                             "RSLEX_DOWNLOADER_THREADS: \"8\" -> "
+                             "RSLEX_DOWNLOADER_THREADS: \"384\"");
+  CHECK(threads);
+  // The report: one table row per problem, and the counts.
+  const Report& r = lint.outcome.report;
+  const ReportTable* table = FindTable(r, "Problems");
+  REQUIRE(table);
+  CHECK(table->rows.size() == lint.problems.size());
+  CHECK(ResultNumber(r, "problems") == static_cast<double>(lint.problems.size()));
+  CHECK(ResultNumber(r, "warnings").value_or(0) >= 3);
+}
+
+TEST_CASE("lint reads the job's own distribution: NODE_RANK under PyTorch", "[app][lint]") {
+  LintOutcome lint = Lint(Job("pytorch-12-nodes-download.yml"), "eastus", "warning");
+  CHECK(lint.outcome.status == ExitStatus::kFindings);
+  const rules::LintProblem* egress = Problem(lint, rules::kLintEgress, 18);
+  REQUIRE(egress);
+  CHECK(Has(egress->message, "resources.instance_count is 12"));
+  CHECK_FALSE(Has(egress->message, "ranks 0-"));
+  CHECK(Has(egress->change, "account = int(os.environ[\"NODE_RANK\"]) * 2 // 12"));
+  CHECK(Has(egress->change, "nodes 0-5 -> account 1, nodes 6-11 -> account 2"));
+  // DATASET_MOUNT_* on a job whose inputs are all downloaded do nothing.
+  const rules::LintProblem* threads = Problem(lint, rules::kLintNoEffect, 13);
+  REQUIRE(threads);
+  CHECK(Has(threads->message, "DATASET_MOUNT_READ_THREADS has no effect"));
+  const rules::LintProblem* cache = Problem(lint, rules::kLintNoEffect, 15);
+  REQUIRE(cache);
+  CHECK(Has(cache->message, "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED has no effect"));
+  // Problems in line order, those about the whole file last.
+  std::vector<int> lines;
+  for (const auto& p : lint.problems)
+    if (p.location.line > 0) lines.push_back(p.location.line);
+  REQUIRE(lines.size() >= 4);
+  CHECK(std::is_sorted(lines.begin(), lines.end()));
+}
+
+TEST_CASE("lint: MPI jobs derive the node index from the rank", "[app][lint]") {
+  LintOutcome lint = Lint(Job("mpi-12-nodes-mount.yml"), "eastus");
+  CHECK(lint.outcome.status == ExitStatus::kOk);  // warnings only, --fail-on critical
+  const rules::LintProblem* egress = Problem(lint, rules::kLintEgress);
+  REQUIRE(egress);
+  CHECK(Has(egress->change, "int(os.environ[\"OMPI_COMM_WORLD_RANK\"]) // 8 * 2 // 12"));
+  CHECK_FALSE(Has(egress->change, "NODE_RANK\"]"));
+  // The download threads on a job that only mounts do nothing.
+  const rules::LintProblem* threads = Problem(lint, rules::kLintNoEffect, 12);
+  REQUIRE(threads);
+  CHECK(Has(threads->message, "RSLEX_DOWNLOADER_THREADS has no effect"));
+}
+
+TEST_CASE("lint states the region it assumes, and checks its flags", "[app][lint]") {
+  const std::string job = Job("mpi-12-nodes-mount.yml");
+  LintOutcome assumed = Lint(job);
+  CHECK(assumed.outcome.status == ExitStatus::kOk);
+  CHECK(Has(assumed.outcome.report.verdict_detail,
+            "note: no region given: assuming a standard GPv2 account in a listed region (200 "
+            "Gbit/s"));
+  LintOutcome stated = Lint(job, "italynorth");
+  CHECK_FALSE(Has(stated.outcome.report.verdict_detail, "assuming"));
+  // 50 Gbit/s there, as `egress` says: 6 accounts.
+  const rules::LintProblem* egress = Problem(stated, rules::kLintEgress);
+  REQUIRE(egress);
+  CHECK(Has(egress->change, "across 6 storage accounts"));
+  LintOutcome typo = Lint(job, "eastuss");
+  CHECK(typo.outcome.status == ExitStatus::kUsage);
+  CHECK(HasDiagnostic(typo.outcome.diagnostics, kCodeBadFlag, "did you mean eastus"));
+  LintRequest sku;
+  sku.job = job;
+  sku.sku = "ND96asr_v5";
+  CHECK(RunLint(sku).outcome.status == ExitStatus::kUsage);
+  // --sku for a job that leaves the instance type to its compute cluster.
+  const std::string bare = Job("no-instance-type.yml");
+  CHECK(Lint(bare, "eastus").outcome.status == ExitStatus::kOk);
+  LintRequest with;
+  with.job = bare;
+  with.region = "italynorth";
+  with.sku = "Standard_ND96isr_H100_v5";
+  with.fail_on = "never";
+  LintOutcome h100 = RunLint(with);
+  const rules::LintProblem* stripe = Problem(h100, rules::kLintEgress);
+  REQUIRE(stripe);
+  CHECK(stripe->location.line == 11);
+  CHECK(Has(stripe->change, "stripe the data across"));  // 80 Gbit/s NICs on 50 Gbit/s
+}
+
+TEST_CASE("lint: a file that is not a command job is an input error", "[app][lint][errors]") {
+  LintOutcome profile = Lint(SourcePath("examples/small-files-multi-epoch.yaml"));
+  CHECK(profile.outcome.status == ExitStatus::kInputError);
+  CHECK_FALSE(profile.outcome.has_report);
+  bool named = false;
+  for (const auto& d : profile.outcome.diagnostics.kept())
+    named = named || Has(d.message, "not an Azure ML command job");
+  CHECK(named);
+  std::string metrics =
+      WriteTempFile("metrics.json", R"({"value": [{"name": {"value": "Egress"}}]})");
+  CHECK(Lint(metrics).outcome.status == ExitStatus::kInputError);
+  LintOutcome pipeline = Lint(Job("pipeline-job.yml"));
+  CHECK(pipeline.outcome.status == ExitStatus::kInputError);
+  bool type = false;
+  for (const auto& d : pipeline.outcome.diagnostics.kept())
+    type = type || Has(d.message, "job type 'pipeline'");
+  CHECK(type);
+}
+
+TEST_CASE("lint flags a retired instance type at its line", "[app][lint]") {
+  LintOutcome lint = Lint(Job("retired-size.yml"), "eastus", "warning");
+  CHECK(lint.outcome.status == ExitStatus::kFindings);
+  const rules::LintProblem* retired = Problem(lint, rules::kLintOther, 12);
+  REQUIRE(retired);
+  CHECK(Has(retired->message, "The VM size is retired"));
+}
