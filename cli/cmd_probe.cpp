@@ -192,8 +192,9 @@ int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
   o.range_bytes = static_cast<uint64_t>(*range);
   env.progress = TerminalProgress();
   StateBudget("latency", env,
-              fmt::format("{} GETs of {}, {} HEADs, {} new connections", o.requests,
-                          FormatBytes(double(o.range_bytes)), o.head_requests, o.new_connections));
+              fmt::format("{} GETs of {} on {} connection{}, {} HEADs, {} new connections",
+                          o.requests, FormatBytes(double(o.range_bytes)), o.concurrency,
+                          o.concurrency == 1 ? "" : "s", o.head_requests, o.new_connections));
   LatencyProbeResult out = RunLatencyProbe(env, o);
   if (env.progress) fmt::print(stderr, "\r\033[K");
   PrintStatusLine(out.result, env);
@@ -217,6 +218,10 @@ int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
     fmt::print("  new connection      connect {}  TLS {}  first byte p50 {}\n",
                FactText(f, "probe.latency.connect_ms"), FactText(f, "probe.latency.tls_ms"),
                FactText(f, "probe.latency.new_conn_ttfb_p50_ms"));
+    if (f.Has("probe.latency.requests_per_s"))
+      fmt::print("  request rate        {} at {} connection{}, probe CPU {} per request\n",
+                 FactText(f, "probe.latency.requests_per_s"), o.concurrency,
+                 o.concurrency == 1 ? "" : "s", FactText(f, "probe.latency.cpu_us_per_request"));
     fmt::print("  errors: {}\n", FactText(f, "probe.errors.total"));
   }
   return ProbeExit(out.result.status);
@@ -270,6 +275,10 @@ void SetupProbe(CLI::App& root, CommandTable& table) {
   lp->add_option("--warmup-requests", lflags->probe.warmup_requests, "Excluded first GETs")
       ->capture_default_str();
   lp->add_option("--range-size", lflags->range_size, "Size of each ranged GET")
+      ->capture_default_str();
+  lp->add_option("--concurrency", lflags->probe.concurrency,
+                 "Connections with a request in flight each (request rate, CPU per request)")
+      ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   table.Add(lp, [lflags, &table] { return RunLatency(*lflags, table.globals()); });
 

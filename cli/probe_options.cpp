@@ -12,6 +12,7 @@
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/curl_http_client.h"
+#include "probes/curl_request_loop.h"
 #include "probes/redact.h"
 
 namespace feedcheck::cli {
@@ -168,6 +169,9 @@ int BuildHttpProbeEnv(const ProbeOptions& o, HttpProbeEnv* env, std::string* err
   env->signer = RequestSigner(auth, env->target.is_azure());
   env->make_client = [curl_options]() -> std::unique_ptr<HttpClient> {
     return std::make_unique<CurlHttpClient>(curl_options);
+  };
+  env->make_loop = [curl_options]() -> std::unique_ptr<HttpRequestLoop> {
+    return std::make_unique<CurlRequestLoop>(curl_options);
   };
   return 0;
 }
