@@ -14,7 +14,7 @@ void EnsureCurlGlobalInit() {
 }
 
 struct CurlHttpClient::Impl {
-  explicit Impl(const CurlClientOptions& options) : lane(options) {}
+  explicit Impl(const CurlClientOptions& options) : lane(options, /*stop_by_progress=*/true) {}
   // One lane: its handle keeps the connection (and DNS) cache across requests, so the next
   // request reuses the connection unless it asks for a fresh one.
   CurlLane lane;

@@ -28,7 +28,7 @@ bool HasContentType(const HttpRequest& request) {
 
 }  // namespace
 
-CurlLane::CurlLane(const CurlClientOptions& options) {
+CurlLane::CurlLane(const CurlClientOptions& options, bool stop_by_progress) {
   EnsureCurlGlobalInit();
   handle_ = curl_easy_init();
   if (!handle_) return;
@@ -44,9 +44,11 @@ CurlLane::CurlLane(const CurlClientOptions& options) {
   curl_easy_setopt(h, CURLOPT_WRITEDATA, this);
   curl_easy_setopt(h, CURLOPT_READFUNCTION, &CurlLane::OnUpload);
   curl_easy_setopt(h, CURLOPT_READDATA, this);
-  curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &CurlLane::OnProgress);
-  curl_easy_setopt(h, CURLOPT_XFERINFODATA, this);
+  if (stop_by_progress) {
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &CurlLane::OnProgress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, this);
+  }
   curl_easy_setopt(h, CURLOPT_PRIVATE, this);
   const TlsOptions& tls = options.tls;
   if (!tls.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, tls.ca_file.c_str());

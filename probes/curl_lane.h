@@ -18,7 +18,9 @@ namespace feedcheck {
 
 class CurlLane {
  public:
-  explicit CurlLane(const CurlClientOptions& options);
+  /// `stop_by_progress`: abort on a stop request from libcurl's progress callback. A blocking
+  /// perform needs it; an event loop checks for stops itself and saves the callback's cost.
+  CurlLane(const CurlClientOptions& options, bool stop_by_progress);
   ~CurlLane();
   CurlLane(const CurlLane&) = delete;
   CurlLane& operator=(const CurlLane&) = delete;

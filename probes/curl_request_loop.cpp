@@ -69,12 +69,11 @@ struct CurlRequestLoop::Impl {
 
   bool Start(int lane, const NextFn& next) {
     LaneSlot& s = slots[static_cast<size_t>(lane)];
+    // After a stop request nothing new starts; what is in flight ends (stoppable requests at
+    // once, below), so the run returns within about one epoll wait.
+    if (StopRequested()) return false;
     if (!next(lane, &s.request)) return false;
     if (!s.lane->Prepare(s.request, &s.response)) return false;
-    if (s.request.stoppable && StopRequested()) {
-      s.lane->CompleteStopped();  // not sent: the user asked to stop
-      return false;
-    }
     if (curl_multi_add_handle(multi, s.lane->handle()) != CURLM_OK) {
       s.response.transport_error = "libcurl could not start the request";
       return false;
@@ -111,7 +110,7 @@ void CurlRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done) {
   if (lanes < 1) return;
   while (im.slots.size() < static_cast<size_t>(lanes)) {
     im.slots.emplace_back();
-    im.slots.back().lane = std::make_unique<CurlLane>(im.options);
+    im.slots.back().lane = std::make_unique<CurlLane>(im.options, /*stop_by_progress=*/false);
     im.slots.back().lane->set_index(static_cast<int>(im.slots.size() - 1));
   }
   // Without a multi handle or an epoll set, each request fails with the reason (no hang).
@@ -137,7 +136,6 @@ void CurlRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done) {
       LaneSlot& s = im.slots[static_cast<size_t>(lane)];
       if (s.response.transport_error.empty()) return;  // `next` said no more
       done(lane, s.request, s.response);
-      if (s.response.stopped) return;  // stopped: this lane asks for nothing more
       s.response.Clear();
     }
   };
@@ -194,7 +192,6 @@ void CurlRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done) {
         --active;
         s.lane->CompleteStopped();
         done(static_cast<int>(i), s.request, s.response);
-        start(static_cast<int>(i));
       }
     }
   }

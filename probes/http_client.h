@@ -124,7 +124,8 @@ class HttpRequestLoop {
 
   virtual ~HttpRequestLoop() = default;
   /// Returns when every lane's `next` said false and its last request finished. Callbacks are
-  /// never called concurrently.
+  /// never called concurrently. Once a stop is requested (SIGINT/SIGTERM) no request starts and
+  /// stoppable ones in flight end with `stopped` set.
   virtual void Run(int lanes, const NextFn& next, const DoneFn& done) = 0;
 };
 

@@ -3,6 +3,8 @@
 #include <mutex>
 #include <thread>
 
+#include "probes/cleanup_registry.h"
+
 namespace feedcheck {
 
 void ThreadedRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done) {
@@ -15,7 +17,7 @@ void ThreadedRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done)
     for (;;) {
       {
         std::lock_guard<std::mutex> lock(mu);
-        if (!next(lane, &request)) return;
+        if (StopRequested() || !next(lane, &request)) return;
       }
       HttpResponse response = clients_[static_cast<size_t>(lane)]->Perform(request);
       std::lock_guard<std::mutex> lock(mu);
