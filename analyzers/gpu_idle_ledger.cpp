@@ -85,7 +85,8 @@ void GpuIdleLedger::Widen() {
   width_s_ *= 2;
 }
 
-void GpuIdleLedger::Finish(Evidence* out, const Provenance& where) {
+void GpuIdleLedger::Finish(Evidence* out, const Provenance& where,
+                           const std::map<std::string, std::string, std::less<>>& node_files) {
   // The last sample of each GPU covers one sampling interval.
   for (auto& [name, g] : gpus_) {
     if (g.has_last && g.min_gap_s > 0) Attribute(g.node, g.last_t, g.min_gap_s, g.last_util);
@@ -120,10 +121,20 @@ void GpuIdleLedger::Finish(Evidence* out, const Provenance& where) {
   if (nodes_.size() >= 2) {
     for (const auto& [node, n] : nodes_) {
       std::string seg = KeySegment(node.empty() ? "(unnamed)" : node);
-      set("gpu.node_lost_gpu_s." + seg, n.lost_gpu_s, Unit::kSeconds);
-      set("gpu.node_gpus." + seg, n.gpus, Unit::kCount);
+      Provenance pn = p;
+      if (auto f = node_files.find(node); f != node_files.end()) {
+        pn.file = f->second;
+        pn.source =
+            fmt::format("{}'s GPU samples: each counts for its interval, lost when under {}%", node,
+                        FormatNumber(threshold_));
+      }
+      auto set_node = [&](std::string key, double v, Unit unit) {
+        out->facts.Set(NumberFact(std::move(key), v, unit, pn));
+      };
+      set_node("gpu.node_lost_gpu_s." + seg, n.lost_gpu_s, Unit::kSeconds);
+      set_node("gpu.node_gpus." + seg, n.gpus, Unit::kCount);
       if (n.sampled_gpu_s > 0)
-        set("gpu.node_util_mean." + seg, n.util_gpu_s / n.sampled_gpu_s, Unit::kPercent);
+        set_node("gpu.node_util_mean." + seg, n.util_gpu_s / n.sampled_gpu_s, Unit::kPercent);
     }
   }
   Series lost_series{"gpu.lost_gpu_s_by_time",

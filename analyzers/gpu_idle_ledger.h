@@ -28,7 +28,10 @@ class GpuIdleLedger {
   /// Facts gpu.lost_gpu_s, gpu.sampled_gpu_s, gpu.idle_fraction, gpu.idle_s, gpu.span_s,
   /// gpu.sample_interval_s, gpu.node_* (with two nodes or more); series gpu.lost_gpu_s_by_time
   /// and gpu.sampled_gpu_s_by_time.
-  void Finish(Evidence* out, const Provenance& where);
+  /// `node_files`: the file each node's samples came from, so a node's facts name its own file
+  /// rather than the first file read.
+  void Finish(Evidence* out, const Provenance& where,
+              const std::map<std::string, std::string, std::less<>>& node_files = {});
 
   bool empty() const { return gpus_.empty(); }
 

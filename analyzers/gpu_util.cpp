@@ -127,6 +127,7 @@ void GpuUtilAnalyzer::AddSample(const GpuSample& s, const Line& line,
       return;
     }
     it = gpus_.try_emplace(std::string(s.gpu)).first;
+    it->second.file = line.number > 0 || metric_files_.empty() ? file() : metric_files_.back();
     if (gpus_.size() <= kMaxGpuSeries)
       it->second.series = std::make_unique<BoundedSeries>(1.0, 1024);
   }
@@ -173,8 +174,17 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
                                 static_cast<double>(overall_.count()),
                             Unit::kFraction, pt));
     SetFact(out, NumberFact("gpu.busy_threshold_percent", threshold, Unit::kPercent, pt));
-    for (const auto& [gpu, g] : gpus_) pct("gpu.util_mean." + KeySegment(gpu), g.hist.mean());
-    ledger_.Finish(out, p);
+    // Per GPU and per node: the file those samples came from, not the first file read.
+    std::map<std::string, std::string, std::less<>> node_files;
+    for (const auto& [gpu, g] : gpus_) {
+      Provenance pg = AtFile(g.file, 0);
+      pg.source = fmt::format("{} samples of {}", g.hist.count(), gpu);
+      SetFact(out,
+              NumberFact("gpu.util_mean." + KeySegment(gpu), g.hist.mean(), Unit::kPercent, pg));
+      size_t slash = gpu.rfind('/');
+      if (slash != std::string::npos) node_files.try_emplace(gpu.substr(0, slash), g.file);
+    }
+    ledger_.Finish(out, p, node_files);
     if (first_sample_ && first_busy_) {
       Provenance pb = AtFile(first_busy_file_, first_busy_line_);
       SetFact(out,

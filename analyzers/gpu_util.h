@@ -52,6 +52,7 @@ class GpuUtilAnalyzer : public LineAnalyzer {
   struct PerGpu {
     PercentHistogram hist;
     std::unique_ptr<BoundedSeries> series;  // only for the first kMaxGpuSeries GPUs
+    std::string file;                       // where its first sample was read
   };
   const std::map<std::string, PerGpu, std::less<>>& gpus() const { return gpus_; }
   const PercentHistogram& overall() const { return overall_; }

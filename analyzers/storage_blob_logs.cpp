@@ -13,6 +13,13 @@ namespace {
 constexpr size_t kMaxOperations = 128;
 constexpr size_t kMaxStatusCodes = 64;
 
+// The log's milliseconds into the shared histogram; a negative or NaN field (a hand-edited or
+// corrupt record) is left out rather than counted as 0 ms.
+void RecordMs(LatencyHistogram* h, double ms) {
+  if (ms >= 0) h->RecordSeconds(ms / 1e3);
+}
+double PercentileMs(const LatencyHistogram& h, double q) { return h.PercentileSeconds(q) * 1e3; }
+
 std::string_view ColumnName(std::string_view s) {
   s = Trim(s);
   size_t bracket = s.find(" [");  // "TimeGenerated [UTC]"
@@ -207,10 +214,10 @@ void StorageBlobLogsAnalyzer::AddRecord(const struct Record& r) {
                                                        : std::string("(other)"))
              .first;
   for (OperationStats* s : {&it->second, &all_}) {
-    s->duration_ms.Add(*r.duration_ms);
+    RecordMs(&s->duration, *r.duration_ms);
     if (r.server_latency_ms) {
-      s->server_latency_ms.Add(*r.server_latency_ms);
-      s->network_ms.Add(std::max(0.0, *r.duration_ms - *r.server_latency_ms));
+      RecordMs(&s->server_latency, *r.server_latency_ms);
+      RecordMs(&s->network, std::max(0.0, *r.duration_ms - *r.server_latency_ms));
     }
     std::string_view code = r.status_code.empty() ? std::string_view("unknown") : r.status_code;
     auto sc = s->status_codes.find(code);
@@ -239,14 +246,14 @@ void StorageBlobLogsAnalyzer::Finish(Evidence* out) {
                             Unit::kCount, prov("StorageBlobLogs records")));
     SetFact(out, NumberFact("metrics.bloblog.throttled", static_cast<double>(throttled_),
                             Unit::kCount, prov("503 or *ThrottlingError records")));
-    ms("metrics.bloblog.duration_p50_ms", all_.duration_ms.Quantile(0.5), "DurationMs p50");
-    ms("metrics.bloblog.duration_p99_ms", all_.duration_ms.Quantile(0.99), "DurationMs p99");
-    if (all_.server_latency_ms.count() > 0) {
-      ms("metrics.bloblog.server_latency_p50_ms", all_.server_latency_ms.Quantile(0.5),
+    ms("metrics.bloblog.duration_p50_ms", PercentileMs(all_.duration, 0.5), "DurationMs p50");
+    ms("metrics.bloblog.duration_p99_ms", PercentileMs(all_.duration, 0.99), "DurationMs p99");
+    if (all_.server_latency.count() > 0) {
+      ms("metrics.bloblog.server_latency_p50_ms", PercentileMs(all_.server_latency, 0.5),
          "ServerLatencyMs p50");
-      ms("metrics.bloblog.server_latency_p99_ms", all_.server_latency_ms.Quantile(0.99),
+      ms("metrics.bloblog.server_latency_p99_ms", PercentileMs(all_.server_latency, 0.99),
          "ServerLatencyMs p99");
-      ms("metrics.bloblog.network_p50_ms", all_.network_ms.Quantile(0.5),
+      ms("metrics.bloblog.network_p50_ms", PercentileMs(all_.network, 0.5),
          "DurationMs - ServerLatencyMs p50");
     }
     for (const auto& [code, n] : all_.status_codes)
@@ -254,10 +261,10 @@ void StorageBlobLogsAnalyzer::Finish(Evidence* out) {
                               Unit::kCount, prov("StatusCode")));
     for (const auto& [op, s] : ops_) {
       std::string seg = KeySegment(op);
-      ms("metrics.bloblog.duration_p50_ms." + seg, s.duration_ms.Quantile(0.5),
+      ms("metrics.bloblog.duration_p50_ms." + seg, PercentileMs(s.duration, 0.5),
          op + " DurationMs p50");
-      if (s.server_latency_ms.count() > 0)
-        ms("metrics.bloblog.server_latency_p50_ms." + seg, s.server_latency_ms.Quantile(0.5),
+      if (s.server_latency.count() > 0)
+        ms("metrics.bloblog.server_latency_p50_ms." + seg, PercentileMs(s.server_latency, 0.5),
            op + " ServerLatencyMs p50");
     }
   }

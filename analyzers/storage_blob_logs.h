@@ -11,7 +11,7 @@
 
 #include "analyzers/bounded_series.h"
 #include "analyzers/line_analyzer.h"
-#include "analyzers/log_histogram.h"
+#include "core/latency_histogram.h"
 
 namespace feedcheck::analyzers {
 
@@ -23,9 +23,9 @@ class StorageBlobLogsAnalyzer : public LineAnalyzer {
   void Finish(Evidence* out) override;
 
   struct OperationStats {
-    LogHistogram duration_ms;
-    LogHistogram server_latency_ms;
-    LogHistogram network_ms;  // DurationMs - ServerLatencyMs, per request
+    LatencyHistogram duration;
+    LatencyHistogram server_latency;
+    LatencyHistogram network;  // DurationMs - ServerLatencyMs, per request
     std::map<std::string, uint64_t, std::less<>> status_codes;
   };
   const std::map<std::string, OperationStats, std::less<>>& operations() const { return ops_; }

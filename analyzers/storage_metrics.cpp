@@ -6,6 +6,7 @@
 
 #include "analyzers/bounded_series.h"
 #include "analyzers/text_util.h"
+#include "core/run_context.h"
 
 namespace feedcheck::analyzers {
 
@@ -166,7 +167,7 @@ void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const
   };
   if (egress_n > 0) {
     set(NumberFact("metrics.egress_gbps_peak", egress_peak, Unit::kGbps,
-                   at(fmt::format("Egress at epoch {:.0f}", egress_peak_t))));
+                   at(fmt::format("Egress at {}", IsoUtc(egress_peak_t)))));
     set(NumberFact("metrics.egress_gbps_mean", egress_sum / static_cast<double>(egress_n),
                    Unit::kGbps, at("Egress, mean over buckets")));
     out->series.push_back(std::move(egress));
@@ -178,7 +179,7 @@ void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const
     set(NumberFact("metrics.ingress_gbps_peak", ingress_peak, Unit::kGbps, at("Ingress")));
   if (req_peak >= 0) {
     set(NumberFact("metrics.requests_per_s_peak", req_peak, Unit::kPerSecond,
-                   at(fmt::format("Transactions at epoch {:.0f}", req_peak_t))));
+                   at(fmt::format("Transactions at {}", IsoUtc(req_peak_t)))));
     out->series.push_back(std::move(requests));
     out->series.push_back(std::move(throttled));
   }

@@ -11,6 +11,7 @@
 #include "core/exit_status.h"
 #include "core/json_text.h"
 #include "reports/env_format.h"
+#include "reports/report_text.h"
 #include "rules/advice.h"
 #include "rules/rule_set.h"
 
@@ -64,11 +65,10 @@ int Run(const GlobalOptions& globals, const AdviseOptions& options) {
   bool rules_ok = LoadRules(globals, &rule_set, &diagnostics);
   if (!inputs_ok || !rules_ok) {
     if (globals.json)
-      fmt::print(
-          "{}\n",
-          JsonText(nlohmann::json({{"schema_version", 1},
-                                   {"error", !rules_ok ? "invalid rules" : "input errors"},
-                                   {"diagnostics", DiagnosticsToJson(diagnostics)}})));
+      fmt::print("{}\n",
+                 JsonText(nlohmann::json({{"schema_version", 1},
+                                          {"error", !rules_ok ? "invalid rules" : "input errors"},
+                                          {"diagnostics", DiagnosticsToJson(diagnostics)}})));
     else {
       PrintDiagnostics(diagnostics);
       fmt::print(stderr, "feedcheck advise: {}; no advice given\n",
@@ -118,8 +118,10 @@ int Run(const GlobalOptions& globals, const AdviseOptions& options) {
   PrintDiagnostics(diagnostics);
   fmt::print("feedcheck advise: {} (from {} facts)\n\n", Summary(result), facts.size());
   for (const auto& f : result.findings) fmt::print("{}\n", FormatFindingText(f));
-  if (!result.skipped.empty())
+  if (!result.skipped.empty() && globals.verbose)
     fmt::print("Not evaluated (missing facts):\n{}\n", FormatSkippedText(result.skipped));
+  else if (!result.skipped.empty())
+    fmt::print("{}; -v lists them\n\n", SkippedRulesSummary(result.skipped.size()));
   if (!advice.mode.empty())
     fmt::print("Input mode: {}  (rule {})\n\n", advice.mode, advice.mode_rule);
   fmt::print("Environment variables ({}):\n{}", EnvFormatName(*format),

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analyzers/analyze_paths.h"
+#include "analyzers/job_folder_help.h"
 #include "cli/command.h"
 #include "core/evidence_json.h"
 #include "core/exit_status.h"
@@ -141,7 +142,7 @@ void SetupAnalyze(CLI::App& root, CommandTable& table) {
       PrintSummary(r);
     }
     if (!r.anything_read) {
-      fmt::print(stderr, "feedcheck analyze: nothing readable in {}\n", fmt::join(opt->paths, " "));
+      fmt::print(stderr, "{}", analyzers::NothingReadableHelp("analyze", opt->paths, r));
       return ToInt(ExitStatus::kInputError);
     }
     return ToInt(ExitStatus::kOk);

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "analyzers/analyze_paths.h"
+#include "analyzers/job_folder_help.h"
 #include "cli/advice_common.h"
 #include "cli/cluster_options.h"
 #include "cli/command.h"
@@ -70,7 +71,7 @@ int RunPostmortem(const PostmortemOptions& opts, const GlobalOptions& globals) {
   analyzers::AnalysisResult analysis = analyzers::AnalyzePaths(request);
   for (const auto& s : analysis.skipped) fmt::print(stderr, "not read: {}: {}\n", s.path, s.reason);
   if (!analysis.anything_read) {
-    fmt::print(stderr, "feedcheck postmortem: nothing readable in {}\n", opts.job_dir);
+    fmt::print(stderr, "{}", analyzers::NothingReadableHelp("postmortem", request.paths, analysis));
     return ToInt(ExitStatus::kInputError);
   }
   report.evidence = std::move(analysis.evidence);

@@ -17,6 +17,7 @@
 #include "core/units.h"
 #include "probes/latency_probe.h"
 #include "probes/redact.h"
+#include "probes/target_facts.h"
 #include "probes/throughput_probe.h"
 
 namespace feedcheck::cli {
@@ -51,7 +52,9 @@ int UsageError(const std::string& command, const std::string& message) {
 
 // Prints the JSON document: the evidence (loadable as facts.json) plus what the run was.
 void PrintJson(const ProbeResult& r, const HttpProbeEnv& env) {
-  nlohmann::json j = EvidenceToJson(r.evidence);
+  Evidence evidence = r.evidence;
+  AddTargetFacts(env.target, &evidence.facts);  // loopback/emulator figures stay marked
+  nlohmann::json j = EvidenceToJson(evidence);
   j["probe"] = {{"name", r.probe},
                 {"status", ProbeStatusName(r.status)},
                 {"message", RedactText(r.message)},
@@ -216,7 +219,8 @@ int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
     fmt::print("  HEAD                p50 {}  p99 {}\n", FactText(f, "probe.latency.head_p50_ms"),
                FactText(f, "probe.latency.head_p99_ms"));
     fmt::print("  new connection      connect {}  TLS {}  first byte p50 {}\n",
-               FactText(f, "probe.latency.connect_ms"), FactText(f, "probe.latency.tls_ms"),
+               FactText(f, "probe.latency.connect_ms"),
+               f.Has("probe.latency.tls_ms") ? FactText(f, "probe.latency.tls_ms") : "none (http)",
                FactText(f, "probe.latency.new_conn_ttfb_p50_ms"));
     if (f.Has("probe.latency.requests_per_s"))
       fmt::print("  request rate        {} at {} connection{}, probe CPU {} per request\n",

@@ -18,6 +18,7 @@ struct GlobalOptions {
   app::KnowledgeInputs knowledge;    ///< --kb FILE overrides, --rules DIR extra rules
   std::string fail_on = "critical";  ///< --fail-on info|warning|critical|never
   bool no_color = false;
+  bool verbose = false;  ///< -v: list every rule not evaluated (one line counts them otherwise)
 };
 
 using CommandAction = std::function<int()>;

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   app.add_option("--fail-on", globals.fail_on, "Exit 1 when a finding is at or above this severity")
       ->check(CLI::IsMember({"info", "warning", "critical", "never"}));
   app.add_flag("--no-color", globals.no_color, "No colour in terminal output (NO_COLOR works too)");
+  app.add_flag("-v,--verbose", globals.verbose, "List every rule not evaluated and what it lacked");
 
   cli::CommandTable table(&globals);
   cli::SetupEgress(app, table);

@@ -23,6 +23,7 @@ int WriteReport(const Report& report, const std::string& format_flag, const std:
   options.color =
       format == "term" && to_stdout &&
       ColorWanted(globals.no_color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"));
+  options.verbose = globals.verbose;
   std::unique_ptr<Reporter> reporter = MakeReporter(format, options);
   if (!reporter) {
     fmt::print(stderr, "feedcheck {}: unknown --format '{}'\n", command, format);

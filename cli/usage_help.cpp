@@ -164,6 +164,7 @@ void AddGlobalFlagsToHelp(CLI::App& root) {
       "  --fail-on LEVEL    exit 1 when a finding is at or above info|warning|critical "
       "(default critical), never\n"
       "  --no-color         no colour (NO_COLOR works too)\n"
+      "  -v, --verbose      list every rule not evaluated and the facts it lacked\n"
       "  --kb FILE          your own knowledge-base rows (VM sizes, storage limits)\n"
       "  --rules DIR        your own rules, added to the built-in ones\n"
       "Sizes: KB/MB/GB/TB are powers of 1000, KiB/MiB/GiB/TiB of 1024 (any case); durations: "

@@ -41,6 +41,10 @@ Fact BoolFact(std::string key, bool value, Provenance provenance) {
 std::string FormatFactValue(const Fact& fact) {
   if (fact.is_text()) return fact.text();
   if (fact.is_bool()) return std::get<bool>(fact.value) ? "true" : "false";
+  // Disk speeds read the way fio and dd print them (MB/s, GB/s); stored in Gbit/s like every
+  // rate so rules compare them with the network's.
+  if (fact.unit == Unit::kGbps && fact.key.rfind("probe.disk.", 0) == 0)
+    return FormatValue(fact.number() * 1e9 / 8, Unit::kBytesPerSecond);
   return FormatValue(fact.number(), fact.unit);
 }
 

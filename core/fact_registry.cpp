@@ -89,6 +89,9 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"plan.request_latency_ms", U::kMilliseconds, O::kDerived, "per-request latency the overhead assumes (given or default)"},
       {"plan.requests_per_file", U::kCount, O::kDerived, "GET requests per file: 1 below one block, else ceil(size / block)"},
       {"plan.small_files", U::kBool, O::kDerived, "median (or mean) file is under 4 MiB: request overhead dominates"},
+      // --- measured: what the probed target was ---
+      {"target.loopback", U::kBool, O::kMeasured, "the probed target was on this machine (127.0.0.0/8, ::1, localhost): its figures describe this host, not an Azure storage account"},
+      {"target.emulator", U::kBool, O::kMeasured, "the probed target was a storage emulator (Azurite: a path-style emulator URL or the devstoreaccount1 account)"},
       // --- measured: throughput ---
       {"probe.throughput.gbps", U::kGbps, O::kMeasured, "best download throughput of one node"},
       {"probe.throughput.best_concurrency", U::kCount, O::kMeasured, "connections at the knee of the sweep"},
@@ -109,7 +112,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.latency.head_p50_ms", U::kMilliseconds, O::kMeasured, "HEAD (Get Blob Properties), median"},
       {"probe.latency.new_conn_ttfb_p50_ms", U::kMilliseconds, O::kMeasured, "time to first byte on a new connection, median"},
       {"probe.latency.connect_ms", U::kMilliseconds, O::kMeasured, "TCP connect time, median"},
-      {"probe.latency.tls_ms", U::kMilliseconds, O::kMeasured, "TLS handshake time, median (0 over http)"},
+      {"probe.latency.tls_ms", U::kMilliseconds, O::kMeasured, "TLS handshake time, median (absent over plain http: no handshake)"},
       {"probe.latency.requests", U::kCount, O::kMeasured, "requests measured"},
       {"probe.latency.total_p99_ms", U::kMilliseconds, O::kMeasured, "whole small GET, 99th percentile"},
       {"probe.latency.head_p99_ms", U::kMilliseconds, O::kMeasured, "HEAD (Get Blob Properties), 99th percentile"},

@@ -9,7 +9,35 @@
 
 namespace feedcheck {
 
-LatencyHistogram::LatencyHistogram() : counts_(kBucketCount, 0) {}
+LatencyHistogram::LatencyHistogram() : chunks_(kChunkCount) {}
+
+// The bucket layout is chunk-aligned: bucket i is entry i % 1024 of chunk i / 1024 (chunk 0 the
+// linear range below 1024 ns, chunk 1 + k the power of two 2^(10 + k)).
+static_assert(LatencyHistogram::kBucketCount % LatencyHistogram::kSubBuckets == 0);
+
+uint64_t& LatencyHistogram::Slot(size_t index) {
+  std::vector<uint64_t>& chunk = chunks_[index / kSubBuckets];
+  if (chunk.empty()) chunk.assign(kSubBuckets, 0);
+  return chunk[index % kSubBuckets];
+}
+
+uint64_t LatencyHistogram::CountAt(size_t index) const {
+  const std::vector<uint64_t>& chunk = chunks_[index / kSubBuckets];
+  return chunk.empty() ? 0 : chunk[index % kSubBuckets];
+}
+
+size_t LatencyHistogram::chunks_in_use() const {
+  return static_cast<size_t>(
+      std::count_if(chunks_.begin(), chunks_.end(), [](const auto& c) { return !c.empty(); }));
+}
+
+std::vector<uint64_t> LatencyHistogram::counts() const {
+  std::vector<uint64_t> dense(kBucketCount, 0);
+  for (size_t c = 0; c < kChunkCount; ++c)
+    if (!chunks_[c].empty())
+      std::copy(chunks_[c].begin(), chunks_[c].end(), &dense[c * kSubBuckets]);
+  return dense;
+}
 
 namespace {
 
@@ -58,7 +86,7 @@ void LatencyHistogram::RecordSeconds(double seconds) {
 }
 
 void LatencyHistogram::RecordNanos(uint64_t nanos) {
-  ++counts_[BucketIndex(nanos)];
+  ++Slot(BucketIndex(nanos));
   if (count_ == 0 || nanos < min_ns_) min_ns_ = nanos;
   if (count_ == 0 || nanos > max_ns_) max_ns_ = nanos;
   ++count_;
@@ -67,7 +95,13 @@ void LatencyHistogram::RecordNanos(uint64_t nanos) {
 
 void LatencyHistogram::Merge(const LatencyHistogram& other) {
   if (other.count_ == 0) return;
-  for (size_t i = 0; i < kBucketCount; ++i) counts_[i] += other.counts_[i];
+  for (size_t c = 0; c < kChunkCount; ++c) {
+    const std::vector<uint64_t>& theirs = other.chunks_[c];
+    if (theirs.empty()) continue;
+    std::vector<uint64_t>& mine = chunks_[c];
+    if (mine.empty()) mine.assign(kSubBuckets, 0);
+    for (size_t i = 0; i < kSubBuckets; ++i) mine[i] += theirs[i];
+  }
   if (count_ == 0 || other.min_ns_ < min_ns_) min_ns_ = other.min_ns_;
   if (count_ == 0 || other.max_ns_ > max_ns_) max_ns_ = other.max_ns_;
   count_ += other.count_;
@@ -82,7 +116,11 @@ double LatencyHistogram::PercentileSeconds(double q) const {
   if (rank == count_) return static_cast<double>(max_ns_) / 1e9;  // the maximum is exact
   uint64_t seen = 0;
   for (size_t i = 0; i < kBucketCount; ++i) {
-    seen += counts_[i];
+    if (chunks_[i / kSubBuckets].empty()) {
+      i += kSubBuckets - 1;  // a whole power of two with nothing in it
+      continue;
+    }
+    seen += CountAt(i);
     if (seen >= rank) {
       double mid =
           std::clamp(BucketMidNanos(i), static_cast<double>(min_ns_), static_cast<double>(max_ns_));
@@ -97,8 +135,11 @@ std::optional<LatencyHistogram> LatencyHistogram::FromCounts(const std::vector<u
                                                              double sum_ns) {
   if (counts.size() != kBucketCount) return std::nullopt;
   LatencyHistogram h;
-  h.counts_ = counts;
-  for (uint64_t c : counts) h.count_ += c;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] == 0) continue;
+    h.Slot(i) = counts[i];
+    h.count_ += counts[i];
+  }
   if (h.count_ && min_ns > max_ns) return std::nullopt;
   h.min_ns_ = h.count_ ? min_ns : 0;
   h.max_ns_ = h.count_ ? max_ns : 0;
@@ -109,7 +150,7 @@ std::optional<LatencyHistogram> LatencyHistogram::FromCounts(const std::vector<u
 nlohmann::json LatencyHistogram::ToJson() const {
   nlohmann::json buckets = nlohmann::json::array();
   for (size_t i = 0; i < kBucketCount; ++i)
-    if (counts_[i]) buckets.push_back({i, counts_[i]});
+    if (uint64_t c = CountAt(i)) buckets.push_back({i, c});
   return {{"unit", "ns"},      {"sub_bucket_bits", kSubBucketBits},
           {"count", count_},   {"min", min_ns_},
           {"max", max_ns_},    {"sum", sum_ns_},

@@ -2,7 +2,9 @@
 // is split into 1024 equal sub-buckets, so any recorded value is reported within 1/2048 of itself
 // (better than 3 significant digits; exact below 1024 ns). Two histograms merge bucket by bucket,
 // so ranks of a multi-node run combine percentiles exactly as if one process had recorded every
-// sample.
+// sample. Memory follows the range actually recorded: counts are kept in 1024-bucket chunks, one
+// per power of two, allocated when a value first lands there (8 KiB each; a histogram of
+// milliseconds-to-seconds latencies holds about ten).
 #pragma once
 
 #include <cstdint>
@@ -42,12 +44,14 @@ class LatencyHistogram {
   /// Nearest-rank percentile, q in [0, 1]: the value at rank ceil(q * count). 0 when empty.
   double PercentileSeconds(double q) const;
 
-  /// The raw counts (kBucketCount entries): what ranks send to each other.
-  const std::vector<uint64_t>& counts() const { return counts_; }
+  /// The raw counts, dense (kBucketCount entries): what ranks send to each other.
+  std::vector<uint64_t> counts() const;
   /// Rebuilds a histogram from counts plus the exact min/max/sum kept beside them.
   static std::optional<LatencyHistogram> FromCounts(const std::vector<uint64_t>& counts,
                                                     uint64_t min_ns, uint64_t max_ns,
                                                     double sum_ns);
+  /// Powers of two holding counts (8 KiB each): what the histogram costs in memory.
+  size_t chunks_in_use() const;
   uint64_t min_ns() const { return min_ns_; }
   uint64_t max_ns() const { return max_ns_; }
   double sum_ns() const { return sum_ns_; }
@@ -63,7 +67,12 @@ class LatencyHistogram {
   static double BucketMidNanos(size_t index);
 
  private:
-  std::vector<uint64_t> counts_;
+  static constexpr size_t kChunkCount = kBucketCount / kSubBuckets;
+  uint64_t& Slot(size_t index);
+  uint64_t CountAt(size_t index) const;
+
+  /// chunks_[c] holds buckets [c * kSubBuckets, (c + 1) * kSubBuckets); empty until used.
+  std::vector<std::vector<uint64_t>> chunks_;
   uint64_t count_ = 0;
   uint64_t min_ns_ = 0;
   uint64_t max_ns_ = 0;

@@ -320,6 +320,19 @@ std::string FormatNumber(double value, int significant) {
   return s;
 }
 
+std::string FormatGrouped(double value, int significant) {
+  std::string plain = FormatNumber(value, significant);
+  size_t begin = plain.empty() || plain[0] != '-' ? 0 : 1;
+  size_t end = std::min(plain.find('.'), plain.size());
+  // Built anew rather than by insert(): GCC 12 flags insert() in a loop (-Wrestrict).
+  std::string out = plain.substr(0, begin);
+  for (size_t i = begin; i < end; ++i) {
+    if (i > begin && (end - i) % 3 == 0) out += ',';
+    out += plain[i];
+  }
+  return out + plain.substr(end);
+}
+
 namespace {
 std::string Scaled(double value, double step, const std::array<std::string_view, 6>& names) {
   size_t i = 0;
@@ -334,7 +347,27 @@ std::string Scaled(double value, double step, const std::array<std::string_view,
 }
 }  // namespace
 
+namespace {
+// Whether `bytes` is a whole number of hundredths of a power of `base` (1.5 TB, 100 GB, 64 MiB):
+// how a size reads when someone typed it.
+bool RoundIn(double bytes, double base) {
+  if (!(bytes >= base) || !std::isfinite(bytes)) return false;
+  double v = bytes;
+  while (v >= base) v /= base;
+  double hundredths = v * 100;
+  return std::fabs(hundredths - std::round(hundredths)) < 1e-6;
+}
+}  // namespace
+
 std::string FormatBytes(double bytes, bool decimal) {
+  if (!decimal && RoundIn(bytes, 1000) && !RoundIn(bytes, 1024)) {
+    // As typed: "1 MB", "1.5 TB", "100 GB", without padding zeros.
+    static constexpr std::array<std::string_view, 6> kNames{"B", "KB", "MB", "GB", "TB", "PB"};
+    size_t i = 0;
+    double v = bytes;
+    while (v >= 1000 && i + 1 < kNames.size()) v /= 1000, ++i;
+    return fmt::format("{} {}", FormatNumber(v, 6), kNames[i]);
+  }
   if (decimal) return Scaled(bytes, 1000, {"B", "KB", "MB", "GB", "TB", "PB"});
   return Scaled(bytes, 1024, {"B", "KiB", "MiB", "GiB", "TiB", "PiB"});
 }
@@ -382,7 +415,7 @@ std::string FormatValue(double value, Unit unit) {
     case Unit::kMicroseconds:
       return FormatSeconds(value / 1e6);
     case Unit::kPerSecond:
-      return FormatNumber(value) + "/s";
+      return FormatGrouped(value) + "/s";
     case Unit::kFraction:
       return FormatNumber(value * 100) + "%";
     case Unit::kPercent:
@@ -392,6 +425,7 @@ std::string FormatValue(double value, Unit unit) {
     case Unit::kBool:
       return value != 0 ? "true" : "false";
     case Unit::kCount:
+      return FormatGrouped(value);
     case Unit::kText:
       break;
   }

@@ -9,7 +9,17 @@
 namespace feedcheck {
 
 /// What a quantity measures. Two units convert into each other only within one dimension.
-enum class Dimension { kCount, kBytes, kBitRate, kDuration, kFrequency, kRatio, kCpuCost, kText, kBool };
+enum class Dimension {
+  kCount,
+  kBytes,
+  kBitRate,
+  kDuration,
+  kFrequency,
+  kRatio,
+  kCpuCost,
+  kText,
+  kBool
+};
 
 /// The unit a fact is stored in. Fact keys name their unit (`_ms`, `_gbps`, `_bytes`).
 enum class Unit {
@@ -21,19 +31,19 @@ enum class Unit {
   kSeconds,
   kMilliseconds,
   kMicroseconds,
-  kPerSecond,       ///< events (requests, entries) per second
-  kFraction,        ///< 0..1
-  kPercent,         ///< 0..100
-  kCpuSecondsPerGB, ///< CPU seconds spent per 1e9 bytes moved
+  kPerSecond,        ///< events (requests, entries) per second
+  kFraction,         ///< 0..1
+  kPercent,          ///< 0..100
+  kCpuSecondsPerGB,  ///< CPU seconds spent per 1e9 bytes moved
   kText,
   kBool,
 };
 
 struct UnitInfo {
   Unit unit;
-  std::string_view name;    ///< canonical short name: "bytes", "Gbit/s", "ms"
+  std::string_view name;  ///< canonical short name: "bytes", "Gbit/s", "ms"
   Dimension dimension;
-  double scale_to_base;     ///< bytes, bit/s, seconds, 1/s, fraction
+  double scale_to_base;  ///< bytes, bit/s, seconds, 1/s, fraction
 };
 
 const UnitInfo& InfoOf(Unit unit);
@@ -65,7 +75,9 @@ std::optional<double> ParseBitsPerSecond(std::string_view text, std::string* err
 /// Parses a duration into seconds; a bare number means seconds.
 std::optional<double> ParseSeconds(std::string_view text, std::string* error = nullptr);
 
-/// "4.00 MiB", "500 KB"-style printing. Binary units unless `decimal`.
+/// "4.00 MiB", "500 KB"-style printing: a size that is round in powers of 1000 and not in
+/// powers of 1024 (what a user wrote as 100GB or 1MB) prints as given, "100 GB", "1 MB"; any
+/// other in binary units, unless `decimal` asks for powers of 1000.
 std::string FormatBytes(double bytes, bool decimal = false);
 /// "1.50 Gbit/s", "187.5 Mbit/s".
 std::string FormatBitRate(double bits_per_second);
@@ -77,5 +89,8 @@ std::string FormatSeconds(double seconds);
 std::string FormatValue(double value, Unit unit);
 /// Shortest round-trip-ish plain number: 120 -> "120", 0.5 -> "0.5", 1/3 -> "0.333".
 std::string FormatNumber(double value, int significant = 3);
+/// FormatNumber with thousands separators in the integer part: 549316 -> "549,316",
+/// 1234.5 -> "1,235", 0.25 -> "0.25". For counts and rates people read, never for parsing.
+std::string FormatGrouped(double value, int significant = 3);
 
 }  // namespace feedcheck

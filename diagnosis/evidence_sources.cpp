@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "reports/measurement_caveat.h"
+
 namespace feedcheck::diagnosis {
 
 namespace {
@@ -24,14 +26,16 @@ std::string_view SourceKindName(SourceKind kind) {
   return "";
 }
 
-std::set<SourceKind> SourcesOf(const Fact& fact) {
+std::set<SourceKind> SourcesOf(const Fact& fact, bool probes_saw_storage) {
   std::set<SourceKind> out;
   FactOrigin origin = fact.provenance.origin;
   if (origin == FactOrigin::kDeclared || origin == FactOrigin::kKnowledge) return out;
   std::string_view key = fact.key;
   if (StartsWith(key, "runtime.")) out.insert(SourceKind::kDataRuntimeLog);
   if (StartsWith(key, "metrics.")) out.insert(SourceKind::kStorageMetrics);
-  if (StartsWith(key, "probe.") || StartsWith(key, "preflight.")) out.insert(SourceKind::kProbe);
+  if ((StartsWith(key, "probe.") || StartsWith(key, "preflight.")) &&
+      (probes_saw_storage || !MeasuresStorageTarget(key)))
+    out.insert(SourceKind::kProbe);
   if (StartsWith(key, "gpu.") && key != "gpu.busy_threshold_percent") {
     out.insert(SourceKind::kGpuSamples);
     // Joined with the data runtime's activities: the phase facts rest on both.

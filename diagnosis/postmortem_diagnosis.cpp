@@ -11,6 +11,7 @@
 #include "diagnosis/evidence_sources.h"
 #include "diagnosis/fix_estimate.h"
 #include "diagnosis/gpu_time_summary.h"
+#include "reports/measurement_caveat.h"
 #include "rules/advice.h"
 
 namespace feedcheck::diagnosis {
@@ -101,10 +102,10 @@ std::string Contradiction(const Finding& f, const AccountView& a) {
 
 // The sources that point at the finding's cause. GPU samples show the effect (idle GPUs), not
 // why, except for the access mode, where idling exactly while the download ran is the cause.
-std::set<SourceKind> CauseSources(const Finding& f) {
+std::set<SourceKind> CauseSources(const Finding& f, bool probes_saw_storage) {
   std::set<SourceKind> out;
   for (const auto& fact : f.evidence)
-    for (SourceKind s : SourcesOf(fact))
+    for (SourceKind s : SourcesOf(fact, probes_saw_storage))
       if (s != SourceKind::kGpuSamples || f.bottleneck == Bottleneck::kAccessMode) out.insert(s);
   return out;
 }
@@ -181,6 +182,9 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   d.present = true;
   d.gpu = SummarizeGpuTime(facts);
   AccountView account = ViewAccount(facts);
+  // Figures from a loopback or emulator target (a demo's Azurite) confirm nothing about the
+  // job's storage account.
+  const bool probes_saw_storage = !CaveatOf(facts).any();
   const GpuTimeLost& gpu = d.gpu;
   double data_lost = DataPhaseLostGpuS(gpu);
   bool gpus_busy =
@@ -253,7 +257,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     std::set<SourceKind> sources;
     for (const auto& f : findings)
       if (!f.secondary && f.bottleneck == cls && f.basis == FindingBasis::kObserved)
-        for (SourceKind s : CauseSources(f)) sources.insert(s);
+        for (SourceKind s : CauseSources(f, probes_saw_storage)) sources.insert(s);
     // A bare 503 ServerBusy says the account throttled, not which limit: it agrees with an
     // account limit that another source names.
     if (IsAccountLimit(cls) && account.log_server_busy > 0)

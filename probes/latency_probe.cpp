@@ -196,11 +196,11 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
                      p));
   }
   f.Set(NumberFact("probe.latency.concurrency", concurrency, Unit::kCount, p));
-  if (out.new_conn_ttfb.count()) {
-    // Over plain http there is no handshake: 0 is the measured value, not a missing one.
-    double tls_ms = out.tls.count() ? out.tls.PercentileSeconds(0.5) * kMs : 0.0;
-    f.Set(NumberFact("probe.latency.tls_ms", tls_ms, Unit::kMilliseconds, p));
-  }
+  // Over plain http there is no handshake: no TLS figure at all, rather than a "0 s" that reads
+  // like a measurement.
+  if (out.new_conn_ttfb.count() && out.tls.count())
+    f.Set(NumberFact("probe.latency.tls_ms", out.tls.PercentileSeconds(0.5) * kMs,
+                     Unit::kMilliseconds, p));
   f.Set(NumberFact("probe.latency.requests", static_cast<double>(measured), Unit::kCount, p));
   f.Set(NumberFact("probe.latency.range_bytes", static_cast<double>(range), Unit::kBytes, p));
   errors.AddFacts(&f, p);

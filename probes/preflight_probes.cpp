@@ -9,6 +9,7 @@
 
 #include "probes/cleanup_registry.h"
 #include "probes/redact.h"
+#include "probes/target_facts.h"
 
 namespace feedcheck {
 
@@ -208,10 +209,8 @@ ProbeResult RunNodeStage(PreflightStage stage, const PreflightProbeOptions& opti
   return RunDiskProbe(options.disk, budget, options.cleanup, progress);
 }
 
-}  // namespace
-
-PreflightProbeResult RunPreflightProbes(const HttpProbeEnv& env,
-                                        const PreflightProbeOptions& options) {
+PreflightProbeResult RunTargetStages(const HttpProbeEnv& env,
+                                     const PreflightProbeOptions& options) {
   return RunStages(options, [&](PreflightStage stage, const ProbeBudget& budget) {
     HttpProbeEnv stage_env = env;
     stage_env.budget = budget;
@@ -234,6 +233,16 @@ PreflightProbeResult RunPreflightProbes(const HttpProbeEnv& env,
     }
     return ProbeResult();
   });
+}
+
+}  // namespace
+
+PreflightProbeResult RunPreflightProbes(const HttpProbeEnv& env,
+                                        const PreflightProbeOptions& options) {
+  PreflightProbeResult out = RunTargetStages(env, options);
+  // Figures measured against this machine or an emulator stay marked in every report.
+  AddTargetFacts(env.target, &out.evidence.facts);
+  return out;
 }
 
 PreflightProbeResult RunLocalPreflightProbes(const std::string& dir,

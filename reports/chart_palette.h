@@ -19,6 +19,7 @@ inline constexpr std::string_view kEgress = "#0891b2";         // cyan
 inline constexpr std::string_view kRamp = "#ea580c";           // orange
 inline constexpr std::string_view kRampPredicted = "#475569";  // slate, dashed
 inline constexpr std::string_view kLimit = "#dc2626";          // red, dashed
+inline constexpr std::string_view kNic = "#65a30d";            // lime, dashed
 inline constexpr std::string_view kLaneRuntime = "#14b8a6";    // teal
 inline constexpr std::string_view kLaneRuntimeFailed = "#be123c";
 inline constexpr std::string_view kLaneGpuStarved = "#f59e0b";

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/units.h"
 #include "reports/chart_palette.h"
 #include "reports/html_escape.h"
 #include "reports/svg_chart.h"
@@ -21,7 +22,10 @@ std::string AxisLabel(const std::string& label, Unit unit, std::string_view fall
   if (unit == Unit::kCount || unit == Unit::kBytes || unit == Unit::kText ||
       unit == Unit::kFraction)
     return text;
-  return fmt::format("{} ({})", text, UnitName(unit));
+  // A label that already names its unit ("Gbit/s", "throughput (Gbit/s)") keeps it once.
+  std::string_view name = UnitName(unit);
+  if (text.find(name) != std::string::npos) return text;
+  return fmt::format("{} ({})", text, name);
 }
 
 std::string Title(const Series& s, std::string_view fallback) {
@@ -55,6 +59,9 @@ std::string Throughput(const Evidence& e) {
   chart.y.min = 0;
   chart.Add(
       svg::Line{Title(*s, "measured"), s->points, std::string(palette::kThroughput), false, true});
+  // The node's NIC: the ceiling a well-tuned sweep flattens against.
+  if (auto nic = e.facts.NumberIn("node.nic_gbps", s->y_unit))
+    chart.Add(svg::ReferenceLine{*nic, "node NIC", std::string(palette::kNic)});
   return Figure(title, "Where adding connections stops adding throughput.", chart.Render(title),
                 false);
 }
@@ -116,8 +123,19 @@ std::string ListPages(const Evidence& e) {
   const Series* s = e.FindSeries("probe.list.page_ms");
   if (!s) return "";  // optional chart: no note
   const char* title = "Listing: time per page";
+  if (s->points.size() == 1) {
+    // One page is a number, not a chart: a single point on an axis would only invent a scale.
+    std::string value = FormatValue(s->points.front().y, s->y_unit);
+    return Figure(title,
+                  "What one List Blobs page costs; the dataset's listing is pages times this.",
+                  fmt::format("<p class=\"stat\">{}</p><p class=\"note\">for the one page listed "
+                              "(the container held fewer blobs than a page)</p>\n",
+                              HtmlEscape(value)),
+                  false);
+  }
   svg::LineChart chart(kHalfWidth, kHeight);
   chart.x.label = AxisLabel(s->x_label, s->x_unit, "page");
+  chart.x.integer = true;
   chart.y.label = AxisLabel(s->y_label, s->y_unit, "time per page");
   chart.y.min = 0;
   chart.Add(svg::Line{Title(*s, "page"), s->points, std::string(palette::kListPages), false, true});
@@ -134,24 +152,71 @@ std::string LaneColor(const TimelineInterval& t) {
   return std::string(palette::kLaneStorage);
 }
 
+// The span a timeline shows and what it leaves out.
+struct TimeWindow {
+  double lo = INFINITY, hi = -INFINITY;
+  std::string note;  ///< "folded: upload at 11:40:02 (5.23 s), 13 egress samples", or ""
+};
+
+std::string ClockText(double epoch_s) {
+  return svg::TickLabel(epoch_s, svg::TickFormat::kClockUtc, /*step=*/1);
+}
+
+// The GPU samples and the data runtime's data phase (download or mount), where GPU time is lost.
+// Without either, everything. An activity long after (a 5 s upload an hour later) would squeeze
+// the minutes that matter into a sliver: it is folded and named in a note instead.
+TimeWindow FocusWindow(const Evidence& e, const Series* util, const Series* egress) {
+  TimeWindow w;
+  auto extend = [&](double v) {
+    if (std::isfinite(v)) w.lo = std::min(w.lo, v), w.hi = std::max(w.hi, v);
+  };
+  if (util)
+    for (const auto& p : util->points) extend(p.x);
+  for (const auto& t : e.timeline)
+    if (t.lane == "data-runtime" && (t.label == "download" || t.label == "mount"))
+      extend(t.start_epoch_s), extend(t.end_epoch_s);
+  if (!(w.hi > w.lo)) {
+    if (egress)
+      for (const auto& p : egress->points) extend(p.x);
+    for (const auto& t : e.timeline) extend(t.start_epoch_s), extend(t.end_epoch_s);
+    return w;
+  }
+  std::vector<std::string> folded;
+  size_t more = 0;
+  for (const auto& t : e.timeline) {
+    if (t.end_epoch_s >= w.lo && t.start_epoch_s <= w.hi) continue;
+    if (folded.size() < 3)
+      folded.push_back(fmt::format("{} at {} ({})", t.label, ClockText(t.start_epoch_s),
+                                   FormatSeconds(t.end_epoch_s - t.start_epoch_s)));
+    else
+      ++more;
+  }
+  size_t egress_outside = 0;
+  if (egress)
+    for (const auto& p : egress->points) egress_outside += p.x < w.lo || p.x > w.hi;
+  if (more > 0) folded.push_back(fmt::format("{} more", more));
+  if (egress_outside > 0)
+    folded.push_back(
+        fmt::format("{} egress sample{}", egress_outside, egress_outside == 1 ? "" : "s"));
+  if (!folded.empty())
+    w.note = fmt::format("Outside {}\u2013{} UTC, folded: {}", ClockText(w.lo), ClockText(w.hi),
+                         fmt::join(folded, "; "));
+  return w;
+}
+
 std::string GpuTimeline(const Evidence& e) {
   const char* title = "GPU utilisation, data activity and egress over time";
   const Series* util = e.FindSeries("gpu.util");
   const Series* egress = e.FindSeries("metrics.egress_gbps");
   if (!util && !egress && e.timeline.empty())
     return Missing(title, "gpu.util, metrics.egress_gbps or a timeline", "feedcheck postmortem");
-  // One x range for the three panels, so a dip in utilisation lines up with what caused it.
-  double lo = INFINITY, hi = -INFINITY;
-  auto extend = [&](double v) {
-    if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
-  };
+  // One x range for the three panels, so a dip in utilisation lines up with what caused it:
+  // the GPU samples and the data phase, with whatever lies far outside them folded and named.
+  TimeWindow window = FocusWindow(e, util, egress);
+  double lo = window.lo, hi = window.hi;
   std::vector<const Series*> gpu_lines;
   for (const auto& s : e.series)
     if (s.key.rfind("gpu.util.gpu", 0) == 0) gpu_lines.push_back(&s);
-  for (const Series* s : {util, egress})
-    if (s)
-      for (const auto& p : s->points) extend(p.x);
-  for (const auto& t : e.timeline) extend(t.start_epoch_s), extend(t.end_epoch_s);
   if (!(hi > lo)) return Missing(title, "gpu.util with more than one time", "feedcheck postmortem");
 
   std::string body;
@@ -178,7 +243,7 @@ std::string GpuTimeline(const Evidence& e) {
       bars.push_back({t.lane, t.start_epoch_s, t.end_epoch_s, LaneColor(t), tip});
     }
     body += svg::LaneChart(kFullWidth, lanes, bars, lo, hi, svg::TickFormat::kClockUtc,
-                           "data-runtime activity, starved GPU time and throttling");
+                           "data-runtime activity, starved GPU time and throttling", window.note);
   }
   if (egress) {
     svg::LineChart chart(kFullWidth, 200);
@@ -189,6 +254,8 @@ std::string GpuTimeline(const Evidence& e) {
     chart.SetXRange(lo, hi);
     chart.Add(svg::Line{Title(*egress, "account egress"), egress->points,
                         std::string(palette::kEgress), false, false});
+    if (auto limit = e.facts.NumberIn("account.egress_gbps", egress->y_unit))
+      chart.Add(svg::ReferenceLine{*limit, "account egress limit", std::string(palette::kLimit)});
     body += chart.Render("storage account egress over time");
   }
   return Figure(title,

@@ -6,6 +6,7 @@
 #include "reports/html_charts.h"
 #include "reports/html_escape.h"
 #include "reports/html_style.h"
+#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 
 namespace feedcheck {
@@ -38,6 +39,8 @@ std::string Banner(const Report& r) {
       VerdictLevelName(r.verdict_level), E(r.title.empty() ? "report" : r.title));
   out += fmt::format("<h1>{}</h1>\n", E(r.verdict.empty() ? "No verdict" : r.verdict));
   if (!r.verdict_detail.empty()) out += fmt::format("<p>{}</p>\n", E(r.verdict_detail));
+  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
+  if (caveat.any()) out += fmt::format("<p class=\"caveat\">{}</p>\n", E(caveat.banner));
   out += "<div class=\"meta\">";
   if (!c.target.empty()) out += fmt::format("<span>target <b>{}</b></span>", E(c.target));
   if (!c.host.empty()) out += fmt::format("<span>host {}</span>", E(c.host));
@@ -76,7 +79,7 @@ std::string DiagnosisSection(const Report& r) {
   return out + "</section>\n";
 }
 
-std::string FindingCard(const Finding& f) {
+std::string FindingCard(const Finding& f, const MeasurementCaveat& caveat) {
   std::string sev(SeverityName(f.severity));
   std::string out = fmt::format(
       "<article class=\"card finding {0}\">\n<header><span class=\"badge {0}\">{0}</span>"
@@ -86,6 +89,8 @@ std::string FindingCard(const Finding& f) {
     out += fmt::format("<p class=\"note\">Secondary: {}</p>\n", E(f.secondary_note));
   else if (!f.impact.empty())
     out += fmt::format("<p><b>Cost: {}</b></p>\n", E(f.impact));
+  if (std::string note = FindingCaveat(f, caveat); !note.empty())
+    out += fmt::format("<p class=\"caveat\">{}</p>\n", E(note));
   if (!f.message.empty()) out += fmt::format("<p>{}</p>\n", E(f.message));
   if (!f.evidence.empty()) {
     std::vector<const Fact*> facts;
@@ -109,15 +114,16 @@ std::string FindingCard(const Finding& f) {
 
 std::string Findings(const Report& r) {
   std::string out = "<section><h2>Findings</h2>\n";
+  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) out += "<p class=\"note\">No rule found a problem.</p>\n";
   if (r.diagnosis.present) {
     // Ordered by the GPU time they cost; secondary ones last.
-    for (const auto& f : r.findings) out += FindingCard(f);
+    for (const auto& f : r.findings) out += FindingCard(f, caveat);
     return out + "</section>\n";
   }
   for (Severity s : SeveritiesMostSevereFirst())
     for (const auto& f : r.findings)
-      if (f.severity == s) out += FindingCard(f);
+      if (f.severity == s) out += FindingCard(f, caveat);
   return out + "</section>\n";
 }
 
@@ -133,9 +139,11 @@ std::string Settings(const Report& r) {
 
 std::string Skipped(const Report& r) {
   if (r.skipped.empty()) return "";
-  std::string out =
-      "<section><h2>Not evaluated</h2>\n<div class=\"card\"><table><tr><th>Rule</th>"
-      "<th>Missing facts</th></tr>\n";
+  // Folded: the list is long and rarely what the reader came for.
+  std::string out = fmt::format(
+      "<section><h2>Not evaluated</h2>\n<details class=\"card\"><summary>{} (the list)</summary>"
+      "<table><tr><th>Rule</th><th>Missing facts</th></tr>\n",
+      E(SkippedRulesSummary(r.skipped.size())));
   for (const auto& s : r.skipped) {
     std::string missing;
     for (const auto& m : s.missing_facts) missing += (missing.empty() ? "" : ", ") + m;
@@ -144,7 +152,7 @@ std::string Skipped(const Report& r) {
         "</tr>\n",
         E(s.rule_id), E(s.title), E(missing));
   }
-  return out + "</table></div></section>\n";
+  return out + "</table></details></section>\n";
 }
 
 std::string Facts(const Report& r) {
@@ -170,14 +178,18 @@ std::string Diagnostics(const Report& r) {
   return out + "</pre></div></section>\n";
 }
 
+// Right under the banner: what makes the numbers below suspect is read before them.
+std::string Warnings(const Report& r) {
+  const RunContext& c = r.context;
+  if (c.warnings.empty()) return "";
+  std::string out = "<div class=\"warnings\"><b>Read these numbers with care:</b><ul>\n";
+  for (const auto& w : c.warnings) out += "<li>" + E(w) + "</li>\n";
+  return out + "</ul></div>\n";
+}
+
 std::string Footer(const Report& r) {
   const RunContext& c = r.context;
   std::string out;
-  if (!c.warnings.empty()) {
-    out += "<div class=\"warnings\"><b>Read these numbers with care:</b><ul>\n";
-    for (const auto& w : c.warnings) out += "<li>" + E(w) + "</li>\n";
-    out += "</ul></div>\n";
-  }
   out += fmt::format(
       "<footer><span>feedcheck {}</span><span>command <code>{}</code></span><span>host {}"
       "</span><span>started {}</span><span>{} build</span>",
@@ -193,10 +205,10 @@ void HtmlReporter::Render(const Report& r, std::ostream& out) const {
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
       << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
-      << Banner(r) << DiagnosisSection(r) << Findings(r) << Settings(r)
+      << Banner(r) << Warnings(r) << DiagnosisSection(r) << Findings(r) << Settings(r)
       << "<section><h2>Charts</h2>\n"
       << RenderHtmlCharts(r) << "</section>\n"
-      << Skipped(r) << Facts(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
+      << Facts(r) << Skipped(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
 }
 
 }  // namespace feedcheck

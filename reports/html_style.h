@@ -17,6 +17,9 @@ box-shadow:0 6px 20px rgba(15,23,42,.18)}
 .banner .kicker{text-transform:uppercase;letter-spacing:.08em;font-size:12px;opacity:.85}
 .banner h1{margin:4px 0 8px;font-size:30px;line-height:1.2}
 .banner p{margin:0;font-size:16px;max-width:900px;opacity:.95}
+.banner p.caveat{margin-top:10px;padding:8px 12px;border-radius:8px;background:#fef3c7;
+color:#78350f;font-weight:600}
+.finding p.caveat{background:#fef3c7;color:#78350f;border-radius:6px;padding:4px 10px}
 .banner .meta{margin-top:14px;font-size:13px;opacity:.85}
 .banner .meta span{display:inline-block;margin-right:18px}
 .card{background:#fff;border-radius:12px;padding:18px 20px;margin:0 0 14px;
@@ -45,9 +48,13 @@ svg.chart{width:100%;height:auto;display:block}
 svg .tick{font-size:11px;fill:#475569}
 svg .axis-label{font-size:12px;fill:#334155}
 svg .legend{font-size:12px;fill:#1e293b}
+svg .chart-note{font-size:11.5px;fill:#92400e;font-style:italic}
+.stat{font-size:22px;font-weight:700;margin:24px 0 4px}
+details>summary{cursor:pointer;font-weight:600;color:#334155}
+details[open]>summary{margin-bottom:8px}
 .note{color:#64748b;font-size:13.5px;margin:8px 0}
 .warnings{background:#fffbeb;border:1px solid #fcd34d;border-radius:10px;padding:10px 14px;
-color:#78350f}
+color:#78350f;margin-top:14px}
 footer{margin-top:32px;color:#64748b;font-size:13px;border-top:1px solid #cbd5e1;padding-top:12px}
 footer span{display:inline-block;margin-right:18px}
 )css";

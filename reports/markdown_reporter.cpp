@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 
 namespace feedcheck {
@@ -81,13 +82,16 @@ void FactTable(std::ostream& out, const std::vector<const Fact*>& facts) {
   }
 }
 
-void FindingSection(std::ostream& out, const feedcheck::Finding& f) {
+void FindingSection(std::ostream& out, const feedcheck::Finding& f,
+                    const MeasurementCaveat& caveat) {
   out << fmt::format("\n### {}: {} ({})\n\n", SeverityName(f.severity), f.title,
                      MarkdownCode(f.rule_id));
   if (f.secondary)
     out << "*Secondary: " << f.secondary_note << "*\n\n";
   else if (!f.impact.empty())
     out << "**Cost: " << f.impact << "**\n\n";
+  if (std::string note = FindingCaveat(f, caveat); !note.empty())
+    out << "> **Warning:** " << note << "\n\n";
   if (!f.message.empty()) out << f.message << "\n\n";
   if (!f.evidence.empty()) {
     std::vector<const Fact*> facts;
@@ -112,6 +116,8 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
   if (!r.verdict.empty()) out << "**Verdict: " << r.verdict << "**\n\n";
   // The detail and the warnings quote probe messages, which quote servers: one escaped line.
   if (!r.verdict_detail.empty()) out << "> " << MarkdownCell(r.verdict_detail) << "\n\n";
+  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
+  if (caveat.any()) out << "> **Warning:** " << caveat.banner << "\n\n";
 
   const DiagnosisSummary& dx = r.diagnosis;
   if (dx.present) {
@@ -141,22 +147,11 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
   if (r.findings.empty()) out << "\nNone.\n";
   if (dx.present) {
     // Ordered by the GPU time they cost; secondary ones last.
-    for (const auto& f : r.findings) FindingSection(out, f);
+    for (const auto& f : r.findings) FindingSection(out, f, caveat);
   } else {
     for (Severity s : SeveritiesMostSevereFirst())
       for (const auto& f : r.findings)
-        if (f.severity == s) FindingSection(out, f);
-  }
-
-  if (!r.skipped.empty()) {
-    out << "\n## Not evaluated\n\n| Rule | Missing facts |\n|---|---|\n";
-    for (const auto& s : r.skipped) {
-      std::string missing;
-      for (const auto& m : s.missing_facts)
-        missing += (missing.empty() ? "" : ", ") + MarkdownCode(m);
-      out << fmt::format("| {} {} | {} |\n", MarkdownCode(s.rule_id), MarkdownCell(s.title),
-                         missing);
-    }
+        if (f.severity == s) FindingSection(out, f, caveat);
   }
 
   if (!r.env.empty() || !r.config.empty()) {
@@ -180,6 +175,20 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
       out << "\n**" << prefix << "**\n\n";
       FactTable(out, facts);
     }
+  }
+
+  if (!r.skipped.empty()) {
+    // Below the facts and folded: the list is long and rarely what the reader came for.
+    out << "\n## Not evaluated\n\n<details><summary>" << SkippedRulesSummary(r.skipped.size())
+        << " (the list)</summary>\n\n| Rule | Missing facts |\n|---|---|\n";
+    for (const auto& s : r.skipped) {
+      std::string missing;
+      for (const auto& m : s.missing_facts)
+        missing += (missing.empty() ? "" : ", ") + MarkdownCode(m);
+      out << fmt::format("| {} {} | {} |\n", MarkdownCode(s.rule_id), MarkdownCell(s.title),
+                         missing);
+    }
+    out << "\n</details>\n";
   }
 
   const DiagnosticList& d = r.evidence.diagnostics;

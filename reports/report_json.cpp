@@ -6,6 +6,7 @@
 
 #include "core/evidence_json.h"
 #include "reports/diagnosis_json.h"
+#include "reports/measurement_caveat.h"
 
 namespace feedcheck {
 
@@ -247,8 +248,14 @@ void ReadResult(const json& j, const std::string& file, Report* out, DiagnosticL
 }  // namespace
 
 json ReportToJson(const Report& r) {
+  // Output only: a loaded report recomputes both from its target facts.
+  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   json findings = json::array();
-  for (const auto& f : r.findings) findings.push_back(FindingToJson(f));
+  for (const auto& f : r.findings) {
+    findings.push_back(FindingToJson(f));
+    if (std::string note = FindingCaveat(f, caveat); !note.empty())
+      findings.back()["measurement_caveat"] = note;
+  }
   json skipped = json::array();
   for (const auto& s : r.skipped) {
     skipped.push_back(
@@ -266,6 +273,7 @@ json ReportToJson(const Report& r) {
               {"env", EnvToJson(r.env)},
               {"config", ConfigToJson(r.config)},
               {"evidence", EvidenceToJson(r.evidence)}};
+  if (caveat.any()) out["measurement_caveat"] = caveat.banner;
   if (r.diagnosis.present) out["diagnosis"] = DiagnosisToJson(r.diagnosis);
   json result = json::object();
   for (const auto& v : r.result)

@@ -44,6 +44,11 @@ std::map<std::string, std::vector<const Fact*>> FactsByPrefix(const FactSet& fac
   return groups;
 }
 
+std::string SkippedRulesSummary(size_t skipped_count) {
+  return fmt::format("{} {} facts this run did not have", skipped_count,
+                     skipped_count == 1 ? "rule needs" : "rules need");
+}
+
 const std::vector<Severity>& SeveritiesMostSevereFirst() {
   static const std::vector<Severity> order{Severity::kCritical, Severity::kWarning,
                                            Severity::kInfo};

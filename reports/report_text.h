@@ -24,6 +24,10 @@ std::map<std::string, std::vector<const Fact*>> FactsByPrefix(const FactSet& fac
 /// GPU time summed over GPUs: "40 GPU-seconds", "108 GPU-minutes", "3.2 GPU-hours".
 std::string GpuTimeText(double gpu_s);
 
+/// "30 rules need facts this run did not have": the one line that stands for the rules not
+/// evaluated unless the reader asks for the list.
+std::string SkippedRulesSummary(size_t skipped_count);
+
 /// The severities from most to least severe, for printing findings grouped by severity.
 const std::vector<Severity>& SeveritiesMostSevereFirst();
 

@@ -13,6 +13,9 @@ namespace feedcheck {
 
 struct ReporterOptions {
   bool color = false;  ///< terminal only; the caller decides (see ColorWanted)
+  /// -v/--verbose: the terminal lists every rule not evaluated and what it lacked; without it,
+  /// one line counts them. JSON always lists them; Markdown and HTML fold the list.
+  bool verbose = false;
 };
 
 class Reporter {

@@ -14,7 +14,8 @@ namespace feedcheck::svg {
 
 namespace {
 
-constexpr int kMarginTop = 30;     // room for the legend
+constexpr int kMarginTop = 30;  // room for one row of legend
+constexpr int kLegendRowHeight = 18;
 constexpr int kMarginBottom = 46;  // tick labels and the axis label
 constexpr const char* kGrid = "#e5e7eb";
 constexpr const char* kAxisColor = "#94a3b8";
@@ -75,6 +76,13 @@ AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed, bool headr
   } else {
     out.ticks = NiceTicks(lo, hi, 6);
   }
+  if (axis.integer && axis.scale == Scale::kLinear) {
+    // Whole numbers only: no page 1.5. Steps under 1 become 1.
+    std::vector<double> whole;
+    double step = out.ticks.size() > 1 ? std::max(1.0, std::round(out.ticks[1] - out.ticks[0])) : 1;
+    for (double t = std::floor(lo); t <= std::ceil(hi) + 1e-9; t += step) whole.push_back(t);
+    out.ticks = whole;
+  }
   out.step = out.ticks.size() > 1 ? out.ticks[1] - out.ticks[0] : 1;
   // Clock axes keep the data's range (ticks fall inside it); others snap to the outer ticks.
   if (fixed || axis.format == TickFormat::kClockUtc || out.ticks.size() < 2) {
@@ -134,21 +142,46 @@ std::string YAxis(const AxisLayout& layout, const Axis& axis, const Mapper& my, 
   return out;
 }
 
-std::string Legend(const std::vector<Line>& lines, const std::vector<ReferenceLine>& refs) {
+// Legend text width at 12 px (DejaVu Sans averages under 7.2 px a character); generous, so an
+// item never runs past the edge it was laid out against.
+double LegendTextWidth(const std::string& name) { return 7.2 * static_cast<double>(name.size()); }
+
+struct LegendItem {
+  std::string name, color;
+  bool dashed;
+};
+
+std::vector<LegendItem> LegendItems(const std::vector<Line>& lines,
+                                    const std::vector<ReferenceLine>& refs) {
+  std::vector<LegendItem> items;
+  for (const auto& l : lines)
+    if (!l.name.empty()) items.push_back({l.name, l.color, l.dashed});
+  for (const auto& r : refs)
+    if (!r.label.empty()) items.push_back({r.label, r.color, true});
+  return items;
+}
+
+// Items left to right from the plot's left edge, wrapping to a new row instead of running past
+// the right edge. Returns the SVG and sets the number of rows used.
+std::string Legend(const std::vector<LegendItem>& items, int width, int* rows) {
   std::string out;
-  double x = kMarginLeft;
-  auto item = [&](const std::string& name, const std::string& color, bool dashed) {
-    if (name.empty()) return;
+  double x = kMarginLeft, y = 14;
+  *rows = items.empty() ? 0 : 1;
+  for (const auto& item : items) {
+    double w = 24 + LegendTextWidth(item.name);
+    if (x > kMarginLeft && x + w > width - 8) {
+      x = kMarginLeft;
+      y += kLegendRowHeight;
+      ++*rows;
+    }
     out += fmt::format(
-        "<line x1=\"{:.1f}\" y1=\"14\" x2=\"{:.1f}\" y2=\"14\" stroke=\"{}\" "
+        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
         "stroke-width=\"2.5\"{}/>"
-        "<text class=\"legend\" x=\"{:.1f}\" y=\"18\">{}</text>\n",
-        x, x + 18, HtmlEscape(color), dashed ? " stroke-dasharray=\"5 3\"" : "", x + 24,
-        HtmlEscape(name));
-    x += 24 + 6.6 * static_cast<double>(name.size()) + 18;
-  };
-  for (const auto& l : lines) item(l.name, l.color, l.dashed);
-  for (const auto& r : refs) item(r.label, r.color, true);
+        "<text class=\"legend\" x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
+        x, y, x + 18, y, HtmlEscape(item.color), item.dashed ? " stroke-dasharray=\"5 3\"" : "",
+        x + 24, y + 4, HtmlEscape(item.name));
+    x += w + 18;
+  }
   return out;
 }
 
@@ -231,11 +264,18 @@ std::string TickLabel(double value, TickFormat format, double step) {
 
 std::string LineChart::Render(std::string_view aria_label) const {
   const double x0 = kMarginLeft, x1 = width_ - kMarginRight;
-  const double y0 = height_ - kMarginBottom, y1 = kMarginTop;
+  int legend_rows = 0;
+  std::string legend = Legend(LegendItems(lines_, refs_), width_, &legend_rows);
+  const double y0 = height_ - kMarginBottom,
+               y1 = kMarginTop + kLegendRowHeight * std::max(0, legend_rows - 1);
+  // A fixed x range (a zoomed timeline) leaves out the points outside it.
+  auto in_range = [&](const SeriesPoint& p) {
+    return !x_range_ || (p.x >= x_range_->first && p.x <= x_range_->second);
+  };
   double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
   for (const auto& l : lines_) {
     for (const auto& p : l.points) {
-      if (!Usable(p, x.scale, y.scale)) continue;
+      if (!Usable(p, x.scale, y.scale) || !in_range(p)) continue;
       xlo = std::min(xlo, p.x);
       xhi = std::max(xhi, p.x);
       ylo = std::min(ylo, p.y);
@@ -279,7 +319,8 @@ std::string LineChart::Render(std::string_view aria_label) const {
   for (const auto& l : lines_) {
     std::string pts;
     for (const auto& p : l.points)
-      if (Usable(p, x.scale, y.scale)) pts += fmt::format("{:.1f},{:.1f} ", mx(p.x), my(p.y));
+      if (Usable(p, x.scale, y.scale) && in_range(p))
+        pts += fmt::format("{:.1f},{:.1f} ", mx(p.x), my(p.y));
     out += fmt::format(
         "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linejoin=\"round\" "
         "stroke-linecap=\"round\"{} points=\"{}\"><title>{}</title></polyline>\n",
@@ -287,7 +328,7 @@ std::string LineChart::Render(std::string_view aria_label) const {
         HtmlEscape(l.name));
     if (!l.markers) continue;
     for (const auto& p : l.points) {
-      if (!Usable(p, x.scale, y.scale)) continue;
+      if (!Usable(p, x.scale, y.scale) || !in_range(p)) continue;
       out += fmt::format(
           "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" stroke=\"#fff\" "
           "stroke-width=\"1.5\"><title>{}: {}, {}</title></circle>\n",
@@ -295,15 +336,16 @@ std::string LineChart::Render(std::string_view aria_label) const {
           HtmlEscape(TickLabel(p.x, x.format, lx.step)), HtmlEscape(FormatNumber(p.y, 3)));
     }
   }
-  out += Legend(lines_, refs_);
+  out += legend;
   out += "</svg>\n";
   return out;
 }
 
 std::string LaneChart(int width, const std::vector<std::string>& lanes,
                       const std::vector<LaneBar>& bars, double x_lo, double x_hi, TickFormat format,
-                      std::string_view aria_label) {
-  constexpr double kLaneHeight = 24, kTop = 6, kAxis = 24;
+                      std::string_view aria_label, std::string_view note) {
+  constexpr double kLaneHeight = 24, kTop = 6;
+  const double kAxis = note.empty() ? 24 : 44;
   const double x0 = kMarginLeft, x1 = width - kMarginRight;
   const double plot_bottom = kTop + kLaneHeight * static_cast<double>(lanes.size());
   const int height = static_cast<int>(plot_bottom + kAxis);
@@ -324,6 +366,7 @@ std::string LaneChart(int width, const std::vector<std::string>& lanes,
         top + kLaneHeight / 2 + 4, HtmlEscape(lanes[i]));
     for (const auto& b : bars) {
       if (b.lane != lanes[i] || !std::isfinite(b.start) || !std::isfinite(b.end)) continue;
+      if (b.end < layout.lo || b.start > layout.hi) continue;  // outside a zoomed range
       double a = std::clamp(mx(b.start), x0, x1), z = std::clamp(mx(b.end), x0, x1);
       out += fmt::format(
           "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" rx=\"2\" "
@@ -338,6 +381,9 @@ std::string LaneChart(int width, const std::vector<std::string>& lanes,
         "</text>\n",
         mx(t), plot_bottom + 16, HtmlEscape(TickLabel(t, format, layout.step)));
   }
+  if (!note.empty())
+    out += fmt::format("<text class=\"chart-note\" x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", x0,
+                       plot_bottom + 36, HtmlEscape(note));
   out += "</svg>\n";
   return out;
 }

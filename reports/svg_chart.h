@@ -22,6 +22,7 @@ struct Axis {
   TickFormat format = TickFormat::kNumber;
   std::optional<double> min;  ///< forced lower bound (0 for rates, 0 for fractions)
   std::optional<double> max;  ///< forced upper bound (1 for a CDF, 100 for percent)
+  bool integer = false;       ///< whole-number ticks only (pages, nodes)
 };
 
 struct Line {
@@ -72,10 +73,11 @@ struct LaneBar {
 };
 
 /// Horizontal lanes of bars over a shared x range (data-runtime activities, starved GPU time,
-/// throttled minutes), with tick labels under the lanes.
+/// throttled minutes), with tick labels under the lanes and, when given, a one-line note under
+/// them (what a zoomed range left out).
 std::string LaneChart(int width, const std::vector<std::string>& lanes,
                       const std::vector<LaneBar>& bars, double x_lo, double x_hi, TickFormat format,
-                      std::string_view aria_label);
+                      std::string_view aria_label, std::string_view note = "");
 
 /// Tick values for a linear axis: 1, 2 or 5 times a power of ten, about `target` of them,
 /// covering [lo, hi] (the first tick <= lo, the last >= hi).

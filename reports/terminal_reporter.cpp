@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/units.h"
+#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 #include "reports/terminal_safe.h"
 
@@ -104,6 +105,8 @@ void PrintVerdict(const Report& r, std::ostream& out, const Painter& paint) {
   if (!r.diagnosis.gpu.headline.empty())
     out << "  " << paint(kBold, r.diagnosis.gpu.headline) << "\n";
   if (!r.verdict_detail.empty()) PrintIndented(out, r.verdict_detail, "  ");
+  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
+  if (caveat.any()) out << "  " << paint(kYellow, "warning: ") << caveat.banner << "\n";
 }
 
 void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
@@ -135,7 +138,8 @@ void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
   }
 }
 
-void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
+void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
+                  const MeasurementCaveat& caveat) {
   out << "\n  "
       << paint(SeverityColor(f.severity), fmt::format("{:<8}", Upper(SeverityName(f.severity))))
       << " " << paint(kBold, f.title) << paint(kDim, fmt::format("  [{}]", f.rule_id)) << "\n";
@@ -143,6 +147,8 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
     PrintIndented(out, paint(kDim, "secondary: " + f.secondary_note), "           ");
   else if (!f.impact.empty())
     out << "           " << paint(kBold, "cost: " + f.impact) << "\n";
+  if (std::string note = FindingCaveat(f, caveat); !note.empty())
+    out << "           " << paint(kYellow, note) << "\n";
   if (!f.message.empty()) PrintIndented(out, f.message, "           ");
   if (!f.evidence.empty()) {
     out << "           evidence:\n";
@@ -165,6 +171,7 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint) {
 
 void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
   out << "\n" << paint(kBold, "Findings") << "\n";
+  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) {
     out << "  none\n";
     return;
@@ -177,13 +184,13 @@ void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
         out << "\n" << paint(kBold, "Secondary (not what cost this job its GPU time)") << "\n";
         secondary_heading = true;
       }
-      PrintFinding(f, out, paint);
+      PrintFinding(f, out, paint, caveat);
     }
     return;
   }
   for (Severity s : SeveritiesMostSevereFirst())
     for (const auto& f : r.findings)
-      if (f.severity == s) PrintFinding(f, out, paint);
+      if (f.severity == s) PrintFinding(f, out, paint, caveat);
 }
 
 void PrintSettings(const Report& r, std::ostream& out, const Painter& paint) {
@@ -196,8 +203,13 @@ void PrintSettings(const Report& r, std::ostream& out, const Painter& paint) {
   }
 }
 
-void PrintSkipped(const Report& r, std::ostream& out, const Painter& paint) {
+void PrintSkipped(const Report& r, std::ostream& out, const Painter& paint, bool verbose) {
   if (r.skipped.empty()) return;
+  if (!verbose) {
+    // The list is long (one line per rule) and rarely what the reader came for.
+    out << "\n" << paint(kDim, SkippedRulesSummary(r.skipped.size()) + "; -v lists them") << "\n";
+    return;
+  }
   out << "\n" << paint(kBold, "Not evaluated (facts missing)") << "\n";
   for (const auto& s : r.skipped) {
     std::string missing;
@@ -243,9 +255,9 @@ void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) co
   PrintVerdict(report, out, paint);
   PrintDiagnosis(report, out, paint);
   PrintFindings(report, out, paint);
-  PrintSkipped(report, out, paint);
   PrintSettings(report, out, paint);
   PrintFacts(report, out, paint);
+  PrintSkipped(report, out, paint, verbose_);
   PrintDiagnostics(report, out, paint);
   PrintContext(report, out, paint);
 }

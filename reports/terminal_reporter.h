@@ -9,11 +9,12 @@ namespace feedcheck {
 
 class TerminalReporter : public Reporter {
  public:
-  explicit TerminalReporter(bool color) : color_(color) {}
+  explicit TerminalReporter(bool color, bool verbose = false) : color_(color), verbose_(verbose) {}
   void Render(const Report& report, std::ostream& out) const override;
 
  private:
   bool color_;
+  bool verbose_;
 };
 
 }  // namespace feedcheck

@@ -12,6 +12,7 @@ packages=(
   nginx wrk iproute2 openmpi-bin libopenmpi-dev chromium fio
   nodejs npm curl ca-certificates openssl
   dpkg-dev  # dpkg-shlibdeps: the Depends of the .deb CPack makes (tests/install)
+  python3   # scripts/check-links.sh (the docs test)
 )
 
 missing=()

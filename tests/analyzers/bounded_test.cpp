@@ -1,28 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include "analyzers/bounded_series.h"
-#include "analyzers/log_histogram.h"
 #include "analyzers/timestamp.h"
 
 using namespace feedcheck::analyzers;
-
-TEST_CASE("log histogram percentiles within 1 %", "[analyzers][histogram]") {
-  LogHistogram h;
-  for (int i = 1; i <= 10000; ++i) h.Add(i * 0.1);
-  CHECK(h.count() == 10000);
-  CHECK(h.Quantile(0.5) == Approx(500).epsilon(0.01));
-  CHECK(h.Quantile(0.99) == Approx(990).epsilon(0.01));
-  CHECK(h.min() == Approx(0.1));
-  CHECK(h.max() == Approx(1000));
-  LogHistogram other;
-  other.Add(5000);
-  h.Merge(other);
-  CHECK(h.max() == 5000);
-  CHECK(h.Quantile(1.0) == 5000);
-  h.Add(-1);
-  h.Add(std::numeric_limits<double>::quiet_NaN());
-  CHECK(h.count() == 10001);
-}
 
 TEST_CASE("bounded series coarsens instead of growing", "[analyzers][series]") {
   BoundedSeries s(1.0, 100);

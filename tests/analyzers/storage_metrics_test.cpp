@@ -149,9 +149,9 @@ TEST_CASE("StorageBlobLogs CSV: per-operation percentiles and status codes",
   CHECK(Num(ev, "metrics.bloblog.status.503") == 1);
   CHECK(Num(ev, "metrics.bloblog.status.200") == 101);
   const auto& get = a.operations().at("GetBlob");
-  CHECK(get.duration_ms.count() == 101);
-  CHECK(get.duration_ms.Quantile(0.5) == Approx(100).epsilon(0.02));
-  CHECK(get.server_latency_ms.Quantile(0.5) == Approx(50).epsilon(0.02));
+  CHECK(get.duration.count() == 101);
+  CHECK(get.duration.PercentileSeconds(0.5) == Approx(0.100).epsilon(0.001));
+  CHECK(get.server_latency.PercentileSeconds(0.5) == Approx(0.050).epsilon(0.001));
   CHECK(Num(ev, "metrics.bloblog.duration_p50_ms.ListBlobs") == Approx(40).epsilon(0.02));
   CHECK(a.stats().malformed == 1);
   bool throttle_lane = false;
@@ -171,7 +171,7 @@ TEST_CASE("StorageBlobLogs JSON lines (camelCase archive form)", "[analyzers][bl
   CHECK(Num(ev, "metrics.bloblog.status.200") == 1);
   CHECK(Num(ev, "metrics.bloblog.status.503") == 1);
   CHECK(Num(ev, "metrics.bloblog.throttled") == 1);
-  CHECK(a.operations().at("GetBlob").network_ms.max() == Approx(60));
+  CHECK(a.operations().at("GetBlob").network.max_s() == Approx(0.060));
   CHECK(a.stats().malformed == 1);
   CHECK(ev.diagnostics.kept()[0].location.line == 3);
 }

@@ -66,9 +66,15 @@ TEST_CASE("advise prints findings, not-evaluated rules and the env block", "[cli
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("INFO      mount-large-sequential-once:") != std::string::npos);
   CHECK(r.out.find("workload.readers = 1  (declared, ") != std::string::npos);
-  CHECK(r.out.find("Not evaluated (missing facts):") != std::string::npos);
-  CHECK(r.out.find("cross-region-latency: not evaluated (missing probe.latency.connect_ms)") !=
-        std::string::npos);
+  // Rules not evaluated: one line by default, the list with -v.
+  CHECK(r.out.find("Not evaluated (missing facts):") == std::string::npos);
+  CHECK(r.out.find("rules need facts this run did not have; -v lists them") != std::string::npos);
+  RunResult verbose =
+      RunFeedcheck({"-v", "advise", "--profile", Example("large-file-sequential-once.yaml")});
+  CHECK(verbose.out.find("Not evaluated (missing facts):") != std::string::npos);
+  CHECK(
+      verbose.out.find("cross-region-latency: not evaluated (missing probe.latency.connect_ms)") !=
+      std::string::npos);
   CHECK(r.out.find("environment_variables:\n"
                    "  DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED: \"true\"\n"
                    "  DATASET_MOUNT_BLOCK_FILE_CACHE_ENABLED: \"false\"\n"

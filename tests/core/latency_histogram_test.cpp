@@ -216,3 +216,22 @@ TEST_CASE("empty and odd inputs do not break the histogram") {
   CHECK(h.min_s() == 0);
   CHECK(h.PercentileSeconds(1.0) == h.max_s());
 }
+
+TEST_CASE("memory follows the range recorded, not the layout") {
+  LatencyHistogram h;
+  CHECK(h.chunks_in_use() == 0);
+  // 1 ms .. 8 ms: four powers of two (2^19 .. 2^22 ns, plus 2^23 for exactly 8 ms).
+  for (int i = 1000; i <= 8000; ++i) h.RecordNanos(static_cast<uint64_t>(i) * 1000);
+  CHECK(h.chunks_in_use() <= 5);
+  CHECK(h.PercentileSeconds(0.5) == Approx(4.5e-3).epsilon(0.001));
+  // A merge and a dense round trip keep the same chunks and the same answers.
+  LatencyHistogram other;
+  other.RecordNanos(50);
+  h.Merge(other);
+  CHECK(h.chunks_in_use() <= 6);
+  auto back = LatencyHistogram::FromCounts(h.counts(), h.min_ns(), h.max_ns(), h.sum_ns());
+  REQUIRE(back);
+  CHECK(back->chunks_in_use() == h.chunks_in_use());
+  CHECK(back->PercentileSeconds(0.99) == h.PercentileSeconds(0.99));
+  CHECK(back->count() == h.count());
+}

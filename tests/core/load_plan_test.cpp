@@ -201,6 +201,16 @@ TEST_CASE("incomplete or contradictory shapes name the flag", "[core][plan]") {
   clash.files_per_dir = 3;
   clash.dataset_bytes = 1e9;
   CHECK(PlanError(clash).find("disagrees") != std::string::npos);
+  // The error restates a size as it was typed: 1MB, not "977 KiB".
+  PlanInput mean_clash;
+  mean_clash.files = 1000;
+  mean_clash.dataset_bytes = 2e9;
+  mean_clash.mean_file_bytes = 1e6;
+  std::string mean_error = PlanError(mean_clash);
+  INFO(mean_error);
+  CHECK(mean_error.find("--mean-file-bytes 1 MB disagrees") != std::string::npos);
+  CHECK(mean_error.find("= 2 MB") != std::string::npos);
+  CHECK(mean_error.find("KiB") == std::string::npos);
   PlanInput zero;
   zero.files = 0;
   zero.dataset_bytes = 1e9;

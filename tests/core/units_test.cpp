@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/fact.h"
+
 using namespace feedcheck;
 
 TEST_CASE("1,500 Mbit/s is 187.5 MB/s", "[core][units]") {
@@ -111,6 +113,32 @@ TEST_CASE("values print for humans", "[core][units]") {
   CHECK(FormatNumber(1.0 / 3) == "0.333");
 }
 
+TEST_CASE("sizes echo the way they were typed", "[core][units]") {
+  // Round in powers of 1000 only: what someone wrote as 100GB, 1MB or 1.5TB.
+  CHECK(FormatBytes(*ParseBytes("100GB")) == "100 GB");
+  CHECK(FormatBytes(*ParseBytes("1MB")) == "1 MB");
+  CHECK(FormatBytes(*ParseBytes("1.5TB")) == "1.5 TB");
+  CHECK(FormatBytes(*ParseBytes("500KB")) == "500 KB");
+  // Round in powers of 1024 (or both): binary, as before.
+  CHECK(FormatBytes(*ParseBytes("64MiB")) == "64.0 MiB");
+  CHECK(FormatBytes(*ParseBytes("100GiB")) == "100 GiB");
+  // Measured sizes, round in neither: binary.
+  CHECK(FormatBytes(123456789) == "118 MiB");
+  CHECK(FormatValue(1e11, Unit::kBytes) == "100 GB");
+}
+
+TEST_CASE("large counts and rates carry thousands separators", "[core][units]") {
+  CHECK(FormatGrouped(549316) == "549,316");
+  CHECK(FormatGrouped(549316.4) == "549,316");
+  CHECK(FormatGrouped(-1234567) == "-1,234,567");
+  CHECK(FormatGrouped(999) == "999");
+  CHECK(FormatGrouped(0.25) == "0.25");
+  CHECK(FormatGrouped(1234.5, 5) == "1,234.5");
+  CHECK(FormatValue(549316.4, Unit::kPerSecond) == "549,316/s");
+  CHECK(FormatValue(2001, Unit::kCount) == "2,001");
+  CHECK(FormatValue(12.5, Unit::kPerSecond) == "12.5/s");
+}
+
 TEST_CASE("a quantity whose unit scales it past a double is an error, not infinity",
           "[core][units]") {
   // Found by fuzz_units: the number 1e308 is finite, 1e308 TB is not.
@@ -122,4 +150,12 @@ TEST_CASE("a quantity whose unit scales it past a double is an error, not infini
   CHECK_FALSE(ParseBitsPerSecond("1.7e308 Mbit/s", &err));  // finite in Mbit/s, not in bit/s
   CHECK(err == "'1.7e308 Mbit/s' is too large");
   CHECK(*ParseBytes("1e290TB") == Approx(1e302));  // large but finite is fine
+}
+
+TEST_CASE("disk speeds read in bytes per second, as fio prints them", "[core][units]") {
+  Provenance p{FactOrigin::kMeasured, "probe disk"};
+  CHECK(FormatFactValue(NumberFact("probe.disk.read_gbps", 16, Unit::kGbps, p)) == "2.00 GB/s");
+  CHECK(FormatFactValue(NumberFact("probe.disk.write_gbps", 4, Unit::kGbps, p)) == "500 MB/s");
+  // Network rates stay in bits.
+  CHECK(FormatFactValue(NumberFact("probe.throughput.gbps", 16, Unit::kGbps, p)) == "16.0 Gbit/s");
 }

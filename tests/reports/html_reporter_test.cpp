@@ -106,3 +106,44 @@ TEST_CASE("a report with nothing in it still renders", "[reports][html]") {
 TEST_CASE("markdown cells escape pipes and newlines", "[reports][markdown]") {
   CHECK(MarkdownCell("a|b\nc") == "a\\|b<br>c");
 }
+
+TEST_CASE("the charts draw the account's egress limit and the node's NIC", "[reports][html]") {
+  std::string html = Html(testing::MakeSampleReport(20));
+  // Egress over time: the line at the limit (120 Gbit/s in the sample) under its own legend.
+  size_t egress = html.find("aria-label=\"storage account egress over time\"");
+  REQUIRE(egress != std::string::npos);
+  std::string egress_svg = html.substr(egress, html.find("</svg>", egress) - egress);
+  CHECK(egress_svg.find("<title>account egress limit</title>") != std::string::npos);
+  size_t tput = html.find("aria-label=\"Throughput vs concurrency\"");
+  REQUIRE(tput != std::string::npos);
+  std::string tput_svg = html.substr(tput, html.find("</svg>", tput) - tput);
+  CHECK(tput_svg.find("<title>node NIC</title>") != std::string::npos);
+  CHECK(tput_svg.find(std::string(palette::kNic)) != std::string::npos);
+  // No axis label names its unit twice.
+  CHECK(html.find("Gbit/s (Gbit/s)") == std::string::npos);
+  CHECK(std::regex_search(html, std::regex(R"(\(([^()<]+)\) \(\1\))")) == false);
+}
+
+TEST_CASE("one listed page is a stated value, not a point on an axis", "[reports][html]") {
+  Report r = testing::MakeSampleReport(20);
+  for (auto& s : r.evidence.series)
+    if (s.key == "probe.list.page_ms") s.points = {{1, 42.5}};
+  std::string html = Html(r);
+  CHECK(html.find("aria-label=\"Listing: time per page\"") == std::string::npos);
+  CHECK(html.find("<p class=\"stat\">42.5 ms</p>") != std::string::npos);
+}
+
+TEST_CASE("the timeline zooms to the GPU samples and folds a late upload", "[reports][html]") {
+  Report r = testing::MakeSampleReport(20);
+  double end = 0;
+  for (const auto& s : r.evidence.series)
+    if (s.key == "gpu.util") end = s.points.back().x;
+  // A 5-second upload 80 minutes after the last GPU sample.
+  r.evidence.timeline.push_back(
+      {"data-runtime", "upload", end + 4800, end + 4805, "Success", "data-capability.log:50"});
+  std::string html = Html(r);
+  CHECK(html.find("folded: upload at") != std::string::npos);
+  CHECK(html.find("(5 s)") != std::string::npos);
+  // Without the upload nothing is folded on the lanes.
+  CHECK(Html(testing::MakeSampleReport(20)).find("folded: upload") == std::string::npos);
+}

@@ -118,3 +118,87 @@ TEST_CASE("postmortem: the account the job read from, and measurements set besid
   CHECK(series);
   CHECK(Feedcheck("postmortem " + kJob + " --with " + kDir + "/no-such.json").code == 3);
 }
+
+TEST_CASE("postmortem and analyze of an empty job folder say what they looked for and where",
+          "[reports][cli][postmortem]") {
+  std::string empty = kDir + "/empty-job";
+  std::filesystem::create_directories(empty);
+  for (const char* command : {"postmortem", "analyze"}) {
+    Run run = Feedcheck(fmt::format("{} {}", command, empty));
+    std::string err = testing::ReadFileOrEmpty(kDir + "/stderr.txt");
+    INFO(command << ": " << err);
+    CHECK(run.code == 3);
+    CHECK(err.find("nothing readable in " + empty + ": an empty folder") != std::string::npos);
+    for (const char* looked_for : {"data-capability.log", "rslex.log.*", "nvidia-smi CSV", "DCGM",
+                                   "metrics JSON or CSV", "StorageBlobLogs"})
+      CHECK(err.find(looked_for) != std::string::npos);
+    for (const char* where : {"\"Outputs + logs\"", "system_logs/data_capability/", "user_logs/",
+                              "azureml-logs/", "az ml job download --name JOB_NAME --all"})
+      CHECK(err.find(where) != std::string::npos);
+    // Public pages, by title and URL.
+    CHECK(err.find("\"Access data in a job\"") != std::string::npos);
+    CHECK(
+        err.find("https://learn.microsoft.com/azure/machine-learning/how-to-read-write-data-v2") !=
+        std::string::npos);
+  }
+  Run missing = Feedcheck("postmortem " + kDir + "/no-such-job");
+  CHECK(missing.code == 3);
+  CHECK(testing::ReadFileOrEmpty(kDir + "/stderr.txt").find("no-such-job: does not exist") !=
+        std::string::npos);
+}
+
+TEST_CASE("postmortem --with an emulator's result: marked, and no agreeing probe source",
+          "[reports][cli][postmortem]") {
+  // A pre-flight against a local Azurite, saved: its probe figures describe this machine.
+  std::string saved = kDir + "/emulator.json";
+  std::ofstream(saved) << R"json({"schema_version": 1, "facts": [
+    {"key": "probe.throughput.gbps", "value": 7.5, "unit": "Gbit/s",
+     "provenance": {"origin": "measured", "source": "probe throughput"}},
+    {"key": "target.loopback", "value": true, "unit": "bool",
+     "provenance": {"origin": "measured", "source": "probe target http://127.0.0.1:10000/x"}},
+    {"key": "target.emulator", "value": true, "unit": "bool",
+     "provenance": {"origin": "measured", "source": "probe target http://127.0.0.1:10000/x"}}]})json";
+  Run json = Feedcheck("--fail-on never postmortem " + kJob + " --region eastus --with " + saved +
+                       " --format json");
+  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  REQUIRE(json.code == 0);
+  auto j = nlohmann::json::parse(json.out);
+  REQUIRE(j.contains("measurement_caveat"));
+  CHECK(j["measurement_caveat"].get<std::string>().find("storage emulator") != std::string::npos);
+  // Still confirmed, by the job's own logs and the account's metrics, not by the emulator.
+  CHECK(j["verdict"] == "account egress, confirmed");
+  for (const auto& s : j["diagnosis"]["agreeing_sources"])
+    CHECK(s.get<std::string>().find("probe") == std::string::npos);
+  // Every format carries the warning in its banner.
+  for (const char* format : {"term", "md", "html"}) {
+    Run r =
+        Feedcheck(fmt::format("--fail-on never postmortem {} --region eastus --with {} "
+                              "--format {}",
+                              kJob, saved, format));
+    INFO(format);
+    size_t warning = r.out.find("measured against a storage emulator");
+    CHECK(warning != std::string::npos);
+    CHECK(warning < r.out.find("Findings"));
+  }
+}
+
+TEST_CASE("postmortem evidence: times as UTC, each node's GPU facts name its own file",
+          "[reports][cli][postmortem]") {
+  Run json = Feedcheck("--fail-on never postmortem " + kJob + " --format json");
+  REQUIRE(json.code == 0);
+  CHECK(json.out.find("at epoch") == std::string::npos);
+  CHECK(json.out.find("Egress at 2024-05-01T") != std::string::npos);
+  auto j = nlohmann::json::parse(json.out);
+  int checked = 0;
+  for (const auto& f : j["evidence"]["facts"]) {
+    std::string key = f["key"];
+    bool node1 = key.find("node-1") != std::string::npos;
+    bool node0 = key.find("node-0") != std::string::npos;
+    if (key.rfind("gpu.", 0) != 0 || (!node0 && !node1)) continue;
+    std::string file = f["provenance"].value("file", "");
+    INFO(key << " from " << file);
+    CHECK(file.find(node1 ? "node-1" : "node-0") != std::string::npos);
+    ++checked;
+  }
+  CHECK(checked >= 8);  // per-GPU means and per-node totals of both nodes
+}

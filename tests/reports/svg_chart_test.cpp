@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <regex>
+#include <set>
 
 using namespace feedcheck;
 using namespace feedcheck::svg;
@@ -53,4 +56,71 @@ TEST_CASE("a line chart maps points into the plot area", "[reports][svg]") {
   // x=0 sits on the left margin, x=10 on the right edge minus the margin.
   CHECK(svg.find(fmt::format("{:.1f},", double(kMarginLeft))) != std::string::npos);
   CHECK(svg.find(fmt::format("{:.1f},", double(400 - kMarginRight))) != std::string::npos);
+}
+
+TEST_CASE("a legend too wide for one row wraps and moves the plot down", "[reports][svg]") {
+  LineChart one(560, 300), many(560, 300);
+  one.Add(Line{"measured", {{1, 1}, {2, 2}}, "#111111", false, false});
+  for (const char* name :
+       {"measured throughput", "predicted from one node", "account egress limit", "node NIC"})
+    many.Add(Line{name, {{1, 1}, {2, 2}}, "#111111", false, false});
+  std::string a = one.Render("one"), b = many.Render("many");
+  // Every legend text starts inside the chart and, at 7.2 px a character, ends inside it.
+  std::regex legend("<text class=\"legend\" x=\"([0-9.]+)\" y=\"([0-9.]+)\">([^<]*)</text>");
+  std::set<std::string> rows;
+  for (auto it = std::sregex_iterator(b.begin(), b.end(), legend); it != std::sregex_iterator();
+       ++it) {
+    double x = std::stod((*it)[1]);
+    rows.insert((*it)[2]);
+    CHECK(x + 7.2 * static_cast<double>((*it)[3].length()) <= 560);
+  }
+  CHECK(rows.size() == 2);
+  // The top grid line sits lower under two legend rows.
+  auto top_grid = [](const std::string& svg) {
+    std::regex grid("<line x1=\"88.0\" y1=\"([0-9.]+)\"");
+    double top = 1e9;
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), grid); it != std::sregex_iterator();
+         ++it)
+      top = std::min(top, std::stod((*it)[1]));
+    return top;
+  };
+  CHECK(top_grid(b) > top_grid(a));
+}
+
+TEST_CASE("an integer axis has whole-number ticks only", "[reports][svg]") {
+  LineChart chart(560, 300);
+  chart.x.integer = true;
+  chart.x.label = "page";
+  chart.Add(Line{"p", {{1, 10}, {2, 12}, {3, 11}}, "#111111", false, true});
+  std::string svg = chart.Render("pages");
+  std::regex tick("text-anchor=\"middle\">([^<]*)</text>");
+  int ticks = 0;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), tick); it != std::sregex_iterator();
+       ++it) {
+    std::string label = (*it)[1];
+    if (label == "page") continue;
+    INFO(label);
+    CHECK(label.find('.') == std::string::npos);
+    ++ticks;
+  }
+  CHECK(ticks >= 3);
+}
+
+TEST_CASE("a fixed x range leaves out points outside it", "[reports][svg]") {
+  LineChart chart(400, 200);
+  chart.SetXRange(0, 10);
+  chart.Add(Line{"l", {{0, 1}, {10, 2}, {500, 3}}, "#123456", false, false});
+  std::string svg = chart.Render("t");
+  std::smatch m;
+  REQUIRE(std::regex_search(svg, m, std::regex("points=\"([^\"]*)\"")));
+  std::string points = m[1];
+  CHECK(std::count(points.begin(), points.end(), ',') == 2);
+}
+
+TEST_CASE("a lane chart names what its range folded", "[reports][svg]") {
+  std::string svg =
+      LaneChart(1140, {"a"}, {{"a", 0, 10, "#111111", "x"}, {"a", 900, 905, "#222222", "late"}}, 0,
+                10, TickFormat::kNumber, "lanes", "folded: late at 00:15:00");
+  CHECK(svg.find("folded: late at 00:15:00") != std::string::npos);
+  CHECK(svg.find("#222222") == std::string::npos);  // the bar outside the range is not drawn
 }

@@ -8,9 +8,9 @@
 using namespace feedcheck;
 
 namespace {
-std::string Render(bool color) {
+std::string Render(bool color, bool verbose = false) {
   std::ostringstream out;
-  TerminalReporter(color).Render(testing::MakeSampleReport(5), out);
+  TerminalReporter(color, verbose).Render(testing::MakeSampleReport(5), out);
   return out.str();
 }
 }  // namespace
@@ -31,9 +31,11 @@ TEST_CASE("terminal report without colour has no escape codes", "[reports][termi
   CHECK(text.find("119.6 Gbit/s") != std::string::npos);
   CHECK(text.find("rule: rules/builtin/storage.yaml:14") != std::string::npos);
   CHECK(text.find("set: RSLEX_DOWNLOADER_THREADS=64") != std::string::npos);
-  // Not-evaluated rules with what is missing, settings, facts by prefix, diagnostics, context.
-  CHECK(text.find("cache-disk-too-small") != std::string::npos);
-  CHECK(text.find("missing node.local_disk_bytes, dataset.bytes") != std::string::npos);
+  // Rules not evaluated: one line, after the facts; settings, facts by prefix, diagnostics.
+  CHECK(text.find("cache-disk-too-small") == std::string::npos);
+  size_t summary = text.find("1 rule needs facts this run did not have; -v lists them");
+  CHECK(summary != std::string::npos);
+  CHECK(summary > text.find("\n  probe\n"));
   CHECK(text.find("Settings to paste") != std::string::npos);
   CHECK(text.find("block-size-mb: 16") != std::string::npos);
   CHECK(text.find("\n  probe\n") != std::string::npos);
@@ -42,6 +44,14 @@ TEST_CASE("terminal report without colour has no escape codes", "[reports][termi
   CHECK(text.find("rslex.log.2025-11-22-03:118") != std::string::npos);
   CHECK(text.find("warning: GPU samples cover 30 min") != std::string::npos);
   CHECK(text.find("on gpu-node-07 at 2025-11-22T03:40:00Z") != std::string::npos);
+}
+
+TEST_CASE("terminal report lists the rules not evaluated only with -v", "[reports][terminal]") {
+  std::string text = Render(false, /*verbose=*/true);
+  CHECK(text.find("Not evaluated (facts missing)") != std::string::npos);
+  CHECK(text.find("cache-disk-too-small") != std::string::npos);
+  CHECK(text.find("missing node.local_disk_bytes, dataset.bytes") != std::string::npos);
+  CHECK(text.find("-v lists them") == std::string::npos);
 }
 
 TEST_CASE("terminal report with colour paints verdict and severities", "[reports][terminal]") {
