@@ -27,8 +27,16 @@ trap '"$root/scripts/nginx.sh" stop "$port" "$run/nginx" >/dev/null 2>&1 || true
 url="http://127.0.0.1:$port/4k.bin"
 load() { cut -d' ' -f1 /proc/loadavg; }
 mmm() { sort -g | awk '{a[NR]=$1} END {printf "%8.3f / %8.3f / %8.3f", a[1], a[int((NR+1)/2)], a[NR]}'; }
+# A fact of the probe's JSON; when missing, the probe's status and message go to stderr.
 fact() {
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print([f['value'] for f in d['facts'] if f['key']==sys.argv[2]][0])" "$1" "$2"
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = [f["value"] for f in d["facts"] if f["key"] == sys.argv[2]]
+if not v:
+    sys.exit("feedcheck: no %s (%s: %s)" % (sys.argv[2], d["probe"]["status"], d["probe"]["message"]))
+print(v[0])
+PY
 }
 
 echo "feedcheck: $feedcheck"
