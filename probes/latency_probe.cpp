@@ -215,12 +215,16 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   if (measured == 0) {
     result.status = ProbeStatus::kFailed;
     std::string why = budget.stop_reason();
+    // The event loop asks for nothing after a stop, so the budget may not have seen it.
+    if (why.empty() && StopRequested()) why = StopReason();
     if (why.empty() && cut_at_deadline) why = "duration budget reached";
     result.message = errors.first_message.empty() ? "no request completed: " + why
                                                   : "every request failed: " + errors.first_message;
   } else if (measured < wanted || errors.total > 0 || StopRequested()) {
     result.status = ProbeStatus::kPartial;
     std::string why = budget.stop_reason();
+    // The event loop asks for nothing after a stop, so the budget may not have seen it.
+    if (why.empty() && StopRequested()) why = StopReason();
     if (why.empty() && cut_at_deadline) why = "duration budget reached";
     if (errors.total)
       why += (why.empty() ? "" : "; ") +
