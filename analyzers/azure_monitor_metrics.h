@@ -1,5 +1,6 @@
-// Azure Monitor metrics JSON (REST "Metrics - List" and `az monitor metrics list`, formats.md
-// §2.1): value[].name.value, unit, timeseries[].metadatavalues (dimension names compared
+// Azure Monitor metrics JSON (REST "Metrics - List",
+// https://learn.microsoft.com/rest/api/monitor/metrics/list, and `az monitor metrics list`):
+// value[].name.value, unit, timeseries[].metadatavalues (dimension names compared
 // case-insensitively), data[] with only the requested aggregations. A bucket without the
 // aggregation is "no data", not 0. The response's own `interval` converts per-bucket totals
 // into rates (it can differ from the requested one).
@@ -14,7 +15,8 @@
 namespace feedcheck::analyzers {
 
 /// One point of Azure ML's workspace GPU metric (GpuUtilization, GpuUtilizationPercentage or
-/// GpuUtilizationMilliGPUs, formats.md 7.3), as a utilisation over the response's interval.
+/// GpuUtilizationMilliGPUs; Azure Monitor supported metrics for
+/// Microsoft.MachineLearningServices/workspaces), as a utilisation over the response's interval.
 struct GpuMetricPoint {
   std::string node;    ///< NodeId / InstanceId dimension ("" when not split by node)
   std::string device;  ///< DeviceId dimension ("" when not split by device)

@@ -1,4 +1,5 @@
-// data-capability.log (formats.md §1.2): Python-logging lines
+// data-capability.log (Azure ML docs, "Access data in a job", section "Using logs to diagnose
+// issues"): Python-logging lines
 //   INFO 2023-05-18 17:14:50,295 sdk_logger.py:44 [28] - ActivityCompleted: Activity=download,
 //        HowEnded=Success, Duration=2504.39 [ms]
 // Activities become timeline intervals (lane "data-runtime"); the input mode, the download

@@ -1,4 +1,5 @@
-// DCGM exporter text (Prometheus exposition, formats.md §7.2):
+// DCGM exporter text (Prometheus exposition; NVIDIA dcgm-exporter, etc/default-counters.csv,
+// https://github.com/NVIDIA/dcgm-exporter):
 //   DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-...",Hostname="node-1",...} 87 [timestamp_ms]
 // Only DCGM_FI_DEV_GPU_UTIL is read; other metrics and "# HELP"/"# TYPE" lines are skipped.
 // Values >= 9.2e18 are DCGM's blank sentinels and count as missing. Scrapes saved in a loop

@@ -1,4 +1,4 @@
-// A generic metrics CSV (formats.md §2.3: the portal's export layout is undocumented): one time
+// A generic metrics CSV (the portal's export layout is not documented): one time
 // column (named like "time"/"timestamp"/"TimeGenerated", else the first column) and one column
 // per series. Columns are recognised by name, case-insensitively: "Egress (Sum)", "Ingress",
 // "Transactions" (a ResponseType value in the name, e.g. "Transactions, ServerBusyError",

@@ -1,8 +1,9 @@
-// `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` (formats.md §7.1). The header
-// names the columns ("utilization.gpu [%]"); values may carry units ("87 %") or not; missing
-// values are "N/A", "[N/A]" or "[Not Supported]". Without a header the columns are taken as
+// `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` (`nvidia-smi --help-query-gpu`;
+// NVML nvmlUtilization_t, https://docs.nvidia.com/deploy/nvml-api/structnvmlUtilization__t.html).
+// The header names the columns ("utilization.gpu [%]"); values may carry units ("87 %") or not;
+// missing values are "N/A", "[N/A]" or "[Not Supported]". Without a header the columns are taken as
 // "timestamp, index, utilization.gpu" when the first cell is a timestamp, else
-// "index, utilization.gpu" (the queries the README recommends). A header repeated mid-file
+// "index, utilization.gpu" (the queries docs/commands.md recommends). A header repeated mid-file
 // (several runs appended) switches to the new layout.
 #pragma once
 

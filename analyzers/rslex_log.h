@@ -1,4 +1,5 @@
-// rslex.log.* (the Azure ML data runtime's Rust log, formats.md §1.3): span close timings
+// rslex.log.* (the Azure ML data runtime's Rust log; Azure ML docs, "Access data in a job",
+// section "Using logs to diagnose issues"): span close timings
 // aggregated per span and per target, parallelization_degree, non-successful HTTP responses by
 // status and x-ms-error-code, retries, and the settings the runtime reports
 // ("AZUREML_DATASET_HTTP_RETRY_COUNT set in environment ..."). Feed rotated files oldest first.

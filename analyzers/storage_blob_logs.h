@@ -1,4 +1,6 @@
-// StorageBlobLogs (formats.md §2.4), as a Log Analytics CSV export (PascalCase columns:
+// StorageBlobLogs (Azure Monitor reference, table "StorageBlobLogs",
+// https://learn.microsoft.com/azure/azure-monitor/reference/tables/storagebloblogs), as a Log
+// Analytics CSV export (PascalCase columns:
 // TimeGenerated, OperationName, StatusCode, StatusText, DurationMs, ServerLatencyMs, ...) or the
 // archived JSON-lines form (camelCase: time, operationName, statusCode, statusText, durationMs,
 // properties.serverLatencyMs). Per operation: DurationMs vs ServerLatencyMs percentiles (the gap

@@ -1,4 +1,5 @@
-// Tokenizer for Rust tracing-subscriber "compact" lines (formats.md §1.3), as rslex writes:
+// Tokenizer for Rust tracing-subscriber "compact" lines, as rslex writes them (Azure ML docs,
+// "Access data in a job", section "Using logs to diagnose issues"):
 //   2023-05-18T14:08:25.388670Z  INFO span_a:span_b: rslex::prefetching: close time.busy=23.2µs ...
 // timestamp, level, span scope (root->leaf, "name:" each), target ("crate::module:"), the
 // message, then key=value fields. Values may contain spaces, commas, ':' and brackets, so fields

@@ -5,7 +5,11 @@
 
 namespace feedcheck::cli {
 
-/// Adds list, smallfiles, disk and nic under `probe` (cli/cmd_probe_fs.cpp).
-void SetupProbeFs(CLI::App& probe, CommandTable& table);
+/// Adds list and smallfiles (the HTTP or local-path reads) under `probe`
+/// (cli/cmd_probe_storage.cpp).
+void SetupProbeStorage(CLI::App& probe, CommandTable& table);
+/// Adds disk and nic (this node's cache disk and interface) under `probe`
+/// (cli/cmd_probe_host.cpp).
+void SetupProbeHost(CLI::App& probe, CommandTable& table);
 
 }  // namespace feedcheck::cli

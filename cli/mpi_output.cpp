@@ -120,4 +120,59 @@ nlohmann::json SmallFilesClusterJson(const ClusterSmallFiles& c) {
           {"nodes", nodes}};
 }
 
+nlohmann::json ThroughputClusterJson(const std::vector<ClusterThroughput>& steps,
+                                     const Ramp* ramp) {
+  const ClusterThroughput& all = steps.back();
+  nlohmann::json j = {{"aggregate_gbps", all.aggregate_gbps},
+                      {"window_s", all.window_s},
+                      {"window_start_epoch_s", all.window_start_epoch_s},
+                      {"common_window_bytes", all.common_bytes},
+                      {"error", all.error},
+                      {"nodes", NodesJson(all.nodes)}};
+  if (!ramp) return j;
+  nlohmann::json rows = nlohmann::json::array();
+  for (size_t i = 0; i < ramp->measured_gbps.size() && i < steps.size(); ++i)
+    rows.push_back({{"nodes", i + 1},
+                    {"aggregate_gbps", ramp->measured_gbps[i]},
+                    {"predicted_gbps", ramp->predicted_gbps[i]},
+                    {"window_s", steps[i].window_s},
+                    {"ranks", NodesJson(steps[i].nodes)}});
+  j["ramp"] = rows;
+  return j;
+}
+
+void PrintRamp(const Ramp& ramp, int n, double step_s) {
+  const auto& m = ramp.measured_gbps;
+  const auto& p = ramp.predicted_gbps;
+  fmt::print("ramp (each step {:.1f} s):\n  {:>5}  {:>16}  {:>9}\n", step_s, "nodes",
+             "aggregate Gbit/s", "predicted");
+  for (size_t i = 0; i < m.size(); ++i)
+    fmt::print("  {:>5}  {:>16.3f}  {:>9.3f}\n", i + 1, m[i], p[i]);
+  fmt::print("  knee: {} node{} ({:.3f} Gbit/s){}; predicted {} node{} ({:.3f} Gbit/s)\n",
+             ramp.knee, ramp.knee == 1 ? "" : "s", m[size_t(ramp.knee - 1)],
+             ramp.knee == n ? ", or further: it still grew at the last step" : "",
+             ramp.predicted_knee, ramp.predicted_knee == 1 ? "" : "s",
+             p[size_t(ramp.predicted_knee - 1)]);
+  fmt::print("  prediction from {}\n", ramp.prediction_basis);
+}
+
+void PrintClusterLatency(const ClusterLatency& c, const FactSet& facts, int n) {
+  auto fact = [&](const char* key) {
+    const Fact* x = facts.Find(key);
+    return x ? FormatFactValue(*x) : std::string("-");
+  };
+  fmt::print("cluster latency: {} node{}, {} samples of time to first byte, merged\n", n,
+             n == 1 ? "" : "s", c.ttfb.count());
+  fmt::print("  all ranks together  p50 {}  p90 {}  p99 {}  p99.9 {}\n",
+             fact("probe.cluster.ttfb_p50_ms"), fact("probe.cluster.ttfb_p90_ms"),
+             fact("probe.cluster.ttfb_p99_ms"), fact("probe.cluster.ttfb_p999_ms"));
+  PrintNodeTable(c.nodes);
+  if (c.slowest >= 0) {
+    const NodeRow& lo = c.nodes[static_cast<size_t>(c.slowest)];
+    const NodeRow& hi = c.nodes[static_cast<size_t>(c.fastest)];
+    fmt::print("  slowest: rank {} ({}) p50 {:.2f} ms; fastest: rank {} ({}) p50 {:.2f} ms\n",
+               lo.rank, lo.host, lo.ttfb_p50_ms, hi.rank, hi.host, hi.ttfb_p50_ms);
+  }
+}
+
 }  // namespace feedcheck::cli

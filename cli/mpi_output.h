@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "core/fact_set.h"
 #include "mpi/cluster_merge.h"
+#include "mpi/ramp.h"
 #include "mpi/smallfile_merge.h"
 
 namespace feedcheck::cli {
@@ -17,6 +19,14 @@ void PrintRankMessages(const std::vector<RankReport>& reports);
 nlohmann::json NodesJson(const std::vector<NodeRow>& nodes);
 /// Aggregate over the common window (or why there is none), the table, slowest and fastest.
 void PrintClusterThroughput(const ClusterThroughput& c);
+
+/// The "cluster" object of throughput --json: the last step's aggregate over the common window
+/// and its nodes; with a ramp, every step against its prediction.
+nlohmann::json ThroughputClusterJson(const std::vector<ClusterThroughput>& steps, const Ramp* ramp);
+/// The ramp table, its knee and the prediction's basis.
+void PrintRamp(const Ramp& ramp, int ranks, double step_s);
+/// Latency: the merged percentiles, the node table, the slowest and fastest node.
+void PrintClusterLatency(const ClusterLatency& c, const FactSet& facts, int ranks);
 
 /// Small files: the cluster fit, request rate, per-node fits, slowest and fastest by overhead.
 

@@ -145,6 +145,10 @@ bool ReadFact(const json& j, const std::string& file, const std::string& path, F
 
 bool EvidenceFromJson(const json& j, const std::string& file, Evidence* out,
                       DiagnosticList* diags) {
+  // A command's report (`probe ... --json`, `preflight --json`) carries its facts under
+  // "evidence": it is as good a facts file as a bare one.
+  if (j.is_object() && !j.contains("facts") && j.contains("evidence") && j["evidence"].is_object())
+    return EvidenceFromJson(j["evidence"], file, out, diags);
   if (!j.is_object() || !j.contains("facts")) {
     diags->Add(Bad(file, "/", "not a facts file: expected an object with \"facts\""));
     return false;

@@ -1,5 +1,9 @@
 #include "reports/measurement_caveat.h"
 
+#include <fmt/format.h>
+
+#include <vector>
+
 namespace feedcheck {
 
 namespace {
@@ -32,15 +36,22 @@ bool MeasuresStorageTarget(std::string_view key) {
 
 std::string FindingCaveat(const Finding& finding, const MeasurementCaveat& caveat) {
   if (!caveat.any()) return "";
+  std::vector<std::string> suspect;
+  size_t other_sources = 0;
   for (const auto& fact : finding.evidence) {
-    if (fact.provenance.origin != FactOrigin::kMeasured || !MeasuresStorageTarget(fact.key))
-      continue;
-    return caveat.emulator ? "Rests on figures measured against a storage emulator, not Azure "
-                             "storage."
-                           : "Rests on figures measured against this machine (loopback), not "
-                             "Azure storage.";
+    FactOrigin origin = fact.provenance.origin;
+    if (origin == FactOrigin::kDeclared || origin == FactOrigin::kKnowledge) continue;
+    if (origin == FactOrigin::kMeasured && MeasuresStorageTarget(fact.key))
+      suspect.push_back(fact.key);
+    else
+      ++other_sources;
   }
-  return "";
+  if (suspect.empty()) return "";
+  const char* where = caveat.emulator ? "a storage emulator" : "this machine (loopback)";
+  if (other_sources == 0)
+    return fmt::format("Rests on figures measured against {}, not Azure storage.", where);
+  return fmt::format("Part of its evidence ({}) was measured against {}, not Azure storage.",
+                     fmt::join(suspect, ", "), where);
 }
 
 }  // namespace feedcheck

@@ -27,7 +27,8 @@ MeasurementCaveat CaveatOf(const FactSet& facts);
 bool MeasuresStorageTarget(std::string_view key);
 
 /// The note for a finding resting on such figures ("" when it does not or the target was real):
-/// any of its evidence is a measured fact about the storage target.
+/// "Rests on ..." when its only observed or measured evidence is about the storage target, else
+/// "Part of its evidence (keys) ...".
 std::string FindingCaveat(const Finding& finding, const MeasurementCaveat& caveat);
 
 }  // namespace feedcheck

@@ -80,7 +80,12 @@ AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed, bool headr
     // Whole numbers only: no page 1.5. Steps under 1 become 1.
     std::vector<double> whole;
     double step = out.ticks.size() > 1 ? std::max(1.0, std::round(out.ticks[1] - out.ticks[0])) : 1;
-    for (double t = std::floor(lo); t <= std::ceil(hi) + 1e-9; t += step) whole.push_back(t);
+    // From the multiple of the step at or under lo to the first one at or over hi, so the
+    // ticks cover the data.
+    for (double t = std::floor(lo / step) * step; whole.size() < 1000; t += step) {
+      whole.push_back(t);
+      if (t >= hi - 1e-9) break;
+    }
     out.ticks = whole;
   }
   out.step = out.ticks.size() > 1 ? out.ticks[1] - out.ticks[0] : 1;
@@ -102,13 +107,15 @@ AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed, bool headr
 
 std::string XAxis(const AxisLayout& layout, const Axis& axis, const Mapper& mx, double y_px,
                   double plot_top) {
+  // Tick labels 19 px under the axis: a first tick on the left edge then clears the y axis's
+  // bottom label ("0"), which sits 4 px under the axis.
   std::string out;
   for (double t : layout.ticks) {
     double px = mx(t);
     out += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\"/>"
         "<text class=\"tick\" x=\"{0:.1f}\" y=\"{4:.1f}\" text-anchor=\"middle\">{5}</text>\n",
-        px, plot_top, y_px, kGrid, y_px + 16, HtmlEscape(TickLabel(t, axis.format, layout.step)));
+        px, plot_top, y_px, kGrid, y_px + 19, HtmlEscape(TickLabel(t, axis.format, layout.step)));
   }
   out +=
       fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\"/>\n",

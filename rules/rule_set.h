@@ -1,4 +1,4 @@
-// Rules: read -> compile -> evaluate over a FactSet (README, "Advice to paste": rules are data).
+// Rules: read -> compile -> evaluate over a FactSet (docs/rules.md: rules are data).
 // A RuleSet holds compiled rules from built-in and user files; Evaluate() turns facts into
 // findings, and lists every rule whose facts were missing as "not evaluated (missing ...)".
 #pragma once

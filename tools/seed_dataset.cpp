@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "cli/probe_options.h"
+#include "app/probe_session.h"
 #include "core/units.h"
 #include "probes/http_errors.h"
 #include "probes/list_blobs_xml.h"
@@ -26,7 +26,7 @@
 namespace {
 
 struct SeedFlags {
-  feedcheck::cli::ProbeOptions target;
+  feedcheck::app::ProbeSessionRequest target;
   uint64_t small = 2000;
   std::string small_bytes = "64KiB";
   uint64_t dirs = 20;
@@ -46,13 +46,36 @@ int Fail(const std::string& message) {
   return 3;
 }
 
+// TARGET and the credential flags (values from files or the environment only); the flags that
+// would put a secret in argv are refused by name, so the parser never echoes one.
+void AddTargetOptions(CLI::App* app, feedcheck::app::ProbeSessionRequest* r) {
+  app->add_option("target", r->target, "Container URL (https://ACCOUNT.blob.../CONTAINER/PREFIX)")
+      ->required();
+  app->add_option("--auth", r->auth.mode, "auto | shared-key | sas | bearer | managed-identity")
+      ->check(
+          CLI::IsMember({"auto", "anonymous", "shared-key", "sas", "bearer", "managed-identity"}));
+  app->add_option("--account", r->auth.account, "Storage account name (AZURE_STORAGE_ACCOUNT)");
+  app->add_option("--key-file", r->auth.key_file, "File holding the account key");
+  app->add_option("--sas-file", r->auth.sas_file, "File holding a SAS token");
+  app->add_option("--token-file", r->auth.token_file, "File holding an Entra ID bearer token");
+  app->add_option("--ca-file", r->ca_file, "PEM file of CA certificates to trust");
+  app->add_flag("--insecure", r->insecure, "Do not verify TLS certificates (test servers only)");
+  for (const auto& refused : feedcheck::app::RefusedSecretFlags()) {
+    std::string flag = refused.flag, message = feedcheck::app::RefusedSecretMessage(refused);
+    app->add_option_function<std::string>(
+           flag, [flag, message](const std::string&) { throw CLI::ValidationError(flag, message); },
+           "")
+        ->group("");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace feedcheck;
   SeedFlags flags;
   CLI::App app{"Write a synthetic dataset (many small files, a few large ones) into a container"};
-  cli::AddProbeTargetOptions(&app, &flags.target);
+  AddTargetOptions(&app, &flags.target);
   app.add_option("--small", flags.small, "Small files")->capture_default_str();
   app.add_option("--small-bytes", flags.small_bytes, "Size of each small file")
       ->capture_default_str();
@@ -79,10 +102,12 @@ int main(int argc, char** argv) {
     return Fail("at most 1,000,000 small files and 1,000 large ones");
 
   HttpProbeEnv env;
-  if (int rc = cli::BuildHttpProbeEnv(flags.target, &env, &error)) {
-    fmt::print(stderr, "feedcheck-seed: {}\n", error);
-    return rc;
-  }
+  DiagnosticList diagnostics;
+  ExitStatus opened = app::OpenHttpSession(flags.target, &env, &diagnostics);
+  for (const Diagnostic& d : diagnostics.kept())
+    fmt::print(stderr, "feedcheck-seed: {}{}\n",
+               d.severity == DiagnosticSeverity::kError ? "" : "warning: ", RedactText(d.message));
+  if (opened != ExitStatus::kOk) return ToInt(opened);
   if (!env.target.is_azure() || env.target.container.empty())
     return Fail("the target must be a Blob container URL");
 

@@ -11,7 +11,8 @@
 
 using namespace feedcheck::analyzers;
 
-// The guide's line (seeds/000, "Using logs to diagnose issues"), verbatim.
+// The guide's line (Azure ML docs, "Access data in a job", section "Using logs to diagnose
+// issues"), verbatim.
 static const char* kGuideLine =
     "2023-05-18T14:08:25.388670Z  INFO copy_uri:copy_uri:copy_dataset:write_streams_to_files:"
     "collect:reduce:reduce_and_combine:reduce:get_iter: rslex::prefetching: close "

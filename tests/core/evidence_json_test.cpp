@@ -33,6 +33,24 @@ TEST_CASE("evidence round-trips through JSON", "[core][json]") {
   CHECK(back.diagnostics.total() == 1);
 }
 
+TEST_CASE("a command's report is read as a facts file through its evidence", "[core][json]") {
+  Evidence e;
+  e.facts.Set(NumberFact("probe.latency.ttfb_p50_ms", 12, Unit::kMilliseconds,
+                         {FactOrigin::kMeasured, "probe latency"}));
+  nlohmann::json report = {{"schema_version", 1},
+                           {"kind", "feedcheck-report"},
+                           {"result", {{"ttfb_p50_ms", 12}}},
+                           {"evidence", EvidenceToJson(e)}};
+  Evidence back;
+  DiagnosticList diags;
+  REQUIRE(EvidenceFromJson(report, "probe.json", &back, &diags));
+  CHECK(back.facts.Number("probe.latency.ttfb_p50_ms") == std::optional<double>(12));
+  CHECK(diags.total() == 0);
+  // Neither facts nor evidence: still not a facts file.
+  Evidence none;
+  CHECK_FALSE(EvidenceFromJson(nlohmann::json{{"result", {}}}, "x.json", &none, &diags));
+}
+
 TEST_CASE("a bad fact is reported and the rest kept", "[core][json]") {
   auto j = nlohmann::json::parse(R"({"schema_version":1,"facts":[
       {"key":"a.b","value":1,"unit":"parsecs"},
@@ -49,8 +67,12 @@ TEST_CASE("a bad fact is reported and the rest kept", "[core][json]") {
 }
 
 TEST_CASE("diagnostics render with file, line and caret", "[core][diagnostics]") {
-  Diagnostic d{"R104", DiagnosticSeverity::kError, "unknown fact 'node.cont'",
-               {"rules/x.yaml", 4, 9}, "rule 'r' > when", "  when: node.cont > 3"};
+  Diagnostic d{"R104",
+               DiagnosticSeverity::kError,
+               "unknown fact 'node.cont'",
+               {"rules/x.yaml", 4, 9},
+               "rule 'r' > when",
+               "  when: node.cont > 3"};
   std::string s = FormatDiagnostic(d);
   CHECK(s.find("rules/x.yaml:4:9: error[R104]: unknown fact 'node.cont' (rule 'r' > when)") == 0);
   CHECK(s.find("\n    " + std::string(8, ' ') + "^") != std::string::npos);

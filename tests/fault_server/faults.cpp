@@ -9,7 +9,8 @@ namespace feedcheck::fault_server {
 namespace {
 
 // The messages Azure Storage sends with 503 ServerBusy; the probes classify by them
-// (seeds/000: egress vs request-rate throttling).
+// (Azure ML docs, "Access data in a job", section "Storage load": egress vs request-rate
+// throttling).
 constexpr std::string_view kEgressMessage = "Egress is over the account limit.";
 constexpr std::string_view kOpsMessage = "Operations per second is over the account limit.";
 constexpr std::string_view kBusyMessage = "The server is busy.";

@@ -59,8 +59,8 @@ std::vector<std::string> ServerArgsFor(const std::string& probe) {
 }
 
 bool HasSeriesPoints(const nlohmann::json& j, const std::string& key) {
-  if (!j.contains("series")) return false;
-  for (const auto& s : j["series"])
+  if (!j.contains("evidence") || !j["evidence"].contains("series")) return false;
+  for (const auto& s : j["evidence"]["series"])
     if (s.value("key", "") == key && s.contains("points") && !s["points"].empty()) return true;
   return false;
 }
@@ -100,7 +100,7 @@ void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
   if (!lister && (fault == "reset" || fault == "wrong-length")) always_fails = false;
   if (always_fails) CHECK(run.result.exit_code == 4);
   if (!run.json) return;
-  if (always_fails) CHECK((*run.json)["probe"]["status"] == "failed");
+  if (always_fails) CHECK((*run.json)["result"]["status"] == "failed");
   auto fact = [&](const char* key) { return FindFactNumber(*run.json, key).value_or(0); };
   // Throttling is recognised as such. A HEAD's 503 has no body, so the GET probes' first
   // request (a HEAD) sees ServerBusy; a listing GET carries Azure's message and tells egress
@@ -213,7 +213,7 @@ TEST_CASE("a probe's own deadline cut is not a storage timeout", "[faults][probe
   CHECK(run.result.exit_code == 0);
   CHECK_FALSE(FindFactNumber(*run.json, "probe.errors.total").value_or(0) > 0);
   CHECK_FALSE(FindFactNumber(*run.json, "probe.errors.timeouts").value_or(0) > 0);
-  const nlohmann::json& result = (*run.json)["probe"];
+  const nlohmann::json& result = (*run.json)["result"];
   std::string message = result.value("message", "");
   CHECK(message.find("failed") == std::string::npos);
   CHECK(message.find("timeout") == std::string::npos);
@@ -249,7 +249,7 @@ TEST_CASE("list and smallfiles budgets hold exactly, counted by the server",
     CHECK(stats.requests >= 2);        // it measured something before the budget ended it
     CHECK(run.result.exit_code == 0);  // partial, kept
     REQUIRE(run.json.has_value());
-    CHECK((*run.json)["probe"]["status"] == "partial");
+    CHECK((*run.json)["result"]["status"] == "partial");
     CHECK(run.result.wall_s <= 10 + kGraceS);
   }
   SECTION("bytes") {
@@ -290,9 +290,9 @@ TEST_CASE("a throttled probe retries with backoff, boundedly, and counts the ret
   CHECK(run.result.exit_code == 4);
 }
 
-// DESIGN.md exit codes, the same for every probe: a target that answers HTTP was reached, so a
-// run that measured nothing because it was throttled or refused is "probe failed" (4); no
-// connection at all is a target error (3).
+// Exit codes (docs/safety.md), the same for every probe: a target that answers HTTP was
+// reached, so a run that measured nothing because it was throttled or refused is "probe failed"
+// (4); no connection at all is a target error (3).
 TEST_CASE("every probe: throttled or refused first request exits 4, unreachable exits 3",
           "[faults][probes][exit]") {
   const std::string probe =
@@ -303,7 +303,7 @@ TEST_CASE("every probe: throttled or refused first request exits 4, unreachable 
     INFO(probe << " on " << fault << ": exit " << run.result.exit_code << "\n" << run.result.err);
     CHECK(run.result.exit_code == 4);
     REQUIRE(run.json.has_value());
-    CHECK((*run.json)["probe"]["status"] == "failed");
+    CHECK((*run.json)["result"]["status"] == "failed");
   }
   // Port 1 on loopback: nothing listens, the connection is refused.
   std::string closed = probe == "list" ? "http://127.0.0.1:1/devstoreaccount1/c/"
@@ -312,7 +312,7 @@ TEST_CASE("every probe: throttled or refused first request exits 4, unreachable 
   INFO(probe << " on a closed port: exit " << run.result.exit_code << "\n" << run.result.err);
   CHECK(run.result.exit_code == 3);
   REQUIRE(run.json.has_value());
-  CHECK((*run.json)["probe"]["status"] == "unreachable");
+  CHECK((*run.json)["result"]["status"] == "unreachable");
 }
 
 namespace {

@@ -1,4 +1,5 @@
-// Accuracy of the real probes over an emulated 1 Gbit/s, 20 ms RTT link (DESIGN.md's bar):
+// Accuracy of the real probes over an emulated 1 Gbit/s, 20 ms RTT link (docs/safety.md,
+// "Accuracy over a real link"):
 // `feedcheck probe throughput|latency URL --json` runs inside the client namespace against
 // nginx in the server namespace; the facts it prints are checked against the link's settings.
 #include <catch2/catch.hpp>

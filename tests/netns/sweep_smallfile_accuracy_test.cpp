@@ -50,7 +50,7 @@ TEST_CASE("the auto sweep's knee fills the link and holds over three runs", "[kn
     REQUIRE(gbps.has_value());
     REQUIRE(noise.has_value());
     std::string steps;
-    for (const auto& s : j["series"])
+    for (const auto& s : j["evidence"]["series"])
       if (s.value("key", "") == "probe.throughput.by_concurrency") steps = s["points"].dump();
     WARN("RTT " << RttMs() << " ms, run " << run + 1 << ": knee " << *knee << " at " << *gbps
                 << " +- " << *noise << " Gbit/s (BDP knee " << bdp_knee << "); steps " << steps);

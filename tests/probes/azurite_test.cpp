@@ -190,12 +190,16 @@ TEST_CASE("CLI: latency and throughput against Azurite with --json, secrets from
   REQUIRE(lat.exit_code == 0);
   auto j = nlohmann::json::parse(lat.out);
   CHECK(j["schema_version"] == 1);
-  CHECK(j["probe"]["status"] == "ok");
-  CHECK(j["probe"]["auth"] == "shared-key");
+  CHECK(j["result"]["status"] == "ok");
+  CHECK(j["result"]["auth"] == "shared-key");
   CHECK(lat.err.find("budget at most 20 s") != std::string::npos);  // stated before starting
   bool has_p50 = false;
-  for (auto& fact : j["facts"]) has_p50 |= fact["key"] == "probe.latency.ttfb_p50_ms";
+  for (auto& fact : j["evidence"]["facts"]) has_p50 |= fact["key"] == "probe.latency.ttfb_p50_ms";
   CHECK(has_p50);
+  // The headline numbers, where fio and elbencho users look first.
+  CHECK(j["result"]["ttfb_p50_ms"].get<double>() > 0);
+  CHECK(j["result"]["ttfb_p99_ms"].get<double>() >= j["result"]["ttfb_p50_ms"].get<double>());
+  CHECK(j["result"]["requests_measured"] == 20);
   CHECK(lat.out.find(kDevKey.substr(0, 20)) == std::string::npos);
   CHECK(lat.err.find(kDevKey.substr(0, 20)) == std::string::npos);
 
@@ -207,11 +211,38 @@ TEST_CASE("CLI: latency and throughput against Azurite with --json, secrets from
   INFO(tp.err);
   REQUIRE(tp.exit_code == 0);
   auto t = nlohmann::json::parse(tp.out);
-  CHECK(t["probe"]["auth"] == "sas");
+  CHECK(t["result"]["auth"] == "sas");
+  CHECK(t["result"]["peak_gbps"].get<double>() > 0);
+  CHECK(t["result"]["knee_connections"] == 2);
+  CHECK(t["result"]["conclusion"].get<std::string>().find("2 connections") != std::string::npos);
   CHECK(tp.out.find("sig=") == std::string::npos);
   bool has_series = false;
-  for (auto& s : t["series"]) has_series |= s["key"] == "probe.throughput.by_concurrency";
+  for (auto& s : t["evidence"]["series"])
+    has_series |= s["key"] == "probe.throughput.by_concurrency";
   CHECK(has_series);
+}
+
+TEST_CASE("CLI: an anonymous probe of a private container says which credential to give") {
+  std::string c = Seed("fchanon");  // containers are private unless made public
+  CommandOutput out = RunFeedcheck("probe throughput " + AzuriteAccountUrl() + "/" + c +
+                                   "/data/ --auth anonymous --duration 3 --json");
+  INFO(out.err);
+  CHECK((out.exit_code == 3 || out.exit_code == 4));
+  CHECK(out.err.find("AZURE_STORAGE_SAS_TOKEN") != std::string::npos);
+  CHECK(out.err.find("--auth managed-identity") != std::string::npos);
+  CHECK(out.err.find("Storage Blob Data Reader") != std::string::npos);
+  auto j = nlohmann::json::parse(out.out);
+  CHECK(j["result"]["auth"] == "anonymous");
+  bool in_report = false;
+  for (auto& w : j["context"]["warnings"])
+    in_report |= w.get<std::string>().find("Storage Blob Data Reader") != std::string::npos;
+  CHECK(in_report);
+  // With the key the same probe reads: the advice was about the missing credential.
+  CommandOutput keyed = RunFeedcheck(
+      "probe throughput " + AzuriteAccountUrl() + "/" + c + "/data/ --concurrency 1 --duration 2",
+      "AZURE_STORAGE_KEY='" + kDevKey + "'");
+  CHECK(keyed.exit_code == 0);
+  CHECK(keyed.err.find("Storage Blob Data Reader") == std::string::npos);
 }
 
 TEST_CASE("CLI: secrets on the command line are refused") {
@@ -233,7 +264,7 @@ TEST_CASE("CLI: a 404 target is a target error (exit 3) naming the code") {
   CHECK(out.exit_code == 3);
   CHECK(out.err.find("404") != std::string::npos);
   auto j = nlohmann::json::parse(out.out);
-  CHECK(j["probe"]["status"] == "unreachable");
+  CHECK(j["result"]["status"] == "unreachable");
 }
 
 TEST_CASE("Shared Key signs blob names that need percent-encoding") {

@@ -163,13 +163,13 @@ TEST_CASE("CLI: the accuracy-test command lines work on plain URLs") {
   INFO(tp.err);
   REQUIRE(tp.exit_code == 0);
   auto t = nlohmann::json::parse(tp.out);
-  CHECK(t["probe"]["target_kind"] == "http");
+  CHECK(t["result"]["target_kind"] == "http");
   CommandOutput lat = RunFeedcheck("probe latency " + Nginx() + "/4k.bin --requests 200 --json");
   INFO(lat.err);
   REQUIRE(lat.exit_code == 0);
   auto l = nlohmann::json::parse(lat.out);
   double p50 = -1;
-  for (auto& f : l["facts"])
+  for (auto& f : l["evidence"]["facts"])
     if (f["key"] == "probe.latency.ttfb_p50_ms") p50 = f["value"].get<double>();
   CHECK(p50 > 0);
   CommandOutput bad = RunFeedcheck("probe throughput " + Nginx() + "/nope.bin --duration 2");
@@ -187,7 +187,7 @@ TEST_CASE("CLI: --sku gives the NIC fraction from the knowledge base") {
   REQUIRE(tp.exit_code == 0);
   auto t = nlohmann::json::parse(tp.out);
   double gbps = -1, fraction = -1;
-  for (auto& f : t["facts"]) {
+  for (auto& f : t["evidence"]["facts"]) {
     if (f["key"] == "probe.throughput.gbps") gbps = f["value"].get<double>();
     if (f["key"] == "probe.throughput.nic_fraction") fraction = f["value"].get<double>();
   }
@@ -245,7 +245,7 @@ TEST_CASE("CLI: latency over https reports the TLS handshake; untrusted certs ar
   REQUIRE(ok.exit_code == 0);
   auto j = nlohmann::json::parse(ok.out);
   double tls_ms = -1;
-  for (auto& f : j["facts"])
+  for (auto& f : j["evidence"]["facts"])
     if (f["key"] == "probe.latency.tls_ms") tls_ms = f["value"].get<double>();
   CHECK(tls_ms > 0);
   CommandOutput refused = RunFeedcheck("probe latency " + NginxTls() + "/4k.bin --duration 5");

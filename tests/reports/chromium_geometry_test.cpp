@@ -88,7 +88,7 @@ json Measure(const std::string& html, const std::string& name) {
   std::ofstream(page) << probed;
   RunChromium(page, 900, "--dump-dom", dom);
   std::string text = testing::ReadFileOrEmpty(dom.string());
-  size_t begin = text.find("FEEDCHECK-GEOMETRY"), end = text.find("END-GEOMETRY");
+  size_t begin = text.rfind("FEEDCHECK-GEOMETRY"), end = text.rfind("END-GEOMETRY");
   INFO(dom.string());
   REQUIRE(begin != std::string::npos);
   REQUIRE(end > begin);

@@ -49,6 +49,17 @@ TEST_CASE("only findings resting on storage-target figures are marked", "[report
   CHECK(FindingCaveat(Resting("probe.disk.read_gbps"), emu).empty());
   CHECK(FindingCaveat(Resting("probe.nic.link_gbps"), emu).empty());
   CHECK(FindingCaveat(Resting("metrics.egress_gbps_peak"), emu).empty());
+  // Beside another source, the note names the suspect figures instead.
+  Finding mixed = Resting("probe.errors.throttled_egress");
+  mixed.evidence.push_back(NumberFact("runtime.throttled.egress", 368, Unit::kCount,
+                                      {FactOrigin::kObserved, "rslex.log"}));
+  mixed.evidence.push_back(
+      NumberFact("account.egress_gbps", 200, Unit::kGbps, {FactOrigin::kKnowledge, "kb"}));
+  CHECK(FindingCaveat(mixed, emu) ==
+        "Part of its evidence (probe.errors.throttled_egress) was measured against a storage "
+        "emulator, not Azure storage.");
+  CHECK(FindingCaveat(Resting("probe.throughput.gbps"), emu) ==
+        "Rests on figures measured against a storage emulator, not Azure storage.");
   // A real target marks nothing.
   CHECK(FindingCaveat(Resting("probe.throughput.gbps"), CaveatOf(FactSet())).empty());
 }

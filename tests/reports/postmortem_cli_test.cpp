@@ -150,6 +150,7 @@ TEST_CASE("postmortem and analyze of an empty job folder say what they looked fo
 TEST_CASE("postmortem --with an emulator's result: marked, and no agreeing probe source",
           "[reports][cli][postmortem]") {
   // A pre-flight against a local Azurite, saved: its probe figures describe this machine.
+  std::filesystem::create_directories(kDir);
   std::string saved = kDir + "/emulator.json";
   std::ofstream(saved) << R"json({"schema_version": 1, "facts": [
     {"key": "probe.throughput.gbps", "value": 7.5, "unit": "Gbit/s",

@@ -155,7 +155,7 @@ Finding EgressFinding(const FactSet& f) {
       "starved. Shard the dataset across 2 accounts or request a higher limit.";
   x.evidence = {*f.Find("metrics.egress_gbps_peak"), *f.Find("account.egress_gbps"),
                 *f.Find("gpu.starved_fraction")};
-  x.source = "seeds/000 \"Storage account limits\"";
+  x.source = "Azure ML docs, \"Access data in a job\", section \"Storage load\"";
   x.rule_file = "rules/builtin/storage.yaml";
   x.rule_line = 14;
   return x;
@@ -172,7 +172,7 @@ Finding SmallFilesFinding(const FactSet& f) {
   x.evidence = {*f.Find("dataset.median_file_bytes"), *f.Find("dataset.files"),
                 *f.Find("probe.smallfile.overhead_ms")};
   x.env = {{"RSLEX_DOWNLOADER_THREADS", "64"}};
-  x.source = "seeds/000 \"Many small files problem\"";
+  x.source = "Azure ML docs, \"Access data in a job\", section \"Many small files problem\"";
   x.rule_file = "rules/builtin/dataset.yaml";
   x.rule_line = 3;
   return x;
@@ -186,7 +186,9 @@ Finding ModeFinding(const FactSet& f) {
   x.message = "The job mounts read-only; enabling the block-based cache keeps hot blocks local.";
   x.evidence = {*f.Find("runtime.mode")};
   x.env = {{"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED", "true"}};
-  x.source = "seeds/000 \"Mount settings\"";
+  x.source =
+      "Azure ML docs, \"Access data in a job\", section \"Optimum mount settings for common "
+      "scenarios\"";
   return x;
 }
 

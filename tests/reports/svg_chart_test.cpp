@@ -77,7 +77,7 @@ TEST_CASE("a legend too wide for one row wraps and moves the plot down", "[repor
   CHECK(rows.size() == 2);
   // The top grid line sits lower under two legend rows.
   auto top_grid = [](const std::string& svg) {
-    std::regex grid("<line x1=\"88.0\" y1=\"([0-9.]+)\"");
+    std::regex grid("<line x1=\"88.0\" y1=\"([0-9.]+)\" x2=\"528.0\"");
     double top = 1e9;
     for (auto it = std::sregex_iterator(svg.begin(), svg.end(), grid); it != std::sregex_iterator();
          ++it)
@@ -91,8 +91,15 @@ TEST_CASE("an integer axis has whole-number ticks only", "[reports][svg]") {
   LineChart chart(560, 300);
   chart.x.integer = true;
   chart.x.label = "page";
-  chart.Add(Line{"p", {{1, 10}, {2, 12}, {3, 11}}, "#111111", false, true});
+  std::vector<SeriesPoint> pages;
+  for (int i = 1; i <= 10; ++i) pages.push_back({double(i), 10.0 + i % 3});
+  chart.Add(Line{"p", pages, "#111111", false, true});
   std::string svg = chart.Render("pages");
+  // Every point inside the plot: the ticks cover the last page.
+  std::regex circle("<circle cx=\"([0-9.]+)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), circle); it != std::sregex_iterator();
+       ++it)
+    CHECK(std::stod((*it)[1]) <= 560 - kMarginRight + 0.1);
   std::regex tick("text-anchor=\"middle\">([^<]*)</text>");
   int ticks = 0;
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), tick); it != std::sregex_iterator();

@@ -1,7 +1,8 @@
 // Measures every text of the HTML report as Chromium lays it out at the window's width, and
 // writes what it finds into <pre id="feedcheck-geometry"> as JSON (read back by
 // chromium_geometry_test.cpp through --dump-dom). A problem is text outside its chart's SVG
-// (clipped by the viewBox), two texts of one chart overlapping, or a heading wider than its card.
+// (clipped by the viewBox), a line or marker drawn past it, two texts of one chart overlapping,
+// or a heading wider than its card.
 (function () {
   const problems = [];
   const charts = [];
@@ -21,6 +22,15 @@
           t.r.top < box.top - tolerance || t.r.bottom > box.bottom + tolerance)
         problems.push({kind: "clipped", chart: label, text: describe(t.el),
                        text_box: page(t.r), chart_box: page(box)});
+    });
+    // Lines and markers drawn past the plot (a point beyond the last tick) are clipped too.
+    svg.querySelectorAll("polyline, circle").forEach((el) => {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) return;
+      if (r.left < box.left - tolerance || r.right > box.right + tolerance ||
+          r.top < box.top - tolerance || r.bottom > box.bottom + tolerance)
+        problems.push({kind: "clipped", chart: label, text: el.tagName, text_box: page(r),
+                       chart_box: page(box)});
     });
     for (let i = 0; i < texts.length; ++i) {
       for (let j = i + 1; j < texts.length; ++j) {
@@ -44,12 +54,13 @@
   });
   const out = document.createElement("pre");
   out.id = "feedcheck-geometry";
-  out.textContent = "FEEDCHECK-GEOMETRY" + JSON.stringify({
+  // The markers are built, so the script's own text (also in the dumped DOM) never holds them.
+  out.textContent = "FEEDCHECK-" + "GEOMETRY" + JSON.stringify({
     width: document.documentElement.clientWidth,
     height: document.documentElement.scrollHeight,
     texts: document.querySelectorAll("svg.chart text").length,
     charts: charts,
     problems: problems,
-  }) + "END-GEOMETRY";
+  }) + "END-" + "GEOMETRY";
   document.body.appendChild(out);
 })();

@@ -80,7 +80,7 @@ TEST_CASE("arithmetic across dimensions gives the right unit", "[rules][eval][un
   CHECK(Eval("node.count * node.nic_gbps", f) == "18.0 Gbit/s");
   CHECK(Eval("account.egress_gbps / node.nic_gbps", f) == "133");  // a plain ratio
   // 12 x 1.5 Gbit/s / 100 KB = 22,500 requests/s.
-  CHECK(Eval("node.count * node.nic_gbps / dataset.median_file_bytes", f) == "22500/s");
+  CHECK(Eval("node.count * node.nic_gbps / dataset.median_file_bytes", f) == "22,500/s");
   CHECK(Eval("node.count * node.nic_gbps / dataset.median_file_bytes < account.requests_per_s",
              f) == "true");
   CHECK(Eval("node.nic_gbps * 10s", f) == "1.75 GiB");

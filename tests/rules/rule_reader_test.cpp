@@ -43,7 +43,7 @@ const char* kGood = R"(
     over {dataset.files} files.
   env:
     RSLEX_DOWNLOADER_THREADS: "{node.vcpus * 4}"
-  source: seeds/000
+  source: Azure ML docs, "Access data in a job"
 )";
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The second safety pass against hostile servers (labels safety, faults): the real CLI against
 // tests/fault_server answering like a broken or malicious storage account. Each case is a way a
-// README "Safety" promise used to break: error bodies counted as data, impossible sizes, invalid
+// docs/safety.md promise used to break: error bodies counted as data, impossible sizes, invalid
 // UTF-8, long names, echoed secrets, terminal and Markdown injection, bodies larger than asked
 // for, a listing marker that never moves, and bytes cut at the deadline counted whole.
 #include <sys/stat.h>
@@ -64,7 +64,7 @@ TEST_CASE("a SAS that can list but not read measures nothing: exit 4, never read
   CHECK(r.exit_code == 4);
   auto j = ParseJson(r.out);
   REQUIRE(j);
-  CHECK((*j)["probe"]["status"] == "failed");
+  CHECK((*j)["result"]["status"] == "failed");
   // The 403 bodies are not data: no rate is reported from them.
   CHECK_FALSE(HasFact(*j, "probe.throughput.gbps"));
   CHECK(FindFactNumber(*j, "probe.throughput.bytes").value_or(-1) == 0);
@@ -279,7 +279,7 @@ TEST_CASE("more body than asked for is cut the moment it exceeds, within --max-b
     INFO(Describe(r));
     auto j = ParseJson(r.out);
     REQUIRE(j);
-    CHECK((*j)["probe"]["status"] != "ok");
+    CHECK((*j)["result"]["status"] != "ok");
     ServerStats stats = server.Stats();
     REQUIRE(stats.ok);
     CHECK(stats.body_bytes <= max_bytes);
@@ -295,7 +295,7 @@ TEST_CASE("a NextMarker that never changes ends the listing with a diagnostic",
   CHECK(r.exit_code == 0);  // partial: what was listed is kept
   auto j = ParseJson(r.out);
   REQUIRE(j);
-  CHECK((*j)["probe"]["status"] == "partial");
+  CHECK((*j)["result"]["status"] == "partial");
   CHECK(FindFactNumber(*j, "probe.list.pages").value_or(0) <= 2);
   CHECK(r.out.find("NextMarker did not change") != std::string::npos);
 }
@@ -312,8 +312,8 @@ TEST_CASE("bytes cut at the deadline are counted as received, not whole",
   REQUIRE(j);
   ServerStats stats = server.Stats();
   REQUIRE(stats.ok);
-  CHECK((*j)["probe"]["status"] != "ok");  // no block completed: never "ok"
-  uint64_t reported = (*j)["probe"]["bytes"].get<uint64_t>();
+  CHECK((*j)["result"]["status"] != "ok");  // no block completed: never "ok"
+  uint64_t reported = (*j)["result"]["bytes"].get<uint64_t>();
   CHECK(reported > 0);
   // What the server sent bounds what arrived; two whole ranges would be 16 MiB.
   CHECK(reported <= stats.body_bytes);

@@ -74,7 +74,7 @@ TEST_CASE("list and smallfiles --create-test-data on Azurite print no key", "[.]
         if (real_key && std::string(extra) == "--json") {
           auto j = ParseJson(r.out);
           REQUIRE(j.has_value());
-          CHECK((*j)["probe"]["test_data"]["removed"] == true);
+          CHECK((*j)["result"]["test_data_removed"] == true);
         }
         RequireNoSecret("stdout", r.out);
         RequireNoSecret("stderr", r.err);

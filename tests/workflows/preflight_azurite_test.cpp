@@ -94,6 +94,10 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
     CHECK((*j)["verdict"] == "ready");
     CHECK((*j)["verdict_level"] == "good");
     CHECK((*j)["title"] == "Pre-flight check");
+    // Azurite on loopback: the figures are marked as the emulator's, in the verdict banner.
+    REQUIRE(j->contains("measurement_caveat"));
+    CHECK((*j)["measurement_caveat"].get<std::string>().find("storage emulator") !=
+          std::string::npos);
     // Every stage measured, and the whole run kept its stated budget.
     for (const char* key : {"probe.list.entries", "probe.latency.ttfb_p50_ms",
                             "probe.smallfile.overhead_ms", "probe.throughput.gbps"}) {

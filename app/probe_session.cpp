@@ -1,0 +1,177 @@
+#include "app/probe_session.h"
+
+#include <fmt/format.h>
+
+#include "app/probe_messages.h"
+#include "core/units.h"
+#include "probes/budget_tracker.h"
+#include "probes/curl_http_client.h"
+#include "probes/curl_request_loop.h"
+#include "probes/redact.h"
+
+namespace feedcheck::app {
+namespace {
+
+Diagnostic Error(const char* code, const std::string& message) {
+  return Diagnostic{code, DiagnosticSeverity::kError, message, {}, "", ""};
+}
+
+}  // namespace
+
+const std::vector<RefusedSecretFlag>& RefusedSecretFlags() {
+  // Secrets on the command line end up in shell history and in `ps` for every user.
+  static const std::vector<RefusedSecretFlag> flags = {
+      {"--key", "AZURE_STORAGE_KEY or --key-file FILE"},
+      {"--account-key", "AZURE_STORAGE_KEY or --key-file FILE"},
+      {"--sas", "AZURE_STORAGE_SAS_TOKEN or --sas-file FILE"},
+      {"--sas-token", "AZURE_STORAGE_SAS_TOKEN or --sas-file FILE"},
+      {"--token", "AZURE_STORAGE_BEARER_TOKEN or --token-file FILE"},
+      {"--bearer-token", "AZURE_STORAGE_BEARER_TOKEN or --token-file FILE"},
+      {"--access-token", "AZURE_STORAGE_BEARER_TOKEN or --token-file FILE"},
+      {"--connection-string", "AZURE_STORAGE_KEY or --key-file FILE plus --account"},
+      {"--password", "a file (--key-file, --sas-file or --token-file)"},
+  };
+  return flags;
+}
+
+std::string RefusedSecretMessage(const RefusedSecretFlag& flag) {
+  return std::string(
+             "secrets are not accepted on the command line (they would show in `ps` and shell "
+             "history); use ") +
+         flag.instead;
+}
+
+Diagnostic FlagDiagnostic(const std::string& message) {
+  return Error(probe_codes::kBadFlag, message);
+}
+
+bool ParseProbeBudget(const ProbeSessionRequest& r, ProbeBudget* out, DiagnosticList* diagnostics) {
+  std::string err;
+  auto seconds = ParseSeconds(r.duration, &err);
+  if (!seconds || *seconds <= 0) {
+    diagnostics->Add(FlagDiagnostic("--duration '" + r.duration +
+                                    "': " + (err.empty() ? "must be positive" : err)));
+    return false;
+  }
+  auto bytes = ParseBytes(r.max_bytes, &err);
+  if (!bytes || *bytes <= 0) {
+    diagnostics->Add(FlagDiagnostic("--max-bytes '" + r.max_bytes +
+                                    "': " + (err.empty() ? "must be positive" : err)));
+    return false;
+  }
+  if (r.max_requests == 0) {
+    diagnostics->Add(FlagDiagnostic("--max-requests must be at least 1"));
+    return false;
+  }
+  out->duration_s = *seconds;
+  out->max_bytes = static_cast<uint64_t>(*bytes);
+  out->max_requests = r.max_requests;
+  return true;
+}
+
+ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
+                           DiagnosticList* diagnostics) {
+  if (!ParseProbeBudget(r, &env->budget, diagnostics)) return ExitStatus::kUsage;
+  GetEnvFn get_env = r.get_env ? r.get_env : GetEnvFn(&ProcessEnv);
+  TargetParseOptions parse_options;
+  parse_options.account_hint =
+      !r.auth.account.empty() ? r.auth.account : get_env("AZURE_STORAGE_ACCOUNT").value_or("");
+  std::string err;
+  if (!ParseTarget(r.target, parse_options, &env->target, &err)) {
+    diagnostics->Add(
+        Error(probe_codes::kBadTarget, "target '" + RedactUrl(r.target) + "': " + err));
+    return ExitStatus::kUsage;
+  }
+  if (env->target.kind == TargetKind::kLocalPath) {
+    diagnostics->Add(
+        Error(probe_codes::kBadTarget,
+              "target '" + r.target + "' is a path; this probe needs an http(s) or Azure URL"));
+    return ExitStatus::kUsage;
+  }
+  if (env->target.query.find("sig=") != std::string::npos) {
+    diagnostics->Add(Error(probe_codes::kBadTarget,
+                           "target '" + RedactUrl(r.target) +
+                               "' carries a SAS signature on the command line; put the token "
+                               "(the part after '?') in AZURE_STORAGE_SAS_TOKEN or a --sas-file"));
+    return ExitStatus::kUsage;
+  }
+  CurlClientOptions curl_options;
+  curl_options.tls.ca_file = r.ca_file;
+  curl_options.tls.insecure = r.insecure;
+  if (r.insecure)
+    diagnostics->Add({probe_codes::kWeakened,
+                      DiagnosticSeverity::kWarning,
+                      "--insecure: TLS certificates are not verified (test servers only)",
+                      {},
+                      "",
+                      ""});
+  AuthConfig auth;
+  if (env->target.is_azure()) {
+    // The identity endpoint is asked only for managed-identity, over its own connection.
+    std::unique_ptr<HttpClient> imds =
+        r.make_client ? r.make_client() : std::make_unique<CurlHttpClient>(curl_options);
+    if (!ResolveAuth(r.auth, env->target, get_env, imds.get(), &auth, &err)) {
+      diagnostics->Add(Error(probe_codes::kCredential, RedactText(err)));
+      return ExitStatus::kInputError;
+    }
+  } else if (r.auth.mode != "auto" && r.auth.mode != "anonymous") {
+    diagnostics->Add(Error(probe_codes::kBadFlag, "--auth " + r.auth.mode +
+                                                      " needs an Azure target; '" +
+                                                      env->target.Display() + "' is a plain URL"));
+    return ExitStatus::kUsage;
+  }
+  if (auth.kind != AuthKind::kAnonymous && !env->target.CleartextCredentialsAllowed()) {
+    diagnostics->Add(
+        Error(probe_codes::kBadTarget,
+              "refusing to send a " + std::string(AuthKindName(auth.kind)) +
+                  " credential over plain http:// to " + env->target.HostName() +
+                  " (anyone on the path could read it); use https://, or --auth anonymous for a "
+                  "public container"));
+    return ExitStatus::kUsage;
+  }
+  env->signer = RequestSigner(auth, env->target.is_azure());
+  if (r.make_client) {
+    env->make_client = r.make_client;
+  } else {
+    env->make_client = [curl_options]() -> std::unique_ptr<HttpClient> {
+      return std::make_unique<CurlHttpClient>(curl_options);
+    };
+    env->make_loop = [curl_options]() -> std::unique_ptr<HttpRequestLoop> {
+      return std::make_unique<CurlRequestLoop>(curl_options);
+    };
+  }
+  return ExitStatus::kOk;
+}
+
+bool IsLocalPathTarget(const std::string& text, std::string* path) {
+  Target t;
+  std::string error;
+  if (ParseTarget(text, {}, &t, &error) && t.kind == TargetKind::kLocalPath) {
+    *path = t.path;
+    return true;
+  }
+  return false;
+}
+
+std::string DescribeSession(const std::string& probe, const HttpProbeEnv& env,
+                            const std::string& extra) {
+  return fmt::format("probe {}: {} ({}, auth {}); budget {}{}{}", probe,
+                     RedactUrl(env.target.Display()), TargetKindName(env.target.kind),
+                     AuthKindName(env.signer.auth().kind), DescribeBudget(env.budget),
+                     extra.empty() ? "" : "; ", extra);
+}
+
+ExitStatus ProbeExitStatus(ProbeStatus status) {
+  switch (status) {
+    case ProbeStatus::kOk:
+    case ProbeStatus::kPartial:
+      return ExitStatus::kOk;
+    case ProbeStatus::kFailed:
+      return ExitStatus::kProbeFailed;
+    case ProbeStatus::kUnreachable:
+      return ExitStatus::kInputError;
+  }
+  return ExitStatus::kProbeFailed;
+}
+
+}  // namespace feedcheck::app
