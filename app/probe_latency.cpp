@@ -30,8 +30,9 @@ Outcome RunProbeLatency(const LatencyRequest& r, const ProbeCallbacks& callbacks
   env.progress = callbacks.progress;
   callbacks.Notice(DescribeSession(
       "latency", env,
-      fmt::format("{} GETs of {}, {} HEADs, {} new connections", o.requests,
-                  FormatBytes(double(o.range_bytes)), o.head_requests, o.new_connections)));
+      fmt::format("{} GETs of {} on {} connection{}, {} HEADs, {} new connections", o.requests,
+                  FormatBytes(double(o.range_bytes)), o.concurrency, o.concurrency == 1 ? "" : "s",
+                  o.head_requests, o.new_connections)));
   LatencyProbeResult out = RunLatencyProbe(env, o);
 
   ProbeTargetInfo target = TargetInfoOf(env);
@@ -50,6 +51,9 @@ Outcome RunProbeLatency(const LatencyRequest& r, const ProbeCallbacks& callbacks
     AddFactResult(f, p + "tls_ms", "tls_ms", "TLS handshake", &report);
   AddNumberResult("requests_measured", static_cast<double>(out.ttfb.count()), "",
                   "GETs measured (reused connection)", &report);
+  AddFactResult(f, p + "requests_per_s", "requests_per_s", "Request rate", &report);
+  AddFactResult(f, p + "cpu_us_per_request", "cpu_us_per_request", "Probe CPU per request",
+                &report);
   AddFactResult(f, "probe.errors.total", "errors", "Errors", &report);
   AddRunResult(out.result, target, &report);
   return FinishProbe(std::move(report), out.result, target, std::move(stopped.diagnostics));

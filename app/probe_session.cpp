@@ -6,6 +6,7 @@
 #include "core/units.h"
 #include "probes/budget_tracker.h"
 #include "probes/curl_http_client.h"
+#include "probes/curl_request_loop.h"
 #include "probes/redact.h"
 
 namespace feedcheck::app {
@@ -134,6 +135,9 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
   } else {
     env->make_client = [curl_options]() -> std::unique_ptr<HttpClient> {
       return std::make_unique<CurlHttpClient>(curl_options);
+    };
+    env->make_loop = [curl_options]() -> std::unique_ptr<HttpRequestLoop> {
+      return std::make_unique<CurlRequestLoop>(curl_options);
     };
   }
   return ExitStatus::kOk;

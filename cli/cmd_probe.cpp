@@ -94,6 +94,10 @@ void SetupLatency(CLI::App* probe, CommandTable& table) {
       ->capture_default_str();
   lp->add_option("--range-size", flags->request.range_size, "Size of each ranged GET")
       ->capture_default_str();
+  lp->add_option("--concurrency", o.concurrency,
+                 "Connections with a request in flight each (request rate, CPU per request)")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
   AddReportFlags(lp, &flags->report);
   table.Add(lp, [flags, &table] { return RunLatency(*flags, table.globals()); });
 }

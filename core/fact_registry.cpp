@@ -118,6 +118,9 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.latency.head_p99_ms", U::kMilliseconds, O::kMeasured, "HEAD (Get Blob Properties), 99th percentile"},
       {"probe.latency.new_conn_total_p50_ms", U::kMilliseconds, O::kMeasured, "whole small GET on a new connection, median"},
       {"probe.latency.range_bytes", U::kBytes, O::kMeasured, "size of the ranged GETs"},
+      {"probe.latency.concurrency", U::kCount, O::kMeasured, "connections with a request in flight each"},
+      {"probe.latency.requests_per_s", U::kPerSecond, O::kMeasured, "measured ranged GETs per second at that concurrency"},
+      {"probe.latency.cpu_us_per_request", U::kMicroseconds, O::kMeasured, "CPU (user + system) the probe spent per measured GET"},
       // --- measured: listing ---
       {"probe.list.entries_per_s", U::kPerSecond, O::kMeasured, "entries listed per second"},
       {"probe.list.page_p50_ms", U::kMilliseconds, O::kMeasured, "List page latency, median"},

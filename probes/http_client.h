@@ -5,10 +5,11 @@
 
 #include <atomic>
 #include <cstdint>
-#include <map>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -44,6 +45,43 @@ struct HttpTiming {
   double total_s = 0;
 };
 
+/// Response headers, names lower-cased. A flat list rather than a map: a response has about ten
+/// headers and the probes read two or three, and clear() keeps every string's storage so a
+/// response object reused for the next request allocates nothing for its headers.
+class HttpHeaders {
+ public:
+  using Entry = std::pair<std::string, std::string>;
+
+  /// The value of `lower_name`, added empty when missing.
+  std::string& operator[](std::string_view lower_name) {
+    if (std::string* v = FindMutable(lower_name)) return *v;
+    Entry& e = NextSlot();
+    e.first.assign(lower_name);
+    e.second.clear();
+    return e.second;
+  }
+  /// Sets a header from a raw name (lower-cased here) and a value; a repeated name keeps the
+  /// last value, as the map this replaces did.
+  void Set(std::string_view raw_name, std::string_view value);
+  const std::string* Find(std::string_view lower_name) const;
+  void clear() { used_ = 0; }
+  bool empty() const { return used_ == 0; }
+  size_t size() const { return used_; }
+  const Entry* begin() const { return entries_.data(); }
+  const Entry* end() const { return entries_.data() + used_; }
+
+ private:
+  std::string* FindMutable(std::string_view lower_name) {
+    return const_cast<std::string*>(static_cast<const HttpHeaders*>(this)->Find(lower_name));
+  }
+  Entry& NextSlot() {
+    if (used_ == entries_.size()) entries_.emplace_back();
+    return entries_[used_++];
+  }
+  std::vector<Entry> entries_;
+  size_t used_ = 0;
+};
+
 struct HttpResponse {
   int status = 0;               ///< 0 when no HTTP response arrived
   std::string transport_error;  ///< empty on success; libcurl's message otherwise
@@ -52,22 +90,43 @@ struct HttpResponse {
   /// Aborted because the body passed max_body_bytes: more than was asked for (a 206 larger than
   /// its range, an endless listing). A protocol fault, not retried.
   bool over_cap = false;
-  std::map<std::string, std::string> headers;  ///< names lower-cased
+  HttpHeaders headers;
   std::string body;         ///< when keep_body; else the first 64 KiB of an error (>= 400)
   uint64_t body_bytes = 0;  ///< bytes received, kept or not
   HttpTiming timing;
   bool reused_connection = false;
 
-  std::string Header(const std::string& lower_name) const {
-    auto it = headers.find(lower_name);
-    return it == headers.end() ? std::string() : it->second;
+  std::string Header(std::string_view lower_name) const {
+    const std::string* v = headers.Find(lower_name);
+    return v ? *v : std::string();
   }
+  /// Back to a fresh response, keeping the storage of its strings (for reused objects).
+  void Clear();
 };
 
 class HttpClient {
  public:
   virtual ~HttpClient() = default;
   virtual HttpResponse Perform(const HttpRequest& request) = 0;
+};
+
+/// Many requests in flight at once, driven from the calling thread: `lanes` connections, each
+/// running one request after another. The loop owns one request and one response object per
+/// lane and hands the same ones back each time, so a caller that leaves the request as it was
+/// (a fixed URL and Range) allocates nothing per request. Connections persist across Run calls.
+class HttpRequestLoop {
+ public:
+  /// Fills the lane's next request (holding its previous one); false: this lane is done.
+  using NextFn = std::function<bool(int lane, HttpRequest* request)>;
+  /// The lane's request has finished (successfully or not).
+  using DoneFn =
+      std::function<void(int lane, const HttpRequest& request, const HttpResponse& response)>;
+
+  virtual ~HttpRequestLoop() = default;
+  /// Returns when every lane's `next` said false and its last request finished. Callbacks are
+  /// never called concurrently. Once a stop is requested (SIGINT/SIGTERM) no request starts and
+  /// stoppable ones in flight end with `stopped` set.
+  virtual void Run(int lanes, const NextFn& next, const DoneFn& done) = 0;
 };
 
 }  // namespace feedcheck

@@ -10,18 +10,27 @@
 #include "probes/http_client.h"
 #include "probes/probe.h"
 #include "probes/target.h"
+#include "probes/threaded_request_loop.h"
 
 namespace feedcheck {
 
 using ClientFactory = std::function<std::unique_ptr<HttpClient>()>;
+using RequestLoopFactory = std::function<std::unique_ptr<HttpRequestLoop>()>;
 
 struct HttpProbeEnv {
   Target target;
   RequestSigner signer;
   ClientFactory make_client;
+  /// Many requests in flight from one thread (libcurl's multi interface in the CLI). May be
+  /// empty: RequestLoop() then runs a thread per lane over make_client (unit-test fakes).
+  RequestLoopFactory make_loop;
   ProbeBudget budget;
   ProgressFn progress;  ///< may be empty
 
+  std::unique_ptr<HttpRequestLoop> RequestLoop() const {
+    if (make_loop) return make_loop();
+    return std::make_unique<ThreadedRequestLoop>(make_client);
+  }
   void Progress(const std::string& text) const {
     if (progress) progress(text);
   }

@@ -1,8 +1,11 @@
 #include "probes/latency_probe.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
@@ -13,6 +16,15 @@ namespace feedcheck {
 namespace {
 
 constexpr double kMs = 1000.0;
+
+double ProcessCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto s = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
 
 struct Phase {
   const char* name;
@@ -62,39 +74,67 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   uint64_t range = std::max<uint64_t>(1, std::min(o.range_bytes, object.size_bytes));
   std::string range_header = fmt::format("bytes=0-{}", range - 1);
 
+  const int concurrency = std::max(1, o.concurrency);
+  // Every connection is warmed up before the measured phases (connect, slow start, caches).
   const Phase phases[] = {
-      {"warm-up", "GET", false, o.warmup_requests, false},
+      {"warm-up", "GET", false,
+       std::max<uint64_t>(o.warmup_requests, static_cast<uint64_t>(concurrency)), false},
       {"GET", "GET", false, o.requests, true},
       {"HEAD", "HEAD", false, o.head_requests, true},
       {"new connection", "GET", true, o.new_connections, true},
   };
+  std::unique_ptr<HttpRequestLoop> loop = env.RequestLoop();
   uint64_t measured = 0;
   uint64_t wanted = 0;
+  uint64_t gets_measured = 0;
+  double gets_wall_s = 0;
+  double gets_cpu_s = 0;
   bool cut_at_deadline = false;
+  bool stopped = false;
   for (const Phase& phase : phases) {
     if (phase.measured) wanted += phase.count;
-    if (cut_at_deadline) continue;
-    for (uint64_t i = 0; i < phase.count; ++i) {
-      uint64_t expected = phase.method == "HEAD" ? 0 : range;
-      if (!budget.TryStart(expected)) break;
-      std::vector<std::pair<std::string, std::string>> headers;
-      if (phase.method == "GET") headers.emplace_back("Range", range_header);
-      HttpRequest req = env.SignedRequest(phase.method, object.url, std::move(headers));
-      req.fresh_connection = phase.fresh;
-      req.timeout_s = budget.RequestTimeout(o.request_timeout_s);
-      req.connect_timeout_s = req.timeout_s;
-      req.max_body_bytes = std::max<uint64_t>(expected, 1);
-      HttpResponse r = client->Perform(req);
+    if (cut_at_deadline || stopped || phase.count == 0) continue;
+    const uint64_t expected = phase.method == "HEAD" ? 0 : range;
+    uint64_t issued = 0;
+    bool refused = false;
+    // The signed request is built once per lane and second (a Shared Key signature carries
+    // the date) and reused as it is in between: nothing is allocated per request.
+    std::vector<std::time_t> signed_at(static_cast<size_t>(concurrency), 0);
+    auto next = [&](int lane, HttpRequest* req) {
+      if (issued >= phase.count || refused || cut_at_deadline || stopped) return false;
+      if (!budget.TryStart(expected)) {
+        refused = true;
+        return false;
+      }
+      ++issued;
+      std::time_t now = std::time(nullptr);
+      if (signed_at[static_cast<size_t>(lane)] != now || req->method != phase.method ||
+          req->fresh_connection != phase.fresh) {
+        std::vector<std::pair<std::string, std::string>> headers;
+        if (phase.method == "GET") headers.emplace_back("Range", range_header);
+        *req = env.SignedRequest(phase.method, object.url, std::move(headers));
+        req->fresh_connection = phase.fresh;
+        req->max_body_bytes = std::max<uint64_t>(expected, 1);
+        signed_at[static_cast<size_t>(lane)] = now;
+      }
+      req->timeout_s = budget.RequestTimeout(o.request_timeout_s);
+      req->connect_timeout_s = req->timeout_s;
+      return true;
+    };
+    auto done = [&](int, const HttpRequest& req, const HttpResponse& r) {
       budget.Finish(expected, r.body_bytes);
-      if (r.stopped) break;  // SIGINT/SIGTERM: not a storage fault; TryStart refuses from now
+      if (r.stopped) {
+        stopped = true;  // SIGINT/SIGTERM: not a storage fault; TryStart refuses from now
+        return;
+      }
       if (r.timed_out && req.timeout_s < o.request_timeout_s) {
         // Cut by the probe's own deadline, not slow storage: not an error, and the end (the
         // throughput probe's rule). The sample is dropped: a cut request has no latency.
         cut_at_deadline = true;
-        break;
+        return;
       }
-      if (errors.Add(r) != ErrorClass::kNone) continue;
-      if (!phase.measured) continue;
+      if (errors.Add(r) != ErrorClass::kNone) return;
+      if (!phase.measured) return;
       ++measured;
       const HttpTiming& t = r.timing;
       if (phase.method == "HEAD") {
@@ -107,9 +147,20 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
       } else {
         out.ttfb.RecordSeconds(t.ttfb_s);
         out.total.RecordSeconds(t.total_s);
+        ++gets_measured;
       }
-      if (measured % 50 == 0)
+      if (measured % 1000 == 0)
         env.Progress(fmt::format("latency: {} {} requests measured", measured, phase.name));
+    };
+    // New connections are timed one at a time: concurrent handshakes would time each other.
+    int lanes = phase.fresh ? 1 : concurrency;
+    bool rate_phase = phase.measured && !phase.fresh && phase.method == "GET";
+    double cpu0 = ProcessCpuSeconds();
+    auto t0 = std::chrono::steady_clock::now();
+    loop->Run(lanes, next, done);
+    if (rate_phase) {
+      gets_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      gets_cpu_s = ProcessCpuSeconds() - cpu0;
     }
   }
 
@@ -117,7 +168,8 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   result.bytes_received = budget.bytes();
   result.elapsed_s = budget.ElapsedSeconds();
   Provenance p{FactOrigin::kMeasured,
-               fmt::format("probe latency ({} B ranged GET, {} requests)", range, o.requests)};
+               fmt::format("probe latency ({} B ranged GET, {} requests, concurrency {})", range,
+                           o.requests, std::max(1, o.concurrency))};
   FactSet& f = result.evidence.facts;
   auto ms = [&](const char* key, const LatencyHistogram& h, double q) {
     if (h.count()) f.Set(NumberFact(key, h.PercentileSeconds(q) * kMs, Unit::kMilliseconds, p));
@@ -134,6 +186,16 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   ms("probe.latency.new_conn_ttfb_p50_ms", out.new_conn_ttfb, 0.5);
   ms("probe.latency.new_conn_total_p50_ms", out.new_conn_total, 0.5);
   ms("probe.latency.connect_ms", out.connect, 0.5);
+  if (gets_measured > 0 && gets_wall_s > 0) {
+    // The request rate of the measured GETs at this concurrency, and what each cost this
+    // process in CPU (user + system): the figure that says whether a node can drive it.
+    f.Set(NumberFact("probe.latency.requests_per_s",
+                     static_cast<double>(gets_measured) / gets_wall_s, Unit::kPerSecond, p));
+    f.Set(NumberFact("probe.latency.cpu_us_per_request",
+                     gets_cpu_s * 1e6 / static_cast<double>(gets_measured), Unit::kMicroseconds,
+                     p));
+  }
+  f.Set(NumberFact("probe.latency.concurrency", concurrency, Unit::kCount, p));
   // Over plain http there is no handshake: no TLS figure at all, rather than a "0 s" that reads
   // like a measurement.
   if (out.new_conn_ttfb.count() && out.tls.count())
@@ -153,12 +215,16 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   if (measured == 0) {
     result.status = ProbeStatus::kFailed;
     std::string why = budget.stop_reason();
+    // The event loop asks for nothing after a stop, so the budget may not have seen it.
+    if (why.empty() && StopRequested()) why = StopReason();
     if (why.empty() && cut_at_deadline) why = "duration budget reached";
     result.message = errors.first_message.empty() ? "no request completed: " + why
                                                   : "every request failed: " + errors.first_message;
   } else if (measured < wanted || errors.total > 0 || StopRequested()) {
     result.status = ProbeStatus::kPartial;
     std::string why = budget.stop_reason();
+    // The event loop asks for nothing after a stop, so the budget may not have seen it.
+    if (why.empty() && StopRequested()) why = StopReason();
     if (why.empty() && cut_at_deadline) why = "duration budget reached";
     if (errors.total)
       why += (why.empty() ? "" : "; ") +

@@ -1,4 +1,6 @@
-// Latency probe: small ranged GETs and HEADs on one reused connection and on new connections.
+// Latency probe: small ranged GETs and HEADs on reused connections and on new connections.
+// At --concurrency N it is also the request-rate measurement: N connections each with one
+// request in flight, requests/s and CPU-us per request from the measured GETs.
 // Time to first byte, total, connect and TLS are kept apart; percentiles come from mergeable
 // histograms so a multi-node run can combine them.
 #pragma once
@@ -17,6 +19,10 @@ struct LatencyProbeOptions {
   uint64_t new_connections = 20;  ///< measured GETs each on a new connection
   uint64_t warmup_requests = 5;   ///< excluded: first connect, slow start, caches
   uint64_t range_bytes = 4096;
+  /// Connections with a request in flight each, driven by one thread (HttpRequestLoop). The
+  /// measured GETs then give the request rate and the CPU each request costs; new-connection
+  /// timings stay one at a time.
+  int concurrency = 1;
   double request_timeout_s = 10;
 };
 

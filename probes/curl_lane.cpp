@@ -1,0 +1,262 @@
+#include "probes/curl_lane.h"
+
+#include <strings.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "probes/cleanup_registry.h"
+
+namespace feedcheck {
+namespace {
+
+constexpr uint64_t kErrorBodyBytes = 64 * 1024;
+
+double Seconds(CURL* h, CURLINFO info) {
+  curl_off_t us = 0;
+  if (curl_easy_getinfo(h, info, &us) != CURLE_OK) return 0;
+  return static_cast<double>(us) / 1e6;
+}
+
+long Millis(double seconds) { return std::max(1L, static_cast<long>(seconds * 1000.0)); }
+
+bool HasContentType(const HttpRequest& request) {
+  for (const auto& header : request.headers)
+    if (strcasecmp(header.first.c_str(), "content-type") == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+CurlLane::CurlLane(const CurlClientOptions& options, bool stop_by_progress) {
+  EnsureCurlGlobalInit();
+  handle_ = curl_easy_init();
+  if (!handle_) return;
+  CURL* h = handle_;
+  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM for DNS timeouts
+  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_);
+  curl_easy_setopt(h, CURLOPT_BUFFERSIZE, options.buffer_bytes);
+  curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+  curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &CurlLane::OnHeader);
+  curl_easy_setopt(h, CURLOPT_HEADERDATA, this);
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &CurlLane::OnBody);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, this);
+  curl_easy_setopt(h, CURLOPT_READFUNCTION, &CurlLane::OnUpload);
+  curl_easy_setopt(h, CURLOPT_READDATA, this);
+  if (stop_by_progress) {
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &CurlLane::OnProgress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, this);
+  }
+  curl_easy_setopt(h, CURLOPT_PRIVATE, this);
+  const TlsOptions& tls = options.tls;
+  if (!tls.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, tls.ca_file.c_str());
+  curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, tls.insecure ? 0L : 1L);
+  curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, tls.insecure ? 0L : 2L);
+}
+
+CurlLane::~CurlLane() {
+  if (handle_) curl_easy_cleanup(handle_);
+  curl_slist_free_all(header_list_);
+}
+
+bool CurlLane::Prepare(const HttpRequest& request, HttpResponse* response) {
+  response->Clear();
+  request_ = &request;
+  response_ = response;
+  over_cap_ = false;
+  stopped_ = false;
+  upload_offset_ = 0;
+  error_[0] = '\0';
+  if (!handle_) {
+    response->transport_error = "libcurl could not create a handle";
+    return false;
+  }
+  CURL* h = handle_;
+  if (request.url != url_) {
+    url_ = request.url;
+    curl_easy_setopt(h, CURLOPT_URL, url_.c_str());
+  }
+  long timeout_ms = Millis(request.timeout_s);
+  if (timeout_ms != timeout_ms_) {
+    timeout_ms_ = timeout_ms;
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms);
+  }
+  long connect_ms = Millis(request.connect_timeout_s);
+  if (connect_ms != connect_timeout_ms_) {
+    connect_timeout_ms_ = connect_ms;
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+  }
+  if (request.fresh_connection != fresh_) {
+    fresh_ = request.fresh_connection;
+    curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, fresh_ ? 1L : 0L);
+    curl_easy_setopt(h, CURLOPT_FORBID_REUSE, fresh_ ? 1L : 0L);
+  }
+  SetMethod(request);
+  SetHeaders(request);
+  return true;
+}
+
+void CurlLane::SetMethod(const HttpRequest& request) {
+  CURL* h = handle_;
+  const std::string& m = request.method;
+  bool simple = m == "GET" || m == "HEAD";
+  // A GET after a GET (or HEAD after HEAD) needs nothing; anything else starts from a GET.
+  if (simple && m == method_ && !method_has_body_) return;
+  curl_easy_setopt(h, CURLOPT_POSTFIELDS, nullptr);
+  curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(-1));
+  curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, nullptr);
+  curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);  // clears NOBODY, UPLOAD and POST
+  method_ = m;
+  method_has_body_ = false;
+  if (m == "HEAD") {
+    curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+  } else if (m == "PUT") {
+    curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+    curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    method_has_body_ = true;  // the size is the request's: set again next time
+  } else if (m != "GET") {
+    curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, m.c_str());
+    if (!request.body.empty()) {
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
+                       static_cast<curl_off_t>(request.body.size()));
+    }
+    method_has_body_ = true;  // points at this request's body: set again next time
+  }
+}
+
+void CurlLane::SetHeaders(const HttpRequest& request) {
+  // libcurl would add a form content type to a body, which would break a Shared Key signature.
+  bool blank_content_type = !request.body.empty() && request.method != "PUT" &&
+                            request.method != "GET" && request.method != "HEAD" &&
+                            !HasContentType(request);
+  if (headers_set_ && blank_content_type == headers_content_type_ && request.headers == headers_)
+    return;
+  curl_slist* list = nullptr;
+  std::string line;
+  for (const auto& [name, value] : request.headers) {
+    line.assign(name);
+    if (value.empty()) {
+      line += ';';
+    } else {
+      line += ": ";
+      line += value;
+    }
+    list = curl_slist_append(list, line.c_str());
+  }
+  list = curl_slist_append(list, "Expect:");  // no 100-continue round trip on PUT
+  list = curl_slist_append(list, "Accept:");
+  if (blank_content_type) list = curl_slist_append(list, "Content-Type:");
+  curl_easy_setopt(handle_, CURLOPT_HTTPHEADER, list);
+  curl_slist_free_all(header_list_);
+  header_list_ = list;
+  headers_ = request.headers;
+  headers_content_type_ = blank_content_type;
+  headers_set_ = true;
+}
+
+size_t CurlLane::OnHeader(char* data, size_t size, size_t count, void* user) {
+  auto* lane = static_cast<CurlLane*>(user);
+  size_t n = size * count;
+  std::string_view line(data, n);
+  if (line.rfind("HTTP/", 0) == 0) {
+    // A new status line (after 100 Continue or a proxy answer): headers start over.
+    lane->response_->headers.clear();
+    return n;
+  }
+  size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return n;
+  lane->response_->headers.Set(line.substr(0, colon), line.substr(colon + 1));
+  return n;
+}
+
+// libcurl calls this at least once a second and on every chunk; a non-zero return aborts.
+int CurlLane::OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* lane = static_cast<CurlLane*>(user);
+  if (!lane->request_->stoppable || !StopRequested()) return 0;
+  lane->stopped_ = true;
+  return 1;
+}
+
+size_t CurlLane::OnBody(char* data, size_t size, size_t count, void* user) {
+  auto* lane = static_cast<CurlLane*>(user);
+  size_t n = size * count;
+  HttpResponse& r = *lane->response_;
+  const HttpRequest& request = *lane->request_;
+  // The status is known before the first body byte.
+  if (r.status == 0) {
+    long status = 0;
+    curl_easy_getinfo(lane->handle_, CURLINFO_RESPONSE_CODE, &status);
+    r.status = static_cast<int>(status);
+  }
+  r.body_bytes += n;
+  if (r.body_bytes > request.max_body_bytes) {
+    // Aborted the moment the body passes what was asked for (a 206 larger than its range, an
+    // endless chunked listing): reported as a transport error, only the cap counted as data.
+    lane->over_cap_ = true;
+    return 0;
+  }
+  // Only a success body is data: a 403's error XML is not a byte read from the object.
+  if (request.body_counter && r.status / 100 == 2)
+    request.body_counter->fetch_add(n, std::memory_order_relaxed);
+  if (request.keep_body) {
+    r.body.append(data, n);
+  } else if (r.status >= 400 && r.body.size() < kErrorBodyBytes) {
+    // Keep error bodies for classification.
+    size_t room = static_cast<size_t>(kErrorBodyBytes - r.body.size());
+    r.body.append(data, std::min(room, n));
+  }
+  return n;
+}
+
+size_t CurlLane::OnUpload(char* buffer, size_t size, size_t count, void* user) {
+  auto* lane = static_cast<CurlLane*>(user);
+  const std::string& body = lane->request_->body;
+  size_t n = std::min(size * count, body.size() - lane->upload_offset_);
+  std::memcpy(buffer, body.data() + lane->upload_offset_, n);
+  lane->upload_offset_ += n;
+  return n;
+}
+
+void CurlLane::Complete(CURLcode rc) {
+  HttpResponse& response = *response_;
+  const HttpRequest& request = *request_;
+  CURL* h = handle_;
+  long status = 0;
+  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+  response.status = static_cast<int>(status);
+  if (rc != CURLE_OK) {
+    response.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+    response.stopped = stopped_;
+    response.over_cap = over_cap_ && !stopped_;
+    if (stopped_) {
+      response.transport_error = "stopped by a signal";
+    } else if (over_cap_) {
+      response.transport_error =
+          "response body larger than the " + std::to_string(request.max_body_bytes) + "-byte cap";
+    } else {
+      response.transport_error = error_[0] ? error_ : curl_easy_strerror(rc);
+    }
+  }
+  response.timing.dns_s = Seconds(h, CURLINFO_NAMELOOKUP_TIME_T);
+  response.timing.connect_s = Seconds(h, CURLINFO_CONNECT_TIME_T);
+  response.timing.tls_s = Seconds(h, CURLINFO_APPCONNECT_TIME_T);
+  response.timing.ttfb_s = Seconds(h, CURLINFO_STARTTRANSFER_TIME_T);
+  response.timing.total_s = Seconds(h, CURLINFO_TOTAL_TIME_T);
+  long connects = 0;
+  curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &connects);
+  response.reused_connection = rc == CURLE_OK && connects == 0;
+  if (response.reused_connection) {
+    response.timing.connect_s = 0;
+    response.timing.tls_s = 0;
+  }
+}
+
+void CurlLane::CompleteStopped() {
+  stopped_ = true;
+  Complete(CURLE_ABORTED_BY_CALLBACK);
+}
+
+}  // namespace feedcheck

@@ -1,0 +1,53 @@
+#include "probes/http_client.h"
+
+#include "core/ascii_text.h"
+
+namespace feedcheck {
+namespace {
+
+char LowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool EqualsLowered(std::string_view lower, std::string_view raw) {
+  if (lower.size() != raw.size()) return false;
+  for (size_t i = 0; i < raw.size(); ++i)
+    if (lower[i] != LowerAscii(raw[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+void HttpHeaders::Set(std::string_view raw_name, std::string_view value) {
+  raw_name = Trim(raw_name);
+  value = Trim(value);
+  for (size_t i = 0; i < used_; ++i) {
+    if (EqualsLowered(entries_[i].first, raw_name)) {
+      entries_[i].second.assign(value);
+      return;
+    }
+  }
+  Entry& e = NextSlot();
+  e.first.assign(raw_name);
+  for (char& c : e.first) c = LowerAscii(c);
+  e.second.assign(value);
+}
+
+const std::string* HttpHeaders::Find(std::string_view lower_name) const {
+  for (size_t i = 0; i < used_; ++i)
+    if (entries_[i].first == lower_name) return &entries_[i].second;
+  return nullptr;
+}
+
+void HttpResponse::Clear() {
+  status = 0;
+  transport_error.clear();
+  timed_out = false;
+  stopped = false;
+  over_cap = false;
+  headers.clear();
+  body.clear();
+  body_bytes = 0;
+  timing = HttpTiming{};
+  reused_connection = false;
+}
+
+}  // namespace feedcheck
