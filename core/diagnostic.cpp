@@ -6,9 +6,12 @@ namespace feedcheck {
 
 std::string_view SeverityName(DiagnosticSeverity severity) {
   switch (severity) {
-    case DiagnosticSeverity::kError: return "error";
-    case DiagnosticSeverity::kWarning: return "warning";
-    case DiagnosticSeverity::kNote: return "note";
+    case DiagnosticSeverity::kError:
+      return "error";
+    case DiagnosticSeverity::kWarning:
+      return "warning";
+    case DiagnosticSeverity::kNote:
+      return "note";
   }
   return "error";
 }
@@ -18,7 +21,8 @@ std::string FormatDiagnostic(const Diagnostic& d) {
   if (!d.location.file.empty()) {
     where = d.location.file;
     if (d.location.line > 0) where += fmt::format(":{}", d.location.line);
-    if (d.location.line > 0 && d.location.column > 0) where += fmt::format(":{}", d.location.column);
+    if (d.location.line > 0 && d.location.column > 0)
+      where += fmt::format(":{}", d.location.column);
     where += ": ";
   }
   std::string out = fmt::format("{}{}[{}]: {}", where, SeverityName(d.severity), d.code, d.message);

@@ -30,10 +30,13 @@ std::vector<std::string> Suggest(std::string_view word, const std::vector<std::s
   std::vector<std::pair<int, std::string>> scored;
   for (const auto& c : candidates) {
     int d = EditDistance(word, c, allowed);
-    // A candidate that contains the word (or the reverse) is a near miss too: "ND96" ~ "Standard_ND96asr_v4".
+    // A candidate that contains the word (or the reverse) is a near miss too: "ND96" ~
+    // "Standard_ND96asr_v4".
     std::string lw(word), lc(c);
-    std::transform(lw.begin(), lw.end(), lw.begin(), [](unsigned char ch) { return std::tolower(ch); });
-    std::transform(lc.begin(), lc.end(), lc.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    std::transform(lw.begin(), lw.end(), lw.begin(),
+                   [](unsigned char ch) { return std::tolower(ch); });
+    std::transform(lc.begin(), lc.end(), lc.begin(),
+                   [](unsigned char ch) { return std::tolower(ch); });
     if (d > allowed && lw.size() >= 3 && lc.find(lw) != std::string::npos) d = allowed;
     if (d <= allowed) scored.emplace_back(d, c);
   }

@@ -32,12 +32,12 @@ struct Series {
 
 /// One bar on the timeline: a data-runtime activity, a starved GPU interval, a throttled minute.
 struct TimelineInterval {
-  std::string lane;     ///< "data-runtime", "gpu", "storage"
-  std::string label;    ///< "download", "starved", "ServerBusyError"
+  std::string lane;   ///< "data-runtime", "gpu", "storage"
+  std::string label;  ///< "download", "starved", "ServerBusyError"
   double start_epoch_s = 0;
   double end_epoch_s = 0;
-  std::string status;   ///< "Success", "Failure", ""
-  std::string source;   ///< "data-capability.log:12"
+  std::string status;  ///< "Success", "Failure", ""
+  std::string source;  ///< "data-capability.log:12"
 };
 
 struct Evidence {

@@ -12,7 +12,8 @@
 namespace feedcheck {
 
 struct FactSpec {
-  std::string_view key;  ///< exact key, or a family ending in ".<name>" (e.g. "runtime.setting.<ENV_VAR>")
+  std::string_view
+      key;  ///< exact key, or a family ending in ".<name>" (e.g. "runtime.setting.<ENV_VAR>")
   Unit unit;
   FactOrigin origin;
   std::string_view description;

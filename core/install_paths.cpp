@@ -21,8 +21,8 @@ std::string Find(const char* name) {
     if (fs::is_directory(p, ec)) return p.string();
   }
   fs::path exe_dir = ExecutableDir();
-  for (const fs::path& p : {exe_dir / name, exe_dir / ".." / "share" / "feedcheck" / name,
-                            exe_dir / ".." / name}) {
+  for (const fs::path& p :
+       {exe_dir / name, exe_dir / ".." / "share" / "feedcheck" / name, exe_dir / ".." / name}) {
     if (fs::is_directory(p, ec)) return fs::weakly_canonical(p, ec).string();
   }
   return (exe_dir / name).string();

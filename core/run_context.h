@@ -9,11 +9,11 @@ namespace feedcheck {
 
 struct RunContext {
   std::string tool_version;
-  std::string command;          ///< "preflight", "postmortem", ...
+  std::string command;  ///< "preflight", "postmortem", ...
   std::string host;
-  std::string started_at_utc;   ///< ISO 8601
-  std::string target;           ///< already redacted: never holds a key, SAS signature or token
-  std::string build_type;       ///< "Release", "Debug" (a debug build's numbers are suspect)
+  std::string started_at_utc;  ///< ISO 8601
+  std::string target;          ///< already redacted: never holds a key, SAS signature or token
+  std::string build_type;      ///< "Release", "Debug" (a debug build's numbers are suspect)
   std::vector<std::string> warnings;  ///< "probe ran over loopback", "debug build", ...
 };
 

@@ -45,8 +45,8 @@ struct ThroughputStep {
   double noise_gbps = 0;
   std::vector<double> interval_gbps;  ///< those rates, every run of the step pooled
   int runs = 1;                       ///< runs pooled into this step (a repeat lengthens it)
-  uint64_t received_bytes = 0;      ///< every success body byte of the step, warm-up included
-  uint64_t completed_requests = 0;  ///< whole blocks read in the step, warm-up included
+  uint64_t received_bytes = 0;        ///< every success body byte of the step, warm-up included
+  uint64_t completed_requests = 0;    ///< whole blocks read in the step, warm-up included
   bool warmup_included = false;       ///< the budget ran out before the window: whole step measured
   double window_start_epoch_s = 0;    ///< wall clock (system_clock) of the window's ends
   double window_end_epoch_s = 0;

@@ -143,6 +143,13 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
       out << "\n";
     }
   }
+  if (ShowsResultBlock(r)) {
+    out << "## Result\n\n| | |\n|---|---:|\n";
+    for (const auto& v : r.result)
+      out << "| " << MarkdownCell(ResultLabel(v)) << " | " << MarkdownCell(ResultValueText(v))
+          << " |\n";
+    out << "\n";
+  }
   for (const auto& t : r.tables) {
     out << "## " << (t.title.empty() ? "Table" : MarkdownCell(t.title)) << "\n\n|";
     std::string rule = "|";

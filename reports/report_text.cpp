@@ -61,4 +61,17 @@ std::string GpuTimeText(double gpu_s) {
   return fmt::format("{} GPU-hours", FormatNumber(gpu_s / 3600));
 }
 
+std::string ResultValueText(const ResultValue& v) {
+  if (const bool* b = std::get_if<bool>(&v.value)) return *b ? "yes" : "no";
+  if (const std::string* t = std::get_if<std::string>(&v.value)) return *t;
+  std::string number = FormatGrouped(std::get<double>(v.value), 4);
+  return v.unit.empty() ? number : number + " " + v.unit;
+}
+
+std::string ResultLabel(const ResultValue& v) { return v.label.empty() ? v.key : v.label; }
+
+bool ShowsResultBlock(const Report& r) {
+  return !r.result.empty() && r.tables.empty() && !r.diagnosis.present;
+}
+
 }  // namespace feedcheck

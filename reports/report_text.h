@@ -9,6 +9,7 @@
 #include "core/fact.h"
 #include "core/fact_set.h"
 #include "core/finding.h"
+#include "reports/report.h"
 
 namespace feedcheck {
 
@@ -27,6 +28,14 @@ std::string GpuTimeText(double gpu_s);
 /// "30 rules need facts this run did not have": the one line that stands for the rules not
 /// evaluated unless the reader asks for the list.
 std::string SkippedRulesSummary(size_t skipped_count);
+
+/// A headline value as people read it: "23.1 Gbit/s", "549,316", "yes", or the text itself.
+std::string ResultValueText(const ResultValue& value);
+/// The label, or the key when the workflow gave none.
+std::string ResultLabel(const ResultValue& value);
+/// Whether a report shows its Result block: not when its tables or its diagnosis already carry
+/// the same numbers (egress, plan, lint; the post-mortem), so nothing is said twice.
+bool ShowsResultBlock(const Report& report);
 
 /// The severities from most to least severe, for printing findings grouped by severity.
 const std::vector<Severity>& SeveritiesMostSevereFirst();

@@ -174,6 +174,19 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
   }
 }
 
+// The command's headline numbers, aligned, right under the verdict: what a probe measured.
+void PrintResult(const Report& r, std::ostream& out, const Painter& paint) {
+  if (!ShowsResultBlock(r)) return;
+  out << "\n" << paint(kBold, "Result") << "\n";
+  TextTable table;
+  for (const auto& v : r.result) table.AddRow({ResultLabel(v), ResultValueText(v)});
+  out << table.Render();
+}
+
+// Long cells (lint's problem and change texts) wrap inside their column at this width, so a
+// table stays readable on a 120-column terminal.
+constexpr size_t kTableCellChars = 48;
+
 void PrintTables(const Report& r, std::ostream& out, const Painter& paint) {
   for (const auto& t : r.tables) {
     if (!t.title.empty()) out << "\n" << paint(kBold, t.title) << "\n";
@@ -183,6 +196,7 @@ void PrintTables(const Report& r, std::ostream& out, const Painter& paint) {
     if (header)
       for (const auto& c : t.columns) labels.push_back(c.label);
     TextTable table(labels);
+    table.WrapCellsAt(kTableCellChars);
     for (size_t c = 0; c < t.columns.size(); ++c)
       if (t.columns[c].numeric) table.AlignRight(c);
     for (const auto& row : t.rows) {
@@ -282,6 +296,7 @@ void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) co
   Painter paint(color_);
   PrintVerdict(report, out, paint);
   PrintDiagnosis(report, out, paint);
+  PrintResult(report, out, paint);
   PrintTables(report, out, paint);
   PrintFindings(report, out, paint);
   PrintSettings(report, out, paint);

@@ -16,6 +16,28 @@ size_t Width(const std::string& s) {
   return n;
 }
 
+// `text` cut at spaces into lines of at most `limit` code points; a word longer than the limit
+// stays whole on its own line (a URL is better long than broken).
+std::vector<std::string> WrapCell(const std::string& text, size_t limit) {
+  if (limit == 0 || Width(text) <= limit) return {text};
+  std::vector<std::string> lines;
+  std::string line;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(start, end - start);
+    if (!line.empty() && Width(line) + 1 + Width(word) > limit) {
+      lines.push_back(line);
+      line.clear();
+    }
+    if (!word.empty()) line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
 }  // namespace
 
 std::string TextTable::Render(int indent) const {
@@ -24,8 +46,23 @@ std::string TextTable::Render(int indent) const {
     if (widths.size() < row.size()) widths.resize(row.size(), 0);
     for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], Width(row[i]));
   };
+  // Each row as one or more physical lines, cells wrapped to the limit.
+  std::vector<std::vector<std::string>> lines;
+  for (const auto& row : rows_) {
+    std::vector<std::vector<std::string>> cells;
+    size_t height = 1;
+    for (const auto& cell : row) {
+      cells.push_back(WrapCell(cell, wrap_));
+      height = std::max(height, cells.back().size());
+    }
+    for (size_t h = 0; h < height; ++h) {
+      std::vector<std::string> line;
+      for (const auto& c : cells) line.push_back(h < c.size() ? c[h] : std::string());
+      lines.push_back(std::move(line));
+    }
+  }
   measure(headers_);
-  for (const auto& row : rows_) measure(row);
+  for (const auto& line : lines) measure(line);
 
   std::string out;
   auto emit = [&](const std::vector<std::string>& row) {
@@ -48,7 +85,7 @@ std::string TextTable::Render(int indent) const {
     for (size_t w : widths) rule.emplace_back(w, '-');
     emit(rule);
   }
-  for (const auto& row : rows_) emit(row);
+  for (const auto& line : lines) emit(line);
   return out;
 }
 

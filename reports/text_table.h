@@ -16,6 +16,9 @@ class TextTable {
     if (right_.size() <= column) right_.resize(column + 1, false);
     right_[column] = true;
   }
+  /// Wraps cells wider than `chars` at spaces onto continuation lines within their column, so
+  /// a long message does not push the next column off the screen; 0 (the default) never wraps.
+  void WrapCellsAt(size_t chars) { wrap_ = chars; }
   /// Rows indented by `indent` spaces, columns separated by two spaces, no trailing blanks.
   std::string Render(int indent = 2) const;
 
@@ -23,6 +26,7 @@ class TextTable {
   std::vector<std::string> headers_;
   std::vector<std::vector<std::string>> rows_;
   std::vector<bool> right_;
+  size_t wrap_ = 0;
 };
 
 /// 2000000 -> "2,000,000"; non-integers keep three significant digits ("16.7").

@@ -1,6 +1,7 @@
-// An AzureML command job YAML (schema: https://azuremlschemas.azureedge.net/latest/commandJob.schema.json), read for lint: the inputs with type,
-// path and mode, environment_variables, resources.instance_count / instance_type and compute,
-// each with the line it is on so a change can point at it.
+// An AzureML command job YAML (schema:
+// https://azuremlschemas.azureedge.net/latest/commandJob.schema.json), read for lint: the inputs
+// with type, path and mode, environment_variables, resources.instance_count / instance_type and
+// compute, each with the line it is on so a change can point at it.
 #pragma once
 
 #include <string>

@@ -13,13 +13,17 @@ namespace {
 std::string Facts(double gbps, double noise, double p99_ms, const char* verdict) {
   std::ostringstream s;
   s << R"({"kind": "feedcheck-report", "schema_version": 1, "title": "Pre-flight check",
-    "verdict": ")" << verdict << R"(", "verdict_level": "warning", "findings": [],
+    "verdict": ")"
+    << verdict << R"(", "verdict_level": "warning", "findings": [],
     "evidence": {"schema_version": 1, "facts": [
-    {"key": "probe.throughput.knee_gbps", "value": )" << gbps << R"(, "unit": "Gbit/s",
+    {"key": "probe.throughput.knee_gbps", "value": )"
+    << gbps << R"(, "unit": "Gbit/s",
      "provenance": {"origin": "measured", "source": "probe throughput"}},
-    {"key": "probe.throughput.knee_noise_gbps", "value": )" << noise << R"(, "unit": "Gbit/s",
+    {"key": "probe.throughput.knee_noise_gbps", "value": )"
+    << noise << R"(, "unit": "Gbit/s",
      "provenance": {"origin": "measured", "source": "probe throughput"}},
-    {"key": "probe.latency.ttfb_p99_ms", "value": )" << p99_ms << R"(, "unit": "ms",
+    {"key": "probe.latency.ttfb_p99_ms", "value": )"
+    << p99_ms << R"(, "unit": "ms",
      "provenance": {"origin": "measured", "source": "probe latency"}},
     {"key": "node.count", "value": 12, "unit": "count",
      "provenance": {"origin": "declared", "source": "--nodes"}}]}})";

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "reports/text_table.h"
 #include "tests/reports/sample_report.h"
 
 using namespace feedcheck;
@@ -83,4 +84,39 @@ TEST_CASE("MakeReporter knows the four formats and nothing else", "[reports]") {
   for (auto name : ReporterNames()) CHECK(MakeReporter(name) != nullptr);
   CHECK(MakeReporter("csv") == nullptr);
   CHECK(MakeReporter("") == nullptr);
+}
+
+TEST_CASE("terminal report shows the result block unless tables carry it", "[reports][terminal]") {
+  feedcheck::Report r = testing::MakeSampleReport(5);
+  r.result = {{"peak_gbps", 23.14, "Gbit/s", "Peak throughput"},
+              {"requests", 549316.0, "", "Requests"},
+              {"nic_bound", true, "", ""}};
+  std::ostringstream out;
+  TerminalReporter(false, false).Render(r, out);
+  CHECK(out.str().find("Result") != std::string::npos);
+  CHECK(out.str().find("Peak throughput  23.14 Gbit/s") != std::string::npos);
+  CHECK(out.str().find("549,316") != std::string::npos);
+  CHECK(out.str().find("nic_bound        yes") != std::string::npos);
+  // With a table the same numbers are the table's: no second copy.
+  r.tables.push_back({});
+  r.tables.back().title = "Nodes one account feeds";
+  std::ostringstream with_table;
+  TerminalReporter(false, false).Render(r, with_table);
+  CHECK(with_table.str().find("Peak throughput") == std::string::npos);
+}
+
+TEST_CASE("a long table cell wraps inside its column", "[reports][terminal]") {
+  feedcheck::TextTable t({"Code", "Problem", "Rule"});
+  t.WrapCellsAt(20);
+  t.AddRow({"L006", "DATASET_MOUNT_X has no effect: every input is downloaded", "r1"});
+  std::string text = t.Render(0);
+  // Three physical lines for the row, each cell at most 20 wide, the rule on the first line.
+  CHECK(text.find("L006  DATASET_MOUNT_X has  r1\n") != std::string::npos);
+  CHECK(text.find("      no effect: every\n") != std::string::npos);
+  CHECK(text.find("      input is downloaded\n") != std::string::npos);
+  // A word longer than the limit stays whole.
+  feedcheck::TextTable u;
+  u.WrapCellsAt(5);
+  u.AddRow({"https://learn.microsoft.com/x"});
+  CHECK(u.Render(0) == "https://learn.microsoft.com/x\n");
 }

@@ -104,8 +104,7 @@ TEST_CASE("stage outcomes combine into the run's status", "[workflows][preflight
                             Stage(P::kDisk, S::kOk)}) == S::kUnreachable);
   CHECK(CombineStageStatus({Stage(P::kList, S::kFailed), Stage(P::kNic, S::kOk)}) == S::kFailed);
   // ...but one that fails makes a measured run partial; alone they decide for themselves.
-  CHECK(CombineStageStatus({Stage(P::kList, S::kOk), Stage(P::kDisk, S::kFailed)}) ==
-        S::kPartial);
+  CHECK(CombineStageStatus({Stage(P::kList, S::kOk), Stage(P::kDisk, S::kFailed)}) == S::kPartial);
   CHECK(CombineStageStatus({Stage(P::kNic, S::kOk), Stage(P::kDisk, S::kOk)}) == S::kOk);
   CHECK(CombineStageStatus({Stage(P::kDisk, S::kUnreachable)}) == S::kUnreachable);
 }
