@@ -14,6 +14,7 @@
 #include "probes/concurrency_sweep.h"
 #include "probes/http_errors.h"
 #include "probes/object_discovery.h"
+#include "probes/sweep_stagger.h"
 
 namespace feedcheck {
 namespace {
@@ -71,6 +72,7 @@ struct Shared {
   const ThroughputProbeOptions* options;
   BudgetTracker* budget;
   BlockCursor* cursor;
+  LaneStagger* stagger;
   std::atomic<bool> stop{false};
   std::atomic<bool> budget_hit{false};
   std::atomic<uint64_t> bytes{0};     ///< body bytes as they arrive
@@ -96,14 +98,17 @@ void Sample(Shared* s) {
   if (s->window) s->window->push_back({EpochSeconds(), static_cast<double>(s->bytes.load())});
 }
 
-void Worker(Shared* s, unsigned seed) {
+void Worker(Shared* s, int lane, unsigned seed) {
   std::unique_ptr<HttpClient> client = s->env->make_client();
+  bool first = true;  // the lane's first request also carries the connect and slow start
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> jitter(0, 1);
   RetryPolicy retry;
   retry.max_retries = s->options->max_retries;
   ErrorTally local;
   while (!s->stop.load(std::memory_order_relaxed)) {
+    s->stagger->AwaitTurn(lane, first, s->stop);
+    if (s->stop.load(std::memory_order_relaxed)) break;
     BlockCursor::Block block = s->cursor->Next();
     std::string range = fmt::format("bytes={}-{}", block.offset, block.offset + block.length - 1);
     for (int attempt = 0;; ++attempt) {
@@ -119,6 +124,7 @@ void Worker(Shared* s, unsigned seed) {
       // A server that ignores Range answers 200 with the whole object: cap it at the block.
       req.max_body_bytes = block.length;
       req.body_counter = &s->bytes;
+      auto sent = Clock::now();
       HttpResponse r = client->Perform(req);
       if (r.stopped) {
         // SIGINT/SIGTERM: the user's stop, not a storage fault. Charge the range (the server
@@ -152,6 +158,8 @@ void Worker(Shared* s, unsigned seed) {
       ErrorClass c = local.Add(r);
       if (c == ErrorClass::kNone && r.body_bytes == block.length) {
         s->requests.fetch_add(1, std::memory_order_relaxed);
+        s->stagger->RequestDone(first, std::chrono::duration<double>(Clock::now() - sent).count());
+        first = false;
         break;
       }
       if (c == ErrorClass::kNone) {  // short body without a transport error
@@ -190,8 +198,13 @@ void WaitUntil(Shared* s, Clock::time_point until) {
 
 ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
                        BudgetTracker* budget, BlockCursor* cursor, int concurrency, double step_s,
-                       double warmup_s, ErrorTally* errors, bool* budget_hit) {
+                       double warmup_s, double cycle_s, ErrorTally* errors, bool* budget_hit) {
+  // Without a known cycle lane 0 runs alone until one of its requests (not the first) gives
+  // one, for at most 60% of the warm-up; every lane's first request starts within it.
+  LaneStagger stagger(concurrency, cycle_s, warmup_s * 0.6,
+                      warmup_s * 0.6 / std::max(1, concurrency));
   Shared s;
+  s.stagger = &stagger;
   s.env = &env;
   s.options = &o;
   s.budget = budget;
@@ -204,7 +217,7 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
   auto start = Clock::now();
   std::vector<std::thread> threads;
   for (int i = 0; i < concurrency; ++i)
-    threads.emplace_back(Worker, &s, static_cast<unsigned>(i * 7919 + concurrency));
+    threads.emplace_back(Worker, &s, i, static_cast<unsigned>(i * 7919 + concurrency));
   WaitUntil(&s, start + std::chrono::duration_cast<Clock::duration>(
                             std::chrono::duration<double>(warmup_s)));
   // A budget that ran out during the warm-up leaves no window: measure the whole step then,
@@ -229,6 +242,8 @@ ThroughputStep RunStep(const HttpProbeEnv& env, const ThroughputProbeOptions& o,
   step.interval_gbps = IntervalGbps(window, kIntervalS);
   step.noise_gbps = NoiseBandGbps(step.interval_gbps);
   step.concurrency = concurrency;
+  step.cycle_s = stagger.cycle_s();
+  step.request_gap_s = stagger.gap_s();
   step.requests = s.requests.load() - req0;
   step.errors = s.failures.load() - fail0;
   s.stop = true;
@@ -332,10 +347,20 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
         o.warmup_s >= 0 ? std::min(o.warmup_s, this_step / 2) : std::min(1.0, this_step * 0.2);
     env.Progress(
         fmt::format("throughput: {} connection{} for {:.1f} s", c, c == 1 ? "" : "s", this_step));
+    // The one-connection step measured the cycle (round trip + one block) to spread over.
+    double cycle_s =
+        o.concurrency > 0 || out.steps.empty() || out.steps.front().concurrency != 1
+            ? 0
+            : MeanRequestSeconds(1, out.steps.front().window_s, out.steps.front().requests);
     ThroughputStep step =
-        RunStep(env, o, &budget, &cursor, c, this_step, warmup, &errors, &budget_hit);
-    env.Progress(fmt::format("throughput: {} connection{}: {:.3f} +- {:.3f} Gbit/s", c,
-                             c == 1 ? "" : "s", step.gbps, step.noise_gbps));
+        RunStep(env, o, &budget, &cursor, c, this_step, warmup, cycle_s, &errors, &budget_hit);
+    if (out.cycle_s == 0) out.cycle_s = step.cycle_s;
+    env.Progress(fmt::format(
+        "throughput: {} connection{}: {:.3f} +- {:.3f} Gbit/s{}", c, c == 1 ? "" : "s", step.gbps,
+        step.noise_gbps,
+        step.request_gap_s > 0
+            ? fmt::format(" (requests at least {:.1f} ms apart)", step.request_gap_s * 1e3)
+            : ""));
     double attempts = static_cast<double>(step.requests + step.errors);
     double error_rate = attempts > 0 ? static_cast<double>(step.errors) / attempts : 0;
     if (into) {
@@ -426,6 +451,9 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     f.Set(NumberFact("probe.throughput.best_concurrency", out.knee_concurrency, Unit::kCount, p));
     f.Set(NumberFact("probe.throughput.knee_gbps", out.knee_gbps, Unit::kGbps, p));
     f.Set(NumberFact("probe.throughput.knee_noise_gbps", out.knee_noise_gbps, Unit::kGbps, p));
+    if (out.cycle_s > 0)
+      f.Set(NumberFact("probe.throughput.request_cycle_ms", out.cycle_s * 1e3, Unit::kMilliseconds,
+                       p));
     if (o.nic_gbps > 0)
       f.Set(NumberFact("probe.throughput.nic_fraction", out.best_gbps / o.nic_gbps, Unit::kFraction,
                        p));

@@ -45,6 +45,8 @@ struct ThroughputStep {
   double noise_gbps = 0;
   std::vector<double> interval_gbps;  ///< those rates, every run of the step pooled
   int runs = 1;                       ///< runs pooled into this step (a repeat lengthens it)
+  double cycle_s = 0;                 ///< the request cycle its requests were spread over (0: none)
+  double request_gap_s = 0;           ///< the least time between two of its request starts
   uint64_t received_bytes = 0;        ///< every success body byte of the step, warm-up included
   uint64_t completed_requests = 0;    ///< whole blocks read in the step, warm-up included
   bool warmup_included = false;       ///< the budget ran out before the window: whole step measured
@@ -61,6 +63,9 @@ struct ThroughputProbeResult {
   double knee_gbps = 0;        ///< the knee step's rate
   double knee_noise_gbps = 0;  ///< and its noise band (half-width)
   double best_gbps = 0;
+  /// One connection's request cycle (round trip + one block's transfer) that the steps spread
+  /// their requests over: the sweep's one-connection step, or the shortest request seen.
+  double cycle_s = 0;
   double cpu_s = 0;  ///< this process, over the measurement
 };
 
