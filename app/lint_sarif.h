@@ -3,16 +3,15 @@
 // LintJob's; every other format is the Report's.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "rules/job_lint.h"
 
-namespace feedcheck::cli {
+namespace feedcheck::app {
 
-/// A SARIF 2.1.0 log: one run, the tool's rules (one per problem code), one result per problem
-/// with level error/warning/note, the message and the change, and the job file and line.
-nlohmann::ordered_json LintSarif(const std::vector<rules::LintProblem>& problems);
+/// A SARIF 2.1.0 log, as text: one run, the tool's rules (one per problem code), one result per
+/// problem with level error/warning/note, the message and the change, and the job file and line.
+std::string LintSarif(const std::vector<rules::LintProblem>& problems);
 
-}  // namespace feedcheck::cli
+}  // namespace feedcheck::app
