@@ -268,8 +268,17 @@ void PrintSkipped(const Report& r, std::ostream& out, const Painter& paint, bool
   }
 }
 
-void PrintFacts(const Report& r, std::ostream& out, const Painter& paint) {
+void PrintFacts(const Report& r, std::ostream& out, const Painter& paint, bool verbose) {
   if (r.evidence.facts.empty()) return;
+  // A command whose answer is its tables (egress, plan) already shows each figure with its
+  // formula and sources; the facts behind them are one -v away.
+  if (!r.tables.empty() && !verbose) {
+    out << "\n"
+        << paint(kDim, fmt::format("{} facts behind these figures; -v lists them",
+                                   r.evidence.facts.size()))
+        << "\n";
+    return;
+  }
   out << "\n" << paint(kBold, "Key facts") << "\n";
   for (const auto& [prefix, facts] : FactsByPrefix(r.evidence.facts)) {
     out << "  " << paint(kBold, prefix) << "\n";
@@ -308,7 +317,7 @@ void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) co
   PrintTables(report, out, paint, verbose_);
   PrintFindings(report, out, paint);
   PrintSettings(report, out, paint);
-  PrintFacts(report, out, paint);
+  PrintFacts(report, out, paint, verbose_);
   PrintSkipped(report, out, paint, verbose_);
   PrintDiagnostics(report, out, paint);
   PrintContext(report, out, paint);
