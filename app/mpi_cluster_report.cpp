@@ -20,13 +20,17 @@ constexpr double kAtLimitFraction = 0.9;
 
 std::string Plural(double n, const char* one, const char* many) { return n == 1 ? one : many; }
 
-// A number cell: the text people read and the number a script reads; "-" for a figure the node
-// did not measure (0 stands for "not measured" in ClusterNodeRow).
-TableCell Number(double value, const char* format_spec, bool zero_is_missing = false) {
-  if (zero_is_missing && value <= 0) return {"-", std::nullopt};
+// A number cell: the text people read and the number a script reads.
+TableCell Number(double value, const char* format_spec) {
   return {fmt::format(fmt::runtime(format_spec), value), value};
 }
 TableCell Count(double value) { return Number(value, "{:.0f}"); }
+// Milliseconds to 3 significant digits (0.035 on loopback, 12.3 against Azure); "-" for a node
+// that measured none (0 stands for "not measured" in ClusterNodeRow).
+TableCell Ms(double value) {
+  if (value <= 0) return {"-", std::nullopt};
+  return {FormatNumber(value), value};
+}
 TableCell Text(std::string text) { return {std::move(text), std::nullopt}; }
 
 // The verdict's detail is what the terminal shows above the tables (the "result" block is
@@ -109,8 +113,8 @@ ReportTable NodeTable(const std::string& title, const std::vector<ClusterNodeRow
       row.push_back(Number(n.gbps, "{:.3f}"));
       row.push_back({FormatBytes(n.common_bytes), n.common_bytes});
     } else {
-      row.push_back(Number(n.ttfb_p50_ms, "{:.2f}", true));
-      row.push_back(Number(n.ttfb_p99_ms, "{:.2f}", true));
+      row.push_back(Ms(n.ttfb_p50_ms));
+      row.push_back(Ms(n.ttfb_p99_ms));
     }
     row.insert(row.end(), {Count(n.errors), Count(n.throttled), Text(n.status)});
     t.rows.push_back(std::move(row));
@@ -192,7 +196,7 @@ ReportTable SmallFileNodeTable(const std::vector<SmallFileNodeRow>& nodes) {
   for (const SmallFileNodeRow& n : nodes) {
     std::vector<TableCell> row = {Count(n.rank), Text(n.host)};
     if (n.fit) {
-      row.push_back(Number(n.fit->overhead_ms, "{:.2f}"));
+      row.push_back(Ms(n.fit->overhead_ms));
       row.push_back(Number(n.fit->bandwidth_gbps, "{:.3f}"));
       row.push_back({FormatBytes(n.fit->breakeven_bytes), n.fit->breakeven_bytes});
       row.push_back(Number(n.fit->r_squared, "{:.3f}"));
@@ -271,12 +275,11 @@ Report LatencyClusterReport(const RankProbe& s, int n, const ClusterLatencyResul
     AddNumberResult("ttfb_min_ms", c.ttfb.min_s() * 1e3, "ms", "First byte min", &report);
     AddNumberResult("ttfb_mean_ms", c.ttfb.mean_s() * 1e3, "ms", "First byte mean", &report);
     AddNumberResult("ttfb_max_ms", c.ttfb.max_s() * 1e3, "ms", "First byte max", &report);
+    auto ms = [&c](double q) { return FormatNumber(c.ttfb.PercentileSeconds(q) * 1e3); };
     AddDetail(
-        fmt::format("{} node{}, {} samples of time to first byte merged: p50 {:.2f} ms, "
-                    "p90 {:.2f} ms, p99 {:.2f} ms, p99.9 {:.2f} ms",
-                    n, Plural(n, "", "s"), c.ttfb.count(), c.ttfb.PercentileSeconds(0.5) * 1e3,
-                    c.ttfb.PercentileSeconds(0.9) * 1e3, c.ttfb.PercentileSeconds(0.99) * 1e3,
-                    c.ttfb.PercentileSeconds(0.999) * 1e3),
+        fmt::format("{} node{}, {} samples of time to first byte merged: p50 {} ms, p90 {} "
+                    "ms, p99 {} ms, p99.9 {} ms",
+                    n, Plural(n, "", "s"), c.ttfb.count(), ms(0.5), ms(0.9), ms(0.99), ms(0.999)),
         &report);
     // The merged histogram itself (bucket middles against counts), as the ranks sent it.
     Series h;
@@ -322,10 +325,10 @@ Report SmallFilesClusterReport(const RankProbe& s, int n, const ClusterSmallFile
     AddNumberResult("fit_r2", c.fit->r_squared, "", "Fit r2", &report);
     AddNumberResult("fit_points", double(c.fit->points), "", "Points (all nodes)", &report);
     AddDetail(
-        fmt::format("{} node{}, one fit over all nodes' {} points: overhead {:.2f} ms per "
+        fmt::format("{} node{}, one fit over all nodes' {} points: overhead {} ms per "
                     "request, {:.3f} Gbit/s per stream, break-even {} (r2 {:.3f})",
-                    n, Plural(n, "", "s"), c.fit->points, c.fit->overhead_ms, c.fit->bandwidth_gbps,
-                    FormatBytes(c.fit->breakeven_bytes), c.fit->r_squared),
+                    n, Plural(n, "", "s"), c.fit->points, FormatNumber(c.fit->overhead_ms),
+                    c.fit->bandwidth_gbps, FormatBytes(c.fit->breakeven_bytes), c.fit->r_squared),
         &report);
   } else {
     AddTextResult("error", c.error, "No cluster fit", &report);

@@ -27,7 +27,6 @@ void AddGlobalFlags(CLI::App* app, GlobalOptions* g) {
   app->add_option("--rules", g->knowledge.rules_dirs, "Directory of extra rules (*.yaml)");
   app->add_option("--fail-on", g->fail_on, "Exit 1 when a finding is at or above this severity")
       ->check(CLI::IsMember({"info", "warning", "critical", "never"}));
-  app->add_flag("--no-color", g->no_color, "No colour in terminal output (NO_COLOR works too)");
   app->add_flag("-v,--verbose", g->verbose, "List every rule not evaluated and what it lacked");
 }
 
@@ -112,6 +111,9 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough();
   GlobalOptions globals;
+  // Never colour: Open MPI gives each rank a pseudo-terminal even when mpirun's own output is a
+  // pipe or a file, so the rank cannot tell, and escape codes would end up in saved output.
+  globals.no_color = true;
   AddGlobalFlags(&app, &globals);
   CLI::App* probe = app.add_subcommand("probe", "Measure storage from every rank at once");
   probe->require_subcommand(1);
