@@ -12,7 +12,9 @@ The jobs vary what real downloads vary: node counts (1 to 12), durations (25 min
 sample intervals (5 s to 5 min), nvidia-smi with and without units or header, DCGM text, Azure
 ML's GpuUtilization metric in REST and `az` form, storage metrics in REST (PT1M/PT5M) and `az`
 (0:01:00/0:05:00) form, log noise (retries, span closes, junk lines, a cut last line, CRLF), and
-missing files. Run it again after changing it; the output is deterministic.
+missing files. scripts/joblog_corpus_unseen.py adds jobs of other kinds (output writes, access
+errors, a short burst in a long job, cached epochs, rotated logs across a restart, local-time
+GPU samples, MIG). Run it again after changing it; the output is deterministic.
 
     python3 scripts/make-joblog-corpus.py            # rewrites every job but job-demo
 """
@@ -826,6 +828,9 @@ def demo_gpu_lost():
 
 
 def main():
+    # Jobs of kinds the first ones did not have, appended so every earlier job keeps its seed.
+    import joblog_corpus_unseen
+    joblog_corpus_unseen.register(sys.modules[__name__])
     os.makedirs(ROOT, exist_ok=True)
     for sub in ("profiles", "with"):
         shutil.rmtree(os.path.join(ROOT, sub), ignore_errors=True)
