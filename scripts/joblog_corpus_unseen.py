@@ -21,6 +21,8 @@ for the last sample, one interval; a metric point covers its bucket), not by fee
     mig-dcgm-small-files                 MIG slices: DCGM's per-instance engine activity
     mount-prefetch-shallow-node-stops    3 nodes read large shards with 4 prefetch blocks;
                                          one node's GPU file stops half-way
+    upload-409-output-exists             a healthy run whose upload output is refused with
+                                         409 BlobAlreadyExists at the end: the job fails
 """
 
 import datetime as dt
@@ -35,7 +37,8 @@ def register(c):
     for fn in (checkpoint_upload_ingress_throttled, egress_burst_early_otherwise_healthy,
                sas_expired_403_mid_job, blob_not_found_wrong_path, cached_epochs_cpu_bound,
                spot_preempted_restart_rotated_logs, nvidia_smi_local_time_small_files,
-               mig_dcgm_small_files, mount_prefetch_shallow_node_stops):
+               mig_dcgm_small_files, mount_prefetch_shallow_node_stops,
+               upload_409_output_exists):
         c.JOBS.append(lambda rng, fn=fn: fn(c, rng))
 
 
@@ -617,3 +620,47 @@ def mount_prefetch_shallow_node_stops(c, rng):
                     "reader (the guide's recipe is 80): the GPUs lose 35% of the mount's time "
                     "while the account serves 10 Gbit/s of its 200 in 2 MB requests with no "
                     "throttling; node-2's GPU file stops half-way and the rest still counts")
+
+
+def upload_409_output_exists(c, rng):
+    """A 50-minute fine-tune on one ND96 node, input mounted, the model written to an upload
+    output whose path is pinned in the job (paths/models/llama-ft/v3/). A rerun: the blobs are
+    already there, the upload's create-only PUTs get 409 BlobAlreadyExists, the upload activity
+    fails and the job with it. The GPUs were busy all along; the outputs are lost."""
+    name = "upload-409-output-exists"
+    d = c.folder(name)
+    t0 = c.utc("2026-03-02 15:30:00")
+    m_start = t0 + 25
+    up_start = t0 + 50 * 60
+    up_end = up_start + 11.6
+    c.write_data_capability(f"{d}/system_logs/data_capability/data-capability.log",
+                            [("mount", m_start, m_start + 2.0, "Success"),
+                             ("upload", up_start, up_end, "Failure")], rng)
+    r = c.Rslex(rng, account="stmodels04")
+    r.spans(m_start + 3, up_start, "mount", 15)
+    files = ["config.json", "generation_config.json", "model-00001-of-00004.safetensors",
+             "model-00002-of-00004.safetensors", "model-00003-of-00004.safetensors",
+             "model-00004-of-00004.safetensors", "model.safetensors.index.json", "tokenizer.json"]
+    for i, fname in enumerate(files):
+        rid = f"{rng.getrandbits(64):016x}-0000"
+        r.add(up_start + 1 + i * 1.2, "WARN", "rslex_http_stream::http_client::response",
+              f'non-successful response Status: 409 The specified blob already exists. Headers: '
+              f'{{ "x-ms-error-code": "BlobAlreadyExists", "x-ms-request-id": "{rid}", ... }} '
+              f"method=PUT request_uri=https://stmodels04.blob.core.windows.net/models/llama-ft/"
+              f"v3/{fname}")
+    r.write(f"{d}/system_logs/data_capability")
+    samples = Samples()
+    rows = smi_rows(samples, 8, t0 + 5, up_end + 15, 10,
+                    lambda t, g: c.idle(rng) if t < m_start + 55 or t >= up_start - 5
+                    else c.busy(rng, 88, 99))
+    c.write(f"{d}/gpu/nvidia-smi.csv",
+            "timestamp, index, name, utilization.gpu [%], memory.used [MiB]\n" +
+            "".join(f"{c.smi_time(t)}, {g}, NVIDIA A100-SXM4-40GB, {u:.0f} %, "
+                    f"{rng.randint(30000, 39000)} MiB\n" for t, g, u in rows))
+    return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "1"],
+                verdict="storage access failed", confidence="likely",
+                gpu_lost_gpu_s=samples.lost_gpu_s(),
+                why="the GPUs were busy for 50 minutes, then the upload output's PUTs got 409 "
+                    "BlobAlreadyExists (the output path of an earlier run) and the upload "
+                    "failed, and the job with it: a write refused, not a slow read; only the "
+                    "data runtime's logs say so")
