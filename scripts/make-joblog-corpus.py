@@ -829,6 +829,7 @@ def demo_gpu_lost():
 
 def main():
     # Jobs of kinds the first ones did not have, appended so every earlier job keeps its seed.
+    sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
     import joblog_corpus_unseen
     joblog_corpus_unseen.register(sys.modules[__name__])
     os.makedirs(ROOT, exist_ok=True)
