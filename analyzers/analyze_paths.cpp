@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -128,23 +129,40 @@ std::string NodeNameOf(const std::string& root, const std::string& path) {
 
 namespace {
 
-// First and last timestamp of an nvidia-smi file's readable samples.
+// First and last timestamp of an nvidia-smi file's readable samples, from its first and last
+// 64 KiB (the header is in the first; samples are written in time order): a large file is not
+// read twice.
 std::optional<std::pair<double, double>> SmiTimeSpan(const std::string& path) {
-  LineReader reader = LineReader::OpenFile(path);
-  if (!reader.ok()) return std::nullopt;
+  constexpr size_t kChunk = 64 * 1024;
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return std::nullopt;
+  auto size = static_cast<size_t>(std::max<std::streamoff>(0, in.tellg()));
+  std::string head = ReadHead(path, kChunk);
+  std::string tail;
+  if (size > kChunk) {
+    tail.resize(kChunk);
+    in.seekg(static_cast<std::streamoff>(size - kChunk));
+    in.read(tail.data(), static_cast<std::streamsize>(kChunk));
+    tail.resize(static_cast<size_t>(in.gcount()));
+    size_t nl = tail.find('\n');  // the first line is cut
+    tail.erase(0, nl == std::string::npos ? tail.size() : nl + 1);
+  }
   NvidiaSmiCsvParser parser;
   std::optional<std::pair<double, double>> span;
   GpuSample sample;
   std::string error;
   Line line;
-  while (reader.Next(&line)) {
-    if (line.too_long ||
-        parser.Parse(line.text, &sample, &error) != NvidiaSmiCsvParser::Result::kSample ||
-        !sample.epoch_s)
-      continue;
-    double t = *sample.epoch_s;
-    span = span ? std::make_pair(std::min(span->first, t), std::max(span->second, t))
-                : std::make_pair(t, t);
+  for (const std::string* chunk : {&head, &tail}) {
+    LineReader reader = LineReader::FromBuffer(*chunk);
+    while (reader.Next(&line)) {
+      if (line.too_long || line.unterminated ||
+          parser.Parse(line.text, &sample, &error) != NvidiaSmiCsvParser::Result::kSample ||
+          !sample.epoch_s)
+        continue;
+      double t = *sample.epoch_s;
+      span = span ? std::make_pair(std::min(span->first, t), std::max(span->second, t))
+                  : std::make_pair(t, t);
+    }
   }
   return span;
 }

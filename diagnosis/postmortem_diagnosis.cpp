@@ -136,7 +136,12 @@ double ImpactOf(const Finding& f, const GpuTimeLost& gpu, const FactSet& facts) 
 
 std::string ImpactText(const Finding& f, const GpuTimeLost& gpu) {
   if (f.impact_gpu_s < 0) return "";
+  // A brief throttling burst did cost its own time; the note says how much.
+  if (f.secondary && f.secondary_note.rfind("cost ", 0) == 0) return f.secondary_note;
   if (f.secondary) return fmt::format("0 GPU time in this job ({})", f.secondary_note);
+  if (f.bottleneck == Bottleneck::kAccessFailure)
+    return fmt::format("{}, all the GPU time lost: the job failed on access",
+                       FormatGpuTime(f.impact_gpu_s));
   const char* when = !gpu.have_phases                          ? "while GPUs were idle"
                      : f.bottleneck == Bottleneck::kAccessMode ? "while the download ran"
                                                                : "while data loaded";
@@ -273,10 +278,19 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     if (gpu.have_phases) s.insert(SourceKind::kDataRuntimeLog);
     JoinSources(s, false, &d.agreeing_sources);
     d.confidence = s.size() >= 2 ? "confirmed" : "likely";
+    // Where the idle time fell says where to look: after the data phase, in the mount's cached
+    // epochs, or during reads that storage served without refusing.
+    const char* when = gpu.have_phases && gpu.after_data_gpu_s >= 0.5 * gpu.lost_gpu_s
+                           ? "the time lost after the data phase"
+                       : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
+                           ? "the time lost while the mount served from its cache"
+                           : "the time lost while storage served every request";
     d.fix = gpu.idle_fraction >= kBusyIdleFraction
-                ? "Storage is not what held the GPUs back: look at the job's own code (data "
-                  "loading workers, preprocessing, checkpoints) for the time lost after the data "
-                  "phase."
+                ? fmt::format(
+                      "Storage is not what held the GPUs back: look at the job's own code "
+                      "(data loading workers, preprocessing, evaluation, checkpoints) for "
+                      "{}.",
+                      when)
                 : "Nothing to fix on the storage side.";
   } else if (busy_unexplained) {
     d.cause = "throttled, limit unknown";
