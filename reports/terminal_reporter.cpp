@@ -187,8 +187,15 @@ void PrintResult(const Report& r, std::ostream& out, const Painter& paint) {
 // table stays readable on a 120-column terminal.
 constexpr size_t kTableCellChars = 48;
 
-void PrintTables(const Report& r, std::ostream& out, const Painter& paint) {
+void PrintTables(const Report& r, std::ostream& out, const Painter& paint, bool verbose) {
   for (const auto& t : r.tables) {
+    if (t.folded && !verbose) {
+      out << "\n"
+          << paint(kDim, fmt::format("{}: {} rows; -v lists them",
+                                     t.title.empty() ? "Table" : t.title, t.rows.size()))
+          << "\n";
+      continue;
+    }
     if (!t.title.empty()) out << "\n" << paint(kBold, t.title) << "\n";
     bool header = false;
     for (const auto& c : t.columns) header = header || !c.label.empty();
@@ -306,7 +313,7 @@ void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) co
   PrintVerdict(report, out, paint);
   PrintDiagnosis(report, out, paint);
   PrintResult(report, out, paint);
-  PrintTables(report, out, paint);
+  PrintTables(report, out, paint, verbose_);
   PrintFindings(report, out, paint);
   PrintSettings(report, out, paint);
   PrintFacts(report, out, paint, verbose_);
