@@ -3,7 +3,9 @@
 #  1. throughput probe vs wrk, same connection count, same 4 MiB ranged GETs (target >= 0.9x);
 #  2. latency probe p50 time to first byte on 4 KiB ranged GETs vs a bare libcurl loop
 #     (target within 1.2x);
-#  3. CPU-seconds per GB over TLS (nginx's HTTPS port), the probe vs curl, one connection each.
+#  3. CPU-seconds per GB over TLS (nginx's HTTPS port), the probe vs curl, one connection each;
+#  4. with KNEE=1 (root, namespaces): the auto sweep's knee over emulated 1 Gbit/s links at 0,
+#     10 and 50 ms RTT, 3 sweeps each (scripts/bench-knee.sh, which also runs on its own).
 # Usage: scripts/bench-probes.sh [BUILD_DIR] [PORT]   (defaults: build 18080)
 # Needs a built feedcheck, nginx and wrk. Each measurement runs ROUNDS times (default 3),
 # alternating tools, and the median is compared; the machine is shared, so medians matter.
@@ -96,3 +98,7 @@ echo "feedcheck $(mmm <"$run/tls_probe") CPU-s per GB"
 echo "ratio     $(mmm <"$run/tls_ratio") (feedcheck / curl, round by round)"
 awk -v p="$(median <"$run/tls_probe")" 'BEGIN {
   printf "at 100 Gbit/s (12.5 GB/s) the probe would need %.1f cores (bound: ~4)\n", p * 12.5 }'
+
+if [[ "${KNEE:-0}" == 1 ]]; then
+  "$root/scripts/bench-knee.sh" "$build"
+fi
