@@ -4,6 +4,8 @@
 // (probes/concurrency_sweep), repeats a pair whose gain is inside the noise (or a loss), tries the
 // concurrency between the last two when the knee lies there, and stops when errors rise.
 // Warm-up is excluded: bytes are counted as they arrive, inside a window that starts after it.
+// Each step paces its requests over one request cycle (probes/sweep_stagger.h), so its
+// connections do not run in lockstep.
 #pragma once
 
 #include <cstdint>

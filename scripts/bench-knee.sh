@@ -37,7 +37,8 @@ ip netns exec "$NETNS_CLIENT" "$FEEDCHECK_UNDER_TEST" probe throughput "$url/1g.
   --concurrency auto --block-size 4MiB --duration "$SWEEP_DURATION" --json >"$SWEEP_OUT"
 EOF
 
-# "knee K (G +- B Gbit/s); steps 1:0.941 2:0.957 ...; cycle C ms" from the probe's JSON.
+# "K G B 1:0.941,2:0.957,... C" (knee, its rate and band, the steps, the cycle in ms) from the
+# probe's JSON.
 summarize() {
   python3 - "$1" <<'EOF'
 import json, sys
@@ -49,7 +50,7 @@ cycle = facts.get("probe.throughput.request_cycle_ms")
 print("{} {:.3f} {:.3f} {} {}".format(
     int(facts["probe.throughput.best_concurrency"]), facts["probe.throughput.knee_gbps"],
     facts["probe.throughput.knee_noise_gbps"],
-    " ".join("{}:{:.3f}".format(int(x), y) for x, y in steps),
+    ",".join("{}:{:.3f}".format(int(x), y) for x, y in steps),
     "-" if cycle is None else "{:.1f}".format(cycle)))
 EOF
 }
