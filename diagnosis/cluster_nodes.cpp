@@ -113,17 +113,43 @@ std::vector<NodeRow> ReadNodeFolders(const std::string& job_dir,
 
 void AddGpuNodeRows(const FactSet& facts, std::vector<NodeRow>* rows) {
   const std::string prefix = "gpu.node_util_mean.";
-  for (const auto& [key, fact] : facts) {
-    if (key.rfind(prefix, 0) != 0 || !fact.is_number()) continue;
-    std::string node = key.substr(prefix.size());
-    auto it =
-        std::find_if(rows->begin(), rows->end(), [&](const NodeRow& r) { return r.node == node; });
+  std::vector<std::string> gpu_nodes;
+  for (const auto& [key, fact] : facts)
+    if (key.rfind(prefix, 0) == 0 && fact.is_number())
+      gpu_nodes.push_back(key.substr(prefix.size()));
+  auto row_of = [&](const std::string& node) {
+    return std::find_if(rows->begin(), rows->end(),
+                        [&](const NodeRow& r) { return r.node == node; });
+  };
+  // The logs name nodes by Azure ML's node id, GPU files often by rank (nvidia-smi-node-0.csv):
+  // when no name matches and there are as many GPU files as node folders without GPU data, the
+  // two are the same nodes. They are paired in sorted order, and the row says so ("id ~ file")
+  // rather than listing every node twice.
+  std::vector<NodeRow*> without_gpu;
+  for (auto& r : *rows)
+    if (r.gpu_util_mean < 0) without_gpu.push_back(&r);
+  bool any_match = std::any_of(gpu_nodes.begin(), gpu_nodes.end(),
+                               [&](const std::string& n) { return row_of(n) != rows->end(); });
+  if (gpu_nodes.size() >= 2 && !any_match && without_gpu.size() == gpu_nodes.size()) {
+    std::sort(without_gpu.begin(), without_gpu.end(),
+              [](const NodeRow* a, const NodeRow* b) { return a->node < b->node; });
+    std::sort(gpu_nodes.begin(), gpu_nodes.end());
+    for (size_t i = 0; i < gpu_nodes.size(); ++i) {
+      NodeRow* r = without_gpu[i];
+      r->gpu_util_mean = NumberOr(facts, prefix + gpu_nodes[i], -1);
+      r->gpu_lost_gpu_s = NumberOr(facts, "gpu.node_lost_gpu_s." + gpu_nodes[i], -1);
+      r->node += " ~ " + gpu_nodes[i];
+    }
+    return;
+  }
+  for (const std::string& node : gpu_nodes) {
+    auto it = row_of(node);
     if (it == rows->end()) {
       rows->push_back(NodeRow{});
       it = rows->end() - 1;
       it->node = node;
     }
-    if (it->gpu_util_mean < 0) it->gpu_util_mean = fact.number();
+    if (it->gpu_util_mean < 0) it->gpu_util_mean = NumberOr(facts, prefix + node, -1);
     if (it->gpu_lost_gpu_s < 0)
       it->gpu_lost_gpu_s = NumberOr(facts, "gpu.node_lost_gpu_s." + node, -1);
   }

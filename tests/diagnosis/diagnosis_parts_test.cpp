@@ -484,3 +484,28 @@ TEST_CASE("storage refusing the job names the failure, even with the GPUs busy b
   REQUIRE_FALSE(r.findings.empty());
   CHECK(r.findings[0].rule_id == "seen-denied");
 }
+
+TEST_CASE("node rows: logs named by node id, GPU files by rank, paired not doubled",
+          "[diagnosis][nodes]") {
+  FactSet f;
+  for (const char* n : {"node-0", "node-1"}) {
+    f.Set(Observed(std::string("gpu.node_util_mean.") + n, n[5] == '0' ? 80 : 60, Unit::kPercent));
+    f.Set(Observed(std::string("gpu.node_lost_gpu_s.") + n, 100, Unit::kSeconds));
+  }
+  std::vector<NodeRow> rows(2);
+  rows[0].node = "tvmps_b2_d";  // out of order: paired by sorted name
+  rows[1].node = "tvmps_a1_d";
+  diagnosis::AddGpuNodeRows(f, &rows);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1].node == "tvmps_a1_d ~ node-0");
+  CHECK(rows[1].gpu_util_mean == 80);
+  CHECK(rows[0].node == "tvmps_b2_d ~ node-1");
+  CHECK(rows[0].gpu_util_mean == 60);
+  // A name that matches joins its row; the others get rows of their own.
+  std::vector<NodeRow> named(1);
+  named[0].node = "node-1";
+  diagnosis::AddGpuNodeRows(f, &named);
+  REQUIRE(named.size() == 2);
+  CHECK(named[0].gpu_util_mean == 60);
+  CHECK(named[1].node == "node-0");
+}

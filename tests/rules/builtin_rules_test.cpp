@@ -169,6 +169,29 @@ std::map<std::string, Case> Cases() {
       Facts({"metrics.throttled.ClientAccountRequestThrottlingError=10"}),
       Facts({"runtime.throttled.requests=0", "probe.errors.throttled_requests=0",
              "metrics.throttled.ClientAccountRequestThrottlingError=0"})};
+  c["throttled-ingress"] = {
+      Facts({"runtime.throttled.ingress=5"}),
+      Facts({"runtime.throttled.ingress=0",
+             "metrics.throttled.ClientAccountBandwidthThrottlingError=10",
+             "metrics.ingress_gbps_peak=5Gbit/s", "account.ingress_gbps=25Gbit/s"})};
+  // access.yaml: a refusal counts when the runtime itself gave up.
+  c["storage-authentication-failed"] = {
+      Facts({"runtime.stream_error=ScriptExecution.StreamAccess.Authentication"}),
+      Facts({"runtime.stream_error=ScriptExecution.StreamAccess.NotFound",
+             "runtime.http_errors.403=3", "runtime.activity_failures=0"})};
+  c["storage-path-not-found"] = {
+      Facts({"runtime.http_errors.404=2", "runtime.activity_failures=1",
+             "runtime.stream_error=ScriptExecution.StreamAccess.Validation"}),
+      Facts({"runtime.stream_error=ScriptExecution.StreamAccess.Authentication",
+             "runtime.http_errors.404=40", "runtime.activity_failures=0"})};
+  c["storage-write-refused"] = {Facts({"runtime.http_errors.409=8", "runtime.activity_failures=1"}),
+                                Facts({"runtime.http_errors.409=8", "runtime.http_errors.412=0",
+                                       "runtime.activity_failures=0"})};
+  c["mount-prefetch-shallow"] = {
+      Facts({"runtime.mode=mount", "runtime.setting.DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT=4",
+             "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s"}),
+      Facts({"runtime.mode=mount", "runtime.setting.DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT=80",
+             "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s"})};
   c["throttled-server-busy"] = {
       Facts({"runtime.throttled.server_busy=3"}),
       Facts({"runtime.throttled.server_busy=0", "metrics.throttled.ServerBusyError=0"})};
@@ -294,6 +317,25 @@ TEST_CASE("every built-in rule says what it points at and what it rests on", "[r
   CHECK(Builtin().Find("egress-at-limit-observed")->basis == FindingBasis::kObserved);
   CHECK(Builtin().Find("http-retry-count-high")->bottleneck == Bottleneck::kNone);
   CHECK(Builtin().Find("throttled-server-busy")->bottleneck == Bottleneck::kNone);
+}
+
+TEST_CASE("bandwidth throttling in the metrics names ingress when Ingress was at its limit",
+          "[rules][builtin]") {
+  // The metric's ClientAccountBandwidthThrottlingError counts both directions.
+  FactSet writes = Facts({"metrics.throttled.ClientAccountBandwidthThrottlingError=600",
+                          "metrics.ingress_gbps_peak=24.9Gbit/s", "account.ingress_gbps=25Gbit/s",
+                          "metrics.egress_gbps_peak=10Gbit/s", "account.egress_gbps=50Gbit/s"});
+  EvaluationResult w = Builtin().Evaluate(writes);
+  CHECK(Fired(w, "throttled-ingress"));
+  CHECK_FALSE(Fired(w, "throttled-egress"));
+  CHECK(Builtin().Find("throttled-ingress")->bottleneck == Bottleneck::kAccountIngress);
+  CHECK(Builtin().Find("storage-path-not-found")->bottleneck == Bottleneck::kAccessFailure);
+  FactSet reads = Facts({"metrics.throttled.ClientAccountBandwidthThrottlingError=600",
+                         "metrics.ingress_gbps_peak=0.2Gbit/s", "account.ingress_gbps=25Gbit/s",
+                         "metrics.egress_gbps_peak=49.5Gbit/s", "account.egress_gbps=50Gbit/s"});
+  EvaluationResult r = Builtin().Evaluate(reads);
+  CHECK(Fired(r, "throttled-egress"));
+  CHECK_FALSE(Fired(r, "throttled-ingress"));
 }
 
 TEST_CASE("with no facts every built-in rule is reported as not evaluated", "[rules][builtin]") {

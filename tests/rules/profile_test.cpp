@@ -99,7 +99,8 @@ TEST_CASE("a value that overflows in the fact's unit is an error", "[rules][prof
   CHECK(f.number() == Approx(1e303));
 }
 
-TEST_CASE("a declared value outside its field's bounds is refused at its line", "[rules][profile]") {
+TEST_CASE("a declared value outside its field's bounds is refused at its line",
+          "[rules][profile]") {
   const char* text =
       "sku: Standard_ND96asr_v4\n"
       "node:\n"
