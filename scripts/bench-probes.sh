@@ -24,7 +24,7 @@ url="http://127.0.0.1:$port"
 g++ -O2 -std=c++20 "$root/tests/bench/curl_latency_loop.cpp" -o "$run/curl_latency_loop" -lcurl
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-fact() { python3 -c "import json,sys; d=json.load(sys.stdin); print([f['value'] for f in d['facts'] if f['key']=='$1'][0])"; }
+fact() { python3 -c "import json,sys; d=json.load(sys.stdin); print([f['value'] for f in d['evidence']['facts'] if f['key']=='$1'][0])"; }
 
 # wrk's "Transfer/sec: 3.17GB" in bytes/s.
 wrk_bytes_per_s() {
