@@ -219,7 +219,13 @@ bool HttpResponseParser::ParseHeaderLine(std::string_view line) {
     // Digits only; a repeated header must repeat the same number (RFC 9112, 6.3).
     int64_t n = 0;
     bool ok = !value.empty() && value.size() <= 18;
-    for (char c : value) ok = ok && IsDigit(c), n = n * 10 + (c - '0');
+    for (char c : value) {
+      if (!ok || !IsDigit(c)) {
+        ok = false;
+        break;
+      }
+      n = n * 10 + (c - '0');  // at most 18 digits: no overflow
+    }
     if (!ok)
       return Fail(fmt::format("malformed Content-Length ({} bytes, not a number)", value.size()));
     if (content_length_ >= 0 && content_length_ != n)

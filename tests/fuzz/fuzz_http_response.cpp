@@ -54,7 +54,9 @@ Outcome Run(const char* data, size_t size, size_t step, bool head, bool eof) {
   if (parser.failed() && parser.keep_alive()) __builtin_trap();
   if (parser.state() == feedcheck::HttpResponseParser::State::kComplete && sink.heads != 1)
     __builtin_trap();
-  return {parser.state(), parser.error(), sink.body, parser.keep_alive()};
+  // Bytes past the end in a later read would be just as foreign as ones in the same read (the
+  // lane never reuses a connection with either), so both count against keep-alive.
+  return {parser.state(), parser.error(), sink.body, parser.keep_alive() && at == size};
 }
 
 }  // namespace
