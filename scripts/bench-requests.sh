@@ -9,7 +9,8 @@
 # Request rate: wrk's "Requests/sec"; the probe's probe.latency.requests_per_s (its measured
 # GETs, warm-up excluded). CPU per request: user + system of the whole process from time(1)
 # over every request it sent, for both tools (the probe's own
-# probe.latency.cpu_us_per_request, measured phase only, is printed beside it).
+# probe.latency.cpu_us_per_request, measured phase only, is printed beside it), and which HTTP
+# engine carried the probe's GETs (probe.latency.http_engine: raw, or libcurl behind a proxy).
 # Usage: scripts/bench-requests.sh [BUILD_DIR] [PORT]     (defaults: build 18080)
 # Run it under `nice -n -10` on a shared machine; the load average is printed on each line.
 set -euo pipefail
@@ -65,10 +66,11 @@ for c in $conn_counts; do
     echo "$w_cpu" >>"$run/wrk_cpu"
     echo "$f_cpu" >>"$run/fc_cpu"
     fact "$run/fc.json" probe.latency.cpu_us_per_request >>"$run/fc_cpu_probe"
+    engine=$(fact "$run/fc.json" probe.latency.http_engine 2>/dev/null || echo "?")
     awk -v a="$f_rate" -v b="$w_rate" 'BEGIN {printf "%.4f\n", a / b}' >>"$run/rate_ratio"
     awk -v a="$f_cpu" -v b="$w_cpu" 'BEGIN {printf "%.4f\n", a / b}' >>"$run/cpu_ratio"
   done
-  echo "== $c connection(s), 4 KiB ranged GETs, ${seconds}s x $rounds rounds (load average:$loads)"
+  echo "== $c connection(s), 4 KiB ranged GETs, ${seconds}s x $rounds rounds (load average:$loads; engine $engine)"
   echo "                         min /   median /      max"
   echo "wrk requests/s       $(mmm <"$run/wrk_rate")"
   echo "feedcheck requests/s $(mmm <"$run/fc_rate")"
