@@ -5,6 +5,7 @@
 #include <map>
 
 #include "analyzers/analyze_paths.h"
+#include "analyzers/format_detect.h"
 #include "analyzers/job_folder_help.h"
 #include "app/app_messages.h"
 
@@ -73,10 +74,26 @@ void AddResults(const analyzers::AnalysisResult& r, Report* report) {
 
 }  // namespace
 
+std::vector<std::string> InputFormatNames() {
+  std::vector<std::string> names;
+  for (std::string_view name : analyzers::FormatNames()) names.emplace_back(name);
+  return names;
+}
+
+bool IsInputFormatName(const std::string& name) {
+  return analyzers::FormatFromName(name).has_value();
+}
+
 Outcome RunAnalyze(const AnalyzeRequest& request) {
   analyzers::AnalyzeRequest analyze;
   analyze.paths = request.paths;
-  analyze.forced_format = request.forced_format;
+  if (!request.input_format.empty()) {
+    analyze.forced_format = analyzers::FormatFromName(request.input_format);
+    if (!analyze.forced_format)
+      return Stopped(ExitStatus::kUsage, kCodeBadFlag,
+                     fmt::format("--input-format: unknown format '{}' ({})", request.input_format,
+                                 fmt::join(InputFormatNames(), ", ")));
+  }
   analyze.options.gpu_busy_threshold_percent = request.gpu_busy_threshold_percent;
   analyzers::AnalysisResult r = analyzers::AnalyzePaths(analyze);
 

@@ -3,24 +3,27 @@
 // file:line. No rules: `advise` and `postmortem` judge.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "analyzers/format_detect.h"
 #include "app/outcome.h"
 
 namespace feedcheck::app {
 
 struct AnalyzeRequest {
-  std::vector<std::string> paths;                       ///< files or job log folders
-  std::optional<analyzers::InputFormat> forced_format;  ///< read every file as this format
+  std::vector<std::string> paths;  ///< files or job log folders
+  std::string input_format;  ///< read every file as this format (InputFormatNames); "" detects
   double gpu_busy_threshold_percent = 10;
 };
 
+/// The input formats the analyzers read, by name ("data-capability", "rslex", ...).
+std::vector<std::string> InputFormatNames();
+/// True when `name` is one of InputFormatNames().
+bool IsInputFormatName(const std::string& name);
+
 /// The Report's evidence holds everything read; its "Sources" table what each analyzer read;
 /// `result` the counts (files, sources, lines, malformed, facts, timeline_intervals). Status
-/// kInputError when nothing could be read.
+/// kInputError when nothing could be read; kUsage for an unknown input format.
 Outcome RunAnalyze(const AnalyzeRequest& request);
 
 }  // namespace feedcheck::app

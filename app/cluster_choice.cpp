@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/account_lookup.h"
+#include "core/declared_bounds.h"
 #include "core/supply_model.h"
 #include "core/units.h"
 
@@ -99,8 +100,8 @@ bool ResolveNode(const KnowledgeBase& kb, const std::string& sku, const std::str
   if (!nic_text.empty()) {
     auto v = ParseGbpsFlag("--nic-gbps", nic_text, error);
     if (!v) return false;
-    if (!(*v > 0)) {
-      error->message = "--nic-gbps: must be above 0";
+    if (auto problem = DeclaredValueProblem("node.nic_gbps", *v, Unit::kGbps)) {
+      error->message = "--nic-gbps: " + *problem;
       return false;
     }
     n.nic_gbps = *v;
@@ -145,8 +146,8 @@ bool ResolveAccount(const KnowledgeBase& kb, const std::string& region, const st
   if (!egress_text.empty()) {
     auto v = ParseGbpsFlag("--account-egress-gbps", egress_text, error);
     if (!v) return false;
-    if (!(*v > 0)) {
-      error->message = "--account-egress-gbps: must be above 0";
+    if (auto problem = DeclaredValueProblem("account.egress_gbps", *v, Unit::kGbps)) {
+      error->message = "--account-egress-gbps: " + *problem;
       return false;
     }
     if (kind.empty() && region.empty()) {

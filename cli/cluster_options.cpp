@@ -2,7 +2,7 @@
 
 namespace feedcheck::cli {
 
-void AddClusterOptions(CLI::App* app, ClusterFlags* flags) {
+void AddClusterOptions(CLI::App* app, app::ClusterSpec* flags) {
   app->add_option("--sku", flags->sku, "VM size of the cluster's nodes (knowledge base)");
   app->add_option("--nodes", flags->nodes, "Nodes that read at once")->check(CLI::Range(1, 100000));
   app->add_option("--region", flags->region, "Storage account region (its egress limit)");

@@ -5,17 +5,10 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cluster_choice.h"
-#include "cli/sizing_common.h"
 
 namespace feedcheck::cli {
 
-using ClusterFlags = app::ClusterSpec;
-using app::AddClusterKnowledge;
-using app::ClusterChoice;
-using app::ClusterFlagFacts;
-using app::ResolveCluster;
-
 /// Adds --sku, --nodes, --region, --account-kind, --account-egress-gbps.
-void AddClusterOptions(CLI::App* app, ClusterFlags* flags);
+void AddClusterOptions(CLI::App* app, app::ClusterSpec* flags);
 
 }  // namespace feedcheck::cli

@@ -5,7 +5,6 @@
 
 #include <memory>
 
-#include "analyzers/format_detect.h"
 #include "app/analyze_workflow.h"
 #include "cli/command.h"
 #include "cli/report_output.h"
@@ -22,8 +21,7 @@ void SetupAnalyze(CLI::App& root, CommandTable& table) {
       "GPU samples; print facts and a timeline");
   sub->add_option("PATH", request->paths, "Files or job log folders (system_logs/data_capability/)")
       ->required();
-  std::vector<std::string> names;
-  for (auto n : analyzers::FormatNames()) names.emplace_back(n);
+  const std::vector<std::string> names = app::InputFormatNames();
   sub->add_option("--input-format", *input_format,
                   "Read every file as this format (default: detect)")
       ->check(CLI::IsMember(names));
@@ -36,7 +34,7 @@ void SetupAnalyze(CLI::App& root, CommandTable& table) {
   table.Add(sub, [request, output, input_format, &table] {
     std::string input = *input_format;
     OutputFlags out = *output;
-    if (analyzers::FormatFromName(out.format)) {
+    if (app::IsInputFormatName(out.format)) {
       fmt::print(stderr,
                  "feedcheck analyze: --format {0} reads the input as {0}; "
                  "--input-format {0} says so\n",
@@ -44,7 +42,7 @@ void SetupAnalyze(CLI::App& root, CommandTable& table) {
       if (input.empty()) input = out.format;
       out.format.clear();
     }
-    if (!input.empty()) request->forced_format = analyzers::FormatFromName(input);
+    request->input_format = input;
     return Render(app::RunAnalyze(*request), out, table.globals(), "analyze");
   });
 }

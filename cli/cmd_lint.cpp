@@ -6,12 +6,10 @@
 
 #include <memory>
 
+#include "app/lint_sarif.h"
 #include "app/lint_workflow.h"
 #include "cli/command.h"
-#include "cli/lint_output.h"
 #include "cli/report_output.h"
-#include "core/atomic_file.h"
-#include "core/json_text.h"
 
 namespace feedcheck::cli {
 namespace {
@@ -25,17 +23,7 @@ int RenderSarif(const app::LintOutcome& lint, const OutputFlags& output,
   }
   PrintDiagnostics(lint.outcome.diagnostics, "lint");
   if (!lint.outcome.has_report) return ToInt(lint.outcome.status);
-  const std::string text = JsonText(LintSarif(lint.problems), 2) + "\n";
-  if (output.output.empty() || output.output == "-") {
-    fmt::print("{}", text);
-  } else {
-    std::string error;
-    if (!WriteFileAtomically(output.output, text, &error)) {
-      fmt::print(stderr, "feedcheck lint: cannot write the report: {}\n", error);
-      return ToInt(ExitStatus::kInputError);
-    }
-    fmt::print(stderr, "feedcheck lint: wrote {} (sarif)\n", output.output);
-  }
+  if (int rc = WriteText(app::LintSarif(lint.problems), output.output, "lint", "sarif")) return rc;
   return ToInt(lint.outcome.status);
 }
 

@@ -17,11 +17,11 @@ namespace {
 
 struct PreflightFlags {
   app::PreflightRequest request;
-  ReportFlags report;
+  OutputFlags report;
 };
 
 int RunPreflight(PreflightFlags& flags, const GlobalOptions& globals) {
-  CleanupRegistry registry;  // the disk stage's test file
+  app::CleanupRegistry registry;  // the disk stage's test file
   app::Outcome outcome;
   {
     SignalGuard guard(&registry);
@@ -61,7 +61,7 @@ void SetupPreflight(CLI::App& root, CommandTable& table) {
                   "Upper bound of the throughput sweep's connections")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  AddReportFlags(sub, &flags->report);
+  AddOutputFlags(sub, &flags->report);
   table.Add(sub, [flags, &table] { return RunPreflight(*flags, table.globals()); });
 }
 

@@ -20,12 +20,12 @@ constexpr double kStopGraceS = 5;
 
 struct ThroughputFlags {
   app::ThroughputRequest request;
-  ReportFlags report;
+  OutputFlags report;
 };
 
 struct LatencyFlags {
   app::LatencyRequest request;
-  ReportFlags report;
+  OutputFlags report;
 };
 
 int RunThroughput(ThroughputFlags& flags, const GlobalOptions& globals) {
@@ -73,7 +73,7 @@ void SetupThroughput(CLI::App* probe, CommandTable& table) {
   tp->add_option("--retries", r.retries, "Retries per block on throttling/faults")
       ->check(CLI::Range(0, 10))
       ->capture_default_str();
-  AddReportFlags(tp, &flags->report);
+  AddOutputFlags(tp, &flags->report);
   table.Add(tp, [flags, &table] { return RunThroughput(*flags, table.globals()); });
 }
 
@@ -98,7 +98,7 @@ void SetupLatency(CLI::App* probe, CommandTable& table) {
                  "Connections with a request in flight each (request rate, CPU per request)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  AddReportFlags(lp, &flags->report);
+  AddOutputFlags(lp, &flags->report);
   table.Add(lp, [flags, &table] { return RunLatency(*flags, table.globals()); });
 }
 

@@ -14,16 +14,16 @@ namespace {
 
 struct DiskFlags {
   app::DiskRequest request;
-  ReportFlags report;
+  OutputFlags report;
 };
 
 struct NicFlags {
   app::NicRequest request;
-  ReportFlags report;
+  OutputFlags report;
 };
 
 int RunDisk(DiskFlags& flags, const GlobalOptions& globals) {
-  CleanupRegistry registry;
+  app::CleanupRegistry registry;
   SignalGuard guard(&registry);
   flags.request.cleanup = &registry;
   app::Outcome outcome = app::RunProbeDisk(flags.request, TerminalCallbacks());
@@ -54,7 +54,7 @@ void SetupProbeHost(CLI::App& probe, CommandTable& table) {
   disk->add_option("--random-duration", d.random_duration, "Random-read phase length")
       ->capture_default_str();
   disk->add_flag("--no-direct", d.no_direct, "Do not try O_DIRECT");
-  AddReportFlags(disk, &df->report);
+  AddOutputFlags(disk, &df->report);
   table.Add(disk, [df, globals] { return RunDisk(*df, *globals); });
 
   auto nf = std::make_shared<NicFlags>();
@@ -65,7 +65,7 @@ void SetupProbeHost(CLI::App& probe, CommandTable& table) {
   nic->add_option("--sku", n.sku, "VM size, for its expected bandwidth");
   nic->add_option("--nic-gbps", n.nic_gbps, "Expected bandwidth, overrides --sku's");
   nic->add_option("--interface", n.interface, "Describe this interface instead");
-  AddReportFlags(nic, &nf->report);
+  AddOutputFlags(nic, &nf->report);
   table.Add(nic, [nf, globals] { return RunNic(*nf, *globals); });
 }
 

@@ -16,16 +16,16 @@ namespace {
 
 struct ListFlags {
   app::ListRequest request;
-  ReportFlags report;
+  OutputFlags report;
 };
 
 struct SmallFileFlags {
   app::SmallFilesRequest request;
-  ReportFlags report;
+  OutputFlags report;
 };
 
 int RunList(ListFlags& flags, const GlobalOptions& globals) {
-  CleanupRegistry registry;
+  app::CleanupRegistry registry;
   SignalGuard guard(&registry);
   flags.request.cleanup = &registry;
   app::Outcome outcome = app::RunProbeList(flags.request, TerminalCallbacks());
@@ -33,7 +33,7 @@ int RunList(ListFlags& flags, const GlobalOptions& globals) {
 }
 
 int RunSmallFiles(SmallFileFlags& flags, const GlobalOptions& globals) {
-  CleanupRegistry registry;
+  app::CleanupRegistry registry;
   SignalGuard guard(&registry);
   flags.request.cleanup = &registry;
   app::Outcome outcome = app::RunProbeSmallFiles(flags.request, TerminalCallbacks());
@@ -58,7 +58,7 @@ void SetupProbeStorage(CLI::App& probe, CommandTable& table) {
                    "List one level with this delimiter (usually /) instead of everything");
   list->add_flag("--create-test-data", l.create_test_data,
                  "Seed a new unique prefix first and remove it at the end (needs write access)");
-  AddReportFlags(list, &lf->report);
+  AddOutputFlags(list, &lf->report);
   table.Add(list, [lf, globals] { return RunList(*lf, *globals); });
 
   auto sf = std::make_shared<SmallFileFlags>();
@@ -76,7 +76,7 @@ void SetupProbeStorage(CLI::App& probe, CommandTable& table) {
   small->add_flag("--create-test-data", s.create_test_data,
                   "Seed objects of these sizes under a new unique prefix and remove them at the "
                   "end");
-  AddReportFlags(small, &sf->report);
+  AddOutputFlags(small, &sf->report);
   table.Add(small, [sf, globals] { return RunSmallFiles(*sf, *globals); });
 }
 

@@ -1,91 +1,37 @@
-// `feedcheck rules list` and `feedcheck rules validate FILE...` (Falco's `-V`: "FILE: Ok",
-// "Ok, with warnings" or "Invalid" with coded diagnostics; exit 3 when invalid).
-#include <fmt/format.h>
+// `feedcheck rules list` and `feedcheck rules validate FILE...`: flags for app::RunRulesList and
+// app::RunRulesValidate (each file Ok, Ok with warnings, or Invalid with coded diagnostics on
+// stderr; exit 3 when one is invalid).
+#include <memory>
 
-#include <nlohmann/json.hpp>
-
-#include "cli/advice_common.h"
+#include "app/rules_workflow.h"
 #include "cli/command.h"
-#include "core/evidence_json.h"
-#include "core/exit_status.h"
-#include "core/install_paths.h"
-#include "core/json_text.h"
-#include "rules/rule_set.h"
+#include "cli/report_output.h"
 
 namespace feedcheck::cli {
-namespace {
-
-struct RulesOptions {
-  std::vector<std::string> files;
-};
-
-int RunList(const GlobalOptions& globals) {
-  rules::RuleSet set;
-  DiagnosticList diagnostics;
-  bool ok = LoadRules(globals, &set, &diagnostics);
-  if (globals.json) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& r : set.rules())
-      list.push_back({{"id", r.id},
-                      {"severity", SeverityName(r.severity)},
-                      {"title", r.title},
-                      {"file", r.location.file},
-                      {"line", r.location.line},
-                      {"source", r.source}});
-    nlohmann::json out = {
-        {"schema_version", 1}, {"rules", list}, {"diagnostics", DiagnosticsToJson(diagnostics)}};
-    fmt::print("{}\n", JsonText(out, 2));
-  } else {
-    PrintDiagnostics(diagnostics);
-    for (const auto& r : set.rules())
-      fmt::print("{:<8}  {:<34}  {}\n", SeverityName(r.severity), r.id, r.title);
-    fmt::print("{} rules\n", set.rules().size());
-  }
-  return ToInt(ok ? ExitStatus::kOk : ExitStatus::kInputError);
-}
-
-int RunValidate(const GlobalOptions& globals, const RulesOptions& options) {
-  bool all_ok = true;
-  nlohmann::json files = nlohmann::json::array();
-  for (const auto& path : options.files) {
-    rules::RuleSet set;
-    DiagnosticList diagnostics(1000);
-    bool ok = set.LoadFile(path, &diagnostics);
-    all_ok = all_ok && ok;
-    std::string status = !ok ? "Invalid" : (diagnostics.total() > 0 ? "Ok, with warnings" : "Ok");
-    if (globals.json) {
-      files.push_back({{"file", path},
-                       {"status", status},
-                       {"rules", set.rules().size()},
-                       {"diagnostics", DiagnosticsToJson(diagnostics)}});
-      continue;
-    }
-    fmt::print("{}: {}\n", path, status);
-    for (const auto& d : diagnostics.kept()) fmt::print("{}\n", FormatDiagnostic(d));
-    if (diagnostics.dropped() > 0) fmt::print("... and {} more\n", diagnostics.dropped());
-  }
-  if (globals.json) {
-    nlohmann::json out = {{"schema_version", 1}, {"valid", all_ok}, {"files", files}};
-    fmt::print("{}\n", JsonText(out, 2));
-  }
-  return ToInt(all_ok ? ExitStatus::kOk : ExitStatus::kInputError);
-}
-
-}  // namespace
 
 void SetupRules(CLI::App& root, CommandTable& table) {
   CLI::App* sub = root.add_subcommand("rules", "List the rules, or validate a rules file");
   sub->require_subcommand(1);
-  GlobalOptions& globals = table.globals();
 
+  auto list_output = std::make_shared<OutputFlags>();
   CLI::App* list = sub->add_subcommand("list", "List built-in rules and those of --rules DIR");
-  table.Add(list, [&globals] { return RunList(globals); });
+  AddOutputFlags(list, list_output.get());
+  table.Add(list, [list_output, &table] {
+    app::RulesListRequest request;
+    request.knowledge = table.globals().knowledge;
+    return Render(app::RunRulesList(request), *list_output, table.globals(), "rules list");
+  });
 
-  auto options = std::make_shared<RulesOptions>();
+  auto request = std::make_shared<app::RulesValidateRequest>();
+  auto validate_output = std::make_shared<OutputFlags>();
   CLI::App* validate = sub->add_subcommand(
-      "validate", "Read and compile rules files; print 'FILE: Ok' or coded diagnostics");
-  validate->add_option("FILE", options->files, "Rules YAML file(s)")->required();
-  table.Add(validate, [&globals, options] { return RunValidate(globals, *options); });
+      "validate", "Read and compile rules files: each Ok, Ok with warnings, or Invalid");
+  validate->add_option("FILE", request->files, "Rules YAML file(s)")->required();
+  AddOutputFlags(validate, validate_output.get());
+  table.Add(validate, [request, validate_output, &table] {
+    return Render(app::RunRulesValidate(*request), *validate_output, table.globals(),
+                  "rules validate");
+  });
 }
 
 }  // namespace feedcheck::cli

@@ -1,6 +1,5 @@
 #include "cli/probe_options.h"
 
-#include <fmt/format.h>
 #include <sys/stat.h>
 
 namespace feedcheck::cli {
@@ -59,24 +58,6 @@ void AddProbeBudgetOptions(CLI::App* app, ProbeOptions* o) {
       ->capture_default_str();
   app->add_option("--max-bytes", o->max_bytes, "Byte budget for response bodies, e.g. 8GiB")
       ->capture_default_str();
-}
-
-int BuildHttpProbeEnv(const ProbeOptions& options, HttpProbeEnv* env, std::string* error) {
-  DiagnosticList diagnostics;
-  ExitStatus status = app::OpenHttpSession(options, env, &diagnostics);
-  error->clear();
-  for (const Diagnostic& d : diagnostics.kept()) {
-    if (d.severity != DiagnosticSeverity::kError) {
-      fmt::print(stderr, "warning: {}\n", d.message);
-      continue;
-    }
-    *error += (error->empty() ? "" : "; ") + d.message;
-  }
-  return ToInt(status);
-}
-
-void StateBudget(const std::string& probe, const HttpProbeEnv& env, const std::string& extra) {
-  fmt::print(stderr, "{}\n", app::DescribeSession(probe, env, extra));
 }
 
 }  // namespace feedcheck::cli

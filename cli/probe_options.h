@@ -17,9 +17,4 @@ void AddProbeTargetOptions(CLI::App* app, ProbeOptions* options);
 /// Adds --duration, --max-requests, --max-bytes with the given defaults.
 void AddProbeBudgetOptions(CLI::App* app, ProbeOptions* options);
 
-/// Adapters for the commands not yet moved to app/ (cleanup): app::OpenHttpSession with its
-/// diagnostics joined into `error`, and app::DescribeSession printed to stderr.
-int BuildHttpProbeEnv(const ProbeOptions& options, HttpProbeEnv* env, std::string* error);
-void StateBudget(const std::string& probe, const HttpProbeEnv& env, const std::string& extra);
-
 }  // namespace feedcheck::cli

@@ -49,7 +49,7 @@ int WaitSignal(double seconds) {
 
 }  // namespace
 
-SignalGuard::SignalGuard(CleanupRegistry* registry, double grace_s)
+SignalGuard::SignalGuard(app::CleanupRegistry* registry, double grace_s)
     : registry_(registry), grace_s_(grace_s) {
   sigset_t set = StopSignals();
   pthread_sigmask(SIG_BLOCK, &set, &old_mask_);
@@ -68,13 +68,13 @@ SignalGuard::~SignalGuard() {
   pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
 }
 
-int SignalGuard::InterruptedExitCode() { return StopRequested() ? 128 + StopSignal() : 0; }
+int SignalGuard::InterruptedExitCode() { return app::InterruptedExitCode(); }
 
 void SignalGuard::Watch() {
   int sig = 0;
   while (!done_ && sig == 0) sig = WaitSignal(0.1);
   if (sig == 0) return;
-  RequestStop(sig);
+  app::RequestStop(sig);
   fprintf(stderr, "\nfeedcheck: %s received; stopping%s\n", SignalName(sig),
           registry_ ? " and cleaning up" : "");
   auto deadline = std::chrono::steady_clock::now() +

@@ -9,7 +9,7 @@
 #include <atomic>
 #include <thread>
 
-#include "probes/cleanup_registry.h"
+#include "app/stop_request.h"
 
 namespace feedcheck::cli {
 
@@ -17,7 +17,7 @@ class SignalGuard {
  public:
   /// Blocks SIGINT, SIGTERM, SIGHUP and SIGUSR1 in this thread (threads started later inherit the
   /// mask) and starts the watcher. Construct it before any probe thread starts.
-  explicit SignalGuard(CleanupRegistry* registry, double grace_s = 30);
+  explicit SignalGuard(app::CleanupRegistry* registry, double grace_s = 30);
   ~SignalGuard();
   SignalGuard(const SignalGuard&) = delete;
   SignalGuard& operator=(const SignalGuard&) = delete;
@@ -27,7 +27,7 @@ class SignalGuard {
 
  private:
   void Watch();
-  CleanupRegistry* registry_;
+  app::CleanupRegistry* registry_;
   double grace_s_;
   sigset_t old_mask_;
   struct sigaction old_pipe_ {};

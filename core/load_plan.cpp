@@ -88,6 +88,14 @@ bool ComputePlan(const PlanInput& in, PlanResult* out, std::string* error) {
                 fmt::format("--mean-file-bytes {} disagrees with --bytes / file count = {}",
                             FormatBytes(*in.mean_file_bytes), FormatBytes(r.mean_file_bytes)));
   if (in.mean_file_bytes) r.mean_file_bytes = *in.mean_file_bytes;
+  // At least half the files are as large as the median: they alone must fit in the dataset.
+  if (in.median_file_bytes &&
+      std::ceil(r.files / 2) * *in.median_file_bytes > r.dataset_bytes * (1 + 1e-9))
+    return Fail(error, fmt::format("--median-file-bytes {} cannot be: half of the {} files at "
+                                   "that size or more would hold {}, more than the dataset's {}",
+                                   FormatBytes(*in.median_file_bytes), FormatGrouped(r.files),
+                                   FormatBytes(std::ceil(r.files / 2) * *in.median_file_bytes),
+                                   FormatBytes(r.dataset_bytes)));
 
   // --- requests ---
   r.requests_per_file =

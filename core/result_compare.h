@@ -1,6 +1,6 @@
 // Before and after: what changed between two results (probe, pre-flight or post-mortem), fact by
 // fact, and whether a change is larger than the noise the results themselves carry (warp's
-// `compare` is the model). Only numbers and words here; reports/compare_report formats them.
+// `compare` is the model). Only numbers and words here; app/compare_workflow makes them a Report.
 #pragma once
 
 #include <optional>

@@ -393,9 +393,18 @@ std::string FormatSeconds(double seconds) {
     double m = std::floor(r / 60);
     return fmt::format("{}{:.0f} min {:.0f} s", seconds < 0 ? "-" : "", m, r - m * 60);
   }
-  double r = std::round(a / 60) * 60;
-  double h = std::floor(r / 3600);
-  return fmt::format("{}{:.0f} h {:.0f} min", seconds < 0 ? "-" : "", h, (r - h * 3600) / 60);
+  const char* sign = seconds < 0 ? "-" : "";
+  if (std::round(a / 60) * 60 < 48 * 3600) {
+    double r = std::round(a / 60) * 60;
+    double h = std::floor(r / 3600);
+    return fmt::format("{}{:.0f} h {:.0f} min", sign, h, (r - h * 3600) / 60);
+  }
+  // Past two days hours stop being read; past two years, days too.
+  constexpr double kYear = 365.25 * 86400;
+  if (a >= 2 * kYear) return fmt::format("{}{} years", sign, FormatGrouped(a / kYear));
+  double r = std::round(a / 3600) * 3600;
+  double d = std::floor(r / 86400);
+  return fmt::format("{}{} d {:.0f} h", sign, FormatGrouped(d), (r - d * 86400) / 3600);
 }
 
 std::string FormatValue(double value, Unit unit) {

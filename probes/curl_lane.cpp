@@ -236,6 +236,14 @@ void CurlLane::Complete(CURLcode rc) {
     } else if (over_cap_) {
       response.transport_error =
           "response body larger than the " + std::to_string(request.max_body_bytes) + "-byte cap";
+    } else if (rc == CURLE_OUT_OF_MEMORY && response.body_bytes == 0) {
+      // libcurl refuses a header line over 100 KiB with its out-of-memory code and no message;
+      // say what happened instead.
+      response.transport_error = "response header too large (libcurl accepts 100 KiB a line)";
+    } else if (rc == CURLE_UNSUPPORTED_PROTOCOL && status == 0) {
+      // libcurl's words for an answer with no status line: "Received HTTP/0.9 when not allowed".
+      response.transport_error =
+          "the server did not answer in HTTP (a wrong port, or another protocol on it?)";
     } else {
       response.transport_error = error_[0] ? error_ : curl_easy_strerror(rc);
     }

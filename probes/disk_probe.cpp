@@ -10,6 +10,7 @@
 
 #include "probes/block_device.h"
 #include "probes/disk_io.h"
+#include "probes/probe_codes.h"
 
 namespace feedcheck {
 
@@ -70,9 +71,10 @@ ProbeResult RunDiskProbe(const DiskProbeOptions& options, const ProbeBudget& bud
     facts.Set(TextFact("probe.disk.fstype", dev.fstype, prov));
     facts.Set(TextFact("probe.disk.mount_point", dev.mount_point, prov));
     for (const auto& note : dev.notes)
-      result.evidence.diagnostics.Add({"P401", DiagnosticSeverity::kNote, note, {}, "disk", ""});
+      result.evidence.diagnostics.Add(
+          {kCodeDiskDeviceNote, DiagnosticSeverity::kNote, note, {}, "disk", ""});
   } else {
-    result.evidence.diagnostics.Add({"P402",
+    result.evidence.diagnostics.Add({kCodeDiskDeviceUnknown,
                                      DiagnosticSeverity::kWarning,
                                      "device not identified: " + device_error,
                                      {},
@@ -98,7 +100,8 @@ ProbeResult RunDiskProbe(const DiskProbeOptions& options, const ProbeBudget& bud
   DiskIoResult w = SequentialWrite(file, file_bytes, options.block_bytes, phase_s, options.direct);
   result.bytes_received += w.bytes;
   if (!w.note.empty())
-    result.evidence.diagnostics.Add({"P403", DiagnosticSeverity::kNote, w.note, {}, "disk", ""});
+    result.evidence.diagnostics.Add(
+        {kCodeDiskWriteNote, DiagnosticSeverity::kNote, w.note, {}, "disk", ""});
   if (!w.error.empty() || w.bytes == 0) {
     result.status = ProbeStatus::kFailed;
     result.message = w.error.empty() ? "nothing written" : w.error;

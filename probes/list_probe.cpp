@@ -16,6 +16,7 @@
 #include "probes/dataset_shape.h"
 #include "probes/http_errors.h"
 #include "probes/list_blobs_xml.h"
+#include "probes/probe_codes.h"
 #include "probes/redact.h"
 
 namespace feedcheck {
@@ -238,8 +239,12 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     f.Set(NumberFact("probe.list.prefixes", static_cast<double>(prefixes), Unit::kCount, prov));
   }
   if (!complete) {
-    result.evidence.diagnostics.Add(
-        {"P301", DiagnosticSeverity::kWarning, "listing incomplete: " + stop, {}, "list", ""});
+    result.evidence.diagnostics.Add({kCodeListingIncomplete,
+                                     DiagnosticSeverity::kWarning,
+                                     "listing incomplete: " + stop,
+                                     {},
+                                     "list",
+                                     ""});
   }
   if (pages == 0) {
     // Reached but refused, throttled or cut off: failed (exit 4); no connection or no such
@@ -360,14 +365,14 @@ ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& o
   }
   if (unreadable > 0)
     result.evidence.diagnostics.Add(
-        {"P302",
+        {kCodeEntriesUnreadable,
          DiagnosticSeverity::kWarning,
          fmt::format("{} entries could not be read or stat'ed", unreadable),
          {path, 0, 0},
          "list",
          ""});
   if (!complete)
-    result.evidence.diagnostics.Add({"P301",
+    result.evidence.diagnostics.Add({kCodeListingIncomplete,
                                      DiagnosticSeverity::kWarning,
                                      "listing incomplete: " + stop,
                                      {path, 0, 0},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "probes/nic_info.h"
+#include "probes/probe_codes.h"
 
 namespace feedcheck {
 
@@ -42,11 +43,11 @@ ProbeResult RunNicProbe(const NicProbeOptions& options) {
   if (link) {
     facts.Set(NumberFact("probe.nic.link_gbps", *link, Unit::kGbps, prov));
   } else {
-    note("P501", DiagnosticSeverity::kNote,
+    note(kCodeNicNoLinkSpeed, DiagnosticSeverity::kNote,
          iface + " reports no link speed (virtual NIC); use the VM size's bandwidth instead");
   }
   if (nic.driver == "hv_netvsc" && !nic.accelerated) {
-    note("P502", DiagnosticSeverity::kWarning,
+    note(kCodeNicNotAccelerated, DiagnosticSeverity::kWarning,
          iface +
              " is a Hyper-V synthetic NIC without an accelerated-networking VF: enable "
              "accelerated networking for full bandwidth and lower latency");
@@ -57,7 +58,7 @@ ProbeResult RunNicProbe(const NicProbeOptions& options) {
     // Azure caps bandwidth per VM size below the synthetic link speed; a link slower than the
     // size's allowance is the suspicious case.
     if (link && *link < *options.expected_gbps * 0.95) {
-      note("P503", DiagnosticSeverity::kWarning,
+      note(kCodeNicBelowVmSize, DiagnosticSeverity::kWarning,
            fmt::format("{} links at {} but the VM size should get {}", iface,
                        FormatBitRate(*link * 1e9), FormatBitRate(*options.expected_gbps * 1e9)));
     }

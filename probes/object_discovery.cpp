@@ -88,6 +88,14 @@ HttpResponse SendWithRetries(const HttpProbeEnv& env, HttpClient* client, Budget
   }
 }
 
+// What went wrong after a status line arrived: the head or body broke off, or came too slowly.
+std::string BrokenOffText(const HttpResponse& r) {
+  return "answered HTTP " + std::to_string(r.status) + ", then " +
+         (r.timed_out ? std::string("the answer did not complete in the time left (the server "
+                                    "sends too slowly)")
+                      : RedactText(r.transport_error));
+}
+
 }  // namespace
 
 ProbeStatus DiscoveryStatus(const DiscoveryResult& found) {
@@ -133,7 +141,7 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
       result.error = "budget exhausted before the target was reached";
       return result;
     }
-    if (r.status == 200) {
+    if (r.status == 200 && r.transport_error.empty()) {
       uint64_t size = 0;
       std::string len = r.Header("content-length");
       std::from_chars(len.data(), len.data() + len.size(), size);
@@ -173,6 +181,12 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
                      ": " + RedactText(r.transport_error);
       return result;
     }
+    if (!r.transport_error.empty()) {
+      // The server answered, but the answer broke off (a head over libcurl's limits, a bad
+      // chunk, a trickle): a broken server, not a missing object (exit 4, not 3).
+      result.error = "HEAD " + t.Display() + " " + BrokenOffText(r);
+      return result;
+    }
     std::string code = ErrorCodeOf(r);
     if (!t.is_azure() || r.status != 404) {
       result.missing = r.status == 404;
@@ -198,14 +212,16 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
     result.error = "budget exhausted before the listing";
     return result;
   }
-  if (r.status != 200) {
+  if (r.status != 200 || !r.transport_error.empty()) {
     errors->Add(r);
     result.unreachable = NoHttpAnswer(r);
-    result.missing = r.status == 404;
+    result.missing = r.status == 404 && r.transport_error.empty();
     std::string code = ErrorCodeOf(r);
-    result.error = "listing " + t.Display() + " failed: " +
-                   (r.status ? "HTTP " + std::to_string(r.status) + (code.empty() ? "" : " " + code)
-                             : RedactText(r.transport_error));
+    result.error =
+        "listing " + t.Display() + " failed: " +
+        (r.status == 0     ? RedactText(r.transport_error)
+         : r.status == 200 ? BrokenOffText(r)
+                           : "HTTP " + std::to_string(r.status) + (code.empty() ? "" : " " + code));
     return result;
   }
   std::vector<std::string> invalid;

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "probes/cleanup_registry.h"
+#include "probes/probe_codes.h"
 #include "probes/redact.h"
 #include "probes/target_facts.h"
 
@@ -262,7 +263,7 @@ PreflightProbeResult RunLocalPreflightProbes(const std::string& dir,
   });
   if (local.stages.size() != options.stages.size())
     out.evidence.diagnostics.Add(Diagnostic{
-        "P101",
+        kCodeStagesSkippedOnPath,
         DiagnosticSeverity::kNote,
         "latency and throughput are storage-protocol probes: not run on a local path " + dir,
         {},

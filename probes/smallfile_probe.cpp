@@ -20,6 +20,7 @@
 #include "probes/http_errors.h"
 #include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
+#include "probes/probe_codes.h"
 #include "probes/redact.h"
 
 namespace feedcheck {
@@ -317,7 +318,7 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
     }
     result.evidence.series.push_back(std::move(fitted));
   } else if (classes.size() >= 2) {
-    result.evidence.diagnostics.Add({"P601",
+    result.evidence.diagnostics.Add({kCodeSmallFilesNoFit,
                                      DiagnosticSeverity::kWarning,
                                      "times did not grow with size; no overhead/bandwidth fit",
                                      {},
@@ -327,7 +328,7 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
   result.evidence.series.push_back(std::move(measured));
   result.evidence.series.push_back(std::move(throughput));
   for (const auto& p : plans)
-    result.evidence.diagnostics.Add({"P602",
+    result.evidence.diagnostics.Add({kCodeSmallFilesSizePlan,
                                      DiagnosticSeverity::kNote,
                                      FormatBytes(static_cast<double>(p.size)) + ": " + p.how,
                                      {},

@@ -214,9 +214,13 @@ std::string GpuTimeline(const Evidence& e) {
   // the GPU samples and the data phase, with whatever lies far outside them folded and named.
   TimeWindow window = FocusWindow(e, util, egress);
   double lo = window.lo, hi = window.hi;
+  // One thin line per device ("gpu.util.gpu0", or "gpu.util.node-1/gpu0" across nodes); past
+  // kMaxGpuLines the lines hide each other and the page grows, so the mean stands alone.
+  constexpr size_t kMaxGpuLines = 64;
   std::vector<const Series*> gpu_lines;
   for (const auto& s : e.series)
-    if (s.key.rfind("gpu.util.gpu", 0) == 0) gpu_lines.push_back(&s);
+    if (s.key.rfind("gpu.util.", 0) == 0) gpu_lines.push_back(&s);
+  if (gpu_lines.size() > kMaxGpuLines) gpu_lines.clear();
   if (!(hi > lo)) return Missing(title, "gpu.util with more than one time", "feedcheck postmortem");
 
   std::string body;

@@ -112,6 +112,16 @@ std::string FindingCard(const Finding& f, const MeasurementCaveat& caveat) {
   return out + "</article>\n";
 }
 
+// The command's headline numbers, as terminal and Markdown show them: what a probe measured.
+std::string ResultSection(const Report& r) {
+  if (!ShowsResultBlock(r)) return "";
+  std::string out = "<section><h2>Result</h2>\n<div class=\"card\"><table>";
+  for (const auto& v : r.result)
+    out += fmt::format("<tr><td>{}</td><td class=\"value\">{}</td></tr>\n", E(ResultLabel(v)),
+                       E(ResultValueText(v)));
+  return out + "</table></div></section>\n";
+}
+
 std::string Tables(const Report& r) {
   std::string out;
   for (const auto& t : r.tables) {
@@ -233,8 +243,8 @@ void HtmlReporter::Render(const Report& r, std::ostream& out) const {
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
       << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
-      << Banner(r) << Warnings(r) << DiagnosisSection(r) << Tables(r) << Findings(r) << Settings(r)
-      << "<section><h2>Charts</h2>\n"
+      << Banner(r) << Warnings(r) << DiagnosisSection(r) << ResultSection(r) << Tables(r)
+      << Findings(r) << Settings(r) << "<section><h2>Charts</h2>\n"
       << RenderHtmlCharts(r) << "</section>\n"
       << Facts(r) << Skipped(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
 }

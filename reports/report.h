@@ -56,6 +56,9 @@ struct ReportTable {
   std::vector<TableColumn> columns;
   std::vector<std::vector<TableCell>> rows;
   std::vector<std::string> notes;  ///< lines shown under the table ("Note: assumed ...")
+  /// Detail people rarely need on a terminal (each rule's source, the facts that did not
+  /// change): the terminal shows one line counting its rows unless -v; other formats show it.
+  bool folded = false;
 };
 
 struct Report {

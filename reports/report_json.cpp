@@ -265,8 +265,10 @@ json TableToJson(const ReportTable& t) {
     rows.push_back(std::move(object));
     text.push_back(std::move(cells));
   }
-  return {
+  json out = {
       {"title", t.title}, {"columns", columns}, {"rows", rows}, {"text", text}, {"notes", t.notes}};
+  if (t.folded) out["folded"] = true;
+  return out;
 }
 
 void ReadTables(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
@@ -281,6 +283,7 @@ void ReadTables(const json& j, const std::string& file, Report* out, DiagnosticL
     }
     ReportTable t;
     t.title = Str(tj, "title", file, p, diags);
+    if (auto f = tj.find("folded"); f != tj.end() && f->is_boolean()) t.folded = *f;
     if (const json* columns = Array(tj, "columns", file, p, diags)) {
       for (const auto& c : *columns) {
         if (!c.is_object()) continue;

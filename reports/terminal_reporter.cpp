@@ -187,8 +187,16 @@ void PrintResult(const Report& r, std::ostream& out, const Painter& paint) {
 // table stays readable on a 120-column terminal.
 constexpr size_t kTableCellChars = 48;
 
-void PrintTables(const Report& r, std::ostream& out, const Painter& paint) {
+void PrintTables(const Report& r, std::ostream& out, const Painter& paint, bool verbose) {
   for (const auto& t : r.tables) {
+    if (t.folded && !verbose) {
+      out << "\n"
+          << paint(kDim,
+                   fmt::format("{}: {} {}; -v lists them", t.title.empty() ? "Table" : t.title,
+                               t.rows.size(), t.rows.size() == 1 ? "row" : "rows"))
+          << "\n";
+      continue;
+    }
     if (!t.title.empty()) out << "\n" << paint(kBold, t.title) << "\n";
     bool header = false;
     for (const auto& c : t.columns) header = header || !c.label.empty();
@@ -260,8 +268,17 @@ void PrintSkipped(const Report& r, std::ostream& out, const Painter& paint, bool
   }
 }
 
-void PrintFacts(const Report& r, std::ostream& out, const Painter& paint) {
+void PrintFacts(const Report& r, std::ostream& out, const Painter& paint, bool verbose) {
   if (r.evidence.facts.empty()) return;
+  // A command whose answer is its tables (egress, plan) already shows each figure with its
+  // formula and sources; the facts behind them are one -v away.
+  if (!r.tables.empty() && !verbose) {
+    out << "\n"
+        << paint(kDim, fmt::format("{} facts behind these figures; -v lists them",
+                                   r.evidence.facts.size()))
+        << "\n";
+    return;
+  }
   out << "\n" << paint(kBold, "Key facts") << "\n";
   for (const auto& [prefix, facts] : FactsByPrefix(r.evidence.facts)) {
     out << "  " << paint(kBold, prefix) << "\n";
@@ -297,10 +314,10 @@ void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) co
   PrintVerdict(report, out, paint);
   PrintDiagnosis(report, out, paint);
   PrintResult(report, out, paint);
-  PrintTables(report, out, paint);
+  PrintTables(report, out, paint, verbose_);
   PrintFindings(report, out, paint);
   PrintSettings(report, out, paint);
-  PrintFacts(report, out, paint);
+  PrintFacts(report, out, paint, verbose_);
   PrintSkipped(report, out, paint, verbose_);
   PrintDiagnostics(report, out, paint);
   PrintContext(report, out, paint);

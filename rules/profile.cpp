@@ -7,6 +7,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/declared_bounds.h"
 #include "core/edit_distance.h"
 #include "core/fact_registry.h"
 #include "rules/rule_messages.h"
@@ -71,6 +72,12 @@ bool ParseFactValue(const std::string& key, const std::string& text, Fact* out,
   }
   if (!std::isfinite(value)) {  // a conversion may overflow: "1e308 s" in ms
     *error = fmt::format("'{}' is too large for {} ({})", text, key, UnitName(spec->unit));
+    return false;
+  }
+  // node.count has a check of its own (a whole number of nodes, as in a job file).
+  if (auto problem =
+          key == "node.count" ? std::nullopt : DeclaredValueProblem(key, value, spec->unit)) {
+    *error = fmt::format("'{}': {} {}", text, key, *problem);
     return false;
   }
   out->value = value;
@@ -279,7 +286,7 @@ class ProfileReader {
       return;
     }
     // The same bounds as a job file's resources.instance_count: a whole number of nodes.
-    if (check == Check::kNodeCount) {
+    if (check == Check::kNodeCount || key == "node.count") {
       const double* n = std::get_if<double>(&fact.value);
       if (!n || *n < 1 || *n >= 1e6 || *n != std::floor(*n)) {
         Error(

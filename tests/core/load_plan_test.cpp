@@ -225,6 +225,19 @@ TEST_CASE("incomplete or contradictory shapes name the flag", "[core][plan]") {
   mean.dataset_bytes = 1e9;
   mean.mean_file_bytes = 5e6;
   CHECK(PlanError(mean).find("--mean-file-bytes") != std::string::npos);
+  // Half the files at or above a median of 500 GB cannot fit in 1 TB.
+  PlanInput median;
+  median.files = 10;
+  median.dataset_bytes = 1e12;
+  median.median_file_bytes = 500e9;
+  std::string median_error = PlanError(median);
+  INFO(median_error);
+  CHECK(median_error.find("--median-file-bytes 500 GB cannot be") != std::string::npos);
+  CHECK(median_error.find("would hold 2.5 TB") != std::string::npos);
+  median.median_file_bytes = 200e9;  // five files of 200 GB: exactly 1 TB, possible
+  PlanResult possible;
+  std::string no_error;
+  CHECK(ComputePlan(median, &possible, &no_error));
 }
 
 TEST_CASE("plan facts are derived", "[core][plan]") {

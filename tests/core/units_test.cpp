@@ -108,6 +108,11 @@ TEST_CASE("values print for humans", "[core][units]") {
   CHECK(FormatSeconds(1259.6) == "21 min 0 s");  // rounded first, never "20 min 60 s"
   CHECK(FormatSeconds(7199.9) == "2 h 0 min");
   CHECK(FormatSeconds(0.0232) == "23.2 ms");
+  // Past two days in days and hours, past two years in years.
+  CHECK(FormatSeconds(47 * 3600 + 1740) == "47 h 29 min");
+  CHECK(FormatSeconds(250'000'000 / 100.0) == "28 d 22 h");
+  CHECK(FormatSeconds(250'000'000) == "7.92 years");
+  CHECK(FormatSeconds(1e12) == "31,688 years");
   CHECK(FormatValue(0.95, Unit::kFraction) == "95%");
   CHECK(FormatNumber(120) == "120");
   CHECK(FormatNumber(1.0 / 3) == "0.333");

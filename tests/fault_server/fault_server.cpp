@@ -143,17 +143,67 @@ bool ParseHead(const std::string& head, fs::Request* r) {
   return true;
 }
 
+// Sends `head` and then the plan's body one byte per `ms`, until the body is sent, the peer
+// hangs up or the server stops: a slowloris response.
+bool Trickle(int fd, const std::string& head, const fs::Plan& plan, int ms) {
+  uint64_t body = plan.head ? 0 : (plan.body.empty() ? plan.synthetic_bytes : plan.body.size());
+  for (uint64_t i = 0; i < head.size() + body; ++i) {
+    if (!WaitWhilePeerOpen(fd, ms)) return false;
+    char c = i < head.size()     ? head[i]
+             : plan.body.empty() ? fs::ObjectByte(plan.synthetic_offset + (i - head.size()))
+                                 : plan.body[i - head.size()];
+    if (!SendAll(fd, &c, 1, i >= head.size())) return false;
+  }
+  return true;
+}
+
+// The broken heads (faults.h HeadFault); false: the connection closes afterwards.
+bool RespondWithBrokenHead(int fd, const fs::Plan& plan, const std::string& status_line) {
+  switch (plan.head_fault) {
+    case fs::HeadFault::kNone:
+      return true;
+    case fs::HeadFault::kNotHttp: {
+      const std::string banner = "SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3\r\n";
+      SendAll(fd, banner.data(), banner.size(), false);
+      return false;
+    }
+    case fs::HeadFault::kBadChunked: {
+      const std::string head = status_line + "Transfer-Encoding: chunked\r\n\r\nzz\r\n" +
+                               std::string(64, 'x') + "\r\n0\r\n\r\n";
+      SendAll(fd, head.data(), head.size(), false);
+      return false;
+    }
+    case fs::HeadFault::kEndlessHeaders: {
+      if (!SendAll(fd, status_line.data(), status_line.size(), false)) return false;
+      for (uint64_t i = 0; !g_stop; ++i) {
+        std::string line =
+            "x-ms-meta-k" + std::to_string(i) + ": " + std::string(100, 'v') + "\r\n";
+        if (!SendAll(fd, line.data(), line.size(), false)) return false;
+      }
+      return false;
+    }
+    case fs::HeadFault::kHugeHeader:
+      return true;  // the line goes into the head; the rest of the response is healthy
+  }
+  return false;
+}
+
 // Carries out a plan; false when the connection must close afterwards.
 bool Respond(int fd, const fs::Plan& plan) {
   if (plan.first_byte_delay_ms > 0 && !WaitWhilePeerOpen(fd, plan.first_byte_delay_ms)) {
     return false;
   }
   std::string head = "HTTP/1.1 " + std::to_string(plan.status) + " " + plan.reason + "\r\n";
+  if (plan.head_fault != fs::HeadFault::kNone && plan.head_fault != fs::HeadFault::kHugeHeader)
+    return RespondWithBrokenHead(fd, plan, head);
+  if (plan.head_fault == fs::HeadFault::kHugeHeader)
+    head += "x-ms-meta-padding: " + std::string(1u << 20, 'a') + "\r\n";
   for (const auto& [name, value] : plan.headers) head += name + ": " + value + "\r\n";
   bool chunked = plan.body_fault == fs::BodyFault::kEndlessChunked;
   head += chunked ? std::string("Transfer-Encoding: chunked\r\n")
                   : "Content-Length: " + std::to_string(plan.content_length) + "\r\n";
   head += "x-ms-version: 2023-11-03\r\nServer: feedcheck-fault-server\r\n\r\n";
+  if (plan.trickle_ms > 0) return Trickle(fd, head, plan, plan.trickle_ms);
   if (!SendAll(fd, head.data(), head.size(), false)) return false;
   if (plan.head) return true;
   if (!plan.body.empty()) {

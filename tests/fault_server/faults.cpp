@@ -164,13 +164,21 @@ const std::vector<std::string>& FaultNames() {
       "truncated-list", "forbidden-some", "redirect-loop", "slow-first-byte", "forbidden",
       // The second safety pass: hostile servers and odd credentials.
       "list-only", "huge-size", "bad-utf8", "long-names", "echo-secret", "escape", "markdown",
-      "endless-list", "big-206", "stuck-marker", "dotdot"};
+      "endless-list", "big-206", "stuck-marker", "dotdot",
+      // Broken response heads.
+      "huge-header", "endless-headers", "not-http", "bad-chunked", "trickle"};
   return names;
 }
 
 Plan PlanFor(const Request& r, const Settings& s) {
   Plan p = PlanWithBody(r, s);
   if (r.method == "HEAD") p.head = true;  // headers (with the body's length) only
+  std::string fault = FaultIn(r.path);
+  if (fault == "huge-header") p.head_fault = HeadFault::kHugeHeader;
+  if (fault == "endless-headers") p.head_fault = HeadFault::kEndlessHeaders;
+  if (fault == "not-http") p.head_fault = HeadFault::kNotHttp;
+  if (fault == "bad-chunked") p.head_fault = HeadFault::kBadChunked;
+  if (fault == "trickle") p.trickle_ms = 50;
   return p;
 }
 

@@ -36,6 +36,16 @@ enum class BodyFault {
   kEndlessChunked,
 };
 
+/// Faults in the response head itself: what a broken proxy, a wrong port or a hostile server
+/// sends. Each applies to any request on its path (HEAD, reads and listings alike).
+enum class HeadFault {
+  kNone,
+  kHugeHeader,      ///< one 1 MiB header line (an "x-ms-meta-" value), then a healthy body
+  kEndlessHeaders,  ///< header lines forever, never the blank line that ends the head
+  kNotHttp,         ///< an SSH banner instead of a status line, then close
+  kBadChunked,      ///< "Transfer-Encoding: chunked" with a chunk size that is not hex
+};
+
 struct Plan {
   int status = 200;
   std::string reason = "OK";
@@ -47,6 +57,10 @@ struct Plan {
   BodyFault body_fault = BodyFault::kNone;
   int first_byte_delay_ms = 0;  ///< wait before the status line
   bool head = false;            ///< HEAD: headers only
+  HeadFault head_fault = HeadFault::kNone;
+  /// When > 0, the head and body go out one byte per this many milliseconds (a slowloris
+  /// server: every byte arrives, none fast enough to measure).
+  int trickle_ms = 0;
 };
 
 struct Settings {

@@ -136,3 +136,30 @@ TEST_CASE("body faults reach listings only when asked", "[faults]") {
   CHECK(short_body.body_fault == BodyFault::kShortBody);
   CHECK(short_body.content_length > short_body.body.size());
 }
+
+TEST_CASE("broken heads apply to reads, HEADs and listings alike", "[faults]") {
+  Settings s;
+  struct Case {
+    const char* fault;
+    HeadFault head;
+  } cases[] = {{"huge-header", HeadFault::kHugeHeader},
+               {"endless-headers", HeadFault::kEndlessHeaders},
+               {"not-http", HeadFault::kNotHttp},
+               {"bad-chunked", HeadFault::kBadChunked}};
+  for (const auto& c : cases) {
+    INFO(c.fault);
+    std::string path = std::string("/acct/fault-") + c.fault + "/b";
+    CHECK(PlanFor(Get(path), s).head_fault == c.head);
+    CHECK(PlanFor(Get(std::string("/acct/fault-") + c.fault, "restype=container&comp=list"), s)
+              .head_fault == c.head);
+    Request head = Get(path);
+    head.method = "HEAD";
+    CHECK(PlanFor(head, s).head_fault == c.head);
+    CHECK(PlanFor(Get(path), s).trickle_ms == 0);
+  }
+  Plan trickle = PlanFor(Get("/acct/fault-trickle/b", "", "bytes=0-99"), s);
+  CHECK(trickle.trickle_ms > 0);
+  CHECK(trickle.head_fault == HeadFault::kNone);
+  CHECK(trickle.status == 206);  // the bytes are right, only slow
+  CHECK(PlanFor(Get("/acct/c/b"), s).head_fault == HeadFault::kNone);
+}

@@ -78,9 +78,16 @@ void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
                 << "\nstdout: " << run.result.out.substr(0, 2000));
 
   CHECK(run.result.wall_s <= kDurationS + kGraceS);
+  bool lister = probe == "list" || probe == "smallfiles";  // GETs a listing first
   // Never a crash or a usage error; a fault is 0 (measured despite it) or 4 (reached, but
-  // nothing measured); never 3: the server answered.
-  CHECK((run.result.exit_code == 0 || run.result.exit_code == 4));
+  // nothing measured); never 3: the server answered. Except a target that is no HTTP server,
+  // or an object whose HEAD names no size: the target is wrong (3).
+  bool target_error = fault == "not-http" || (fault == "bad-chunked" && !lister);
+  if (target_error) {
+    CHECK(run.result.exit_code == 3);
+  } else {
+    CHECK((run.result.exit_code == 0 || run.result.exit_code == 4));
+  }
   CHECK(run.json.has_value());
   CHECK_FALSE(run.result.err.empty());  // the budget statement, and what went wrong
 
@@ -89,18 +96,28 @@ void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
   CHECK(stats.requests <= max_requests);
   CHECK(stats.body_bytes <= max_bytes);
 
-  bool lister = probe == "list" || probe == "smallfiles";  // GETs a listing first
   // Faults that make every request fail cannot be a success: exit 4 (probe failed), never 3
   // (the server was reached: even a 10 s first byte comes after a TCP connection).
   bool always_fails = fault.rfind("busy-", 0) == 0 || fault == "timeout500" ||
                       fault == "redirect-loop" || fault == "stall" || fault == "slow-first-byte" ||
                       fault == "forbidden" || fault == "reset" || fault == "wrong-length" ||
-                      (fault == "truncated-list" && lister) ||
+                      fault == "huge-header" || fault == "endless-headers" || fault == "trickle" ||
+                      (fault == "bad-chunked" && lister) || (fault == "truncated-list" && lister) ||
                       (fault == "forbidden-some" && probe != "list" && probe != "smallfiles");
   if (!lister && (fault == "reset" || fault == "wrong-length")) always_fails = false;
   if (always_fails) CHECK(run.result.exit_code == 4);
   if (!run.json) return;
   if (always_fails) CHECK((*run.json)["result"]["status"] == "failed");
+  // A broken response head is named in the result, in words a user can act on.
+  const std::string message = (*run.json)["result"].value("message", "");
+  if (fault == "huge-header") CHECK(message.find("header too large") != std::string::npos);
+  if (fault == "endless-headers")
+    CHECK(message.find("Too large response headers") != std::string::npos);
+  if (fault == "not-http") CHECK(message.find("did not answer in HTTP") != std::string::npos);
+  if (fault == "trickle")
+    CHECK(message.find(lister ? "timed out" : "sends too slowly") != std::string::npos);
+  if (fault == "bad-chunked")
+    CHECK(message.find(lister ? "chunked" : "Content-Length 0 or missing") != std::string::npos);
   auto fact = [&](const char* key) { return FindFactNumber(*run.json, key).value_or(0); };
   // Throttling is recognised as such. A HEAD's 503 has no body, so the GET probes' first
   // request (a HEAD) sees ServerBusy; a listing GET carries Azure's message and tells egress
@@ -147,7 +164,8 @@ void CheckProbeOnAllFaults(const std::string& probe) {
   for (const char* fault :
        {"busy-egress", "busy-ops", "busy-server", "timeout500", "reset", "stall", "wrong-length",
         "truncated-list", "forbidden-some", "forbidden", "redirect-loop", "slow-first-byte",
-        "flaky-egress", "flaky-ops"}) {
+        "flaky-egress", "flaky-ops", "huge-header", "endless-headers", "not-http", "bad-chunked",
+        "trickle"}) {
     DYNAMIC_SECTION(probe << " on " << fault) { CheckProbeOnFault(probe, fault); }
   }
 }
@@ -333,11 +351,22 @@ void CheckPreflightOnFault(const std::string& fault) {
   INFO("preflight on fault " << fault << ": exit " << r.exit_code << " in " << r.wall_s
                              << " s\nstderr: " << r.err << "\nstdout: " << r.out.substr(0, 2000));
   CHECK(r.wall_s <= duration_s + kGraceS);
-  CHECK((r.exit_code == 0 || r.exit_code == 4));
   auto j = ParseJson(r.out);
   REQUIRE(j.has_value());  // the report is written whatever the fault
   const std::string verdict = (*j)["verdict"].get<std::string>();
+  if (fault == "not-http") {  // no HTTP server there: the target is wrong (3), and said so
+    CHECK(r.exit_code == 3);
+    CHECK(verdict == "target unreachable");
+    CHECK((*j)["verdict_detail"].get<std::string>().find("did not answer in HTTP") !=
+          std::string::npos);
+    return;
+  }
+  CHECK((r.exit_code == 0 || r.exit_code == 4));
   CHECK((verdict == "nothing measured") == (r.exit_code == 4));
+  // A broken response head fails the listing, and with it every stage.
+  if (fault == "huge-header" || fault == "endless-headers" || fault == "bad-chunked" ||
+      fault == "trickle")
+    CHECK(r.exit_code == 4);
   ServerStats stats = server.Stats();
   REQUIRE(stats.ok);
   CHECK(stats.requests <= max_requests);
@@ -399,6 +428,13 @@ TEST_CASE("preflight ends within budget on throttling and refusal faults", "[fau
 TEST_CASE("preflight ends within budget on transport and listing faults", "[faults][preflight]") {
   for (const char* fault :
        {"reset", "stall", "wrong-length", "truncated-list", "forbidden-some", "slow-first-byte"}) {
+    DYNAMIC_SECTION("preflight on " << fault) { CheckPreflightOnFault(fault); }
+  }
+}
+
+TEST_CASE("preflight ends within budget on broken response heads", "[faults][preflight]") {
+  for (const char* fault :
+       {"huge-header", "endless-headers", "not-http", "bad-chunked", "trickle"}) {
     DYNAMIC_SECTION("preflight on " << fault) { CheckPreflightOnFault(fault); }
   }
 }

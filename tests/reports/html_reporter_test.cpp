@@ -103,6 +103,40 @@ TEST_CASE("a report with nothing in it still renders", "[reports][html]") {
   CHECK(Html(odd).find("no plottable points") != std::string::npos);
 }
 
+TEST_CASE("the HTML shows the result block unless tables carry it", "[reports][html]") {
+  Report r = testing::MakeSampleReport(5);
+  r.result = {{"peak_gbps", 23.14, "Gbit/s", "Peak throughput"},
+              {"requests", 549316.0, "", "Requests <all>"}};
+  const std::string html = Html(r);
+  CHECK(html.find("<h2>Result</h2>") != std::string::npos);
+  CHECK(html.find("<td>Peak throughput</td><td class=\"value\">23.14 Gbit/s</td>") !=
+        std::string::npos);
+  CHECK(html.find("Requests &lt;all&gt;") != std::string::npos);
+  CHECK(html.find("549,316") != std::string::npos);
+  // The result block comes before the findings, as in the terminal.
+  CHECK(html.find("<h2>Result</h2>") < html.find("<h2>Findings</h2>"));
+  r.tables.push_back({});
+  r.tables.back().title = "Nodes one account feeds";
+  CHECK(Html(r).find("<h2>Result</h2>") == std::string::npos);
+}
+
+TEST_CASE("each GPU gets a pale line, on one node or across nodes", "[reports][html]") {
+  auto per_device_lines = [](const Report& r) {
+    const std::string html = Html(r), stroke = "stroke=\"" + std::string(palette::kGpuPerDevice);
+    size_t n = 0;
+    for (size_t at = html.find(stroke); at != std::string::npos; at = html.find(stroke, at + 1))
+      ++n;
+    return n;
+  };
+  Report r = testing::MakeSampleReport(20);
+  size_t one_node = per_device_lines(r);
+  CHECK(one_node > 0);
+  // A cluster post-mortem names its devices by node: the same lines are drawn.
+  for (auto& s : r.evidence.series)
+    if (s.key.rfind("gpu.util.gpu", 0) == 0) s.key = "gpu.util.node-1/" + s.key.substr(9);
+  CHECK(per_device_lines(r) == one_node);
+}
+
 TEST_CASE("markdown cells escape pipes and newlines", "[reports][markdown]") {
   CHECK(MarkdownCell("a|b\nc") == "a\\|b<br>c");
 }

@@ -105,6 +105,23 @@ TEST_CASE("terminal report shows the result block unless tables carry it", "[rep
   CHECK(with_table.str().find("Peak throughput") == std::string::npos);
 }
 
+TEST_CASE("a tables command lists its facts only with -v", "[reports][terminal]") {
+  feedcheck::Report r = testing::MakeSampleReport(5);
+  REQUIRE(r.evidence.facts.size() > 0);
+  std::ostringstream plain;
+  TerminalReporter(false, false).Render(r, plain);
+  CHECK(plain.str().find("Key facts") != std::string::npos);
+  r.tables.push_back({});
+  r.tables.back().title = "Nodes one account feeds";
+  std::ostringstream quiet, verbose;
+  TerminalReporter(false, false).Render(r, quiet);
+  TerminalReporter(false, true).Render(r, verbose);
+  CHECK(quiet.str().find("Key facts") == std::string::npos);
+  CHECK(quiet.str().find(std::to_string(r.evidence.facts.size()) +
+                         " facts behind these figures; -v lists them") != std::string::npos);
+  CHECK(verbose.str().find("Key facts") != std::string::npos);
+}
+
 TEST_CASE("a long table cell wraps inside its column", "[reports][terminal]") {
   feedcheck::TextTable t({"Code", "Problem", "Rule"});
   t.WrapCellsAt(20);

@@ -99,6 +99,35 @@ TEST_CASE("a value that overflows in the fact's unit is an error", "[rules][prof
   CHECK(f.number() == Approx(1e303));
 }
 
+TEST_CASE("a declared value outside its field's bounds is refused at its line", "[rules][profile]") {
+  const char* text =
+      "sku: Standard_ND96asr_v4\n"
+      "node:\n"
+      "  nic: 1e308\n"
+      "dataset:\n"
+      "  bytes: -5 TB\n"
+      "  files: 0\n"
+      "account_limits:\n"
+      "  egress: 0\n"
+      "  ingress: 60\n";
+  Profile p;
+  DiagnosticList d;
+  LoadProfileText("p.yaml", text, &p, &d);
+  REQUIRE(d.total() == 4);
+  std::vector<int> lines;
+  for (const auto& diag : d.kept()) {
+    CHECK(diag.code == kCodeProfileValue);
+    lines.push_back(diag.location.line);
+  }
+  CHECK(lines == std::vector<int>{3, 5, 6, 8});
+  CHECK(d.kept()[0].message == "'1e308': node.nic_gbps must be at most 10.0 Tbit/s");
+  CHECK(d.kept()[1].message == "'-5 TB': dataset.bytes cannot be negative");
+  CHECK(d.kept()[2].message == "'0': dataset.files must be above 0");
+  // The valid field next to them is kept.
+  CHECK(p.facts.Has("account.ingress_gbps"));
+  CHECK_FALSE(p.facts.Has("account.egress_gbps"));
+}
+
 TEST_CASE("nodes must be a whole node count, as in a job file", "[rules][profile]") {
   for (const char* bad : {"0", "-3", "2.5", "1e10", "1000000"}) {
     INFO(bad);

@@ -1,14 +1,17 @@
-#include "cli/lint_output.h"
+#include "app/lint_sarif.h"
 
 #include <fmt/format.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
+
+#include "core/json_text.h"
 
 #ifndef FEEDCHECK_VERSION
 #define FEEDCHECK_VERSION "dev"
 #endif
 
-namespace feedcheck::cli {
+namespace feedcheck::app {
 namespace {
 
 // What each problem code means, for the SARIF rule list.
@@ -58,7 +61,7 @@ std::string ArtifactUri(const std::string& path) {
 
 }  // namespace
 
-nlohmann::ordered_json LintSarif(const std::vector<rules::LintProblem>& problems) {
+std::string LintSarif(const std::vector<rules::LintProblem>& problems) {
   nlohmann::ordered_json rules_list = nlohmann::ordered_json::array();
   std::map<std::string, size_t> rule_index;
   for (const auto& [code, names] : CodeNames()) {
@@ -97,7 +100,7 @@ nlohmann::ordered_json LintSarif(const std::vector<rules::LintProblem>& problems
   log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
   log["version"] = "2.1.0";
   log["runs"] = nlohmann::ordered_json::array({run});
-  return log;
+  return JsonText(log, 2) + "\n";
 }
 
-}  // namespace feedcheck::cli
+}  // namespace feedcheck::app

@@ -1,0 +1,149 @@
+#include "app/compare_workflow.h"
+
+#include <fmt/format.h>
+
+#include "app/app_messages.h"
+#include "core/result_compare.h"
+#include "core/run_context.h"
+#include "core/units.h"
+#include "reports/report_json.h"
+
+namespace feedcheck::app {
+namespace {
+
+// --tolerance as a share: "2%" or "0.02"; nullopt when it is not one below 1.
+std::optional<double> ParseTolerance(const std::string& text) {
+  std::string error;
+  auto q = ParseQuantity(text, &error);
+  double fraction = -1;
+  if (q && q->unit == Unit::kPercent) fraction = q->value / 100;
+  if (q && q->unit == Unit::kCount) fraction = q->value;
+  if (fraction < 0 || fraction >= 1) return std::nullopt;
+  return fraction;
+}
+
+const char* BetterName(Better b) {
+  return b == Better::kHigher ? "higher" : b == Better::kLower ? "lower" : "neither";
+}
+
+TableCell Side(const std::optional<double>& value, const std::string& display) {
+  return {display.empty() ? "-" : display, value};
+}
+
+std::vector<TableCell> ChangeRow(const FactChange& c) {
+  TableCell relative{"", c.relative};
+  if (c.relative) relative.text = fmt::format("{:+.1f}%", *c.relative * 100);
+  TableCell noise{"", c.noise};
+  if (c.noise) noise.text = "±" + FormatValue(*c.noise, c.unit);
+  return {{std::string(ChangeName(c.change)), std::nullopt},
+          {c.key, std::nullopt},
+          Side(c.a, c.a_display),
+          Side(c.b, c.b_display),
+          relative,
+          noise,
+          {std::string(UnitName(c.unit)), std::nullopt},
+          {BetterName(c.better), std::nullopt}};
+}
+
+ReportTable ChangeTable(const Comparison& cmp, std::string title, bool inputs, bool unchanged) {
+  ReportTable t;
+  t.title = std::move(title);
+  t.columns = {{"change", "Change"},
+               {"key", "Fact"},
+               {"a", "A", true},
+               {"b", "B", true},
+               {"relative", "Relative", true},
+               {"noise", "Noise band", true},
+               {"unit", "Unit"},
+               {"better", "Better"}};
+  for (const FactChange& c : cmp.changes) {
+    if ((c.change == Change::kSame) != unchanged) continue;
+    if (!unchanged && c.is_input != inputs) continue;
+    t.rows.push_back(ChangeRow(c));
+  }
+  t.folded = unchanged;
+  return t;
+}
+
+std::string VerdictsLine(const Comparison& cmp) {
+  if (cmp.a_verdict.empty() && cmp.b_verdict.empty()) return "";
+  if (cmp.a_verdict == cmp.b_verdict) return "The results' verdict, unchanged: " + cmp.a_verdict;
+  return fmt::format("The results' verdicts: {} -> {}",
+                     cmp.a_verdict.empty() ? "(none)" : cmp.a_verdict,
+                     cmp.b_verdict.empty() ? "(none)" : cmp.b_verdict);
+}
+
+void SetVerdict(const Comparison& cmp, Report* report) {
+  if (cmp.worse > 0 && cmp.better > 0) {
+    report->verdict = "mixed";
+    report->verdict_level = VerdictLevel::kWarning;
+  } else if (cmp.worse > 0) {
+    report->verdict = "worse";
+    report->verdict_level = VerdictLevel::kBad;
+  } else if (cmp.better > 0) {
+    report->verdict = "better";
+    report->verdict_level = VerdictLevel::kGood;
+  } else {
+    report->verdict = "no change";
+    report->verdict_level = VerdictLevel::kGood;
+  }
+  std::string detail = fmt::format("A  {}\nB  {}\n", cmp.a_name, cmp.b_name);
+  if (std::string v = VerdictsLine(cmp); !v.empty()) detail += v + "\n";
+  detail += fmt::format(
+      "{} better, {} worse, {} within their noise band, {} the same (within {:.0f}%), {} in one "
+      "result only",
+      cmp.better, cmp.worse, cmp.within_noise, cmp.same, cmp.tolerance * 100, cmp.one_side);
+  report->verdict_detail = detail;
+}
+
+void AddCount(Report* report, const char* key, size_t n, const char* label) {
+  report->result.push_back({key, static_cast<double>(n), "", label});
+}
+
+}  // namespace
+
+Outcome RunCompare(const CompareRequest& request) {
+  std::optional<double> tolerance = ParseTolerance(request.tolerance);
+  if (!tolerance)
+    return Stopped(
+        ExitStatus::kUsage, kCodeBadFlag,
+        fmt::format("--tolerance '{}': give a share such as 2% or 0.02", request.tolerance));
+  Outcome out;
+  Report a, b;
+  const bool ok_a = LoadReportFile(request.a, &a, &out.diagnostics);
+  const bool ok_b = LoadReportFile(request.b, &b, &out.diagnostics);
+  if (!ok_a || !ok_b) {
+    out.status = ExitStatus::kInputError;
+    AddMessage(&out.diagnostics, kCodeUnreadableResult,
+               fmt::format("cannot read {} as a saved result", !ok_a ? request.a : request.b));
+    return out;
+  }
+  const Comparison cmp = CompareResults({request.a, a.verdict, &a.evidence.facts},
+                                        {request.b, b.verdict, &b.evidence.facts}, *tolerance);
+  Report& report = out.report;
+  report.context = CurrentRunContext("compare");
+  report.title = "Compare";
+  SetVerdict(cmp, &report);
+  report.result.push_back({"a", cmp.a_name, "", "A"});
+  report.result.push_back({"b", cmp.b_name, "", "B"});
+  report.result.push_back({"a_verdict", cmp.a_verdict, "", "A's verdict"});
+  report.result.push_back({"b_verdict", cmp.b_verdict, "", "B's verdict"});
+  report.result.push_back(
+      {"verdict_changed", cmp.a_verdict != cmp.b_verdict, "", "Verdict changed"});
+  AddCount(&report, "better", cmp.better, "Better");
+  AddCount(&report, "worse", cmp.worse, "Worse");
+  AddCount(&report, "within_noise", cmp.within_noise, "Within noise");
+  AddCount(&report, "same", cmp.same, "Same");
+  AddCount(&report, "one_side", cmp.one_side, "In one result only");
+  report.result.push_back({"tolerance", cmp.tolerance, "", "Tolerance"});
+  for (ReportTable t :
+       {ChangeTable(cmp, "Inputs that differ (a different setup, not a result)", true, false),
+        ChangeTable(cmp, "Results that changed", false, false),
+        ChangeTable(cmp, "Unchanged", false, true)})
+    if (!t.rows.empty()) report.tables.push_back(std::move(t));
+  out.has_report = true;
+  out.status = request.fail_on_worse && cmp.worse > 0 ? ExitStatus::kFindings : ExitStatus::kOk;
+  return out;
+}
+
+}  // namespace feedcheck::app

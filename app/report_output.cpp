@@ -1,0 +1,57 @@
+#include "app/report_output.h"
+
+#include <memory>
+#include <sstream>
+
+#include "core/terminal_text.h"
+#include "probes/redact.h"
+#include "reports/reporter.h"
+
+namespace feedcheck::app {
+
+std::vector<std::string> ReportFormatNames() {
+  std::vector<std::string> names;
+  for (std::string_view name : ReporterNames()) names.emplace_back(name);
+  return names;
+}
+
+std::optional<std::string> RenderReport(const Report& report, const std::string& format,
+                                        const RenderOptions& options) {
+  ReporterOptions reporter_options;
+  reporter_options.color = options.color && format == "term";
+  reporter_options.verbose = options.verbose;
+  std::unique_ptr<Reporter> reporter = MakeReporter(format, reporter_options);
+  if (!reporter) return std::nullopt;
+  std::ostringstream out;
+  reporter->Render(report, out);
+  return out.str();
+}
+
+std::optional<Report> ReportToShow(const Outcome& outcome, const std::string& format,
+                                   const std::string& command) {
+  if (!outcome.has_report) {
+    if (format != "json") return std::nullopt;
+    Report stopped;
+    stopped.context = CurrentRunContext(command);
+    stopped.title = command;
+    stopped.evidence.diagnostics = outcome.diagnostics;
+    for (const auto& d : outcome.diagnostics.kept())
+      if (d.severity == DiagnosticSeverity::kError) {
+        stopped.result.push_back({"error", d.message, "", "Error"});
+        break;
+      }
+    return stopped;
+  }
+  if (format == "term") return outcome.report;
+  Report saved = outcome.report;
+  saved.evidence.diagnostics.Append(outcome.diagnostics);
+  return saved;
+}
+
+bool ColorWanted(bool no_color_flag, bool stream_is_tty, const char* no_color_env) {
+  return feedcheck::ColorWanted(no_color_flag, stream_is_tty, no_color_env);
+}
+
+std::string DisplaySafe(std::string_view text) { return TerminalSafe(RedactText(text)); }
+
+}  // namespace feedcheck::app
