@@ -10,8 +10,9 @@ namespace feedcheck {
 namespace {
 
 constexpr std::string_view kKeptHeaders[] = {
-    "content-length",  "content-range",   "content-type", "transfer-encoding", "connection",
-    "x-ms-request-id", "x-ms-error-code", "retry-after",  "location",          "etag",
+    "content-length",    "content-range",   "content-type", "transfer-encoding", "connection",
+    "x-ms-request-id",   "x-ms-error-code", "retry-after",  "location",          "etag",
+    "x-ms-continuation",
 };
 
 bool IsTokenChar(char c) {
