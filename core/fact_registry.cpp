@@ -125,6 +125,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.latency.concurrency", U::kCount, O::kMeasured, "connections with a request in flight each"},
       {"probe.latency.requests_per_s", U::kPerSecond, O::kMeasured, "measured ranged GETs per second at that concurrency"},
       {"probe.latency.cpu_us_per_request", U::kMicroseconds, O::kMeasured, "CPU (user + system) the probe spent per measured GET"},
+      {"probe.latency.http_engine", U::kText, O::kMeasured, "what carried the measured GETs: raw (feedcheck's HTTP/1.1 on libcurl's connections) or libcurl (whole libcurl transfers, e.g. through a proxy), raw+libcurl when both ran"},
       // --- measured: listing ---
       {"probe.list.entries_per_s", U::kPerSecond, O::kMeasured, "entries listed per second"},
       {"probe.list.page_p50_ms", U::kMilliseconds, O::kMeasured, "List page latency, median"},

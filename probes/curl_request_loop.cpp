@@ -1,6 +1,5 @@
 #include "probes/curl_request_loop.h"
 
-#include <curl/curl.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
@@ -10,188 +9,136 @@
 #include <vector>
 
 #include "probes/cleanup_registry.h"
-#include "probes/curl_lane.h"
+#include "probes/raw_lane.h"
 
 namespace feedcheck {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = RawLane::Clock;
 
 // The longest sleep in epoll_wait: a stop request (SIGINT) is noticed within this.
 constexpr int kMaxWaitMs = 100;
 
 struct LaneSlot {
-  std::unique_ptr<CurlLane> lane;
+  std::unique_ptr<RawLane> lane;
   HttpRequest request;
   HttpResponse response;
-  bool active = false;  ///< its handle is in the multi handle
+  bool active = false;  ///< a request of this Run is running on it
 };
 
 }  // namespace
 
 struct CurlRequestLoop::Impl {
   CurlClientOptions options;
-  CURLM* multi = nullptr;
   int epoll_fd = -1;
   std::vector<LaneSlot> slots;
-  bool timer_set = false;
-  Clock::time_point timer_due;
-
-  // libcurl asks to watch (or stop watching) a socket.
-  static int OnSocket(CURL*, curl_socket_t fd, int what, void* user, void* socket_data) {
-    auto* self = static_cast<Impl*>(user);
-    epoll_event ev{};
-    ev.data.fd = fd;
-    if (what == CURL_POLL_REMOVE) {
-      if (socket_data) {
-        epoll_ctl(self->epoll_fd, EPOLL_CTL_DEL, fd, nullptr);
-        curl_multi_assign(self->multi, fd, nullptr);
-      }
-      return 0;
-    }
-    ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
-    // A non-null socket pointer marks a socket already in the epoll set.
-    if (socket_data) {
-      epoll_ctl(self->epoll_fd, EPOLL_CTL_MOD, fd, &ev);
-    } else {
-      epoll_ctl(self->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
-      curl_multi_assign(self->multi, fd, self);
-    }
-    return 0;
-  }
-  // libcurl's single timer: -1 removes it, 0 means now.
-  static int OnTimer(CURLM*, long timeout_ms, void* user) {
-    auto* self = static_cast<Impl*>(user);
-    self->timer_set = timeout_ms >= 0;
-    if (self->timer_set) self->timer_due = Clock::now() + std::chrono::milliseconds(timeout_ms);
-    return 0;
-  }
-
-  bool Start(int lane, const NextFn& next) {
-    LaneSlot& s = slots[static_cast<size_t>(lane)];
-    // After a stop request nothing new starts; what is in flight ends (stoppable requests at
-    // once, below), so the run returns within about one epoll wait.
-    if (StopRequested()) return false;
-    if (!next(lane, &s.request)) return false;
-    if (!s.lane->Prepare(s.request, &s.response)) return false;
-    if (curl_multi_add_handle(multi, s.lane->handle()) != CURLM_OK) {
-      s.response.transport_error = "libcurl could not start the request";
-      return false;
-    }
-    s.active = true;
-    return true;
-  }
+  uint64_t raw_requests = 0;
+  uint64_t libcurl_requests = 0;
 };
 
 CurlRequestLoop::CurlRequestLoop(CurlClientOptions options) : impl_(std::make_unique<Impl>()) {
-  EnsureCurlGlobalInit();
   impl_->options = std::move(options);
-  impl_->multi = curl_multi_init();
   impl_->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-  if (impl_->multi) {
-    curl_multi_setopt(impl_->multi, CURLMOPT_SOCKETFUNCTION, &Impl::OnSocket);
-    curl_multi_setopt(impl_->multi, CURLMOPT_SOCKETDATA, impl_.get());
-    curl_multi_setopt(impl_->multi, CURLMOPT_TIMERFUNCTION, &Impl::OnTimer);
-    curl_multi_setopt(impl_->multi, CURLMOPT_TIMERDATA, impl_.get());
-  }
 }
 
 CurlRequestLoop::~CurlRequestLoop() {
-  // Lanes (easy handles) go first: their connections belong to the multi handle's pool.
-  for (auto& s : impl_->slots)
-    if (s.active) curl_multi_remove_handle(impl_->multi, s.lane->handle());
-  impl_->slots.clear();
-  if (impl_->multi) curl_multi_cleanup(impl_->multi);
+  impl_->slots.clear();  // lanes unregister their sockets from the epoll set first
   if (impl_->epoll_fd >= 0) ::close(impl_->epoll_fd);
+}
+
+std::string_view CurlRequestLoop::engine() const {
+  if (impl_->raw_requests && impl_->libcurl_requests) return "raw+libcurl";
+  if (impl_->libcurl_requests) return "libcurl";
+  if (impl_->raw_requests) return "raw";
+  return {};
 }
 
 void CurlRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done) {
   Impl& im = *impl_;
   if (lanes < 1) return;
-  while (im.slots.size() < static_cast<size_t>(lanes)) {
-    im.slots.emplace_back();
-    im.slots.back().lane = std::make_unique<CurlLane>(im.options, /*stop_by_progress=*/false);
-    im.slots.back().lane->set_index(static_cast<int>(im.slots.size() - 1));
-  }
-  // Without a multi handle or an epoll set, each request fails with the reason (no hang).
-  if (!im.multi || im.epoll_fd < 0) {
+  im.raw_requests = im.libcurl_requests = 0;
+  // Without an epoll set, each request fails with the reason (no hang).
+  if (im.epoll_fd < 0) {
     for (int lane = 0; lane < lanes; ++lane) {
-      LaneSlot& s = im.slots[static_cast<size_t>(lane)];
-      while (next(lane, &s.request)) {
-        s.response.Clear();
-        s.response.transport_error = "libcurl's event loop could not be created";
-        done(lane, s.request, s.response);
+      HttpRequest request;
+      HttpResponse response;
+      while (next(lane, &request)) {
+        response.Clear();
+        response.transport_error = "the event loop (epoll) could not be created";
+        done(lane, request, response);
       }
     }
     return;
   }
+  while (im.slots.size() < static_cast<size_t>(lanes)) {
+    int index = static_cast<int>(im.slots.size());
+    im.slots.emplace_back();
+    im.slots.back().lane = std::make_unique<RawLane>(im.options, im.epoll_fd, index);
+  }
   int active = 0;
-  auto start = [&](int lane) {
-    // A lane whose request could not even start reports it and asks for the next one.
-    for (;;) {
-      if (im.Start(lane, next)) {
-        ++active;
-        return;
-      }
-      LaneSlot& s = im.slots[static_cast<size_t>(lane)];
-      if (s.response.transport_error.empty()) return;  // `next` said no more
-      done(lane, s.request, s.response);
-      s.response.Clear();
+  // Hands an ended request to `done`, then starts the lane's next one. A request that ends at
+  // once (a bad URL, a refused connection reported synchronously) loops here.
+  auto settle = [&](int index) {
+    LaneSlot& s = im.slots[static_cast<size_t>(index)];
+    while (s.active && s.lane->finished()) {
+      s.lane->Collect();
+      s.active = false;
+      --active;
+      ++(s.lane->ran_libcurl() ? im.libcurl_requests : im.raw_requests);
+      done(index, s.request, s.response);
+      // After a stop request nothing new starts; what is in flight ends (stoppable requests
+      // at once, below), so the run returns within about one epoll wait.
+      if (StopRequested() || !next(index, &s.request)) return;
+      s.active = true;
+      ++active;
+      s.lane->Start(s.request, &s.response);
     }
   };
-  for (int lane = 0; lane < lanes; ++lane) {
-    im.slots[static_cast<size_t>(lane)].response.Clear();
-    start(lane);
+  for (int i = 0; i < lanes; ++i) {
+    LaneSlot& s = im.slots[static_cast<size_t>(i)];
+    s.response.Clear();
+    if (StopRequested() || !next(i, &s.request)) continue;
+    s.active = true;
+    ++active;
+    s.lane->Start(s.request, &s.response);
+    settle(i);
   }
 
   epoll_event events[64];
-  int running = 0;
   while (active > 0) {
-    int wait_ms = kMaxWaitMs;
-    if (im.timer_set) {
-      auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(im.timer_due - Clock::now());
-      wait_ms = static_cast<int>(std::clamp<long long>(left.count(), 0, kMaxWaitMs));
+    Clock::time_point now = Clock::now();
+    Clock::time_point wake = now + std::chrono::milliseconds(kMaxWaitMs);
+    for (int i = 0; i < lanes; ++i) {
+      const LaneSlot& s = im.slots[static_cast<size_t>(i)];
+      if (s.active) wake = std::min(wake, s.lane->NextWake());
     }
+    int wait_ms = static_cast<int>(std::clamp<long long>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count() +
+            (wake > now ? 1 : 0),
+        0, kMaxWaitMs));
     int n = epoll_wait(im.epoll_fd, events, 64, wait_ms);
     if (n < 0 && errno != EINTR) break;
-    for (int i = 0; i < n; ++i) {
-      int mask = (events[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
-                 (events[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
-                 (events[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
-      curl_multi_socket_action(im.multi, events[i].data.fd, mask, &running);
+    for (int e = 0; e < n; ++e) {
+      int index = RawLane::LaneOfKey(events[e].data.u64);
+      if (index < 0 || index >= static_cast<int>(im.slots.size())) continue;
+      LaneSlot& s = im.slots[static_cast<size_t>(index)];
+      s.lane->OnEvent(RawLane::FdOfKey(events[e].data.u64), events[e].events);
+      if (s.active) settle(index);
     }
-    if (im.timer_set && Clock::now() >= im.timer_due) {
-      im.timer_set = false;
-      curl_multi_socket_action(im.multi, CURL_SOCKET_TIMEOUT, 0, &running);
-    }
-    int queued = 0;
-    while (CURLMsg* msg = curl_multi_info_read(im.multi, &queued)) {
-      if (msg->msg != CURLMSG_DONE) continue;
-      CURL* easy = msg->easy_handle;
-      CURLcode rc = msg->data.result;
-      CurlLane* lane_ptr = nullptr;
-      curl_easy_getinfo(easy, CURLINFO_PRIVATE, reinterpret_cast<char**>(&lane_ptr));
-      curl_multi_remove_handle(im.multi, easy);
-      --active;
-      int lane = lane_ptr ? lane_ptr->index() : -1;
-      if (lane < 0 || lane >= static_cast<int>(im.slots.size())) continue;
-      LaneSlot& s = im.slots[static_cast<size_t>(lane)];
-      s.active = false;
-      s.lane->Complete(rc);
-      done(lane, s.request, s.response);
-      start(lane);
+    now = Clock::now();
+    for (int i = 0; i < lanes; ++i) {
+      LaneSlot& s = im.slots[static_cast<size_t>(i)];
+      if (!s.active || s.lane->NextWake() > now) continue;
+      s.lane->OnTime(now);
+      settle(i);
     }
     if (StopRequested()) {
-      // A transfer waiting on a silent server gets no progress callback: end stoppable ones here.
-      for (size_t i = 0; i < im.slots.size(); ++i) {
-        LaneSlot& s = im.slots[i];
+      // A transfer waiting on a silent server would otherwise wait for its timeout.
+      for (int i = 0; i < lanes; ++i) {
+        LaneSlot& s = im.slots[static_cast<size_t>(i)];
         if (!s.active || !s.request.stoppable) continue;
-        curl_multi_remove_handle(im.multi, s.lane->handle());
-        s.active = false;
-        --active;
-        s.lane->CompleteStopped();
-        done(static_cast<int>(i), s.request, s.response);
+        s.lane->Stop();
+        settle(i);
       }
     }
   }

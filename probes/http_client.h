@@ -127,6 +127,10 @@ class HttpRequestLoop {
   /// never called concurrently. Once a stop is requested (SIGINT/SIGTERM) no request starts and
   /// stoppable ones in flight end with `stopped` set.
   virtual void Run(int lanes, const NextFn& next, const DoneFn& done) = 0;
+  /// Which HTTP engine carried the last Run's requests, for a fact: "raw" (feedcheck's own
+  /// HTTP/1.1 framing on connections libcurl opened), "libcurl" (whole libcurl transfers, e.g.
+  /// through a proxy), "raw+libcurl"; empty when the loop cannot tell (test fakes).
+  virtual std::string_view engine() const { return {}; }
 };
 
 }  // namespace feedcheck

@@ -91,6 +91,7 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   double gets_cpu_s = 0;
   bool cut_at_deadline = false;
   bool stopped = false;
+  std::string engine;  // of the measured GETs: the request rate is that engine's
   for (const Phase& phase : phases) {
     if (phase.measured) wanted += phase.count;
     if (cut_at_deadline || stopped || phase.count == 0) continue;
@@ -161,6 +162,7 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
     if (rate_phase) {
       gets_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       gets_cpu_s = ProcessCpuSeconds() - cpu0;
+      engine = loop->engine();
     }
   }
 
@@ -196,6 +198,7 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
                      p));
   }
   f.Set(NumberFact("probe.latency.concurrency", concurrency, Unit::kCount, p));
+  if (!engine.empty()) f.Set(TextFact("probe.latency.http_engine", engine, p));
   // Over plain http there is no handshake: no TLS figure at all, rather than a "0 s" that reads
   // like a measurement.
   if (out.new_conn_ttfb.count() && out.tls.count())

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the analyzer, listing, rules and YAML fuzz targets (clang, libFuzzer + ASan/UBSan) in
+# Builds the analyzer, listing, HTTP response, rules and YAML fuzz targets (clang, libFuzzer + ASan/UBSan) in
 # build-fuzz and runs each for N seconds (default 30) from a copy of its committed seed corpus.
 # Usage: scripts/fuzz.sh [seconds] [target...]     e.g. scripts/fuzz.sh 10 fuzz_rslex_log
 set -euo pipefail
@@ -14,7 +14,7 @@ targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(fuzz_azure_monitor fuzz_data_capability fuzz_dcgm fuzz_metrics_csv fuzz_nvidia_smi
            fuzz_rslex_log fuzz_storage_blob_logs fuzz_tracing_line fuzz_list_blobs_xml
-           fuzz_condition_parser fuzz_rule_reader fuzz_job_yaml fuzz_units fuzz_knowledge_base)
+           fuzz_http_response fuzz_condition_parser fuzz_rule_reader fuzz_job_yaml fuzz_units fuzz_knowledge_base)
 fi
 cmake --build "$build_dir" --target "${targets[@]}" -j"$(nproc)"
 work=$(mktemp -d)

@@ -1,6 +1,8 @@
 // The HTTP engine against nginx on loopback (label nginx): libcurl's multi-socket event loop
 // and the reused easy handle behind CurlHttpClient, with the latency probe's request rate.
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <functional>
 #include <set>
 
 #include "azurite_seed.h"
@@ -184,6 +186,8 @@ TEST_CASE("latency probe at concurrency 4 reports the request rate and CPU per r
   CHECK(out.connect.count() == 5);
   const FactSet& f = out.result.evidence.facts;
   CHECK(f.Number("probe.latency.concurrency") == 4.0);
+  REQUIRE(f.Find("probe.latency.http_engine"));
+  CHECK(f.Find("probe.latency.http_engine")->text() == "raw");
   // Loopback: thousands per second even on a loaded machine; CPU is measured, never zero.
   CHECK(f.Number("probe.latency.requests_per_s") > 200.0);
   CHECK(f.Number("probe.latency.cpu_us_per_request") > 0.0);
@@ -191,4 +195,109 @@ TEST_CASE("latency probe at concurrency 4 reports the request rate and CPU per r
   // The discovery HEAD, the warm-up (at least one per connection) and every measured request.
   CHECK(out.result.requests_sent == 1 + 5 + 2000 + 20 + 5);
   CHECK(out.result.bytes_received == (5 + 2000 + 5) * 4096ull);
+}
+
+namespace {
+
+// https://127.0.0.1:PORT+1 and the self-signed certificate nginx.sh made for it.
+std::string TlsUrl(const std::string& path) {
+  std::string http = Url("");
+  int port = std::stoi(http.substr(http.rfind(':') + 1));
+  return "https://127.0.0.1:" + std::to_string(port + 1) + path;
+}
+
+// Runs `count` requests made by `make` on `lanes` lanes; returns every response in order.
+std::vector<HttpResponse> RunAll(CurlRequestLoop* loop, int lanes, int count,
+                                 const std::function<void(int, HttpRequest*)>& make) {
+  std::vector<HttpResponse> out;
+  int issued = 0;
+  loop->Run(
+      lanes,
+      [&](int, HttpRequest* r) {
+        if (issued == count) return false;
+        make(issued++, r);
+        return true;
+      },
+      [&](int, const HttpRequest&, const HttpResponse& resp) { out.push_back(resp); });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the raw path over TLS: verified like libcurl, handshake timed, connection reused") {
+  CurlClientOptions trusted;
+  trusted.tls.ca_file = std::string(FEEDCHECK_BINARY_DIR) + "/.run/nginx/tls/cert.pem";
+  CurlRequestLoop loop(trusted);
+  std::vector<HttpResponse> got = RunAll(&loop, 2, 200, [](int, HttpRequest* r) {
+    r->url = TlsUrl("/4k.bin");
+    r->headers = {{"Range", "bytes=0-4095"}};
+  });
+  REQUIRE(got.size() == 200);
+  int fresh = 0;
+  for (const HttpResponse& r : got) {
+    INFO(r.transport_error);
+    CHECK(r.status == 206);
+    CHECK(r.body_bytes == 4096);
+    if (!r.reused_connection) {
+      ++fresh;
+      CHECK(r.timing.tls_s > r.timing.connect_s);  // the handshake, timed by libcurl
+      CHECK(r.timing.ttfb_s >= r.timing.tls_s);
+    }
+  }
+  CHECK(fresh == 2);
+  CHECK(loop.engine() == "raw");
+  // The same verification as CurlLane: an untrusted certificate is refused, in libcurl's words.
+  CurlRequestLoop strict;
+  std::vector<HttpResponse> refused =
+      RunAll(&strict, 1, 1, [](int, HttpRequest* r) { r->url = TlsUrl("/4k.bin"); });
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0].status == 0);
+  CHECK(refused[0].transport_error.find("certificate") != std::string::npos);
+}
+
+TEST_CASE("the raw path honours Connection: close and HEAD") {
+  CurlRequestLoop loop;
+  std::vector<HttpResponse> got = RunAll(&loop, 1, 6, [](int i, HttpRequest* r) {
+    *r = HttpRequest{};
+    r->url = Url("/4k.bin");
+    if (i % 2 == 0) r->headers = {{"Connection", "close"}};  // nginx then closes after answering
+    if (i == 3) r->method = "HEAD";
+  });
+  REQUIRE(got.size() == 6);
+  for (const HttpResponse& r : got) {
+    INFO(r.transport_error);
+    CHECK(r.status == 200);
+  }
+  CHECK(got[0].body_bytes == 4096);
+  CHECK(got[3].body_bytes == 0);  // HEAD: Content-Length says 4096, no body follows
+  CHECK(got[3].Header("content-length") == "4096");
+  // Every request after a Connection: close one needed a new connection.
+  CHECK_FALSE(got[1].reused_connection);
+  CHECK_FALSE(got[3].reused_connection);
+  CHECK_FALSE(got[5].reused_connection);
+}
+
+TEST_CASE("through a proxy from the environment the loop runs libcurl transfers and says so") {
+  // nginx answers absolute-form requests ("GET http://host/4k.bin") itself, so it can stand in
+  // for a forward proxy; the storage host does not resolve, so only the proxy path can work.
+  std::string proxy = Url("");
+  std::string port = proxy.substr(proxy.rfind(':') + 1);
+  setenv("http_proxy", proxy.c_str(), 1);
+  CurlRequestLoop loop;
+  std::vector<HttpResponse> got = RunAll(&loop, 2, 20, [&](int, HttpRequest* r) {
+    r->url = "http://storage.invalid:" + port + "/4k.bin";
+    r->headers = {{"Range", "bytes=0-99"}};
+  });
+  unsetenv("http_proxy");
+  REQUIRE(got.size() == 20);
+  for (const HttpResponse& r : got) {
+    INFO(r.transport_error);
+    CHECK(r.status == 206);
+    CHECK(r.body_bytes == 100);
+  }
+  CHECK(loop.engine() == "libcurl");
+  // Without the proxy the same loop goes back to the raw path.
+  got = RunAll(&loop, 1, 3, [](int, HttpRequest* r) { r->url = Url("/4k.bin"); });
+  CHECK(got.size() == 3);
+  CHECK(loop.engine() == "raw");
 }

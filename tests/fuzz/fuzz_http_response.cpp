@@ -1,0 +1,77 @@
+// libFuzzer target: the raw path's HTTP/1.1 response parser (probes/http_response_parser.h).
+// The first byte picks a HEAD or not and how the rest is split into reads; the rest is what a
+// server sent. Whatever it is, the parser must not crash, must hold no more than its limits,
+// must hand out no more body than it was fed, and must reach the same end, error and body
+// whether the bytes come in one read or many.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "probes/http_response_parser.h"
+
+namespace {
+
+struct Sink : feedcheck::HttpResponseSink {
+  std::string body;
+  int heads = 0;
+  void OnHead(int status, const feedcheck::HttpHeaders& headers) override {
+    if (status < 200 || status > 599) __builtin_trap();
+    for (const auto& h : headers)
+      if (!feedcheck::HttpResponseParser::IsKeptHeader(h.first)) __builtin_trap();
+    ++heads;
+  }
+  bool OnBody(const char* data, size_t size) override {
+    if (heads != 1) __builtin_trap();  // a body only after exactly one final head
+    body.append(data, size);
+    return body.size() <= 4096;  // a body cap, so the refusal path is exercised too
+  }
+};
+
+struct Outcome {
+  feedcheck::HttpResponseParser::State state;
+  std::string error;
+  std::string body;
+  bool keep_alive;
+};
+
+Outcome Run(const char* data, size_t size, size_t step, bool head, bool eof) {
+  feedcheck::HttpResponseParser::Limits limits;
+  limits.max_header_bytes = 512;
+  limits.max_headers = 8;
+  limits.max_line_bytes = 64;
+  feedcheck::HttpResponseParser parser(limits);
+  parser.Reset(head);
+  Sink sink;
+  size_t at = 0;
+  while (at < size && !parser.complete() && !parser.failed()) {
+    size_t n = step == 0 ? size - at : std::min(step, size - at);
+    size_t used = parser.Feed(data + at, n, &sink);
+    if (used > n) __builtin_trap();
+    at += n;
+  }
+  if (eof && !parser.complete() && !parser.failed()) parser.FeedEof();
+  if (sink.body.size() > size) __builtin_trap();
+  if (parser.failed() && parser.keep_alive()) __builtin_trap();
+  if (parser.state() == feedcheck::HttpResponseParser::State::kComplete && sink.heads != 1)
+    __builtin_trap();
+  // Bytes past the end in a later read would be just as foreign as ones in the same read (the
+  // lane never reuses a connection with either), so both count against keep-alive.
+  return {parser.state(), parser.error(), sink.body, parser.keep_alive() && at == size};
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const bool head = data[0] & 1;
+  const bool eof = data[0] & 2;
+  const size_t step = 1 + (data[0] >> 2);  // 1..64 bytes a read
+  const char* text = reinterpret_cast<const char*>(data + 1);
+  size -= 1;
+  Outcome whole = Run(text, size, 0, head, eof);
+  Outcome split = Run(text, size, step, head, eof);
+  if (whole.state != split.state || whole.error != split.error || whole.body != split.body ||
+      whole.keep_alive != split.keep_alive)
+    __builtin_trap();
+  return 0;
+}
