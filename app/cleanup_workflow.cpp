@@ -32,12 +32,15 @@ ReportTable PrefixTable(const LeftoverCleanupResult& r, bool dry_run) {
                    {"blobs", "Blobs", true},
                    {"bytes", "Size", true},
                    {"action", dry_run ? "Dry run" : "Action"}};
+  // Deletes are counted for the whole run, not per prefix: "removed" only when all went.
+  const char* action = dry_run                            ? "would remove"
+                       : r.blobs_deleted == r.blobs_found ? "removed"
+                                                          : "attempted";
   for (const LeftoverPrefix& p : r.prefixes)
     table.rows.push_back({{p.prefix, std::nullopt},
                           {fmt::format("{}", p.blobs), static_cast<double>(p.blobs)},
                           {FormatBytes(static_cast<double>(p.bytes)), static_cast<double>(p.bytes)},
-                          {dry_run ? "would remove" : "removed", std::nullopt}});
-  if (r.prefixes.empty()) table.notes.push_back("No feedcheck-test-* prefix under the target.");
+                          {action, std::nullopt}});
   return table;
 }
 
@@ -86,7 +89,7 @@ Outcome RunCleanup(const CleanupRequest& request, const ProbeCallbacks& callback
   AddNumberResult("delete_failures", static_cast<double>(r.delete_failures), "",
                   "Deletes that failed", &report);
   AddRunResult(r.result, target, &report);
-  report.tables.push_back(PrefixTable(r, request.dry_run));
+  if (!r.prefixes.empty()) report.tables.push_back(PrefixTable(r, request.dry_run));
   if (r.result.status != ProbeStatus::kOk)
     report.context.warnings.push_back(fmt::format(
         "cleanup {}: {}", ProbeStatusName(r.result.status), RedactText(r.result.message)));
@@ -95,6 +98,8 @@ Outcome RunCleanup(const CleanupRequest& request, const ProbeCallbacks& callback
                r.result.status == ProbeStatus::kOk || r.result.status == ProbeStatus::kPartial
                    ? DiagnosticSeverity::kWarning
                    : DiagnosticSeverity::kError);
+  if (std::string advice = AccessDeniedAdvice(r.result, target); !advice.empty())
+    AddMessage(&out.diagnostics, probe_codes::kAccessDenied, advice, DiagnosticSeverity::kNote);
   if (!request.dry_run && r.blobs_deleted < r.blobs_found)
     AddMessage(&out.diagnostics, probe_codes::kTestDataLeft,
                fmt::format("{} of {} test blobs were not removed; run cleanup again",

@@ -16,8 +16,9 @@ struct CleanupRequest {
 
 /// The Report ("Cleanup") has the counts in `result` (prefixes, blobs_found, blobs_deleted,
 /// delete_failures, listing_complete, dry_run and the run's status) and one row per prefix found
-/// in the "Test-data prefixes" table. The budget statement goes to `callbacks` before the first
-/// request. Status: kOk when everything found was removed (or nothing was found, or a dry run
+/// in the "Test-data prefixes" table (left out when there is none). Refused anonymously: a note
+/// with the next step (the credential to set). The budget statement goes to `callbacks` before the
+/// first request. Status: kOk when everything found was removed (or nothing was found, or a dry run
 /// read the whole listing); kProbeFailed when something was left or the listing was cut short;
 /// kInputError when the container cannot be reached; kUsage for a bad flag or target.
 Outcome RunCleanup(const CleanupRequest& request, const ProbeCallbacks& callbacks = {});

@@ -50,7 +50,7 @@ Outcome RunFactsList(const FactsListRequest& request) {
 
   Outcome out;
   out.report.context = CurrentRunContext("facts list");
-  out.report.title = "Fact keys";
+  out.report.title = "Fact vocabulary";
   if (!request.prefix.empty())
     out.report.verdict_detail = fmt::format("Keys starting with '{}'", request.prefix);
   out.report.result.push_back({"keys", static_cast<double>(keys), "", "Keys"});

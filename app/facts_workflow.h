@@ -12,7 +12,7 @@ struct FactsListRequest {
   std::string prefix;  ///< only keys starting with it ("probe.throughput"); "" for all
 };
 
-/// The Report ("Fact keys") has the "Fact keys" table (key, unit, origin, description) and in
+/// The Report ("Fact vocabulary") has the "Fact keys" table (key, unit, origin, description) and in
 /// `result` the number of keys listed and of families among them (keys ending in ".<name>").
 /// A prefix no key starts with: kUsage, with the nearest prefixes named.
 Outcome RunFactsList(const FactsListRequest& request);

@@ -44,10 +44,11 @@ Outcome RunRulesList(const RulesListRequest& request) {
     ++by_severity[r.severity == Severity::kCritical ? 0 : r.severity == Severity::kWarning ? 1 : 2];
     files.insert(r.location.file);
   }
-  table.notes.push_back(fmt::format("{} rules", set.rules().size()));
   Report& report = out.report;
   report.context = CurrentRunContext("rules list");
-  report.title = "Rules";
+  report.title = "Rule set";
+  report.verdict_detail = fmt::format("{} rules from {} {}", set.rules().size(), files.size(),
+                                      files.size() == 1 ? "file" : "files");
   AddCount(&report, "rules", set.rules().size(), "Rules");
   AddCount(&report, "critical", by_severity[0], "Critical");
   AddCount(&report, "warnings", by_severity[1], "Warnings");
@@ -93,11 +94,13 @@ Outcome RunRulesValidate(const RulesValidateRequest& request) {
   if (invalid > 0) {
     report.verdict = "invalid";
     report.verdict_level = VerdictLevel::kBad;
-    report.verdict_detail = fmt::format("{} of {} files invalid", invalid, files);
+    report.verdict_detail =
+        fmt::format("{} of {} {} invalid", invalid, files, files == 1 ? "file" : "files");
   } else if (with_warnings > 0) {
     report.verdict = "valid, with warnings";
     report.verdict_level = VerdictLevel::kWarning;
-    report.verdict_detail = fmt::format("{} of {} files with warnings", with_warnings, files);
+    report.verdict_detail = fmt::format("{} of {} {} with warnings", with_warnings, files,
+                                        files == 1 ? "file" : "files");
   } else {
     report.verdict = "valid";
     report.verdict_level = VerdictLevel::kGood;

@@ -15,7 +15,7 @@ struct RulesListRequest {
   KnowledgeInputs knowledge;  ///< --rules directories join the built-ins
 };
 
-/// The Report ("Rules") has one row per rule in the "Rules" table (id, severity, title, file,
+/// The Report ("Rule set") has one row per rule in the "Rules" table (id, severity, title, file,
 /// line) and each rule's public source in the folded "Sources" table; `result` counts them
 /// (rules, critical, warnings, info, files). A rules file with errors: its diagnostics, the
 /// rules that did compile, and kInputError.

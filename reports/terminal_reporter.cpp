@@ -191,8 +191,9 @@ void PrintTables(const Report& r, std::ostream& out, const Painter& paint, bool 
   for (const auto& t : r.tables) {
     if (t.folded && !verbose) {
       out << "\n"
-          << paint(kDim, fmt::format("{}: {} rows; -v lists them",
-                                     t.title.empty() ? "Table" : t.title, t.rows.size()))
+          << paint(kDim,
+                   fmt::format("{}: {} {}; -v lists them", t.title.empty() ? "Table" : t.title,
+                               t.rows.size(), t.rows.size() == 1 ? "row" : "rows"))
           << "\n";
       continue;
     }

@@ -77,9 +77,10 @@ bool HasDiagnostic(const DiagnosticList& diagnostics, const std::string& code,
 }
 
 std::string WriteTempFile(const std::string& name, const std::string& text) {
-  const std::string path = (Scratch() / name).string();
+  const fs::path path = Scratch() / name;
+  fs::create_directories(path.parent_path());
   std::ofstream(path) << text;
-  return path;
+  return path.string();
 }
 
 std::string SourcePath(const std::string& path) {

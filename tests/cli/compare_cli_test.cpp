@@ -49,29 +49,36 @@ TEST_CASE("compare says what got better, worse, or stayed inside its noise", "[c
   RunResult r = RunFeedcheck({"compare", before, after});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(Has(r.out, "Verdict: at risk -> ready"));
+  CHECK(Has(r.out, "Verdict: WORSE"));
+  CHECK(Has(r.out, "The results' verdicts: at risk -> ready"));
   CHECK(Has(r.out, "within noise"));  // 0.02 inside ±0.042
   CHECK(Has(r.out, "worse"));
   CHECK(Has(r.out, "probe.latency.ttfb_p99_ms"));
   CHECK(Has(r.out, "+60.0%"));
-  CHECK_FALSE(Has(r.out, "node.count"));  // the same in both: not listed
-  CHECK_FALSE(Has(r.out, "\x1b["));       // not a terminal: no colour
+  CHECK_FALSE(Has(r.out, "node.count"));  // the same in both: counted, not listed
+  CHECK(Has(r.out, "Unchanged: 1 row; -v lists them"));
+  CHECK_FALSE(Has(r.out, "\x1b["));  // not a terminal: no colour
 
   RunResult j = RunFeedcheck({"compare", before, after, "--json"});
   REQUIRE(j.exit_code == 0);
   auto doc = j.Json();
   CHECK(doc["schema_version"] == 1);
+  CHECK(doc["kind"] == "feedcheck-report");
   CHECK(doc["result"]["worse"] == 1);
   CHECK(doc["result"]["verdict_changed"] == true);
-  bool found = false;
-  for (const auto& c : doc["changes"]) {
-    if (c["key"] == "probe.throughput.knee_gbps") {
-      found = true;
-      CHECK(c["change"] == "within noise");
-      CHECK(c["noise"].get<double>() == Approx(0.0424).epsilon(0.01));
+  bool found = false, same = false;
+  for (const auto& t : doc["tables"])
+    for (const auto& c : t["rows"]) {
+      if (c["key"] == "probe.throughput.knee_gbps") {
+        found = true;
+        CHECK(t["title"] == "Results that changed");
+        CHECK(c["change"] == "within noise");
+        CHECK(c["noise"].get<double>() == Approx(0.0424).epsilon(0.01));
+      }
+      same |= t["title"] == "Unchanged" && c["key"] == "node.count";
     }
-  }
   CHECK(found);
+  CHECK(same);
 
   // A CI gate: worse beyond its band is exit 1.
   CHECK(RunFeedcheck({"compare", before, after, "--fail-on-worse"}).exit_code == 1);
@@ -85,12 +92,12 @@ TEST_CASE("compare writes Markdown and HTML, picked by -o's extension", "[cli][c
   std::string html = dir + ".html", md = dir + ".md";
   REQUIRE(RunFeedcheck({"compare", before, after, "-o", html}).exit_code == 0);
   std::string page = Slurp(html);
-  CHECK(Has(page, "<!DOCTYPE html>"));
-  CHECK(Has(page, "class=\"better\""));
+  CHECK(Has(page, "<!doctype html>"));
+  CHECK(Has(page, "Results that changed"));
   CHECK(Has(page, "+80.0%"));
   REQUIRE(RunFeedcheck({"compare", before, after, "-o", md}).exit_code == 0);
   std::string text = Slurp(md);
-  CHECK(Has(text, "| better | probe.throughput.knee\\_gbps |"));
+  CHECK(Has(text, "| better | probe.throughput.knee_gbps | 500 Mbit/s | 900 Mbit/s | +80.0% |"));
   std::remove(html.c_str());
   std::remove(md.c_str());
 }
@@ -104,6 +111,6 @@ TEST_CASE("compare refuses what it cannot read or cannot mean", "[cli][compare]"
   CHECK(RunFeedcheck({"compare", good, "/nonexistent/x.json"}).exit_code == 3);
   r = RunFeedcheck({"compare", good, good, "--json", "-f", "md"});
   CHECK(r.exit_code == 2);
-  CHECK(Has(r.err, "disagree"));
+  CHECK(Has(r.err, "ask for two formats"));
   CHECK(RunFeedcheck({"compare", good, good, "--tolerance", "150%"}).exit_code == 2);
 }

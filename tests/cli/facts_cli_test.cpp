@@ -21,8 +21,10 @@ TEST_CASE("facts list --json has schema_version and all keys", "[cli][facts]") {
   REQUIRE(r.exit_code == 0);
   auto j = r.Json();
   CHECK(j["schema_version"] == 1);
+  CHECK(j["result"]["keys"] == feedcheck::FactRegistry::Builtin().all().size());
+  REQUIRE(j["tables"][0]["title"] == "Fact keys");
   std::set<std::string> keys;
-  for (const auto& f : j["facts"]) {
+  for (const auto& f : j["tables"][0]["rows"]) {
     keys.insert(f["key"].get<std::string>());
     CHECK(f.contains("unit"));
     CHECK(f.contains("origin"));
@@ -32,6 +34,14 @@ TEST_CASE("facts list --json has schema_version and all keys", "[cli][facts]") {
   CHECK(keys.count("plan.get_requests"));
 }
 
-TEST_CASE("facts without a subcommand is a usage error", "[cli][facts]") {
+TEST_CASE("facts without a subcommand, or with a prefix no key has, is a usage error",
+          "[cli][facts]") {
   CHECK(RunFeedcheck({"facts"}).exit_code == 2);
+  RunResult r = RunFeedcheck({"facts", "list", "nosuch."});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("no fact key starts with 'nosuch.'") != std::string::npos);
+  RunResult md = RunFeedcheck({"facts", "list", "egress.", "-f", "md"});
+  CHECK(md.exit_code == 0);
+  CHECK(md.out.find("egress.full_rate_nodes") != std::string::npos);
+  CHECK(md.out.find("| node.count |") == std::string::npos);
 }

@@ -19,7 +19,9 @@ TEST_CASE("rules validate: the built-in files are Ok", "[cli][rules]") {
   RunResult r = RunFeedcheck(
       {"rules", "validate", std::string(FEEDCHECK_SOURCE_DIR) + "/rules/builtin/scenarios.yaml"});
   CHECK(r.exit_code == 0);
-  CHECK(r.out == std::string(FEEDCHECK_SOURCE_DIR) + "/rules/builtin/scenarios.yaml: Ok\n");
+  CHECK(r.out.find("Verdict: VALID\n") != std::string::npos);
+  CHECK(r.out.find("/rules/builtin/scenarios.yaml  Ok ") != std::string::npos);
+  CHECK(r.err.empty());
 }
 
 TEST_CASE("rules validate: Invalid with coded diagnostics, exit 3", "[cli][rules]") {
@@ -32,23 +34,31 @@ TEST_CASE("rules validate: Invalid with coded diagnostics, exit 3", "[cli][rules
 )");
   RunResult r = RunFeedcheck({"rules", "validate", path});
   CHECK(r.exit_code == 3);
-  CHECK(r.out.find(path + ": Invalid\n") == 0);
-  CHECK(r.out.find(path + ":4:37: error[R104]: unit mismatch: dataset.median_file_bytes (bytes, a "
+  CHECK(r.out.find("Verdict: INVALID\n") != std::string::npos);
+  CHECK(r.out.find(path + "  Invalid ") != std::string::npos);
+  // The diagnostics, with the line and a caret under the column, go to stderr like a compiler's.
+  CHECK(r.err.find(path + ":4:37: error[R104]: unit mismatch: dataset.median_file_bytes (bytes, a "
                           "size) < 24Gbit/s (Gbit/s, a rate) (rule 'a' > when)\n"
                           "      when: dataset.median_file_bytes < 24Gbit/s and node.cont > 3\n"
                           "                                        ^\n") != std::string::npos);
-  CHECK(r.out.find(path + ":4:50: error[R103]: unknown fact 'node.cont'; did you mean "
+  CHECK(r.err.find(path + ":4:50: error[R103]: unknown fact 'node.cont'; did you mean "
                           "'node.count'?") != std::string::npos);
-  CHECK(r.out.find(path + ":5:15: error[R201]: '{' is not closed by '}'") != std::string::npos);
+  CHECK(r.err.find(path + ":5:15: error[R201]: '{' is not closed by '}'") != std::string::npos);
 
   RunResult j = RunFeedcheck({"rules", "validate", path, "--json"});
   CHECK(j.exit_code == 3);
   auto json = j.Json();
-  CHECK(json["valid"] == false);
-  CHECK(json["files"][0]["status"] == "Invalid");
-  CHECK(json["files"][0]["diagnostics"][0]["code"] == "R104");
-  CHECK(json["files"][0]["diagnostics"][0]["line"] == 4);
-  CHECK(json["files"][0]["diagnostics"][0]["column"] == 37);
+  CHECK(json["schema_version"] == 1);
+  CHECK(json["verdict"] == "invalid");
+  CHECK(json["result"]["valid"] == false);
+  CHECK(json["result"]["errors"] == 3);
+  CHECK(json["tables"][0]["rows"][0]["status"] == "Invalid");
+  const auto& diagnostics = json["evidence"]["diagnostics"];
+  REQUIRE(diagnostics.size() >= 3);
+  CHECK(diagnostics[0]["code"] == "R104");
+  CHECK(diagnostics[0]["file"] == path);
+  CHECK(diagnostics[0]["line"] == 4);
+  CHECK(diagnostics[0]["column"] == 37);
 }
 
 TEST_CASE("rules validate: warnings only", "[cli][rules]") {
@@ -62,8 +72,8 @@ TEST_CASE("rules validate: warnings only", "[cli][rules]") {
 )");
   RunResult r = RunFeedcheck({"rules", "validate", path});
   CHECK(r.exit_code == 0);
-  CHECK(r.out.find(path + ": Ok, with warnings\n") == 0);
-  CHECK(r.out.find("warning[R005]: unknown field 'tags' is ignored") != std::string::npos);
+  CHECK(r.out.find(path + "  Ok, with warnings ") != std::string::npos);
+  CHECK(r.err.find("warning[R005]: unknown field 'tags' is ignored") != std::string::npos);
   CHECK(RunFeedcheck({"rules", "validate", "/nonexistent.yaml"}).exit_code == 3);
 }
 
@@ -71,10 +81,21 @@ TEST_CASE("rules list shows built-in and user rules", "[cli][rules]") {
   RunResult r = RunFeedcheck({"rules", "list", "--json"});
   REQUIRE(r.exit_code == 0);
   auto j = r.Json();
-  CHECK(j["rules"].size() >= 40);
+  CHECK(j["schema_version"] == 1);
+  CHECK(j["result"]["rules"] >= 40);
+  REQUIRE(j["tables"][0]["title"] == "Rules");
   bool scenario = false;
-  for (const auto& rule : j["rules"]) scenario |= rule["id"] == "mount-large-random-seeks";
+  for (const auto& rule : j["tables"][0]["rows"])
+    scenario |= rule["id"] == "mount-large-random-seeks";
   CHECK(scenario);
+  CHECK(j["tables"][1]["title"] == "Sources");
+  CHECK(j["tables"][1]["folded"] == true);
+  // On the terminal the sources are one line, unless -v.
+  RunResult term = RunFeedcheck({"rules", "list"});
+  CHECK(term.out.find("Sources: ") != std::string::npos);
+  CHECK(term.out.find("-v lists them") != std::string::npos);
+  CHECK(RunFeedcheck({"rules", "list", "-v"}).out.find("https://learn.microsoft.com/") !=
+        std::string::npos);
   std::string user = WriteRulesDir("user-rules", R"(- id: my-rule
   severity: info
   title: Mine

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every rule example in docs/rules.md loads: each fenced block opened with "```yaml rule-example"
-# is written to a file and checked with `feedcheck rules validate`, which must print "FILE: Ok"
-# and exit 0. A block opened with "```yaml rule-example expect=R104" shows a mistake: validate
-# must report that code (as error or warning) and must not say plain "Ok".
+# is written to a file and checked with `feedcheck rules validate`, whose verdict must be a plain
+# "valid" (no warning), with exit 0. A block opened with "```yaml rule-example expect=R104" shows
+# a mistake: validate must report that code (as error or warning) and must not say plain valid.
 # Usage: check_rule_examples.sh FEEDCHECK DOCS_RULES_MD WORK_DIR
 set -euo pipefail
 feedcheck=$1 doc=$2 work=$3
@@ -35,14 +35,14 @@ for example in "${examples[@]}"; do
   output=$("$feedcheck" rules validate "$example" 2>&1) || status=$?
   if [[ -f "$base.expect" ]]; then
     code=$(cat "$base.expect")
-    if grep -q "\[$code\]" <<<"$output" && ! grep -qx "$example: Ok" <<<"$output"; then
+    if grep -q "\[$code\]" <<<"$output" && ! grep -qx "Verdict: VALID" <<<"$output"; then
       echo "ok   $doc:$line reports $code as documented"
     else
       echo "FAIL $doc:$line should report $code; rules validate said (exit $status):"
       echo "$output"
       failed=1
     fi
-  elif ((status == 0)) && grep -qx "$example: Ok" <<<"$output"; then
+  elif ((status == 0)) && grep -qx "Verdict: VALID" <<<"$output"; then
     echo "ok   $doc:$line loads"
   else
     echo "FAIL $doc:$line does not load cleanly (exit $status):"

@@ -166,9 +166,10 @@ TEST_CASE("feedcheck cleanup removes only the tool's own leftover prefixes, afte
   CHECK(dry.exit_code == 0);
   auto j = ParseJson(dry.out);
   REQUIRE(j);
-  CHECK((*j)["cleanup"]["blobs_found"] == 3);
-  CHECK((*j)["cleanup"]["blobs_deleted"] == 0);
-  CHECK((*j)["cleanup"]["prefixes"].size() == 2);
+  CHECK((*j)["result"]["blobs_found"] == 3);
+  CHECK((*j)["result"]["blobs_deleted"] == 0);
+  CHECK((*j)["result"]["prefixes"] == 2);
+  CHECK((*j)["tables"][0]["rows"].size() == 2);
   CHECK(CountBlobs(server) == 6);  // a dry run deletes nothing
 
   CommandResult real = Run("cleanup " + ShellQuote(Store(server)));
