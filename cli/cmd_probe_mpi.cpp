@@ -11,11 +11,10 @@
 #include "app/report_format.h"
 #include "cli/command.h"
 #include "cli/probe_options.h"
+#include "cli/probe_output.h"
 #include "cli/report_output.h"
 #include "core/exit_status.h"
-#include "core/terminal_text.h"
 #include "mpi/mpi_world.h"
-#include "probes/redact.h"
 
 namespace feedcheck::cli {
 namespace {
@@ -140,11 +139,7 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
   request.knowledge = globals.knowledge;
   request.fail_on = globals.fail_on;
 
-  app::ProbeCallbacks callbacks;
-  callbacks.notice = [](const std::string& text) {
-    fmt::print(stderr, "{}\n", TerminalSafe(RedactText(text)));
-  };
-  app::Outcome outcome = app::RunMpiProbe(world, request, callbacks);
+  app::Outcome outcome = app::RunMpiProbe(world, request, TerminalCallbacks());
   if (!world.root()) return ToInt(outcome.status);  // rank 0 alone prints
   return Render(outcome, output, globals, "mpi probe " + request.command);
 }

@@ -123,6 +123,7 @@ TEST_CASE("throughput: headline values are the merged figures; rows per rank and
   const ReportTable* by_rank = Table(r, "Ramp by rank");
   REQUIRE(by_rank);
   CHECK(by_rank->rows.size() == 1 + 2 + 3);
+  CHECK_FALSE(by_rank->folded);           // three nodes' six rows fit a screen
   CHECK(by_rank->rows[5][0].value == 3);  // nodes
   CHECK(by_rank->rows[5][1].value == 2);  // rank
   CHECK(by_rank->rows[5][3].value == Approx(0.33));
@@ -154,6 +155,30 @@ TEST_CASE("throughput: the JSON is the report shape and reads back as feedcheck 
   CHECK(md.find("node2") != std::string::npos);
   CHECK(Render(back, "term").find("Throughput per node: 0.31 to 0.33 Gbit/s") != std::string::npos);
   CHECK(Render(back, "html").find("node2") != std::string::npos);
+}
+
+TEST_CASE("a ramp of six nodes folds its 21 rows by rank on the terminal, not in JSON") {
+  app::MpiProbeRequest f;
+  f.command = "throughput";
+  f.ramp = true;
+  app::RankProbe s = Probe();
+  std::vector<std::vector<RankReport>> steps;
+  std::vector<ClusterThroughput> merged;
+  for (int active = 1; active <= 6; ++active) {
+    std::vector<RankReport> step;
+    for (int k = 0; k < active; ++k)
+      step.push_back(Steady(k, 0.4, 100.0 * active, 100.0 * active + 2));
+    merged.push_back(MergeThroughput(step));
+    steps.push_back(std::move(step));
+  }
+  app::ClusterThroughputResult result = app::AssembleThroughput(f, s, 6, merged, steps.back());
+  Report r = app::ThroughputClusterReport(f, s, 6, merged, result);
+  const ReportTable* by_rank = Table(r, "Ramp by rank");
+  REQUIRE(by_rank);
+  CHECK(by_rank->rows.size() == 21);
+  CHECK(by_rank->folded);
+  CHECK(Render(r, "term").find("Ramp by rank: 21 rows; -v lists them") != std::string::npos);
+  CHECK(ReportToJson(r).at("tables").at(2).at("rows").size() == 21);
 }
 
 TEST_CASE("throughput without a common window: no aggregate, the reason, exit 4") {

@@ -254,6 +254,24 @@ TEST_CASE("a bad flag is reported once, by rank 0, with exit 2", "[nginx]") {
   CHECK(s.out.empty());
 }
 
+TEST_CASE("broken rules stop every rank before any measures, naming file and line", "[nginx]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("fcm-rules-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "bad.yaml") << "rules:\n  - id: x\n";
+  Run r = MpiRun(2, {"--json", "--rules", dir.string(), "probe", "throughput",
+                     "http://127.0.0.1:9/x.bin", "--duration", "30s"});
+  fs::remove_all(dir);
+  CHECK(r.exit_code == 3);
+  CHECK(Count(r.err, (dir / "bad.yaml").string() + ":1:1: error[R002]") == 1);
+  CHECK(Count(r.err, "error[M001]: rank 0 (") == 1);
+  CHECK(Count(r.err, "feedcheck-mpi probe throughput:") == 0);  // the budget line: no start
+  json j = r.Json();  // a script still gets the one shape, with what stopped it
+  REQUIRE(j.is_object());
+  CHECK(j.at("schema_version") == 1);
+  CHECK(j.at("tables").empty());
+}
+
 TEST_CASE("a rank that cannot enter its namespace stops every rank, naming it", "[nginx]") {
   Run r = MpiRun(
       2, {"probe", "throughput", "http://127.0.0.1:9/x.bin", "--netns", "fch-no-such-ns-{rank}"});
