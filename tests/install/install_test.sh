@@ -29,7 +29,8 @@ check_installed() {
   grep -q '"full_rate_nodes": 4' <<<"$out" || fail "$where: did not read its own knowledge base: $out"
   out=$(env -u FEEDCHECK_HOME "$bin" rules list) || fail "$where: rules list failed"
   local rules
-  rules=$(grep -c '^[a-z]' <<<"$out" || true)
+  # One table row per rule: "  <id>  <severity>  <title> ...".
+  rules=$(grep -cE '^ +[a-z0-9-]+ +(critical|warning|info) ' <<<"$out" || true)
   ((rules >= 20)) || fail "$where: rules list shows $rules rules:\n$out"
   echo "$where: ok ($rules rule lines, egress from the installed knowledge base)"
 }
