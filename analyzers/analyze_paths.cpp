@@ -3,17 +3,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <system_error>
+#include <utility>
 
 #include "analyzers/analyzer_messages.h"
 #include "analyzers/azure_monitor_metrics.h"
+#include "analyzers/clock_offset.h"
 #include "analyzers/correlation.h"
 #include "analyzers/data_capability_log.h"
 #include "analyzers/gpu_util.h"
+#include "analyzers/line_reader.h"
 #include "analyzers/metrics_csv.h"
+#include "analyzers/nvidia_smi_csv.h"
 #include "analyzers/rslex_log.h"
 #include "analyzers/storage_blob_logs.h"
 #include "analyzers/timestamp.h"
@@ -119,7 +127,71 @@ std::string NodeNameOf(const std::string& root, const std::string& path) {
   return stem;
 }
 
-namespace {}  // namespace
+namespace {
+
+// First and last timestamp of an nvidia-smi file's readable samples, from its first and last
+// 64 KiB (the header is in the first; samples are written in time order): a large file is not
+// read twice.
+std::optional<std::pair<double, double>> SmiTimeSpan(const std::string& path) {
+  constexpr size_t kChunk = 64 * 1024;
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return std::nullopt;
+  auto size = static_cast<size_t>(std::max<std::streamoff>(0, in.tellg()));
+  std::string head = ReadHead(path, kChunk);
+  std::string tail;
+  if (size > kChunk) {
+    tail.resize(kChunk);
+    in.seekg(static_cast<std::streamoff>(size - kChunk));
+    in.read(tail.data(), static_cast<std::streamsize>(kChunk));
+    tail.resize(static_cast<size_t>(in.gcount()));
+    size_t nl = tail.find('\n');  // the first line is cut
+    tail.erase(0, nl == std::string::npos ? tail.size() : nl + 1);
+  }
+  NvidiaSmiCsvParser parser;
+  std::optional<std::pair<double, double>> span;
+  GpuSample sample;
+  std::string error;
+  Line line;
+  for (const std::string* chunk : {&head, &tail}) {
+    LineReader reader = LineReader::FromBuffer(*chunk);
+    while (reader.Next(&line)) {
+      if (line.too_long || line.unterminated ||
+          parser.Parse(line.text, &sample, &error) != NvidiaSmiCsvParser::Result::kSample ||
+          !sample.epoch_s)
+        continue;
+      double t = *sample.epoch_s;
+      span = span ? std::make_pair(std::min(span->first, t), std::max(span->second, t))
+                  : std::make_pair(t, t);
+    }
+  }
+  return span;
+}
+
+// The UTC span of the data runtime's logs read so far.
+std::optional<std::pair<double, double>> LogTimeSpan(
+    const std::vector<std::unique_ptr<LineAnalyzer>>& analyzers) {
+  std::optional<std::pair<double, double>> span;
+  auto widen = [&](double a, double b) {
+    span = span ? std::make_pair(std::min(span->first, a), std::max(span->second, b))
+                : std::make_pair(a, b);
+  };
+  for (const auto& a : analyzers) {
+    if (const auto* r = dynamic_cast<const RslexLogAnalyzer*>(a.get()); r && r->parsed_lines() > 0)
+      widen(r->first_epoch_s(), r->last_epoch_s());
+    if (const auto* d = dynamic_cast<const DataCapabilityAnalyzer*>(a.get()))
+      if (auto s = d->time_span()) widen(s->first, s->second);
+  }
+  return span;
+}
+
+std::string ZoneName(double offset_s) {
+  // Samples shifted by +7 h were written at UTC-07:00.
+  int minutes = static_cast<int>(std::lround(-offset_s / 60));
+  return fmt::format("UTC{}{:02d}:{:02d}", minutes < 0 ? '-' : '+', std::abs(minutes) / 60,
+                     std::abs(minutes) % 60);
+}
+
+}  // namespace
 
 std::vector<std::string> OrderRslexFiles(std::vector<std::string> files) {
   struct Keyed {
@@ -220,9 +292,28 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
           gpu = gpu_owner.get();
         }
         for (const auto& p : paths) {
+          // nvidia-smi's timestamps carry no zone; the logs' are UTC (DCGM scrapes are stamped
+          // by the collector, also UTC).
+          double offset_s = 0;
+          auto logs = format == InputFormat::kNvidiaSmiCsv ? LogTimeSpan(analyzers) : std::nullopt;
+          if (auto samples = logs ? SmiTimeSpan(p) : std::nullopt) {
+            if (auto o =
+                    LocalClockOffsetS(samples->first, samples->second, logs->first, logs->second)) {
+              offset_s = *o;
+              result.evidence.diagnostics.Add(
+                  {kCodeGpuLocalTime,
+                   DiagnosticSeverity::kNote,
+                   fmt::format("nvidia-smi timestamps have no zone and miss the data runtime's "
+                               "UTC logs by hours: read as local time {} (shifted {:+.2f} h)",
+                               ZoneName(offset_s), offset_s / 3600),
+                   {p, 0, 0},
+                   "gpu",
+                   ""});
+            }
+          }
           gpu->SetNextFile(format == InputFormat::kDcgmText ? GpuFileFormat::kDcgmText
                                                             : GpuFileFormat::kNvidiaSmiCsv,
-                           gpu_files > 1 ? NodeNameOf(root_of[p], p) : "");
+                           gpu_files > 1 ? NodeNameOf(root_of[p], p) : "", offset_s);
           feed(*gpu, p);
         }
         continue;

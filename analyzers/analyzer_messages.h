@@ -18,5 +18,6 @@ inline constexpr const char* kCodeNotMetrics = "A212";    ///< JSON without Azur
 inline constexpr const char* kCodeGpuNoValue = "A220";    ///< note: samples without a value
 inline constexpr const char* kCodeGpuNoTimestamp = "A221";  ///< note: samples without a time
 inline constexpr const char* kCodeTooManyGpus = "A222";     ///< note: GPUs beyond the bound
+inline constexpr const char* kCodeGpuLocalTime = "A223";    ///< note: samples in local time
 
 }  // namespace feedcheck::analyzers

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
@@ -117,6 +119,10 @@ void DataCapabilityAnalyzer::OnLine(const Line& line) {
     return;
   }
   if (p.level == "ERROR" || p.level == "CRITICAL" || p.level == "FATAL") ++error_lines_;
+  if (p.has_time)
+    span_ = span_ ? std::make_pair(std::min(span_->first, p.epoch_s),
+                                   std::max(span_->second, p.epoch_s))
+                  : std::make_pair(p.epoch_s, p.epoch_s);
   std::string_view msg = p.message;
   if (auto started = ParseActivityStarted(msg)) {
     if (!p.has_time) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "analyzers/line_analyzer.h"
 
@@ -55,6 +56,8 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
     int64_t line = 0;
   };
   const std::map<std::string, ActivityTotals, std::less<>>& activities() const { return totals_; }
+  /// First and last timestamp of the lines read (UTC); nothing before a timestamped line.
+  std::optional<std::pair<double, double>> time_span() const { return span_; }
 
  private:
   struct Open {
@@ -74,6 +77,7 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
   std::string stream_error_file_;
   int64_t stream_error_line_ = 0;
   uint64_t unfinished_ = 0;
+  std::optional<std::pair<double, double>> span_;
 };
 
 }  // namespace feedcheck::analyzers

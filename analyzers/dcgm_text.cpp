@@ -1,5 +1,7 @@
 #include "analyzers/dcgm_text.h"
 
+#include <initializer_list>
+
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 
@@ -8,6 +10,16 @@ namespace feedcheck::analyzers {
 namespace {
 constexpr double kBlankSentinel = 9.2e18;
 constexpr std::string_view kUtilMetric = "DCGM_FI_DEV_GPU_UTIL";
+constexpr std::string_view kEngineMetric = "DCGM_FI_PROF_GR_ENGINE_ACTIVE";
+
+// The metric name the line starts with, when it is one of `names` (followed by '{' or ' ').
+std::string_view MetricOf(std::string_view line, std::initializer_list<std::string_view> names) {
+  for (std::string_view n : names)
+    if (StartsWith(line, n) &&
+        (line.size() == n.size() || line[n.size()] == '{' || line[n.size()] == ' '))
+      return n;
+  return {};
+}
 }  // namespace
 
 std::optional<std::string> PrometheusLabel(std::string_view labels, std::string_view name,
@@ -62,11 +74,9 @@ DcgmTextParser::Result DcgmTextParser::Parse(std::string_view line, GpuSample* s
     if (auto t = ParseTimestamp(rest)) current_time_ = *t;
     return Result::kSkip;  // # HELP, # TYPE, comments
   }
-  if (!StartsWith(line, kUtilMetric) ||
-      (line.size() > kUtilMetric.size() && line[kUtilMetric.size()] != '{' &&
-       line[kUtilMetric.size()] != ' '))
-    return Result::kSkip;  // another metric
-  std::string_view rest = line.substr(kUtilMetric.size());
+  std::string_view metric = MetricOf(line, {kUtilMetric, kEngineMetric});
+  if (metric.empty()) return Result::kSkip;  // another metric
+  std::string_view rest = line.substr(metric.size());
   std::string_view labels;
   if (!rest.empty() && rest.front() == '{') {
     // The closing brace is the last '}' before the value (label values may hold '}').
@@ -94,10 +104,16 @@ DcgmTextParser::Result DcgmTextParser::Parse(std::string_view line, GpuSample* s
     *error = "malformed label block";
     return Result::kMalformed;
   }
+  auto instance = PrometheusLabel(labels, "GPU_I_ID", &ok);
+  if (instance && instance->empty()) instance.reset();
+  // Engine activity stands in for utilisation only where DCGM has none: a MIG instance.
+  const bool engine = metric == kEngineMetric;
+  if (engine && !instance) return Result::kSkip;
   auto host = PrometheusLabel(labels, "Hostname", &ok);
   if (!host) host = PrometheusLabel(labels, "hostname", &ok);
   std::string id = gpu ? *gpu : std::string("0");
   if (id.size() > 32) id.resize(32);
+  if (instance) id += "i" + instance->substr(0, 16);
   *gpu_key =
       host && !host->empty() ? KeySegment(*host) + "/gpu" + KeySegment(id) : "gpu" + KeySegment(id);
   *sample = GpuSample{};
@@ -112,7 +128,13 @@ DcgmTextParser::Result DcgmTextParser::Parse(std::string_view line, GpuSample* s
   } else {
     sample->epoch_s = current_time_;
   }
-  if (value && *value < kBlankSentinel) {
+  if (value && *value < kBlankSentinel && engine) {
+    if (*value < 0 || *value > 1) {
+      *error = "engine activity outside 0..1";
+      return Result::kMalformed;
+    }
+    sample->util_percent = *value * 100;
+  } else if (value && *value < kBlankSentinel) {
     if (*value < 0 || *value > 100) {
       *error = "GPU utilisation outside 0..100";
       return Result::kMalformed;

@@ -13,10 +13,49 @@ struct Span {
   double start, end;
 };
 
+// Storage refusals are logged per request and the metrics per minute, while the GPUs recover a
+// sample or two after the last refusal: a throttling interval covers this much more each side.
+constexpr double kThrottlePadS = 60;
+// A mount minute in which the account served less than this (and refused nothing) served the
+// job from the mount's cache: under 2% of the job's peak egress, or 10 Mbit/s.
+constexpr double kCachedEgressShare = 0.02;
+constexpr double kCachedEgressFloorGbps = 0.01;
+
 bool Inside(const std::vector<Span>& spans, double t) {
   return std::any_of(spans.begin(), spans.end(),
                      [&](const Span& s) { return t >= s.start && t < s.end; });
 }
+
+// The account's egress in the bucket holding t, if the metrics cover it.
+class EgressAt {
+ public:
+  explicit EgressAt(const Series* s) : series_(s) {
+    if (!s || s->points.empty()) return;
+    width_ = 60;
+    for (size_t i = 1; i < s->points.size(); ++i) {
+      double w = s->points[i].x - s->points[i - 1].x;
+      if (w > 0 && (i == 1 || w < width_)) width_ = w;
+    }
+    for (const auto& p : s->points) peak_ = std::max(peak_, p.y);
+  }
+  std::optional<double> operator()(double t) const {
+    if (!series_) return std::nullopt;
+    auto it = std::upper_bound(series_->points.begin(), series_->points.end(), t,
+                               [](double v, const SeriesPoint& p) { return v < p.x; });
+    if (it == series_->points.begin()) return std::nullopt;
+    --it;
+    if (t >= it->x + width_) return std::nullopt;
+    return it->y;
+  }
+  double cached_below_gbps() const {
+    return std::max(kCachedEgressFloorGbps, kCachedEgressShare * peak_);
+  }
+
+ private:
+  const Series* series_ = nullptr;
+  double width_ = 60;
+  double peak_ = 0;
+};
 
 }  // namespace
 
@@ -38,8 +77,19 @@ std::optional<GpuPhaseSplit> SplitGpuTimeByPhase(const Evidence& ev) {
     if ((download || mount) && (!first_data || iv.start_epoch_s < *first_data))
       first_data = iv.start_epoch_s;
   }
+  std::vector<Span> throttled;
+  for (const auto& iv : ev.timeline)
+    if (iv.lane == "storage" && iv.end_epoch_s >= iv.start_epoch_s)
+      throttled.push_back({iv.start_epoch_s - kThrottlePadS, iv.end_epoch_s + kThrottlePadS});
+  const Series* egress_series = ev.FindSeries("metrics.egress_gbps");
+  if (egress_series &&
+      !std::is_sorted(egress_series->points.begin(), egress_series->points.end(),
+                      [](const SeriesPoint& a, const SeriesPoint& b) { return a.x < b.x; }))
+    egress_series = nullptr;  // merged from several files out of order: not read per minute
+  EgressAt egress(egress_series);
   GpuPhaseSplit split;
   split.have_phases = !downloads.empty() || mount_start.has_value();
+  split.have_throttle_times = !throttled.empty();
   double last_download_end = 0;
   for (const auto& d : downloads) last_download_end = std::max(last_download_end, d.end);
   // Wall-clock length of the downloads, overlaps merged.
@@ -64,7 +114,14 @@ std::optional<GpuPhaseSplit> SplitGpuTimeByPhase(const Evidence& ev) {
     } else if (Inside(downloads, mid)) {
       split.download_gpu_s += p.y;
     } else if (mount_start && mid >= *mount_start && (!upload_start || mid < *upload_start)) {
-      split.mount_gpu_s += p.y;
+      bool refused = Inside(throttled, mid);
+      auto served = egress(mid);
+      if (!refused && served && *served < egress.cached_below_gbps()) {
+        split.cached_gpu_s += p.y;
+      } else {
+        split.mount_gpu_s += p.y;
+        if (refused) split.throttled_gpu_s += p.y;
+      }
     } else if ((!downloads.empty() && mid >= last_download_end) ||
                (upload_start && mid >= *upload_start)) {
       split.after_data_gpu_s += p.y;
@@ -90,6 +147,8 @@ std::vector<std::string> AddGpuPhaseFacts(Evidence* ev) {
   if (split->have_phases) {
     set("gpu.lost_download_gpu_s", split->download_gpu_s);
     set("gpu.lost_mount_gpu_s", split->mount_gpu_s);
+    set("gpu.lost_cached_gpu_s", split->cached_gpu_s);
+    if (split->have_throttle_times) set("gpu.lost_throttled_gpu_s", split->throttled_gpu_s);
     set("gpu.lost_after_data_gpu_s", split->after_data_gpu_s);
   }
   set("gpu.lost_unknown_gpu_s", split->unknown_gpu_s);

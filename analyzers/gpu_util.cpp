@@ -67,8 +67,10 @@ void GpuUtilAnalyzer::AddMetricSample(std::string_view node, std::string_view de
   AddSample(sample, line, interval_s);
 }
 
-void GpuUtilAnalyzer::SetNextFile(GpuFileFormat format, std::string node_prefix) {
+void GpuUtilAnalyzer::SetNextFile(GpuFileFormat format, std::string node_prefix,
+                                  double clock_offset_s) {
   format_ = format;
+  clock_offset_s_ = clock_offset_s;
   node_prefix_ = std::move(node_prefix);
 }
 
@@ -90,6 +92,7 @@ void GpuUtilAnalyzer::OnLine(const Line& line) {
         key_scratch_ = node_prefix_.empty() ? "gpu" : node_prefix_ + "/gpu";
         key_scratch_ += KeySegment(sample.gpu);
         sample.gpu = key_scratch_;
+        if (sample.epoch_s) *sample.epoch_s += clock_offset_s_;
         AddSample(sample, line);
         return;
       case NvidiaSmiCsvParser::Result::kMalformed:

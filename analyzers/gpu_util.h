@@ -40,7 +40,8 @@ class GpuUtilAnalyzer : public LineAnalyzer {
   explicit GpuUtilAnalyzer(const AnalyzerOptions& options = {});
   /// Sets how the next file is read, and a node name that prefixes its GPU ids when files
   /// from several nodes are read together ("" for none).
-  void SetNextFile(GpuFileFormat format, std::string node_prefix);
+  /// `clock_offset_s` is added to the file's timestamps (nvidia-smi in a local time zone).
+  void SetNextFile(GpuFileFormat format, std::string node_prefix, double clock_offset_s = 0);
   void BeginFile(const std::string& path) override;
   void OnLine(const Line& line) override;
   void Finish(Evidence* out) override;
@@ -66,6 +67,7 @@ class GpuUtilAnalyzer : public LineAnalyzer {
 
   GpuFileFormat format_ = GpuFileFormat::kNvidiaSmiCsv;
   std::string node_prefix_;
+  double clock_offset_s_ = 0;
   NvidiaSmiCsvParser smi_;
   DcgmTextParser dcgm_;
   std::string key_scratch_, error_;

@@ -117,7 +117,7 @@ bool LineReader::Next(Line* line) {
         return true;
       }
       if (len > 0 && start[len - 1] == '\r') --len;
-      line->text = StripAnsi(std::string_view(start, len));
+      line->text = StripAnsi(WithoutBom(std::string_view(start, len), line->number));
       return true;
     }
     if (avail > max_line_bytes_) {
@@ -151,10 +151,18 @@ bool LineReader::Next(Line* line) {
       line->number = ++line_number_;
       line->unterminated = true;
       if (len > 0 && s[len - 1] == '\r') --len;
-      line->text = StripAnsi(std::string_view(s, len));
+      line->text = StripAnsi(WithoutBom(std::string_view(s, len), line->number));
       return true;
     }
   }
+}
+
+std::string_view LineReader::WithoutBom(std::string_view text, int64_t number) {
+  // Files saved on Windows (PowerShell's Set-Content -Encoding UTF8, Excel's "CSV UTF-8") start
+  // with a byte order mark that would otherwise stick to the first header name.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (number == 1 && text.substr(0, kBom.size()) == kBom) text.remove_prefix(kBom.size());
+  return text;
 }
 
 std::string_view LineReader::StripAnsi(std::string_view text) {

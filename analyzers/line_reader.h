@@ -45,6 +45,8 @@ class LineReader {
   LineReader(int fd, std::string_view data, size_t max_line_bytes);
   bool Fill();  // reads more input after the unconsumed tail; false at end of input
   std::string_view StripAnsi(std::string_view text);
+  /// The first line without a UTF-8 byte order mark.
+  static std::string_view WithoutBom(std::string_view text, int64_t number);
 
   int fd_ = -1;
   std::string_view data_;  // buffer mode input (not yet consumed)

@@ -27,6 +27,11 @@ std::string_view After(std::string_view s, std::string_view marker) {
 RslexLogAnalyzer::RslexLogAnalyzer(const AnalyzerOptions& options)
     : LineAnalyzer("rslex", options) {}
 
+void RslexLogAnalyzer::BeginFile(const std::string& path) {
+  LineAnalyzer::BeginFile(path);
+  file_last_epoch_s_.reset();
+}
+
 void RslexLogAnalyzer::OnLine(const Line& line) {
   if (line.text.empty()) return;
   TracingLine& t = scratch_;
@@ -41,7 +46,8 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
       first_epoch_s_ = last_epoch_s_ = t.epoch_s;
       have_time_ = true;
     }
-    if (t.epoch_s + 1 < last_epoch_s_) ++out_of_order_;
+    if (file_last_epoch_s_ && t.epoch_s + 1 < *file_last_epoch_s_) ++out_of_order_;
+    file_last_epoch_s_ = std::max(file_last_epoch_s_.value_or(t.epoch_s), t.epoch_s);
     first_epoch_s_ = std::min(first_epoch_s_, t.epoch_s);
     last_epoch_s_ = std::max(last_epoch_s_, t.epoch_s);
   }
@@ -243,13 +249,12 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
     for (const auto& iv : merger.Result())
       out->timeline.push_back({"storage", label, iv.start, iv.end, "rslex", "rslex.log"});
   if (out_of_order_ > 0)
-    diagnostics().Add(
-        {kCodeOutOfOrder,
-         DiagnosticSeverity::kNote,
-         fmt::format("{} lines went back in time (files fed out of order?)", out_of_order_),
-         {stats().files.empty() ? "" : stats().files.back(), 0, 0},
-         "rslex",
-         ""});
+    diagnostics().Add({kCodeOutOfOrder,
+                       DiagnosticSeverity::kNote,
+                       fmt::format("{} lines went back in time within their file", out_of_order_),
+                       {stats().files.empty() ? "" : stats().files.back(), 0, 0},
+                       "rslex",
+                       ""});
   if (span_overflow_ > 0)
     diagnostics().Add(
         {kCodeTooManySpans,

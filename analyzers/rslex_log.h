@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "analyzers/bounded_series.h"
@@ -17,6 +18,7 @@ namespace feedcheck::analyzers {
 class RslexLogAnalyzer : public LineAnalyzer {
  public:
   explicit RslexLogAnalyzer(const AnalyzerOptions& options = {});
+  void BeginFile(const std::string& path) override;
   void OnLine(const Line& line) override;
   void Finish(Evidence* out) override;
 
@@ -53,6 +55,9 @@ class RslexLogAnalyzer : public LineAnalyzer {
   double first_epoch_s_ = 0;
   double last_epoch_s_ = 0;
   bool have_time_ = false;
+  // Lines going back in time are counted within a file: the files of several nodes, read one
+  // after the other, each start over.
+  std::optional<double> file_last_epoch_s_;
   uint64_t out_of_order_ = 0;
 
   std::map<std::string, SpanTotals, std::less<>> spans_;

@@ -22,7 +22,9 @@ namespace feedcheck::app {
 struct MpiProbeRequest {
   std::string command;  ///< "throughput" | "latency" | "smallfiles"
   ProbeSessionRequest session;
-  KnowledgeInputs knowledge;
+  KnowledgeInputs knowledge;         ///< --kb files (NIC, egress) and --rules directories
+  std::string netns;                 ///< network namespace per rank, "{rank}" replaced; "" for none
+  std::string fail_on = "critical";  ///< findings at or above it give exit 1
   // Throughput.
   std::string block_size = "4MiB";
   int concurrency = 4;  ///< per rank (small files: parallel reads per rank)

@@ -14,9 +14,11 @@ struct Names {
   std::string_view name;
 };
 
-constexpr std::array<Names, 7> kNames{{
+constexpr std::array<Names, 9> kNames{{
+    {Bottleneck::kAccessFailure, "access_failure", "storage access failed"},
     {Bottleneck::kAccountEgress, "account_egress", "account egress"},
     {Bottleneck::kRequestRate, "request_rate", "request rate"},
+    {Bottleneck::kAccountIngress, "account_ingress", "account ingress"},
     {Bottleneck::kCacheDisk, "cache_disk", "cache disk"},
     {Bottleneck::kClientThreads, "client_threads", "client threads/CPU"},
     {Bottleneck::kSmallFiles, "small_files", "small files"},

@@ -8,14 +8,18 @@
 
 namespace feedcheck {
 
-/// The bottleneck classes a finding can point at, in the order in which one caps the next: an
-/// account at its egress or request limit throttles every client however well tuned; a cache
+/// The bottleneck classes a finding can point at, in the order in which one caps the next: a
+/// job that storage refused (403, 404, ...) gets no data at all, however fast; an account at its
+/// egress or request limit throttles every client however well tuned, and one at its ingress
+/// limit holds every rank that writes a checkpoint through it; a cache
 /// on a slow disk caps the client however many threads it runs; threads and request overhead
 /// set how fast data arrives; and the access mode only decides whether the GPUs wait for all
 /// of it (download) or for what they read (mount), so it comes last.
 enum class Bottleneck {
+  kAccessFailure,
   kAccountEgress,
   kRequestRate,
+  kAccountIngress,
   kCacheDisk,
   kClientThreads,
   kSmallFiles,
@@ -27,8 +31,8 @@ enum class Bottleneck {
 /// storage) or `capacity` (computed from sizes and limits, true of any job of this shape).
 enum class FindingBasis { kObserved, kCapacity };
 
-/// YAML name: account_egress, request_rate, cache_disk, access_mode, small_files,
-/// client_threads, none.
+/// YAML name: access_failure, account_egress, request_rate, account_ingress, cache_disk,
+/// access_mode, small_files, client_threads, none.
 std::string_view BottleneckId(Bottleneck b);
 /// What a report calls it: "account egress", "request rate", "client threads/CPU", ...
 std::string_view BottleneckName(Bottleneck b);
@@ -36,7 +40,9 @@ std::string_view BottleneckName(Bottleneck b);
 std::optional<Bottleneck> BottleneckFromName(std::string_view name);
 /// Lower ranks cap higher ones (see the enum's order).
 int BottleneckRank(Bottleneck b);
-/// True for the limits of the storage account, which every node shares.
+/// True for the read limits of the storage account, which every node shares (the ingress
+/// limit is the account's too, but it holds writes: more readers or an earlier start do not
+/// make it worse, and more accounts for the input do not lift it).
 bool IsAccountLimit(Bottleneck b);
 
 std::string_view FindingBasisName(FindingBasis b);

@@ -39,6 +39,7 @@ GpuTimeLost SummarizeGpuTime(const FactSet& facts) {
   g.have_phases = facts.Find("gpu.lost_download_gpu_s") != nullptr;
   g.download_gpu_s = Number(facts, "gpu.lost_download_gpu_s");
   g.mount_gpu_s = Number(facts, "gpu.lost_mount_gpu_s");
+  g.cached_gpu_s = Number(facts, "gpu.lost_cached_gpu_s");
   g.after_data_gpu_s = Number(facts, "gpu.lost_after_data_gpu_s");
   g.unknown_gpu_s = Number(facts, "gpu.lost_unknown_gpu_s", g.have_phases ? 0 : g.lost_gpu_s);
   g.headline = GpuHeadline(g);
@@ -63,6 +64,7 @@ std::string GpuHeadline(const GpuTimeLost& g) {
   std::vector<std::pair<double, const char*>> parts = {
       {g.download_gpu_s, "while the download ran"},
       {g.mount_gpu_s, "during the mount's reads"},
+      {g.cached_gpu_s, "while the mount served from its cache (storage idle)"},
       {g.after_data_gpu_s, "after the data phase (the job's own code)"},
       {g.unknown_gpu_s, "before the data runtime started"},
   };

@@ -116,15 +116,32 @@ std::string RecommendedMode(const Finding& f) {
   return "";
 }
 
-double ImpactOf(const Finding& f, const GpuTimeLost& gpu) {
+// Throttling: the account refused requests at known times.
+bool IsThrottleClass(Bottleneck b) { return IsAccountLimit(b) || b == Bottleneck::kAccountIngress; }
+
+double ImpactOf(const Finding& f, const GpuTimeLost& gpu, const FactSet& facts) {
   if (!gpu.known || f.bottleneck == Bottleneck::kNone) return -1;
+  // A job that storage refused lost all its idle time to it: the data never came.
+  if (f.bottleneck == Bottleneck::kAccessFailure) return gpu.lost_gpu_s;
   if (f.bottleneck == Bottleneck::kAccessMode && gpu.have_phases) return gpu.download_gpu_s;
+  // Throttling that covered less than half of a mount's idle time (a burst) costs the GPU time
+  // lost while requests were refused, not the mount's other idle time. Refusals over most of it
+  // were the mount's condition: all of it, as a download's GPUs wait for all of the download.
+  auto throttled = Number(facts, "gpu.lost_throttled_gpu_s");
+  if (IsThrottleClass(f.bottleneck) && gpu.have_phases && throttled &&
+      *throttled < 0.5 * gpu.mount_gpu_s)
+    return gpu.download_gpu_s + *throttled;
   return DataPhaseLostGpuS(gpu);
 }
 
 std::string ImpactText(const Finding& f, const GpuTimeLost& gpu) {
   if (f.impact_gpu_s < 0) return "";
+  // A brief throttling burst did cost its own time; the note says how much.
+  if (f.secondary && f.secondary_note.rfind("cost ", 0) == 0) return f.secondary_note;
   if (f.secondary) return fmt::format("0 GPU time in this job ({})", f.secondary_note);
+  if (f.bottleneck == Bottleneck::kAccessFailure)
+    return fmt::format("{}, all the GPU time lost: the job failed on access",
+                       FormatGpuTime(f.impact_gpu_s));
   const char* when = !gpu.have_phases                          ? "while GPUs were idle"
                      : f.bottleneck == Bottleneck::kAccessMode ? "while the download ran"
                                                                : "while data loaded";
@@ -187,17 +204,21 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   const bool probes_saw_storage = !CaveatOf(facts).any();
   const GpuTimeLost& gpu = d.gpu;
   double data_lost = DataPhaseLostGpuS(gpu);
+  // Storage refused the job outright: whatever the GPUs did, the job failed on access.
+  const bool access_failed = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
+    return f.bottleneck == Bottleneck::kAccessFailure && f.severity != Severity::kInfo;
+  });
   bool gpus_busy =
-      gpu.known && gpu.sampled_gpu_s > 0 &&
+      !access_failed && gpu.known && gpu.sampled_gpu_s > 0 &&
       (gpu.idle_fraction < kBusyIdleFraction || data_lost < kBusyIdleFraction * gpu.sampled_gpu_s);
 
   // 1. What each finding cost, and which ones do not describe this job.
   for (auto& f : findings) {
-    f.impact_gpu_s = ImpactOf(f, gpu);
+    f.impact_gpu_s = ImpactOf(f, gpu, facts);
     if (f.bottleneck == Bottleneck::kNone) continue;
     if (std::string why = Contradiction(f, account); !why.empty())
       MarkSecondary(&f, "would have limited a larger run; not this one: " + why);
-    else if (gpus_busy)
+    else if (gpus_busy && f.bottleneck != Bottleneck::kAccessFailure)
       MarkSecondary(&f, f.basis == FindingBasis::kCapacity
                             ? "would have limited a larger run; the GPUs were busy in this one"
                             : "did not cost GPU time in this job: the GPUs were busy");
@@ -211,12 +232,36 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
       return BottleneckRank(a->bottleneck) < BottleneckRank(b->bottleneck);
     return a->severity > b->severity;
   };
+  auto pick = [&](const Finding** cause, const Finding** capacity_cause) {
+    *cause = *capacity_cause = nullptr;
+    for (const auto& f : findings) {
+      if (f.secondary || f.bottleneck == Bottleneck::kNone || f.severity == Severity::kInfo)
+        continue;
+      const Finding*& slot = f.basis == FindingBasis::kObserved ? *cause : *capacity_cause;
+      if (!slot || better(&f, slot)) slot = &f;
+    }
+  };
   const Finding* cause = nullptr;
   const Finding* capacity_cause = nullptr;
-  for (const auto& f : findings) {
-    if (f.secondary || f.bottleneck == Bottleneck::kNone || f.severity == Severity::kInfo) continue;
-    const Finding*& slot = f.basis == FindingBasis::kObserved ? cause : capacity_cause;
-    if (!slot || better(&f, slot)) slot = &f;
+  pick(&cause, &capacity_cause);
+  // Throttling that cost under a tenth of the GPU time (a short burst in a long job) did not
+  // hold this job back; the rest of its idle time fell while storage served every request.
+  if (cause && IsThrottleClass(cause->bottleneck) && gpu.known && gpu.sampled_gpu_s > 0 &&
+      cause->impact_gpu_s >= 0 && cause->impact_gpu_s < kBusyIdleFraction * gpu.sampled_gpu_s) {
+    for (auto& f : findings) {
+      if (f.bottleneck == Bottleneck::kNone) continue;
+      if (IsThrottleClass(f.bottleneck) && f.basis == FindingBasis::kObserved)
+        MarkSecondary(&f, fmt::format("cost {} ({:.1f}% of the GPU time sampled) while storage "
+                                      "refused requests: too little to have held the job back",
+                                      FormatGpuTime(std::max(0.0, f.impact_gpu_s)),
+                                      100 * std::max(0.0, f.impact_gpu_s) / gpu.sampled_gpu_s));
+      else
+        MarkSecondary(&f, f.basis == FindingBasis::kCapacity
+                              ? "would have limited a larger run; storage cost this one little"
+                              : "did not cost GPU time in this job: storage cost it little");
+    }
+    gpus_busy = true;
+    pick(&cause, &capacity_cause);
   }
   bool server_busy = account.log_server_busy > 0 || account.metrics_server_busy > 0;
   bool busy_unexplained =
@@ -233,10 +278,19 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     if (gpu.have_phases) s.insert(SourceKind::kDataRuntimeLog);
     JoinSources(s, false, &d.agreeing_sources);
     d.confidence = s.size() >= 2 ? "confirmed" : "likely";
+    // Where the idle time fell says where to look: after the data phase, in the mount's cached
+    // epochs, or during reads that storage served without refusing.
+    const char* when = gpu.have_phases && gpu.after_data_gpu_s >= 0.5 * gpu.lost_gpu_s
+                           ? "the time lost after the data phase"
+                       : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
+                           ? "the time lost while the mount served from its cache"
+                           : "the time lost while storage served every request";
     d.fix = gpu.idle_fraction >= kBusyIdleFraction
-                ? "Storage is not what held the GPUs back: look at the job's own code (data "
-                  "loading workers, preprocessing, checkpoints) for the time lost after the data "
-                  "phase."
+                ? fmt::format(
+                      "Storage is not what held the GPUs back: look at the job's own code "
+                      "(data loading workers, preprocessing, evaluation, checkpoints) for "
+                      "{}.",
+                      when)
                 : "Nothing to fix on the storage side.";
   } else if (busy_unexplained) {
     d.cause = "throttled, limit unknown";
@@ -355,6 +409,8 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     report->verdict_level = VerdictLevel::kGood;
   else if (d.confidence == "inconclusive")
     report->verdict_level = VerdictLevel::kUnknown;
+  else if (cls == Bottleneck::kAccessFailure)
+    report->verdict_level = VerdictLevel::kBad;  // the job failed, however busy it was before
   else
     report->verdict_level = gpu.known && d.attributed_gpu_s >= 0 &&
                                     d.attributed_gpu_s < kBusyIdleFraction * gpu.sampled_gpu_s

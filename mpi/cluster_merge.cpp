@@ -26,8 +26,8 @@ bool ReadHistogram(const json& j, const char* key, LatencyHistogram* out, std::s
 
 double Ms(const LatencyHistogram& h, double q) { return h.PercentileSeconds(q) * 1e3; }
 
-NodeRow RowOf(const RankReport& r) {
-  NodeRow row;
+ClusterNodeRow RowOf(const RankReport& r) {
+  ClusterNodeRow row;
   row.rank = r.rank;
   row.host = r.host;
   row.status = r.status;
@@ -41,17 +41,17 @@ NodeRow RowOf(const RankReport& r) {
   return row;
 }
 
-Provenance NodeProvenance(const std::string& source, const NodeRow& row) {
+Provenance NodeProvenance(const std::string& source, const ClusterNodeRow& row) {
   Provenance p{FactOrigin::kMeasured, source};
   p.host = row.host;
   p.rank = row.rank;
   return p;
 }
 
-void AddNodeFacts(const std::vector<NodeRow>& nodes, bool throughput, const std::string& source,
-                  FactSet* f) {
+void AddNodeFacts(const std::vector<ClusterNodeRow>& nodes, bool throughput,
+                  const std::string& source, FactSet* f) {
   double errors = 0, throttled = 0;
-  for (const NodeRow& n : nodes) {
+  for (const ClusterNodeRow& n : nodes) {
     Provenance p = NodeProvenance(source, n);
     std::string r = std::to_string(n.rank);
     if (throughput) {
@@ -244,8 +244,8 @@ void AddThroughputFacts(const ClusterThroughput& c, const std::string& source, F
     f->Set(NumberFact("probe.cluster.window_s", c.window_s, Unit::kSeconds, p));
   }
   if (c.slowest >= 0) {
-    const NodeRow& s = c.nodes[static_cast<size_t>(c.slowest)];
-    const NodeRow& q = c.nodes[static_cast<size_t>(c.fastest)];
+    const ClusterNodeRow& s = c.nodes[static_cast<size_t>(c.slowest)];
+    const ClusterNodeRow& q = c.nodes[static_cast<size_t>(c.fastest)];
     f->Set(NumberFact("probe.cluster.slowest_node_gbps", s.gbps, Unit::kGbps,
                       NodeProvenance(source, s)));
     f->Set(NumberFact("probe.cluster.fastest_node_gbps", q.gbps, Unit::kGbps,
@@ -263,7 +263,7 @@ void AddLatencyFacts(const ClusterLatency& c, const std::string& source, FactSet
     f->Set(NumberFact("probe.cluster.ttfb_p999_ms", Ms(c.ttfb, 0.999), Unit::kMilliseconds, p));
   }
   if (c.slowest >= 0) {
-    const NodeRow& s = c.nodes[static_cast<size_t>(c.slowest)];
+    const ClusterNodeRow& s = c.nodes[static_cast<size_t>(c.slowest)];
     f->Set(NumberFact("probe.cluster.slowest_node_ttfb_p50_ms", s.ttfb_p50_ms, Unit::kMilliseconds,
                       NodeProvenance(source, s)));
   }

@@ -49,7 +49,7 @@ struct RankReport {
 std::vector<const RankReport*> ActiveRanks(const std::vector<RankReport>& reports);
 
 /// One row of the per-node table.
-struct NodeRow {
+struct ClusterNodeRow {
   int rank = 0;
   std::string host;
   std::string status;
@@ -62,7 +62,7 @@ struct NodeRow {
 };
 
 struct ClusterThroughput {
-  std::vector<NodeRow> nodes;  ///< active ranks, by rank
+  std::vector<ClusterNodeRow> nodes;  ///< active ranks, by rank
   double window_start_epoch_s = 0;
   double window_end_epoch_s = 0;
   double window_s = 0;  ///< 0 when the ranks' windows do not overlap
@@ -74,7 +74,7 @@ struct ClusterThroughput {
 };
 
 struct ClusterLatency {
-  std::vector<NodeRow> nodes;
+  std::vector<ClusterNodeRow> nodes;
   LatencyHistogram ttfb;  ///< every rank's samples together
   LatencyHistogram total;
   LatencyHistogram connect;

@@ -70,4 +70,15 @@ std::vector<RankReport> RunSynchronizedStep(const MpiWorld& w, int active_ranks,
   return reports;
 }
 
+std::vector<std::vector<RankReport>> RunSteps(const MpiWorld& w, bool ramp, double step_s,
+                                              const MeasureFn& measure,
+                                              std::vector<std::string>* errors) {
+  std::vector<std::vector<RankReport>> steps;
+  for (int active = ramp ? 1 : w.size(); active <= w.size(); ++active) {
+    std::vector<RankReport> reports = RunSynchronizedStep(w, active, step_s, measure, errors);
+    if (w.root()) steps.push_back(std::move(reports));
+  }
+  return steps;
+}
+
 }  // namespace feedcheck

@@ -37,4 +37,11 @@ std::vector<RankReport> RunSynchronizedStep(const MpiWorld& world, int active_ra
                                             const MeasureFn& measure,
                                             std::vector<std::string>* errors);
 
+/// Every step of a probe run: one step of all ranks, or with `ramp` steps of 1, 2, ... N active
+/// ranks (each `step_s` long for the ranks sitting it out). Returns on rank 0 each step's
+/// reports, in order (empty elsewhere); unreadable reports as in RunSynchronizedStep.
+std::vector<std::vector<RankReport>> RunSteps(const MpiWorld& world, bool ramp, double step_s,
+                                              const MeasureFn& measure,
+                                              std::vector<std::string>* errors);
+
 }  // namespace feedcheck

@@ -52,6 +52,7 @@ json DiagnosisToJson(const DiagnosisSummary& d) {
               {"have_phases", g.have_phases},
               {"download_gpu_s", g.download_gpu_s},
               {"mount_gpu_s", g.mount_gpu_s},
+              {"cached_gpu_s", g.cached_gpu_s},
               {"after_data_gpu_s", g.after_data_gpu_s},
               {"unknown_gpu_s", g.unknown_gpu_s},
               {"headline", g.headline}};
@@ -101,6 +102,7 @@ DiagnosisSummary DiagnosisFromJson(const json& j) {
   d.gpu.have_phases = Flag(g, "have_phases");
   d.gpu.download_gpu_s = Num(g, "download_gpu_s", 0);
   d.gpu.mount_gpu_s = Num(g, "mount_gpu_s", 0);
+  d.gpu.cached_gpu_s = Num(g, "cached_gpu_s", 0);
   d.gpu.after_data_gpu_s = Num(g, "after_data_gpu_s", 0);
   d.gpu.unknown_gpu_s = Num(g, "unknown_gpu_s", 0);
   d.gpu.headline = Text(g, "headline");

@@ -20,6 +20,7 @@ struct GpuTimeLost {
   bool have_phases = false;  ///< the split below is known (a data-capability.log was read)
   double download_gpu_s = 0;
   double mount_gpu_s = 0;
+  double cached_gpu_s = 0;  ///< during a mount, the account idle: served from the mount's cache
   double after_data_gpu_s = 0;
   double unknown_gpu_s = 0;
   /// "GPUs idle 13 min 32 s of 61 min (22%), 108 GPU-minutes: all of it while the download ran"

@@ -115,3 +115,26 @@ TEST_CASE("DCGM exporter text: GPU_UTIL lines, sentinels, comment timestamps", "
   REQUIRE(a.first_sample_epoch_s());
   CHECK(*a.first_sample_epoch_s() == Approx(1714557600));  // 2024-05-01T10:00:00Z
 }
+
+TEST_CASE("DCGM on MIG: each instance's engine activity is a GPU of its own", "[analyzers][gpu]") {
+  // With MIG on, dcgm-exporter has no DCGM_FI_DEV_GPU_UTIL for an instance: the graphics
+  // engine's active ratio (0..1) per GPU_I_ID stands in. Without GPU_I_ID (a whole GPU that
+  // also reports GPU_UTIL) the ratio is not read, so nothing is counted twice.
+  const char* text =
+      "# 2024-05-01T10:00:00Z\n"
+      "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",GPU_I_PROFILE=\"3g.40gb\",GPU_I_ID=\"1\","
+      "Hostname=\"n1\"} 0.870000\n"
+      "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",GPU_I_PROFILE=\"3g.40gb\",GPU_I_ID=\"2\","
+      "Hostname=\"n1\"} 0.010000\n"
+      "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"1\",Hostname=\"n1\"} 0.5\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",Hostname=\"n1\"} 40\n"
+      "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",GPU_I_ID=\"1\",Hostname=\"n1\"} 1.7\n";
+  GpuUtilAnalyzer a;
+  Evidence ev = RunGpu(a, GpuFileFormat::kDcgmText, text, "dcgm-mig.txt");
+  CHECK(Num(ev, "gpu.samples") == 3);
+  CHECK(Num(ev, "gpu.util_mean.n1_gpu0i1") == Approx(87));
+  CHECK(Num(ev, "gpu.util_mean.n1_gpu0i2") == Approx(1));
+  CHECK(Num(ev, "gpu.util_mean.n1_gpu1") == 40);
+  CHECK(a.stats().malformed == 1);  // a ratio above 1
+  CHECK(ev.diagnostics.kept()[0].location.line == 6);
+}

@@ -107,3 +107,16 @@ TEST_CASE("a missing file reports an error", "[analyzers][line_reader]") {
   Line l;
   CHECK_FALSE(r.Next(&l));
 }
+
+TEST_CASE("a UTF-8 byte order mark before the first line is dropped, not later ones",
+          "[analyzers][line_reader]") {
+  auto lines = ReadAll("\xEF\xBB\xBFtimestamp, index\r\n\xEF\xBB\xBFx\n");
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].text == "timestamp, index");
+  CHECK(lines[1].text == "\xEF\xBB\xBFx");
+  auto only = ReadAll(
+      "\xEF\xBB\xBF"
+      "a");  // the whole input one unterminated line
+  REQUIRE(only.size() == 1);
+  CHECK(only[0].text == "a");
+}

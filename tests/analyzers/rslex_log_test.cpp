@@ -104,3 +104,30 @@ TEST_CASE("distinct span names are bounded", "[analyzers][rslex]") {
   CHECK(a.spans().count("(other)") == 1);
   CHECK(a.stats().malformed == 0);
 }
+
+TEST_CASE("lines going back in time are counted within a file, not across nodes' files",
+          "[analyzers][rslex]") {
+  // Two nodes' logs of the same hour, read one after the other: each starts over at 10:00.
+  const char* node0 =
+      "2024-05-01T10:00:00.000000Z  INFO rslex::prefetching: close time.busy=1ms time.idle=1ms\n"
+      "2024-05-01T10:30:00.000000Z  INFO rslex::prefetching: close time.busy=1ms time.idle=1ms\n";
+  const char* node1 =
+      "2024-05-01T10:00:01.000000Z  INFO rslex::prefetching: close time.busy=1ms time.idle=1ms\n"
+      "2024-05-01T10:31:00.000000Z  INFO rslex::prefetching: close time.busy=1ms time.idle=1ms\n"
+      "2024-05-01T10:05:00.000000Z  INFO rslex::prefetching: close time.busy=1ms time.idle=1ms\n";
+  RslexLogAnalyzer a;
+  std::string error;
+  LineReader r0 = LineReader::FromBuffer(node0);
+  LineReader r1 = LineReader::FromBuffer(node1);
+  FeedLines(r0, "node-0/rslex.log.2024-05-01-10", a, &error);
+  FeedLines(r1, "node-1/rslex.log.2024-05-01-10", a, &error);
+  Evidence ev;
+  a.Finish(&ev);
+  int notes = 0;
+  for (const auto& d : ev.diagnostics.kept())
+    if (d.message.find("went back in time") != std::string::npos) {
+      ++notes;
+      CHECK(d.message.rfind("1 lines", 0) == 0);  // node-1's third line only
+    }
+  CHECK(notes == 1);
+}

@@ -1,6 +1,7 @@
-// The post-mortem's parts, each on its own: the GPU ledger, the phase split, what a 503 says,
-// the az interval form, Azure ML's GPU metric, the straggler, the supply model's estimate, and
-// the decision logic over rules given as text (fakes of facts, not of the rules engine).
+// The post-mortem's parts, each on its own: the GPU ledger, the phase split (refusals, the
+// mount's cache), what a 503 says, the az interval form, Azure ML's GPU metric, the straggler,
+// the supply model's estimate, and the decision logic over rules given as text (fakes of
+// facts, not of the rules engine).
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -387,4 +388,99 @@ TEST_CASE("a rule's class and basis are checked when it is read", "[diagnosis][r
                       &none));
   CHECK(ok.Find("mine")->bottleneck == Bottleneck::kClientThreads);
   CHECK(ok.Find("mine")->basis == FindingBasis::kObserved);
+}
+
+TEST_CASE("a mount's lost time split: refused requests, the cache, storage serving",
+          "[diagnosis][gpu]") {
+  GpuIdleLedger ledger(10);
+  // One GPU, 10 s samples over 0..1200, idle 200..300, 600..700 and 1000..1100.
+  for (int t = 0; t < 1200; t += 10)
+    ledger.Add("gpu0", "", t,
+               (t >= 200 && t < 300) || (t >= 600 && t < 700) || (t >= 1000 && t < 1100) ? 1 : 90);
+  Evidence ev;
+  ledger.Finish(&ev, {});
+  ev.facts.Set(Observed("gpu.count", 1, Unit::kCount));
+  ev.timeline.push_back({"data-runtime", "mount", 0, 2, "Success", "dc.log:3"});
+  // Refused 230..260 (padded by a minute each side); the account idle from 900 on.
+  ev.timeline.push_back({"storage", "503 egress over the account limit", 230, 260, "rslex", ""});
+  Series egress{"metrics.egress_gbps", "", "time", Unit::kSeconds, "", Unit::kGbps, {}};
+  for (int t = 0; t < 1200; t += 60) egress.points.push_back({double(t), t < 900 ? 12.0 : 0.001});
+  ev.series.push_back(egress);
+  auto split = SplitGpuTimeByPhase(ev);
+  REQUIRE(split);
+  CHECK(split->have_throttle_times);
+  CHECK(split->throttled_gpu_s == Approx(100));  // 200..300, inside 170..320
+  CHECK(split->mount_gpu_s == Approx(200));      // that and 600..700
+  CHECK(split->cached_gpu_s == Approx(100));     // 1000..1100: the account served nothing
+  AddGpuPhaseFacts(&ev);
+  CHECK(NumberFactOr(ev.facts, "gpu.lost_throttled_gpu_s") == Approx(100));
+  CHECK(NumberFactOr(ev.facts, "gpu.lost_cached_gpu_s") == Approx(100));
+}
+
+namespace {
+
+const char* kThrottleRules = R"(
+- id: seen-egress
+  severity: critical
+  class: account_egress
+  basis: observed
+  title: Egress throttled
+  when: runtime.throttled.egress > 0
+  say: egress throttled
+  source: test
+- id: seen-denied
+  severity: critical
+  class: access_failure
+  basis: observed
+  title: Storage refused the credentials
+  when: runtime.stream_error == "ScriptExecution.StreamAccess.Authentication"
+  evidence: [runtime.stream_error]
+  say: credentials
+  source: test
+)";
+
+Report DiagnoseMount(double lost_s, double mount_s, double throttled_s, bool denied) {
+  FactSet f = Base(lost_s / 28800);
+  f.Set(Observed("runtime.throttled.egress", 140, Unit::kCount));
+  f.Set(Observed("gpu.lost_download_gpu_s", 0, Unit::kSeconds));
+  f.Set(Observed("gpu.lost_mount_gpu_s", mount_s, Unit::kSeconds));
+  f.Set(Observed("gpu.lost_after_data_gpu_s", 0, Unit::kSeconds));
+  f.Set(Observed("gpu.lost_throttled_gpu_s", throttled_s, Unit::kSeconds));
+  if (denied)
+    f.Set(TextFact("runtime.stream_error", "ScriptExecution.StreamAccess.Authentication",
+                   {FactOrigin::kObserved, "rslex", "rslex.log", 9}));
+  Report r;
+  r.evidence.facts = std::move(f);
+  diagnosis::DiagnosePostmortem(Rules(kThrottleRules), {}, &r);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a short throttling burst in a mount is charged only its own idle time",
+          "[diagnosis][verdict]") {
+  // 4000 GPU-s lost during the mount (14%), 800 of them while requests were refused (2.8%).
+  Report brief = DiagnoseMount(4000, 4000, 800, false);
+  CHECK(brief.diagnosis.cause == "none found");
+  const Finding* egress = FindingOf(brief, "seen-egress");
+  REQUIRE(egress);
+  CHECK(egress->secondary);
+  CHECK(egress->impact_gpu_s == Approx(800));
+  CHECK(egress->secondary_note.find("too little to have held the job back") != std::string::npos);
+  // Refusals over most of the mount's idle time are its condition: all of it is charged.
+  Report pervasive = DiagnoseMount(4000, 4000, 3000, false);
+  CHECK(pervasive.diagnosis.cause == "account egress");
+  CHECK(pervasive.diagnosis.attributed_gpu_s == Approx(4000));
+}
+
+TEST_CASE("storage refusing the job names the failure, even with the GPUs busy before it",
+          "[diagnosis][verdict]") {
+  // 5% idle, but the runtime stopped on a 403: the job failed on access.
+  Report r = DiagnoseMount(1440, 1440, 0, true);
+  CHECK(r.diagnosis.cause == "storage access failed");
+  CHECK(r.diagnosis.confidence == "likely");  // the data runtime's logs alone
+  CHECK(r.verdict_level == VerdictLevel::kBad);
+  CHECK(r.diagnosis.attributed_gpu_s == Approx(1440));
+  REQUIRE_FALSE(r.findings.empty());
+  CHECK(r.findings[0].rule_id == "seen-denied");
 }

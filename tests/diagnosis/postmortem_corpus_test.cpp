@@ -43,8 +43,9 @@ TEST_CASE("the corpus has at least 12 labelled jobs of every kind", "[diagnosis]
   REQUIRE(jobs.size() >= 12);
   std::set<std::string> verdicts;
   for (const auto& j : jobs) verdicts.insert(j["verdict"].get<std::string>());
-  for (const char* v : {"account egress", "request rate", "client threads/CPU", "small files",
-                        "access mode", "cache disk", "none found", "inconclusive"})
+  for (const char* v :
+       {"account egress", "request rate", "client threads/CPU", "small files", "access mode",
+        "cache disk", "none found", "inconclusive", "account ingress", "storage access failed"})
     CHECK(verdicts.count(v) == 1);
 }
 
@@ -84,4 +85,26 @@ TEST_CASE("the demo job: account egress, confirmed, with the GPU time and what t
     CHECK((!seen_secondary || secondary));
     seen_secondary |= secondary;
   }
+}
+
+TEST_CASE("odd input in the corpus: named by file and line, the rest of the job still read",
+          "[diagnosis][corpus]") {
+  // node-2's nvidia-smi loop died mid-write: its last line is cut.
+  CommandResult cut =
+      Postmortem("mount-prefetch-shallow-node-stops",
+                 {"--sku", "Standard_ND96asr_v4", "--nodes", "3", "--region", "eastus"}, "term");
+  REQUIRE(cut.exit_code == 0);
+  CHECK(cut.out.find("Verdict: CLIENT THREADS/CPU, CONFIRMED") != std::string::npos);
+  CHECK(cut.out.find("node-2/gpu/nvidia-smi.csv:1777: warning[A201]") != std::string::npos);
+  // Two nodes' rslex logs read one after the other are not "lines going back in time".
+  CHECK(cut.out.find("went back in time") == std::string::npos);
+  // nvidia-smi in local time: a note names each file and the zone assumed.
+  CommandResult local = Postmortem("nvidia-smi-local-time-small-files",
+                                   {"--sku", "Standard_NC96ads_A100_v4", "--nodes", "2",
+                                    "--profile", "profiles/nvidia-smi-local-time-small-files.yaml"},
+                                   "term");
+  REQUIRE(local.exit_code == 0);
+  CHECK(local.out.find("gpu/nvidia-smi-0.csv: note[A223]") != std::string::npos);
+  CHECK(local.out.find("read as local time UTC-07:00") != std::string::npos);
+  CHECK(local.out.find("all of it during the mount's reads") != std::string::npos);
 }
