@@ -7,23 +7,19 @@ set -eu
 root=${1:-$(dirname "$0")/..}
 cd "$root"
 
-# The allowed edges: a layer may include its own headers and those of the layers listed here.
-# Nothing else of ours; third-party and system headers (<...>) are not checked.
-allowed() {
-  case "$1" in
-    core) echo "" ;;                                    # depends on nothing of ours
-    probes) echo "core" ;;
-    analyzers) echo "core" ;;
-    rules) echo "core" ;;
-    reports) echo "core" ;;
-    diagnosis) echo "core analyzers rules reports" ;;   # reasons over their results
-    mpi) echo "core" ;;
-    app) echo "core probes analyzers rules reports diagnosis mpi" ;;
-    cli) echo "core app" ;;
-    tools) echo "core app probes analyzers rules reports diagnosis mpi" ;;  # never cli
-  esac
-}
-layers="core probes analyzers rules reports diagnosis mpi app cli tools"
+# The allowed edges: a layer may include its own headers and those of the layers listed after
+# the colon. Nothing else of ours; third-party and system headers (<...>) are not checked.
+table="core:
+probes: core
+analyzers: core
+rules: core
+reports: core
+diagnosis: core analyzers rules reports
+mpi: core
+app: core probes analyzers rules reports diagnosis mpi
+cli: core app
+tools: core app probes analyzers rules reports diagnosis mpi"
+# diagnosis reasons over the results of analyzers, rules and reports; tools never include cli.
 
 # Single files allowed one more edge, each with the reason. `file edge-layer`, one per line.
 # feedcheck-mpi's main owns MPI_Init/MPI_Finalize for the whole process (mpi/mpi_world).
@@ -31,45 +27,47 @@ layers="core probes analyzers rules reports diagnosis mpi app cli tools"
 exceptions="cli/mpi_main.cpp mpi
 cli/cmd_probe_mpi.cpp mpi"
 
-status=0
-used_exceptions=""
-edges=0
-for layer in $layers; do
-  [ -d "$layer" ] || continue
-  ok=" $layer $(allowed "$layer") "
-  # file:line:#include "dir/..." for every quoted include of one of our directories.
-  hits=$(grep -rnE --include='*.h' --include='*.cpp' \
-    '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]+/' "$layer" || true)
-  [ -n "$hits" ] || continue
-  while IFS= read -r hit; do
-    file=${hit%%:*}
-    rest=${hit#*:}
-    line=${rest%%:*}
-    target=$(printf '%s\n' "$hit" | sed -E 's/.*#[[:space:]]*include[[:space:]]*"([a-z_]+)\/.*/\1/')
-    case " $layers " in *" $target "*) ;; *) continue ;; esac  # not one of ours (tests/, ...)
-    edges=$((edges + 1))
-    case "$ok" in *" $target "*) continue ;; esac
-    if printf '%s\n' "$exceptions" | grep -qx "$file $target"; then
-      used_exceptions="$used_exceptions
-$file $target"
-      continue
-    fi
-    include=$(printf '%s\n' "$hit" | sed -E 's/.*"([^"]+)".*/\1/')
-    echo "$file:$line: $layer may not include $include ($layer may include: $(allowed "$layer" | sed 's/^$/nothing of ours/') and its own)"
-    status=1
-  done <<HITS
-$hits
-HITS
-done
-
-# An exception no file needs any more is stale: say so, so it is removed from the table.
-printf '%s\n' "$exceptions" | while IFS= read -r e; do
-  [ -n "$e" ] || continue
-  printf '%s\n' "$used_exceptions" | grep -qx "$e" ||
-    echo "note: exception '$e' is no longer needed; remove it from scripts/check-layers.sh"
-done
-
-if [ "$status" -eq 0 ]; then
-  echo "layers: $edges includes of our headers checked, every edge allowed"
-fi
-exit "$status"
+layers=$(printf '%s\n' "$table" | cut -d: -f1)
+dirs=""
+for layer in $layers; do [ -d "$layer" ] && dirs="$dirs $layer"; done
+# file:line:text of every quoted include of a directory path, in one pass.
+# shellcheck disable=SC2086
+grep -rnE --include='*.h' --include='*.cpp' \
+  '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]+/' $dirs |
+  awk -v table="$table" -v exceptions="$exceptions" '
+    BEGIN {
+      n = split(table, rows, "\n")
+      for (i = 1; i <= n; i++) {
+        split(rows[i], parts, ":")
+        layer = parts[1]
+        ours[layer] = 1
+        may[layer] = parts[2]
+        allowed[layer, layer] = 1
+        m = split(parts[2], deps, " ")
+        for (j = 1; j <= m; j++) allowed[layer, deps[j]] = 1
+      }
+      n = split(exceptions, rows, "\n")
+      for (i = 1; i <= n; i++) if (rows[i] != "") { excepted[rows[i]] = 1; unused[rows[i]] = 1 }
+    }
+    {
+      file = $0; sub(/:.*/, "", file)
+      rest = substr($0, length(file) + 2)
+      line = rest; sub(/:.*/, "", line)
+      include = $0; sub(/^[^"]*"/, "", include); sub(/".*/, "", include)
+      target = include; sub(/\/.*/, "", target)
+      layer = file; sub(/\/.*/, "", layer)
+      if (!(target in ours)) next   # not one of ours (tests/, third-party paths)
+      edges++
+      if ((layer, target) in allowed) next
+      if ((file " " target) in excepted) { delete unused[file " " target]; next }
+      listed = may[layer]; sub(/^ +/, "", listed)
+      printf "%s:%s: %s may not include %s (%s may include: %s)\n", file, line, layer, include,
+        layer, listed == "" ? "nothing of ours" : listed " and its own"
+      bad++
+    }
+    END {
+      for (e in unused)
+        printf "note: exception \"%s\" is no longer needed; remove it from scripts/check-layers.sh\n", e
+      if (bad) exit 1
+      printf "layers: %d includes of our headers checked, every edge allowed\n", edges
+    }'
