@@ -14,6 +14,9 @@ cd "$(dirname "$0")/.."
 readonly default_base=adf356bf5d7c0c699f113a34d050af67f1a8f753
 readonly default_base_time=2026-11-24T10:27:57+00:00  # its committer date, for shallow clones
 readonly max=72
+# Subjects merged before this check ran in CI, kept as history is not rewritten; each names
+# the reason. Nothing is added here for a commit made after the check was wired.
+readonly grandfathered="22c6d9be40fb  76 characters, merged from a branch the same hour the check was wired"
 
 if (($# > 1)); then
   echo "usage: scripts/check-commits.sh [BASE]" >&2
@@ -45,7 +48,9 @@ checked=0
 bad=0
 while IFS=$'\t' read -r hash subject; do
   checked=$((checked + 1))
-  if ((${#subject} > max)); then
+  if ((${#subject} > max)) && grep -q "^${hash:0:12} " <<<"$grandfathered"; then
+    echo "check-commits: ${hash:0:12} subject is ${#subject} characters, listed as grandfathered"
+  elif ((${#subject} > max)); then
     echo "check-commits: ${hash:0:12} subject is ${#subject} characters (at most $max): $subject"
     bad=$((bad + 1))
   fi
