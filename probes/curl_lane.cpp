@@ -10,8 +10,6 @@
 namespace feedcheck {
 namespace {
 
-constexpr uint64_t kErrorBodyBytes = 64 * 1024;
-
 double Seconds(CURL* h, CURLINFO info) {
   curl_off_t us = 0;
   if (curl_easy_getinfo(h, info, &us) != CURLE_OK) return 0;
@@ -198,16 +196,7 @@ size_t CurlLane::OnBody(char* data, size_t size, size_t count, void* user) {
     lane->over_cap_ = true;
     return 0;
   }
-  // Only a success body is data: a 403's error XML is not a byte read from the object.
-  if (request.body_counter && r.status / 100 == 2)
-    request.body_counter->fetch_add(n, std::memory_order_relaxed);
-  if (request.keep_body) {
-    r.body.append(data, n);
-  } else if (r.status >= 400 && r.body.size() < kErrorBodyBytes) {
-    // Keep error bodies for classification.
-    size_t room = static_cast<size_t>(kErrorBodyBytes - r.body.size());
-    r.body.append(data, std::min(room, n));
-  }
+  r.TakeBody(request, data, n);
   return n;
 }
 

@@ -1,5 +1,7 @@
 #include "probes/http_client.h"
 
+#include <algorithm>
+
 #include "core/ascii_text.h"
 
 namespace feedcheck {
@@ -48,6 +50,23 @@ void HttpResponse::Clear() {
   body_bytes = 0;
   timing = HttpTiming{};
   reused_connection = false;
+}
+
+namespace {
+constexpr uint64_t kErrorBodyBytes = 64 * 1024;  // enough for Azure's error XML
+}  // namespace
+
+void HttpResponse::TakeBody(const HttpRequest& request, const char* data, size_t n) {
+  // Only a success body is data: a 403's error XML is not a byte read from the object.
+  if (request.body_counter && status / 100 == 2)
+    request.body_counter->fetch_add(n, std::memory_order_relaxed);
+  if (request.keep_body) {
+    body.append(data, n);
+  } else if (status >= 400 && body.size() < kErrorBodyBytes) {
+    // Error bodies are kept for classification (Azure's <Message> names the limit).
+    size_t room = static_cast<size_t>(kErrorBodyBytes - body.size());
+    body.append(data, std::min(room, n));
+  }
 }
 
 }  // namespace feedcheck

@@ -102,6 +102,9 @@ struct HttpResponse {
   }
   /// Back to a fresh response, keeping the storage of its strings (for reused objects).
   void Clear();
+  /// Takes `n` body bytes that passed the request's cap (the engines check it first): counts
+  /// success bytes as data, keeps the body when asked, else the first 64 KiB of an error.
+  void TakeBody(const HttpRequest& request, const char* data, size_t n);
 };
 
 class HttpClient {

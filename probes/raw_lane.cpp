@@ -14,7 +14,6 @@
 namespace feedcheck {
 namespace {
 
-constexpr uint64_t kErrorBodyBytes = 64 * 1024;
 // Enough for a small answer in one read; bigger bodies take several (each is one syscall).
 constexpr size_t kRecvBufferBytes = 64 * 1024;
 
@@ -328,15 +327,7 @@ bool RawLane::OnBody(const char* data, size_t n) {
     over_cap_ = true;  // more than was asked for: cut here, only the cap counted as data
     return false;
   }
-  // Only a success body is data: a 403's error XML is not a byte read from the object.
-  if (request.body_counter && r.status / 100 == 2)
-    request.body_counter->fetch_add(n, std::memory_order_relaxed);
-  if (request.keep_body) {
-    r.body.append(data, n);
-  } else if (r.status >= 400 && r.body.size() < kErrorBodyBytes) {
-    size_t room = static_cast<size_t>(kErrorBodyBytes - r.body.size());
-    r.body.append(data, std::min(room, n));
-  }
+  r.TakeBody(request, data, n);
   return true;
 }
 
