@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,9 @@ struct SourceStats {
 
 struct AnalyzerOptions {
   double gpu_busy_threshold_percent = 10;  ///< under this a GPU sample counts as starved
+  /// The zone nvidia-smi's clock was in, seconds east of UTC (--gpu-utc-offset); nothing: UTC
+  /// unless the samples miss the logs by hours, when the offset is guessed (A223 says so).
+  std::optional<double> gpu_utc_offset_s;
 };
 
 class LineAnalyzer {
