@@ -328,14 +328,16 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     d.confidence = s.size() >= 2 ? "confirmed" : "likely";
     // Where the idle time fell says where to look: after the data phase, in the mount's cached
     // epochs, or during reads that storage served without refusing.
-    const char* when = gpu.have_phases && gpu.after_data_gpu_s >= 0.5 * gpu.lost_gpu_s
-                           ? "the time lost after the data phase"
-                       : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
-                           ? "the time lost while the mount served from its cache"
-                       : served_fast
-                           ? "the time lost while storage served every request fast, far below "
-                             "its limits"
-                           : "the time lost while storage served every request";
+    const char* when =
+        gpu.have_phases && gpu.after_data_gpu_s >= 0.5 * gpu.lost_gpu_s
+            ? "the time lost after the data phase"
+        : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
+            ? "the time lost while the mount served from its cache"
+        : served_fast ? "the time lost while storage served every request fast, far below "
+                        "its limits"
+        : busy_burst_gpu_s >= 0 ? "the time lost outside the 503 burst, while storage served every "
+                                  "request"
+                                : "the time lost while storage served every request";
     d.fix = gpu.idle_fraction >= kBusyIdleFraction
                 ? fmt::format(
                       "Storage is not what held the GPUs back: look at the job's own code "
