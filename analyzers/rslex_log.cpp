@@ -53,10 +53,11 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
     last_epoch_s_ = std::max(last_epoch_s_, t.epoch_s);
   }
   std::string_view msg = t.message;
-  // The storage accounts the job read: the datastore resolver names them, and so does every
-  // refused request's URI.
-  if (auto account = t.Field("account_name")) NoteAccount(*account);
-  if (auto uri = t.Field("request_uri")) NoteAccount(*uri);
+  // The storage accounts the job read: the datastore resolver names them (and every refused
+  // request's URI, below). Looked up on the resolver's lines only: the span closes are most
+  // of a log and name none.
+  if (t.target.find("resolver") != std::string_view::npos)
+    if (auto account = t.Field("account_name")) NoteAccount(*account);
   if (msg == "close") {
     OnClose(t);
   } else if (StartsWith(msg, "non-successful response")) {
@@ -162,6 +163,7 @@ void RslexLogAnalyzer::Count(std::map<std::string, Counted, std::less<>>* map, s
 
 void RslexLogAnalyzer::OnResponse(const TracingLine& t, const Line& line) {
   ++non_success_;
+  if (auto uri = t.Field("request_uri")) NoteAccount(*uri);
   std::string_view msg = t.message;
   // "Status: 503 Service Unavailable" in the message; some builds log a status= field.
   int status = 0;
