@@ -215,8 +215,8 @@ def dataloader_few_workers_storage_idle(c, rng):
 
 
 def throttled_other_account_metrics(c, rng):
-    """2 ND96 nodes download 3 TB from stimagenet01 (no throttling, near both NICs' rate) while
-    their 16 GPUs wait 19 minutes, then train. The metrics saved with the job are of another
+    """2 ND96 nodes download 3 TB from stimagenet01 (no throttling, ~21 Gbit/s for the two)
+    while their 16 GPUs wait 19 minutes, then train. The metrics saved with the job are of another
     account in the subscription, stlogsarchive02, which a log-archiving pipeline held at its
     egress limit with ClientAccountBandwidthThrottlingError all along: not this job's storage."""
     name = "throttled-other-account-metrics"
