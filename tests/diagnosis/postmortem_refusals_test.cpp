@@ -1,6 +1,8 @@
-// The post-mortem on refusals: a bare 503 "server is busy" charged only the GPU time its
-// refusals covered, and what fixing a refused access (403, 404, 409) buys, computed from the
-// GPU samples around the first refusal, or said plainly when it cannot be.
+// The post-mortem on what storage refused, and on what it did not: a bare 503 "server is busy"
+// charged only the GPU time its refusals covered; what fixing a refused access (403, 404, 409)
+// buys, computed from the GPU samples around the first refusal, or said plainly when it cannot
+// be; and storage that served fast (no refusal, far below its limits, no starved client) not
+// named as the cause.
 #include <catch2/catch.hpp>
 
 #include "analyzers/gpu_idle_ledger.h"
@@ -145,4 +147,42 @@ TEST_CASE("no figure for a refused access is said plainly, with the fix", "[diag
   FixEstimate g = diagnosis::EstimateAccessFix(untimed, GpuTimeLost{});
   CHECK_FALSE(g.available);
   CHECK(g.text.find("without GPU samples") != std::string::npos);
+}
+
+TEST_CASE("storage that served fast is not the cause; a starved client is not 'fast'",
+          "[diagnosis][verdict]") {
+  auto run = [](double e2e_ms, double server_ms) {
+    FactSet f;
+    f.Set(Observed("gpu.count", 4, Unit::kCount));
+    f.Set(Observed("gpu.lost_gpu_s", 6000, Unit::kSeconds));
+    f.Set(Observed("gpu.sampled_gpu_s", 11000, Unit::kSeconds));
+    f.Set(Observed("gpu.idle_fraction", 6000.0 / 11000, Unit::kFraction));
+    f.Set(Observed("gpu.idle_s", 1500, Unit::kSeconds));
+    f.Set(Observed("gpu.span_s", 2750, Unit::kSeconds));
+    f.Set(Observed("gpu.lost_download_gpu_s", 0, Unit::kSeconds));
+    f.Set(Observed("gpu.lost_mount_gpu_s", 6000, Unit::kSeconds));
+    f.Set(Observed("gpu.lost_after_data_gpu_s", 0, Unit::kSeconds));
+    f.Set(Observed("metrics.egress_gbps_peak", 1.2, Unit::kGbps));
+    f.Set(Observed("metrics.throttled_total", 0, Unit::kCount));
+    if (e2e_ms >= 0) {  // negative: the latency metrics were not saved
+      f.Set(Observed("metrics.e2e_latency_ms", e2e_ms, Unit::kMilliseconds));
+      f.Set(Observed("metrics.server_latency_ms", server_ms, Unit::kMilliseconds));
+    }
+    f.Set(
+        NumberFact("account.egress_gbps", 200, Unit::kGbps, {FactOrigin::kKnowledge, "kb", "", 0}));
+    Report r;
+    r.evidence.facts = std::move(f);
+    diagnosis::DiagnosePostmortem(NoRules(), {}, &r);
+    return r;
+  };
+  Report fast = run(38, 33);
+  CHECK(fast.diagnosis.cause == "none found");
+  CHECK(fast.diagnosis.fix.find("served every request fast, far below its limits") !=
+        std::string::npos);
+  // 120 ms end to end, 30 in the service: the client waited on itself, which storage's
+  // metrics cannot clear.
+  Report starved = run(120, 30);
+  CHECK(starved.diagnosis.cause == "inconclusive");
+  // Without latency figures nothing says the client kept pace.
+  CHECK(run(-1, -1).diagnosis.cause == "inconclusive");
 }
