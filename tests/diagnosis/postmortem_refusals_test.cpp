@@ -149,7 +149,7 @@ TEST_CASE("no figure for a refused access is said plainly, with the fix", "[diag
   CHECK(g.text.find("without GPU samples") != std::string::npos);
 }
 
-TEST_CASE("storage that served fast is not the cause; a starved client is not 'fast'",
+TEST_CASE("storage that served fast is not the cause, unless the client was starved",
           "[diagnosis][verdict]") {
   auto run = [](double e2e_ms, double server_ms) {
     FactSet f;
