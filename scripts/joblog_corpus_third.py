@@ -15,6 +15,8 @@ labelled from its scenario before feedcheck ran on it.
     nvidia-smi-ist-long-job            a 10.5-hour job whose nvidia-smi writes IST (UTC+05:30):
                                        longer than the offset, the samples overlap the logs
                                        read as UTC, so only --gpu-utc-offset lines them up
+    two-inputs-labels-download-images-mount  a labels file downloaded, 2.4 million small images
+                                       mounted: two input modes in one job
 
 The GPU time lost is counted here from the samples written, by the documented rule (a sample
 covers the time until the same GPU's next readable sample; across a hole of more than 3.5
@@ -32,7 +34,8 @@ def register(c):
     # The order fixes each job's seed: append, never reorder.
     for fn in (server_busy_burst_long_mount, download_40min_rotated_capability,
                dataloader_few_workers_storage_idle, throttled_other_account_metrics,
-               request_throttled_gpu_stall_cut_lines, nvidia_smi_ist_long_job):
+               request_throttled_gpu_stall_cut_lines, nvidia_smi_ist_long_job,
+               two_inputs_labels_download_images_mount):
         c.JOBS.append(lambda rng, fn=fn: fn(c, rng))
 
 
@@ -375,3 +378,56 @@ def nvidia_smi_ist_long_job(c, rng):
                     "hourly checkpoints; nvidia-smi wrote IST, stated with --gpu-utc-offset: "
                     "read as UTC the idle download samples would land 5.5 hours late, in the "
                     "training, and the download would look free")
+
+
+def two_inputs_labels_download_images_mount(c, rng):
+    """One NC96ads node trains on 2.4 million ~110 KB JPEGs (an image folder input, ro_mount)
+    with their labels in one parquet file (a uri_file input, download: 3 seconds). The GPUs
+    stall 2 minutes in every 5 while the mount reads the images one request each; the account
+    serves ~2.6 Gbit/s in ~112 KB requests, far below its limits, with no throttling."""
+    name = "two-inputs-labels-download-images-mount"
+    d = c.folder(name)
+    t0 = c.utc("2026-06-03 11:20:00")
+    dl_start = t0 + 12
+    dl_end = dl_start + 3.1
+    m_start, end = dl_end + 1.2, t0 + 58 * 60
+    logdir = f"{d}/system_logs/data_capability"
+    c.write_data_capability(f"{logdir}/data-capability.log",
+                            [("download", dl_start, dl_end, "Success"),
+                             ("mount", m_start, m_start + 2.3, "Success")], rng)
+    with open(f"{logdir}/data-capability.log") as f:
+        text = f.read()
+    text = text.replace("(inputs: 1, outputs: 1)", "(inputs: 2, outputs: 1)")
+    text = text.replace("wd/INPUT_data\n", "wd/INPUT_labels\n", 1)
+    first_dir = text.index("create dir")
+    line_end = text.index("\n", first_dir) + 1
+    images_dir = text[text.rfind("\n", 0, first_dir) + 1:line_end].replace("INPUT_labels",
+                                                                           "INPUT_images")
+    text = text[:line_end] + images_dir + text[line_end:]
+    c.write(f"{logdir}/data-capability.log", text)
+    r = c.Rslex(rng, account="stproductimg05")
+    resolver_line(r, dl_start + 0.2, "product_images", "stproductimg05")
+    r.spans(dl_start + 0.5, dl_end, "download", 0.5)
+    r.spans(m_start + 3, end, "mount", 5)
+    r.write(logdir)
+    samples = Samples()
+    rows = smi_rows(samples, 4, t0 + 3, end, 10,
+                    lambda t, g: c.idle(rng) if t < m_start + 35 or ((t - t0) // 60) % 5 < 2
+                    else c.busy(rng, 82, 97))
+    c.write(f"{d}/gpu/nvidia-smi.csv", smi_text(c, rng, rows, "NVIDIA A100 80GB PCIe"))
+    account_metrics(c, f"{d}/metrics/stproductimg05.json", "rest", 60, t0, end, "stproductimg05", [
+        ("Egress", "Bytes", [({}, lambda t: rate_total(
+            rng.uniform(2.5, 2.7) if t >= m_start else 0.01, 60))]),
+        ("Transactions", "Count", [({"ResponseType": "Success"}, lambda t: {
+            "total": round(rng.uniform(2850, 2950) * 60) if t >= m_start else 30})]),
+        ("SuccessE2ELatency", "MilliSeconds", [({}, lambda t: {"average": 24.0})]),
+        ("SuccessServerLatency", "MilliSeconds", [({}, lambda t: {"average": 19.0})]),
+    ])
+    return dict(name=name, args=["--sku", "Standard_NC96ads_A100_v4", "--nodes", "1",
+                                 "--region", "eastus"],
+                verdict="small files", confidence="confirmed",
+                gpu_lost_gpu_s=samples.lost_gpu_s(),
+                why="two inputs, a labels file downloaded in 3 s and 2.4 million images mounted: "
+                    "the GPUs stall 2 minutes in every 5 while the mount reads ~112 KB per "
+                    "request at 2,900 requests/s, far below the account's limits with no "
+                    "throttling; the job's two input modes must not hide the mount's small files")
