@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <optional>
 #include <string>
@@ -75,6 +76,8 @@ std::optional<double> RefusalStart(const Evidence& ev, AccessRefusal r) {
 }
 
 std::string ClockUtc(double epoch_s) {
+  // Far outside any log's range (a corrupt timestamp) the conversion is not defined.
+  if (!std::isfinite(epoch_s) || std::fabs(epoch_s) > 1e11) return "an unreadable time";
   auto t = static_cast<std::time_t>(epoch_s);
   std::tm tm{};
   gmtime_r(&t, &tm);
