@@ -45,6 +45,7 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
   void BeginFile(const std::string& path) override;
   void OnLine(const Line& line) override;
   void EndFile() override;
+  bool NotesCutLastLine() const override { return true; }
   void Finish(Evidence* out) override;
 
   struct ActivityTotals {

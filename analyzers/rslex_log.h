@@ -22,6 +22,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
   void BeginFile(const std::string& path) override;
   void OnLine(const Line& line) override;
   void Finish(Evidence* out) override;
+  bool NotesCutLastLine() const override { return true; }
 
   struct SpanTotals {
     uint64_t closes = 0;

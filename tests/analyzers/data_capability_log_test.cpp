@@ -156,3 +156,21 @@ TEST_CASE("a download that starts in data-capability.log.1 and ends in .log is o
              d.location.line == 2;
   CHECK(named);
 }
+
+TEST_CASE("a log's last line without a newline is read, with a note at its line",
+          "[analyzers][data_capability]") {
+  // The node was deallocated mid-write.
+  const char* log =
+      "INFO 2026-04-07 10:00:26,000 sdk_logger.py:44 [28] - ActivityStarted, mount\n"
+      "INFO 2026-04-07 10:00:28,400 sdk_logger.py:44 [28] - ActivityCompleted: Activity=mount, "
+      "HowEnded=Success, Duration=2400.00 [ms]\n"
+      "INFO 2026-04-07 11:19:57,000 data_capability.py:402 [28] - Stopping data capabil";
+  DataCapabilityAnalyzer a;
+  Evidence ev = Run(a, log, "data-capability.log");
+  CHECK(*ev.facts.Text("runtime.mode") == "mount");
+  CHECK(a.stats().malformed == 0);
+  bool noted = false;
+  for (const auto& d : ev.diagnostics.kept())
+    noted |= d.code == "A207" && d.location.file == "data-capability.log" && d.location.line == 3;
+  CHECK(noted);
+}
