@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "core/ascii_text.h"
+#include "core/runtime_settings.h"
 
 namespace feedcheck::rules {
 namespace {
@@ -60,6 +61,53 @@ std::vector<LintProblem> NoEffectSettings(const JobFile& job) {
   return out;
 }
 
+std::vector<LintProblem> SettingProblems(const JobFile& job, const Advice& advice) {
+  std::vector<LintProblem> out;
+  for (const auto& e : job.env) {
+    LintProblem p;
+    p.severity = Severity::kWarning;
+    p.location = At(job, e.line);
+    if (const RuntimeSetting* setting = FindRuntimeSetting(e.name)) {
+      auto problem = RuntimeSettingValueProblem(*setting, e.value);
+      if (!problem) continue;
+      p.code = kLintBadValue;
+      p.setting = e.name;
+      p.message = fmt::format("{}: {}; the guide documents it as {} (default {}); source: {}",
+                              e.name, *problem, setting->meaning, setting->default_value,
+                              RuntimeSettingSource(*setting));
+      p.change = fmt::format("remove {} (the default: {}), or give a value in its range", e.name,
+                             setting->default_value);
+      out.push_back(std::move(p));
+      continue;
+    }
+    auto likely = LikelyRuntimeSetting(e.name);
+    if (!likely) continue;
+    p.code = kLintUnknownSetting;
+    if (likely->empty()) {
+      p.message = fmt::format(
+          "{} is not a setting the Azure ML data runtime documents: it is ignored", e.name);
+      p.change = fmt::format(
+          "remove {}, or use one of the settings of the guide's \"Available "
+          "download settings\" and \"Available mount settings\"",
+          e.name);
+    } else {
+      const RuntimeSetting* meant = FindRuntimeSetting(*likely);
+      p.setting = *likely;
+      p.message = fmt::format(
+          "{} is not a setting the Azure ML data runtime documents, so it is ignored; did you "
+          "mean {} ({}; source: {})?",
+          e.name, *likely, meant->meaning, RuntimeSettingSource(*meant));
+      // The advised value when the rules advise the setting it was meant to be.
+      std::string value = e.value;
+      for (const auto& want : advice.env)
+        if (want.name == *likely) value = want.value;
+      p.change = fmt::format("{}: \"{}\" -> {}: \"{}\"", e.name, e.value, *likely, value);
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& result,
                                  const Advice& advice) {
   std::vector<LintProblem> problems;
@@ -97,6 +145,7 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
                              [&](const JobEnv& e) { return e.name == want.name; });
     LintProblem p;
     p.rule_id = rule_id;
+    p.setting = want.name;
     p.severity = rule && rule->severity > Severity::kWarning ? rule->severity : Severity::kWarning;
     if (have == job.env.end()) {
       p.code = kLintMissingEnv;
@@ -154,6 +203,21 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
           (line == 0 || fact.provenance.line < line))
         line = fact.provenance.line;
     p.location = At(job, line);
+    problems.push_back(std::move(p));
+  }
+  for (auto& p : SettingProblems(job, advice)) {
+    // A misspelt name stands for the setting it was meant to be: the rename is the change, not
+    // also "add" the setting. A value out of range that a rule already corrects is that rule's.
+    if (p.code == kLintUnknownSetting && !p.setting.empty())
+      problems.erase(std::remove_if(problems.begin(), problems.end(),
+                                    [&](const LintProblem& q) {
+                                      return q.code == kLintMissingEnv && q.setting == p.setting;
+                                    }),
+                     problems.end());
+    const bool corrected = std::any_of(problems.begin(), problems.end(), [&](const LintProblem& q) {
+      return q.code == kLintContradictingEnv && q.location.line == p.location.line;
+    });
+    if (p.code == kLintBadValue && corrected) continue;
     problems.push_back(std::move(p));
   }
   for (auto& p : NoEffectSettings(job)) {
