@@ -87,15 +87,19 @@ bool ResolveNode(const KnowledgeBase& kb, const std::string& sku, const std::str
   NodeChoice n;
   if (!sku.empty()) {
     n.vm = kb.FindVm(sku);
-    if (!n.vm) {
+    if (!n.vm && nic_text.empty()) {
       auto near = kb.SuggestVm(sku);
-      std::string hint =
-          near.empty() ? "run `feedcheck egress --all` for the known sizes, or give --nic-gbps"
-                       : fmt::format("did you mean {}?", fmt::join(near, ", "));
-      error->message = fmt::format("--sku: unknown VM size '{}'; {}", sku, hint);
+      std::string hint = near.empty() ? "run `feedcheck egress --all` for the known sizes"
+                                      : fmt::format("did you mean {}?", fmt::join(near, ", "));
+      error->message = fmt::format(
+          "--sku: unknown VM size '{}'; {} (for a size the knowledge base does not know, give "
+          "its rate with --nic-gbps, or add it with --kb FILE)",
+          sku, hint);
       return false;
     }
-    n.nic_gbps = n.vm->nic_gbps;
+    // A size newer than the knowledge base: its rate is all the sizing needs.
+    if (!n.vm) n.unknown_sku = sku;
+    if (n.vm) n.nic_gbps = n.vm->nic_gbps;
   }
   if (!nic_text.empty()) {
     auto v = ParseGbpsFlag("--nic-gbps", nic_text, error);

@@ -36,7 +36,7 @@ bool CheckFlags(const LintRequest& request, FactSet* job_facts,
     outcome->status = ExitStatus::kUsage;
     return false;
   }
-  if (!request.sku.empty()) {
+  if (!request.sku.empty() && node.vm) {
     const Fact* named = job_facts->Find("node.sku");
     if (named && named->text() != node.vm->name)
       assumptions->push_back(fmt::format("the job names instance_type {}; --sku {} is not used",

@@ -54,8 +54,23 @@ bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string& data_
       std::string message = fmt::format("unknown VM size '{}'", request.sku);
       auto near = kb.SuggestVm(request.sku);
       if (!near.empty()) message += fmt::format(kMsgDidYouMean, near.front());
-      diagnostics->Add(Diagnostic{kCodeUnknownVm, DiagnosticSeverity::kError, message,
-                                  request.sku_location, "", ""});
+      // A size newer than the knowledge base is no reason to stop when its NIC is declared: the
+      // sizing needs the rate, and the rest is judged from what is declared.
+      const Fact* nic = facts->Find("node.nic_gbps");
+      const bool declared =
+          nic && nic->is_number() && nic->provenance.origin >= FactOrigin::kDeclared;
+      if (declared)
+        message += fmt::format(
+            "; going on with the declared node figures ({} NIC), the size's other figures "
+            "(cores, local disk) only where declared",
+            FormatValue(nic->number(), nic->unit));
+      else
+        message +=
+            "; declare the node's figures in the profile (node: {nic: 100 Gbit/s, vcpus: 96, "
+            "local_disk: 1000 GiB}), or add the size with --kb FILE";
+      diagnostics->Add(Diagnostic{
+          kCodeUnknownVm, declared ? DiagnosticSeverity::kWarning : DiagnosticSeverity::kError,
+          message, request.sku_location, "", ""});
     }
   }
   // The same lookup as the --region / --account-kind flags of every other command. A declared

@@ -210,9 +210,24 @@ TEST_CASE("retired sizes are sized and flagged", "[cli][advise][egress][edges]")
   CHECK(Has(e.out, "Standard_NC24s_v3 (retired 2025-09-30)"));
   CHECK(Has(e.out,
             "https://learn.microsoft.com/azure/virtual-machines/ncv3-nc6s-nc12s-nc24s-retirement"));
-  RunResult all = RunFeedcheck({"egress", "--all"});
-  CHECK(Has(all.out, "Standard_NC6s_v3 (retired 2025-09-30)"));
-  CHECK(Has(all.out, "Standard_NC12s_v3 (retired 2025-09-30)"));
+  // In the table of all sizes, the retirement date has a column of its own, so the size
+  // column (and its JSON value) is the name a program matches.
+  RunResult all = RunFeedcheck({"egress", "--all", "--json"});
+  int retired = 0;
+  for (const auto& t : all.Json()["tables"])
+    if (t["title"] == "By VM size")
+      for (const auto& row : t["rows"]) {
+        CHECK(row["sku"].get<std::string>().find(' ') == std::string::npos);
+        if (row["sku"] == "Standard_NC6s_v3" || row["sku"] == "Standard_NC12s_v3") {
+          CHECK(row["retired_on"] == "2025-09-30");
+          ++retired;
+        }
+        if (row["sku"] == "Standard_ND96asr_v4") CHECK(row["retired_on"] == "");
+      }
+  CHECK(retired == 2);
+  RunResult all_text = RunFeedcheck({"egress", "--all"});
+  CHECK(Has(all_text.out, "Retired"));
+  CHECK(Has(all_text.out, "2025-09-30"));
   RunResult plan =
       RunFeedcheck({"plan", "--bytes", "1TB", "--files", "1000", "--sku", "Standard_NC6s_v3"});
   CHECK(Has(plan.out, "Standard_NC6s_v3 (retired 2025-09-30)"));
