@@ -5,6 +5,7 @@
 #include "app/app_messages.h"
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
+#include "core/runtime_settings.h"
 #include "reports/env_format.h"
 #include "rules/advice.h"
 
@@ -89,6 +90,17 @@ Outcome RunAdvise(const AdviseRequest& request) {
     report.context.warnings.push_back(fmt::format("{} kept \"{}\" (rule {}); rule {} wanted \"{}\"",
                                                   c.name, c.kept_value, c.kept_rule, c.dropped_rule,
                                                   c.dropped_value));
+  // A value outside what the guide documents (a user's rule, or a computed value at an edge)
+  // is pasted into a job as given: say so beside it.
+  for (size_t i = 0; i < advice.env.size(); ++i) {
+    const RuntimeSetting* setting = FindRuntimeSetting(advice.env[i].name);
+    if (!setting) continue;
+    if (auto problem = RuntimeSettingValueProblem(*setting, advice.env[i].value))
+      report.context.warnings.push_back(
+          fmt::format("rule {} advises {}={}: {}; the guide documents it as {} (default {}), {}",
+                      advice.env_rules[i], advice.env[i].name, advice.env[i].value, *problem,
+                      setting->meaning, setting->default_value, RuntimeSettingSource(*setting)));
+  }
   AddResults(advice, &report);
   report.evidence.facts = std::move(facts);
   outcome.has_report = true;
