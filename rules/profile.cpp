@@ -153,7 +153,10 @@ class ProfileReader {
       const Fact* at = out_->facts.Find(c.key);
       YAML::Mark mark;
       mark.line = at && at->provenance.line > 0 ? at->provenance.line - 1 : 0;
-      mark.column = 0;
+      // At the field's name: the first character of its line.
+      const std::string text =
+          static_cast<size_t>(mark.line) < lines_.size() ? lines_[mark.line] : std::string();
+      mark.column = static_cast<int>(std::min(text.find_first_not_of(' '), text.size()));
       Error(mark, kCodeProfileValue, c.message);
     }
     if (!compute_region_.empty() && !out_->region.empty() &&

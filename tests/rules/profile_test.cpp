@@ -68,7 +68,8 @@ facts:
   CHECK(d.kept()[0].code == kCodeProfileValue);
   CHECK(d.kept()[0].location.line == 3);
   CHECK(d.kept()[0].message ==
-        "'20Gbit/s' is a rate, but dataset.median_file_bytes is a size (bytes)");
+        "dataset.median_file: '20Gbit/s' is a rate, but dataset.median_file_bytes is a size "
+        "(bytes)");
   CHECK(d.kept()[1].code == kCodeProfileField);
   CHECK(d.kept()[1].location.line == 4);
   CHECK(d.kept()[1].message.rfind("unknown profile field 'dataset.filez'", 0) == 0);
