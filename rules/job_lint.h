@@ -42,9 +42,9 @@ struct LintProblem {
 /// every data input is downloaded, RSLEX_DOWNLOADER_THREADS when every data input is mounted.
 std::vector<LintProblem> NoEffectSettings(const JobFile& job);
 
-/// Settings the data runtime does not know (a DATASET_MOUNT_, RSLEX_ or AZUREML_DATASET_ name, or one
-/// a letter or two from a documented name: it is ignored, silently) with the documented name
-/// it most likely means, and values outside the type or range the guide documents.
+/// Settings the data runtime does not know (a DATASET_MOUNT_, RSLEX_ or AZUREML_DATASET_ name, or
+/// one a letter or two from a documented name: it is ignored, silently) with the documented name it
+/// most likely means, and values outside the type or range the guide documents.
 std::vector<LintProblem> SettingProblems(const JobFile& job, const Advice& advice);
 
 std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& result,
