@@ -12,6 +12,22 @@ namespace {
 
 std::string Gbps(double gbps) { return FormatValue(gbps, Unit::kGbps); }
 
+// "Scalability and performance targets for standard storage accounts": a subscription may have
+// 250 storage accounts per region by default, 500 on request. A plan past that cannot be built
+// in one subscription and region.
+constexpr int kAccountsPerRegion = 250;
+
+std::string TooManyAccounts(const AccountPlan& p) {
+  if (p.accounts <= kAccountsPerRegion) return "";
+  return fmt::format(
+      " {} accounts are more than the {} storage accounts a subscription may have in one region "
+      "(500 on request; \"Scalability and performance targets for standard storage accounts\", "
+      "https://learn.microsoft.com/azure/storage/common/scalability-targets-standard-account): "
+      "at this scale ask for a higher egress limit first, and cache the data on the nodes' local "
+      "disks where it fits.",
+      FormatGrouped(p.accounts, 6), kAccountsPerRegion);
+}
+
 std::string Count(long n, const char* one, const char* many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
@@ -81,12 +97,19 @@ std::string NodeSplitText(const AccountPlan& plan) {
   std::string out;
   long first = 0;
   const long nodes = plan.nodes, accounts = plan.accounts;
+  // Past a handful of accounts the ranges are a pattern: the first two and the last, with the
+  // formula beside them, say it; all 240 would bury the advice.
+  const long kShown = 8;
   for (long a = 0; a < accounts; ++a) {
     // Nodes n with floor(n * accounts / nodes) == a.
     long last = ((a + 1) * nodes + accounts - 1) / accounts - 1;
-    if (!out.empty()) out += ", ";
-    out += first == last ? fmt::format("node {} -> account {}", first, a + 1)
-                         : fmt::format("nodes {}-{} -> account {}", first, last, a + 1);
+    const bool shown = accounts <= kShown || a < 2 || a == accounts - 1;
+    if (shown) {
+      if (!out.empty()) out += ", ";
+      if (accounts > kShown && a == accounts - 1) out += "..., ";
+      out += first == last ? fmt::format("node {} -> account {}", first, a + 1)
+                           : fmt::format("nodes {}-{} -> account {}", first, last, a + 1);
+    }
     first = last + 1;
   }
   return out;
@@ -115,7 +138,7 @@ std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& ind
         "replicate the data across {} storage accounts, pass one input per account, and let "
         "each node pick its account from {}: {}.",
         p.accounts, NodeIndexText(index, p.accounts, p.nodes), NodeSplitText(p));
-    return out;
+    return out + TooManyAccounts(p);
   }
   out += fmt::format(
       "stripe the data across {} storage accounts so that every node reads from several of "
@@ -130,11 +153,16 @@ std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& ind
         " There are more accounts ({}) than nodes ({}): a split of whole nodes "
         "between accounts cannot reach full rate.",
         p.accounts, p.nodes);
-  return out;
+  return out + TooManyAccounts(p);
 }
 
 std::string AccountPlanSummary(const AccountPlan& p) {
   if (p.accounts <= 1) return "one account is enough";
+  if (p.accounts > kAccountsPerRegion)
+    return fmt::format(
+        "{} accounts, more than the {} a subscription may have in one region (500 on request): "
+        "ask for a higher egress limit first",
+        FormatGrouped(p.accounts, 6), kAccountsPerRegion);
   if (!p.striped)
     return fmt::format("replicate the data; each account feeds up to {}",
                        Count(p.full_rate_nodes, "node", "nodes"));
