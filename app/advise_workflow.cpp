@@ -74,6 +74,8 @@ Outcome RunAdvise(const AdviseRequest& request) {
   report.title = "Advice";
   rules::EvaluationResult result = rule_set.Evaluate(facts);
   rules::Advice advice = rules::MergeAdvice(result.findings);
+  if (!advice.mode.empty())
+    advice.mode = rules::ModeForInput(facts.Text("workload.mode").value_or(""), advice.mode);
   report.findings = std::move(result.findings);
   report.skipped = std::move(result.skipped);
   report.env = advice.env;

@@ -23,6 +23,13 @@ bool SameEnvValue(const std::string& a, const std::string& b) {
   return false;
 }
 
+std::string ModeForInput(const std::string& input_mode, const std::string& advised) {
+  if (!StartsWith(input_mode, "eval_")) return advised;
+  if (advised == "ro_mount") return "eval_mount";
+  if (advised == "download") return "eval_download";
+  return advised;
+}
+
 Advice MergeAdvice(const std::vector<Finding>& findings) {
   Advice advice;
   for (const auto& f : findings) {

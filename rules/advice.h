@@ -35,4 +35,9 @@ Advice MergeAdvice(const std::vector<Finding>& findings);
 /// match exactly.
 bool SameEnvValue(const std::string& a, const std::string& b);
 
+/// The advised mode as an input in `input_mode` takes it: an input read through an evaluated
+/// MLTable (eval_mount, eval_download) keeps the evaluation, so ro_mount is eval_mount for it
+/// and download is eval_download.
+std::string ModeForInput(const std::string& input_mode, const std::string& advised);
+
 }  // namespace feedcheck::rules

@@ -119,16 +119,16 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
     for (const auto& input : job.inputs) {
       if (input.type == "literal") continue;
       std::string mode = input.mode.empty() ? "ro_mount" : input.mode;
-      if (mode == advice.mode) continue;
+      const std::string want = ModeForInput(mode, advice.mode);
+      if (mode == want) continue;
       LintProblem p;
       p.code = kLintWrongMode;
       p.severity = rule ? rule->severity : Severity::kWarning;
       p.message = fmt::format("input '{}' uses mode {}{}; rule {} recommends {}: {}", input.name,
                               mode, input.mode.empty() ? " (the default)" : "", advice.mode_rule,
-                              advice.mode, rule ? rule->title : "");
-      p.change = input.mode.empty()
-                     ? fmt::format("add `mode: {}` to input '{}'", advice.mode, input.name)
-                     : fmt::format("mode: {} -> mode: {}", input.mode, advice.mode);
+                              want, rule ? rule->title : "");
+      p.change = input.mode.empty() ? fmt::format("add `mode: {}` to input '{}'", want, input.name)
+                                    : fmt::format("mode: {} -> mode: {}", input.mode, want);
       p.location = At(job, input.mode_line > 0 ? input.mode_line : input.line);
       p.rule_id = advice.mode_rule;
       problems.push_back(std::move(p));
