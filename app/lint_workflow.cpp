@@ -93,7 +93,9 @@ LintOutcome RunLint(const LintRequest& request) {
   LintOutcome lint;
   Outcome& outcome = lint.outcome;
   rules::JobFile job;
-  if (!rules::ReadJobFile(request.job, &job, &outcome.diagnostics)) {
+  // A job file with an error (instance_count: 0) is not linted as if it were right.
+  if (!rules::ReadJobFile(request.job, &job, &outcome.diagnostics) ||
+      outcome.diagnostics.errors() > 0) {
     outcome.status = ExitStatus::kInputError;
     return lint;
   }
