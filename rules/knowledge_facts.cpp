@@ -50,6 +50,20 @@ bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string& data_
   if (!request.sku.empty()) {
     if (const VmSize* vm = kb.FindVm(request.sku)) {
       kb.AddNodeFacts(*vm, &known);
+      // A per-GPU demand on a size without GPUs is a demand of 0 for GPUs that do not exist:
+      // the profile and the size contradict each other (unless the profile declares GPUs).
+      const Fact* per_gpu = facts->Find("workload.gpu_demand_per_gpu_gbps");
+      if (vm->gpus == 0 && per_gpu && !facts->Has("node.gpus") &&
+          !facts->Has("workload.gpu_demand_gbps")) {
+        SourceLocation at{per_gpu->provenance.file, per_gpu->provenance.line, 0};
+        diagnostics->Add(Diagnostic{
+            kCodeProfileValue, DiagnosticSeverity::kError,
+            fmt::format("a per-GPU input demand ({} per GPU) on {}, a size with no GPUs: give "
+                        "the GPU size the job runs on, or the whole node's demand (gpu: per_node:)",
+                        per_gpu->is_number() ? FormatValue(per_gpu->number(), per_gpu->unit) : "",
+                        vm->name),
+            at, "", ""});
+      }
     } else {
       std::string message = fmt::format("unknown VM size '{}'", request.sku);
       auto near = kb.SuggestVm(request.sku);
