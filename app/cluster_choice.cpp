@@ -194,7 +194,9 @@ std::string RowRef(const std::string& file, int line) { return fmt::format("{}:{
 bool ResolveCluster(const KnowledgeBase& kb, const ClusterSpec& flags, ClusterChoice* out,
                     FlagError* error) {
   ClusterChoice c;
-  if (!flags.sku.empty() && !ResolveNode(kb, flags.sku, "", &c.node, error)) return false;
+  if ((!flags.sku.empty() || !flags.nic_gbps.empty()) &&
+      !ResolveNode(kb, flags.sku, flags.nic_gbps, &c.node, error))
+    return false;
   if (!ResolveAccount(kb, flags.region, flags.account_kind, flags.account_egress, &c.account,
                       error))
     return false;
@@ -209,6 +211,10 @@ FactSet ClusterFlagFacts(const ClusterSpec& flags, const ClusterChoice& choice) 
   if (flags.nodes > 0)
     f.Set(NumberFact("node.count", flags.nodes, Unit::kCount, Declared("--nodes")));
   if (!flags.sku.empty()) f.Set(TextFact("node.sku", flags.sku, Declared("--sku")));
+  // Before the knowledge base is asked about the size: a size it does not know is sized from
+  // the rate given.
+  if (choice.node.nic_from_flag)
+    f.Set(NumberFact("node.nic_gbps", choice.node.nic_gbps, Unit::kGbps, Declared("--nic-gbps")));
   if (!flags.region.empty()) f.Set(TextFact("account.region", flags.region, Declared("--region")));
   if (choice.account.egress_from_flag)
     f.Set(NumberFact("account.egress_gbps", choice.account.target.egress_gbps, Unit::kGbps,

@@ -74,6 +74,7 @@ std::string RowRef(const std::string& file, int line);
 /// The cluster as the user declared it (flags or a job); empty fields were not given.
 struct ClusterSpec {
   std::string sku;
+  std::string nic_gbps;  ///< --nic-gbps: the node's rate (a size the knowledge base lacks)
   int nodes = 0;
   std::string region;
   std::string account_kind;
