@@ -170,6 +170,23 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
     problems.push_back(std::move(p));
   }
   for (const auto& rule_id : advice.env_rules) covered.push_back(rule_id);
+  // When every data input is to be downloaded, mount settings are for the mount the job has
+  // today: asked for beside "download" as if both applied, they contradict the mode change.
+  const bool to_download = advice.mode == "download" &&
+                           std::any_of(problems.begin(), problems.end(), [](const LintProblem& q) {
+                             return q.code == kLintWrongMode;
+                           });
+  if (to_download)
+    for (auto& p : problems) {
+      if (p.code != kLintMissingEnv && p.code != kLintContradictingEnv) continue;
+      if (!StartsWith(p.setting, "DATASET_MOUNT_") && !StartsWith(p.setting, "DATASET_UNMOUNT_"))
+        continue;
+      p.severity = Severity::kInfo;
+      p.message += fmt::format(
+          " (only while the input stays mounted: rule {} recommends download, where mount "
+          "settings have no effect)",
+          advice.mode_rule);
+    }
 
   // 4. More nodes than one account feeds.
   if (const Finding* f = FindFinding(result, "egress-nodes-beyond-account")) {
