@@ -76,6 +76,10 @@ Outcome RunAdvise(const AdviseRequest& request) {
   rules::Advice advice = rules::MergeAdvice(result.findings);
   if (!advice.mode.empty())
     advice.mode = rules::ModeForInput(facts.Text("workload.mode").value_or(""), advice.mode);
+  // A setting the job already has at the advised value is not asked for again.
+  std::vector<std::string> in_place_rules;
+  const std::vector<EnvSetting> in_place =
+      rules::TakeSettingsInPlace(facts, &advice, &in_place_rules);
   report.findings = std::move(result.findings);
   report.skipped = std::move(result.skipped);
   report.env = advice.env;
@@ -83,6 +87,9 @@ Outcome RunAdvise(const AdviseRequest& request) {
   if (!advice.mode.empty())
     report.verdict_detail +=
         fmt::format("\nInput mode: {}  (rule {})", advice.mode, advice.mode_rule);
+  for (size_t i = 0; i < in_place.size(); ++i)
+    report.verdict_detail += fmt::format("\nalready set as advised: {}={}  (rule {})",
+                                         in_place[i].name, in_place[i].value, in_place_rules[i]);
   // The settings again in the form the user pastes (job YAML, shell, Python, JSON).
   if (!advice.env.empty())
     report.config.push_back({fmt::format("environment variables ({})", EnvFormatName(*format)),
