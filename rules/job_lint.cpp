@@ -170,8 +170,8 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
     problems.push_back(std::move(p));
   }
   for (const auto& rule_id : advice.env_rules) covered.push_back(rule_id);
-  // When every data input is to be downloaded, mount settings are for the mount the job has
-  // today: asked for beside "download" as if both applied, they contradict the mode change.
+  // When lint asks for download (L001), mount settings are for the mount the job has today:
+  // asked for beside "download" as if both applied, they contradict the mode change.
   const bool to_download = advice.mode == "download" &&
                            std::any_of(problems.begin(), problems.end(), [](const LintProblem& q) {
                              return q.code == kLintWrongMode;
