@@ -16,6 +16,21 @@
 
 namespace feedcheck {
 
+/// A failed libcurl transfer or connect, for CurlFailureText.
+struct CurlFailure {
+  CURLcode rc = CURLE_OK;
+  const char* error_buffer = "";  ///< CURLOPT_ERRORBUFFER's text, may be empty
+  int status = 0;                 ///< the status line's code, 0 when none arrived
+  uint64_t body_bytes = 0;
+  bool tls_stalled = false;  ///< timed out after the TCP connect, before the TLS handshake ended
+  double elapsed_s = 0;
+};
+
+/// libcurl's failure in the words both engines use (http_client.h): a header past libcurl's
+/// limits, an answer that is not HTTP, a TLS handshake that never came; otherwise libcurl's own
+/// message.
+std::string CurlFailureText(const CurlFailure& failure);
+
 class CurlLane {
  public:
   /// `stop_by_progress`: abort on a stop request from libcurl's progress callback. A blocking
@@ -53,6 +68,7 @@ class CurlLane {
   HttpResponse* response_ = nullptr;
   bool over_cap_ = false;
   bool stopped_ = false;
+  std::string wrong_answer_;  ///< AnswerMismatch's words when the head was refused
   size_t upload_offset_ = 0;
 
   // What the handle is set to now, so an unchanged request sets nothing again.

@@ -91,10 +91,13 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   double gets_cpu_s = 0;
   bool cut_at_deadline = false;
   bool stopped = false;
+  // An answer that cannot be the one asked for (a Range ignored, an encoding not asked for):
+  // every further request would get it too, and may cost the server's whole send buffer.
+  bool wrong_answers = false;
   std::string engine;  // of the measured GETs: the request rate is that engine's
   for (const Phase& phase : phases) {
     if (phase.measured) wanted += phase.count;
-    if (cut_at_deadline || stopped || phase.count == 0) continue;
+    if (cut_at_deadline || stopped || wrong_answers || phase.count == 0) continue;
     const uint64_t expected = phase.method == "HEAD" ? 0 : range;
     uint64_t issued = 0;
     bool refused = false;
@@ -102,7 +105,8 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
     // the date) and reused as it is in between: nothing is allocated per request.
     std::vector<std::time_t> signed_at(static_cast<size_t>(concurrency), 0);
     auto next = [&](int lane, HttpRequest* req) {
-      if (issued >= phase.count || refused || cut_at_deadline || stopped) return false;
+      if (issued >= phase.count || refused || cut_at_deadline || stopped || wrong_answers)
+        return false;
       if (!budget.TryStart(expected)) {
         refused = true;
         return false;
@@ -134,7 +138,10 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
         cut_at_deadline = true;
         return;
       }
-      if (errors.Add(r) != ErrorClass::kNone) return;
+      if (errors.Add(r) != ErrorClass::kNone) {
+        wrong_answers = wrong_answers || r.wrong_answer || r.over_cap;
+        return;
+      }
       if (!phase.measured) return;
       ++measured;
       const HttpTiming& t = r.timing;
@@ -167,7 +174,8 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   }
 
   result.requests_sent = budget.requests();
-  result.bytes_received = budget.bytes();
+  result.bytes_received = budget.received_bytes();  // what arrived
+  result.bytes_charged = budget.bytes();
   result.elapsed_s = budget.ElapsedSeconds();
   Provenance p{FactOrigin::kMeasured,
                fmt::format("probe latency ({} B ranged GET, {} requests, concurrency {})", range,
