@@ -1,6 +1,8 @@
 #include "probes/curl_lane.h"
 
 #include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -43,6 +45,14 @@ std::string CurlFailureText(const CurlFailure& f) {
   return buffer.empty() ? curl_easy_strerror(f.rc) : std::string(buffer);
 }
 
+int CloseSocketNotingPeer(void* peer_was_connected, curl_socket_t fd) {
+  sockaddr_storage peer{};
+  socklen_t len = sizeof peer;
+  *static_cast<bool*>(peer_was_connected) =
+      getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) == 0;
+  return close(fd);
+}
+
 CurlLane::CurlLane(const CurlClientOptions& options, bool stop_by_progress) {
   EnsureCurlGlobalInit();
   handle_ = curl_easy_init();
@@ -65,6 +75,8 @@ CurlLane::CurlLane(const CurlClientOptions& options, bool stop_by_progress) {
     curl_easy_setopt(h, CURLOPT_XFERINFODATA, this);
   }
   curl_easy_setopt(h, CURLOPT_PRIVATE, this);
+  curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, &CloseSocketNotingPeer);
+  curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, &closed_with_peer_);
   const TlsOptions& tls = options.tls;
   if (!tls.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, tls.ca_file.c_str());
   curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, tls.insecure ? 0L : 1L);
@@ -83,6 +95,7 @@ bool CurlLane::Prepare(const HttpRequest& request, HttpResponse* response) {
   over_cap_ = false;
   stopped_ = false;
   wrong_answer_.clear();
+  closed_with_peer_ = false;
   upload_offset_ = 0;
   error_[0] = '\0';
   if (!handle_) {
@@ -256,7 +269,8 @@ void CurlLane::Complete(CURLcode rc) {
     response.stopped = stopped_;
     response.over_cap = over_cap_ && !stopped_;
     response.tls_stalled = response.timed_out && status == 0 && IsHttpsUrl(url_) &&
-                           response.timing.connect_s > 0 && response.timing.tls_s <= 0;
+                           response.timing.tls_s <= 0 &&
+                           (response.timing.connect_s > 0 || closed_with_peer_);
     if (stopped_) {
       response.transport_error = "stopped by a signal";
     } else if (!wrong_answer_.empty()) {

@@ -31,6 +31,12 @@ struct CurlFailure {
 /// message.
 std::string CurlFailureText(const CurlFailure& failure);
 
+/// CURLOPT_CLOSESOCKETFUNCTION that records, in the bool at `peer_was_connected`, whether the
+/// socket it closes had a TCP peer: libcurl 7.88 reports no connect time until TLS is done too,
+/// so this is how a TLS handshake that stalled after the TCP connect is told from a connect
+/// that never came.
+int CloseSocketNotingPeer(void* peer_was_connected, curl_socket_t fd);
+
 class CurlLane {
  public:
   /// `stop_by_progress`: abort on a stop request from libcurl's progress callback. A blocking
@@ -68,7 +74,8 @@ class CurlLane {
   HttpResponse* response_ = nullptr;
   bool over_cap_ = false;
   bool stopped_ = false;
-  std::string wrong_answer_;  ///< AnswerMismatch's words when the head was refused
+  std::string wrong_answer_;       ///< AnswerMismatch's words when the head was refused
+  bool closed_with_peer_ = false;  ///< CloseSocketNotingPeer's note on the last socket closed
   size_t upload_offset_ = 0;
 
   // What the handle is set to now, so an unchanged request sets nothing again.

@@ -85,3 +85,22 @@ TEST_CASE("both HTTP engines word every broken answer the same", "[faults][engin
     }
   }
 }
+
+// The silent port over https: TCP accepted, then no TLS handshake. Not libcurl's "Connection
+// timed out" (the connection was made): both engines say what the server did, as no HTTP
+// answer at all.
+TEST_CASE("both HTTP engines name a TLS handshake that never comes", "[faults][engines]") {
+  FaultServerProcess server(FAULT_SERVER);
+  HttpRequest request = RangedGet(server.SilentUrl("https", "/devstoreaccount1/c/b.bin"), nullptr);
+  request.timeout_s = request.connect_timeout_s = 1;
+  CurlHttpClient client;
+  HttpResponse curl = client.Perform(request);
+  HttpResponse raw = ViaRawLane(request);
+  for (const HttpResponse* r : {&curl, &raw}) {
+    INFO(r->transport_error);
+    CHECK(r->tls_stalled);
+    CHECK(NoHttpAnswer(*r));
+    CHECK(r->transport_error.rfind("no TLS handshake within", 0) == 0);
+  }
+  CHECK(Words(curl.transport_error) == Words(raw.transport_error));
+}
