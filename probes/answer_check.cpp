@@ -82,8 +82,11 @@ std::string AnswerMismatch(const HttpRequest& request, int status, const HttpHea
   }
   if (status != 206 || !ranged) return "";
   const std::string* content_range = headers.Find("content-range");
-  std::string asked = open_end ? fmt::format("{}-", first) : fmt::format("{}-{}", first, last);
-  if (!content_range) return fmt::format("HTTP 206 without a Content-Range, for bytes {}", asked);
+  // Formatted only for a message: a healthy answer allocates nothing here.
+  auto asked = [&] {
+    return open_end ? fmt::format("{}-", first) : fmt::format("{}-{}", first, last);
+  };
+  if (!content_range) return fmt::format("HTTP 206 without a Content-Range, for bytes {}", asked());
   // "bytes X-Y/Z" or "bytes X-Y/*": the start must be the one asked for, the end no later.
   std::string_view cr = *content_range;
   uint64_t x = 0, y = 0;
@@ -97,12 +100,12 @@ std::string AnswerMismatch(const HttpRequest& request, int status, const HttpHea
   }
   if (!well_formed)
     return fmt::format("HTTP 206 with a malformed Content-Range ({}), for bytes {}",
-                       Quotable(*content_range), asked);
+                       Quotable(*content_range), asked());
   if (x != first || (!open_end && y > last))
     return fmt::format(
         "the server sent bytes {}-{} for a request of bytes {} (its Content-Range disagrees with "
         "the Range)",
-        x, y, asked);
+        x, y, asked());
   return "";
 }
 
