@@ -250,6 +250,45 @@ TEST_CASE("smallfiles ends within budget on every fault", "[faults][probes]") {
   CheckProbeOnAllFaults("smallfiles");
 }
 
+// The latency probe's raw lane with several connections in flight: a fault met by all of them
+// at once still ends in time, within budget, counts only bytes that arrived, and an answer that
+// contradicts the request stops every lane after the reads already in flight.
+TEST_CASE("latency --concurrency 4 on the raw lane ends within budget on read faults",
+          "[faults][probes]") {
+  for (const char* fault :
+       {"ignore-range", "range-mismatch", "gzip", "reset", "wrong-length", "stall"}) {
+    DYNAMIC_SECTION("latency --concurrency 4 on " << fault) {
+      FaultServerProcess server(FAULT_SERVER, {"--object-bytes", "16777216"});
+      ProbeRun run = RunProbe("latency", TargetFor(server, "latency", fault),
+                              "--concurrency 4 --duration 2s --max-requests 400");
+      INFO(fault << ": exit " << run.result.exit_code << " in " << run.result.wall_s
+                 << " s\nstderr: " << run.result.err);
+      CHECK(run.result.wall_s <= 2 + kGraceS);
+      REQUIRE(run.json.has_value());
+      // Every ranged GET fails, so no GET latency; a reset or short body still lets the HEADs
+      // be measured (partial, exit 0), the others end the run (nothing measured, 4).
+      std::string fault_name = fault;
+      bool heads_measured = fault_name == "reset" || fault_name == "wrong-length";
+      CHECK(run.result.exit_code == (heads_measured ? 0 : 4));
+      CHECK_FALSE(FindFactNumber(*run.json, "probe.latency.ttfb_p50_ms").has_value());
+      if (fault_name == "stall")  // cut by the probe's own deadline: said so, not an error
+        CHECK((*run.json)["result"].value("message", "").find("duration budget") !=
+              std::string::npos);
+      else
+        CHECK(FindFactNumber(*run.json, "probe.errors.total").value_or(0) >= 1);
+      ServerStats stats = server.Stats();
+      REQUIRE(stats.ok);
+      CHECK(stats.requests <= 400);
+      CHECK((*run.json)["result"].value("bytes", uint64_t{0}) <= stats.body_bytes);
+      if (fault_name == "ignore-range" || fault_name == "range-mismatch" || fault_name == "gzip") {
+        CHECK(stats.requests <= 1 + 4);  // the HEAD, then one read per lane at most
+        CHECK((*run.json)["result"].value("bytes", uint64_t{0}) == 0);
+      }
+      CHECK(run.result.err.find(kSasSig.substr(0, 16)) == std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("budgets hold exactly: requests and bytes counted by the server",
           "[faults][probes][budget]") {
   const std::string probe = GENERATE(as<std::string>{}, "throughput", "latency");
