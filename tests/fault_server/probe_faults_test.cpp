@@ -386,6 +386,28 @@ TEST_CASE("list and smallfiles budgets hold exactly, counted by the server",
   }
 }
 
+// A listing that never ends (a billion entries in pages of 5,000, far more than --max-pages
+// allows here): the time budget stops it, with what was listed kept.
+TEST_CASE("a listing that never ends stops at --duration, partial", "[faults][probes][budget]") {
+  FaultServerProcess server(FAULT_SERVER, {"--list-entries", "5000", "--list-pages", "200000"});
+  ProbeRun run = RunProbe("list", server.Url("/devstoreaccount1/c/"),
+                          "--duration 2s --max-pages 200000 --page-size 5000");
+  INFO("exit " << run.result.exit_code << " in " << run.result.wall_s << " s\n" << run.result.err);
+  CHECK(run.result.wall_s <= 2 + kGraceS);
+  CHECK(run.result.exit_code == 0);
+  REQUIRE(run.json.has_value());
+  CHECK((*run.json)["result"]["status"] == "partial");
+  CHECK((*run.json)["result"].value("message", "").find("duration budget reached") !=
+        std::string::npos);
+  ServerStats stats = server.Stats();
+  REQUIRE(stats.ok);
+  // Every page that was listed is counted once, and none that was not.
+  double pages = FindFactNumber(*run.json, "probe.list.pages").value_or(0);
+  CHECK(pages >= 1);
+  CHECK(pages <= static_cast<double>(stats.requests));
+  CHECK(FindFactNumber(*run.json, "probe.list.entries").value_or(0) == pages * 5000);
+}
+
 TEST_CASE("a throttled probe retries with backoff, boundedly, and counts the retries",
           "[faults][probes][retry]") {
   const std::string probe =
