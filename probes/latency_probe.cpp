@@ -90,6 +90,7 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   double gets_wall_s = 0;
   double gets_cpu_s = 0;
   bool cut_at_deadline = false;
+  uint64_t cut_bytes = 0;  ///< body bytes of the requests the deadline cut
   bool stopped = false;
   // An answer that cannot be the one asked for (a Range ignored, an encoding not asked for):
   // every further request would get it too, and may cost the server's whole send buffer.
@@ -136,6 +137,7 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
         // Cut by the probe's own deadline, not slow storage: not an error, and the end (the
         // throughput probe's rule). The sample is dropped: a cut request has no latency.
         cut_at_deadline = true;
+        cut_bytes += r.body_bytes;
         return;
       }
       if (errors.Add(r) != ErrorClass::kNone) {
@@ -228,7 +230,12 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
     std::string why = budget.stop_reason();
     // The event loop asks for nothing after a stop, so the budget may not have seen it.
     if (why.empty() && StopRequested()) why = StopReason();
-    if (why.empty() && cut_at_deadline) why = "duration budget reached";
+    if (why.empty() && cut_at_deadline)
+      // Not one answer finished in the whole budget: say what that means of the server.
+      why = fmt::format(
+          "duration budget reached with every request still running ({} body bytes had "
+          "arrived: the server stalls, or answers slower than the budget)",
+          cut_bytes);
     result.message = errors.first_message.empty() ? "no request completed: " + why
                                                   : "every request failed: " + errors.first_message;
   } else if (measured < wanted || errors.total > 0 || StopRequested()) {
