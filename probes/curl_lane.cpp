@@ -45,13 +45,20 @@ std::string CurlFailureText(const CurlFailure& f) {
   return buffer.empty() ? curl_easy_strerror(f.rc) : std::string(buffer);
 }
 
-int CloseSocketNotingPeer(void* peer_was_connected, curl_socket_t fd) {
+namespace {
+thread_local bool t_closed_with_peer = false;
+}  // namespace
+
+int CloseSocketNotingPeer(void*, curl_socket_t fd) {
   sockaddr_storage peer{};
   socklen_t len = sizeof peer;
-  *static_cast<bool*>(peer_was_connected) =
-      getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) == 0;
+  t_closed_with_peer = getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) == 0;
   return close(fd);
 }
+
+void ForgetClosedSocket() { t_closed_with_peer = false; }
+
+bool ClosedSocketHadPeer() { return t_closed_with_peer; }
 
 CurlLane::CurlLane(const CurlClientOptions& options, bool stop_by_progress) {
   EnsureCurlGlobalInit();
@@ -76,7 +83,6 @@ CurlLane::CurlLane(const CurlClientOptions& options, bool stop_by_progress) {
   }
   curl_easy_setopt(h, CURLOPT_PRIVATE, this);
   curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, &CloseSocketNotingPeer);
-  curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, &closed_with_peer_);
   const TlsOptions& tls = options.tls;
   if (!tls.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, tls.ca_file.c_str());
   curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, tls.insecure ? 0L : 1L);
@@ -95,7 +101,7 @@ bool CurlLane::Prepare(const HttpRequest& request, HttpResponse* response) {
   over_cap_ = false;
   stopped_ = false;
   wrong_answer_.clear();
-  closed_with_peer_ = false;
+  ForgetClosedSocket();
   upload_offset_ = 0;
   error_[0] = '\0';
   if (!handle_) {
@@ -270,7 +276,7 @@ void CurlLane::Complete(CURLcode rc) {
     response.over_cap = over_cap_ && !stopped_;
     response.tls_stalled = response.timed_out && status == 0 && IsHttpsUrl(url_) &&
                            response.timing.tls_s <= 0 &&
-                           (response.timing.connect_s > 0 || closed_with_peer_);
+                           (response.timing.connect_s > 0 || ClosedSocketHadPeer());
     if (stopped_) {
       response.transport_error = "stopped by a signal";
     } else if (!wrong_answer_.empty()) {

@@ -31,11 +31,16 @@ struct CurlFailure {
 /// message.
 std::string CurlFailureText(const CurlFailure& failure);
 
-/// CURLOPT_CLOSESOCKETFUNCTION that records, in the bool at `peer_was_connected`, whether the
-/// socket it closes had a TCP peer: libcurl 7.88 reports no connect time until TLS is done too,
-/// so this is how a TLS handshake that stalled after the TCP connect is told from a connect
-/// that never came.
-int CloseSocketNotingPeer(void* peer_was_connected, curl_socket_t fd);
+/// CURLOPT_CLOSESOCKETFUNCTION that notes, for the calling thread, whether the socket it closes
+/// had a TCP peer: libcurl 7.88 reports no connect time until TLS is done too, so this is how a
+/// TLS handshake that stalled after the TCP connect is told from a connect that never came. A
+/// thread-local note, not a pointer into a lane: a pooled connection may be closed after the
+/// handle (and lane) that opened it is gone.
+int CloseSocketNotingPeer(void* unused, curl_socket_t fd);
+/// Forgets the note (before a transfer or a connect).
+void ForgetClosedSocket();
+/// The socket this thread's libcurl closed last had a TCP peer (since ForgetClosedSocket).
+bool ClosedSocketHadPeer();
 
 class CurlLane {
  public:
@@ -74,8 +79,7 @@ class CurlLane {
   HttpResponse* response_ = nullptr;
   bool over_cap_ = false;
   bool stopped_ = false;
-  std::string wrong_answer_;       ///< AnswerMismatch's words when the head was refused
-  bool closed_with_peer_ = false;  ///< CloseSocketNotingPeer's note on the last socket closed
+  std::string wrong_answer_;  ///< AnswerMismatch's words when the head was refused
   size_t upload_offset_ = 0;
 
   // What the handle is set to now, so an unchanged request sets nothing again.

@@ -56,7 +56,6 @@ RawLane::RawLane(const CurlClientOptions& options, int epoll_fd, int index)
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_);
   curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
   curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, &CloseSocketNotingPeer);
-  curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, &closed_with_peer_);
   // The same trust as CurlLane: what one engine accepts, the other does.
   const TlsOptions& tls = options.tls;
   if (!tls.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, tls.ca_file.c_str());
@@ -174,7 +173,7 @@ void RawLane::BeginConnect() {
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
   }
   error_[0] = '\0';
-  closed_with_peer_ = false;
+  ForgetClosedSocket();
   connected_here_ = true;
   if (curl_multi_add_handle(multi_, h) != CURLM_OK)
     return Fail("libcurl could not start the connection");
@@ -209,10 +208,10 @@ void RawLane::ConnectDone(CURLcode rc) {
   if (rc != CURLE_OK) {
     // The words CurlLane uses for the same failure ("Failed to connect to ... port ...").
     response_->timed_out = rc == CURLE_OPERATION_TIMEDOUT;
-    curl_multi_remove_handle(multi_, connect_);  // closes the socket: closed_with_peer_ is set
+    curl_multi_remove_handle(multi_, connect_);  // closes the socket: noted for this thread
     connect_added_ = false;
     response_->tls_stalled = response_->timed_out && origin_.tls() && t.tls_s <= 0 &&
-                             (t.connect_s > 0 || closed_with_peer_);
+                             (t.connect_s > 0 || ClosedSocketHadPeer());
     std::string message =
         CurlFailureText({rc, error_, 0, 0, response_->tls_stalled, Between(start_, Clock::now())});
     return Fail(message);

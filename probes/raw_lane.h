@@ -91,7 +91,6 @@ class RawLane : private HttpResponseSink {
   CURLM* multi_ = nullptr;
   CURL* connect_ = nullptr;  ///< the CONNECT_ONLY handle, in multi_ while its connection lives
   bool connect_added_ = false;
-  bool closed_with_peer_ = false;  ///< CloseSocketNotingPeer's note on the last socket closed
   char error_[CURL_ERROR_SIZE] = {};
   std::unique_ptr<CurlLane> curl_lane_;  ///< for requests through a proxy, made when needed
   bool curl_timer_set_ = false;
