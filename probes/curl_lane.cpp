@@ -1,10 +1,13 @@
 #include "probes/curl_lane.h"
 
 #include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 
+#include "probes/answer_check.h"
 #include "probes/cleanup_registry.h"
 
 namespace feedcheck {
@@ -24,7 +27,38 @@ bool HasContentType(const HttpRequest& request) {
   return false;
 }
 
+bool IsHttpsUrl(const std::string& url) { return strncasecmp(url.c_str(), "https://", 8) == 0; }
+
 }  // namespace
+
+std::string CurlFailureText(const CurlFailure& f) {
+  // libcurl refuses a header line over 100 KiB with its out-of-memory code and no message.
+  if (f.rc == CURLE_OUT_OF_MEMORY && f.body_bytes == 0)
+    return HeadersTooLargeText("libcurl's 100 KiB a line");
+  std::string_view buffer = f.error_buffer ? f.error_buffer : "";
+  if (buffer.rfind("Too large response headers", 0) == 0)
+    return HeadersTooLargeText("libcurl's 300 KiB");
+  // libcurl's words for an answer with no status line: "Received HTTP/0.9 when not allowed".
+  if ((f.rc == CURLE_UNSUPPORTED_PROTOCOL || f.rc == CURLE_WEIRD_SERVER_REPLY) && f.status == 0)
+    return std::string(kNotHttpText);
+  if (f.tls_stalled) return TlsStalledText(f.elapsed_s);
+  return buffer.empty() ? curl_easy_strerror(f.rc) : std::string(buffer);
+}
+
+namespace {
+thread_local bool t_closed_with_peer = false;
+}  // namespace
+
+int CloseSocketNotingPeer(void*, curl_socket_t fd) {
+  sockaddr_storage peer{};
+  socklen_t len = sizeof peer;
+  t_closed_with_peer = getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) == 0;
+  return close(fd);
+}
+
+void ForgetClosedSocket() { t_closed_with_peer = false; }
+
+bool ClosedSocketHadPeer() { return t_closed_with_peer; }
 
 CurlLane::CurlLane(const CurlClientOptions& options, bool stop_by_progress) {
   EnsureCurlGlobalInit();
@@ -48,6 +82,7 @@ CurlLane::CurlLane(const CurlClientOptions& options, bool stop_by_progress) {
     curl_easy_setopt(h, CURLOPT_XFERINFODATA, this);
   }
   curl_easy_setopt(h, CURLOPT_PRIVATE, this);
+  curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, &CloseSocketNotingPeer);
   const TlsOptions& tls = options.tls;
   if (!tls.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, tls.ca_file.c_str());
   curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, tls.insecure ? 0L : 1L);
@@ -65,6 +100,8 @@ bool CurlLane::Prepare(const HttpRequest& request, HttpResponse* response) {
   response_ = response;
   over_cap_ = false;
   stopped_ = false;
+  wrong_answer_.clear();
+  ForgetClosedSocket();
   upload_offset_ = 0;
   error_[0] = '\0';
   if (!handle_) {
@@ -164,6 +201,18 @@ size_t CurlLane::OnHeader(char* data, size_t size, size_t count, void* user) {
     lane->response_->headers.clear();
     return n;
   }
+  if (line == "\r\n" || line == "\n") {
+    // The end of a head: a final one must be able to answer the request before any body byte
+    // is taken (returning 0 aborts the transfer).
+    long status = 0;
+    curl_easy_getinfo(lane->handle_, CURLINFO_RESPONSE_CODE, &status);
+    if (status >= 200) {
+      lane->wrong_answer_ =
+          AnswerMismatch(*lane->request_, static_cast<int>(status), lane->response_->headers);
+      if (!lane->wrong_answer_.empty()) return 0;
+    }
+    return n;
+  }
   size_t colon = line.find(':');
   if (colon == std::string_view::npos) return n;
   lane->response_->headers.Set(line.substr(0, colon), line.substr(colon + 1));
@@ -216,32 +265,31 @@ void CurlLane::Complete(CURLcode rc) {
   long status = 0;
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
   response.status = static_cast<int>(status);
-  if (rc != CURLE_OK) {
-    response.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
-    response.stopped = stopped_;
-    response.over_cap = over_cap_ && !stopped_;
-    if (stopped_) {
-      response.transport_error = "stopped by a signal";
-    } else if (over_cap_) {
-      response.transport_error =
-          "response body larger than the " + std::to_string(request.max_body_bytes) + "-byte cap";
-    } else if (rc == CURLE_OUT_OF_MEMORY && response.body_bytes == 0) {
-      // libcurl refuses a header line over 100 KiB with its out-of-memory code and no message;
-      // say what happened instead.
-      response.transport_error = "response header too large (libcurl accepts 100 KiB a line)";
-    } else if (rc == CURLE_UNSUPPORTED_PROTOCOL && status == 0) {
-      // libcurl's words for an answer with no status line: "Received HTTP/0.9 when not allowed".
-      response.transport_error =
-          "the server did not answer in HTTP (a wrong port, or another protocol on it?)";
-    } else {
-      response.transport_error = error_[0] ? error_ : curl_easy_strerror(rc);
-    }
-  }
   response.timing.dns_s = Seconds(h, CURLINFO_NAMELOOKUP_TIME_T);
   response.timing.connect_s = Seconds(h, CURLINFO_CONNECT_TIME_T);
   response.timing.tls_s = Seconds(h, CURLINFO_APPCONNECT_TIME_T);
   response.timing.ttfb_s = Seconds(h, CURLINFO_STARTTRANSFER_TIME_T);
   response.timing.total_s = Seconds(h, CURLINFO_TOTAL_TIME_T);
+  if (rc != CURLE_OK) {
+    response.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+    response.stopped = stopped_;
+    response.over_cap = over_cap_ && !stopped_;
+    response.tls_stalled = response.timed_out && status == 0 && IsHttpsUrl(url_) &&
+                           response.timing.tls_s <= 0 &&
+                           (response.timing.connect_s > 0 || ClosedSocketHadPeer());
+    if (stopped_) {
+      response.transport_error = "stopped by a signal";
+    } else if (!wrong_answer_.empty()) {
+      response.wrong_answer = true;
+      response.transport_error = wrong_answer_;
+    } else if (over_cap_) {
+      response.transport_error = OverCapText(request.max_body_bytes);
+    } else {
+      response.transport_error =
+          CurlFailureText({rc, error_, static_cast<int>(status), response.body_bytes,
+                           response.tls_stalled, response.timing.total_s});
+    }
+  }
   long connects = 0;
   curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &connects);
   response.reused_connection = rc == CURLE_OK && connects == 0;

@@ -16,6 +16,32 @@
 
 namespace feedcheck {
 
+/// A failed libcurl transfer or connect, for CurlFailureText.
+struct CurlFailure {
+  CURLcode rc = CURLE_OK;
+  const char* error_buffer = "";  ///< CURLOPT_ERRORBUFFER's text, may be empty
+  int status = 0;                 ///< the status line's code, 0 when none arrived
+  uint64_t body_bytes = 0;
+  bool tls_stalled = false;  ///< timed out after the TCP connect, before the TLS handshake ended
+  double elapsed_s = 0;
+};
+
+/// libcurl's failure in the words both engines use (http_client.h): a header past libcurl's
+/// limits, an answer that is not HTTP, a TLS handshake that never came; otherwise libcurl's own
+/// message.
+std::string CurlFailureText(const CurlFailure& failure);
+
+/// CURLOPT_CLOSESOCKETFUNCTION that notes, for the calling thread, whether the socket it closes
+/// had a TCP peer: libcurl 7.88 reports no connect time until TLS is done too, so this is how a
+/// TLS handshake that stalled after the TCP connect is told from a connect that never came. A
+/// thread-local note, not a pointer into a lane: a pooled connection may be closed after the
+/// handle (and lane) that opened it is gone.
+int CloseSocketNotingPeer(void* unused, curl_socket_t fd);
+/// Forgets the note (before a transfer or a connect).
+void ForgetClosedSocket();
+/// The socket this thread's libcurl closed last had a TCP peer (since ForgetClosedSocket).
+bool ClosedSocketHadPeer();
+
 class CurlLane {
  public:
   /// `stop_by_progress`: abort on a stop request from libcurl's progress callback. A blocking
@@ -53,6 +79,7 @@ class CurlLane {
   HttpResponse* response_ = nullptr;
   bool over_cap_ = false;
   bool stopped_ = false;
+  std::string wrong_answer_;  ///< AnswerMismatch's words when the head was refused
   size_t upload_offset_ = 0;
 
   // What the handle is set to now, so an unchanged request sets nothing again.

@@ -1,6 +1,7 @@
 #include "probes/http_client.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/ascii_text.h"
 
@@ -45,11 +46,32 @@ void HttpResponse::Clear() {
   timed_out = false;
   stopped = false;
   over_cap = false;
+  wrong_answer = false;
+  tls_stalled = false;
   headers.clear();
   body.clear();
   body_bytes = 0;
   timing = HttpTiming{};
   reused_connection = false;
+}
+
+std::string HeadersTooLargeText(std::string_view limit) {
+  return "response headers too large (over " + std::string(limit) +
+         "): a broken proxy or a hostile server";
+}
+
+std::string OverCapText(uint64_t max_body_bytes) {
+  return "the server sent more than the " + std::to_string(max_body_bytes) +
+         " bytes asked for (cut there)";
+}
+
+std::string TlsStalledText(double seconds) {
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "no TLS handshake within %.1f s: the server accepted the connection and then said "
+                "nothing (not an https port, or a stalled server)",
+                seconds);
+  return text;
 }
 
 namespace {

@@ -90,6 +90,13 @@ struct HttpResponse {
   /// Aborted because the body passed max_body_bytes: more than was asked for (a 206 larger than
   /// its range, an endless listing). A protocol fault, not retried.
   bool over_cap = false;
+  /// Refused at its head, before any body byte was taken: it cannot be the answer to the
+  /// request (AnswerMismatch in answer_check.h: a Range not honoured as asked, a coding not asked
+  /// for, more body announced than asked for). A protocol fault, not retried.
+  bool wrong_answer = false;
+  /// Connected over TCP, but the TLS handshake never completed before the timeout: no HTTP
+  /// answer (a plain-TCP or stalled server on an https:// port).
+  bool tls_stalled = false;
   HttpHeaders headers;
   std::string body;         ///< when keep_body; else the first 64 KiB of an error (>= 400)
   uint64_t body_bytes = 0;  ///< bytes received, kept or not
@@ -106,6 +113,17 @@ struct HttpResponse {
   /// success bytes as data, keeps the body when asked, else the first 64 KiB of an error.
   void TakeBody(const HttpRequest& request, const char* data, size_t n);
 };
+
+/// What both engines (libcurl's transfers, the raw lane) call the same server faults, so a fault
+/// reads the same whichever engine met it.
+inline constexpr std::string_view kNotHttpText =
+    "the server did not answer in HTTP (a wrong port, or another protocol on it?)";
+/// Response headers past an engine's limit ("64 KiB", "libcurl's 100 KiB a line").
+std::string HeadersTooLargeText(std::string_view limit);
+/// The body passed what was asked for and was cut there.
+std::string OverCapText(uint64_t max_body_bytes);
+/// TCP connected, then no TLS handshake within `seconds`.
+std::string TlsStalledText(double seconds);
 
 class HttpClient {
  public:

@@ -1,6 +1,7 @@
 #include "probes/http_errors.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "probes/redact.h"
@@ -59,14 +60,61 @@ std::string ErrorCodeOf(const HttpResponse& r) {
 }
 
 bool NoHttpAnswer(const HttpResponse& r) {
-  return r.status == 0 && !r.stopped && (r.timing.connect_s <= 0 || !r.timed_out);
+  return r.status == 0 && !r.stopped && (r.timing.connect_s <= 0 || !r.timed_out || r.tls_stalled);
+}
+
+double RetryAfterSeconds(const HttpResponse& r) {
+  if (r.status != 429 && r.status != 503) return 0;
+  std::string value = r.Header("retry-after");
+  uint64_t seconds = 0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+  if (value.empty() || ec != std::errc() || end != value.data() + value.size()) return 0;
+  return static_cast<double>(std::min<uint64_t>(seconds, 100ull * 365 * 86400));
+}
+
+std::string RetryAfterNote(const HttpResponse& r, double remaining_s) {
+  double wait_s = RetryAfterSeconds(r);
+  if (wait_s <= 0 || wait_s < remaining_s) return "";
+  return ": that wait would pass the end of the time budget, so no retry";
+}
+
+namespace {
+
+// "http://host:port" of a Location, when it is made of plain URL characters; else "".
+std::string RedirectOrigin(const std::string& location) {
+  size_t scheme_end = location.find("://");
+  if (scheme_end == std::string::npos) return "";
+  size_t end = location.find_first_of("/?#", scheme_end + 3);
+  std::string origin = location.substr(0, end);
+  bool plain = origin.size() <= 300 && std::all_of(origin.begin(), origin.end(), [](char c) {
+                 return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '.' || c == '-' || c == ':' || c == '/' ||
+                        c == '[' || c == ']';
+               });
+  return plain && origin.find('@') == std::string::npos ? origin : "";
+}
+
+}  // namespace
+
+std::string StatusText(const HttpResponse& r) {
+  std::string text = "HTTP " + std::to_string(r.status);
+  std::string code = ErrorCodeOf(r);
+  if (!code.empty()) text += " " + code;
+  if (r.status >= 300 && r.status < 400) {
+    std::string to = RedirectOrigin(r.Header("location"));
+    text +=
+        to.empty() ? " (a redirect, not followed)" : " (a redirect to " + to + ", not followed)";
+  }
+  double wait_s = RetryAfterSeconds(r);
+  if (wait_s > 0) text += " (Retry-After " + std::to_string(static_cast<uint64_t>(wait_s)) + " s)";
+  return text;
 }
 
 ErrorClass ClassifyResponse(const HttpResponse& r) {
   if (r.timed_out) return ErrorClass::kTimeout;
   // More body than was asked for: the server ignores the range or never ends a listing.
   // Retrying would only send more of it past the byte budget.
-  if (r.over_cap) return ErrorClass::kClient;
+  if (r.over_cap || r.wrong_answer) return ErrorClass::kClient;
   // A cut-off body (reset, over the cap) is a transport fault even after a 2xx status line.
   if (!r.transport_error.empty() && r.status < 300) return ErrorClass::kTransport;
   if (r.status >= 200 && r.status < 300) return ErrorClass::kNone;
@@ -116,9 +164,11 @@ ErrorClass ErrorTally::Add(const HttpResponse& r) {
   std::string code = ErrorCodeOf(r);
   if (!code.empty()) ++by_code[code];
   if (first_message.empty()) {
-    first_message = r.status ? "HTTP " + std::to_string(r.status) : std::string("no response");
-    if (!code.empty()) first_message += " " + code;
-    if (!r.transport_error.empty()) first_message += ": " + RedactText(r.transport_error);
+    first_message = r.status ? StatusText(r) : std::string("no response");
+    if (r.wrong_answer)  // its words name the status where it matters
+      first_message = RedactText(r.transport_error);
+    else if (!r.transport_error.empty())
+      first_message += ": " + RedactText(r.transport_error);
   }
   return c;
 }

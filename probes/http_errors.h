@@ -37,6 +37,12 @@ bool IsRetryable(ErrorClass c);
 /// byte) is not: the target was reached. Decides exit 3 (target error) vs 4 (probe failed).
 bool NoHttpAnswer(const HttpResponse& response);
 
+/// "HTTP 307 (a redirect to http://host:port, not followed)", "HTTP 429 ServerBusy (Retry-After
+/// 86400 s)": the status, the error code when plain, and what the status asks of the client.
+/// Redirects are never followed (a storage account does not redirect a read, and following one
+/// could carry the credential elsewhere); only the target's scheme, host and port are shown.
+std::string StatusText(const HttpResponse& response);
+
 /// What ErrorCodeOf gives for a code that is not a plain word (letters and digits, at most 64).
 inline constexpr std::string_view kUnrecognizedErrorCode = "UnrecognizedErrorCode";
 
@@ -74,5 +80,13 @@ struct RetryPolicy {
   /// Delay before retry number `attempt` (1-based), with +-25% jitter from `jitter01`.
   double DelaySeconds(int attempt, double jitter01) const;
 };
+
+/// The wait a 429 or 503 asks for in Retry-After (delta-seconds), 0 when none or not a number
+/// (an HTTP-date is not honoured: the backoff applies). Retries wait at least this long, and a
+/// wait past the budget's end is not waited: the request fails there and says why.
+double RetryAfterSeconds(const HttpResponse& response);
+/// ": that wait would pass the end of the time budget, so no retry" when the response asks for a
+/// wait of at least `remaining_s`; empty otherwise.
+std::string RetryAfterNote(const HttpResponse& response, double remaining_s);
 
 }  // namespace feedcheck

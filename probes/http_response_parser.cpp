@@ -10,9 +10,9 @@ namespace feedcheck {
 namespace {
 
 constexpr std::string_view kKeptHeaders[] = {
-    "content-length",    "content-range",   "content-type", "transfer-encoding", "connection",
-    "x-ms-request-id",   "x-ms-error-code", "retry-after",  "location",          "etag",
-    "x-ms-continuation",
+    "content-length",    "content-range",    "content-type", "transfer-encoding", "connection",
+    "x-ms-request-id",   "x-ms-error-code",  "retry-after",  "location",          "etag",
+    "x-ms-continuation", "content-encoding",
 };
 
 bool IsTokenChar(char c) {
@@ -60,6 +60,11 @@ size_t HeadEnd(std::string_view text, size_t from) {
   return 0;
 }
 
+// "64 KiB", or "256 bytes" for a limit that is no whole KiB.
+std::string HeaderLimitText(size_t bytes) {
+  return bytes % 1024 == 0 ? fmt::format("{} KiB", bytes / 1024) : fmt::format("{} bytes", bytes);
+}
+
 }  // namespace
 
 bool HttpResponseParser::IsKeptHeader(std::string_view lower_name) {
@@ -70,6 +75,7 @@ bool HttpResponseParser::IsKeptHeader(std::string_view lower_name) {
 
 void HttpResponseParser::Reset(bool head_request) {
   state_ = State::kHead;
+  http_prefix_seen_ = 0;
   head_request_ = head_request;
   error_.clear();
   bytes_seen_ = 0;
@@ -118,7 +124,25 @@ size_t HttpResponseParser::Feed(const char* data, size_t size, HttpResponseSink*
   return used;
 }
 
+void HttpResponseParser::PeekStatus(std::string_view head) {
+  size_t nl = head.find('\n');
+  if (nl == std::string_view::npos || status_ != 0) return;
+  std::string_view line = StripCr(head.substr(0, nl));
+  if (line.size() >= 12 && line.substr(0, 7) == "HTTP/1." && IsDigit(line[9]) &&
+      IsDigit(line[10]) && IsDigit(line[11]) && line[9] != '0')
+    status_ = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
+}
+
+size_t HttpResponseParser::FailHeadTooLarge(std::string_view head_so_far, size_t used) {
+  PeekStatus(head_so_far);
+  return FailAt(HeadersTooLargeText(HeaderLimitText(limits_.max_header_bytes)), used);
+}
+
 size_t HttpResponseParser::FeedHead(const char* data, size_t size, HttpResponseSink* sink) {
+  // Not even "HTTP/" at the start: another protocol (an SSH banner, a TLS alert). Said at once,
+  // as libcurl's path says it, rather than waiting for a blank line that never comes.
+  for (size_t i = 0; i < size && http_prefix_seen_ < 5; ++i, ++http_prefix_seen_)
+    if (data[i] != "HTTP/"[http_prefix_seen_]) return FailAt(std::string(kNotHttpText), size);
   std::string_view head;
   size_t used = 0;
   if (head_buf_.empty()) {
@@ -126,9 +150,7 @@ size_t HttpResponseParser::FeedHead(const char* data, size_t size, HttpResponseS
     size_t end = HeadEnd(std::string_view(data, size), 0);
     if (end == 0) {
       if (size > limits_.max_header_bytes)
-        return FailAt(
-            fmt::format("response header section larger than {} bytes", limits_.max_header_bytes),
-            size);
+        return FailHeadTooLarge(std::string_view(data, size), size);
       head_buf_.assign(data, size);
       head_scan_ = 0;
       return size;
@@ -143,19 +165,13 @@ size_t HttpResponseParser::FeedHead(const char* data, size_t size, HttpResponseS
     size_t end = HeadEnd(head_buf_, head_scan_ > 2 ? head_scan_ - 2 : 0);
     head_scan_ = head_buf_.size();
     if (end == 0) {
-      if (head_buf_.size() > limits_.max_header_bytes)
-        return FailAt(
-            fmt::format("response header section larger than {} bytes", limits_.max_header_bytes),
-            size);
+      if (head_buf_.size() > limits_.max_header_bytes) return FailHeadTooLarge(head_buf_, size);
       return size;
     }
     head = std::string_view(head_buf_).substr(0, end);
     used = end - old;
   }
-  if (head.size() > limits_.max_header_bytes)
-    return FailAt(
-        fmt::format("response header section larger than {} bytes", limits_.max_header_bytes),
-        used);
+  if (head.size() > limits_.max_header_bytes) return FailHeadTooLarge(head, used);
   if (!ParseHead(head)) return used;
   head_buf_.clear();
   head_scan_ = 0;
@@ -191,6 +207,8 @@ bool HttpResponseParser::ParseHead(std::string_view head) {
 
 bool HttpResponseParser::ParseStatusLine(std::string_view line) {
   // "HTTP/1.1 200 OK": version, a space, three digits, then a space and a reason (optional).
+  // Not even "HTTP/": another protocol (an SSH banner, TLS), said as libcurl's path says it.
+  if (line.substr(0, 5) != "HTTP/") return Fail(std::string(kNotHttpText));
   if (line.size() < 12 || line.substr(0, 7) != "HTTP/1." || !IsDigit(line[7]) || line[8] != ' ' ||
       !IsDigit(line[9]) || !IsDigit(line[10]) || !IsDigit(line[11]) ||
       (line.size() > 12 && line[12] != ' '))

@@ -85,8 +85,14 @@ class HttpResponseParser {
   /// Collects one CRLF-terminated line across calls into line_; true once it is whole.
   bool TakeLine(const char* data, size_t size, size_t* used, std::string_view* line);
 
+  /// Parses the status line at the start of `head` when it has arrived whole, so a head refused
+  /// as too large still says which status it carried (as libcurl's path does).
+  void PeekStatus(std::string_view head);
+  size_t FailHeadTooLarge(std::string_view head_so_far, size_t used);
+
   Limits limits_;
   State state_ = State::kHead;
+  size_t http_prefix_seen_ = 0;  ///< bytes of "HTTP/" matched at the start of the answer
   bool head_request_ = false;
   std::string error_;
   uint64_t bytes_seen_ = 0;

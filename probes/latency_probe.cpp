@@ -90,11 +90,15 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   double gets_wall_s = 0;
   double gets_cpu_s = 0;
   bool cut_at_deadline = false;
+  uint64_t cut_bytes = 0;  ///< body bytes of the requests the deadline cut
   bool stopped = false;
+  // An answer that cannot be the one asked for (a Range ignored, an encoding not asked for):
+  // every further request would get it too, and may cost the server's whole send buffer.
+  bool wrong_answers = false;
   std::string engine;  // of the measured GETs: the request rate is that engine's
   for (const Phase& phase : phases) {
     if (phase.measured) wanted += phase.count;
-    if (cut_at_deadline || stopped || phase.count == 0) continue;
+    if (cut_at_deadline || stopped || wrong_answers || phase.count == 0) continue;
     const uint64_t expected = phase.method == "HEAD" ? 0 : range;
     uint64_t issued = 0;
     bool refused = false;
@@ -102,7 +106,8 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
     // the date) and reused as it is in between: nothing is allocated per request.
     std::vector<std::time_t> signed_at(static_cast<size_t>(concurrency), 0);
     auto next = [&](int lane, HttpRequest* req) {
-      if (issued >= phase.count || refused || cut_at_deadline || stopped) return false;
+      if (issued >= phase.count || refused || cut_at_deadline || stopped || wrong_answers)
+        return false;
       if (!budget.TryStart(expected)) {
         refused = true;
         return false;
@@ -132,9 +137,13 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
         // Cut by the probe's own deadline, not slow storage: not an error, and the end (the
         // throughput probe's rule). The sample is dropped: a cut request has no latency.
         cut_at_deadline = true;
+        cut_bytes += r.body_bytes;
         return;
       }
-      if (errors.Add(r) != ErrorClass::kNone) return;
+      if (errors.Add(r) != ErrorClass::kNone) {
+        wrong_answers = wrong_answers || r.wrong_answer || r.over_cap;
+        return;
+      }
       if (!phase.measured) return;
       ++measured;
       const HttpTiming& t = r.timing;
@@ -167,7 +176,8 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
   }
 
   result.requests_sent = budget.requests();
-  result.bytes_received = budget.bytes();
+  result.bytes_received = budget.received_bytes();  // what arrived
+  result.bytes_charged = budget.bytes();
   result.elapsed_s = budget.ElapsedSeconds();
   Provenance p{FactOrigin::kMeasured,
                fmt::format("probe latency ({} B ranged GET, {} requests, concurrency {})", range,
@@ -220,7 +230,12 @@ LatencyProbeResult RunLatencyProbe(const HttpProbeEnv& env, const LatencyProbeOp
     std::string why = budget.stop_reason();
     // The event loop asks for nothing after a stop, so the budget may not have seen it.
     if (why.empty() && StopRequested()) why = StopReason();
-    if (why.empty() && cut_at_deadline) why = "duration budget reached";
+    if (why.empty() && cut_at_deadline)
+      // Not one answer finished in the whole budget: say what that means of the server.
+      why = fmt::format(
+          "duration budget reached with every request still running ({} body bytes had "
+          "arrived: the server stalls, or answers slower than the budget)",
+          cut_bytes);
     result.message = errors.first_message.empty() ? "no request completed: " + why
                                                   : "every request failed: " + errors.first_message;
   } else if (measured < wanted || errors.total > 0 || StopRequested()) {

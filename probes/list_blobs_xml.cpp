@@ -228,7 +228,11 @@ bool ParseListBlobsXml(std::string_view xml, ListPage* out, std::string* error) 
         pos = end + 3;  // CDATA text is taken raw when the element's text is read below
         continue;
       }
-      size_t end = xml.find('>', open);  // <!DOCTYPE ...>: skip
+      if (xml.compare(open, 9, "<!DOCTYPE") == 0)
+        // Azure sends none; one may define entities that expand to gigabytes (the "billion
+        // laughs"). None is ever expanded here, and the page is refused whole.
+        return fail(open, "a DOCTYPE declaration (entities it defines are never expanded)");
+      size_t end = xml.find('>', open);  // another <!...> declaration: skip
       if (end == std::string_view::npos) return fail(open, "unterminated declaration");
       pos = end + 1;
       continue;

@@ -104,6 +104,8 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
   std::minstd_rand rng(std::random_device{}());
   std::uniform_real_distribution<double> jitter(0, 1);
   bool never_connected = false, not_found = false;
+  // Each marker followed, with the page it asked for (bounded by --max-pages).
+  std::map<std::string, uint64_t> markers_followed{{"", 1}};
   auto t0 = Clock::now();
   while (static_cast<int>(pages) < options.max_pages) {
     // One page, retried on throttling and transient faults with RetryPolicy's backoff (every
@@ -132,7 +134,9 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
       result.bytes_received += resp.body_bytes;
       if (resp.stopped || (resp.status == 200 && resp.transport_error.empty())) break;
       ErrorClass c = ClassifyResponse(resp);
-      double delay_s = retry.DelaySeconds(attempt + 1, jitter(rng));
+      // At least the wait the server asked for (Retry-After); none past the budget's end.
+      double delay_s =
+          std::max(retry.DelaySeconds(attempt + 1, jitter(rng)), RetryAfterSeconds(resp));
       if (attempt >= retry.max_retries || !IsRetryable(c) || delay_s >= budget.RemainingSeconds())
         break;
       errors.Add(resp);
@@ -151,9 +155,8 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
       if (resp.status == 0 || resp.status == 200) {
         stop = "page " + std::to_string(pages + 1) + ": " + RedactText(resp.transport_error);
       } else {
-        std::string code = ErrorCodeOf(resp);
-        stop = fmt::format("page {}: HTTP {}{}", pages + 1, resp.status,
-                           code.empty() ? "" : " " + code);
+        stop = fmt::format("page {}: {}{}", pages + 1, StatusText(resp),
+                           RetryAfterNote(resp, budget.RemainingSeconds()));
       }
       break;
     }
@@ -197,6 +200,15 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
           "page {}: the NextMarker did not change, so the listing would repeat "
           "forever; stopped",
           pages);
+      break;
+    }
+    // A marker that points back to a page already listed (A, B, A, ...) loops the same way.
+    auto [seen, fresh] = markers_followed.emplace(page.next_marker, pages + 1);
+    if (!fresh) {
+      stop = fmt::format(
+          "page {}: the NextMarker leads back to page {}, so the listing would loop forever; "
+          "stopped",
+          pages, seen->second);
       break;
     }
     marker = page.next_marker;

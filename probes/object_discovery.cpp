@@ -80,7 +80,8 @@ HttpResponse SendWithRetries(const HttpProbeEnv& env, HttpClient* client, Budget
         !IsRetryable(ClassifyResponse(r))) {
       return r;
     }
-    double delay_s = retry.DelaySeconds(attempt + 1, jitter(rng));
+    // At least the wait the server asked for; none past the budget's end.
+    double delay_s = std::max(retry.DelaySeconds(attempt + 1, jitter(rng)), RetryAfterSeconds(r));
     if (delay_s >= budget->RemainingSeconds()) return r;
     errors->Add(r);
     ++errors->retries;
@@ -95,6 +96,15 @@ std::string BrokenOffText(const HttpResponse& r) {
                                     "sends too slowly)")
                       : RedactText(r.transport_error));
 }
+
+// StatusText, and why a Retry-After was not waited for.
+std::string AnswerText(const HttpResponse& r, const BudgetTracker& budget) {
+  return StatusText(r) + RetryAfterNote(r, budget.RemainingSeconds());
+}
+
+// A List Blobs page never declares a DOCTYPE; one that does may define entities that expand
+// to gigabytes (none is ever expanded here: such a page is refused whole).
+bool DeclaresDoctype(const std::string& xml) { return xml.find("<!DOCTYPE") != std::string::npos; }
 
 }  // namespace
 
@@ -187,11 +197,9 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
       result.error = "HEAD " + t.Display() + " " + BrokenOffText(r);
       return result;
     }
-    std::string code = ErrorCodeOf(r);
     if (!t.is_azure() || r.status != 404) {
       result.missing = r.status == 404;
-      result.error = "HEAD " + t.Display() + " answered HTTP " + std::to_string(r.status) +
-                     (code.empty() ? "" : " " + code);
+      result.error = "HEAD " + t.Display() + " answered " + AnswerText(r, *budget);
       return result;
     }
   }
@@ -216,12 +224,19 @@ DiscoveryResult DiscoverObjects(const HttpProbeEnv& env, HttpClient* client, Bud
     errors->Add(r);
     result.unreachable = NoHttpAnswer(r);
     result.missing = r.status == 404 && r.transport_error.empty();
-    std::string code = ErrorCodeOf(r);
-    result.error =
-        "listing " + t.Display() + " failed: " +
-        (r.status == 0     ? RedactText(r.transport_error)
-         : r.status == 200 ? BrokenOffText(r)
-                           : "HTTP " + std::to_string(r.status) + (code.empty() ? "" : " " + code));
+    result.error = "listing " + t.Display() + " failed: " +
+                   (r.status == 0     ? RedactText(r.transport_error)
+                    : r.status == 200 ? BrokenOffText(r)
+                                      : AnswerText(r, *budget));
+    return result;
+  }
+  if (DeclaresDoctype(r.body)) {
+    ++errors->total;
+    ++errors->by_class[ErrorClass::kClient];
+    if (errors->first_message.empty()) errors->first_message = "a listing with a DOCTYPE";
+    result.error = "listing " + t.Display() +
+                   " failed: the List Blobs XML declares a DOCTYPE (entities it defines are never "
+                   "expanded; Azure sends none)";
     return result;
   }
   std::vector<std::string> invalid;

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "probes/answer_check.h"
 #include "probes/cleanup_registry.h"
 #include "probes/curl_lane.h"
 
@@ -29,6 +30,13 @@ double Between(RawLane::Clock::time_point a, RawLane::Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
+// The parser's words for a malformed answer, prefixed; the shared ones (http_client.h) stand
+// alone, so they read as libcurl's transfers report the same fault.
+std::string ParserFailureText(const std::string& error) {
+  if (error == kNotHttpText || error.rfind("response headers too large", 0) == 0) return error;
+  return "invalid HTTP response: " + error;
+}
+
 }  // namespace
 
 RawLane::RawLane(const CurlClientOptions& options, int epoll_fd, int index)
@@ -47,6 +55,7 @@ RawLane::RawLane(const CurlClientOptions& options, int epoll_fd, int index)
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_);
   curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+  curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, &CloseSocketNotingPeer);
   // The same trust as CurlLane: what one engine accepts, the other does.
   const TlsOptions& tls = options.tls;
   if (!tls.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, tls.ca_file.c_str());
@@ -120,6 +129,7 @@ void RawLane::Start(const HttpRequest& request, HttpResponse* response) {
   retried_ = false;
   got_first_byte_ = false;
   over_cap_ = false;
+  wrong_answer_.clear();
   sent_ = 0;
   state_ = State::kExchanging;
   if (!multi_ || !connect_) return Fail("libcurl could not create a handle");
@@ -163,6 +173,7 @@ void RawLane::BeginConnect() {
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
   }
   error_[0] = '\0';
+  ForgetClosedSocket();
   connected_here_ = true;
   if (curl_multi_add_handle(multi_, h) != CURLM_OK)
     return Fail("libcurl could not start the connection");
@@ -195,11 +206,14 @@ void RawLane::ConnectDone(CURLcode rc) {
   t.connect_s = Seconds(connect_, CURLINFO_CONNECT_TIME_T);
   t.tls_s = Seconds(connect_, CURLINFO_APPCONNECT_TIME_T);
   if (rc != CURLE_OK) {
-    // libcurl's own words, as CurlLane reports them ("Failed to connect to ... port ...").
-    std::string message = error_[0] ? error_ : curl_easy_strerror(rc);
+    // The words CurlLane uses for the same failure ("Failed to connect to ... port ...").
     response_->timed_out = rc == CURLE_OPERATION_TIMEDOUT;
-    curl_multi_remove_handle(multi_, connect_);
+    curl_multi_remove_handle(multi_, connect_);  // closes the socket: noted for this thread
     connect_added_ = false;
+    response_->tls_stalled = response_->timed_out && origin_.tls() && t.tls_s <= 0 &&
+                             (t.connect_s > 0 || ClosedSocketHadPeer());
+    std::string message =
+        CurlFailureText({rc, error_, 0, 0, response_->tls_stalled, Between(start_, Clock::now())});
     return Fail(message);
   }
   curl_socket_t fd = CURL_SOCKET_BAD;
@@ -289,6 +303,7 @@ void RawLane::Receive() {
       if (!failure.empty()) return Fail(failure);
       parser_.FeedEof();
       CloseConnection();
+      if (!wrong_answer_.empty()) return Fail(wrong_answer_);
       if (parser_.complete()) return Finish();
       return Fail(parser_.error());
     }
@@ -298,11 +313,13 @@ void RawLane::Receive() {
     }
     parser_.Feed(recv_buf_.data(), n, this);
     if (parser_.failed()) {
-      if (over_cap_)
-        return Fail(
-            fmt::format("response body larger than the {}-byte cap", request_->max_body_bytes));
-      return Fail("invalid HTTP response: " + parser_.error());
+      // A head refused as too large still carried a status line: the server answered.
+      if (response_->status == 0) response_->status = parser_.status();
+      if (!wrong_answer_.empty()) return Fail(wrong_answer_);
+      if (over_cap_) return Fail(OverCapText(request_->max_body_bytes));
+      return Fail(ParserFailureText(parser_.error()));
     }
+    if (!wrong_answer_.empty()) return Fail(wrong_answer_);  // refused with no body to stop
     if (parser_.complete()) {
       if (!parser_.keep_alive() || request_->fresh_connection) CloseConnection();
       return Finish();
@@ -317,9 +334,12 @@ void RawLane::Receive() {
 void RawLane::OnHead(int status, const HttpHeaders& headers) {
   response_->status = status;
   for (const auto& [name, value] : headers) response_->headers[name].assign(value);
+  // Refused before any body byte is taken (OnBody stops the parser at the first one).
+  wrong_answer_ = AnswerMismatch(*request_, status, headers);
 }
 
 bool RawLane::OnBody(const char* data, size_t n) {
+  if (!wrong_answer_.empty()) return false;
   HttpResponse& r = *response_;
   const HttpRequest& request = *request_;
   r.body_bytes += n;
@@ -419,6 +439,7 @@ void RawLane::Fail(std::string message) {
   CloseConnection();
   response_->transport_error = std::move(message);
   response_->over_cap = over_cap_ && !response_->stopped;
+  response_->wrong_answer = !wrong_answer_.empty() && !response_->stopped;
   Finish();
 }
 

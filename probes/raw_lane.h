@@ -112,7 +112,8 @@ class RawLane : private HttpResponseSink {
   bool retried_ = false;
   bool got_first_byte_ = false;
   bool over_cap_ = false;
-  size_t sent_ = 0;  ///< of head_ then the request's body
+  std::string wrong_answer_;  ///< AnswerMismatch's words when the head was refused
+  size_t sent_ = 0;           ///< of head_ then the request's body
   HttpResponseParser parser_;
   std::string recv_buf_;
 

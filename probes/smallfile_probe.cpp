@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/smallfile_fit.h"
+#include "probes/answer_check.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/http_errors.h"
@@ -48,10 +49,16 @@ using ReaderFactory = std::function<std::unique_ptr<ItemReader>()>;
 
 class HttpItemReader : public ItemReader {
  public:
-  explicit HttpItemReader(const HttpProbeEnv& env, BudgetTracker* budget)
-      : env_(env), budget_(budget), client_(env.make_client()) {}
+  HttpItemReader(const HttpProbeEnv& env, BudgetTracker* budget,
+                 std::shared_ptr<WrongAnswerLatch> wrong_answers)
+      : env_(env),
+        budget_(budget),
+        client_(env.make_client()),
+        wrong_answers_(std::move(wrong_answers)) {}
   ReadOutcome Read(const SmallFileRead& item) override {
     ReadOutcome out;
+    out.error = wrong_answers_->First();
+    if (!out.error.empty()) return out;  // no request: it would get the same
     if (!budget_->TryStart(item.bytes)) {
       out.error = budget_->stop_reason();
       return out;
@@ -68,7 +75,7 @@ class HttpItemReader : public ItemReader {
     // A read cut short may have left the server in full: charge what was asked for, so
     // --max-bytes also holds as the server counts it.
     bool cut = resp.status / 100 == 2 && resp.body_bytes < item.bytes;
-    budget_->Finish(item.bytes, cut ? item.bytes : resp.body_bytes);
+    budget_->Finish(item.bytes, cut ? item.bytes : resp.body_bytes, resp.body_bytes);
     out.bytes = resp.body_bytes;
     out.seconds = resp.timing.total_s;
     // A transport error after every byte arrived (a Content-Length the body never matched)
@@ -84,12 +91,15 @@ class HttpItemReader : public ItemReader {
       ++errors_.by_class[ErrorClass::kTransport];
     }
     if (!out.ok) {
-      out.error = resp.status == 0
-                      ? RedactText(resp.transport_error)
-                      : fmt::format("HTTP {} {} for {}", resp.status, ErrorCodeOf(resp), item.name);
-      if (resp.status / 100 == 2 && resp.body_bytes != item.bytes)
+      out.error = resp.status == 0 ? RedactText(resp.transport_error)
+                                   : fmt::format("{} for {}", StatusText(resp), item.name);
+      if (resp.wrong_answer || resp.over_cap) {
+        out.error = item.name + ": " + RedactText(resp.transport_error);
+        wrong_answers_->Set(out.error);
+      } else if (resp.status / 100 == 2 && resp.body_bytes != item.bytes) {
         out.error =
             fmt::format("{}: {} bytes instead of {}", item.name, resp.body_bytes, item.bytes);
+      }
     }
     return out;
   }
@@ -99,6 +109,7 @@ class HttpItemReader : public ItemReader {
   const HttpProbeEnv& env_;
   BudgetTracker* budget_;
   std::unique_ptr<HttpClient> client_;
+  std::shared_ptr<WrongAnswerLatch> wrong_answers_;
   ErrorTally errors_;
 };
 
@@ -206,7 +217,8 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
   result.probe = "smallfiles";
   if (plans.empty()) {
     result.requests_sent = budget->requests();
-    result.bytes_received = budget->bytes();
+    result.bytes_received = budget->received_bytes();  // what arrived
+    result.bytes_charged = budget->bytes();
     result.status = ProbeStatus::kFailed;
     result.message =
         "no objects of the requested sizes and none large enough for ranged reads "
@@ -240,7 +252,8 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
     if (!c.seconds.empty()) classes.push_back(std::move(c));
   }
   result.requests_sent = budget->requests();
-  result.bytes_received = budget->bytes();
+  result.bytes_received = budget->received_bytes();  // what arrived
+  result.bytes_charged = budget->bytes();
   result.elapsed_s = budget->ElapsedSeconds();
 
   std::string params = fmt::format("probe smallfiles ({}, concurrency {}, {} sizes)", what,
@@ -386,15 +399,16 @@ std::vector<ListedEntry> ListForSmallFiles(const HttpProbeEnv& env, BudgetTracke
     }
     if (resp.status == 200 && resp.transport_error.empty()) break;
     ErrorClass c = ClassifyResponse(resp);
-    double delay_s = retry.DelaySeconds(attempt + 1, jitter(rng));
+    // At least the wait the server asked for (Retry-After); none past the budget's end.
+    double delay_s =
+        std::max(retry.DelaySeconds(attempt + 1, jitter(rng)), RetryAfterSeconds(resp));
     if (attempt >= retry.max_retries || !IsRetryable(c) || delay_s >= budget->RemainingSeconds()) {
       errors->Add(resp);
       if (NoHttpAnswer(resp) || resp.status == 404) *status = ProbeStatus::kUnreachable;
-      std::string code = ErrorCodeOf(resp);
       *error = "listing the prefix: " +
                (resp.status == 0 || resp.status == 200
                     ? RedactText(resp.transport_error)
-                    : fmt::format("HTTP {}{}", resp.status, code.empty() ? "" : " " + code));
+                    : StatusText(resp) + RetryAfterNote(resp, budget->RemainingSeconds()));
       return {};
     }
     errors->Add(resp);
@@ -476,7 +490,8 @@ ProbeResult RunSmallFileProbe(const HttpProbeEnv& env, const SmallFileOptions& o
     r.status = status;
     r.message = message;
     r.requests_sent = budget.requests();
-    r.bytes_received = budget.bytes();
+    r.bytes_received = budget.received_bytes();  // what arrived
+    r.bytes_charged = budget.bytes();
     r.elapsed_s = budget.ElapsedSeconds();
     listing_errors.AddFacts(&r.evidence.facts, {FactOrigin::kMeasured, "probe smallfiles"});
     return r;
@@ -506,7 +521,7 @@ ProbeResult RunSmallFileProbe(const HttpProbeEnv& env, const SmallFileOptions& o
       listing_errors.Add(h);
       bool target_error = NoHttpAnswer(h) || h.status == 404;
       return fail(target_error ? ProbeStatus::kUnreachable : ProbeStatus::kFailed,
-                  h.status ? fmt::format("HEAD {}: HTTP {}", env.target.Display(), h.status)
+                  h.status ? fmt::format("HEAD {}: {}", env.target.Display(), StatusText(h))
                            : RedactText(h.transport_error));
     }
   }
@@ -515,8 +530,8 @@ ProbeResult RunSmallFileProbe(const HttpProbeEnv& env, const SmallFileOptions& o
   auto plans = PlanSmallFileReads(objects, options, budget.bytes_left());
   return RunEngine(
       env.target.Display(), plans, options, &budget,
-      [&]() -> std::unique_ptr<ItemReader> {
-        return std::make_unique<HttpItemReader>(local_env, &budget);
+      [&, wrong_answers = std::make_shared<WrongAnswerLatch>()]() -> std::unique_ptr<ItemReader> {
+        return std::make_unique<HttpItemReader>(local_env, &budget, wrong_answers);
       },
       env.progress, &listing_errors);
 }

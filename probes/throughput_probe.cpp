@@ -144,7 +144,7 @@ void Worker(Shared* s, int lane, unsigned seed) {
         s->stop = true;
         break;
       }
-      if (r.status == 200 && block.length < block.object->size_bytes) {
+      if (r.status == 200 && !r.wrong_answer && block.length < block.object->size_bytes) {
         // The server ignores Range: every block would be the whole object. Not retryable.
         ++local.total;
         ++local.by_class[ErrorClass::kClient];
@@ -172,9 +172,15 @@ void Worker(Shared* s, int lane, unsigned seed) {
         s->stop = true;
         break;
       }
+      // Told to come back after the budget's end: no retry, and no more requests at all.
+      double wait_s = RetryAfterSeconds(r);
+      if (wait_s > 0 && wait_s >= s->budget->RemainingSeconds()) {
+        s->stop = true;
+        break;
+      }
       if (attempt >= retry.max_retries) break;
       ++local.retries;
-      double delay = std::min(retry.DelaySeconds(attempt + 1, jitter(rng)),
+      double delay = std::min(std::max(retry.DelaySeconds(attempt + 1, jitter(rng)), wait_s),
                               std::max(0.0, s->budget->RemainingSeconds()));
       std::this_thread::sleep_for(std::chrono::duration<double>(delay));
     }
@@ -369,6 +375,8 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
       out.steps.push_back(std::move(step));
     }
     if (budget_hit || StopRequested()) return false;
+    // Refused (a 403, an answer that is not the one asked for): more connections get the same.
+    if (errors.Count(ErrorClass::kClient) > 0) return false;
     if (out.steps.size() >= 2 && error_rate > worst_error_rate + 0.01) return false;  // errors rise
     worst_error_rate = std::max(worst_error_rate, error_rate);
     return true;

@@ -12,7 +12,11 @@
 //
 // usage: fault_server [--port 0] [--port-file FILE] [--lifetime-s 120] [--object-bytes N]
 //                     [--slow-first-byte-ms 5000] [--list-entries 20] [--list-pages 1]
-//                     [--list-body-faults 0|1]
+//                     [--list-body-faults 0|1] [--silent-port-file FILE]
+//                     [--redirect-to http://HOST:PORT]
+// --silent-port-file opens a second loopback port that accepts connections and then never reads
+// or answers (a stalled TLS handshake, a server that does not read); /__stats counts them as
+// "silent_connections". --redirect-to is where the "redirect-away" fault points.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -53,6 +57,7 @@ std::mutex g_status_mutex;
 std::map<int, uint64_t> g_by_status;
 std::map<std::string, uint64_t> g_path_requests;  // for the faults that depend on the count
 std::atomic<uint64_t> g_upload_bytes{0};
+std::atomic<uint64_t> g_silent_connections{0};
 std::mutex g_store_mutex;
 std::map<std::string, uint64_t> g_store;  // fault-store: blob name -> size
 fs::Settings g_settings;
@@ -62,7 +67,9 @@ void OnSignal(int) { g_stop = 1; }
 std::string StatsJson() {
   std::string j = "{\"requests\":" + std::to_string(g_requests.load()) +
                   ",\"body_bytes\":" + std::to_string(g_body_bytes.load()) +
-                  ",\"upload_bytes\":" + std::to_string(g_upload_bytes.load()) + ",\"by_status\":{";
+                  ",\"upload_bytes\":" + std::to_string(g_upload_bytes.load()) +
+                  ",\"silent_connections\":" + std::to_string(g_silent_connections.load()) +
+                  ",\"by_status\":{";
   std::lock_guard<std::mutex> lock(g_status_mutex);
   bool first = true;
   for (const auto& [status, n] : g_by_status) {
@@ -109,6 +116,27 @@ bool SendSynthetic(int fd, uint64_t offset, uint64_t bytes) {
     bytes -= n;
   }
   return true;
+}
+
+// A literal body with plan.pad_bytes spaces inside it at plan.pad_at.
+bool SendPadded(int fd, const fs::Plan& plan) {
+  static const std::string spaces(kChunkBytes, ' ');
+  size_t at = std::min(plan.pad_at, plan.body.size());
+  if (!SendAll(fd, plan.body.data(), at, true)) return false;
+  for (uint64_t left = plan.pad_bytes; left > 0;) {
+    size_t n = left < kChunkBytes ? static_cast<size_t>(left) : kChunkBytes;
+    if (!SendAll(fd, spaces.data(), n, true)) return false;
+    left -= n;
+  }
+  return SendAll(fd, plan.body.data() + at, plan.body.size() - at, true);
+}
+
+// A connection on the silent port: accepted, then never read from or written to (a TLS
+// handshake that stalls, a server that accepts and never reads), until the client hangs up.
+void HoldSilently(int fd) {
+  WaitWhilePeerOpen(fd, 24 * 3600 * 1000);
+  close(fd);
+  --g_connections;
 }
 
 // Parses one request head; false on malformed or oversized input.
@@ -211,6 +239,7 @@ bool Respond(int fd, const fs::Plan& plan) {
     size_t half = plan.body.size() / 2;
     switch (plan.body_fault) {
       case fs::BodyFault::kNone:
+        if (plan.pad_bytes > 0) return SendPadded(fd, plan);
         return SendAll(fd, plan.body.data(), plan.body.size(), true);
       case fs::BodyFault::kResetMidBody: {
         SendAll(fd, plan.body.data(), half, true);
@@ -416,11 +445,46 @@ bool ParseU64(const char* text, uint64_t* out) {
   return true;
 }
 
+// A loopback listener on `port` (0: any); -1 after saying why.
+int Listen(uint16_t port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);  // loopback only, whatever the flags say
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      listen(fd, 128) != 0) {
+    std::fprintf(stderr, "fault_server: cannot listen on 127.0.0.1:%u: %s\n", port,
+                 std::strerror(errno));
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// The port `listener` is bound to, written to `file` (when given) then renamed, so a reader
+// never sees a half-written number.
+unsigned WritePortFile(int listener, const std::string& file) {
+  sockaddr_in addr{};
+  socklen_t len = sizeof addr;
+  getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+  unsigned bound = ntohs(addr.sin_port);
+  if (!file.empty()) {
+    std::string tmp = file + ".tmp";
+    std::ofstream(tmp) << bound << "\n";
+    std::rename(tmp.c_str(), file.c_str());
+  }
+  return bound;
+}
+
 int Usage() {
   std::fprintf(stderr,
                "usage: fault_server [--port 0] [--port-file FILE] [--lifetime-s 120]\n"
                "                    [--object-bytes N] [--slow-first-byte-ms MS] "
                "[--list-entries N]\n                    [--list-pages N] [--list-body-faults 0|1]\n"
+               "                    [--silent-port-file FILE] [--redirect-to http://HOST:PORT]\n"
                "faults (path segment fault-NAME):");
   for (const auto& name : fs::FaultNames()) std::fprintf(stderr, " %s", name.c_str());
   std::fprintf(stderr, "\n");
@@ -431,13 +495,21 @@ int Usage() {
 
 int main(int argc, char** argv) {
   uint64_t port = 0, lifetime_s = 120, value = 0;
-  std::string port_file;
+  std::string port_file, silent_port_file;
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
     if (i + 1 >= argc) return Usage();
     const char* arg = argv[++i];
     if (flag == "--port-file") {
       port_file = arg;
+      continue;
+    }
+    if (flag == "--silent-port-file") {
+      silent_port_file = arg;
+      continue;
+    }
+    if (flag == "--redirect-to") {
+      g_settings.redirect_to = arg;
       continue;
     }
     if (!ParseU64(arg, &value)) return Usage();
@@ -460,28 +532,14 @@ int main(int argc, char** argv) {
     }
   }
 
-  int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  int one = 1;
-  setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);  // loopback only, whatever the flags say
-  if (bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      listen(listener, 128) != 0) {
-    std::fprintf(stderr, "fault_server: cannot listen on 127.0.0.1:%llu: %s\n",
-                 static_cast<unsigned long long>(port), std::strerror(errno));
-    return 1;
-  }
-  socklen_t len = sizeof addr;
-  getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
-  unsigned bound_port = ntohs(addr.sin_port);
-  if (!port_file.empty()) {
-    // Written then renamed, so a reader never sees a half-written number.
-    std::string tmp = port_file + ".tmp";
-    std::ofstream(tmp) << bound_port << "\n";
-    std::rename(tmp.c_str(), port_file.c_str());
-  }
+  int listener = Listen(static_cast<uint16_t>(port));
+  if (listener < 0) return 1;
+  unsigned bound_port = WritePortFile(listener, port_file);
+  // The silent port: accepts, then never reads or answers (a stalled TLS handshake, a server
+  // that does not read).
+  int silent = silent_port_file.empty() ? -1 : Listen(0);
+  if (!silent_port_file.empty() && silent < 0) return 1;
+  if (silent >= 0) WritePortFile(silent, silent_port_file);
   std::fprintf(stderr, "fault_server: listening on 127.0.0.1:%u for at most %llu s\n", bound_port,
                static_cast<unsigned long long>(lifetime_s));
 
@@ -490,21 +548,27 @@ int main(int argc, char** argv) {
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(lifetime_s);
+  int one = 1;
   while (!g_stop && std::chrono::steady_clock::now() < deadline) {
-    pollfd p{listener, POLLIN, 0};
-    if (poll(&p, 1, 100) <= 0) continue;
-    int fd = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) continue;
-    if (g_connections.load() >= kMaxConnections) {
-      close(fd);  // bounded threads: refuse rather than grow
-      continue;
+    pollfd p[2] = {{listener, POLLIN, 0}, {silent, POLLIN, 0}};
+    if (poll(p, silent >= 0 ? 2 : 1, 100) <= 0) continue;
+    for (int i = 0; i < 2; ++i) {
+      if (!(p[i].revents & POLLIN)) continue;
+      int fd = accept4(p[i].fd, nullptr, nullptr, SOCK_CLOEXEC);
+      if (fd < 0) continue;
+      if (g_connections.load() >= kMaxConnections) {
+        close(fd);  // bounded threads: refuse rather than grow
+        continue;
+      }
+      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      ++g_connections;
+      if (i == 1) ++g_silent_connections;
+      std::thread(i == 0 ? Serve : HoldSilently, fd).detach();
     }
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    ++g_connections;
-    std::thread(Serve, fd).detach();
   }
   g_stop = 1;
   close(listener);
+  if (silent >= 0) close(silent);
   // Give connection threads a moment to notice the stop flag (they poll every 50-100 ms).
   for (int i = 0; i < 20 && g_connections.load() > 0; ++i) usleep(10000);
   std::fprintf(stderr, "fault_server: %s\n", StatsJson().c_str());

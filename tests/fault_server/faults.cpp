@@ -1,5 +1,6 @@
 #include "tests/fault_server/faults.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -70,11 +71,12 @@ Plan AzureError(int status, std::string reason, std::string code, std::string_vi
 
 // What a hostile listing puts in its entries (the second-pass safety faults).
 struct ListShape {
-  std::string size_text;    ///< Content-Length text; empty: the object size
-  std::string name_infix;   ///< inserted into every name ("\xff\xfe" for invalid UTF-8)
-  std::string name_prefix;  ///< before every name ("../../escape/" to leave the container)
-  size_t name_chars = 0;    ///< pad names to this length (long names); 0: as they are
-  std::string next_marker;  ///< a NextMarker that never changes; empty: page-(k+1)
+  std::string size_text;     ///< Content-Length text; empty: the object size
+  std::string name_infix;    ///< inserted into every name ("\xff\xfe" for invalid UTF-8)
+  std::string name_prefix;   ///< before every name ("../../escape/" to leave the container)
+  size_t name_chars = 0;     ///< pad names to this length (long names); 0: as they are
+  std::string next_marker;   ///< a NextMarker that never changes; empty: page-(k+1)
+  bool marker_loop = false;  ///< pages 0, 1, 2, then page 2 points back at page 1
 };
 
 std::string EntryName(int index, const ListShape& shape) {
@@ -98,6 +100,8 @@ std::string ListXml(const std::string& container, int entries, uint64_t object_b
   }
   if (!shape.next_marker.empty())
     xml += "</Blobs><NextMarker>" + shape.next_marker + "</NextMarker>";
+  else if (shape.marker_loop)
+    xml += "</Blobs><NextMarker>page-" + std::to_string(page == 2 ? 1 : page + 1) + "</NextMarker>";
   else
     xml += page + 1 < pages
                ? "</Blobs><NextMarker>page-" + std::to_string(page + 1) + "</NextMarker>"
@@ -166,7 +170,10 @@ const std::vector<std::string>& FaultNames() {
       "list-only", "huge-size", "bad-utf8", "long-names", "echo-secret", "escape", "markdown",
       "endless-list", "big-206", "stuck-marker", "dotdot",
       // Broken response heads.
-      "huge-header", "endless-headers", "not-http", "bad-chunked", "trickle"};
+      "huge-header", "endless-headers", "not-http", "bad-chunked", "trickle",
+      // The third pass: answers that contradict the request, and listings that never end.
+      "ignore-range", "range-mismatch", "gzip", "redirect-away", "retry-after", "marker-loop",
+      "entity-bomb", "whitespace-list"};
   return names;
 }
 
@@ -211,6 +218,20 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
     p.status = 302;
     p.reason = "Found";
     p.headers = {{"Location", r.path + (r.query.empty() ? "" : "?" + r.query)}};
+    return p;
+  }
+  if (fault == "redirect-away") {
+    // A 307 to another server, the whole request target (SAS included) echoed in Location.
+    Plan p;
+    p.status = 307;
+    p.reason = "Temporary Redirect";
+    p.headers = {{"Location", s.redirect_to + r.path + (r.query.empty() ? "" : "?" + r.query)}};
+    return p;
+  }
+  if (fault == "retry-after") {
+    // Throttled, and told to come back tomorrow: a probe must not sleep past its budget.
+    Plan p = AzureError(429, "Too Many Requests", "ServerBusy", kBusyMessage);
+    p.headers.push_back({"Retry-After", "86400"});
     return p;
   }
   if (fault == "forbidden") {  // every request refused, listings too (no permission at all)
@@ -269,8 +290,27 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
     if (fault == "long-names") shape.name_chars = 1024;
     if (fault == "stuck-marker") shape.next_marker = "stuck";
     if (fault == "dotdot") shape.name_prefix = "../../escape/";
+    shape.marker_loop = fault == "marker-loop";
     p.body = ListXml(LastSegment(r.path), s.list_entries, s.object_bytes, fault == "truncated-list",
-                     ListPage(r), s.list_pages, shape);
+                     ListPage(r), shape.marker_loop ? 3 : s.list_pages, shape);
+    if (fault == "entity-bomb") {
+      // The billion laughs: ten levels of ten references, a few GB once expanded, used in the
+      // first name.
+      std::string dtd = "<!DOCTYPE EnumerationResults [<!ENTITY lol0 \"lol\">";
+      for (int level = 1; level < 10; ++level) {
+        dtd += "<!ENTITY lol" + std::to_string(level) + " \"";
+        for (int i = 0; i < 10; ++i) dtd += "&lol" + std::to_string(level - 1) + ";";
+        dtd += "\">";
+      }
+      dtd += "]>";
+      p.body.insert(p.body.find("<EnumerationResults"), dtd);
+      p.body.insert(p.body.find("<Name>") + 6, "&lol9;");
+    }
+    if (fault == "whitespace-list") {
+      p.pad_at = p.body.find("<Blobs>") + 7;
+      p.pad_bytes = kListWhitespaceBytes;
+    }
+    if (fault == "gzip" && s.list_body_faults) p.headers.push_back({"Content-Encoding", "gzip"});
     if (fault == "endless-list") {
       // An opening that never closes, then the same entries forever, chunked.
       p.body = ListXml(LastSegment(r.path), s.list_entries, s.object_bytes, false, 0, 1, shape);
@@ -280,7 +320,7 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
       p.head = r.method == "HEAD";
       return p;
     }
-    p.content_length = p.body.size();
+    p.content_length = p.body.size() + p.pad_bytes;
     p.head = r.method == "HEAD";
     if (fault == "slow-first-byte") p.first_byte_delay_ms = s.slow_first_byte_ms;
     if (s.list_body_faults) {
@@ -300,6 +340,36 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
     if (r.method == "HEAD") p.content_length = UINT64_MAX;
     return p;
   }
+  if (fault == "ignore-range" && p.status == 206) {
+    // The Range ignored: 200 and the whole object, announced as 50 GiB, sent until the client
+    // hangs up.
+    p.status = 200;
+    p.reason = "OK";
+    std::erase_if(p.headers, [](const auto& h) { return h.first == "Content-Range"; });
+    p.synthetic_offset = 0;
+    p.synthetic_bytes = kIgnoredRangeObjectBytes;
+    p.content_length = p.synthetic_bytes;
+    return p;
+  }
+  if (fault == "range-mismatch" && p.status == 206) {
+    // As many bytes as asked for, but from the next byte on, and a Content-Range that says so.
+    uint64_t first = p.synthetic_offset, length = p.synthetic_bytes;
+    uint64_t shifted = first + length < s.object_bytes ? first + 1 : first - (first > 0);
+    for (auto& [name, value] : p.headers)
+      if (name == "Content-Range")
+        value = "bytes " + std::to_string(shifted) + "-" + std::to_string(shifted + length - 1) +
+                "/" + std::to_string(s.object_bytes);
+    p.synthetic_offset = shifted;
+    return p;
+  }
+  if (fault == "gzip" && r.method != "HEAD") {
+    // Content-Encoding nobody asked for (no Accept-Encoding): a quarter of the bytes, which are
+    // not the object's.
+    p.headers.push_back({"Content-Encoding", "gzip"});
+    p.synthetic_bytes = std::max<uint64_t>(1, p.synthetic_bytes / 4);
+    p.content_length = p.synthetic_bytes;
+    return p;
+  }
   if (fault == "big-206" && p.status == 206) {
     // 64 times the requested range (Content-Length matching the larger body).
     p.synthetic_bytes *= 64;
@@ -309,8 +379,10 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
   if (fault == "reset") p.body_fault = BodyFault::kResetMidBody;
   if (fault == "stall") p.body_fault = BodyFault::kStallMidBody;
   if (fault == "wrong-length") {
+    // The head is right (the length asked for); the body stops 1 KiB short, then the connection
+    // closes: bytes announced but never sent.
     p.body_fault = BodyFault::kShortBody;
-    p.content_length = p.synthetic_bytes + 1024;
+    if (r.method != "HEAD") p.synthetic_bytes -= std::min<uint64_t>(1024, p.synthetic_bytes / 2);
   }
   if (fault == "slow-first-byte") p.first_byte_delay_ms = s.slow_first_byte_ms;
   return p;

@@ -61,6 +61,10 @@ struct Plan {
   /// When > 0, the head and body go out one byte per this many milliseconds (a slowloris
   /// server: every byte arrives, none fast enough to measure).
   int trickle_ms = 0;
+  /// When > 0, this many spaces go out inside the literal body at `pad_at` (Content-Length
+  /// counts them): 100 MB of whitespace in a listing, without 100 MB in memory.
+  uint64_t pad_bytes = 0;
+  size_t pad_at = 0;
 };
 
 struct Settings {
@@ -73,7 +77,15 @@ struct Settings {
   /// Apply the body faults (reset, stall, wrong-length) to List Blobs answers too, so the list
   /// probe meets them; off, listings stay healthy and only object reads are cut.
   bool list_body_faults = false;
+  /// Where "redirect-away" sends the client (scheme://host:port, the request target appended):
+  /// another server, so a test can prove no request followed the redirect.
+  std::string redirect_to = "http://127.0.0.1:1";
 };
+
+/// What "ignore-range" announces for a ranged GET: a whole 50 GiB object, with a 200.
+inline constexpr uint64_t kIgnoredRangeObjectBytes = 50ull << 30;
+/// The whitespace "whitespace-list" puts inside its listing page.
+inline constexpr uint64_t kListWhitespaceBytes = 100ull << 20;
 
 /// The names of every fault, for --help and for tests that run all of them.
 const std::vector<std::string>& FaultNames();

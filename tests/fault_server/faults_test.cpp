@@ -163,3 +163,41 @@ TEST_CASE("broken heads apply to reads, HEADs and listings alike", "[faults]") {
   CHECK(trickle.status == 206);  // the bytes are right, only slow
   CHECK(PlanFor(Get("/acct/c/b"), s).head_fault == HeadFault::kNone);
 }
+
+TEST_CASE("answers that contradict the request, and listings that never end", "[faults]") {
+  Settings s;
+  s.object_bytes = 1 << 20;
+  Plan ignored = PlanFor(Get("/a/fault-ignore-range/b", "", "bytes=0-1023"), s);
+  CHECK(ignored.status == 200);
+  CHECK(ignored.content_length == kIgnoredRangeObjectBytes);
+  CHECK(HeaderOf(ignored, "Content-Range").empty());
+  Plan shifted = PlanFor(Get("/a/fault-range-mismatch/b", "", "bytes=0-1023"), s);
+  CHECK(shifted.status == 206);
+  CHECK(HeaderOf(shifted, "Content-Range") == "bytes 1-1024/1048576");
+  CHECK(shifted.content_length == 1024);
+  Plan gzip = PlanFor(Get("/a/fault-gzip/b", "", "bytes=0-1023"), s);
+  CHECK(HeaderOf(gzip, "Content-Encoding") == "gzip");
+  CHECK(gzip.content_length == 256);
+  s.redirect_to = "http://127.0.0.1:9";
+  Plan away = PlanFor(Get("/a/fault-redirect-away/b", "sig=x"), s);
+  CHECK(away.status == 307);
+  CHECK(HeaderOf(away, "Location") == "http://127.0.0.1:9/a/fault-redirect-away/b?sig=x");
+  Plan later = PlanFor(Get("/a/fault-retry-after/b"), s);
+  CHECK(later.status == 429);
+  CHECK(HeaderOf(later, "Retry-After") == "86400");
+  // The marker loop: pages 0 -> 1 -> 2 -> 1.
+  const std::string list = "restype=container&comp=list";
+  CHECK(PlanFor(Get("/a/fault-marker-loop", list), s).body.find("<NextMarker>page-1<") !=
+        std::string::npos);
+  CHECK(PlanFor(Get("/a/fault-marker-loop", list + "&marker=page-1"), s)
+            .body.find("<NextMarker>page-2<") != std::string::npos);
+  CHECK(PlanFor(Get("/a/fault-marker-loop", list + "&marker=page-2"), s)
+            .body.find("<NextMarker>page-1<") != std::string::npos);
+  Plan bomb = PlanFor(Get("/a/fault-entity-bomb", list), s);
+  CHECK(bomb.body.find("<!ENTITY lol9") != std::string::npos);
+  CHECK(bomb.body.find("<Name>&lol9;") != std::string::npos);
+  Plan spaces = PlanFor(Get("/a/fault-whitespace-list", list), s);
+  CHECK(spaces.pad_bytes == kListWhitespaceBytes);
+  CHECK(spaces.content_length == spaces.body.size() + kListWhitespaceBytes);
+  CHECK(spaces.body.substr(spaces.pad_at - 7, 7) == "<Blobs>");
+}

@@ -6,6 +6,7 @@
 // send more requests or receive more body bytes than its budget allows, counted on the server's
 // side.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -28,9 +29,15 @@ struct ProbeRun {
   std::optional<nlohmann::json> json;
 };
 
+// Every run carries a SAS (fake, distinctive): whatever a fault does, its signature must never
+// be printed (CheckProbeOnFault searches both streams).
+const std::string kSasSig = "ZmF1bHRTZXJ2ZXJTYXNTaWduYXR1cmUtaG9zdGlsZQ%3D%3D";
+const std::string kSas = "sv=2023-11-03&ss=b&srt=sco&sp=rl&se=2030-01-01T00:00:00Z&sig=" + kSasSig;
+
 ProbeRun RunProbe(const std::string& probe, const std::string& url, const std::string& extra) {
-  std::string command = ShellQuote(Feedcheck()) + " probe " + probe + " " + ShellQuote(url) +
-                        " --auth anonymous --json " + extra;
+  std::string command = "env AZURE_STORAGE_SAS_TOKEN=" + ShellQuote(kSas) + " " +
+                        ShellQuote(Feedcheck()) + " probe " + probe + " " + ShellQuote(url) +
+                        " --auth sas --json " + extra;
   ProbeRun run;
   // The outer timeout only keeps a hung probe from hanging the suite; the checks below are
   // much tighter.
@@ -67,7 +74,14 @@ bool HasSeriesPoints(const nlohmann::json& j, const std::string& key) {
 
 // One probe against one fault.
 void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
-  FaultServerProcess server(FAULT_SERVER, ServerArgsFor(probe));
+  std::vector<std::string> server_args = ServerArgsFor(probe);
+  std::optional<FaultServerProcess> elsewhere;  // where "redirect-away" points
+  if (fault == "redirect-away") {
+    elsewhere.emplace(FAULT_SERVER);
+    server_args.push_back("--redirect-to");
+    server_args.push_back(elsewhere->Url(""));
+  }
+  FaultServerProcess server(FAULT_SERVER, server_args);
   const uint64_t max_requests = 400;
   const uint64_t max_bytes = 1ull << 30;  // lets the flaky runs measure past warm-up
   ProbeRun run = RunProbe(probe, TargetFor(server, probe, fault),
@@ -98,26 +112,61 @@ void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
 
   // Faults that make every request fail cannot be a success: exit 4 (probe failed), never 3
   // (the server was reached: even a 10 s first byte comes after a TCP connection).
-  bool always_fails = fault.rfind("busy-", 0) == 0 || fault == "timeout500" ||
-                      fault == "redirect-loop" || fault == "stall" || fault == "slow-first-byte" ||
-                      fault == "forbidden" || fault == "reset" || fault == "wrong-length" ||
-                      fault == "huge-header" || fault == "endless-headers" || fault == "trickle" ||
-                      (fault == "bad-chunked" && lister) || (fault == "truncated-list" && lister) ||
-                      (fault == "forbidden-some" && probe != "list" && probe != "smallfiles");
+  // The answers that contradict the request: object reads meet them (the list probe, whose
+  // listing is healthy, does not), and listings meet the hostile pages.
+  bool wrong_read = fault == "ignore-range" || fault == "range-mismatch" || fault == "gzip";
+  bool hostile_page = fault == "entity-bomb" || fault == "whitespace-list";
+  bool always_fails =
+      fault.rfind("busy-", 0) == 0 || fault == "timeout500" || fault == "redirect-loop" ||
+      fault == "stall" || fault == "slow-first-byte" || fault == "forbidden" || fault == "reset" ||
+      fault == "wrong-length" || fault == "huge-header" || fault == "endless-headers" ||
+      fault == "trickle" || fault == "redirect-away" || fault == "retry-after" ||
+      (wrong_read && (probe != "list" || fault == "gzip")) || (hostile_page && lister) ||
+      (fault == "bad-chunked" && lister) || (fault == "truncated-list" && lister) ||
+      (fault == "forbidden-some" && probe != "list" && probe != "smallfiles");
   if (!lister && (fault == "reset" || fault == "wrong-length")) always_fails = false;
   if (always_fails) CHECK(run.result.exit_code == 4);
   if (!run.json) return;
   if (always_fails) CHECK((*run.json)["result"]["status"] == "failed");
   // A broken response head is named in the result, in words a user can act on.
   const std::string message = (*run.json)["result"].value("message", "");
-  if (fault == "huge-header") CHECK(message.find("header too large") != std::string::npos);
-  if (fault == "endless-headers")
-    CHECK(message.find("Too large response headers") != std::string::npos);
+  if (fault == "huge-header" || fault == "endless-headers")
+    CHECK(message.find("response headers too large") != std::string::npos);
   if (fault == "not-http") CHECK(message.find("did not answer in HTTP") != std::string::npos);
   if (fault == "trickle")
     CHECK(message.find(lister ? "timed out" : "sends too slowly") != std::string::npos);
   if (fault == "bad-chunked")
     CHECK(message.find(lister ? "chunked" : "Content-Length 0 or missing") != std::string::npos);
+  // What the server did, in words; never its SAS.
+  for (const std::string& stream : {run.result.out, run.result.err}) {
+    CHECK(stream.find(kSasSig) == std::string::npos);
+    CHECK(stream.find(kSasSig.substr(0, 16)) == std::string::npos);
+  }
+  auto says = [&](const std::string& words) {
+    INFO("the message should say: " << words);
+    CHECK(message.find(words) != std::string::npos);
+  };
+  if (fault == "ignore-range" && probe != "list") says("ignored the Range: HTTP 200 announcing");
+  if (fault == "range-mismatch" && probe != "list") says("Content-Range disagrees with the Range");
+  if (fault == "gzip") says("Content-Encoding: gzip");
+  if (fault == "redirect-away") {
+    says("a redirect to " + elsewhere->Url("") + ", not followed");
+    ServerStats other = elsewhere->Stats();
+    REQUIRE(other.ok);
+    CHECK(other.requests == 0);  // nothing followed it there
+  }
+  if (fault == "retry-after") {
+    says("Retry-After 86400 s");
+    says("would pass the end of the time budget");
+  }
+  if (hostile_page && lister) {
+    says(fault == "entity-bomb" ? "DOCTYPE" : "bytes where at most");
+  }
+  if (fault == "marker-loop" && probe == "list") {
+    CHECK(run.result.exit_code == 0);  // what was listed once is kept
+    CHECK((*run.json)["result"]["status"] == "partial");
+    says("leads back to page 2");
+  }
   auto fact = [&](const char* key) { return FindFactNumber(*run.json, key).value_or(0); };
   // Throttling is recognised as such. A HEAD's 503 has no body, so the GET probes' first
   // request (a HEAD) sees ServerBusy; a listing GET carries Azure's message and tells egress
@@ -139,6 +188,19 @@ void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
     CHECK(HasSeriesPoints(*run.json, "probe.smallfile.time_by_size"));
   }
   if (fault == "forbidden-some" && probe == "list") CHECK(run.result.exit_code == 0);
+  // Nothing of a wrong answer is data, and it is not asked for again: the first one ends the
+  // probe (the HEAD or listing, then one read).
+  if (wrong_read && probe != "list") {
+    CHECK(stats.requests <= 2);
+    // Only a listing's bytes arrived (smallfiles); a HEAD has no body.
+    if (!lister) CHECK((*run.json)["result"].value("bytes", uint64_t{0}) == 0);
+    CHECK_FALSE(HasSeriesPoints(*run.json, "probe.smallfile.time_by_size"));
+  }
+  if (fault == "retry-after") CHECK(stats.requests == 1);  // the wait is past the budget
+  if (fault == "marker-loop" && probe == "list") {
+    CHECK(stats.requests == 3);  // pages 1, 2, 3; page 3 points back to page 2
+    CHECK(fact("probe.list.entries") == 60);
+  }
   if (fault.rfind("flaky-", 0) == 0) {
     // Every second request fails: the probe measures anyway and keeps its result. Throughput
     // and the listing retry the failed request; latency and smallfiles do not retry a timed
@@ -161,11 +223,13 @@ void CheckProbeOnFault(const std::string& probe, const std::string& fault) {
 }
 
 void CheckProbeOnAllFaults(const std::string& probe) {
-  for (const char* fault :
-       {"busy-egress", "busy-ops", "busy-server", "timeout500", "reset", "stall", "wrong-length",
-        "truncated-list", "forbidden-some", "forbidden", "redirect-loop", "slow-first-byte",
-        "flaky-egress", "flaky-ops", "huge-header", "endless-headers", "not-http", "bad-chunked",
-        "trickle"}) {
+  for (const char* fault : {"busy-egress",    "busy-ops",    "busy-server",    "timeout500",
+                            "reset",          "stall",       "wrong-length",   "truncated-list",
+                            "forbidden-some", "forbidden",   "redirect-loop",  "slow-first-byte",
+                            "flaky-egress",   "flaky-ops",   "huge-header",    "endless-headers",
+                            "not-http",       "bad-chunked", "trickle",        "ignore-range",
+                            "range-mismatch", "gzip",        "redirect-away",  "retry-after",
+                            "marker-loop",    "entity-bomb", "whitespace-list"}) {
     DYNAMIC_SECTION(probe << " on " << fault) { CheckProbeOnFault(probe, fault); }
   }
 }
@@ -184,6 +248,45 @@ TEST_CASE("list ends within budget on every fault", "[faults][probes]") {
 }
 TEST_CASE("smallfiles ends within budget on every fault", "[faults][probes]") {
   CheckProbeOnAllFaults("smallfiles");
+}
+
+// The latency probe's raw lane with several connections in flight: a fault met by all of them
+// at once still ends in time, within budget, counts only bytes that arrived, and an answer that
+// contradicts the request stops every lane after the reads already in flight.
+TEST_CASE("latency --concurrency 4 on the raw lane ends within budget on read faults",
+          "[faults][probes]") {
+  for (const char* fault :
+       {"ignore-range", "range-mismatch", "gzip", "reset", "wrong-length", "stall"}) {
+    DYNAMIC_SECTION("latency --concurrency 4 on " << fault) {
+      FaultServerProcess server(FAULT_SERVER, {"--object-bytes", "16777216"});
+      ProbeRun run = RunProbe("latency", TargetFor(server, "latency", fault),
+                              "--concurrency 4 --duration 2s --max-requests 400");
+      INFO(fault << ": exit " << run.result.exit_code << " in " << run.result.wall_s
+                 << " s\nstderr: " << run.result.err);
+      CHECK(run.result.wall_s <= 2 + kGraceS);
+      REQUIRE(run.json.has_value());
+      // Every ranged GET fails, so no GET latency; a reset or short body still lets the HEADs
+      // be measured (partial, exit 0), the others end the run (nothing measured, 4).
+      std::string fault_name = fault;
+      bool heads_measured = fault_name == "reset" || fault_name == "wrong-length";
+      CHECK(run.result.exit_code == (heads_measured ? 0 : 4));
+      CHECK_FALSE(FindFactNumber(*run.json, "probe.latency.ttfb_p50_ms").has_value());
+      if (fault_name == "stall")  // cut by the probe's own deadline: said so, not an error
+        CHECK((*run.json)["result"].value("message", "").find("duration budget") !=
+              std::string::npos);
+      else
+        CHECK(FindFactNumber(*run.json, "probe.errors.total").value_or(0) >= 1);
+      ServerStats stats = server.Stats();
+      REQUIRE(stats.ok);
+      CHECK(stats.requests <= 400);
+      CHECK((*run.json)["result"].value("bytes", uint64_t{0}) <= stats.body_bytes);
+      if (fault_name == "ignore-range" || fault_name == "range-mismatch" || fault_name == "gzip") {
+        CHECK(stats.requests <= 1 + 4);  // the HEAD, then one read per lane at most
+        CHECK((*run.json)["result"].value("bytes", uint64_t{0}) == 0);
+      }
+      CHECK(run.result.err.find(kSasSig.substr(0, 16)) == std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("budgets hold exactly: requests and bytes counted by the server",
@@ -283,6 +386,28 @@ TEST_CASE("list and smallfiles budgets hold exactly, counted by the server",
   }
 }
 
+// A listing that never ends (a billion entries in pages of 5,000, far more than --max-pages
+// allows here): the time budget stops it, with what was listed kept.
+TEST_CASE("a listing that never ends stops at --duration, partial", "[faults][probes][budget]") {
+  FaultServerProcess server(FAULT_SERVER, {"--list-entries", "5000", "--list-pages", "200000"});
+  ProbeRun run = RunProbe("list", server.Url("/devstoreaccount1/c/"),
+                          "--duration 2s --max-pages 200000 --page-size 5000");
+  INFO("exit " << run.result.exit_code << " in " << run.result.wall_s << " s\n" << run.result.err);
+  CHECK(run.result.wall_s <= 2 + kGraceS);
+  CHECK(run.result.exit_code == 0);
+  REQUIRE(run.json.has_value());
+  CHECK((*run.json)["result"]["status"] == "partial");
+  CHECK((*run.json)["result"].value("message", "").find("duration budget reached") !=
+        std::string::npos);
+  ServerStats stats = server.Stats();
+  REQUIRE(stats.ok);
+  // Every page that was listed is counted once, and none that was not.
+  double pages = FindFactNumber(*run.json, "probe.list.pages").value_or(0);
+  CHECK(pages >= 1);
+  CHECK(pages <= static_cast<double>(stats.requests));
+  CHECK(FindFactNumber(*run.json, "probe.list.entries").value_or(0) == pages * 5000);
+}
+
 TEST_CASE("a throttled probe retries with backoff, boundedly, and counts the retries",
           "[faults][probes][retry]") {
   const std::string probe =
@@ -375,7 +500,8 @@ void CheckPreflightOnFault(const std::string& fault) {
   // Every request refused or throttled: nothing measured (4), and the report says why.
   bool always_fails = fault.rfind("busy-", 0) == 0 || fault == "timeout500" ||
                       fault == "forbidden" || fault == "redirect-loop" ||
-                      fault == "slow-first-byte";
+                      fault == "slow-first-byte" || fault == "redirect-away" ||
+                      fault == "retry-after" || fault == "entity-bomb";
   if (always_fails) {
     CHECK(r.exit_code == 4);
     CHECK_FALSE((*j)["verdict_detail"].get<std::string>().empty());
@@ -401,6 +527,18 @@ void CheckPreflightOnFault(const std::string& fault) {
     CHECK(fired.count("preflight-no-data-read") == 1);
     CHECK(verdict == "will starve the GPUs");
   }
+  // Reads answered with something else than what was asked for: the listing still measures the
+  // dataset, but no byte of those answers is data, so the run is never "ready".
+  if (fault == "ignore-range" || fault == "range-mismatch" || fault == "gzip") {
+    CHECK(r.exit_code == 0);
+    CHECK(FindFactNumber(*j, "dataset.files") == 20);
+    CHECK_FALSE(FindFactNumber(*j, "probe.throughput.gbps").has_value());
+    CHECK(verdict != "ready");
+  }
+  // The wait asked for is past the budget: no stage retries (each asks once: list, smallfiles,
+  // and the listing of throughput and latency).
+  if (fault == "retry-after") CHECK(stats.requests <= 4);
+  if (fault == "marker-loop") CHECK(r.exit_code == 0);
   if (fault == "reset" || fault == "wrong-length") CHECK(verdict == "at risk");
   if (fault == "truncated-list") CHECK(fired.count("preflight-probes-failed") == 1);
   // Every second request throttled: retried or counted, and the run still measures.
@@ -428,6 +566,14 @@ TEST_CASE("preflight ends within budget on throttling and refusal faults", "[fau
 TEST_CASE("preflight ends within budget on transport and listing faults", "[faults][preflight]") {
   for (const char* fault :
        {"reset", "stall", "wrong-length", "truncated-list", "forbidden-some", "slow-first-byte"}) {
+    DYNAMIC_SECTION("preflight on " << fault) { CheckPreflightOnFault(fault); }
+  }
+}
+
+TEST_CASE("preflight ends within budget on answers that contradict the request",
+          "[faults][preflight]") {
+  for (const char* fault : {"ignore-range", "range-mismatch", "gzip", "redirect-away",
+                            "retry-after", "entity-bomb", "marker-loop"}) {
     DYNAMIC_SECTION("preflight on " << fault) { CheckPreflightOnFault(fault); }
   }
 }

@@ -20,8 +20,15 @@ FaultServerProcess::FaultServerProcess(const std::string& binary,
   char* dir = mkdtemp(dir_template);
   REQUIRE(dir != nullptr);
   port_file_ = std::string(dir) + "/port";
-  std::vector<std::string> args = {binary,     "--port",       "0",  "--port-file",
-                                   port_file_, "--lifetime-s", "120"};
+  std::vector<std::string> args = {binary,
+                                   "--port",
+                                   "0",
+                                   "--port-file",
+                                   port_file_,
+                                   "--silent-port-file",
+                                   port_file_ + ".silent",
+                                   "--lifetime-s",
+                                   "120"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = fork();
   REQUIRE(pid_ >= 0);
@@ -34,11 +41,12 @@ FaultServerProcess::FaultServerProcess(const std::string& binary,
   }
   auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (std::chrono::steady_clock::now() < until) {
-    std::ifstream in(port_file_);
-    if (in >> port_) break;
+    std::ifstream in(port_file_), silent(port_file_ + ".silent");
+    if ((in >> port_) && (silent >> silent_port_)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   REQUIRE(port_ > 0);
+  REQUIRE(silent_port_ > 0);
 }
 
 FaultServerProcess::~FaultServerProcess() {
@@ -49,6 +57,7 @@ FaultServerProcess::~FaultServerProcess() {
   }
   if (!port_file_.empty()) {
     std::remove(port_file_.c_str());
+    std::remove((port_file_ + ".silent").c_str());
     std::string dir = port_file_.substr(0, port_file_.rfind('/'));
     rmdir(dir.c_str());
   }
@@ -56,6 +65,11 @@ FaultServerProcess::~FaultServerProcess() {
 
 std::string FaultServerProcess::Url(const std::string& path) const {
   return "http://127.0.0.1:" + std::to_string(port_) + path;
+}
+
+std::string FaultServerProcess::SilentUrl(const std::string& scheme,
+                                          const std::string& path) const {
+  return scheme + "://127.0.0.1:" + std::to_string(silent_port_) + path;
 }
 
 ServerStats FaultServerProcess::Stats() const {
@@ -66,6 +80,7 @@ ServerStats FaultServerProcess::Stats() const {
   s.requests = (*j)["requests"].get<uint64_t>();
   s.body_bytes = (*j)["body_bytes"].get<uint64_t>();
   s.upload_bytes = j->value("upload_bytes", uint64_t{0});
+  s.silent_connections = j->value("silent_connections", uint64_t{0});
   s.ok = true;
   return s;
 }

@@ -11,10 +11,11 @@
 namespace feedcheck::testing {
 
 struct ServerStats {
-  uint64_t requests = 0;      ///< answered requests, /__stats excluded
-  uint64_t body_bytes = 0;    ///< response body bytes the server sent
-  uint64_t upload_bytes = 0;  ///< request body bytes it received (fault-store PUTs)
-  bool ok = false;            ///< false when the stats could not be read
+  uint64_t requests = 0;            ///< answered requests, /__stats excluded
+  uint64_t body_bytes = 0;          ///< response body bytes the server sent
+  uint64_t upload_bytes = 0;        ///< request body bytes it received (fault-store PUTs)
+  uint64_t silent_connections = 0;  ///< connections accepted on the silent port
+  bool ok = false;                  ///< false when the stats could not be read
 };
 
 class FaultServerProcess {
@@ -28,11 +29,15 @@ class FaultServerProcess {
   int port() const { return port_; }
   /// http://127.0.0.1:PORT + path
   std::string Url(const std::string& path) const;
+  /// SCHEME://127.0.0.1:SILENT_PORT + path: a port that accepts and then never reads or
+  /// answers (with "https", a TLS handshake that stalls).
+  std::string SilentUrl(const std::string& scheme, const std::string& path) const;
   ServerStats Stats() const;
 
  private:
   pid_t pid_ = -1;
   int port_ = 0;
+  int silent_port_ = 0;
   std::string port_file_;
 };
 

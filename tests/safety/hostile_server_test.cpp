@@ -2,7 +2,8 @@
 // tests/fault_server answering like a broken or malicious storage account. Each case is a way a
 // docs/safety.md promise used to break: error bodies counted as data, impossible sizes, invalid
 // UTF-8, long names, echoed secrets, terminal and Markdown injection, bodies larger than asked
-// for, a listing marker that never moves, and bytes cut at the deadline counted whole.
+// for, a listing marker that never moves, bytes cut at the deadline counted whole, a server that
+// accepts and says nothing (a stalled TLS handshake), and a listing's entity-expansion bomb.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "tests/fault_server/server_process.h"
 #include "tests/support/subprocess.h"
@@ -332,4 +335,63 @@ TEST_CASE("a listed name with ../ is read inside its container, never outside",
   CommandResult stats = RunCommand("curl -sS --max-time 5 " + ShellQuote(server.Url("/__stats")));
   INFO(stats.out);
   CHECK(stats.out.find("\"418\"") == std::string::npos);  // no request left the container
+}
+
+// A server that accepts the connection and then never reads or answers: over http a request
+// with no answer (reached: 4), over https a TLS handshake that never comes (no HTTP at all: 3).
+// Every probe, both schemes, side by side (each run waits out its budget).
+TEST_CASE("a server that accepts and says nothing: within budget, no TLS is a target error",
+          "[safety][faults][hostile]") {
+  FaultServerProcess server(FAULT_SERVER);
+  struct Case {
+    std::string probe, scheme;
+    CommandResult result;
+  };
+  std::vector<Case> cases;
+  for (const char* probe : {"throughput", "latency", "list", "smallfiles"})
+    for (const char* scheme : {"http", "https"}) cases.push_back({probe, scheme, {}});
+  std::vector<std::thread> runs;
+  for (Case& c : cases) {
+    runs.emplace_back([&c, &server] {
+      std::string path = c.probe == "list" ? "/devstoreaccount1/c/" : "/devstoreaccount1/c/b.bin";
+      c.result = Run("probe " + c.probe + " " + ShellQuote(server.SilentUrl(c.scheme, path)) +
+                     " --auth anonymous --json --duration 2s");
+    });
+  }
+  for (auto& t : runs) t.join();
+  for (const Case& c : cases) {
+    INFO(c.probe << " over " << c.scheme << ": " << Describe(c.result));
+    CHECK(c.result.wall_s <= 2 + 3);
+    auto j = ParseJson(c.result.out);
+    REQUIRE(j);
+    std::string message = (*j)["result"].value("message", "");
+    if (c.scheme == "https") {
+      CHECK(c.result.exit_code == 3);
+      CHECK(message.find("no TLS handshake within") != std::string::npos);
+    } else {
+      CHECK(c.result.exit_code == 4);
+      CHECK(message.find("timed out") != std::string::npos);
+    }
+  }
+  ServerStats stats = server.Stats();
+  REQUIRE(stats.ok);
+  CHECK(stats.silent_connections >= cases.size());  // each run did connect
+  CHECK(stats.silent_connections <= 4 * cases.size());
+}
+
+// A listing page with the "billion laughs": refused whole, never expanded, by every probe that
+// lists (the throughput probe's discovery of a prefix too).
+TEST_CASE("a listing with an entity-expansion bomb is refused, never expanded",
+          "[safety][faults][hostile]") {
+  FaultServerProcess server(FAULT_SERVER);
+  for (const char* probe : {"throughput", "latency", "list", "smallfiles"}) {
+    CommandResult r =
+        Run(std::string("probe ") + probe + " " + Prefix(server, "entity-bomb") + kBudget);
+    INFO(probe << ": " << Describe(r));
+    CHECK(r.exit_code == 4);
+    CHECK(r.wall_s < 3 + 3);
+    auto j = ParseJson(r.out);
+    REQUIRE(j);
+    CHECK((*j)["result"].value("message", "").find("DOCTYPE") != std::string::npos);
+  }
 }
