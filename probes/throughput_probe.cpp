@@ -486,6 +486,11 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     f.Set(NumberFact("probe.throughput.best_concurrency", out.knee_concurrency, Unit::kCount, p));
     f.Set(NumberFact("probe.throughput.knee_gbps", out.knee_gbps, Unit::kGbps, p));
     f.Set(NumberFact("probe.throughput.knee_noise_gbps", out.knee_noise_gbps, Unit::kGbps, p));
+    size_t set_aside = 0;
+    for (const ThroughputStep& s : out.steps) set_aside += s.set_aside_gbps.size();
+    if (o.concurrency == 0)
+      f.Set(NumberFact("probe.throughput.runs_set_aside", static_cast<double>(set_aside),
+                       Unit::kCount, p));
     if (out.cycle_s > 0)
       f.Set(NumberFact("probe.throughput.request_cycle_ms", out.cycle_s * 1e3, Unit::kMilliseconds,
                        p));
