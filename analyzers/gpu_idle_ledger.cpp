@@ -59,8 +59,11 @@ void GpuIdleLedger::Attribute(const std::string& node, double start, double dura
   if (lost) n.lost_gpu_s += duration_s;
   if (!first_t_ || start < *first_t_) first_t_ = start;
   last_end_t_ = std::max(last_end_t_, start + duration_s);
-  // Spread the stretch over the buckets it overlaps.
+  // Spread the stretch over the buckets it overlaps. One that spans more buckets than the cap
+  // would widen them again and again while it is spread (a stray timestamp years away: seconds
+  // of work under the fuzzer's sanitizers); widen up front until it fits in half of them.
   double t = start, end = start + duration_s;
+  while ((end - start) / width_s_ > static_cast<double>(kMaxBuckets / 2)) Widen();
   while (t < end) {
     auto index = static_cast<int64_t>(std::floor(t / width_s_));
     double bucket_end = static_cast<double>(index + 1) * width_s_;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the analyzer, listing, HTTP response, rules and YAML fuzz targets (clang, libFuzzer + ASan/UBSan) in
-# build-fuzz and runs each for N seconds (default 30) from a copy of its committed seed corpus.
+# build-fuzz and runs each for N seconds (default 30) from a copy of its committed seed corpus,
+# as many at once as there are cores (FUZZ_JOBS overrides).
 # Usage: scripts/fuzz.sh [seconds] [target...]     e.g. scripts/fuzz.sh 10 fuzz_rslex_log
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,21 +20,42 @@ fi
 cmake --build "$build_dir" --target "${targets[@]}" -j"$(nproc)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-status=0
-for t in "${targets[@]}"; do
-  seeds="tests/fuzz/corpus/${t#fuzz_}"
-  mkdir -p "$work/$t" "$build_dir/fuzz-artifacts"
+mkdir -p "$build_dir/fuzz-artifacts"
+# One target's run; its verdict and figures go to $work/$t.out, printed in target order below.
+fuzz_one() {
+  local t=$1 seeds="tests/fuzz/corpus/${1#fuzz_}"
+  mkdir -p "$work/$t"
   cp "$seeds"/* "$work/$t"/ 2>/dev/null || true
-  echo "fuzz: $t for ${seconds}s"
   if ! "$build_dir/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
       -max_len=65536 -print_final_stats=1 -artifact_prefix="$build_dir/fuzz-artifacts/$t-" \
       "$work/$t" 2>"$work/$t.log"; then
-    echo "fuzz: $t FAILED (artifacts in $build_dir/fuzz-artifacts/)"
-    tail -40 "$work/$t.log"
-    status=1
-  else
-    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/$t.log" | tr '\n' ' '
-    echo
+    { echo "fuzz: $t FAILED (artifacts in $build_dir/fuzz-artifacts/)"; tail -40 "$work/$t.log"; } \
+      >"$work/$t.out"
+    return 1
   fi
+  { grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/$t.log" | tr '\n' ' '
+    echo; } >"$work/$t.out"
+}
+# As many targets at once as there are cores (each libFuzzer run is one process on one core):
+# the same seconds per target in half the wall time on CI's two cores.
+parallel=${FUZZ_JOBS:-$(nproc)}
+status=0
+running=0
+for t in "${targets[@]}"; do
+  echo "fuzz: $t for ${seconds}s"
+  fuzz_one "$t" &
+  running=$((running + 1))
+  if ((running >= parallel)); then
+    wait -n || status=1
+    running=$((running - 1))
+  fi
+done
+while ((running > 0)); do
+  wait -n || status=1
+  running=$((running - 1))
+done
+for t in "${targets[@]}"; do
+  echo "fuzz: $t"
+  cat "$work/$t.out"
 done
 exit $status

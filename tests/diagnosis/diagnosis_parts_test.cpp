@@ -137,6 +137,26 @@ TEST_CASE("GPU time lost: each sample covers its interval, holes are not counted
   CHECK(NumberFactOr(mev.facts, "gpu.idle_fraction") == Approx(0.5));
 }
 
+TEST_CASE("a GPU stretch spanning decades keeps its totals in a bounded series",
+          "[diagnosis][gpu]") {
+  // A metric point that claims thirty years (a stray timestamp): its time is counted, and the
+  // series stays within the bucket cap (the buckets widen to hold it in one go).
+  GpuIdleLedger ledger(10);
+  const double thirty_years_s = 30 * 365.25 * 86400;
+  ledger.Add("gpu0", "", 1.7e9, 2, thirty_years_s);
+  ledger.Add("gpu0", "", 1.7e9 + thirty_years_s, 90, 60);
+  Evidence ev;
+  ledger.Finish(&ev, {});
+  CHECK(NumberFactOr(ev.facts, "gpu.lost_gpu_s") == Approx(thirty_years_s));
+  CHECK(NumberFactOr(ev.facts, "gpu.sampled_gpu_s") == Approx(thirty_years_s + 60));
+  const Series* by_time = ev.FindSeries("gpu.lost_gpu_s_by_time");
+  REQUIRE(by_time != nullptr);
+  CHECK(by_time->points.size() <= 50000);
+  double summed = 0;
+  for (const SeriesPoint& point : by_time->points) summed += point.y;
+  CHECK(summed == Approx(thirty_years_s));
+}
+
 TEST_CASE("GPU time lost split by what the data runtime was doing", "[diagnosis][gpu]") {
   GpuIdleLedger ledger(10);
   // 2 GPUs, 10 s samples from t=0 to t=600: starved until t=300 and again 500..600.
