@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <system_error>
 #include <utility>
 
@@ -24,6 +25,7 @@
 #include "analyzers/nvidia_smi_csv.h"
 #include "analyzers/rslex_log.h"
 #include "analyzers/storage_blob_logs.h"
+#include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 #include "analyzers/tracing_line.h"
 
@@ -91,6 +93,50 @@ std::optional<double> FirstTimestamp(const std::string& path) {
     rest.remove_prefix(nl + 1);
   }
   return std::nullopt;
+}
+
+// The first timestamp of a Python-logging file (data-capability.log).
+std::optional<double> FirstPythonLogTimestamp(const std::string& path) {
+  std::string head = ReadHead(path, 16 * 1024);
+  std::string_view rest = head;
+  if (StartsWith(rest, "\xEF\xBB\xBF")) rest.remove_prefix(3);
+  PythonLogLine p;
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    if (nl == std::string_view::npos) break;  // a cut line is not trusted
+    std::string_view line = rest.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (ParsePythonLogLine(line, &p) && p.has_time) return p.epoch_s;
+    rest.remove_prefix(nl + 1);
+  }
+  return std::nullopt;
+}
+
+// The storage account an Azure Monitor response is about, from its resource ids
+// (".../storageAccounts/<name>/blobServices/default/..."), lower case; "" for other resources
+// (a workspace's GPU metric) or none found.
+std::string MetricsAccount(const std::string& path) {
+  std::string head = ReadHead(path, 64 * 1024);
+  std::string lower = ToLower(head);
+  // ".../storageAccounts/<name>/...": the namespace ("Microsoft.Storage/storageAccounts/
+  // blobServices") names no account, so a segment counts only when a '/' follows it.
+  const std::string marker = "/storageaccounts/";
+  for (size_t p = lower.find(marker); p != std::string::npos; p = lower.find(marker, p + 1)) {
+    size_t from = p + marker.size();
+    size_t to = lower.find_first_of("/\"", from);
+    if (to == std::string::npos || lower[to] != '/' || to == from || to - from > 24) continue;
+    return lower.substr(from, to - from);
+  }
+  return "";
+}
+
+// Python's RotatingFileHandler: "x.log" is the live file, "x.log.1" the one before it, "x.log.2"
+// older still. Larger is older; the live file is 0.
+long RotationIndex(const std::string& name) {
+  size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return 0;
+  auto n = ParseInt(std::string_view(name).substr(dot + 1));
+  return n && *n > 0 ? static_cast<long>(*n) : 0;
 }
 
 // Folders a job download has whatever the node: never a node's name.
@@ -184,13 +230,6 @@ std::optional<std::pair<double, double>> LogTimeSpan(
   return span;
 }
 
-std::string ZoneName(double offset_s) {
-  // Samples shifted by +7 h were written at UTC-07:00.
-  int minutes = static_cast<int>(std::lround(-offset_s / 60));
-  return fmt::format("UTC{}{:02d}:{:02d}", minutes < 0 ? '-' : '+', std::abs(minutes) / 60,
-                     std::abs(minutes) % 60);
-}
-
 }  // namespace
 
 std::vector<std::string> OrderRslexFiles(std::vector<std::string> files) {
@@ -209,6 +248,66 @@ std::vector<std::string> OrderRslexFiles(std::vector<std::string> files) {
   std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
     if (a.first && b.first && *a.first != *b.first) return *a.first < *b.first;
     return a.name < b.name;
+  });
+  std::vector<std::string> out;
+  for (auto& k : keyed) out.push_back(std::move(k.path));
+  return out;
+}
+
+namespace {
+
+// A storage account's metrics describe the job's storage only if the job read that account:
+// metrics of another account (a wrong --resource, a sibling account) are set aside with a
+// warning naming the file, so a limit another workload hit is never blamed on this job. The
+// rslex logs (read before the metrics) name the accounts the job read; without them nothing
+// is set aside.
+std::vector<std::string> SetAsideOtherAccounts(
+    const std::vector<std::string>& paths,
+    const std::vector<std::unique_ptr<LineAnalyzer>>& analyzers, AnalysisResult* result) {
+  std::set<std::string> read;
+  std::string rslex_file;
+  for (const auto& a : analyzers)
+    if (const auto* r = dynamic_cast<const RslexLogAnalyzer*>(a.get())) {
+      read = r->accounts();
+      if (!r->stats().files.empty()) rslex_file = r->stats().files.front();
+    }
+  if (read.empty()) return paths;
+  std::vector<std::string> kept;
+  for (const auto& p : paths) {
+    std::string account = MetricsAccount(p);
+    if (account.empty() || read.count(account)) {
+      kept.push_back(p);
+      continue;
+    }
+    std::string why = fmt::format(
+        "metrics of storage account '{}', but the job read {} (its rslex logs, {}): set aside, "
+        "not blamed on this job; save the metrics of the account the job read",
+        account, fmt::format("'{}'", fmt::join(read, "', '")), rslex_file);
+    result->evidence.diagnostics.Add(
+        {kCodeOtherAccountMetrics, DiagnosticSeverity::kWarning, why, {p, 0, 0}, "analyze", ""});
+  }
+  return kept;
+}
+
+}  // namespace
+
+std::vector<std::string> OrderDataCapabilityFiles(std::vector<std::string> files) {
+  struct Keyed {
+    std::string dir;
+    std::optional<double> first;
+    long rotation;
+    std::string path;
+  };
+  std::vector<Keyed> keyed;
+  for (auto& f : files) {
+    fs::path p(f);
+    keyed.push_back({p.parent_path().string(), FirstPythonLogTimestamp(f),
+                     RotationIndex(p.filename().string()), f});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+    if (a.dir != b.dir) return a.dir < b.dir;
+    if (a.first && b.first && *a.first != *b.first) return *a.first < *b.first;
+    return a.rotation > b.rotation;
   });
   std::vector<std::string> out;
   for (auto& k : keyed) out.push_back(std::move(k.path));
@@ -271,6 +370,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
     switch (format) {
       case InputFormat::kDataCapability:
         a = std::make_unique<DataCapabilityAnalyzer>(opt);
+        paths = OrderDataCapabilityFiles(paths);
         break;
       case InputFormat::kRslex:
         a = std::make_unique<RslexLogAnalyzer>(opt);
@@ -278,6 +378,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
         break;
       case InputFormat::kAzureMonitorJson:
         a = std::make_unique<AzureMonitorMetricsAnalyzer>(opt);
+        paths = SetAsideOtherAccounts(paths, analyzers, &result);
         break;
       case InputFormat::kMetricsCsv:
         a = std::make_unique<MetricsCsvAnalyzer>(opt);
@@ -295,7 +396,21 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
           // nvidia-smi's timestamps carry no zone; the logs' are UTC (DCGM scrapes are stamped
           // by the collector, also UTC).
           double offset_s = 0;
-          auto logs = format == InputFormat::kNvidiaSmiCsv ? LogTimeSpan(analyzers) : std::nullopt;
+          const bool smi = format == InputFormat::kNvidiaSmiCsv;
+          // A zone the user stated is used as stated, never guessed over.
+          auto logs = smi && !opt.gpu_utc_offset_s ? LogTimeSpan(analyzers) : std::nullopt;
+          if (smi && opt.gpu_utc_offset_s) {
+            offset_s = -*opt.gpu_utc_offset_s;
+            result.evidence.diagnostics.Add(
+                {kCodeGpuLocalTime,
+                 DiagnosticSeverity::kNote,
+                 fmt::format("nvidia-smi timestamps read as local time {}, as --gpu-utc-offset "
+                             "states (shifted {:+.2f} h)",
+                             UtcOffsetName(*opt.gpu_utc_offset_s), offset_s / 3600),
+                 {p, 0, 0},
+                 "gpu",
+                 ""});
+          }
           if (auto samples = logs ? SmiTimeSpan(p) : std::nullopt) {
             if (auto o =
                     LocalClockOffsetS(samples->first, samples->second, logs->first, logs->second)) {
@@ -304,8 +419,9 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
                   {kCodeGpuLocalTime,
                    DiagnosticSeverity::kNote,
                    fmt::format("nvidia-smi timestamps have no zone and miss the data runtime's "
-                               "UTC logs by hours: read as local time {} (shifted {:+.2f} h)",
-                               ZoneName(offset_s), offset_s / 3600),
+                               "UTC logs by hours: read as local time {} (shifted {:+.2f} h), a "
+                               "guess; --gpu-utc-offset states the zone",
+                               UtcOffsetName(-offset_s), offset_s / 3600),
                    {p, 0, 0},
                    "gpu",
                    ""});

@@ -44,4 +44,10 @@ std::string NodeNameOf(const std::string& root, const std::string& path);
 /// ("rslex.log.2023-05-18-14" < "rslex.log.2023-05-18-15" < "rslex.log").
 std::vector<std::string> OrderRslexFiles(std::vector<std::string> files);
 
+/// Orders data-capability.log files folder by folder (one per node), oldest first within one:
+/// by the first timestamp inside, then by Python's rotation suffix ("data-capability.log.2" <
+/// "data-capability.log.1" < "data-capability.log"), so an activity that starts in a rotated
+/// file and ends in the next is read as one.
+std::vector<std::string> OrderDataCapabilityFiles(std::vector<std::string> files);
+
 }  // namespace feedcheck::analyzers

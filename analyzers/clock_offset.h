@@ -6,6 +6,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace feedcheck::analyzers {
 
@@ -14,5 +16,14 @@ namespace feedcheck::analyzers {
 std::optional<double> LocalClockOffsetS(double samples_first_s, double samples_last_s,
                                         double logs_first_s, double logs_last_s,
                                         double slack_s = 600);
+
+/// The offset from UTC a user states for nvidia-smi's clock (--gpu-utc-offset): "+05:30",
+/// "-07:00", "+0530", "+5", "UTC+05:30", "UTC", "Z". Seconds east of UTC (+05:30 = 19800), or
+/// nothing with `*error` saying what is accepted: a whole quarter hour from -12:00 to +14:00,
+/// the zone offsets in use.
+std::optional<double> ParseUtcOffsetS(std::string_view text, std::string* error);
+
+/// "UTC+05:30" for 19800.
+std::string UtcOffsetName(double offset_s);
 
 }  // namespace feedcheck::analyzers

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
@@ -103,7 +104,26 @@ DataCapabilityAnalyzer::DataCapabilityAnalyzer(const AnalyzerOptions& options)
     : LineAnalyzer("data-capability", options) {}
 
 void DataCapabilityAnalyzer::BeginFile(const std::string& path) {
+  // Python's RotatingFileHandler cuts the log wherever it reaches its size: an activity started
+  // in data-capability.log.1 completes in data-capability.log. The files of one folder (one
+  // node), fed oldest first, are one log; another folder is another node's.
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir != open_dir_) CloseOpenActivities();
+  open_dir_ = std::move(dir);
   LineAnalyzer::BeginFile(path);
+}
+
+void DataCapabilityAnalyzer::CloseOpenActivities() {
+  // Started but never completed: the job died, the node was preempted, or the log was cut.
+  for (const auto& [name, o] : open_) {
+    if (unfinished_++ == 0) {
+      first_unfinished_file_ = o.file;
+      first_unfinished_line_ = o.line;
+    }
+    if (intervals_.size() < kMaxIntervals)
+      intervals_.push_back({"data-runtime", name, o.epoch_s, o.epoch_s, "unfinished",
+                            fmt::format("{}:{}", o.file, o.line)});
+  }
   open_.clear();
 }
 
@@ -124,12 +144,18 @@ void DataCapabilityAnalyzer::OnLine(const Line& line) {
                                    std::max(span_->second, p.epoch_s))
                   : std::make_pair(p.epoch_s, p.epoch_s);
   std::string_view msg = p.message;
+  // A new session (the job restarted after a preemption): what the old one left open never
+  // completed.
+  if (msg.find("Starting data capability session") != std::string_view::npos) {
+    CloseOpenActivities();
+    return;
+  }
   if (auto started = ParseActivityStarted(msg)) {
     if (!p.has_time) {
       Malformed(line, "ActivityStarted without a timestamp");
       return;
     }
-    if (open_.size() < kMaxOpen) open_[std::string(*started)] = {p.epoch_s, line.number};
+    if (open_.size() < kMaxOpen) open_[std::string(*started)] = {p.epoch_s, line.number, file()};
     return;
   }
   if (msg.find("ActivityCompleted") != std::string_view::npos) {
@@ -188,18 +214,10 @@ void DataCapabilityAnalyzer::OnLine(const Line& line) {
   }
 }
 
-void DataCapabilityAnalyzer::EndFile() {
-  // Started but never completed: the job died or the log was cut.
-  for (const auto& [name, o] : open_) {
-    ++unfinished_;
-    if (intervals_.size() < kMaxIntervals)
-      intervals_.push_back({"data-runtime", name, o.epoch_s, o.epoch_s, "unfinished",
-                            fmt::format("{}:{}", file(), o.line)});
-  }
-  open_.clear();
-}
+void DataCapabilityAnalyzer::EndFile() {}
 
 void DataCapabilityAnalyzer::Finish(Evidence* out) {
+  CloseOpenActivities();
   uint64_t failures = 0;
   bool download = false, mount = false;
   const ActivityTotals* download_totals = nullptr;
@@ -247,8 +265,10 @@ void DataCapabilityAnalyzer::Finish(Evidence* out) {
   if (unfinished_ > 0)
     diagnostics().Add({kCodeUnfinished,
                        DiagnosticSeverity::kWarning,
-                       fmt::format("{} activities started but never completed", unfinished_),
-                       {first_file, 0, 0},
+                       fmt::format("{} activities started but never completed (the job "
+                                   "stopped, or the log was cut); the first started here",
+                                   unfinished_),
+                       {first_unfinished_file_, static_cast<int>(first_unfinished_line_), 0},
                        "data-capability",
                        ""});
   FlushDiagnostics(out);

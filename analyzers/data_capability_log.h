@@ -45,6 +45,7 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
   void BeginFile(const std::string& path) override;
   void OnLine(const Line& line) override;
   void EndFile() override;
+  bool NotesCutLastLine() const override { return true; }
   void Finish(Evidence* out) override;
 
   struct ActivityTotals {
@@ -63,8 +64,12 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
   struct Open {
     double epoch_s = 0;
     int64_t line = 0;
+    std::string file;
   };
-  std::map<std::string, Open, std::less<>> open_;  // started, not yet completed (this file)
+  void CloseOpenActivities();
+  // Started, not yet completed, in this folder's files (a rotated log continues in the next).
+  std::map<std::string, Open, std::less<>> open_;
+  std::string open_dir_;
   std::map<std::string, ActivityTotals, std::less<>> totals_;
   std::vector<TimelineInterval> intervals_;
   uint64_t intervals_dropped_ = 0;
@@ -77,6 +82,8 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
   std::string stream_error_file_;
   int64_t stream_error_line_ = 0;
   uint64_t unfinished_ = 0;
+  std::string first_unfinished_file_;
+  int64_t first_unfinished_line_ = 0;
   std::optional<std::pair<double, double>> span_;
 };
 

@@ -28,6 +28,17 @@ void LineAnalyzer::Malformed(const Line& line, std::string_view reason) {
                     PrintableSnippet(line.text, 160)});
 }
 
+void LineAnalyzer::NoteCutLastLine(const Line& line) {
+  if (!line.unterminated) return;
+  diagnostics_.Add({kCodeCutLastLine,
+                    DiagnosticSeverity::kNote,
+                    "last line has no newline (the writer stopped mid-line?): read as it stands, "
+                    "its last field may be cut",
+                    {file_, static_cast<int>(line.number), 0},
+                    stats_.format,
+                    PrintableSnippet(line.text, 160)});
+}
+
 Provenance LineAnalyzer::At(int64_t line) const { return AtFile(file_, line); }
 
 Provenance LineAnalyzer::AtFile(const std::string& file, int64_t line) const {
@@ -66,7 +77,11 @@ bool FeedLines(LineReader& reader, const std::string& path, LineAnalyzer& analyz
                          fmt::format("line longer than {} bytes skipped", analyzer.MaxLineBytes()));
       continue;
     }
+    const uint64_t malformed_before = stats.malformed;
     analyzer.OnLine(line);
+    // A cut last line that still read: noted for the logs, whose last field may be cut.
+    if (line.unterminated && stats.malformed == malformed_before && analyzer.NotesCutLastLine())
+      analyzer.NoteCutLastLine(line);
   }
   stats.bytes += reader.bytes_read();
   analyzer.EndFile();

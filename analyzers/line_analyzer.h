@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,9 @@ struct SourceStats {
 
 struct AnalyzerOptions {
   double gpu_busy_threshold_percent = 10;  ///< under this a GPU sample counts as starved
+  /// The zone nvidia-smi's clock was in, seconds east of UTC (--gpu-utc-offset); nothing: UTC
+  /// unless the samples miss the logs by hours, when the offset is guessed (A223 says so).
+  std::optional<double> gpu_utc_offset_s;
 };
 
 class LineAnalyzer {
@@ -48,6 +52,13 @@ class LineAnalyzer {
   virtual size_t MaxLineBytes() const { return kMaxLineBytes; }
   /// Counts a malformed line and keeps a diagnostic (bounded) with file:line and a snippet.
   void Malformed(const Line& line, std::string_view reason);
+  /// A log's last line that has no newline but still reads (the writer stopped mid-line, as
+  /// when a node goes away): read as it stands, with a note at file:line, since its last
+  /// field may be cut.
+  void NoteCutLastLine(const Line& line);
+  /// Line-oriented logs say so when their last line has no newline (FeedLines calls
+  /// NoteCutLastLine); whole documents (JSON) and CSVs, often saved without one, do not.
+  virtual bool NotesCutLastLine() const { return false; }
   SourceStats& stats() { return stats_; }
   const SourceStats& stats() const { return stats_; }
   DiagnosticList& diagnostics() { return diagnostics_; }

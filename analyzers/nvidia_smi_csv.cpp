@@ -1,5 +1,7 @@
 #include "analyzers/nvidia_smi_csv.h"
 
+#include <fmt/format.h>
+
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 
@@ -28,6 +30,7 @@ std::optional<double> ParseSmiValue(std::string_view cell, bool* ok) {
 
 void NvidiaSmiCsvParser::Reset() {
   has_header_ = false;
+  header_columns_ = 0;
   col_time_ = col_index_ = col_util_ = col_uuid_ = col_bus_ = -1;
 }
 
@@ -51,6 +54,7 @@ bool NvidiaSmiCsvParser::ReadHeader(const std::vector<std::string_view>& fields)
   }
   if (util < 0) return false;
   has_header_ = true;
+  header_columns_ = fields.size();
   col_time_ = time;
   col_index_ = index;
   col_util_ = util;
@@ -83,6 +87,13 @@ NvidiaSmiCsvParser::Result NvidiaSmiCsvParser::Parse(std::string_view line, GpuS
       *error = "no header, and not 'timestamp, index, utilization.gpu' or 'index, utilization.gpu'";
       return Result::kMalformed;
     }
+  }
+  // nvidia-smi prints every column it was asked for: a row short of the header's columns was
+  // cut (a node that went away mid-write), and its last value may be cut with it ("9" of "95").
+  if (has_header_ && fields_.size() < header_columns_) {
+    *error =
+        fmt::format("{} columns, the header has {}: a cut row", fields_.size(), header_columns_);
+    return Result::kMalformed;
   }
   if (static_cast<size_t>(col_util_) >= fields_.size() ||
       (col_index_ >= 0 && static_cast<size_t>(col_index_) >= fields_.size()) ||

@@ -33,6 +33,7 @@ class NvidiaSmiCsvParser {
   bool ReadHeader(const std::vector<std::string_view>& fields);
 
   bool has_header_ = false;
+  size_t header_columns_ = 0;
   int col_time_ = -1, col_index_ = -1, col_util_ = -1, col_uuid_ = -1, col_bus_ = -1;
   std::string scratch_;
   std::vector<std::string_view> fields_;

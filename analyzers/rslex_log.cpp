@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
@@ -52,6 +53,11 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
     last_epoch_s_ = std::max(last_epoch_s_, t.epoch_s);
   }
   std::string_view msg = t.message;
+  // The storage accounts the job read: the datastore resolver names them (and every refused
+  // request's URI, below). Looked up on the resolver's lines only: the span closes are most
+  // of a log and name none.
+  if (t.target.find("resolver") != std::string_view::npos)
+    if (auto account = t.Field("account_name")) NoteAccount(*account);
   if (msg == "close") {
     OnClose(t);
   } else if (StartsWith(msg, "non-successful response")) {
@@ -97,6 +103,27 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
   }
 }
 
+void RslexLogAnalyzer::NoteAccount(std::string_view text) {
+  // account_name=Some("stimagenet01"), or https://stimagenet01.blob.core.windows.net/...
+  if (StartsWith(text, "Some(\"")) {
+    text.remove_prefix(6);
+    text = text.substr(0, text.find('"'));
+  } else if (size_t scheme = text.find("://"); scheme != std::string_view::npos) {
+    text.remove_prefix(scheme + 3);
+    size_t dot = text.find('.');
+    if (dot == std::string_view::npos) return;
+    std::string_view host = text.substr(dot);
+    if (!StartsWith(host, ".blob.") && !StartsWith(host, ".dfs.")) return;
+    text = text.substr(0, dot);
+  } else {
+    return;
+  }
+  if (text.empty() || text.size() > 24 || accounts_.size() >= 16) return;
+  for (char ch : text)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) return;
+  accounts_.insert(ToLower(text));
+}
+
 void RslexLogAnalyzer::OnClose(const TracingLine& t) {
   auto busy = t.Field("time.busy");
   auto idle = t.Field("time.idle");
@@ -136,6 +163,7 @@ void RslexLogAnalyzer::Count(std::map<std::string, Counted, std::less<>>* map, s
 
 void RslexLogAnalyzer::OnResponse(const TracingLine& t, const Line& line) {
   ++non_success_;
+  if (auto uri = t.Field("request_uri")) NoteAccount(*uri);
   std::string_view msg = t.message;
   // "Status: 503 Service Unavailable" in the message; some builds log a status= field.
   int status = 0;
@@ -158,6 +186,16 @@ void RslexLogAnalyzer::OnResponse(const TracingLine& t, const Line& line) {
     code = *f;
   }
   if (!code.empty() && code.size() < 128) Count(&error_codes_, code, line);
+  // Refusals that end a job (a credential refused, a path or an output that is wrong) over
+  // time, for the "access" lane: when storage started refusing is what a fix estimate needs.
+  if (t.has_time &&
+      (status == 401 || status == 403 || status == 404 || status == 409 || status == 412)) {
+    std::string label = fmt::format("{} refused", status);
+    auto it = access_intervals_.find(label);
+    if (it == access_intervals_.end() && access_intervals_.size() < 8)
+      it = access_intervals_.emplace(label, IntervalMerger(kThrottleGapS, 256)).first;
+    if (it != access_intervals_.end()) it->second.Add(t.epoch_s, t.epoch_s + 1);
+  }
   ThrottleKind kind = ClassifyStorageError(status, msg, code);
   if (kind == ThrottleKind::kNotThrottled) return;
   Counted& thr = throttled_[static_cast<int>(kind)];
@@ -248,6 +286,9 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
   for (const auto& [label, merger] : throttle_intervals_)
     for (const auto& iv : merger.Result())
       out->timeline.push_back({"storage", label, iv.start, iv.end, "rslex", "rslex.log"});
+  for (const auto& [label, merger] : access_intervals_)
+    for (const auto& iv : merger.Result())
+      out->timeline.push_back({"access", label, iv.start, iv.end, "rslex", "rslex.log"});
   if (out_of_order_ > 0)
     diagnostics().Add({kCodeOutOfOrder,
                        DiagnosticSeverity::kNote,

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "analyzers/bounded_series.h"
@@ -21,6 +22,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
   void BeginFile(const std::string& path) override;
   void OnLine(const Line& line) override;
   void Finish(Evidence* out) override;
+  bool NotesCutLastLine() const override { return true; }
 
   struct SpanTotals {
     uint64_t closes = 0;
@@ -41,9 +43,13 @@ class RslexLogAnalyzer : public LineAnalyzer {
   uint64_t parsed_lines() const { return parsed_; }
   double first_epoch_s() const { return first_epoch_s_; }
   double last_epoch_s() const { return last_epoch_s_; }
+  /// The storage accounts the job read (lower case): from the datastore resolver's
+  /// account_name=Some("...") and the hosts of request URIs; at most 16.
+  const std::set<std::string>& accounts() const { return accounts_; }
 
  private:
   void OnClose(const TracingLine& t);
+  void NoteAccount(std::string_view text);
   void OnResponse(const TracingLine& t, const Line& line);
   void OnSetting(const TracingLine& t, const Line& line);
   void Count(std::map<std::string, Counted, std::less<>>* map, std::string_view key,
@@ -60,6 +66,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
   std::optional<double> file_last_epoch_s_;
   uint64_t out_of_order_ = 0;
 
+  std::set<std::string> accounts_;
   std::map<std::string, SpanTotals, std::less<>> spans_;
   std::map<std::string, SpanTotals, std::less<>> targets_;
   uint64_t span_overflow_ = 0;
@@ -88,6 +95,8 @@ class RslexLogAnalyzer : public LineAnalyzer {
   std::map<int, Counted> throttled_;  // by ThrottleKind
   // Throttling (429/503/500) over time, for the storage lane.
   std::map<std::string, IntervalMerger, std::less<>> throttle_intervals_;
+  // Refusals by status (401, 403, 404, 409, 412) over time, for the access lane.
+  std::map<std::string, IntervalMerger, std::less<>> access_intervals_;
 };
 
 }  // namespace feedcheck::analyzers

@@ -5,6 +5,7 @@
 #include "app/app_messages.h"
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
+#include "core/runtime_settings.h"
 #include "reports/env_format.h"
 #include "rules/advice.h"
 
@@ -73,6 +74,12 @@ Outcome RunAdvise(const AdviseRequest& request) {
   report.title = "Advice";
   rules::EvaluationResult result = rule_set.Evaluate(facts);
   rules::Advice advice = rules::MergeAdvice(result.findings);
+  if (!advice.mode.empty())
+    advice.mode = rules::ModeForInput(facts.Text("workload.mode").value_or(""), advice.mode);
+  // A setting the job already has at the advised value is not asked for again.
+  std::vector<std::string> in_place_rules;
+  const std::vector<EnvSetting> in_place =
+      rules::TakeSettingsInPlace(facts, &advice, &in_place_rules);
   report.findings = std::move(result.findings);
   report.skipped = std::move(result.skipped);
   report.env = advice.env;
@@ -80,6 +87,9 @@ Outcome RunAdvise(const AdviseRequest& request) {
   if (!advice.mode.empty())
     report.verdict_detail +=
         fmt::format("\nInput mode: {}  (rule {})", advice.mode, advice.mode_rule);
+  for (size_t i = 0; i < in_place.size(); ++i)
+    report.verdict_detail += fmt::format("\nalready set as advised: {}={}  (rule {})",
+                                         in_place[i].name, in_place[i].value, in_place_rules[i]);
   // The settings again in the form the user pastes (job YAML, shell, Python, JSON).
   if (!advice.env.empty())
     report.config.push_back({fmt::format("environment variables ({})", EnvFormatName(*format)),
@@ -89,6 +99,17 @@ Outcome RunAdvise(const AdviseRequest& request) {
     report.context.warnings.push_back(fmt::format("{} kept \"{}\" (rule {}); rule {} wanted \"{}\"",
                                                   c.name, c.kept_value, c.kept_rule, c.dropped_rule,
                                                   c.dropped_value));
+  // A value outside what the guide documents (a user's rule, or a computed value at an edge)
+  // is pasted into a job as given: say so beside it.
+  for (size_t i = 0; i < advice.env.size(); ++i) {
+    const RuntimeSetting* setting = FindRuntimeSetting(advice.env[i].name);
+    if (!setting) continue;
+    if (auto problem = RuntimeSettingValueProblem(*setting, advice.env[i].value))
+      report.context.warnings.push_back(
+          fmt::format("rule {} advises {}={}: {}; the guide documents it as {} (default {}), {}",
+                      advice.env_rules[i], advice.env[i].name, advice.env[i].value, *problem,
+                      setting->meaning, setting->default_value, RuntimeSettingSource(*setting)));
+  }
   AddResults(advice, &report);
   report.evidence.facts = std::move(facts);
   outcome.has_report = true;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "analyzers/analyze_paths.h"
+#include "analyzers/clock_offset.h"
 #include "analyzers/format_detect.h"
 #include "analyzers/job_folder_help.h"
 #include "app/app_messages.h"
@@ -95,6 +96,12 @@ Outcome RunAnalyze(const AnalyzeRequest& request) {
                                  fmt::join(InputFormatNames(), ", ")));
   }
   analyze.options.gpu_busy_threshold_percent = request.gpu_busy_threshold_percent;
+  if (!request.gpu_utc_offset.empty()) {
+    std::string error;
+    analyze.options.gpu_utc_offset_s = analyzers::ParseUtcOffsetS(request.gpu_utc_offset, &error);
+    if (!analyze.options.gpu_utc_offset_s)
+      return Stopped(ExitStatus::kUsage, kCodeBadFlag, "--gpu-utc-offset: " + error);
+  }
   analyzers::AnalysisResult r = analyzers::AnalyzePaths(analyze);
 
   Outcome outcome;

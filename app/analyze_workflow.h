@@ -14,6 +14,9 @@ struct AnalyzeRequest {
   std::vector<std::string> paths;  ///< files or job log folders
   std::string input_format;  ///< read every file as this format (InputFormatNames); "" detects
   double gpu_busy_threshold_percent = 10;
+  /// The zone nvidia-smi's clock was in ("+05:30"); "" reads UTC unless the samples miss the
+  /// logs by hours (then guessed, with a note).
+  std::string gpu_utc_offset;
 };
 
 /// The input formats the analyzers read, by name ("data-capability", "rslex", ...).

@@ -87,15 +87,19 @@ bool ResolveNode(const KnowledgeBase& kb, const std::string& sku, const std::str
   NodeChoice n;
   if (!sku.empty()) {
     n.vm = kb.FindVm(sku);
-    if (!n.vm) {
+    if (!n.vm && nic_text.empty()) {
       auto near = kb.SuggestVm(sku);
-      std::string hint =
-          near.empty() ? "run `feedcheck egress --all` for the known sizes, or give --nic-gbps"
-                       : fmt::format("did you mean {}?", fmt::join(near, ", "));
-      error->message = fmt::format("--sku: unknown VM size '{}'; {}", sku, hint);
+      std::string hint = near.empty() ? "run `feedcheck egress --all` for the known sizes"
+                                      : fmt::format("did you mean {}?", fmt::join(near, ", "));
+      error->message = fmt::format(
+          "--sku: unknown VM size '{}'; {} (for a size the knowledge base does not know, give "
+          "its rate with --nic-gbps, or add it with --kb FILE)",
+          sku, hint);
       return false;
     }
-    n.nic_gbps = n.vm->nic_gbps;
+    // A size newer than the knowledge base: its rate is all the sizing needs.
+    if (!n.vm) n.unknown_sku = sku;
+    if (n.vm) n.nic_gbps = n.vm->nic_gbps;
   }
   if (!nic_text.empty()) {
     auto v = ParseGbpsFlag("--nic-gbps", nic_text, error);
@@ -190,7 +194,9 @@ std::string RowRef(const std::string& file, int line) { return fmt::format("{}:{
 bool ResolveCluster(const KnowledgeBase& kb, const ClusterSpec& flags, ClusterChoice* out,
                     FlagError* error) {
   ClusterChoice c;
-  if (!flags.sku.empty() && !ResolveNode(kb, flags.sku, "", &c.node, error)) return false;
+  if ((!flags.sku.empty() || !flags.nic_gbps.empty()) &&
+      !ResolveNode(kb, flags.sku, flags.nic_gbps, &c.node, error))
+    return false;
   if (!ResolveAccount(kb, flags.region, flags.account_kind, flags.account_egress, &c.account,
                       error))
     return false;
@@ -205,6 +211,10 @@ FactSet ClusterFlagFacts(const ClusterSpec& flags, const ClusterChoice& choice) 
   if (flags.nodes > 0)
     f.Set(NumberFact("node.count", flags.nodes, Unit::kCount, Declared("--nodes")));
   if (!flags.sku.empty()) f.Set(TextFact("node.sku", flags.sku, Declared("--sku")));
+  // Before the knowledge base is asked about the size: a size it does not know is sized from
+  // the rate given.
+  if (choice.node.nic_from_flag)
+    f.Set(NumberFact("node.nic_gbps", choice.node.nic_gbps, Unit::kGbps, Declared("--nic-gbps")));
   if (!flags.region.empty()) f.Set(TextFact("account.region", flags.region, Declared("--region")));
   if (choice.account.egress_from_flag)
     f.Set(NumberFact("account.egress_gbps", choice.account.target.egress_gbps, Unit::kGbps,

@@ -38,8 +38,11 @@ struct NodeChoice {
   const VmSize* vm = nullptr;
   double nic_gbps = 0;
   bool nic_from_flag = false;
+  /// A --sku the knowledge base does not know, accepted because --nic-gbps gives its rate.
+  std::string unknown_sku;
 };
-/// Returns false with a message (near misses for an unknown size) when --sku is unknown.
+/// Returns false with a message (near misses for an unknown size, and --nic-gbps as the way
+/// on) when --sku is unknown and --nic-gbps does not give the node's rate.
 bool ResolveNode(const KnowledgeBase& kb, const std::string& sku, const std::string& nic_text,
                  NodeChoice* out, FlagError* error);
 /// Where the node's NIC figure came from: "--nic-gbps" or "knowledge base: FILE:LINE SIZE".
@@ -71,6 +74,7 @@ std::string RowRef(const std::string& file, int line);
 /// The cluster as the user declared it (flags or a job); empty fields were not given.
 struct ClusterSpec {
   std::string sku;
+  std::string nic_gbps;  ///< --nic-gbps: the node's rate (a size the knowledge base lacks)
   int nodes = 0;
   std::string region;
   std::string account_kind;

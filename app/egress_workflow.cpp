@@ -58,7 +58,8 @@ Report AllSizes(const KnowledgeBase& kb, const AccountChoice& account, int nodes
                    {"gpus", "GPUs"},
                    {"nic_gbps", "NIC", true},
                    {"full_rate_nodes", "Full-rate nodes", true},
-                   {"degrade_from_nodes", "Degrades from", true}};
+                   {"degrade_from_nodes", "Degrades from", true},
+                   {"retired_on", "Retired"}};
   if (nodes > 0) {
     table.columns.push_back({"per_node_gbps", fmt::format("Per node at {}", nodes), true});
     table.columns.push_back({"accounts_needed", "Accounts", true});
@@ -68,11 +69,13 @@ Report AllSizes(const KnowledgeBase& kb, const AccountChoice& account, int nodes
     std::string error;
     if (!ComputeEgress({vm.nic_gbps, account.target.egress_gbps, nodes}, &r, &error)) continue;
     std::vector<TableCell> row{
-        {VmLabel(vm), std::nullopt},
+        // The name alone, so a program can match it; retirement has its own column.
+        {vm.name, std::nullopt},
         {vm.gpus > 0 ? fmt::format("{} x {}", vm.gpus, vm.gpu_model) : "-", std::nullopt},
         {Gbps(vm.nic_gbps), vm.nic_gbps},
         Count(r.full_rate_nodes),
-        Count(r.degrade_from_nodes)};
+        Count(r.degrade_from_nodes),
+        {vm.retired_on, std::nullopt}};
     if (nodes > 0) {
       row.push_back({Gbps(r.per_node_gbps), r.per_node_gbps});
       row.push_back(Count(r.accounts_needed));
@@ -95,7 +98,10 @@ Report OneSize(const KnowledgeBase& kb, const NodeChoice& node, const AccountCho
                                 ? fmt::format("{} x {}, ", node.vm->gpus, node.vm->gpu_model)
                                 : "",
                             Gbps(node.nic_gbps), node.nic_from_flag ? " from --nic-gbps" : "")
-              : fmt::format("nodes with a {} NIC", Gbps(node.nic_gbps));
+      : !node.unknown_sku.empty()
+          ? fmt::format("{} (not in the knowledge base; {} NIC from --nic-gbps)", node.unknown_sku,
+                        Gbps(node.nic_gbps))
+          : fmt::format("nodes with a {} NIC", Gbps(node.nic_gbps));
   report.verdict_detail = fmt::format("{} reading {}", who, AccountLabel(account));
   AddChoiceFacts(kb, node, account, nodes, &report.evidence.facts);
   AddEgressFacts(r,

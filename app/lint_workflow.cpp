@@ -36,7 +36,7 @@ bool CheckFlags(const LintRequest& request, FactSet* job_facts,
     outcome->status = ExitStatus::kUsage;
     return false;
   }
-  if (!request.sku.empty()) {
+  if (!request.sku.empty() && node.vm) {
     const Fact* named = job_facts->Find("node.sku");
     if (named && named->text() != node.vm->name)
       assumptions->push_back(fmt::format("the job names instance_type {}; --sku {} is not used",
@@ -93,7 +93,9 @@ LintOutcome RunLint(const LintRequest& request) {
   LintOutcome lint;
   Outcome& outcome = lint.outcome;
   rules::JobFile job;
-  if (!rules::ReadJobFile(request.job, &job, &outcome.diagnostics)) {
+  // A job file with an error (instance_count: 0) is not linted as if it were right.
+  if (!rules::ReadJobFile(request.job, &job, &outcome.diagnostics) ||
+      outcome.diagnostics.errors() > 0) {
     outcome.status = ExitStatus::kInputError;
     return lint;
   }

@@ -231,9 +231,12 @@ std::string Header(const Parsed& p, const PlanResult& r) {
       fmt::format("Dataset: {} in {} files (mean {}), read in {} blocks", Size(r.dataset_bytes),
                   Grouped(r.files), Size(r.mean_file_bytes), FormatBytes(r.block_bytes));
   if (p.node.nic_gbps > 0)
-    out +=
-        fmt::format("\nNode:    {}{} NIC, {} node{}", p.node.vm ? VmLabel(*p.node.vm) + ", " : "",
-                    Gbps(p.node.nic_gbps), r.nodes, r.nodes == 1 ? "" : "s");
+    out += fmt::format("\nNode:    {}{} NIC, {} node{}",
+                       p.node.vm ? VmLabel(*p.node.vm) + ", "
+                       : !p.node.unknown_sku.empty()
+                           ? p.node.unknown_sku + " (not in the knowledge base), "
+                           : "",
+                       Gbps(p.node.nic_gbps), r.nodes, r.nodes == 1 ? "" : "s");
   if (p.input.account_egress_gbps)
     out += fmt::format("\nAccount: {}{}, {} egress", p.account.target.name,
                        p.account.region.empty() ? "" : " in " + p.account.region,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analyzers/analyze_paths.h"
+#include "analyzers/clock_offset.h"
 #include "analyzers/job_folder_help.h"
 #include "app/app_messages.h"
 #include "app/fact_gathering.h"
@@ -75,6 +76,14 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
   analyze.paths.insert(analyze.paths.end(), request.metrics.begin(), request.metrics.end());
   analyze.paths.insert(analyze.paths.end(), request.gpu.begin(), request.gpu.end());
   analyze.options.gpu_busy_threshold_percent = request.gpu_busy_threshold_percent;
+  if (!request.gpu_utc_offset.empty()) {
+    std::string error;
+    analyze.options.gpu_utc_offset_s = analyzers::ParseUtcOffsetS(request.gpu_utc_offset, &error);
+    if (!analyze.options.gpu_utc_offset_s) {
+      AddMessage(&outcome.diagnostics, kCodeBadFlag, "--gpu-utc-offset: " + error);
+      return Fail(std::move(outcome), ExitStatus::kUsage);
+    }
+  }
   analyzers::AnalysisResult analysis = analyzers::AnalyzePaths(analyze);
   for (const auto& s : analysis.skipped)
     AddMessage(&outcome.diagnostics, kCodeNotRead,

@@ -21,6 +21,9 @@ struct PostmortemRequest {
   std::vector<std::string> with;     ///< saved preflight or probe results (JSON)
   ClusterSpec cluster;               ///< --sku, --nodes, --region, --account-*
   double gpu_busy_threshold_percent = 10;
+  /// The zone nvidia-smi's clock was in ("+05:30", "-07:00"); "" reads UTC unless the samples
+  /// miss the logs by hours (then guessed, with a note).
+  std::string gpu_utc_offset;
   std::string fail_on = "critical";
 };
 

@@ -4,6 +4,9 @@ namespace feedcheck::cli {
 
 void AddClusterOptions(CLI::App* app, app::ClusterSpec* flags) {
   app->add_option("--sku", flags->sku, "VM size of the cluster's nodes (knowledge base)");
+  app->add_option("--nic-gbps", flags->nic_gbps,
+                  "Per-node network rate, for a size the knowledge base does not know (or to "
+                  "override it): 24, 1500Mbit/s");
   app->add_option("--nodes", flags->nodes, "Nodes that read at once")->check(CLI::Range(1, 100000));
   app->add_option("--region", flags->region, "Storage account region (its egress limit)");
   app->add_option(

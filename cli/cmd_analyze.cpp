@@ -25,6 +25,9 @@ void SetupAnalyze(CLI::App& root, CommandTable& table) {
   sub->add_option("--input-format", *input_format,
                   "Read every file as this format (default: detect)")
       ->check(CLI::IsMember(names));
+  sub->add_option("--gpu-utc-offset", request->gpu_utc_offset,
+                  "The zone nvidia-smi's clock was in, as +HH:MM or -HH:MM (its timestamps carry "
+                  "none; default: UTC, guessed when they miss the logs by hours)");
   sub->add_option("--gpu-busy-threshold", request->gpu_busy_threshold_percent,
                   "GPU utilisation (%) under which a sample counts as starved")
       ->check(CLI::Range(0.0, 100.0))

@@ -25,6 +25,9 @@ void SetupPostmortem(CLI::App& root, CommandTable& table) {
                   "Saved preflight or probe result (JSON): its measurements and charts join the "
                   "job's");
   AddClusterOptions(sub, &request->cluster);
+  sub->add_option("--gpu-utc-offset", request->gpu_utc_offset,
+                  "The zone nvidia-smi's clock was in, as +HH:MM or -HH:MM (its timestamps carry "
+                  "none; default: UTC, guessed when they miss the logs by hours)");
   sub->add_option("--gpu-busy-threshold", request->gpu_busy_threshold_percent,
                   "GPU utilisation (%) under which a sample counts as starved")
       ->check(CLI::Range(0.0, 100.0));

@@ -21,8 +21,11 @@ AccountLookupResult LookUpAccount(const KnowledgeBase& kb, const AccountLookup& 
       return out;
     }
   }
-  const bool region_decides =
-      !lookup.region.empty() && (!named || named->name == KnowledgeBase::kStandardListed);
+  // An ADLS Gen2 account is a standard GPv2 account with a hierarchical namespace: the same
+  // scalability targets, so its region decides them as for any standard account.
+  const bool standard_named = named && (named->name == KnowledgeBase::kStandardListed ||
+                                        named->name == KnowledgeBase::kAdlsGen2);
+  const bool region_decides = !lookup.region.empty() && (!named || standard_named);
   if (region_decides && !kb.IsKnownRegion(lookup.region) && !lookup.egress_given) {
     auto near = kb.SuggestRegion(lookup.region);
     out.region_error = true;

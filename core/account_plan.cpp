@@ -12,6 +12,22 @@ namespace {
 
 std::string Gbps(double gbps) { return FormatValue(gbps, Unit::kGbps); }
 
+// "Scalability and performance targets for standard storage accounts": a subscription may have
+// 250 storage accounts per region by default, 500 on request. A plan past that cannot be built
+// in one subscription and region.
+constexpr int kAccountsPerRegion = 250;
+
+std::string TooManyAccounts(const AccountPlan& p) {
+  if (p.accounts <= kAccountsPerRegion) return "";
+  return fmt::format(
+      " {} accounts are more than the {} storage accounts a subscription may have in one region "
+      "(500 on request; \"Scalability and performance targets for standard storage accounts\", "
+      "https://learn.microsoft.com/azure/storage/common/scalability-targets-standard-account): "
+      "at this scale ask for a higher egress limit first, and cache the data on the nodes' local "
+      "disks where it fits.",
+      FormatGrouped(p.accounts, 6), kAccountsPerRegion);
+}
+
 std::string Count(long n, const char* one, const char* many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
@@ -81,60 +97,104 @@ std::string NodeSplitText(const AccountPlan& plan) {
   std::string out;
   long first = 0;
   const long nodes = plan.nodes, accounts = plan.accounts;
+  // Past a handful of accounts the ranges are a pattern: the first two and the last, with the
+  // formula beside them, say it; all 240 would bury the advice.
+  const long kShown = 8;
   for (long a = 0; a < accounts; ++a) {
     // Nodes n with floor(n * accounts / nodes) == a.
     long last = ((a + 1) * nodes + accounts - 1) / accounts - 1;
-    if (!out.empty()) out += ", ";
-    out += first == last ? fmt::format("node {} -> account {}", first, a + 1)
-                         : fmt::format("nodes {}-{} -> account {}", first, last, a + 1);
+    const bool shown = accounts <= kShown || a < 2 || a == accounts - 1;
+    if (shown) {
+      if (!out.empty()) out += ", ";
+      if (accounts > kShown && a == accounts - 1) out += "..., ";
+      out += first == last ? fmt::format("node {} -> account {}", first, a + 1)
+                           : fmt::format("nodes {}-{} -> account {}", first, last, a + 1);
+    }
     first = last + 1;
   }
   return out;
 }
 
-std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& index) {
+namespace {
+
+// What one storage target is called, and how its limit is raised: a storage account (blob,
+// ADLS Gen2) by a support request, an Azure Files share by provisioning, a NetApp Files volume
+// by its service level and quota.
+struct TargetWords {
+  std::string one, many, raise;
+  std::string plural;  ///< short plural, where the kind is already clear: "accounts"
+};
+
+TargetWords WordsFor(const std::string& kind) {
+  if (kind.rfind("azure_files", 0) == 0)
+    return {"file share", "file shares",
+            "Provision the share for more throughput (a premium share reaches 10,340 MiB/s at "
+            "most), or ",
+            "file shares"};
+  if (kind.rfind("netapp_files", 0) == 0)
+    return {"volume", "volumes",
+            "Raise the volume's service level or quota (its throughput scales with the "
+            "provisioned TiB; a large volume reaches 12,800 MiB/s), or ",
+            "volumes"};
+  return {"account", "storage accounts",
+          "Ask Azure Support (portal support request) for an egress limit increase, or ",
+          "accounts"};
+}
+
+}  // namespace
+
+std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& index,
+                                const std::string& target_kind) {
+  const TargetWords w = WordsFor(target_kind);
   std::string out =
-      fmt::format("{} x {} = {} {} the account's {} egress limit", Count(p.nodes, "node", "nodes"),
+      fmt::format("{} x {} = {} {} the {}'s {} egress limit", Count(p.nodes, "node", "nodes"),
                   Gbps(p.nic_gbps), Gbps(p.nodes * p.nic_gbps),
-                  p.nodes * p.nic_gbps > p.account_egress_gbps ? "exceeds" : "is within",
+                  p.nodes * p.nic_gbps > p.account_egress_gbps ? "exceeds" : "is within", w.one,
                   Gbps(p.account_egress_gbps));
   if (p.full_rate_nodes == 0)
     out += fmt::format(
-        ": one node's NIC alone is more than one account serves, so one account cannot feed even "
-        "one node at full rate (each node needs {} accounts)",
-        p.accounts_per_node);
+        ": one node's NIC alone is more than one {} serves, so one {} cannot feed even one node "
+        "at full rate (each node needs {} {})",
+        w.one, w.one, p.accounts_per_node, w.plural);
   else
-    out += fmt::format(": one account feeds {} at full rate",
+    out += fmt::format(": one {} feeds {} at full rate", w.one,
                        Count(p.full_rate_nodes, "node", "nodes"));
   const std::string share = Gbps(std::min(p.nic_gbps, p.account_egress_gbps / p.nodes));
   out += p.nodes == 1 ? fmt::format(", and the node gets about {}.", share)
                       : fmt::format(", and at {} nodes each gets about {}.", p.nodes, share);
-  out += " Ask Azure Support (portal support request) for an egress limit increase, or ";
+  out += " " + w.raise;
+  const std::string too_many = w.one == "account" ? TooManyAccounts(p) : "";
   if (!p.striped) {
     out += fmt::format(
-        "replicate the data across {} storage accounts, pass one input per account, and let "
-        "each node pick its account from {}: {}.",
-        p.accounts, NodeIndexText(index, p.accounts, p.nodes), NodeSplitText(p));
-    return out;
+        "replicate the data across {} {}, pass one input per {}, and let each node pick its {} "
+        "from {}: {}.",
+        p.accounts, w.many, w.one, w.one, NodeIndexText(index, p.accounts, p.nodes),
+        NodeSplitText(p));
+    return out + too_many;
   }
   out += fmt::format(
-      "stripe the data across {} storage accounts so that every node reads from several of "
-      "them: put shard s in account (s mod {}) + 1, pass every account as an input, and let "
-      "each node read its shards from {} (about {} from each account per node; each account "
-      "serves about {} of its {}).",
-      p.accounts, p.accounts,
+      "stripe the data across {} {} so that every node reads from several of them: put shard s "
+      "in {} (s mod {}) + 1, pass every {} as an input, and let each node read its shards from "
+      "{} (about {} from each {} per node; each {} serves about {} of its {}).",
+      p.accounts, w.many, w.one, p.accounts, w.one,
       p.accounts == 2 ? std::string("both") : fmt::format("all {}", p.accounts),
-      Gbps(p.nic_gbps / p.accounts), Gbps(p.per_account_gbps), Gbps(p.account_egress_gbps));
+      Gbps(p.nic_gbps / p.accounts), w.one, w.one, Gbps(p.per_account_gbps),
+      Gbps(p.account_egress_gbps));
   if (p.accounts > p.nodes && p.nodes > 1)
     out += fmt::format(
-        " There are more accounts ({}) than nodes ({}): a split of whole nodes "
-        "between accounts cannot reach full rate.",
-        p.accounts, p.nodes);
-  return out;
+        " There are more {} ({}) than nodes ({}): a split of whole nodes between them cannot "
+        "reach full rate.",
+        w.plural, p.accounts, p.nodes);
+  return out + too_many;
 }
 
 std::string AccountPlanSummary(const AccountPlan& p) {
   if (p.accounts <= 1) return "one account is enough";
+  if (p.accounts > kAccountsPerRegion)
+    return fmt::format(
+        "{} accounts, more than the {} a subscription may have in one region (500 on request): "
+        "ask for a higher egress limit first",
+        FormatGrouped(p.accounts, 6), kAccountsPerRegion);
   if (!p.striped)
     return fmt::format("replicate the data; each account feeds up to {}",
                        Count(p.full_rate_nodes, "node", "nodes"));

@@ -35,12 +35,16 @@ struct NodeIndexSource {
 };
 
 /// "nodes 0-5 -> account 1, nodes 6-11 -> account 2" (node n reads account
-/// floor(n x accounts / nodes) + 1); "" when the plan is striped.
+/// floor(n x accounts / nodes) + 1); "" when the plan is striped. Past 8 accounts, the first
+/// two ranges, "...", and the last.
 std::string NodeSplitText(const AccountPlan& plan);
 
 /// The whole advice for `nodes` nodes over one account: the load against the limit, what one
-/// account feeds, and the plan with the node-index rule or the shard striping.
-std::string DescribeAccountPlan(const AccountPlan& plan, const NodeIndexSource& index);
+/// account feeds, and the plan with the node-index rule or the shard striping. `target_kind`
+/// (account.kind) names the unit: storage accounts, Azure Files shares ("azure_files_*"),
+/// NetApp Files volumes ("netapp_files"), each with how its limit is raised.
+std::string DescribeAccountPlan(const AccountPlan& plan, const NodeIndexSource& index,
+                                const std::string& target_kind = "");
 
 /// One line for tables: "replicate the data; each account feeds up to 8 nodes" or "stripe the
 /// data over all 26 accounts: one node needs 2".

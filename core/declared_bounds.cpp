@@ -79,4 +79,45 @@ std::optional<std::string> DeclaredValueProblem(std::string_view key, double val
   return std::nullopt;
 }
 
+std::vector<DeclaredContradiction> DeclaredContradictions(const FactSet& facts) {
+  std::vector<DeclaredContradiction> out;
+  auto declared = [&](const char* key) -> std::optional<double> {
+    const Fact* f = facts.Find(key);
+    if (!f || !f->is_number() || f->provenance.origin < FactOrigin::kDeclared) return std::nullopt;
+    return f->number();
+  };
+  auto bytes = [](double v) { return FormatValue(v, Unit::kBytes); };
+  const auto total = declared("dataset.bytes");
+  const auto files = declared("dataset.files");
+  const auto largest = declared("dataset.max_file_bytes");
+  for (const char* key : {"dataset.median_file_bytes", "dataset.mean_file_bytes"}) {
+    const auto size = declared(key);
+    if (!size) continue;
+    if (largest && *size > *largest)
+      out.push_back({key, fmt::format("{} ({}) is larger than dataset.max_file_bytes ({}): the "
+                                      "typical file cannot be larger than the largest",
+                                      key, bytes(*size), bytes(*largest))});
+    if (total && *size > *total)
+      out.push_back({key, fmt::format("{} ({}) is larger than the whole dataset, dataset.bytes "
+                                      "({}): check the units (MB for GB?)",
+                                      key, bytes(*size), bytes(*total))});
+  }
+  if (largest && total && *largest > *total)
+    out.push_back({"dataset.max_file_bytes",
+                   fmt::format("dataset.max_file_bytes ({}) is larger than the whole dataset, "
+                               "dataset.bytes ({}): check the units",
+                               bytes(*largest), bytes(*total))});
+  const auto mean = declared("dataset.mean_file_bytes");
+  if (total && files && mean) {
+    const double implied = *files * *mean;
+    if (implied > 2 * *total || 2 * implied < *total)
+      out.push_back(
+          {"dataset.mean_file_bytes",
+           fmt::format("dataset.files x dataset.mean_file_bytes = {} x {} = {}, more "
+                       "than 2x away from dataset.bytes ({}): one of them is wrong",
+                       FormatGrouped(*files, 4), bytes(*mean), bytes(implied), bytes(*total))});
+  }
+  return out;
+}
+
 }  // namespace feedcheck

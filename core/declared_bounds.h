@@ -7,7 +7,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/fact_set.h"
 #include "core/units.h"
 
 namespace feedcheck {
@@ -16,5 +18,16 @@ namespace feedcheck {
 /// e.g. "must be above 0" or "must be at most 10,000 Gbit/s". Keys without bounds of their own
 /// get the bounds of their unit (no negative amount, no rate past 1 Pbit/s, no size past 1 ZB).
 std::optional<std::string> DeclaredValueProblem(std::string_view key, double value, Unit unit);
+
+/// Two declared facts that cannot both be true, reported at `key` (the one to look at).
+struct DeclaredContradiction {
+  std::string key;
+  std::string message;
+};
+
+/// Declared dataset facts that contradict each other, each plausible alone: a median or mean
+/// file larger than the largest file or than the whole dataset (often MB written for GB), or
+/// files x mean size more than 2x away from the dataset's bytes.
+std::vector<DeclaredContradiction> DeclaredContradictions(const FactSet& facts);
 
 }  // namespace feedcheck

@@ -101,6 +101,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"probe.throughput.knee_gbps", U::kGbps, O::kMeasured, "throughput at the knee of the sweep (the fewest connections not measurably slower than the best)"},
       {"probe.throughput.knee_noise_gbps", U::kGbps, O::kMeasured, "half-width of the knee step's noise band: two standard errors of its 250 ms interval rates"},
       {"probe.throughput.request_cycle_ms", U::kMilliseconds, O::kMeasured, "one connection's request cycle (round trip + one block's transfer) from which each step paced its requests' starts, so its connections do not run in lockstep"},
+      {"probe.throughput.runs_set_aside", U::kCount, O::kMeasured, "runs of a sweep step set aside: slower than a fresh run of the same connection count beyond both noise bands (a state that did not last, e.g. a server's congestion control pacing below the path), so the step keeps the faster run"},
       {"probe.throughput.nic_fraction", U::kFraction, O::kMeasured, "throughput / node NIC bandwidth"},
       {"probe.throughput.cpu_s_per_gb", U::kCpuSecondsPerGB, O::kMeasured, "probe CPU cost per GB moved"},
       {"probe.throughput.block_bytes", U::kBytes, O::kMeasured, "ranged GET size used"},

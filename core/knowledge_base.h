@@ -60,6 +60,8 @@ class KnowledgeBase {
   /// Row name for standard GPv2 in the listed regions, and elsewhere.
   static constexpr std::string_view kStandardListed = "standard_gpv2";
   static constexpr std::string_view kStandardOther = "standard_gpv2_other_regions";
+  /// A standard GPv2 account with a hierarchical namespace: the standard limits of its region.
+  static constexpr std::string_view kAdlsGen2 = "adls_gen2";
 
   /// Loads data_dir/*.yaml then each override file (rows with the same name replace built-ins,
   /// new rows add, listed regions add). Bad rows become diagnostics with file:line and are

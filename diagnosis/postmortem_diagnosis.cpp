@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "diagnosis/access_fix_estimate.h"
 #include "diagnosis/cluster_nodes.h"
 #include "diagnosis/evidence_sources.h"
 #include "diagnosis/fix_estimate.h"
@@ -64,6 +65,19 @@ struct AccountView {
   }
 };
 
+// The account served the job fast: its metrics were read, nothing was refused, egress (and
+// requests, when their limit is known) stayed far below the limits, and requests spent about
+// as long end to end as in the service (the guide's sign of a client starved of threads or
+// CPU is end-to-end latency far above the server's).
+bool StorageServedFast(const AccountView& a, const FactSet& facts) {
+  if (!a.Cleared() || !a.egress_limit) return false;
+  if (a.requests_limit && a.requests_peak && !a.RequestsFarBelowLimit()) return false;
+  auto e2e = Number(facts, "metrics.e2e_latency_ms");
+  auto server = Number(facts, "metrics.server_latency_ms");
+  if (!e2e || !server) return false;
+  return !(*e2e > 2 * *server && *e2e - *server > 20);
+}
+
 AccountView ViewAccount(const FactSet& facts) {
   AccountView v;
   for (const auto& [key, fact] : facts) {
@@ -119,18 +133,23 @@ std::string RecommendedMode(const Finding& f) {
 // Throttling: the account refused requests at known times.
 bool IsThrottleClass(Bottleneck b) { return IsAccountLimit(b) || b == Bottleneck::kAccountIngress; }
 
+// What refusals cost. Throttling that covered less than half of a mount's idle time (a burst)
+// costs the GPU time lost while requests were refused, not the mount's other idle time.
+// Refusals over most of it were the mount's condition: all of it, as a download's GPUs wait for
+// all of the download. The same holds for a bare 503 "server is busy" that names no limit.
+double ThrottleCostGpuS(const GpuTimeLost& gpu, const FactSet& facts) {
+  auto throttled = Number(facts, "gpu.lost_throttled_gpu_s");
+  if (gpu.have_phases && throttled && *throttled < 0.5 * gpu.mount_gpu_s)
+    return gpu.download_gpu_s + *throttled;
+  return DataPhaseLostGpuS(gpu);
+}
+
 double ImpactOf(const Finding& f, const GpuTimeLost& gpu, const FactSet& facts) {
   if (!gpu.known || f.bottleneck == Bottleneck::kNone) return -1;
   // A job that storage refused lost all its idle time to it: the data never came.
   if (f.bottleneck == Bottleneck::kAccessFailure) return gpu.lost_gpu_s;
   if (f.bottleneck == Bottleneck::kAccessMode && gpu.have_phases) return gpu.download_gpu_s;
-  // Throttling that covered less than half of a mount's idle time (a burst) costs the GPU time
-  // lost while requests were refused, not the mount's other idle time. Refusals over most of it
-  // were the mount's condition: all of it, as a download's GPUs wait for all of the download.
-  auto throttled = Number(facts, "gpu.lost_throttled_gpu_s");
-  if (IsThrottleClass(f.bottleneck) && gpu.have_phases && throttled &&
-      *throttled < 0.5 * gpu.mount_gpu_s)
-    return gpu.download_gpu_s + *throttled;
+  if (IsThrottleClass(f.bottleneck)) return ThrottleCostGpuS(gpu, facts);
   return DataPhaseLostGpuS(gpu);
 }
 
@@ -264,9 +283,38 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     pick(&cause, &capacity_cause);
   }
   bool server_busy = account.log_server_busy > 0 || account.metrics_server_busy > 0;
+  // Nothing observed explains the idle time and storage demonstrably served the job fast: the
+  // GPUs waited on what comes after storage (the job's own input pipeline), not on storage.
+  const bool served_fast = !cause && !gpus_busy && !server_busy && gpu.known &&
+                           gpu.sampled_gpu_s > 0 && StorageServedFast(account, facts);
+  if (served_fast) {
+    for (auto& f : findings)
+      if (f.bottleneck != Bottleneck::kNone)
+        MarkSecondary(&f, f.basis == FindingBasis::kCapacity
+                              ? "would have limited a larger run; storage served this one fast"
+                              : "did not cost GPU time in this job: storage served it fast");
+    gpus_busy = true;
+  }
   bool busy_unexplained =
       server_busy && !gpus_busy &&
       (!cause || BottleneckRank(cause->bottleneck) > BottleneckRank(Bottleneck::kRequestRate));
+  // A bare 503 "server is busy" is charged what the refusals covered, as throttling that names
+  // its limit is: a burst under a tenth of the GPU time did not hold the job back, and the
+  // rest of the idle time fell while storage served every request.
+  double busy_burst_gpu_s = -1;
+  if (busy_unexplained && gpu.known && gpu.sampled_gpu_s > 0 &&
+      ThrottleCostGpuS(gpu, facts) < kBusyIdleFraction * gpu.sampled_gpu_s) {
+    busy_unexplained = false;
+    busy_burst_gpu_s = ThrottleCostGpuS(gpu, facts);
+    if (!cause) {
+      for (auto& f : findings)
+        if (f.bottleneck != Bottleneck::kNone)
+          MarkSecondary(&f, f.basis == FindingBasis::kCapacity
+                                ? "would have limited a larger run; storage cost this one little"
+                                : "did not cost GPU time in this job: storage cost it little");
+      gpus_busy = true;
+    }
+  }
   Bottleneck cls = Bottleneck::kNone;
   std::string rule_id, rule_title;  // copies: sorting below moves the findings
   if (gpus_busy) {
@@ -280,11 +328,16 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     d.confidence = s.size() >= 2 ? "confirmed" : "likely";
     // Where the idle time fell says where to look: after the data phase, in the mount's cached
     // epochs, or during reads that storage served without refusing.
-    const char* when = gpu.have_phases && gpu.after_data_gpu_s >= 0.5 * gpu.lost_gpu_s
-                           ? "the time lost after the data phase"
-                       : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
-                           ? "the time lost while the mount served from its cache"
-                           : "the time lost while storage served every request";
+    const char* when =
+        gpu.have_phases && gpu.after_data_gpu_s >= 0.5 * gpu.lost_gpu_s
+            ? "the time lost after the data phase"
+        : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
+            ? "the time lost while the mount served from its cache"
+        : served_fast ? "the time lost while storage served every request fast, far below "
+                        "its limits"
+        : busy_burst_gpu_s >= 0 ? "the time lost outside the 503 burst, while storage served every "
+                                  "request"
+                                : "the time lost while storage served every request";
     d.fix = gpu.idle_fraction >= kBusyIdleFraction
                 ? fmt::format(
                       "Storage is not what held the GPUs back: look at the job's own code "
@@ -292,6 +345,11 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                       "{}.",
                       when)
                 : "Nothing to fix on the storage side.";
+    if (busy_burst_gpu_s >= 0)
+      d.fix += fmt::format(
+          " A burst of 503 'server is busy' cost {} ({:.1f}% of the GPU time sampled): too little "
+          "to have held the job back.",
+          FormatGpuTime(busy_burst_gpu_s), 100 * busy_burst_gpu_s / gpu.sampled_gpu_s);
   } else if (busy_unexplained) {
     d.cause = "throttled, limit unknown";
     d.confidence = "inconclusive";
@@ -302,7 +360,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     d.fix =
         "Keep AZUREML_DATASET_HTTP_RETRY_COUNT at its default; compare the account's egress "
         "and transactions with its limits to see which one was hit.";
-    d.attributed_gpu_s = gpu.known ? data_lost : -1;
+    d.attributed_gpu_s = gpu.known ? ThrottleCostGpuS(gpu, facts) : -1;
   } else if (cause) {
     cls = cause->bottleneck;
     rule_id = cause->rule_id;
@@ -369,7 +427,9 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   });
 
   // 5. What the fix buys, and the nodes.
-  if (cls != Bottleneck::kNone && d.confidence != "inconclusive")
+  if (cls == Bottleneck::kAccessFailure)
+    d.estimate = EstimateAccessFix(report->evidence, gpu);
+  else if (cls != Bottleneck::kNone && d.confidence != "inconclusive")
     d.estimate = EstimateFix(cls, facts, gpu);
   AddGpuNodeRows(facts, &nodes);
   d.straggler = MarkStraggler(&nodes);

@@ -48,6 +48,22 @@ StepGain CompareSteps(const StepRate& lower, const StepRate& higher, double min_
   return StepGain::kWithin;
 }
 
+RunMerge MergeRuns(const StepRate& first, const StepRate& second, double min_gain) {
+  switch (CompareSteps(first, second, min_gain)) {
+    case StepGain::kGained:
+      return RunMerge::kKeepSecond;
+    case StepGain::kLost:
+      return RunMerge::kKeepFirst;
+    case StepGain::kWithin:
+      break;
+  }
+  return RunMerge::kPool;
+}
+
+bool MiddleFellShort(const StepRate& middle, const StepRate& upper, double min_gain) {
+  return CompareSteps(middle, upper, min_gain) == StepGain::kGained;
+}
+
 size_t KneeOf(const std::vector<StepRate>& steps, double min_gain) {
   if (steps.empty()) return 0;
   size_t best = 0;

@@ -36,6 +36,26 @@ enum class StepGain {
 /// the smallest gain worth more connections even when the measurement could resolve less.
 StepGain CompareSteps(const StepRate& lower, const StepRate& higher, double min_gain);
 
+/// What a second run of a step says about the first. Runs that agree (neither gained nor lost
+/// against the other, as CompareSteps judges two steps) measured one state twice and pool into
+/// a longer one. Runs that disagree measured two states: fresh connections of the same count
+/// reached a different rate, so the slower run was held below what the path carries by
+/// something that does not last (a server whose BBR left its start-up paces each connection
+/// at its own stale bandwidth estimate: three connections at 50 ms RTT stayed at 0.87 Gbit/s
+/// for 8 s behind it where CUBIC recovered in 1 s; or another tenant). Averaging the two would
+/// report neither; the step keeps the faster run and sets the slower one aside.
+enum class RunMerge {
+  kPool,        ///< one state: pool the runs
+  kKeepFirst,   ///< the new run is the slower state: set it aside
+  kKeepSecond,  ///< the first run(s) were the slower state: replace them
+};
+RunMerge MergeRuns(const StepRate& first, const StepRate& second, double min_gain);
+
+/// Whether the count between two doublings (`middle`) fell short of the doubling above it
+/// (`upper`) beyond the noise: the knee then moves up to `upper` on one run of `middle`, so
+/// `middle` is measured once more before the sweep settles on it.
+bool MiddleFellShort(const StepRate& middle, const StepRate& upper, double min_gain);
+
 /// Index (in `steps`, ordered by concurrency) of the knee: the fewest connections whose rate
 /// is not below the best one's by more than both bands added and `min_gain` of the best.
 /// 0 when `steps` is empty.

@@ -2,7 +2,9 @@
 // handle each), from one large blob or the blobs under a prefix. `concurrency = 0` sweeps
 // 1, 2, 4, ... while each doubling gains more than the noise measured inside the steps
 // (probes/concurrency_sweep), repeats a pair whose gain is inside the noise (or a loss), tries the
-// concurrency between the last two when the knee lies there, and stops when errors rise.
+// concurrency between the last two when the knee lies there (once more when it falls short of
+// the doubling above), and stops when errors rise. A repeat is a fresh run on new connections:
+// runs that agree pool, runs that disagree keep the faster one and set the slower aside.
 // Warm-up is excluded: bytes are counted as they arrive, inside a window that starts after it.
 // Each step paces its requests over one request cycle (probes/sweep_stagger.h), so its
 // connections do not run in lockstep.
@@ -46,13 +48,16 @@ struct ThroughputStep {
   /// Half-width of the step's noise band: two standard errors of its 250 ms interval rates.
   double noise_gbps = 0;
   std::vector<double> interval_gbps;  ///< those rates, every run of the step pooled
-  int runs = 1;                       ///< runs pooled into this step (a repeat lengthens it)
-  double cycle_s = 0;                 ///< the request cycle its requests were spread over (0: none)
-  double request_gap_s = 0;           ///< the least time between two of its request starts
-  uint64_t received_bytes = 0;        ///< every success body byte of the step, warm-up included
-  uint64_t completed_requests = 0;    ///< whole blocks read in the step, warm-up included
-  bool warmup_included = false;       ///< the budget ran out before the window: whole step measured
-  double window_start_epoch_s = 0;    ///< wall clock (system_clock) of the window's ends
+  int runs = 1;  ///< runs of this step: pooled when they agree (a repeat lengthens the step)
+  /// Rates of the runs set aside: slower than a run of the same count beyond both bands, a
+  /// state of the server or the path that fresh connections did not meet (concurrency_sweep.h).
+  std::vector<double> set_aside_gbps;
+  double cycle_s = 0;               ///< the request cycle its requests were spread over (0: none)
+  double request_gap_s = 0;         ///< the least time between two of its request starts
+  uint64_t received_bytes = 0;      ///< every success body byte of the step, warm-up included
+  uint64_t completed_requests = 0;  ///< whole blocks read in the step, warm-up included
+  bool warmup_included = false;     ///< the budget ran out before the window: whole step measured
+  double window_start_epoch_s = 0;  ///< wall clock (system_clock) of the window's ends
   double window_end_epoch_s = 0;
   /// With record_timeline: x = epoch seconds, y = bytes received since the step started.
   std::vector<SeriesPoint> timeline;

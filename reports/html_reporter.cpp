@@ -61,6 +61,8 @@ std::string DiagnosisSection(const Report& r) {
     out += fmt::format("<p><b>What the fix buys (estimate):</b> {}</p>\n<ul>", E(d.estimate.text));
     for (const auto& a : d.estimate.assumptions) out += fmt::format("<li>assumes {}</li>", E(a));
     out += "</ul>\n";
+  } else if (!d.estimate.text.empty()) {
+    out += fmt::format("<p>What the fix buys: {}</p>\n", E(d.estimate.text));
   }
   if (!d.nodes.empty()) {
     out +=

@@ -129,6 +129,8 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
       out << "What the fix buys (estimate): " << dx.estimate.text << "\n\n";
       for (const auto& a : dx.estimate.assumptions) out << "- assumes " << a << "\n";
       out << "\n";
+    } else if (!dx.estimate.text.empty()) {
+      out << "What the fix buys: " << dx.estimate.text << "\n\n";
     }
     if (!dx.nodes.empty()) {
       out << "| Node | Download | GPU busy | GPU time lost | Throttled |\n|---|---|---|---|---|\n";

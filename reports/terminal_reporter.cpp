@@ -122,6 +122,9 @@ void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
     out << "  " << paint(kBold, "What the fix buys (estimate): ") << d.estimate.text << "\n";
     for (const auto& a : d.estimate.assumptions)
       out << "    " << paint(kDim, "assumes: " + a) << "\n";
+  } else if (!d.estimate.text.empty()) {
+    // Why no figure: said plainly rather than left out.
+    PrintIndented(out, "What the fix buys: " + d.estimate.text, "  ");
   }
   if (!d.nodes.empty()) {
     out << "\n" << paint(kBold, fmt::format("Nodes ({})", d.nodes.size())) << "\n";

@@ -23,6 +23,13 @@ bool SameEnvValue(const std::string& a, const std::string& b) {
   return false;
 }
 
+std::string ModeForInput(const std::string& input_mode, const std::string& advised) {
+  if (!StartsWith(input_mode, "eval_")) return advised;
+  if (advised == "ro_mount") return "eval_mount";
+  if (advised == "download") return "eval_download";
+  return advised;
+}
+
 Advice MergeAdvice(const std::vector<Finding>& findings) {
   Advice advice;
   for (const auto& f : findings) {
@@ -54,6 +61,32 @@ Advice MergeAdvice(const std::vector<Finding>& findings) {
     }
   }
   return advice;
+}
+
+std::vector<EnvSetting> TakeSettingsInPlace(const FactSet& facts, Advice* advice,
+                                            std::vector<std::string>* rules) {
+  std::vector<EnvSetting> in_place;
+  Advice kept = *advice;
+  kept.env.clear();
+  kept.env_rules.clear();
+  for (size_t i = 0; i < advice->env.size(); ++i) {
+    const EnvSetting& e = advice->env[i];
+    const Fact* have = facts.Find("runtime.setting." + e.name);
+    std::string value;
+    if (have && have->is_number())
+      value = fmt::format("{:.15g}", have->number());
+    else if (have)
+      value = have->text();
+    if (have && SameEnvValue(value, e.value)) {
+      in_place.push_back(e);
+      rules->push_back(advice->env_rules[i]);
+      continue;
+    }
+    kept.env.push_back(e);
+    kept.env_rules.push_back(advice->env_rules[i]);
+  }
+  *advice = std::move(kept);
+  return in_place;
 }
 
 }  // namespace feedcheck::rules

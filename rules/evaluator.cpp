@@ -239,7 +239,7 @@ class Evaluator {
       }
       const double ppn = std::round(args[4].number);
       NodeIndexSource index{args[3].text, ppn >= 1 && ppn < 1e6 ? static_cast<int>(ppn) : 0};
-      return Text(DescribeAccountPlan(plan, index));
+      return Text(DescribeAccountPlan(plan, index, args.size() > 5 ? args[5].text : ""));
     }
     return Value{};
   }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
+
 #include "core/fact_registry.h"
 #include "rules/profile.h"
 #include "rules/rule_messages.h"
@@ -109,13 +111,16 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
       if (const YAML::Node n = resources["instance_count"]; n && n.IsScalar()) {
         std::string text = n.as<std::string>();
         auto q = ParseQuantity(text);
-        if (q && q->unit == Unit::kCount && q->value >= 1 && q->value < 1e6) {
+        if (q && q->unit == Unit::kCount && q->value >= 1 && q->value < 1e6 &&
+            q->value == std::floor(q->value)) {
           out->instance_count = static_cast<int>(q->value);
           out->instance_count_line = Line(n);
         } else {
           diagnostics->Add(JobDiagnostic(
               name, Line(n),
-              fmt::format("resources.instance_count '{}' is not a node count", text)));
+              fmt::format("resources.instance_count '{}' is not a node count (a whole number "
+                          "from 1 to 999999)",
+                          text)));
         }
       }
       if (const YAML::Node t = resources["instance_type"]; t && t.IsScalar()) {

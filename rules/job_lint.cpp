@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "core/ascii_text.h"
+#include "core/runtime_settings.h"
 
 namespace feedcheck::rules {
 namespace {
@@ -60,6 +61,53 @@ std::vector<LintProblem> NoEffectSettings(const JobFile& job) {
   return out;
 }
 
+std::vector<LintProblem> SettingProblems(const JobFile& job, const Advice& advice) {
+  std::vector<LintProblem> out;
+  for (const auto& e : job.env) {
+    LintProblem p;
+    p.severity = Severity::kWarning;
+    p.location = At(job, e.line);
+    if (const RuntimeSetting* setting = FindRuntimeSetting(e.name)) {
+      auto problem = RuntimeSettingValueProblem(*setting, e.value);
+      if (!problem) continue;
+      p.code = kLintBadValue;
+      p.setting = e.name;
+      p.message = fmt::format("{}: {}; the guide documents it as {} (default {}); source: {}",
+                              e.name, *problem, setting->meaning, setting->default_value,
+                              RuntimeSettingSource(*setting));
+      p.change = fmt::format("remove {} (the default: {}), or give a value in its range", e.name,
+                             setting->default_value);
+      out.push_back(std::move(p));
+      continue;
+    }
+    auto likely = LikelyRuntimeSetting(e.name);
+    if (!likely) continue;
+    p.code = kLintUnknownSetting;
+    if (likely->empty()) {
+      p.message = fmt::format(
+          "{} is not a setting the Azure ML data runtime documents: it is ignored", e.name);
+      p.change = fmt::format(
+          "remove {}, or use one of the settings of the guide's \"Available "
+          "download settings\" and \"Available mount settings\"",
+          e.name);
+    } else {
+      const RuntimeSetting* meant = FindRuntimeSetting(*likely);
+      p.setting = *likely;
+      p.message = fmt::format(
+          "{} is not a setting the Azure ML data runtime documents, so it is ignored; did you "
+          "mean {} ({}; source: {})?",
+          e.name, *likely, meant->meaning, RuntimeSettingSource(*meant));
+      // The advised value when the rules advise the setting it was meant to be.
+      std::string value = e.value;
+      for (const auto& want : advice.env)
+        if (want.name == *likely) value = want.value;
+      p.change = fmt::format("{}: \"{}\" -> {}: \"{}\"", e.name, e.value, *likely, value);
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& result,
                                  const Advice& advice) {
   std::vector<LintProblem> problems;
@@ -71,16 +119,16 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
     for (const auto& input : job.inputs) {
       if (input.type == "literal") continue;
       std::string mode = input.mode.empty() ? "ro_mount" : input.mode;
-      if (mode == advice.mode) continue;
+      const std::string want = ModeForInput(mode, advice.mode);
+      if (mode == want) continue;
       LintProblem p;
       p.code = kLintWrongMode;
       p.severity = rule ? rule->severity : Severity::kWarning;
       p.message = fmt::format("input '{}' uses mode {}{}; rule {} recommends {}: {}", input.name,
                               mode, input.mode.empty() ? " (the default)" : "", advice.mode_rule,
-                              advice.mode, rule ? rule->title : "");
-      p.change = input.mode.empty()
-                     ? fmt::format("add `mode: {}` to input '{}'", advice.mode, input.name)
-                     : fmt::format("mode: {} -> mode: {}", input.mode, advice.mode);
+                              want, rule ? rule->title : "");
+      p.change = input.mode.empty() ? fmt::format("add `mode: {}` to input '{}'", want, input.name)
+                                    : fmt::format("mode: {} -> mode: {}", input.mode, want);
       p.location = At(job, input.mode_line > 0 ? input.mode_line : input.line);
       p.rule_id = advice.mode_rule;
       problems.push_back(std::move(p));
@@ -97,6 +145,7 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
                              [&](const JobEnv& e) { return e.name == want.name; });
     LintProblem p;
     p.rule_id = rule_id;
+    p.setting = want.name;
     p.severity = rule && rule->severity > Severity::kWarning ? rule->severity : Severity::kWarning;
     if (have == job.env.end()) {
       p.code = kLintMissingEnv;
@@ -121,6 +170,23 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
     problems.push_back(std::move(p));
   }
   for (const auto& rule_id : advice.env_rules) covered.push_back(rule_id);
+  // When lint asks for download (L001), mount settings are for the mount the job has today:
+  // asked for beside "download" as if both applied, they contradict the mode change.
+  const bool to_download = advice.mode == "download" &&
+                           std::any_of(problems.begin(), problems.end(), [](const LintProblem& q) {
+                             return q.code == kLintWrongMode;
+                           });
+  if (to_download)
+    for (auto& p : problems) {
+      if (p.code != kLintMissingEnv && p.code != kLintContradictingEnv) continue;
+      if (!StartsWith(p.setting, "DATASET_MOUNT_") && !StartsWith(p.setting, "DATASET_UNMOUNT_"))
+        continue;
+      p.severity = Severity::kInfo;
+      p.message += fmt::format(
+          " (only while the input stays mounted: rule {} recommends download, where mount "
+          "settings have no effect)",
+          advice.mode_rule);
+    }
 
   // 4. More nodes than one account feeds.
   if (const Finding* f = FindFinding(result, "egress-nodes-beyond-account")) {
@@ -154,6 +220,21 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
           (line == 0 || fact.provenance.line < line))
         line = fact.provenance.line;
     p.location = At(job, line);
+    problems.push_back(std::move(p));
+  }
+  for (auto& p : SettingProblems(job, advice)) {
+    // A misspelt name stands for the setting it was meant to be: the rename is the change, not
+    // also "add" the setting. A value out of range that a rule already corrects is that rule's.
+    if (p.code == kLintUnknownSetting && !p.setting.empty())
+      problems.erase(std::remove_if(problems.begin(), problems.end(),
+                                    [&](const LintProblem& q) {
+                                      return q.code == kLintMissingEnv && q.setting == p.setting;
+                                    }),
+                     problems.end());
+    const bool corrected = std::any_of(problems.begin(), problems.end(), [&](const LintProblem& q) {
+      return q.code == kLintContradictingEnv && q.location.line == p.location.line;
+    });
+    if (p.code == kLintBadValue && corrected) continue;
     problems.push_back(std::move(p));
   }
   for (auto& p : NoEffectSettings(job)) {

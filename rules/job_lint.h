@@ -20,7 +20,9 @@ inline constexpr const char* kLintMissingEnv = "L002";
 inline constexpr const char* kLintContradictingEnv = "L003";
 inline constexpr const char* kLintEgress = "L004";
 inline constexpr const char* kLintOther = "L005";
-inline constexpr const char* kLintNoEffect = "L006";  ///< a setting for the other input mode
+inline constexpr const char* kLintNoEffect = "L006";        ///< a setting for the other input mode
+inline constexpr const char* kLintUnknownSetting = "L007";  ///< a misspelt data-runtime setting
+inline constexpr const char* kLintBadValue = "L008";        ///< a value the guide does not allow
 
 struct LintProblem {
   std::string code;
@@ -29,6 +31,8 @@ struct LintProblem {
   std::string change;   ///< what to write instead
   SourceLocation location;
   std::string rule_id;  ///< the rule behind the advice
+  /// The environment variable the problem is about (for a misspelt one, the name it means).
+  std::string setting;
 };
 
 /// Compares the job with the advice. Findings of severity warning or above that no problem
@@ -37,6 +41,11 @@ struct LintProblem {
 /// Environment variables that cannot act on this job: DATASET_MOUNT_* / DATASET_UNMOUNT_* when
 /// every data input is downloaded, RSLEX_DOWNLOADER_THREADS when every data input is mounted.
 std::vector<LintProblem> NoEffectSettings(const JobFile& job);
+
+/// Settings the data runtime does not know (a DATASET_MOUNT_, RSLEX_ or AZUREML_DATASET_ name, or
+/// one a letter or two from a documented name: it is ignored, silently) with the documented name it
+/// most likely means, and values outside the type or range the guide documents.
+std::vector<LintProblem> SettingProblems(const JobFile& job, const Advice& advice);
 
 std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& result,
                                  const Advice& advice);

@@ -50,12 +50,41 @@ bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string& data_
   if (!request.sku.empty()) {
     if (const VmSize* vm = kb.FindVm(request.sku)) {
       kb.AddNodeFacts(*vm, &known);
+      // A per-GPU demand on a size without GPUs is a demand of 0 for GPUs that do not exist:
+      // the profile and the size contradict each other (unless the profile declares GPUs).
+      const Fact* per_gpu = facts->Find("workload.gpu_demand_per_gpu_gbps");
+      if (vm->gpus == 0 && per_gpu && !facts->Has("node.gpus") &&
+          !facts->Has("workload.gpu_demand_gbps")) {
+        SourceLocation at{per_gpu->provenance.file, per_gpu->provenance.line, 0};
+        diagnostics->Add(Diagnostic{
+            kCodeProfileValue, DiagnosticSeverity::kError,
+            fmt::format("a per-GPU input demand ({} per GPU) on {}, a size with no GPUs: give "
+                        "the GPU size the job runs on, or the whole node's demand (gpu: per_node:)",
+                        per_gpu->is_number() ? FormatValue(per_gpu->number(), per_gpu->unit) : "",
+                        vm->name),
+            at, "", ""});
+      }
     } else {
       std::string message = fmt::format("unknown VM size '{}'", request.sku);
       auto near = kb.SuggestVm(request.sku);
       if (!near.empty()) message += fmt::format(kMsgDidYouMean, near.front());
-      diagnostics->Add(Diagnostic{kCodeUnknownVm, DiagnosticSeverity::kError, message,
-                                  request.sku_location, "", ""});
+      // A size newer than the knowledge base is no reason to stop when its NIC is declared: the
+      // sizing needs the rate, and the rest is judged from what is declared.
+      const Fact* nic = facts->Find("node.nic_gbps");
+      const bool declared =
+          nic && nic->is_number() && nic->provenance.origin >= FactOrigin::kDeclared;
+      if (declared)
+        message += fmt::format(
+            "; going on with the declared node figures ({} NIC), the size's other figures "
+            "(cores, local disk) only where declared",
+            FormatValue(nic->number(), nic->unit));
+      else
+        message +=
+            "; declare the node's figures in the profile (node: {nic: 100 Gbit/s, vcpus: 96, "
+            "local_disk: 1000 GiB}), or add the size with --kb FILE";
+      diagnostics->Add(Diagnostic{
+          kCodeUnknownVm, declared ? DiagnosticSeverity::kWarning : DiagnosticSeverity::kError,
+          message, request.sku_location, "", ""});
     }
   }
   // The same lookup as the --region / --account-kind flags of every other command. A declared

@@ -148,6 +148,17 @@ class ProfileReader {
       return false;
     }
     ReadSection(root, "");
+    // Each value was plausible alone; together they must not contradict each other.
+    for (const auto& c : DeclaredContradictions(out_->facts)) {
+      const Fact* at = out_->facts.Find(c.key);
+      YAML::Mark mark;
+      mark.line = at && at->provenance.line > 0 ? at->provenance.line - 1 : 0;
+      // At the field's name: the first character of its line.
+      const std::string text =
+          static_cast<size_t>(mark.line) < lines_.size() ? lines_[mark.line] : std::string();
+      mark.column = static_cast<int>(std::min(text.find_first_not_of(' '), text.size()));
+      Error(mark, kCodeProfileValue, c.message);
+    }
     if (!compute_region_.empty() && !out_->region.empty() &&
         !out_->facts.Has("account.same_region")) {
       std::string a = Normalize(compute_region_), b = Normalize(out_->region);
@@ -234,7 +245,8 @@ class ProfileReader {
         }
         continue;
       }
-      AddFact(field->key, text, value.Mark(), field->check);
+      AddFact(field->key, text, value.Mark(), field->check,
+              section.empty() ? name : section + "." + name);
       if (name == "sku") {
         out_->sku = text;
         out_->sku_location = SourceLocation{name_, value.Mark().line + 1, value.Mark().column + 1};
@@ -278,11 +290,14 @@ class ProfileReader {
   }
 
   void AddFact(const std::string& key, const std::string& text, const YAML::Mark& mark,
-               Check check = Check::kAny) {
+               Check check = Check::kAny, const std::string& field = "") {
     Fact fact;
     std::string error;
     if (!ParseFactValue(key, text, &fact, &error)) {
-      Error(mark, kCodeProfileValue, error);
+      // The field as the user wrote it, when its fact has another name (gpu.per_node is
+      // workload.gpu_demand_gbps).
+      Error(mark, kCodeProfileValue,
+            field.empty() || field == key ? error : fmt::format("{}: {}", field, error));
       return;
     }
     // The same bounds as a job file's resources.instance_count: a whole number of nodes.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/runtime_settings.h"
 #include "core/units.h"
 #include "rules/expression.h"
 #include "rules/rule_messages.h"
@@ -139,6 +140,18 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
           At(env.value.start, file, kCodeBadEnvName, fmt::format(kMsgBadEnvName, env.name), where));
       ok = false;
       continue;
+    }
+    // A name the data runtime does not document is ignored by it: say so, with the likely one.
+    if (auto likely = LikelyRuntimeSetting(env.name)) {
+      Diagnostic d = At(
+          env.value.start, file, kCodeUndocumentedSetting,
+          fmt::format("{} is not a setting the Azure ML data runtime documents{}", env.name,
+                      likely->empty() ? std::string(" (the guide's \"Available download "
+                                                    "settings\" and \"Available mount settings\")")
+                                      : fmt::format(kMsgDidYouMean, *likely)),
+          where);
+      d.severity = DiagnosticSeverity::kWarning;
+      diagnostics->Add(std::move(d));
     }
     CompiledEnv compiled;
     compiled.name = env.name;

@@ -33,6 +33,8 @@ inline constexpr const char* kCodeTooLong = "R108";
 // --- templates, env, config ---
 inline constexpr const char* kCodeBadTemplate = "R201";
 inline constexpr const char* kCodeBadEnvName = "R203";
+/// A warning: an env name with the data runtime's prefix that the guide does not document.
+inline constexpr const char* kCodeUndocumentedSetting = "R214";
 inline constexpr const char* kCodeBadConfigKind = "R204";
 inline constexpr const char* kCodeBadMode = "R205";
 inline constexpr const char* kCodeBadClass = "R206";

@@ -302,9 +302,10 @@ class Checker {
       return Want(*e.children[2], ValueType::kText, "if()") && ok;
     }
     if (name == "account_plan") {
-      // account_plan(nodes, nic rate, account egress, distribution text, processes per node)
+      // account_plan(nodes, nic rate, account egress, distribution text, processes per node
+      // [, storage target kind text])
       e.type = ValueType::kText;
-      if (!arity(5, 5, "5")) return false;
+      if (!arity(5, 6, "5 or 6")) return false;
       bool ok = Want(*e.children[0], ValueType::kNumber, "account_plan()");
       for (size_t i : {size_t{1}, size_t{2}}) {
         Expr& rate = *e.children[i];
@@ -320,6 +321,8 @@ class Checker {
         e.scales[i] = Base(rate.unit) / Base(Unit::kGbps);  // both in Gbit/s
       }
       ok = Want(*e.children[3], ValueType::kText, "account_plan()") && ok;
+      if (e.children.size() > 5)
+        ok = Want(*e.children[5], ValueType::kText, "account_plan()") && ok;
       return Want(*e.children[4], ValueType::kNumber, "account_plan()") && ok;
     }
     if (name == "floor" || name == "ceil" || name == "round") {

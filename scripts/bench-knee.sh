@@ -8,7 +8,9 @@
 #
 # Usage: scripts/bench-knee.sh [BUILD_DIR] [PREFIX] [NET] [PORT]
 #   defaults: build fcbk 10.200.90 18090; RTTS="0 10 50" (ms), ROUNDS=3, RATE_MBIT=1000,
-#   DURATION=24s. FEEDCHECK=path runs another binary (e.g. an older build, to compare).
+#   DURATION=24s, CCS=host (the server side's TCP congestion control, one campaign per name,
+#   e.g. CCS="bbr cubic"; host: the host's default, which new namespaces inherit). FEEDCHECK=path runs another binary (e.g. an
+#   older build, to compare).
 # Needs root (namespaces), nginx, a built feedcheck and netdelay. Run it on a quiet machine
 # under `nice -n -10`: the sweep measures the machine as much as the link. Prints the load.
 set -euo pipefail
@@ -21,6 +23,7 @@ rtts=${RTTS:-0 10 50}
 rounds=${ROUNDS:-3}
 rate_mbit=${RATE_MBIT:-1000}
 duration=${DURATION:-24s}
+ccs=${CCS:-host}
 feedcheck=${FEEDCHECK:-$build/feedcheck}
 run=$(mktemp -d /tmp/feedcheck-bench-knee.XXXXXX)
 trap 'rm -rf "$run"' EXIT
@@ -37,8 +40,8 @@ ip netns exec "$NETNS_CLIENT" "$FEEDCHECK_UNDER_TEST" probe throughput "$url/1g.
   --concurrency auto --block-size 4MiB --duration "$SWEEP_DURATION" --json >"$SWEEP_OUT"
 EOF
 
-# "K G B 1:0.941,2:0.957,... C" (knee, its rate and band, the steps, the cycle in ms) from the
-# probe's JSON.
+# "K G B 1:0.941,2:0.957,... C S" (knee, its rate and band, the steps, the cycle in ms, the runs
+# set aside) from the probe's JSON.
 summarize() {
   python3 - "$1" <<'EOF'
 import json, sys
@@ -47,17 +50,21 @@ facts = {f["key"]: f["value"] for f in d["evidence"]["facts"]}
 steps = next((s["points"] for s in d["evidence"]["series"]
               if s.get("key") == "probe.throughput.by_concurrency"), [])
 cycle = facts.get("probe.throughput.request_cycle_ms")
-print("{} {:.3f} {:.3f} {} {}".format(
+print("{} {:.3f} {:.3f} {} {} {}".format(
     int(facts["probe.throughput.best_concurrency"]), facts["probe.throughput.knee_gbps"],
     facts["probe.throughput.knee_noise_gbps"],
     ",".join("{}:{:.3f}".format(int(x), y) for x, y in steps),
-    "-" if cycle is None else "{:.1f}".format(cycle)))
+    "-" if cycle is None else "{:.1f}".format(cycle),
+    int(facts.get("probe.throughput.runs_set_aside", 0))))
 EOF
 }
 
 echo "== sweep knee: ${rate_mbit} Mbit/s, RTT ${rtts// /, } ms, $rounds sweeps each, --duration $duration"
 echo "   $("$feedcheck" --version 2>/dev/null | head -1 || true); load $(cut -d' ' -f1-3 /proc/loadavg) at start"
 status=0
+for cc in $ccs; do
+host_cc=$(sysctl -n net.ipv4.tcp_congestion_control)
+echo "-- server congestion control: $([[ "$cc" == host ]] && echo "$host_cc (the host's default)" || echo "$cc")"
 for rtt in $rtts; do
   one_way=$(awk -v r="$rtt" 'BEGIN { printf "%g", r / 2 }')
   # The ideal pipe: one block at the goodput (tbf counts wire bytes: 1448 of 1514 carry data).
@@ -70,19 +77,19 @@ for rtt in $rtts; do
     if ! FEEDCHECK_UNDER_TEST="$feedcheck" SWEEP_DURATION="$duration" SWEEP_OUT="$out" \
       bash "$root/tests/netns/with_link.sh" --prefix "$prefix" --net "$net" --port "$port" \
       --rate "${rate_mbit}mbit" --delay-ms "$one_way" --netdelay "$build/netdelay" \
-      -- bash "$run/sweep.sh" >"$run/link.log" 2>&1; then
+      $([[ "$cc" == host ]] || echo "--cc $cc") -- bash "$run/sweep.sh" >"$run/link.log" 2>&1; then
       echo "RTT $rtt ms, sweep $i: failed"
       tail -n 5 "$run/link.log"
       status=1
       continue
     fi
-    if ! read -r knee gbps band steps cycle < <(summarize "$out"); then
+    if ! read -r knee gbps band steps cycle set_aside < <(summarize "$out"); then
       echo "RTT $rtt ms, sweep $i: no knee in the probe's JSON ($out)"
       status=1
       continue
     fi
-    printf "RTT %3s ms, sweep %d: knee %2d (%s +- %s Gbit/s); steps %s; cycle %s ms; load %s\n" \
-      "$rtt" "$i" "$knee" "$gbps" "$band" "$steps" "$cycle" "$(cut -d' ' -f1 /proc/loadavg)"
+    printf "RTT %3s ms, sweep %d: knee %2d (%s +- %s Gbit/s); steps %s; cycle %s ms; runs set aside %s; load %s\n" \
+      "$rtt" "$i" "$knee" "$gbps" "$band" "$steps" "$cycle" "$set_aside" "$(cut -d' ' -f1 /proc/loadavg)"
     knees="$knees $knee"
   done
   # The most frequent knee and how many sweeps found it: the bar is ROUNDS of ROUNDS.
@@ -90,6 +97,7 @@ for rtt in $rtts; do
     sort -rn | head -1 || echo "0 -")
   printf "RTT %3s ms: knees%s: %s in %s/%s; ideal pipe %d\n" "$rtt" "$knees" "$mode" "$count" \
     "$rounds" "$bdp_knee"
+done
 done
 echo "   load $(cut -d' ' -f1-3 /proc/loadavg) at end"
 exit "$status"

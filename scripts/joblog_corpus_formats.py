@@ -58,7 +58,7 @@ def spot_preempted_restart_rotated_logs(c, rng):
             ({"ResponseType": "Success"}, lambda t: {"total": round(rng.uniform(1500, 1800) * 300)}),
             ({"ResponseType": "ClientAccountBandwidthThrottlingError"},
              lambda t: {"total": round(rng.uniform(15, 25) * 300)} if downloading(t) else None)]),
-    ], region="switzerlandnorth")
+    ], region="switzerlandnorth", account="stsharedeu03")
     return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "1",
                                  "--account-kind", "standard_gpv2_other_regions"],
                 verdict="account egress", confidence="confirmed",

@@ -92,9 +92,10 @@ def smi_rows(samples, gpus, start, end, interval, util, node="", na_every=0, rng
     return rows
 
 
-def monitor(c, path, form, interval_s, start, end, metrics, region="eastus"):
-    """metrics: [(name, unit, [(dims, fn(t) -> {aggregation: value} or None)])]; the account
-    in `region` (the response's resourceregion)."""
+def monitor(c, path, form, interval_s, start, end, metrics, region="eastus",
+            account="stmlcorpus01"):
+    """metrics: [(name, unit, [(dims, fn(t) -> {aggregation: value} or None)])]; `account` in
+    `region` (the response's resourceregion): the account the job's rslex log reads."""
     built = []
     for name, unit, series in metrics:
         out_series = []
@@ -108,7 +109,7 @@ def monitor(c, path, form, interval_s, start, end, metrics, region="eastus"):
                 t += interval_s
             out_series.append((dims, pts))
         built.append((name, unit, out_series))
-    ns = "Microsoft.Storage/storageAccounts/stmlcorpus01/blobServices/default"
+    ns = f"Microsoft.Storage/storageAccounts/{account}/blobServices/default"
     doc = json.loads(c.monitor_doc(form, start, end, interval_s, ns, built))
     doc["resourceregion"] = region
     c.write(path, json.dumps(doc, indent=1, sort_keys=(form == "az")))
@@ -349,7 +350,7 @@ def blob_not_found_wrong_path(c, rng):
             ({"ResponseType": "Success"}, lambda t: {"total": round(rng.uniform(80, 120))}),
             ({"ResponseType": "ClientOtherError"},
              lambda t: {"total": 2.0} if t0 <= t < t0 + 60 else None)]),
-    ])
+    ], account="stvisiondata02")
     return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "1", "--region",
                                  "eastus"],
                 verdict="storage access failed", confidence="confirmed",

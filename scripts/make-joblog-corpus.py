@@ -577,8 +577,10 @@ def demo_gpu_lost():
 
 def main():
     # Jobs of kinds the first ones did not have, appended so every earlier job keeps its seed.
+    import joblog_corpus_third
     import joblog_corpus_unseen
     joblog_corpus_unseen.register(sys.modules[__name__])
+    joblog_corpus_third.register(sys.modules[__name__])
     os.makedirs(ROOT, exist_ok=True)
     for sub in ("profiles", "with"):
         shutil.rmtree(os.path.join(ROOT, sub), ignore_errors=True)

@@ -11,9 +11,11 @@
 # Usage:
 #   scripts/netns.sh check PREFIX       exit 0 when this machine allows namespaces, 77 when not
 #   scripts/netns.sh up PREFIX [--rate 1gbit] [--delay-ms 10] [--net 10.200.80]
-#                              [--netdelay build/netdelay] [--lifetime-s 900]
+#                              [--netdelay build/netdelay] [--lifetime-s 900] [--cc cubic]
 #       --delay-ms is one way (10 = 20 ms RTT); --net is the first three octets of the veth
-#       subnet (the TUN pair takes the next /24). Prints the addresses as shell assignments.
+#       subnet (the TUN pair takes the next /24); --cc pins the server side's TCP congestion
+#       control (default: the host's, which new namespaces inherit). Prints the addresses as
+#       shell assignments.
 #   scripts/netns.sh down PREFIX        always safe: removes whatever of PREFIX exists
 # Only 10.200.x addresses, and only inside the namespaces this script creates.
 set -euo pipefail
@@ -60,7 +62,7 @@ cmd_up() {
   shift
   check_prefix "$prefix"
   local rate=1gbit delay_ms=10 net=10.200.80 lifetime_s=900
-  local netdelay=${NETDELAY:-build/netdelay} burst=256kb
+  local netdelay=${NETDELAY:-build/netdelay} burst=256kb cc=""
   while (($#)); do
     case "$1" in
       --rate) rate=$2 ;;
@@ -69,6 +71,7 @@ cmd_up() {
       --netdelay) netdelay=$2 ;;
       --lifetime-s) lifetime_s=$2 ;;
       --burst) burst=$2 ;;
+      --cc) cc=$2 ;;
       *) die "unknown option $1" ;;
     esac
     shift 2 || die "option $1 needs a value"
@@ -115,6 +118,21 @@ cmd_up() {
   ip netns exec "$srv" sysctl -qw net.ipv4.tcp_wmem="4096 16384 33554432"
   ip netns exec "$cli" sysctl -qw net.ipv4.tcp_rmem="4096 131072 33554432"
 
+  # The sender's congestion control is the server's, not the link's, yet it decides what N
+  # connections carry: BBR paces each connection at its own bandwidth estimate once it leaves
+  # start-up, CUBIC does not pace. New namespaces take the host's default (bbr on some machines,
+  # cubic on a stock kernel); a route's congctl pins it for every connection the server accepts
+  # over either link. (A namespace may not set tcp_congestion_control itself to an algorithm
+  # outside the host's tcp_allowed_congestion_control; a route may.)
+  if [[ -n "$cc" ]]; then
+    [[ "$cc" =~ ^[a-z0-9_]+$ ]] || die "--cc must be an algorithm name (got $cc)"
+    ip -n "$srv" route replace "$net.0/24" dev veth-srv congctl lock "$cc" ||
+      die "--cc $cc refused (available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control))"
+    ip -n "$srv" route replace "$tun_net.2" dev tun-srv congctl lock "$cc"
+  else
+    cc=$(ip netns exec "$srv" sysctl -n net.ipv4.tcp_congestion_control)
+  fi
+
   ip netns exec "$srv" tc qdisc add dev veth-srv root tbf rate "$rate" burst "$burst" latency 50ms
   ip netns exec "$srv" tc qdisc add dev tun-srv root tbf rate "$rate" burst "$burst" latency 100ms
 
@@ -141,6 +159,7 @@ NETNS_RATE_ADDR=$net.1
 NETNS_DELAY_ADDR=$tun_net.1
 NETNS_RATE=$rate
 NETNS_ONE_WAY_DELAY_MS=$delay_ms
+NETNS_SERVER_CC=$cc
 EOF
 }
 

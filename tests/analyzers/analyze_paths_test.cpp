@@ -1,5 +1,6 @@
 #include "analyzers/analyze_paths.h"
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -161,4 +162,33 @@ TEST_CASE("feedcheck analyze: summary, --json and exit codes", "[analyzers][cli]
   auto [usage, __] = run("analyze --format nope " + DemoJob());
   CHECK(usage == 2);
   std::remove(out.c_str());
+}
+
+TEST_CASE("rotated data-capability.log files: folder by folder, oldest first",
+          "[analyzers][paths]") {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() / "feedcheck-dc-order";
+  fs::remove_all(root);
+  auto write = [&](const std::string& rel, const std::string& text) {
+    fs::path p = root / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+  };
+  auto line = [](const char* when) {
+    return fmt::format("INFO {} data_capability.py:112 [28] - Starting data capability session\n",
+                       when);
+  };
+  // Named in the order a directory listing gives; Python's rotation makes .log.2 the oldest.
+  std::string a_live = write("node-a/data-capability.log", line("2026-02-11 09:00:00,000"));
+  std::string a_1 = write("node-a/data-capability.log.1", line("2026-02-11 08:00:00,000"));
+  std::string a_2 = write("node-a/data-capability.log.2", line("2026-02-11 07:00:00,000"));
+  std::string b_live = write("node-b/data-capability.log", line("2026-02-11 06:00:00,000"));
+  // No timestamp to go by: the rotation suffix decides.
+  std::string c_live = write("node-c/data-capability.log", "\n");
+  std::string c_1 = write("node-c/data-capability.log.1", "\n");
+  std::vector<std::string> ordered =
+      OrderDataCapabilityFiles({a_live, a_1, a_2, b_live, c_live, c_1});
+  CHECK(ordered == std::vector<std::string>{a_2, a_1, a_live, b_live, c_1, c_live});
+  fs::remove_all(root);
 }

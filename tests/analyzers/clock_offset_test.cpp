@@ -52,3 +52,53 @@ TEST_CASE("a job whose nvidia-smi wrote UTC-7: samples shifted, a note names the
   REQUIRE(before);
   CHECK(*mount > 10 * *before);
 }
+
+TEST_CASE("the zone nvidia-smi wrote in: the forms --gpu-utc-offset takes, a clear error else",
+          "[analyzers][gpu][clock]") {
+  std::string error;
+  CHECK(*ParseUtcOffsetS("+05:30", &error) == 19800);
+  CHECK(*ParseUtcOffsetS("-07:00", &error) == -25200);
+  CHECK(*ParseUtcOffsetS("+0545", &error) == 20700);
+  CHECK(*ParseUtcOffsetS("UTC-03:30", &error) == -12600);
+  CHECK(*ParseUtcOffsetS("+9", &error) == 32400);
+  CHECK(*ParseUtcOffsetS("+14:00", &error) == 50400);
+  CHECK(*ParseUtcOffsetS("Z", &error) == 0);
+  CHECK(*ParseUtcOffsetS("UTC", &error) == 0);
+  for (const char* bad : {"05:30", "+5:3", "+05:20", "+15:00", "-12:30", "+05:30:00", "IST", "+ 5",
+                          "+05:60", "--07:00", ""}) {
+    INFO(bad);
+    error.clear();
+    if (std::string(bad).empty()) continue;  // "" is "not given", handled by the caller
+    CHECK_FALSE(ParseUtcOffsetS(bad, &error));
+    CHECK(error.find("is not a UTC offset") != std::string::npos);
+    CHECK(error.find("+HH:MM or -HH:MM") != std::string::npos);
+  }
+  CHECK(UtcOffsetName(19800) == "UTC+05:30");
+  CHECK(UtcOffsetName(-25200) == "UTC-07:00");
+}
+
+TEST_CASE("a stated --gpu-utc-offset is used instead of the guess", "[analyzers][gpu][clock]") {
+  auto run = [](std::optional<double> offset_s) {
+    AnalyzeRequest req;
+    req.paths = {test::DataDir() + "/joblogs/nvidia-smi-local-time-small-files"};
+    req.options.gpu_utc_offset_s = offset_s;
+    return AnalyzePaths(req);
+  };
+  AnalysisResult stated = run(-7 * 3600.0);
+  AnalysisResult guessed = run(std::nullopt);
+  int notes = 0;
+  for (const auto& d : stated.evidence.diagnostics.kept())
+    if (d.code == std::string(kCodeGpuLocalTime)) {
+      ++notes;
+      CHECK(d.message.find("as --gpu-utc-offset states") != std::string::npos);
+      CHECK(d.message.find("UTC-07:00") != std::string::npos);
+    }
+  CHECK(notes == 2);
+  CHECK(*stated.evidence.facts.Number("gpu.lost_mount_gpu_s") ==
+        Approx(*guessed.evidence.facts.Number("gpu.lost_mount_gpu_s")));
+  // A stated zone is not guessed over, even when it is wrong: UTC leaves the samples hours
+  // before the logs, and the GPU time falls before the data runtime started.
+  AnalysisResult wrong = run(0.0);
+  CHECK(*wrong.evidence.facts.Number("gpu.lost_mount_gpu_s") == 0);
+  CHECK(*wrong.evidence.facts.Number("gpu.lost_unknown_gpu_s") > 0);
+}

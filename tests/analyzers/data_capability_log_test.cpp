@@ -95,3 +95,82 @@ TEST_CASE("an activity that never completes is reported", "[analyzers][data_capa
   REQUIRE(ev.timeline.size() == 1);
   CHECK(ev.timeline[0].status == "unfinished");
 }
+
+namespace {
+
+// Feeds `files` (name, text) to one analyzer in the order given, as AnalyzePaths does.
+Evidence RunFiles(DataCapabilityAnalyzer& a,
+                  const std::vector<std::pair<std::string, std::string>>& files) {
+  std::string error;
+  for (const auto& [name, text] : files) {
+    LineReader reader = LineReader::FromBuffer(text, a.MaxLineBytes());
+    FeedLines(reader, name, a, &error);
+  }
+  Evidence ev;
+  a.Finish(&ev);
+  return ev;
+}
+
+bool HasCode(const Evidence& ev, const char* code) {
+  for (const auto& d : ev.diagnostics.kept())
+    if (d.code == code) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a download that starts in data-capability.log.1 and ends in .log is one download",
+          "[analyzers][data_capability]") {
+  // Python's RotatingFileHandler rolled the log over while the download ran.
+  const std::string older =
+      "INFO 2026-02-11 07:02:10,118 data_capability.py:112 [31] - Starting data capability "
+      "session (inputs: 1, outputs: 1)\n"
+      "INFO 2026-02-11 07:02:14,500 sdk_logger.py:44 [31] - ActivityStarted, download\n";
+  const std::string live =
+      "WARNING 2026-02-11 07:20:02,410 download.py:87 [31] - download of INPUT_data is slower "
+      "than expected\n"
+      "INFO 2026-02-11 07:41:54,500 sdk_logger.py:44 [31] - ActivityCompleted: "
+      "Activity=download, HowEnded=Success, Duration=2380000.00 [ms]\n";
+  DataCapabilityAnalyzer a;
+  Evidence ev = RunFiles(a, {{"job/data_capability/data-capability.log.1", older},
+                             {"job/data_capability/data-capability.log", live}});
+  CHECK_FALSE(HasCode(ev, "A205"));
+  REQUIRE(ev.timeline.size() == 1);
+  CHECK(ev.timeline[0].status == "Success");
+  CHECK(ev.timeline[0].end_epoch_s - ev.timeline[0].start_epoch_s == Approx(2380));
+  CHECK(Num(ev, "runtime.download_s") == Approx(2380));
+
+  // Another node's folder is another log: an activity open there does not complete here.
+  DataCapabilityAnalyzer b;
+  Evidence two = RunFiles(
+      b, {{"job/node-0/data-capability.log", older}, {"job/node-1/data-capability.log", live}});
+  CHECK(HasCode(two, "A205"));
+  // A restarted session (a preempted node) closes what the old one left open.
+  DataCapabilityAnalyzer c;
+  Evidence restarted = RunFiles(
+      c, {{"job/dc/data-capability.log.1", older}, {"job/dc/data-capability.log", older + live}});
+  CHECK(HasCode(restarted, "A205"));
+  bool named = false;
+  for (const auto& d : restarted.diagnostics.kept())
+    named |= d.code == "A205" && d.location.file == "job/dc/data-capability.log.1" &&
+             d.location.line == 2;
+  CHECK(named);
+}
+
+TEST_CASE("a log's last line without a newline is read, with a note at its line",
+          "[analyzers][data_capability]") {
+  // The node was deallocated mid-write.
+  const char* log =
+      "INFO 2026-04-07 10:00:26,000 sdk_logger.py:44 [28] - ActivityStarted, mount\n"
+      "INFO 2026-04-07 10:00:28,400 sdk_logger.py:44 [28] - ActivityCompleted: Activity=mount, "
+      "HowEnded=Success, Duration=2400.00 [ms]\n"
+      "INFO 2026-04-07 11:19:57,000 data_capability.py:402 [28] - Stopping data capabil";
+  DataCapabilityAnalyzer a;
+  Evidence ev = Run(a, log, "data-capability.log");
+  CHECK(*ev.facts.Text("runtime.mode") == "mount");
+  CHECK(a.stats().malformed == 0);
+  bool noted = false;
+  for (const auto& d : ev.diagnostics.kept())
+    noted |= d.code == "A207" && d.location.file == "data-capability.log" && d.location.line == 3;
+  CHECK(noted);
+}

@@ -68,6 +68,26 @@ TEST_CASE("nvidia-smi CSV with header and units", "[analyzers][gpu]") {
   CHECK(ev.timeline[0].end_epoch_s - ev.timeline[0].start_epoch_s == Approx(10));
 }
 
+TEST_CASE("nvidia-smi: a row cut short of the header's columns is named, not read",
+          "[analyzers][gpu]") {
+  // The node went away mid-write: "95 %" became "9", memory.used is gone.
+  const char* csv =
+      "timestamp, index, name, utilization.gpu [%], memory.used [MiB]\n"
+      "2026/04/07 11:19:40.000, 0, NVIDIA A100-SXM4-40GB, 93 %, 35120 MiB\n"
+      "2026/04/07 11:19:50.000, 0, NVIDIA A100-SXM4-40GB, [Unknown Error], [Unknown Error]\n"
+      "2026/04/07 11:20:00.000, 0, NVIDIA A100-SXM4-40GB, 9";
+  GpuUtilAnalyzer a;
+  Evidence ev = RunGpu(a, GpuFileFormat::kNvidiaSmiCsv, csv, "nvidia-smi.csv");
+  CHECK(Num(ev, "gpu.samples") == 1);
+  CHECK(a.missing_values() == 1);  // [Unknown Error]: no sample
+  REQUIRE(a.stats().malformed == 1);
+  const Diagnostic& d = ev.diagnostics.kept()[0];
+  CHECK(d.location.file == "nvidia-smi.csv");
+  CHECK(d.location.line == 4);
+  CHECK(d.message.find("4 columns, the header has 5: a cut row") != std::string::npos);
+  CHECK(d.message.find("last line has no newline") != std::string::npos);
+}
+
 TEST_CASE("nvidia-smi CSV without header, nounits", "[analyzers][gpu]") {
   const char* csv =
       "2024/05/01 10:00:00.000, 0, 3\n"

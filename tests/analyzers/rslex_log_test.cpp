@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "analyzers/analyze_paths.h"
 #include "test_util.h"
@@ -130,4 +131,35 @@ TEST_CASE("lines going back in time are counted within a file, not across nodes'
       CHECK(d.message.rfind("1 lines", 0) == 0);  // node-1's third line only
     }
   CHECK(notes == 1);
+}
+
+TEST_CASE("the accounts a job read: the resolver's account_name and refused requests' hosts",
+          "[analyzers][rslex]") {
+  const char* log =
+      "2025-12-04T22:10:38.412000Z  INFO rslex_azureml::data_store::resolver: "
+      "[CachedResolver::resolve()] DataStore resolved info=DataStoreInfo { id: "
+      "\"imagenet_train\", ... } datastore_type=Some(AzureBlob) "
+      "account_name=Some(\"stImageNet01\")\n"
+      "2025-12-04T22:11:02.100000Z  WARN rslex_http_stream::http_client::response: "
+      "non-successful response Status: 404 The specified blob does not exist. Headers: { "
+      "\"x-ms-error-code\": \"BlobNotFound\", ... } method=HEAD "
+      "request_uri=https://stlabels02.blob.core.windows.net/labels/train.csv\n"
+      "2025-12-04T22:11:03.100000Z  WARN rslex_http_stream::http_client::response: "
+      "non-successful response Status: 404 Not Found Headers: { } method=GET "
+      "request_uri=https://example.com/not-storage\n"
+      "2025-12-04T22:11:04.100000Z  WARN rslex_http_stream::http_client::response: "
+      "non-successful response Status: 403 Forbidden Headers: { \"x-ms-error-code\": "
+      "\"AuthenticationFailed\", ... } method=GET "
+      "request_uri=https://stlabels02.blob.core.windows.net/labels/val.csv\n";
+  RslexLogAnalyzer a;
+  Evidence ev = Run(a, log, "rslex.log.2025-12-04-22");
+  CHECK(a.accounts() == std::set<std::string>{"stimagenet01", "stlabels02"});
+  // Refusals that end jobs are kept over time, by status, on the access lane.
+  int access = 0;
+  for (const auto& iv : ev.timeline)
+    if (iv.lane == "access") {
+      ++access;
+      CHECK((iv.label == "404 refused" || iv.label == "403 refused"));
+    }
+  CHECK(access == 2);
 }

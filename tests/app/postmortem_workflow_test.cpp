@@ -49,6 +49,8 @@ PostmortemRequest Request(const std::string& job, const nlohmann::json& args) {
       r.profile = kCorpus + "/" + value;
     else if (flag == "--with")
       r.with.push_back(kCorpus + "/" + value);
+    else if (flag == "--gpu-utc-offset")
+      r.gpu_utc_offset = value;
     else
       FAIL("flag the test does not map: " << flag);
   }
@@ -92,6 +94,21 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
     if (d.confidence == "inconclusive") CHECK_FALSE(d.settle_with.empty());
     // A multi-node job is read as a cluster: one row per node.
     if (label.contains("nodes")) CHECK(d.nodes.size() == label["nodes"].get<size_t>());
+    // A job that failed on access says what to change and what it recovers, or why no figure.
+    if (d.cause == "storage access failed") {
+      CHECK_FALSE(d.estimate.text.empty());
+      if (d.estimate.available) CHECK(d.estimate.idle_fraction_after <= d.gpu.idle_fraction);
+    }
+    // Diagnostics the job's files must not raise (a rotated log is not an unfinished one).
+    if (label.contains("absent_diagnostics"))
+      for (const auto& code : label["absent_diagnostics"]) {
+        bool raised = false;
+        for (const auto& diag : out.report.evidence.diagnostics.kept())
+          raised = raised || diag.code == code.get<std::string>();
+        for (const auto& diag : out.diagnostics.kept())
+          raised = raised || diag.code == code.get<std::string>();
+        CHECK_FALSE(raised);
+      }
     if (label.contains("straggler")) {
       REQUIRE(d.nodes.size() >= 2);
       const std::string straggler = label["straggler"];

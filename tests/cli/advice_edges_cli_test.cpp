@@ -2,7 +2,11 @@
 // "did you mean", replication plans when one node outruns an account or accounts outnumber
 // nodes, profile errors, advice that checks its own premises, findings ordered by how far past
 // a limit they are, and retired sizes.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -210,9 +214,25 @@ TEST_CASE("retired sizes are sized and flagged", "[cli][advise][egress][edges]")
   CHECK(Has(e.out, "Standard_NC24s_v3 (retired 2025-09-30)"));
   CHECK(Has(e.out,
             "https://learn.microsoft.com/azure/virtual-machines/ncv3-nc6s-nc12s-nc24s-retirement"));
-  RunResult all = RunFeedcheck({"egress", "--all"});
-  CHECK(Has(all.out, "Standard_NC6s_v3 (retired 2025-09-30)"));
-  CHECK(Has(all.out, "Standard_NC12s_v3 (retired 2025-09-30)"));
+  // In the table of all sizes, the retirement date has a column of its own, so the size
+  // column (and its JSON value) is the name a program matches.
+  RunResult all = RunFeedcheck({"egress", "--all", "--json"});
+  const nlohmann::json all_json = all.Json();
+  int retired = 0;
+  for (const auto& t : all_json["tables"])
+    if (t["title"] == "By VM size")
+      for (const auto& row : t["rows"]) {
+        CHECK(row["sku"].get<std::string>().find(' ') == std::string::npos);
+        if (row["sku"] == "Standard_NC6s_v3" || row["sku"] == "Standard_NC12s_v3") {
+          CHECK(row["retired_on"] == "2025-09-30");
+          ++retired;
+        }
+        if (row["sku"] == "Standard_ND96asr_v4") CHECK(row["retired_on"] == "");
+      }
+  CHECK(retired == 2);
+  RunResult all_text = RunFeedcheck({"egress", "--all"});
+  CHECK(Has(all_text.out, "Retired"));
+  CHECK(Has(all_text.out, "2025-09-30"));
   RunResult plan =
       RunFeedcheck({"plan", "--bytes", "1TB", "--files", "1000", "--sku", "Standard_NC6s_v3"});
   CHECK(Has(plan.out, "Standard_NC6s_v3 (retired 2025-09-30)"));
@@ -249,4 +269,39 @@ TEST_CASE("postmortem looks the account up as egress does", "[cli][postmortem][e
   auto premium = account_facts("eastus", "premium_block_blob");
   CHECK(premium["account.kind"] == "premium_block_blob");
   CHECK(premium.count("account.egress_gbps") == 0);  // no published limit
+}
+
+TEST_CASE("settings a user's rule advises are checked against the guide's",
+          "[cli][advise][rules][edges]") {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("feedcheck_edges_rules_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  {
+    std::ofstream out(dir / "mine.yaml");
+    out << "- id: prune-late\n"
+           "  severity: info\n"
+           "  title: Prune the cache late\n"
+           "  when: node.count >= 1\n"
+           "  say: prune late\n"
+           "  env:\n"
+           "    DATASET_MOUNT_FILE_CACHE_PRUNE_THRESHOLD: 1.5\n"
+           "    DATASET_MOUNT_READ_THREAD: 64\n"
+           "  source: ours\n";
+  }
+  // The misspelt name is a warning when the rule is read (the runtime would ignore it) ...
+  RunResult validate = RunFeedcheck({"rules", "validate", (dir / "mine.yaml").string()});
+  CHECK(Has(validate.out + validate.err, "R214"));
+  CHECK(Has(validate.out + validate.err, "did you mean 'DATASET_MOUNT_READ_THREADS'?"));
+  // ... and the out-of-range value is named beside the advice that pastes it.
+  RunResult r =
+      RunFeedcheck({"advise", "--rules", dir.string(), "--profile",
+                    Profile("italynorth-standard-gpv2.yaml"), "--json", "--fail-on", "never"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  std::string warnings = r.Json()["context"]["warnings"].dump();
+  CHECK(Has(warnings, "rule prune-late advises DATASET_MOUNT_FILE_CACHE_PRUNE_THRESHOLD=1.5"));
+  CHECK(Has(warnings, "1.5 is outside 0 to 1"));
+  CHECK(Has(warnings, "Available mount settings"));
+  fs::remove_all(dir);
 }

@@ -92,3 +92,17 @@ TEST_CASE("bad inputs are refused", "[core][account_plan]") {
   CHECK_FALSE(PlanAccounts(4, 0, 200, &p));
   CHECK_FALSE(PlanAccounts(4, 24, -1, &p));
 }
+
+TEST_CASE("a long node split names its first and last ranges", "[core][account_plan]") {
+  AccountPlan p;
+  REQUIRE(PlanAccounts(2400, 20, 200, &p));
+  CHECK(p.accounts == 240);
+  CHECK_FALSE(p.striped);
+  CHECK(NodeSplitText(p) ==
+        "nodes 0-9 -> account 1, nodes 10-19 -> account 2, ..., nodes 2390-2399 -> account 240");
+  // Past the 250 accounts a subscription may have in one region: said, in both texts.
+  REQUIRE(PlanAccounts(100000, 24, 200, &p));
+  CHECK(p.accounts == 12000);
+  CHECK(AccountPlanSummary(p).find("more than the 250") != std::string::npos);
+  CHECK(DescribeAccountPlan(p, {}).find("more than the 250 storage accounts") != std::string::npos);
+}

@@ -30,3 +30,49 @@ TEST_CASE("other facts get their unit's bounds; 0 stays a value", "[core][bounds
   CHECK(DeclaredValueProblem("gpu.util_mean", 101, Unit::kPercent).has_value());
   CHECK_FALSE(DeclaredValueProblem("probe.latency.ttfb_p99_ms", 1e9, Unit::kMilliseconds));
 }
+
+namespace {
+FactSet Declared(std::initializer_list<std::pair<const char*, double>> items) {
+  FactSet facts;
+  Provenance p;
+  p.origin = FactOrigin::kDeclared;
+  p.source = "profile";
+  for (const auto& [key, value] : items) facts.Set(NumberFact(key, value, Unit::kBytes, p));
+  return facts;
+}
+}  // namespace
+
+TEST_CASE("declared dataset facts that contradict each other are named together",
+          "[core][bounds]") {
+  // A consistent dataset: nothing to say.
+  CHECK(DeclaredContradictions(Declared({{"dataset.bytes", 1e12},
+                                         {"dataset.median_file_bytes", 5e5},
+                                         {"dataset.max_file_bytes", 4e6}}))
+            .empty());
+  // A median larger than the largest file and than the dataset: two contradictions.
+  auto both = DeclaredContradictions(Declared({{"dataset.bytes", 5e8},
+                                               {"dataset.median_file_bytes", 2e9},
+                                               {"dataset.max_file_bytes", 1e9}}));
+  REQUIRE(both.size() == 3);  // and the largest file larger than the dataset
+  CHECK(both[0].key == "dataset.median_file_bytes");
+  CHECK(both[0].message.find("dataset.max_file_bytes") != std::string::npos);
+  CHECK(both[1].message.find("larger than the whole dataset") != std::string::npos);
+  CHECK(both[2].key == "dataset.max_file_bytes");
+  // files x mean far from bytes; within 2x is a rough figure, not a contradiction.
+  FactSet off = Declared({{"dataset.bytes", 1e12}, {"dataset.mean_file_bytes", 5e5}});
+  Provenance p;
+  p.origin = FactOrigin::kDeclared;
+  off.Set(NumberFact("dataset.files", 20'000'000, Unit::kCount, p));
+  auto far = DeclaredContradictions(off);
+  REQUIRE(far.size() == 1);
+  CHECK(far[0].message.find("more than 2x away") != std::string::npos);
+  off.Set(NumberFact("dataset.files", 3'000'000, Unit::kCount, p));
+  CHECK(DeclaredContradictions(off).empty());
+  // Facts from the knowledge base or a derivation are not the user's to contradict.
+  FactSet derived;
+  Provenance d;
+  d.origin = FactOrigin::kKnowledge;
+  derived.Set(NumberFact("dataset.median_file_bytes", 2e9, Unit::kBytes, d));
+  derived.Set(NumberFact("dataset.max_file_bytes", 1e9, Unit::kBytes, d));
+  CHECK(DeclaredContradictions(derived).empty());
+}

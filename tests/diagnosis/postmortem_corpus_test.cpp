@@ -108,3 +108,40 @@ TEST_CASE("odd input in the corpus: named by file and line, the rest of the job 
   CHECK(local.out.find("read as local time UTC-07:00") != std::string::npos);
   CHECK(local.out.find("all of it during the mount's reads") != std::string::npos);
 }
+
+TEST_CASE("odd input of the third pass: cut rows, other accounts, a stated zone",
+          "[diagnosis][corpus]") {
+  // The node went away mid-write: the GPU file's last row is cut short and named; the request
+  // rate throttling is still found.
+  CommandResult cut =
+      Postmortem("request-throttled-gpu-stall-cut-lines",
+                 {"--sku", "Standard_ND96asr_v4", "--nodes", "1", "--region", "eastus"}, "term");
+  REQUIRE(cut.exit_code == 0);
+  CHECK(cut.out.find("Verdict: REQUEST RATE, CONFIRMED") != std::string::npos);
+  CHECK(cut.out.find("gpu/nvidia-smi.csv:3410: warning[A201]: 4 columns, the header has 5") !=
+        std::string::npos);
+  // The logs' cut last lines still read, each with a note at its line.
+  CHECK(cut.out.find("data_capability/data-capability.log:5: note[A207]") != std::string::npos);
+  CHECK(cut.out.find("data_capability/rslex.log.2026-04-07-11:458: note[A207]") !=
+        std::string::npos);
+  // Metrics of another account are set aside with both accounts named, and not blamed.
+  CommandResult other =
+      Postmortem("throttled-other-account-metrics",
+                 {"--sku", "Standard_ND96asr_v4", "--nodes", "2", "--region", "eastus"}, "term");
+  REQUIRE(other.exit_code == 0);
+  const std::string all = other.out + other.err;
+  CHECK(all.find("metrics/storage-metrics.json: warning[A213]") != std::string::npos);
+  CHECK(all.find("'stlogsarchive02', but the job read 'stimagenet01'") != std::string::npos);
+  CHECK(other.out.find("Verdict: ACCESS MODE, CONFIRMED") != std::string::npos);
+  // A zone stated on the command line is used, and said; a bad one is a usage error.
+  CommandResult ist = Postmortem(
+      "nvidia-smi-ist-long-job",
+      {"--sku", "Standard_ND96asr_v4", "--nodes", "1", "--gpu-utc-offset", "+05:30"}, "term");
+  REQUIRE(ist.exit_code == 0);
+  CHECK(ist.out.find("read as local time UTC+05:30, as --gpu-utc-offset states") !=
+        std::string::npos);
+  CommandResult bad =
+      Postmortem("nvidia-smi-ist-long-job", {"--gpu-utc-offset=Asia/Kolkata"}, "term");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("'Asia/Kolkata' is not a UTC offset") != std::string::npos);
+}

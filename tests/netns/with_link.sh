@@ -4,15 +4,17 @@
 # with a trap whatever happens (failure, timeout, Ctrl-C).
 #
 # usage: with_link.sh --prefix P --net 10.200.N --port PORT --rate 1gbit --delay-ms 10
-#                     --netdelay PATH -- COMMAND...
-# Exit: COMMAND's status; 77 (skip) only when the machine refuses namespaces.
+#                     --netdelay PATH [--cc cubic] -- COMMAND...
+# Exit: COMMAND's status; 77 (skip) only when the machine refuses namespaces or lacks the --cc
+# congestion control asked for.
 # Exported to COMMAND: NETNS_CLIENT, NETNS_SERVER, NETNS_RATE_URL, NETNS_DELAY_URL (nginx root,
-# serving 1g.bin (sparse) and 4k.bin), NETNS_RATE, NETNS_ONE_WAY_DELAY_MS.
+# serving 1g.bin (sparse) and 4k.bin), NETNS_RATE, NETNS_ONE_WAY_DELAY_MS, NETNS_SERVER_CC (the
+# server side's TCP congestion control: --cc, else the host's default).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-prefix=fcns net=10.200.80 port=18081 rate=1gbit delay_ms=10 netdelay=""
+prefix=fcns net=10.200.80 port=18081 rate=1gbit delay_ms=10 netdelay="" cc=""
 while (($#)); do
   case "$1" in
     --prefix) prefix=$2 ;;
@@ -21,6 +23,7 @@ while (($#)); do
     --rate) rate=$2 ;;
     --delay-ms) delay_ms=$2 ;;
     --netdelay) netdelay=$2 ;;
+    --cc) cc=$2 ;;
     --) shift && break ;;
     *) echo "with_link: unknown option $1" >&2 && exit 2 ;;
   esac
@@ -30,6 +33,10 @@ done
 
 netns="$root/scripts/netns.sh"
 bash "$netns" check "$prefix" # exits 77 with the reason when namespaces are refused
+if [[ -n "$cc" ]] && ! grep -qw -- "$cc" /proc/sys/net/ipv4/tcp_available_congestion_control; then
+  echo "with_link: SKIP: this kernel has no $cc congestion control (available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control))" >&2
+  exit 77
+fi
 
 # These tests measure the link and the probe, not the machine's other load: ctest runs them
 # RUN_SERIAL, and a raised priority (inherited by netdelay, nginx and the client) keeps builds
@@ -52,7 +59,7 @@ trap 'exit 143' TERM
 
 # The wire outlives no test: 120 s is twice the longest test's budget.
 eval "$(bash "$netns" up "$prefix" --rate "$rate" --delay-ms "$delay_ms" --net "$net" \
-  --netdelay "$netdelay" --lifetime-s 120)"
+  --netdelay "$netdelay" --lifetime-s 120 ${cc:+--cc "$cc"})"
 
 # nginx workers run as nobody: serve from a world-readable directory.
 mkdir -p "$work/www" "$work/logs" "$work/tmp"
@@ -84,10 +91,10 @@ for i in $(seq 1 50); do
 done
 ((i < 50)) || { echo "with_link: nginx not ready after 5 s" >&2 && exit 1; }
 
-export NETNS_CLIENT NETNS_SERVER NETNS_RATE NETNS_ONE_WAY_DELAY_MS
+export NETNS_CLIENT NETNS_SERVER NETNS_RATE NETNS_ONE_WAY_DELAY_MS NETNS_SERVER_CC
 export NETNS_RATE_URL="http://$NETNS_RATE_ADDR:$port"
 export NETNS_DELAY_URL="http://$NETNS_DELAY_ADDR:$port"
-echo "with_link: $rate, RTT $(awk -v d="$delay_ms" 'BEGIN{print 2*d}') ms; nginx at $NETNS_DELAY_URL (delayed) and $NETNS_RATE_URL (rate only)"
+echo "with_link: $rate, RTT $(awk -v d="$delay_ms" 'BEGIN{print 2*d}') ms; nginx at $NETNS_DELAY_URL (delayed) and $NETNS_RATE_URL (rate only); server congestion control $NETNS_SERVER_CC"
 status=0
 "$@" || status=$?
 exit "$status"

@@ -76,3 +76,36 @@ TEST_CASE("the same knee from noisy repeats of one link", "[probes][sweep]") {
   }
   CHECK(knee2 == 100);
 }
+
+TEST_CASE("runs of one step pool when they agree and keep the faster when not", "[probes][sweep]") {
+  // 2 connections at 10 ms RTT run twice: 0.952 and 0.958, inside both bands: one state.
+  CHECK(MergeRuns({2, 0.952, 0.004}, {2, 0.958, 0.004}, 0.05) == RunMerge::kPool);
+  // Apart by more than both bands but under the 5% floor: still one state.
+  CHECK(MergeRuns({2, 0.930, 0.002}, {2, 0.958, 0.002}, 0.05) == RunMerge::kPool);
+  // 3 connections at 50 ms RTT: 0.755 once (connections paced at a stale estimate), 0.965 on
+  // fresh ones. Whichever came first, the faster run stands.
+  CHECK(MergeRuns({3, 0.755, 0.004}, {3, 0.965, 0.001}, 0.05) == RunMerge::kKeepSecond);
+  CHECK(MergeRuns({3, 0.965, 0.001}, {3, 0.755, 0.004}, 0.05) == RunMerge::kKeepFirst);
+  // Far apart but inside a wide band (a loaded machine): no evidence of two states.
+  CHECK(MergeRuns({4, 0.754, 0.058}, {4, 0.850, 0.058}, 0.05) == RunMerge::kPool);
+}
+
+TEST_CASE("the count between two doublings is measured again when it falls short",
+          "[probes][sweep]") {
+  // 50 ms RTT: 3 at 0.755 under 4 at 0.963 moves the knee to 4 on one run: measure again.
+  CHECK(MiddleFellShort({3, 0.755, 0.004}, {4, 0.963, 0.004}, 0.05));
+  // 3 fills the link as well as 4 (the usual sweep): nothing to re-measure.
+  CHECK_FALSE(MiddleFellShort({3, 0.965, 0.001}, {4, 0.963, 0.004}, 0.05));
+  CHECK_FALSE(MiddleFellShort({3, 0.930, 0.002}, {4, 0.963, 0.004}, 0.05));  // under the floor
+  // The sweep that went 2, 3, 4 (0.788, 0.755, 0.963) gets the knee of its re-measured middle.
+  std::vector<StepRate> steps = {{1, 0.399, 0.001},
+                                 {2, 0.788, 0.004},
+                                 {3, 0.755, 0.004},
+                                 {4, 0.963, 0.004},
+                                 {8, 0.961, 0.004}};
+  CHECK(steps[KneeOf(steps, 0.05)].concurrency == 4);
+  StepRate again{3, 0.965, 0.001};
+  REQUIRE(MergeRuns(steps[2], again, 0.05) == RunMerge::kKeepSecond);
+  steps[2] = again;
+  CHECK(steps[KneeOf(steps, 0.05)].concurrency == 3);
+}

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/runtime_settings.h"
 #include "rules/rule_reader.h"
 #include "rules/rule_set.h"
 #include "test_facts.h"
@@ -290,6 +291,31 @@ TEST_CASE("each built-in rule fires on its case and stays quiet on the other", "
       CHECK(f.message.find('{') == std::string::npos);  // every placeholder rendered
     }
   }
+}
+
+TEST_CASE("every setting a built-in rule advises is one the guide documents, in its range",
+          "[rules][builtin]") {
+  // Names: every env entry of every rule, fired or not.
+  for (const auto& rule : Builtin().rules())
+    for (const auto& e : rule.env) {
+      INFO("rule " << rule.id << " advises " << e.name);
+      CHECK(FindRuntimeSetting(e.name) != nullptr);
+    }
+  // Values, as rendered on each rule's firing case.
+  size_t checked = 0;
+  for (const auto& [id, c] : Cases()) {
+    for (const auto& f : Builtin().Evaluate(c.fires).findings) {
+      for (const auto& e : f.env) {
+        INFO("rule " << f.rule_id << " advises " << e.name << "=" << e.value);
+        const RuntimeSetting* setting = FindRuntimeSetting(e.name);
+        REQUIRE(setting != nullptr);
+        auto problem = RuntimeSettingValueProblem(*setting, e.value);
+        CHECK_FALSE(problem.has_value());
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked >= 10);
 }
 
 TEST_CASE("every built-in rule says what it points at and what it rests on", "[rules][builtin]") {

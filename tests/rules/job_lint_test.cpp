@@ -165,7 +165,8 @@ TEST_CASE("job files that are not jobs are errors with a location", "[rules][lin
   DiagnosticList e;
   CHECK(ReadJobText("job.yml", "command: python t.py\nresources:\n  instance_count: lots\n", &odd,
                     &e));
-  CHECK(e.kept().back().message == "resources.instance_count 'lots' is not a node count");
+  CHECK(e.kept().back().message ==
+        "resources.instance_count 'lots' is not a node count (a whole number from 1 to 999999)");
   CHECK(e.kept().back().location.line == 3);
   // A profile or a metrics file parses as YAML but is no job: an error, not "Ok".
   JobFile profile;

@@ -68,7 +68,8 @@ facts:
   CHECK(d.kept()[0].code == kCodeProfileValue);
   CHECK(d.kept()[0].location.line == 3);
   CHECK(d.kept()[0].message ==
-        "'20Gbit/s' is a rate, but dataset.median_file_bytes is a size (bytes)");
+        "dataset.median_file: '20Gbit/s' is a rate, but dataset.median_file_bytes is a size "
+        "(bytes)");
   CHECK(d.kept()[1].code == kCodeProfileField);
   CHECK(d.kept()[1].location.line == 4);
   CHECK(d.kept()[1].message.rfind("unknown profile field 'dataset.filez'", 0) == 0);
@@ -121,9 +122,11 @@ TEST_CASE("a declared value outside its field's bounds is refused at its line",
     lines.push_back(diag.location.line);
   }
   CHECK(lines == std::vector<int>{3, 5, 6, 8});
-  CHECK(d.kept()[0].message == "'1e308': node.nic_gbps must be at most 10.0 Tbit/s");
+  // The field as written (node.nic) and the fact it sets (node.nic_gbps), when they differ.
+  CHECK(d.kept()[0].message == "node.nic: '1e308': node.nic_gbps must be at most 10.0 Tbit/s");
   CHECK(d.kept()[1].message == "'-5 TB': dataset.bytes cannot be negative");
   CHECK(d.kept()[2].message == "'0': dataset.files must be above 0");
+  CHECK(d.kept()[3].message == "account_limits.egress: '0': account.egress_gbps must be above 0");
   // The valid field next to them is kept.
   CHECK(p.facts.Has("account.ingress_gbps"));
   CHECK_FALSE(p.facts.Has("account.egress_gbps"));
