@@ -160,6 +160,7 @@ ErrorClass ErrorTally::Add(const HttpResponse& r) {
   if (c == ErrorClass::kNone) return c;
   ++total;
   ++by_class[c];
+  if (r.wrong_answer || r.over_cap) ++wrong_answers;
   if (r.status > 0) ++by_status[r.status];
   std::string code = ErrorCodeOf(r);
   if (!code.empty()) ++by_code[code];
@@ -176,6 +177,7 @@ ErrorClass ErrorTally::Add(const HttpResponse& r) {
 void ErrorTally::Merge(const ErrorTally& o) {
   total += o.total;
   retries += o.retries;
+  wrong_answers += o.wrong_answers;
   for (auto& [k, v] : o.by_class) by_class[k] += v;
   for (auto& [k, v] : o.by_status) by_status[k] += v;
   for (auto& [k, v] : o.by_code) by_code[k] += v;

@@ -56,6 +56,9 @@ std::string ErrorCodeOf(const HttpResponse& response);
 struct ErrorTally {
   uint64_t total = 0;  ///< failed attempts (retried or not)
   uint64_t retries = 0;
+  /// Answers that could not be the one asked for (wrong_answer, over_cap): each repeat would get
+  /// the same, so probes stop at the first.
+  uint64_t wrong_answers = 0;
   std::map<ErrorClass, uint64_t> by_class;
   std::map<int, uint64_t> by_status;
   std::map<std::string, uint64_t> by_code;  ///< x-ms-error-code

@@ -111,7 +111,9 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     // One page, retried on throttling and transient faults with RetryPolicy's backoff (every
     // attempt is a request of the budget; none is sent after the deadline or a stop).
     HttpResponse resp;
+    HttpResponse retried;  // the last failed attempt that was retried, if any
     bool admitted = false;
+    bool deadline_cut = false;  // the last attempt was cut by the probe's own deadline
     for (int attempt = 0;; ++attempt) {
       ListProbeOptions page_options = options;
       page_options.max_results = PageEntries(options.max_results, budget.bytes_left());
@@ -133,6 +135,11 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
       result.requests_sent++;
       result.bytes_received += resp.body_bytes;
       if (resp.stopped || (resp.status == 200 && resp.transport_error.empty())) break;
+      // Timed out only because the budget capped its timeout, after pages came or after a
+      // failure that was retried: the probe's own limit, not slow storage (the throughput and
+      // latency probes' rule). A first page that never came in the whole budget is a timeout.
+      deadline_cut = resp.timed_out && req.timeout_s < 60 && (pages > 0 || attempt > 0);
+      if (deadline_cut) break;
       ErrorClass c = ClassifyResponse(resp);
       // At least the wait the server asked for (Retry-After); none past the budget's end.
       double delay_s =
@@ -141,15 +148,26 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
         break;
       errors.Add(resp);
       ++errors.retries;
+      retried = resp;
       std::this_thread::sleep_for(std::chrono::duration<double>(delay_s));
+    }
+    if (deadline_cut && retried.status == 0 && retried.transport_error.empty()) {
+      stop = "duration budget reached";  // nothing failed: the time was up
+      break;
     }
     if (!admitted || resp.stopped) {
       stop = budget.stop_reason();
       if (stop.empty()) stop = StopReason();
       break;
     }
-    if (resp.status != 200 || !resp.transport_error.empty()) {
+    if (deadline_cut) {
+      // The page failed, was retried, and the retry ran into the deadline: what the server did
+      // is the failure before it (already counted).
+      resp = retried;
+    } else if (resp.status != 200 || !resp.transport_error.empty()) {
       errors.Add(resp);
+    }
+    if (resp.status != 200 || !resp.transport_error.empty()) {
       never_connected = NoHttpAnswer(resp);
       not_found = resp.status == 404;
       if (resp.status == 0 || resp.status == 200) {

@@ -404,8 +404,9 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
       out.steps.push_back(std::move(step));
     }
     if (budget_hit || StopRequested()) return false;
-    // Refused (a 403, an answer that is not the one asked for): more connections get the same.
-    if (errors.Count(ErrorClass::kClient) > 0) return false;
+    // An answer that is not the one asked for (a Range ignored, gzip): more connections would
+    // only get more of it, each costing the server its send buffer.
+    if (errors.wrong_answers > 0) return false;
     if (out.steps.size() >= 2 && error_rate > worst_error_rate + 0.01) return false;  // errors rise
     worst_error_rate = std::max(worst_error_rate, error_rate);
     return true;
