@@ -103,8 +103,8 @@ constexpr std::array<RslexShapeInfo, kRslexShapeCount - 1> kShapes = {{
      "the stream.",
      kIdentityBug},
     {RslexShape::kContinuation, "continuation",
-     "Status: 503 Service Unavailable | Headers: { | \"x-ms-error-code\": \"ServerBusy\", | } "
-     "code=503 | Body: <?xml ...><Error><Code>ServerBusy</Code><Message>... | RequestId:... | "
+     "Status: 503 Service Unavailable / Headers: { / \"x-ms-error-code\": \"ServerBusy\", / } "
+     "code=503 / Body: <?xml ...><Error><Code>ServerBusy</Code><Message>... / RequestId:... / "
      "Time:...</Message></Error>",
      kResponseRs},
 }};
@@ -112,6 +112,27 @@ constexpr std::array<RslexShapeInfo, kRslexShapeCount - 1> kShapes = {{
 }  // namespace
 
 std::span<const RslexShapeInfo> RslexShapes() { return kShapes; }
+
+bool IsHttpReason(int status, std::string_view reason) {
+  // The reasons of the statuses Azure Storage answers with (RFC 9110 section 15), as the
+  // runtime's HTTP library prints them; never Azure's own message.
+  struct Reason {
+    int status;
+    std::string_view text;
+  };
+  static constexpr Reason kReasons[] = {
+      {400, "Bad Request"},         {401, "Unauthorized"},
+      {403, "Forbidden"},           {404, "Not Found"},
+      {408, "Request Timeout"},     {409, "Conflict"},
+      {412, "Precondition Failed"}, {416, "Range Not Satisfiable"},
+      {429, "Too Many Requests"},   {500, "Internal Server Error"},
+      {502, "Bad Gateway"},         {503, "Service Unavailable"},
+      {504, "Gateway Timeout"},
+  };
+  for (const auto& r : kReasons)
+    if (r.status == status) return reason == r.text;
+  return false;
+}
 
 const RslexShapeInfo* RslexShapeOf(RslexShape shape) {
   size_t i = static_cast<size_t>(shape);

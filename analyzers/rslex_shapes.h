@@ -52,6 +52,10 @@ struct RslexShapeInfo {
 std::span<const RslexShapeInfo> RslexShapes();
 const RslexShapeInfo* RslexShapeOf(RslexShape shape);
 
+/// Whether `reason` is the HTTP reason phrase of `status` ("Service Unavailable" for 503), as
+/// the runtime's Status: line carries it.
+bool IsHttpReason(int status, std::string_view reason);
+
 /// The shape of a tracing event's message (the text before its first field) and whether it
 /// has `response_status_code`/`request_uri` fields (the 2026 field form).
 RslexShape ClassifyRslexMessage(std::string_view message, bool has_response_fields);
