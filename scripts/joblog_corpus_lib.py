@@ -156,6 +156,36 @@ class Rslex:
                  f'{{ "x-ms-error-code": "{code}", "x-ms-request-id": "{rid}", ... }} '
                  f"method={method} request_uri={uri}")
 
+    def refused_fields(self, t, status, uri):
+        """The 2026 field form: no Status: line, the status in response_status_code=."""
+        guid = "-".join(f"{self.rng.getrandbits(b):0{b // 4}x}" for b in (32, 16, 16, 16, 48))
+        self.add(t, "WARN", "rslex_http_stream::http_client::response",
+                 f"non-successful response request_uri={uri} response_status_code={status} "
+                 f'ms_server_side_request_id=Some("{guid}")')
+
+    def body_retry(self, t, attempt, delay_ms, timeout=True):
+        """http_client/async_body.rs: a body read retried after a stall (timeout) or an error."""
+        kind = "Timeout" if timeout else f"Retry({attempt - 1})"
+        why = "timeout" if timeout else "error"
+        self.add(t, "INFO", "rslex_http_stream::http_client::async_body",
+                 f"[RetryStrategy::run()] Retrying due to {why} retry_attempt={attempt} "
+                 f"delay={delay_ms}ms error=AsyncBodyError {{ kind: {kind}, inner: None }}")
+
+    def give_up(self, t, attempts, timeout=True):
+        """A request given up: the body read ran out of retry attempts (WARN), or the retry
+        strategy ran out of backoff delays (INFO) when `timeout` is None."""
+        if timeout is None:
+            self.add(t, "INFO", "rslex_http_stream::retry::retry_strategy",
+                     f"[RetryStrategy::run()] ran out of backoff_delays, stopping retries "
+                     f'tries={attempts} should_retry=true delay="None"', "run")
+            return
+        error = ("Timed out while trying to poll data from the response body" if timeout else
+                 f"Retry error (attempt number {attempts}) while trying to poll data from the "
+                 "response body")
+        self.add(t, "WARN", "rslex_http_stream::http_client::async_body",
+                 f"[RetryStrategy::run()] ran out of retry attempts retry_attempt={attempts} "
+                 f"error={error}")
+
     def refusals(self, start, end, count, status, reason, code, sync=False):
         for _ in range(count):
             self.refused(self.rng.uniform(start, end), status, reason, code, sync)
