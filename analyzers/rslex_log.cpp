@@ -89,12 +89,12 @@ bool RslexLogAnalyzer::OwnsLine(std::string_view text) {
     if (text.find("</Error>") != std::string_view::npos) e.in_body = false;
     return true;
   }
-  if (StartsWith(text, "Status: ")) return true;
-  if (StartsWith(text, "Headers: ")) {
+  if (StartsWith(text, "Status:")) return true;
+  if (StartsWith(text, "Headers:")) {
     e.brace_depth = std::max(0, BraceBalance(text));
     return true;
   }
-  if (StartsWith(text, "Body: ")) {
+  if (StartsWith(text, "Body:")) {  // "Body: " of an empty body may lose its space
     // Azure's XML error body: its <Message> goes on over RequestId: and Time: lines.
     e.in_body = text.find("<Error>") != std::string_view::npos &&
                 text.find("</Error>") == std::string_view::npos;

@@ -328,3 +328,20 @@ TEST_CASE("rslex shapes: every known shape has a name, an example and a public s
   CHECK(ClassifyRslexMessage("Retrying request after 503", false) == RslexShape::kUnknown);
   CHECK(ClassifyRslexMessage("non-successful response", false) == RslexShape::kUnknown);
 }
+
+TEST_CASE("rslex log: an empty body and trailing spaces lost in a copy are still owned",
+          "[analyzers][rslex]") {
+  const char* log =
+      "2026-03-02T10:00:00.000000Z  WARN rslex_http_stream::http_client::response: "
+      "[Response::success()] non-successful response\n"
+      "Status: 404 Not Found\n"
+      "Headers: {\n"
+      "    \"x-ms-error-code\": \"BlobNotFound\",\n"
+      "}\n"
+      "Body:\n";
+  RslexLogAnalyzer a;
+  Evidence ev = Run(a, log, "rslex.log.x");
+  CHECK(a.stats().malformed == 0);
+  CHECK(Num(ev, "runtime.http_errors.404") == 1);
+  CHECK(Num(ev, "runtime.error_codes.BlobNotFound") == 1);
+}
