@@ -181,7 +181,8 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
                          ? RslexShape::kSpanClose
                          : ClassifyRslexMessage(msg, t.Field("response_status_code").has_value() ||
                                                          t.Field("request_uri").has_value());
-  ++shapes_[static_cast<size_t>(shape)];
+  // A cut last line's shape cannot be told (A207 notes it): not counted as unknown.
+  if (shape != RslexShape::kUnknown || !line.unterminated) ++shapes_[static_cast<size_t>(shape)];
   switch (shape) {
     case RslexShape::kSpanClose:
       OnClose(t);
@@ -215,7 +216,8 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
       note(timeouts_);
       break;
     case RslexShape::kUnknown:
-      if (first_unknown_.empty()) first_unknown_ = fmt::format("{}:{}", file(), line.number);
+      if (first_unknown_.empty() && !line.unterminated)
+        first_unknown_ = fmt::format("{}:{}", file(), line.number);
       if (line.text.find(kPollTimeout) != std::string_view::npos) note(timeouts_);
       break;
     default:

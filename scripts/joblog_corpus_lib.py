@@ -61,21 +61,16 @@ class GpuLedger:
 
 
 def write_data_capability(path, activities, rng, crlf=False, noise=True):
-    """activities: (name, start, end, how_ended) for download/mount/upload."""
-    t0 = min(a[1] for a in activities) - rng.uniform(2, 6)
-    lines = [(t0, f"INFO {py_log(t0)} data_capability.py:112 [28] - Starting data capability "
-                  f"session (inputs: 1, outputs: 1)")]
-    lines.append((t0 + 0.1, f"INFO {py_log(t0 + 0.1)} data_capability.py:230 [28] - create dir "
-                            "for /mnt/azureml/cr/j/job/cap/data-capability/wd/INPUT_data"))
+    """activities: (name, start, end, how_ended) for download/mount/upload. Only the lines a
+    public source shows: the activity telemetry (`noise` is kept for the callers; no invented
+    progress lines are written)."""
+    rng.uniform(2, 6)  # the session start the first version drew: seeds stay as they were
+    lines = []
     for name, start, end, how in activities:
         lines.append((start, f"INFO {py_log(start)} sdk_logger.py:44 [28] - ActivityStarted, {name}"))
         dur_ms = (end - start) * 1000
         lines.append((end, f"INFO {py_log(end)} sdk_logger.py:44 [28] - ActivityCompleted: "
                            f"Activity={name}, HowEnded={how}, Duration={dur_ms:.2f} [ms]"))
-        if noise and name == "download" and end - start > 600:
-            mid = start + (end - start) * 0.45
-            lines.append((mid, f"WARNING {py_log(mid)} download.py:87 [28] - download of "
-                               f"INPUT_data is slower than expected"))
     lines.sort()
     write(path, "".join(l + "\n" for _, l in lines), crlf=crlf)
 

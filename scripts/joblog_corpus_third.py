@@ -138,7 +138,7 @@ def download_40min_rotated_capability(c, rng):
     with open(f"{logdir}/whole.log") as f:
         lines = f.read().splitlines(keepends=True)
     os.remove(f"{logdir}/whole.log")
-    cut = next(i for i, l in enumerate(lines) if "slower than expected" in l)
+    cut = next(i for i, l in enumerate(lines) if "ActivityCompleted" in l)
     c.write(f"{logdir}/data-capability.log.1", "".join(lines[:cut]))
     c.write(f"{logdir}/data-capability.log", "".join(lines[cut:]))
     r = c.Rslex(rng, account="stcrawlshards01")
@@ -276,7 +276,7 @@ def request_throttled_gpu_stall_cut_lines(c, rng):
     c.write_data_capability(f"{logdir}/data-capability.log",
                             [("mount", m_start, m_start + 2.4, "Success")], rng)
     with open(f"{logdir}/data-capability.log", "a") as f:
-        f.write(f"INFO {c.py_log(end - 3)} data_capability.py:402 [28] - Stopping data capabil")
+        f.write(f"INFO {c.py_log(end - 3)} sdk_logger.py:44 [28] - ActivityComp")  # cut mid-write
     r = c.Rslex(rng, account="stgeotiles03")
     resolver_line(r, m_start + 0.3, "geo_tiles", "stgeotiles03")
     r.spans(m_start + 3, end, "mount", 5)
@@ -395,16 +395,6 @@ def two_inputs_labels_download_images_mount(c, rng):
     c.write_data_capability(f"{logdir}/data-capability.log",
                             [("download", dl_start, dl_end, "Success"),
                              ("mount", m_start, m_start + 2.3, "Success")], rng)
-    with open(f"{logdir}/data-capability.log") as f:
-        text = f.read()
-    text = text.replace("(inputs: 1, outputs: 1)", "(inputs: 2, outputs: 1)")
-    text = text.replace("wd/INPUT_data\n", "wd/INPUT_labels\n", 1)
-    first_dir = text.index("create dir")
-    line_end = text.index("\n", first_dir) + 1
-    images_dir = text[text.rfind("\n", 0, first_dir) + 1:line_end].replace("INPUT_labels",
-                                                                           "INPUT_images")
-    text = text[:line_end] + images_dir + text[line_end:]
-    c.write(f"{logdir}/data-capability.log", text)
     r = c.Rslex(rng, account="stproductimg05")
     resolver_line(r, dl_start + 0.2, "product_images", "stproductimg05")
     r.spans(dl_start + 0.5, dl_end, "download", 0.5)

@@ -179,8 +179,7 @@ TEST_CASE("rotated data-capability.log files: folder by folder, oldest first",
     return p.string();
   };
   auto line = [](const char* when) {
-    return fmt::format("INFO {} data_capability.py:112 [28] - Starting data capability session\n",
-                       when);
+    return fmt::format("INFO {} sdk_logger.py:44 [28] - ActivityStarted, download\n", when);
   };
   // Named in the order a directory listing gives; Python's rotation makes .log.2 the oldest.
   std::string a_live = write("node-a/data-capability.log", line("2026-02-11 09:00:00,000"));

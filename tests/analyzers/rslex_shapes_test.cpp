@@ -1,7 +1,8 @@
-// The known rslex.log shapes against the corpus and the docs: every rslex log under
-// tests/data/joblogs (the corpus and the demo) holds only shapes of the table in
-// analyzers/rslex_shapes.cpp, its Status: lines carry the HTTP reason (never Azure's message),
-// and docs/postmortem.md lists the table as it is (FEEDCHECK_UPDATE_DOCS=1 rewrites the section).
+// The known log shapes against the corpus and the docs: every rslex and data-capability log
+// under tests/data/joblogs (the corpus and the demo) holds only shapes of the tables in
+// analyzers/rslex_shapes.cpp and analyzers/data_capability_shapes.cpp, rslex's Status: lines
+// carry the HTTP reason (never Azure's message), and docs/postmortem.md lists the tables as they
+// are (FEEDCHECK_UPDATE_DOCS=1 rewrites the section).
 #include "analyzers/rslex_shapes.h"
 
 #include <catch2/catch.hpp>
@@ -12,6 +13,8 @@
 #include <string>
 
 #include "analyzers/analyzer_messages.h"
+#include "analyzers/data_capability_log.h"
+#include "analyzers/data_capability_shapes.h"
 #include "analyzers/rslex_log.h"
 #include "test_util.h"
 
@@ -35,12 +38,20 @@ std::string Cell(std::string_view text) {
   return out;
 }
 
-// The docs section, from the table.
+template <typename Shapes>
+void Table(std::ostringstream& out, const Shapes& shapes) {
+  out << "| Shape | As the runtime writes it | Public source |\n|---|---|---|\n";
+  for (const auto& s : shapes)
+    out << "| `" << s.name << "` | `" << Cell(s.example) << "` | " << Cell(s.source) << " |\n";
+}
+
+// The docs section, from the tables.
 std::string ShapesSection() {
   std::ostringstream out;
-  out << kBegin << "\n| Shape | As the runtime writes it | Public source |\n|---|---|---|\n";
-  for (const auto& s : RslexShapes())
-    out << "| `" << s.name << "` | `" << Cell(s.example) << "` | " << Cell(s.source) << " |\n";
+  out << kBegin << "\n`rslex.log.*`:\n\n";
+  Table(out, RslexShapes());
+  out << "\n`data-capability.log`:\n\n";
+  Table(out, DataCapabilityShapes());
   out << kEnd;
   return out.str();
 }
@@ -53,6 +64,21 @@ std::string ReadAll(const fs::path& p) {
 }
 
 }  // namespace
+
+TEST_CASE("every data-capability log of the corpus and the demo holds only known shapes",
+          "[analyzers][corpus]") {
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(DataDir() + "/joblogs")) {
+    if (!e.is_regular_file() || e.path().filename().string().rfind("data-capability.log", 0) != 0)
+      continue;
+    ++files;
+    DataCapabilityAnalyzer a;
+    Run(a, ReadAll(e.path()), e.path().string());
+    INFO(e.path().string() << ": first unknown shape at " << a.first_unknown_shape());
+    CHECK(a.shape_count(DataCapabilityShape::kUnknown) == 0);
+  }
+  CHECK(files >= 40);
+}
 
 TEST_CASE("every rslex log of the corpus and the demo holds only known shapes",
           "[analyzers][rslex][corpus]") {
@@ -104,6 +130,10 @@ TEST_CASE("docs/postmortem.md lists every known shape with its source, as the ta
   for (const auto& s : RslexShapes()) {
     CHECK(s.source.find("../shared") == std::string_view::npos);
     CHECK(s.source.find("seeds") == std::string_view::npos);
+  }
+  for (const auto& s : DataCapabilityShapes()) {
+    CHECK_FALSE(s.source.empty());
+    CHECK(s.source.find("../shared") == std::string_view::npos);
   }
 }
 
