@@ -18,9 +18,11 @@ inline constexpr const char* kCodeMetricsField = "A210";  ///< warning: a metric
 inline constexpr const char* kCodeBadJson = "A211";       ///< metrics JSON not valid or unreadable
 inline constexpr const char* kCodeNotMetrics = "A212";    ///< JSON without Azure Monitor's "value"
 inline constexpr const char* kCodeOtherAccountMetrics = "A213";  ///< warning: not the job's account
-inline constexpr const char* kCodeGpuNoValue = "A220";           ///< note: samples without a value
-inline constexpr const char* kCodeGpuNoTimestamp = "A221";       ///< note: samples without a time
-inline constexpr const char* kCodeTooManyGpus = "A222";          ///< note: GPUs beyond the bound
-inline constexpr const char* kCodeGpuLocalTime = "A223";         ///< note: samples in local time
+inline constexpr const char* kCodeInputCut = "A214";  ///< warning: a file read only up to the bound
+inline constexpr const char* kCodeSparseFile = "A215";  ///< note: holes of a sparse file skipped
+inline constexpr const char* kCodeGpuNoValue = "A220";  ///< note: samples without a value
+inline constexpr const char* kCodeGpuNoTimestamp = "A221";  ///< note: samples without a time
+inline constexpr const char* kCodeTooManyGpus = "A222";     ///< note: GPUs beyond the bound
+inline constexpr const char* kCodeGpuLocalTime = "A223";    ///< note: samples in local time
 
 }  // namespace feedcheck::analyzers

@@ -84,6 +84,27 @@ bool FeedLines(LineReader& reader, const std::string& path, LineAnalyzer& analyz
       analyzer.NoteCutLastLine(line);
   }
   stats.bytes += reader.bytes_read();
+  // Said at the file, so nobody takes a part for the whole.
+  if (reader.cut_at_limit())
+    analyzer.diagnostics().Add(
+        {kCodeInputCut,
+         DiagnosticSeverity::kWarning,
+         fmt::format("read only the first {} of this {} file (the most analyze reads of one "
+                     "file); the rest was not analyzed: cut the log to the job's time window",
+                     FormatBytes(static_cast<double>(reader.bytes_read())),
+                     FormatBytes(static_cast<double>(reader.file_bytes()))),
+         {path, 0, 0},
+         "analyze",
+         ""});
+  if (reader.hole_bytes() > 0)
+    analyzer.diagnostics().Add(
+        {kCodeSparseFile,
+         DiagnosticSeverity::kNote,
+         fmt::format("a sparse file: {} of holes (zeros never written) skipped unread",
+                     FormatBytes(static_cast<double>(reader.hole_bytes()))),
+         {path, 0, 0},
+         "analyze",
+         ""});
   analyzer.EndFile();
   if (!reader.ok()) {
     if (error) *error = fmt::format("{}: read error: {}", path, reader.error());

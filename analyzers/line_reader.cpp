@@ -15,9 +15,11 @@ namespace {
 constexpr size_t kReadChunk = 1 << 20;
 }  // namespace
 
-LineReader LineReader::OpenFile(const std::string& path, size_t max_line_bytes) {
+LineReader LineReader::OpenFile(const std::string& path, size_t max_line_bytes,
+                                uint64_t max_data_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   LineReader reader(fd, {}, max_line_bytes);
+  reader.max_data_bytes_ = max_data_bytes;
   if (fd < 0) {
     reader.error_ = std::strerror(errno);
     reader.eof_ = true;
@@ -28,6 +30,7 @@ LineReader LineReader::OpenFile(const std::string& path, size_t max_line_bytes) 
     reader.error_ = "is a directory";
     reader.eof_ = true;
   }
+  if (S_ISREG(st.st_mode)) reader.file_bytes_ = static_cast<uint64_t>(st.st_size);
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
@@ -57,6 +60,10 @@ LineReader::LineReader(LineReader&& other) noexcept
       eof_(other.eof_),
       line_number_(other.line_number_),
       bytes_read_(other.bytes_read_),
+      hole_bytes_(other.hole_bytes_),
+      file_bytes_(other.file_bytes_),
+      max_data_bytes_(other.max_data_bytes_),
+      cut_at_limit_(other.cut_at_limit_),
       error_(std::move(other.error_)) {
   other.fd_ = -1;
 }
@@ -77,6 +84,13 @@ bool LineReader::Fill() {
   if (room == 0) return true;  // caller handles a full buffer
   size_t got = 0;
   if (fd_ >= 0) {
+    if (SkipHole(room)) return true;
+    if (bytes_read_ >= max_data_bytes_) {
+      cut_at_limit_ = true;
+      eof_ = true;
+      return false;
+    }
+    room = static_cast<size_t>(std::min<uint64_t>(room, max_data_bytes_ - bytes_read_));
     ssize_t n;
     do {
       n = ::read(fd_, buffer_.data() + end_, room);
@@ -98,6 +112,38 @@ bool LineReader::Fill() {
   }
   end_ += got;
   bytes_read_ += got;
+  return true;
+}
+
+bool LineReader::SkipHole(size_t room) {
+  // Only a regular file has holes; a hole shorter than a line can be is read as zeros.
+  if (file_bytes_ == 0) return false;
+  off_t pos = ::lseek(fd_, 0, SEEK_CUR);
+  if (pos < 0 || static_cast<uint64_t>(pos) >= file_bytes_) return false;
+  off_t data = ::lseek(fd_, pos, SEEK_DATA);
+  if (data < 0) {
+    if (errno != ENXIO) {  // no SEEK_DATA here: read as usual
+      ::lseek(fd_, pos, SEEK_SET);
+      return false;
+    }
+    data = static_cast<off_t>(file_bytes_);  // a hole to the end of the file
+  }
+  uint64_t hole = static_cast<uint64_t>(data - pos);
+  if (hole <= max_line_bytes_) {
+    if (data != pos) ::lseek(fd_, pos, SEEK_SET);
+    return false;
+  }
+  // The hole's zeros hold no newline, so they only lengthen the line in progress past the limit:
+  // put one line's worth of them in the buffer (Next then skips that line as too long) and go on
+  // at the data after the hole.
+  size_t zeros = std::min(room, max_line_bytes_ + 1);
+  std::memset(buffer_.data() + end_, 0, zeros);
+  end_ += zeros;
+  hole_bytes_ += hole;
+  if (::lseek(fd_, data, SEEK_SET) != data) {
+    error_ = std::strerror(errno);
+    eof_ = true;
+  }
   return true;
 }
 

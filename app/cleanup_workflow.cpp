@@ -17,7 +17,8 @@ ExitStatus CleanupStatus(const LeftoverCleanupResult& r, bool dry_run) {
   if (r.result.status == ProbeStatus::kUnreachable) return ExitStatus::kInputError;
   if (r.result.status == ProbeStatus::kFailed) return ExitStatus::kProbeFailed;
   // Something found was not removed, or the listing was not read to its end: not done.
-  const bool left = !dry_run && r.blobs_deleted < r.blobs_found;
+  // Recent prefixes skipped on purpose (a run may be live) are said, not counted as left.
+  const bool left = !dry_run && r.blobs_deleted < r.blobs_found - r.blobs_skipped_recent;
   return left || !r.listing_complete ? ExitStatus::kProbeFailed : ExitStatus::kOk;
 }
 
@@ -32,15 +33,19 @@ ReportTable PrefixTable(const LeftoverCleanupResult& r, bool dry_run) {
                    {"blobs", "Blobs", true},
                    {"bytes", "Size", true},
                    {"action", dry_run ? "Dry run" : "Action"}};
-  // Deletes are counted for the whole run, not per prefix: "removed" only when all went.
-  const char* action = dry_run                            ? "would remove"
-                       : r.blobs_deleted == r.blobs_found ? "removed"
-                                                          : "attempted";
+  // Deletes are counted for the whole run, not per prefix: "removed" only when all went, and
+  // nothing is removed from a listing not read to its end.
+  const uint64_t to_remove = r.blobs_found - r.blobs_skipped_recent;
+  const char* action = !r.listing_complete            ? (dry_run ? "unknown" : "not removed")
+                       : dry_run                      ? "would remove"
+                       : r.blobs_deleted == to_remove ? "removed"
+                       : r.blobs_deleted == 0         ? "not removed"
+                                                      : "attempted";
   for (const LeftoverPrefix& p : r.prefixes)
     table.rows.push_back({{p.prefix, std::nullopt},
                           {fmt::format("{}", p.blobs), static_cast<double>(p.blobs)},
                           {FormatBytes(static_cast<double>(p.bytes)), static_cast<double>(p.bytes)},
-                          {action, std::nullopt}});
+                          {p.recent ? "skipped (recent)" : action, std::nullopt}});
   return table;
 }
 
@@ -67,6 +72,7 @@ Outcome RunCleanup(const CleanupRequest& request, const ProbeCallbacks& callback
   LeftoverCleanupOptions options;
   options.dry_run = request.dry_run;
   options.max_pages = request.max_pages;
+  options.force = request.force;
   const LeftoverCleanupResult r = CleanUpLeftoverTestData(env, options);
 
   const ProbeTargetInfo target = TargetInfoOf(env);
@@ -88,6 +94,8 @@ Outcome RunCleanup(const CleanupRequest& request, const ProbeCallbacks& callback
                   &report);
   AddNumberResult("delete_failures", static_cast<double>(r.delete_failures), "",
                   "Deletes that failed", &report);
+  AddNumberResult("blobs_skipped_recent", static_cast<double>(r.blobs_skipped_recent), "",
+                  "Blobs skipped: prefixes from the last 24 hours", &report);
   AddRunResult(r.result, target, &report);
   if (!r.prefixes.empty()) report.tables.push_back(PrefixTable(r, request.dry_run));
   if (r.result.status != ProbeStatus::kOk)
@@ -100,10 +108,13 @@ Outcome RunCleanup(const CleanupRequest& request, const ProbeCallbacks& callback
                    : DiagnosticSeverity::kError);
   if (std::string advice = AccessDeniedAdvice(r.result, target); !advice.empty())
     AddMessage(&out.diagnostics, probe_codes::kAccessDenied, advice, DiagnosticSeverity::kNote);
-  if (!request.dry_run && r.blobs_deleted < r.blobs_found)
-    AddMessage(&out.diagnostics, probe_codes::kTestDataLeft,
-               fmt::format("{} of {} test blobs were not removed; run cleanup again",
-                           r.blobs_found - r.blobs_deleted, r.blobs_found));
+  const uint64_t to_remove = r.blobs_found - r.blobs_skipped_recent;
+  if (!request.dry_run && r.blobs_deleted < to_remove)
+    AddMessage(
+        &out.diagnostics, probe_codes::kTestDataLeft,
+        fmt::format(
+            "{} of {} test blobs were not removed; {}", to_remove - r.blobs_deleted, to_remove,
+            r.listing_complete ? "run cleanup again" : "the listing was not read to its end"));
   out.report = std::move(report);
   out.has_report = true;
   // A signal stops the listing early: the run is not done, and the caller exits 128 + signal.

@@ -42,6 +42,8 @@ void SetupCleanup(CLI::App& root, CommandTable& table) {
   sub->add_option("--max-pages", flags->request.max_pages,
                   "Listing pages of up to 5,000 blobs at most")
       ->capture_default_str();
+  sub->add_flag("--force", flags->request.force,
+                "Also remove prefixes from the last 24 hours (a run may still be using them)");
   AddOutputFlags(sub, &flags->output);
   table.Add(sub, [flags, &table] { return RunCleanup(*flags, table.globals()); });
 }

@@ -40,6 +40,16 @@ std::string Quotable(std::string_view value) {
   return plain ? std::string(value) : std::string("(unreadable)");
 }
 
+// "bytes X-Y/Z" or "bytes X-Y/*" with X <= Y.
+bool ParseContentRange(std::string_view cr, uint64_t* x, uint64_t* y) {
+  if (cr.rfind("bytes ", 0) != 0) return false;
+  cr.remove_prefix(6);
+  size_t dash = cr.find('-'), slash = cr.find('/');
+  return dash != std::string_view::npos && slash != std::string_view::npos && dash < slash &&
+         ParseU64(cr.substr(0, dash), x) && ParseU64(cr.substr(dash + 1, slash - dash - 1), y) &&
+         *x <= *y;
+}
+
 }  // namespace
 
 std::string AnswerMismatch(const HttpRequest& request, int status, const HttpHeaders& headers) {
@@ -88,16 +98,8 @@ std::string AnswerMismatch(const HttpRequest& request, int status, const HttpHea
   };
   if (!content_range) return fmt::format("HTTP 206 without a Content-Range, for bytes {}", asked());
   // "bytes X-Y/Z" or "bytes X-Y/*": the start must be the one asked for, the end no later.
-  std::string_view cr = *content_range;
   uint64_t x = 0, y = 0;
-  bool well_formed = false;
-  if (cr.rfind("bytes ", 0) == 0) {
-    cr.remove_prefix(6);
-    size_t dash = cr.find('-'), slash = cr.find('/');
-    well_formed = dash != std::string_view::npos && slash != std::string_view::npos &&
-                  dash < slash && ParseU64(cr.substr(0, dash), &x) &&
-                  ParseU64(cr.substr(dash + 1, slash - dash - 1), &y) && x <= y;
-  }
+  bool well_formed = ParseContentRange(*content_range, &x, &y);
   if (!well_formed)
     return fmt::format("HTTP 206 with a malformed Content-Range ({}), for bytes {}",
                        Quotable(*content_range), asked());
@@ -106,7 +108,25 @@ std::string AnswerMismatch(const HttpRequest& request, int status, const HttpHea
         "the server sent bytes {}-{} for a request of bytes {} (its Content-Range disagrees with "
         "the Range)",
         x, y, asked());
+  if (has_length && announced != y - x + 1)
+    return fmt::format(
+        "HTTP 206 announcing {} bytes for its Content-Range of bytes {}-{} ({} bytes): the body "
+        "is not the range it claims",
+        announced, x, y, y - x + 1);
   return "";
+}
+
+std::string ShortAnswer(const HttpRequest& request, const HttpResponse& response) {
+  if (response.status != 206 || request.method == "HEAD" || !response.transport_error.empty())
+    return "";
+  const std::string* content_range = response.headers.Find("content-range");
+  uint64_t x = 0, y = 0;
+  if (!content_range || !ParseContentRange(*content_range, &x, &y)) return "";
+  if (response.body_bytes >= y - x + 1) return "";
+  return fmt::format(
+      "HTTP 206 ended after {} of the {} bytes its Content-Range claims (bytes {}-{}): a short "
+      "body",
+      response.body_bytes, y - x + 1, x, y);
 }
 
 }  // namespace feedcheck

@@ -18,7 +18,14 @@ namespace feedcheck {
 ///   that is not exactly the length asked for: encoded on the way, so not the object's bytes.
 ///   A blob saved with a Content-Encoding comes back as stored, at the length asked for: that
 ///   one passes.
+/// - a 206 whose Content-Length is not the length of its own Content-Range (an empty body
+///   claiming 4 KiB).
 std::string AnswerMismatch(const HttpRequest& request, int status, const HttpHeaders& headers);
+
+/// Why a completed answer is not whole, when its length was not announced (chunked): a 206 whose
+/// body ended before the end of its Content-Range. Empty when whole, or when it already failed.
+/// Both engines ask when a transfer ends, and fail the request with these words.
+std::string ShortAnswer(const HttpRequest& request, const HttpResponse& response);
 
 /// The first answer of a run that could not be the one asked for, shared by the threads of a
 /// probe: no request starts after it, since each would get the same and may cost the server its

@@ -270,6 +270,13 @@ void CurlLane::Complete(CURLcode rc) {
   response.timing.tls_s = Seconds(h, CURLINFO_APPCONNECT_TIME_T);
   response.timing.ttfb_s = Seconds(h, CURLINFO_STARTTRANSFER_TIME_T);
   response.timing.total_s = Seconds(h, CURLINFO_TOTAL_TIME_T);
+  if (rc == CURLE_OK) {
+    // A chunked 206 that ended before its Content-Range did: not the range, not retried.
+    if (std::string short_answer = ShortAnswer(request, response); !short_answer.empty()) {
+      response.wrong_answer = true;
+      response.transport_error = std::move(short_answer);
+    }
+  }
   if (rc != CURLE_OK) {
     response.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
     response.stopped = stopped_;

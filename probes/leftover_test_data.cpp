@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
+#include <ctime>
 #include <map>
 
 #include "probes/budget_tracker.h"
@@ -12,14 +12,18 @@
 #include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
 #include "probes/redact.h"
+#include "probes/test_prefix_name.h"
 
 namespace feedcheck {
 namespace {
 
-bool AllOf(std::string_view s, int (*pred)(int)) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [pred](char c) {
-    return pred(static_cast<unsigned char>(c)) != 0;
-  });
+// The time in a test prefix ("data/feedcheck-test-...-1a2b3c4d/"): its last segment's.
+std::time_t PrefixTime(const std::string& prefix) {
+  std::string_view p = prefix;
+  p.remove_suffix(1);
+  size_t slash = p.rfind('/');
+  auto name = ParseTestPrefixSegment(slash == std::string_view::npos ? p : p.substr(slash + 1));
+  return name ? name->utc_s : 0;
 }
 
 // Sends one request through the budget; `admitted` false when the budget refused it.
@@ -37,19 +41,7 @@ HttpResponse Send(HttpClient* client, BudgetTracker* budget, HttpRequest request
 
 }  // namespace
 
-bool IsTestDataSegment(std::string_view s) {
-  // feedcheck-test-YYYYMMDDTHHMMSSZ-PID-XXXXXXXX
-  constexpr std::string_view kHead = "feedcheck-test-";
-  if (s.substr(0, kHead.size()) != kHead) return false;
-  s.remove_prefix(kHead.size());
-  if (s.size() < 16 + 1 + 1 + 1 + 8 || s[8] != 'T' || s[15] != 'Z' || s[16] != '-') return false;
-  if (!AllOf(s.substr(0, 8), isdigit) || !AllOf(s.substr(9, 6), isdigit)) return false;
-  s.remove_prefix(17);
-  size_t dash = s.find('-');
-  if (dash == std::string_view::npos || !AllOf(s.substr(0, dash), isdigit)) return false;
-  std::string_view hex = s.substr(dash + 1);
-  return hex.size() == 8 && AllOf(hex, isxdigit);
-}
+bool IsTestDataSegment(std::string_view s) { return ParseTestPrefixSegment(s).has_value(); }
 
 std::string TestDataPrefixOf(std::string_view name) {
   size_t start = 0;
@@ -80,6 +72,7 @@ LeftoverCleanupResult CleanUpLeftoverTestData(const HttpProbeEnv& env,
   std::vector<std::string> names;
   std::string marker, stop;
   int pages = 0;
+  const std::time_t now = options.now_utc_s ? options.now_utc_s : std::time(nullptr);
   bool admitted = false;
   // 1. The whole listing first: nothing is deleted from a half-read listing's guesses.
   while (pages < options.max_pages) {
@@ -112,18 +105,28 @@ LeftoverCleanupResult CleanUpLeftoverTestData(const HttpProbeEnv& env,
       break;
     }
     for (const ListedEntry& e : page.entries) {
+      // Only names under the prefix asked for, whatever the server sent (one that ignores
+      // prefix= lists the whole container).
+      if (e.name.compare(0, t.prefix.size(), t.prefix) != 0) {
+        ++out.outside_prefix;
+        continue;
+      }
       std::string prefix = TestDataPrefixOf(e.name);
       if (prefix.empty()) continue;
-      if (names.size() >= options.max_blobs) {
-        stop = fmt::format("more than {} test blobs; run cleanup again for the rest",
-                           options.max_blobs);
-        break;
-      }
       LeftoverPrefix& p = found[prefix];
-      p.prefix = prefix;
+      if (p.prefix.empty()) {
+        p.prefix = prefix;
+        double age_s = std::difftime(now, PrefixTime(prefix));
+        p.recent = !options.force && age_s < kRecentTestPrefixS && age_s > -kRecentTestPrefixS;
+      }
       ++p.blobs;
       p.bytes += e.size_bytes;
-      names.push_back(e.name);
+      ++out.blobs_found;
+      if (p.recent) {
+        ++out.blobs_skipped_recent;
+      } else if (names.size() < options.max_blobs) {
+        names.push_back(e.name);
+      }
     }
     if (!stop.empty()) break;
     if (page.next_marker.empty()) {
@@ -141,20 +144,46 @@ LeftoverCleanupResult CleanUpLeftoverTestData(const HttpProbeEnv& env,
   if (!out.listing_complete && stop.empty())
     stop = fmt::format("--max-pages {} reached before the end of the listing", options.max_pages);
   for (auto& [prefix, p] : found) out.prefixes.push_back(p);
-  out.blobs_found = names.size();
+  if (!out.listing_complete && !names.empty()) {
+    // What a half-read listing shows cannot be trusted to be all of a prefix, nor only leftovers.
+    stop += fmt::format(
+        "; nothing was deleted: cleanup deletes only after reading the whole "
+        "listing ({} test blobs seen so far)",
+        names.size());
+    names.clear();
+  }
+  const uint64_t unkept = out.blobs_found - out.blobs_skipped_recent - names.size();
+  std::vector<std::string> notes;
+  if (out.outside_prefix > 0)
+    notes.push_back(fmt::format(
+        "the listing held {} names outside the prefix '{}' (the server ignored prefix=): "
+        "not touched",
+        out.outside_prefix, t.prefix));
+  if (out.blobs_skipped_recent > 0) {
+    uint64_t recent_prefixes = 0;
+    for (const LeftoverPrefix& p : out.prefixes) recent_prefixes += p.recent ? 1 : 0;
+    notes.push_back(fmt::format(
+        "skipped {} test prefixes ({} blobs) from the last 24 hours: a run may still be using "
+        "them; pass --force to remove them too",
+        recent_prefixes, out.blobs_skipped_recent));
+  }
+  if (out.listing_complete && unkept > 0)
+    notes.push_back(fmt::format("more than {} test blobs: {} left for the next cleanup run",
+                                options.max_blobs, unkept));
+  for (const std::string& note : notes) stop += (stop.empty() ? "" : "; ") + note;
 
   // 2. Delete, unless a dry run. Only names under a test prefix were kept above.
   if (!options.dry_run) {
     for (const std::string& name : names) {
       if (StopRequested()) {
-        stop = StopReason();
+        stop = StopReason() + (stop.empty() ? "" : "; " + stop);
         break;
       }
       HttpRequest del = env.SignedRequest("DELETE", t.ObjectUrl(name));
       del.timeout_s = 30;
       HttpResponse r = Send(client.get(), &budget, del, 0, &admitted);
       if (!admitted) {
-        stop = "deleting stopped: " + budget.stop_reason();
+        stop = "deleting stopped: " + budget.stop_reason() + (stop.empty() ? "" : "; " + stop);
         break;
       }
       if (r.status == 202 || r.status == 200 || r.status == 404) {
@@ -173,8 +202,9 @@ LeftoverCleanupResult CleanUpLeftoverTestData(const HttpProbeEnv& env,
   result.requests_sent = budget.requests();
   result.bytes_received = budget.received_bytes();
   result.elapsed_s = budget.ElapsedSeconds();
+  const uint64_t to_remove = out.blobs_found - out.blobs_skipped_recent;
   bool all_done = options.dry_run ? out.listing_complete
-                                  : out.listing_complete && out.blobs_deleted == out.blobs_found;
+                                  : out.listing_complete && out.blobs_deleted == to_remove;
   if (result.status == ProbeStatus::kOk) {
     if (pages == 0 || (!out.listing_complete && out.blobs_found == 0)) {
       result.status = ProbeStatus::kFailed;

@@ -1,10 +1,13 @@
 // `feedcheck cleanup URL`: finds the test data --create-test-data left behind when a run was
 // killed with no chance to clean up (kill -9, a crashed node) and removes it. Only blobs under a
-// prefix segment this tool generates (feedcheck-test-<UTC time>-<pid>-<8 hex digits>/) are ever
-// touched; the whole listing is read before the first delete, and a dry run deletes nothing.
+// prefix segment this tool generates (feedcheck-test-<UTC time>-<pid>-<8 hex digits>/, the
+// grammar of test_prefix_name.h) and under the prefix asked for are ever touched; nothing is
+// deleted unless the whole listing was read; prefixes from the last 24 hours (a run may still be
+// using them) are skipped unless forced; a dry run deletes nothing.
 #pragma once
 
 #include <cstdint>
+#include <ctime>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,9 +17,12 @@
 
 namespace feedcheck {
 
-/// True for a name segment shaped exactly like UniqueTestPrefix() makes it, without the slash:
-/// "feedcheck-test-20261122T035500Z-4242-1a2b3c4d".
+/// True for a name segment exactly as UniqueTestPrefix() makes it, without the slash:
+/// "feedcheck-test-20261122T035500Z-4242-1a2b3c4d" (ParseTestPrefixSegment).
 bool IsTestDataSegment(std::string_view segment);
+
+/// How close to now a prefix's time must be for cleanup to take it as a live run's.
+inline constexpr double kRecentTestPrefixS = 24 * 3600;
 
 /// The test-data prefix a blob name lies under ("data/feedcheck-test-...-1a2b3c4d/"), or "" when
 /// it lies under none.
@@ -26,12 +32,16 @@ struct LeftoverCleanupOptions {
   bool dry_run = false;
   int max_pages = 1000;        ///< listing pages of up to 5,000 blobs
   size_t max_blobs = 1000000;  ///< names kept for deletion (memory bound)
+  /// Also delete prefixes whose time is within kRecentTestPrefixS of now (a live run's).
+  bool force = false;
+  std::time_t now_utc_s = 0;  ///< 0: the clock
 };
 
 struct LeftoverPrefix {
   std::string prefix;  ///< full blob-name prefix, ending in '/'
   uint64_t blobs = 0;
   uint64_t bytes = 0;
+  bool recent = false;  ///< within kRecentTestPrefixS of now: skipped unless forced
 };
 
 struct LeftoverCleanupResult {
@@ -40,6 +50,8 @@ struct LeftoverCleanupResult {
   uint64_t blobs_found = 0;
   uint64_t blobs_deleted = 0;
   uint64_t delete_failures = 0;
+  uint64_t blobs_skipped_recent = 0;  ///< under recent prefixes, left alone
+  uint64_t outside_prefix = 0;        ///< listed names not under the prefix asked for: ignored
   bool listing_complete = false;
 };
 

@@ -304,7 +304,7 @@ void RawLane::Receive() {
       parser_.FeedEof();
       CloseConnection();
       if (!wrong_answer_.empty()) return Fail(wrong_answer_);
-      if (parser_.complete()) return Finish();
+      if (parser_.complete()) return FinishWhole();
       return Fail(parser_.error());
     }
     if (!got_first_byte_) {
@@ -322,7 +322,7 @@ void RawLane::Receive() {
     if (!wrong_answer_.empty()) return Fail(wrong_answer_);  // refused with no body to stop
     if (parser_.complete()) {
       if (!parser_.keep_alive() || request_->fresh_connection) CloseConnection();
-      return Finish();
+      return FinishWhole();
     }
     // Plain sockets: a short read means the socket is drained (epoll is level-triggered, so
     // nothing is missed). TLS reads go on until libcurl says AGAIN: OpenSSL may hold
@@ -440,6 +440,15 @@ void RawLane::Fail(std::string message) {
   response_->transport_error = std::move(message);
   response_->over_cap = over_cap_ && !response_->stopped;
   response_->wrong_answer = !wrong_answer_.empty() && !response_->stopped;
+  Finish();
+}
+
+void RawLane::FinishWhole() {
+  // A chunked 206 that ended before its Content-Range did: the same words as libcurl's lane.
+  if (std::string short_answer = ShortAnswer(*request_, *response_); !short_answer.empty()) {
+    wrong_answer_ = short_answer;
+    return Fail(std::move(short_answer));
+  }
   Finish();
 }
 

@@ -83,6 +83,7 @@ class RawLane : private HttpResponseSink {
   void Watch(int fd, uint32_t events);
   void Fail(std::string message);
   void Finish();
+  void FinishWhole();  // Finish, unless the body is shorter than its Content-Range (Fail)
 
   CurlClientOptions options_;
   int epoll_fd_;

@@ -14,10 +14,10 @@
 #include <random>
 
 #include "core/units.h"
+#include "probes/blob_writes.h"
 #include "probes/http_errors.h"
-#include "probes/list_blobs_xml.h"
-#include "probes/list_probe.h"
 #include "probes/redact.h"
+#include "probes/test_prefix_name.h"
 
 namespace feedcheck {
 
@@ -120,12 +120,11 @@ bool PlanTestDataWithin(const TestDataSpec& spec, const ProbeBudget& budget,
 
 std::string UniqueTestPrefix() {
   std::random_device rd;
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char stamp[32];
-  std::strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-  return fmt::format("feedcheck-test-{}-{}-{:08x}/", stamp, ::getpid(), rd());
+  TestPrefixName name;
+  name.utc_s = std::time(nullptr);
+  name.pid = static_cast<uint32_t>(::getpid());
+  name.random = rd();
+  return FormatTestPrefixSegment(name) + "/";
 }
 
 std::string TestContent(uint64_t size, uint64_t seed) {
@@ -188,30 +187,22 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
 
   // The prefix is new by construction; check anyway that nothing is there, so the cleanup can
   // never remove someone else's data.
-  HttpProbeEnv probe_env = env;
-  probe_env.target.prefix = prefix;
-  ListProbeOptions one;
-  one.max_results = 1;
+  // The check follows the listing through empty pages that carry a NextMarker; pages beyond the
+  // first take what the planned PUTs and DELETEs leave of setup's half of --max-requests.
   auto client = env.make_client();
-  HttpRequest list = env.SignedRequest("GET", ListPageUrl(probe_env.target, one, ""));
-  list.keep_body = true;
-  list.max_body_bytes = ListPageMaxBytes(1);
-  list.timeout_s = std::max(0.001, std::min(30.0, setup_s));
-  list.connect_timeout_s = std::min(list.connect_timeout_s, list.timeout_s);
-  HttpResponse lr = client->Perform(list);
-  ++requests;
-  response_bytes += lr.body_bytes;
+  const int check_pages = static_cast<int>(std::min<uint64_t>(
+      100, 1 + total.max_requests / 2 - std::min(total.max_requests / 2, 1 + 2 * plan.size())));
+  PrefixCheck check = CheckPrefixEmpty(env, client.get(), prefix, check_pages,
+                                       std::max(0.001, std::min(30.0, setup_s)));
+  requests += check.requests;
+  response_bytes += check.response_bytes;
   // One round trip, to reserve time for the DELETEs that undo the PUTs.
-  const double round_trip_s = std::max(0.005, lr.timing.total_s);
-  ListPage page;
-  std::string perr;
-  if (lr.status != 200 || !ParseListBlobsXml(lr.body, &page, &perr)) {
-    *error = lr.status == 0 ? RedactText(lr.transport_error)
-                            : fmt::format("checking the new prefix: HTTP {} {}{}", lr.status,
-                                          ErrorCodeOf(lr), perr);
+  const double round_trip_s = std::max(0.005, check.first_round_trip_s);
+  if (!check.answered) {
+    *error = "checking the new prefix: " + check.error;
     return false;
   }
-  if (!page.entries.empty() || !page.prefixes.empty()) {
+  if (!check.empty) {
     *error = "the new prefix " + prefix + " is not empty; refusing to write there";
     return false;
   }
@@ -244,11 +235,8 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
       std::lock_guard<std::mutex> lock(state_->mu);
       state_->names.push_back(name);  // before the PUT: an interrupted PUT is still cleaned up
     }
-    HttpRequest put = env.SignedRequest("PUT", env.target.ObjectUrl(name),
-                                        {{"x-ms-blob-type", "BlockBlob"},
-                                         {"Content-Type", "application/octet-stream"},
-                                         {"Content-Length", std::to_string(size)}});
-    put.body = TestContent(size, size + state_->names.size());
+    // Creates only (If-None-Match: *): a blob someone else put there meanwhile is not replaced.
+    HttpRequest put = PutBlobRequest(env, name, TestContent(size, size + state_->names.size()));
     put.timeout_s = std::min(120.0, setup_left_s);
     put.connect_timeout_s = std::min(put.connect_timeout_s, put.timeout_s);
     put.max_body_bytes = 64 << 10;
@@ -256,6 +244,13 @@ bool TestData::CreateInStorage(const HttpProbeEnv& env, const TestDataSpec& spec
     ++requests;
     response_bytes += r.body_bytes;
     uploaded += size;
+    if (std::string exists = ExistingBlobRefusal(r, name); !exists.empty()) {
+      // Not ours: the cleanup must never delete it.
+      std::lock_guard<std::mutex> lock(state_->mu);
+      state_->names.pop_back();
+      *error = exists;
+      return false;
+    }
     if (r.status != 201) {
       *error = r.status == 0
                    ? RedactText(r.transport_error)

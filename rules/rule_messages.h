@@ -19,6 +19,7 @@ inline constexpr const char* kCodeDuplicateId = "R007";
 inline constexpr const char* kCodeWrongFieldType = "R008";
 inline constexpr const char* kCodeUnreadable = "R009";
 inline constexpr const char* kCodeOverride = "R010";  // warning
+inline constexpr const char* kCodeDuplicateKey = "R011";
 
 // --- conditions ---
 inline constexpr const char* kCodeSyntax = "R101";

@@ -2,6 +2,7 @@
 
 #include "core/input_file.h"
 #include "rules/rule_messages.h"
+#include "rules/yaml_duplicate_keys.h"
 
 namespace feedcheck::rules {
 
@@ -34,11 +35,12 @@ bool ParseYaml(const std::string& name, const std::string& content, YAML::Node* 
                DiagnosticList* diagnostics) {
   try {
     *out = YAML::Load(content);
-    return true;
   } catch (const YAML::Exception& e) {
     diagnostics->Add(YamlExceptionDiagnostic(name, e, kCodeYamlSyntax));
     return false;
   }
+  // A key given twice would silently mean its first value: refused, both lines named.
+  return FindDuplicateYamlKeys(name, content, diagnostics) == 0;
 }
 
 }  // namespace feedcheck::rules

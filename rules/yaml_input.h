@@ -22,7 +22,8 @@ Diagnostic YamlExceptionDiagnostic(const std::string& name, const YAML::Exceptio
                                    const char* code);
 
 /// Parses `content` into `out`. False, with a kCodeYamlSyntax error where parsing stopped, on
-/// malformed YAML or nesting past yaml-cpp's recursion guard.
+/// malformed YAML or nesting past yaml-cpp's recursion guard; false with a kCodeDuplicateKey
+/// error per repeat (naming both lines) when a mapping gives a key twice.
 bool ParseYaml(const std::string& name, const std::string& content, YAML::Node* out,
                DiagnosticList* diagnostics);
 

@@ -6,7 +6,9 @@
 //   feedcheck-seed CONTAINER_URL [--small N] [--small-bytes B] [--dirs D]
 //                                [--large M] [--large-bytes B] [--threads T] [--overwrite]
 // A prefix that already holds blobs is refused unless --overwrite: seeding must never replace
-// data that was there.
+// data that was there. The check follows the listing through empty pages, and every Put Blob is
+// conditional (If-None-Match: *) unless --overwrite, so a blob created after the check is
+// reported (409/412), never replaced.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -17,9 +19,8 @@
 
 #include "app/probe_session.h"
 #include "core/units.h"
+#include "probes/blob_writes.h"
 #include "probes/http_errors.h"
-#include "probes/list_blobs_xml.h"
-#include "probes/list_probe.h"
 #include "probes/redact.h"
 #include "probes/test_data.h"
 
@@ -123,26 +124,17 @@ int main(int argc, char** argv) {
   std::string base = env.target.prefix;
   if (!base.empty() && base.back() != '/') base += '/';
   if (!flags.overwrite) {
-    // One listing entry is enough to know the prefix is not empty.
-    Target where = env.target;
-    where.prefix = base;
-    ListProbeOptions one;
-    one.max_results = 1;
-    HttpRequest list = env.SignedRequest("GET", ListPageUrl(where, one, ""));
-    list.keep_body = true;
-    list.max_body_bytes = ListPageMaxBytes(1);
-    HttpResponse lr = client->Perform(list);
-    ListPage page;
-    std::string perr;
-    if (lr.status != 200 || !ParseListBlobsXml(lr.body, &page, &perr))
-      return Fail(lr.status == 0 ? lr.transport_error
-                                 : fmt::format("listing the prefix: HTTP {} {}{}", lr.status,
-                                               ErrorCodeOf(lr), perr));
-    if (!page.entries.empty())
+    // Empty only when the whole listing says so: an empty page with a NextMarker is not the end.
+    PrefixCheck check = CheckPrefixEmpty(env, client.get(), base, 100, 60);
+    if (!check.answered) return Fail(check.error);
+    if (!check.empty) {
+      Target where = env.target;
+      where.prefix = base;
       return Fail(
           fmt::format("'{}' already holds blobs (first: {}); refusing to write over them: "
                       "seed an empty prefix, or pass --overwrite",
-                      RedactUrl(where.Display()), page.entries.front().name));
+                      RedactUrl(where.Display()), check.first_name));
+    }
   }
   std::vector<Blob> blobs;
   for (uint64_t i = 0; i < flags.small; ++i)
@@ -162,19 +154,19 @@ int main(int argc, char** argv) {
       auto c = env.make_client();
       for (size_t i = next++; i < blobs.size(); i = next++) {
         const Blob& b = blobs[i];
-        HttpRequest put = env.SignedRequest("PUT", env.target.ObjectUrl(b.name),
-                                            {{"x-ms-blob-type", "BlockBlob"},
-                                             {"Content-Type", "application/octet-stream"},
-                                             {"Content-Length", std::to_string(b.bytes)}});
-        put.body = TestContent(b.bytes, i);
+        // Conditional unless --overwrite: a blob created after the check is reported, never
+        // replaced, and a refused write is not tried again.
+        HttpRequest put = PutBlobRequest(env, b.name, TestContent(b.bytes, i), flags.overwrite);
         put.timeout_s = 300;
         HttpResponse r = c->Perform(put);
         if (r.status != 201) {
           std::lock_guard<std::mutex> lock(mu);
+          std::string exists = ExistingBlobRefusal(r, b.name);
           if (first_error.empty())
-            first_error = r.status == 0 ? r.transport_error
-                                        : fmt::format("Put Blob {}: HTTP {} {}", b.name, r.status,
-                                                      r.Header("x-ms-error-code"));
+            first_error = !exists.empty() ? exists
+                          : r.status == 0 ? r.transport_error
+                                          : fmt::format("Put Blob {}: HTTP {} {}", b.name, r.status,
+                                                        r.Header("x-ms-error-code"));
           next = blobs.size();
           return;
         }

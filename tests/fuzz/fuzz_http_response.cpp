@@ -8,19 +8,37 @@
 #include <cstdint>
 #include <string>
 
+#include "probes/answer_check.h"
 #include "probes/http_response_parser.h"
 
 namespace {
 
 constexpr size_t kBodyCap = 4096;
 
+// A 4 KiB ranged read, as latency sends it: the head and the end of every answer are checked
+// against it (Content-Length, Content-Range and Content-Encoding parsing).
+const feedcheck::HttpRequest& RangedRequest() {
+  static const feedcheck::HttpRequest request = [] {
+    feedcheck::HttpRequest r;
+    r.headers = {{"Range", "bytes=0-4095"}};
+    r.max_body_bytes = kBodyCap;
+    return r;
+  }();
+  return request;
+}
+
 struct Sink : feedcheck::HttpResponseSink {
   std::string body;
   int heads = 0;
-  void OnHead(int status, const feedcheck::HttpHeaders& headers) override {
-    if (status < 200 || status > 599) __builtin_trap();
-    for (const auto& h : headers)
+  int status = 0;
+  feedcheck::HttpHeaders headers;
+  void OnHead(int head_status, const feedcheck::HttpHeaders& head) override {
+    if (head_status < 200 || head_status > 599) __builtin_trap();
+    for (const auto& h : head)
       if (!feedcheck::HttpResponseParser::IsKeptHeader(h.first)) __builtin_trap();
+    (void)feedcheck::AnswerMismatch(RangedRequest(), head_status, head);
+    status = head_status;
+    for (const auto& [name, value] : head) headers[name].assign(value);
     ++heads;
   }
   bool OnBody(const char* data, size_t size) override {
@@ -55,6 +73,13 @@ Outcome Run(const char* data, size_t size, size_t step, bool head, bool eof) {
     at += n;
   }
   if (eof && !parser.complete() && !parser.failed()) parser.FeedEof();
+  if (parser.complete()) {
+    feedcheck::HttpResponse response;
+    response.status = sink.status;
+    for (const auto& [name, value] : sink.headers) response.headers[name].assign(value);
+    response.body_bytes = sink.body.size();
+    (void)feedcheck::ShortAnswer(RangedRequest(), response);
+  }
   if (sink.body.size() > size) __builtin_trap();
   if (parser.failed() && parser.keep_alive()) __builtin_trap();
   if (parser.state() == feedcheck::HttpResponseParser::State::kComplete && sink.heads != 1)

@@ -1,7 +1,9 @@
 // libFuzzer target: List Blobs XML pages, List Paths JSON bodies and XML character data
 // (probes/list_blobs_xml.h); every input goes through all three parsers. A parsed page never
 // holds a size no blob can have (blob_limits.h), and its names, whatever bytes they hold, always
-// make valid JSON (core/json_text.h: invalid UTF-8 is replaced, never thrown on).
+// make valid JSON (core/json_text.h: invalid UTF-8 is replaced, never thrown on). Every name
+// segment also goes through cleanup's test-prefix matcher (test_prefix_name.h): whatever it
+// accepts must format back to exactly the same text (the generator's grammar, nothing more).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,13 +12,26 @@
 #include "core/json_text.h"
 #include "probes/blob_limits.h"
 #include "probes/list_blobs_xml.h"
+#include "probes/test_prefix_name.h"
 
 namespace {
+
+void CheckSegments(std::string_view name) {
+  for (size_t start = 0; start <= name.size();) {
+    size_t slash = name.find('/', start);
+    if (slash == std::string_view::npos) slash = name.size();
+    std::string_view segment = name.substr(start, slash - start);
+    if (auto parsed = feedcheck::ParseTestPrefixSegment(segment))
+      if (feedcheck::FormatTestPrefixSegment(*parsed) != segment) __builtin_trap();
+    start = slash + 1;
+  }
+}
 
 void CheckPage(const feedcheck::ListPage& page, size_t size) {
   nlohmann::json names = nlohmann::json::array();
   for (const auto& e : page.entries) {
     if (!feedcheck::IsPlausibleBlobSize(e.size_bytes)) __builtin_trap();
+    CheckSegments(e.name);
     names.push_back(e.name);
   }
   for (const auto& p : page.prefixes) names.push_back(p);
