@@ -3,17 +3,24 @@
 #include <fmt/format.h>
 
 #include "app/probe_messages.h"
+#include "core/ascii_text.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "probes/budget_tracker.h"
 #include "probes/curl_http_client.h"
 #include "probes/curl_request_loop.h"
-#include "probes/redact.h"
 
 namespace feedcheck::app {
 namespace {
 
 Diagnostic Error(const char* code, const std::string& message) {
   return Diagnostic{code, DiagnosticSeverity::kError, message, {}, "", ""};
+}
+
+// sig=, SIG=, Sig=: Azure reads the parameter whatever its case, so the refusal does too.
+bool QueryHasSignature(const std::string& query) {
+  std::string lower = ToLower(query);
+  return lower.rfind("sig=", 0) == 0 || lower.find("&sig=") != std::string::npos;
 }
 
 }  // namespace
@@ -88,7 +95,7 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
               "target '" + r.target + "' is a path; this probe needs an http(s) or Azure URL"));
     return ExitStatus::kUsage;
   }
-  if (env->target.query.find("sig=") != std::string::npos) {
+  if (QueryHasSignature(env->target.query)) {
     diagnostics->Add(Error(probe_codes::kBadTarget,
                            "target '" + RedactUrl(r.target) +
                                "' carries a SAS signature on the command line; put the token "
@@ -98,6 +105,9 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
   CurlClientOptions curl_options;
   curl_options.tls.ca_file = r.ca_file;
   curl_options.tls.insecure = r.insecure;
+  // Loopback is never proxied: what is meant for this machine (an emulator, a test server,
+  // with its credential in cleartext) does not travel to a proxy from the environment.
+  curl_options.no_proxy = env->target.IsLoopback();
   if (r.insecure)
     diagnostics->Add({probe_codes::kWeakened,
                       DiagnosticSeverity::kWarning,
@@ -107,9 +117,13 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
                       ""});
   AuthConfig auth;
   if (env->target.is_azure()) {
-    // The identity endpoint is asked only for managed-identity, over its own connection.
+    // The identity endpoint is asked only for managed-identity, over its own connection, and
+    // never through a proxy: a proxy would see the request and could answer with its own token
+    // ("Azure Instance Metadata Service for virtual machines": clients bypass web proxies for it).
+    CurlClientOptions imds_options = curl_options;
+    imds_options.no_proxy = true;
     std::unique_ptr<HttpClient> imds =
-        r.make_client ? r.make_client() : std::make_unique<CurlHttpClient>(curl_options);
+        r.make_client ? r.make_client() : std::make_unique<CurlHttpClient>(imds_options);
     if (!ResolveAuth(r.auth, env->target, get_env, imds.get(), &auth, &err)) {
       diagnostics->Add(Error(probe_codes::kCredential, RedactText(err)));
       return ExitStatus::kInputError;

@@ -6,12 +6,12 @@
 #include <cctype>
 #include <map>
 
+#include "core/redact.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/http_errors.h"
 #include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
-#include "probes/redact.h"
 
 namespace feedcheck {
 namespace {

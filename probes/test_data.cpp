@@ -13,11 +13,11 @@
 #include <mutex>
 #include <random>
 
+#include "core/redact.h"
 #include "core/units.h"
 #include "probes/http_errors.h"
 #include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
-#include "probes/redact.h"
 
 namespace feedcheck {
 
