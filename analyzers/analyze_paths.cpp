@@ -57,9 +57,9 @@ std::string LinkOutOfFolder(const fs::path& root, const fs::directory_entry& ent
   if (!entry.is_symlink(ec)) return "";
   fs::path shown = fs::read_symlink(entry.path(), ec);
   fs::path target = fs::canonical(entry.path(), ec);
-  if (ec) return "a link that does not resolve: not read";
+  if (ec) return "a link that does not resolve";
   if (Within(root, target)) return "";
-  return fmt::format("a link out of the folder (to {}): not read", shown.string());
+  return fmt::format("a link out of the folder (to {})", shown.string());
 }
 
 void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
@@ -72,7 +72,17 @@ void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
       continue;
     }
     if (fs::is_regular_file(status)) {
-      files->push_back({p, true, fs::path(p).parent_path().string()});
+      // A file named on the command line may be a planted link too: it is read only when it
+      // resolves inside the folder it sits in.
+      fs::path parent = fs::path(p).parent_path();
+      fs::path root = fs::canonical(parent.empty() ? fs::path(".") : parent, ec);
+      std::string why = ec ? "cannot resolve its folder: " + ec.message()
+                           : LinkOutOfFolder(root, fs::directory_entry(p, ec));
+      if (!why.empty()) {
+        skipped->push_back({p, why});
+        continue;
+      }
+      files->push_back({p, true, parent.string()});
       continue;
     }
     if (!fs::is_directory(status)) {

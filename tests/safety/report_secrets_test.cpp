@@ -75,6 +75,11 @@ TEST_CASE("analyze never follows a link out of the job folder", "[safety][report
   REQUIRE(symlink("real.log", (dir + "/job/system_logs/inside.log").c_str()) == 0);
   std::string all = AllFormats(dir, "analyze " + ShellQuote(dir + "/job"),
                                "AZURE_STORAGE_KEY=" + ShellQuote(kKey));
+  // Named on the command line, the link is refused the same way.
+  all += AllFormats(dir,
+                    "analyze " + ShellQuote(dir + "/job/system_logs/rslex.log") + " " +
+                        ShellQuote(dir + "/job/system_logs/real.log"),
+                    "AZURE_STORAGE_KEY=" + ShellQuote(kKey));
   RequireNoSecret("analyze output", all);
   CHECK(all.find("/proc/self/environ") != std::string::npos);  // the refused link is named
   CHECK(all.find("a link out of the folder") != std::string::npos);
