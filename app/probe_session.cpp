@@ -17,6 +17,14 @@ Diagnostic Error(const char* code, const std::string& message) {
   return Diagnostic{code, DiagnosticSeverity::kError, message, {}, "", ""};
 }
 
+Diagnostic CleartextRefusal(std::string_view kind, const Target& target) {
+  return Error(probe_codes::kBadTarget,
+               "refusing to send a " + std::string(kind) + " credential over plain http:// to " +
+                   target.HostName() +
+                   " (anyone on the path could read it; only loopback may get one in "
+                   "cleartext); use https://, or --auth anonymous for a public container");
+}
+
 // sig=, SIG=, Sig=: Azure reads the parameter whatever its case, so the refusal does too.
 bool QueryHasSignature(const std::string& query) {
   std::string lower = ToLower(query);
@@ -116,6 +124,12 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
                       "",
                       ""});
   AuthConfig auth;
+  // A token from the identity endpoint could never be sent: do not ask for one.
+  if (r.auth.mode == "managed-identity" && env->target.is_azure() &&
+      !env->target.CleartextCredentialsAllowed()) {
+    diagnostics->Add(CleartextRefusal(AuthKindName(AuthKind::kBearer), env->target));
+    return ExitStatus::kUsage;
+  }
   if (env->target.is_azure()) {
     // The identity endpoint is asked only for managed-identity, over its own connection, and
     // never through a proxy: a proxy would see the request and could answer with its own token
@@ -135,12 +149,7 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
     return ExitStatus::kUsage;
   }
   if (auth.kind != AuthKind::kAnonymous && !env->target.CleartextCredentialsAllowed()) {
-    diagnostics->Add(
-        Error(probe_codes::kBadTarget,
-              "refusing to send a " + std::string(AuthKindName(auth.kind)) +
-                  " credential over plain http:// to " + env->target.HostName() +
-                  " (anyone on the path could read it); use https://, or --auth anonymous for a "
-                  "public container"));
+    diagnostics->Add(CleartextRefusal(AuthKindName(auth.kind), env->target));
     return ExitStatus::kUsage;
   }
   env->signer = RequestSigner(auth, env->target.is_azure());

@@ -99,6 +99,17 @@ TEST_CASE("a credential goes over plain http to loopback only, refused before co
     CHECK(r.err.find(kSasSig) == std::string::npos);
     CHECK(r.err.find(kKey.substr(0, 24)) == std::string::npos);
   }
+  // Managed identity to a non-loopback http target: refused before the token is even asked for.
+  CaptureServer imds("169.254.169.254", 80, [](const std::string&) {
+    return CaptureServer::Answer(200, TokenJson(kImdsToken), "Content-Type: application/json\r\n");
+  });
+  CommandResult mi = RunCommand("timeout -s KILL 30 " + ShellQuote(Feedcheck()) +
+                                " probe latency http://192.0.2.10/devstoreaccount1/c/blob.bin "
+                                "--auth managed-identity --duration 1s --max-requests 2");
+  INFO(Describe(mi));
+  CHECK(mi.exit_code == 2);
+  CHECK(mi.err.find("refusing to send") != std::string::npos);
+  CHECK(imds.connections() == 0);
   INFO("192.0.2.10 saw:\n" << v4.Heads() << "\n2001:db8::1 saw:\n" << v6.Heads());
   CHECK(v4.connections() == 0);
   CHECK(v6.connections() == 0);
