@@ -49,8 +49,10 @@ bool HasControlByte(std::string_view secret) {
                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
+// `wrapped_ok`: a base64 account key may come wrapped over lines (`openssl base64` writes 64
+// columns); it never goes into a header, so its whitespace is dropped instead of refused.
 bool FromEnvOrFile(const GetEnvFn& env, const char* var, const std::string& file, std::string* out,
-                   std::string* error) {
+                   std::string* error, bool wrapped_ok = false) {
   bool found = false;
   if (!file.empty()) {
     if (!ReadSecretFile(file, out, error)) return false;
@@ -60,6 +62,10 @@ bool FromEnvOrFile(const GetEnvFn& env, const char* var, const std::string& file
     found = true;
   }
   if (!found) return false;
+  if (wrapped_ok)
+    out->erase(std::remove_if(out->begin(), out->end(),
+                              [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+               out->end());
   RegisterKnownSecret(*out);
   if (HasControlByte(*out)) {
     *error = (file.empty() ? std::string(var) : file) +
@@ -294,7 +300,8 @@ bool ResolveAuth(const AuthOptions& options, const Target& target, const GetEnvF
   }
   if (want("shared-key")) {
     std::string key;
-    if (FromEnvOrFile(env, "AZURE_STORAGE_KEY", options.key_file, &key, &err)) {
+    if (FromEnvOrFile(env, "AZURE_STORAGE_KEY", options.key_file, &key, &err,
+                      /*wrapped_ok=*/true)) {
       if (!Base64Decode(key)) {
         *error = "the account key is not valid base64 (from " +
                  (options.key_file.empty() ? std::string("AZURE_STORAGE_KEY") : options.key_file) +
