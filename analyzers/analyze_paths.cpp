@@ -41,6 +41,27 @@ struct Candidate {
   std::string root;    // the argument it was found under
 };
 
+// Whether `path` (canonical) is `root` (canonical) or under it, compared by whole components.
+bool Within(const fs::path& root, const fs::path& path) {
+  auto r = root.begin(), p = path.begin();
+  for (; r != root.end(); ++r, ++p)
+    if (p == path.end() || *p != *r) return false;
+  return true;
+}
+
+// A link inside a job folder is read only when it resolves inside the folder: a planted link to
+// /proc/self/environ, ~/.azure or a key file would otherwise be read and quoted in the report.
+// Returns the reason it is not read, empty when it may be.
+std::string LinkOutOfFolder(const fs::path& root, const fs::directory_entry& entry) {
+  std::error_code ec;
+  if (!entry.is_symlink(ec)) return "";
+  fs::path shown = fs::read_symlink(entry.path(), ec);
+  fs::path target = fs::canonical(entry.path(), ec);
+  if (ec) return "a link that does not resolve";
+  if (Within(root, target)) return "";
+  return fmt::format("a link out of the folder (to {})", shown.string());
+}
+
 void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
              std::vector<SkippedFile>* skipped) {
   for (const auto& p : req.paths) {
@@ -51,7 +72,17 @@ void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
       continue;
     }
     if (fs::is_regular_file(status)) {
-      files->push_back({p, true, fs::path(p).parent_path().string()});
+      // A file named on the command line may be a planted link too: it is read only when it
+      // resolves inside the folder it sits in.
+      fs::path parent = fs::path(p).parent_path();
+      fs::path root = fs::canonical(parent.empty() ? fs::path(".") : parent, ec);
+      std::string why = ec ? "cannot resolve its folder: " + ec.message()
+                           : LinkOutOfFolder(root, fs::directory_entry(p, ec));
+      if (!why.empty()) {
+        skipped->push_back({p, why});
+        continue;
+      }
+      files->push_back({p, true, parent.string()});
       continue;
     }
     if (!fs::is_directory(status)) {
@@ -59,6 +90,11 @@ void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
       continue;
     }
     std::vector<std::string> found;
+    const fs::path root = fs::canonical(p, ec);
+    if (ec) {
+      skipped->push_back({p, "cannot resolve: " + ec.message()});
+      continue;
+    }
     fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec);
     for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (it.depth() > 16) {
@@ -66,6 +102,10 @@ void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
         continue;
       }
       std::error_code fec;
+      if (std::string why = LinkOutOfFolder(root, *it); !why.empty()) {
+        skipped->push_back({it->path().string(), why});
+        continue;
+      }
       if (!it->is_regular_file(fec)) continue;
       if (files->size() + found.size() >= req.max_files) {
         skipped->push_back(

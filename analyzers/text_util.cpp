@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/redact.h"
+
 namespace feedcheck::analyzers {
 
 std::optional<double> ParseDoublePrefix(std::string_view s, size_t* used) {
@@ -57,8 +59,12 @@ size_t Utf8Length(std::string_view s, size_t i) {
 }
 }  // namespace
 
-std::string PrintableSnippet(std::string_view s, size_t max_chars) {
+std::string PrintableSnippet(std::string_view text, size_t max_chars) {
   static const char kHex[] = "0123456789abcdef";
+  // Redacted before it is cut and escaped: a line of an environment dump or a connection string
+  // is quoted without its key (a cut could leave a prefix no pattern recognises).
+  const std::string redacted = RedactText(text);
+  std::string_view s = redacted;
   std::string out;
   size_t i = 0;
   size_t chars = 0;

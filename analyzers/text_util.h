@@ -26,7 +26,8 @@ std::optional<long long> ParseInt(std::string_view s);
 /// A fact-key segment from free text: [A-Za-z0-9_-] kept, anything else becomes '_'.
 std::string KeySegment(std::string_view s);
 
-/// A line made safe to print: control bytes and invalid UTF-8 escaped as \xNN, cut to `max_chars`.
+/// A line made safe to print: secrets redacted (core/redact.h), control bytes and invalid UTF-8
+/// escaped as \xNN, cut to `max_chars`.
 std::string PrintableSnippet(std::string_view s, size_t max_chars = 160);
 
 /// Splits one CSV record (RFC 4180 quoting within the line). Returns false on an unterminated

@@ -4,11 +4,11 @@
 
 #include "app/probe_messages.h"
 #include "app/probe_report.h"
+#include "core/redact.h"
 #include "core/run_context.h"
 #include "core/units.h"
 #include "probes/cleanup_registry.h"
 #include "probes/leftover_test_data.h"
-#include "probes/redact.h"
 
 namespace feedcheck::app {
 namespace {

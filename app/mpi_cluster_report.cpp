@@ -6,9 +6,9 @@
 #include <optional>
 
 #include "app/probe_report.h"
+#include "core/redact.h"
 #include "core/run_context.h"
 #include "core/units.h"
-#include "probes/redact.h"
 #include "probes/target_facts.h"
 
 namespace feedcheck::app {

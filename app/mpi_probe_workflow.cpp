@@ -8,10 +8,10 @@
 #include "app/mpi_cluster_report.h"
 #include "app/mpi_cluster_result.h"
 #include "app/rule_evaluation.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "mpi/coordinator.h"
 #include "mpi/mpi_codes.h"
-#include "probes/redact.h"
 #include "rules/advice.h"
 #include "rules/rule_set.h"
 

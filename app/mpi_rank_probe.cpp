@@ -6,8 +6,8 @@
 
 #include "app/fact_gathering.h"
 #include "core/exit_status.h"
+#include "core/redact.h"
 #include "core/units.h"
-#include "probes/redact.h"
 
 namespace feedcheck::app {
 namespace {

@@ -8,12 +8,12 @@
 #include "app/probe_messages.h"
 #include "app/probe_report.h"
 #include "app/rule_evaluation.h"
+#include "core/redact.h"
 #include "core/run_context.h"
 #include "core/supply_model.h"
 #include "core/units.h"
 #include "probes/budget_tracker.h"
 #include "probes/preflight_probes.h"
-#include "probes/redact.h"
 #include "reports/verdict.h"
 
 namespace feedcheck::app {

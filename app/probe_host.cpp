@@ -5,11 +5,11 @@
 #include "app/cluster_choice.h"
 #include "app/fact_gathering.h"
 #include "app/probe_report.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "probes/budget_tracker.h"
 #include "probes/disk_probe.h"
 #include "probes/nic_probe.h"
-#include "probes/redact.h"
 
 namespace feedcheck::app {
 namespace {

@@ -4,9 +4,9 @@
 
 #include "app/probe_messages.h"
 #include "app/probe_session.h"
+#include "core/redact.h"
 #include "core/run_context.h"
 #include "core/units.h"
-#include "probes/redact.h"
 #include "probes/target_facts.h"
 
 namespace feedcheck::app {

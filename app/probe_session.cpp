@@ -3,17 +3,32 @@
 #include <fmt/format.h>
 
 #include "app/probe_messages.h"
+#include "core/ascii_text.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "probes/budget_tracker.h"
 #include "probes/curl_http_client.h"
 #include "probes/curl_request_loop.h"
-#include "probes/redact.h"
 
 namespace feedcheck::app {
 namespace {
 
 Diagnostic Error(const char* code, const std::string& message) {
   return Diagnostic{code, DiagnosticSeverity::kError, message, {}, "", ""};
+}
+
+Diagnostic CleartextRefusal(std::string_view kind, const Target& target) {
+  return Error(probe_codes::kBadTarget,
+               "refusing to send a " + std::string(kind) + " credential over plain http:// to " +
+                   target.HostName() +
+                   " (anyone on the path could read it; only loopback may get one in "
+                   "cleartext); use https://, or --auth anonymous for a public container");
+}
+
+// sig=, SIG=, Sig=: Azure reads the parameter whatever its case, so the refusal does too.
+bool QueryHasSignature(const std::string& query) {
+  std::string lower = ToLower(query);
+  return lower.rfind("sig=", 0) == 0 || lower.find("&sig=") != std::string::npos;
 }
 
 }  // namespace
@@ -88,7 +103,7 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
               "target '" + r.target + "' is a path; this probe needs an http(s) or Azure URL"));
     return ExitStatus::kUsage;
   }
-  if (env->target.query.find("sig=") != std::string::npos) {
+  if (QueryHasSignature(env->target.query)) {
     diagnostics->Add(Error(probe_codes::kBadTarget,
                            "target '" + RedactUrl(r.target) +
                                "' carries a SAS signature on the command line; put the token "
@@ -98,6 +113,9 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
   CurlClientOptions curl_options;
   curl_options.tls.ca_file = r.ca_file;
   curl_options.tls.insecure = r.insecure;
+  // Loopback is never proxied: what is meant for this machine (an emulator, a test server,
+  // with its credential in cleartext) does not travel to a proxy from the environment.
+  curl_options.no_proxy = env->target.IsLoopback();
   if (r.insecure)
     diagnostics->Add({probe_codes::kWeakened,
                       DiagnosticSeverity::kWarning,
@@ -106,10 +124,20 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
                       "",
                       ""});
   AuthConfig auth;
+  // A token from the identity endpoint could never be sent: do not ask for one.
+  if (r.auth.mode == "managed-identity" && env->target.is_azure() &&
+      !env->target.CleartextCredentialsAllowed()) {
+    diagnostics->Add(CleartextRefusal(AuthKindName(AuthKind::kBearer), env->target));
+    return ExitStatus::kUsage;
+  }
   if (env->target.is_azure()) {
-    // The identity endpoint is asked only for managed-identity, over its own connection.
+    // The identity endpoint is asked only for managed-identity, over its own connection, and
+    // never through a proxy: a proxy would see the request and could answer with its own token
+    // ("Azure Instance Metadata Service for virtual machines": clients bypass web proxies for it).
+    CurlClientOptions imds_options = curl_options;
+    imds_options.no_proxy = true;
     std::unique_ptr<HttpClient> imds =
-        r.make_client ? r.make_client() : std::make_unique<CurlHttpClient>(curl_options);
+        r.make_client ? r.make_client() : std::make_unique<CurlHttpClient>(imds_options);
     if (!ResolveAuth(r.auth, env->target, get_env, imds.get(), &auth, &err)) {
       diagnostics->Add(Error(probe_codes::kCredential, RedactText(err)));
       return ExitStatus::kInputError;
@@ -121,12 +149,7 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
     return ExitStatus::kUsage;
   }
   if (auth.kind != AuthKind::kAnonymous && !env->target.CleartextCredentialsAllowed()) {
-    diagnostics->Add(
-        Error(probe_codes::kBadTarget,
-              "refusing to send a " + std::string(AuthKindName(auth.kind)) +
-                  " credential over plain http:// to " + env->target.HostName() +
-                  " (anyone on the path could read it); use https://, or --auth anonymous for a "
-                  "public container"));
+    diagnostics->Add(CleartextRefusal(AuthKindName(auth.kind), env->target));
     return ExitStatus::kUsage;
   }
   env->signer = RequestSigner(auth, env->target.is_azure());

@@ -3,8 +3,10 @@
 #include <memory>
 #include <sstream>
 
+#include "app/report_redaction.h"
+#include "core/known_secrets.h"
+#include "core/redact.h"
 #include "core/terminal_text.h"
-#include "probes/redact.h"
 #include "reports/reporter.h"
 
 namespace feedcheck::app {
@@ -23,8 +25,11 @@ std::optional<std::string> RenderReport(const Report& report, const std::string&
   std::unique_ptr<Reporter> reporter = MakeReporter(format, reporter_options);
   if (!reporter) return std::nullopt;
   std::ostringstream out;
-  reporter->Render(report, out);
-  return out.str();
+  // Redaction happens here, once for every format: the model first (patterns, secret-named
+  // settings), then the rendered text (the values of the credentials this process holds, which
+  // no pattern announces; an exact value cannot span markup, so replacing it is safe anywhere).
+  reporter->Render(RedactReport(report), out);
+  return ScrubKnownSecrets(out.str());
 }
 
 std::optional<Report> ReportToShow(const Outcome& outcome, const std::string& format,

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "app/probe_messages.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "probes/budget_tracker.h"
-#include "probes/redact.h"
 #include "probes/test_data.h"
 
 namespace feedcheck::app {

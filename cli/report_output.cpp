@@ -9,6 +9,8 @@
 #include "app/report_output.h"
 #include "core/atomic_file.h"
 #include "core/exit_status.h"
+#include "core/known_secrets.h"
+#include "core/redact.h"
 
 namespace feedcheck::cli {
 
@@ -34,8 +36,11 @@ std::optional<std::string> ChosenFormat(const OutputFlags& flags, const GlobalOp
   return format;
 }
 
-int WriteText(const std::string& text, const std::string& output, const std::string& command,
+int WriteText(const std::string& rendered, const std::string& output, const std::string& command,
               const std::string& format, const std::string& verdict) {
+  // Every format reaches here, also those a command renders itself (SARIF, env files): the
+  // values of the credentials this process holds never leave it, whatever carried them in.
+  const std::string text = ScrubKnownSecrets(rendered);
   if (output.empty() || output == "-") {
     fmt::print("{}", text);
     std::fflush(stdout);
@@ -85,9 +90,9 @@ int Render(const app::Outcome& outcome, const OutputFlags& flags, const GlobalOp
 void PrintDiagnostics(const DiagnosticList& diagnostics, const std::string& command) {
   for (const auto& d : diagnostics.kept()) {
     if (!command.empty() && d.location.file.empty())
-      fmt::print(stderr, "feedcheck {}: {}\n", command, FormatDiagnostic(d));
+      fmt::print(stderr, "feedcheck {}: {}\n", command, RedactText(FormatDiagnostic(d)));
     else
-      fmt::print(stderr, "{}\n", FormatDiagnostic(d));
+      fmt::print(stderr, "{}\n", RedactText(FormatDiagnostic(d)));
   }
   if (diagnostics.dropped() > 0)
     fmt::print(stderr, "... and {} more diagnostics\n", diagnostics.dropped());

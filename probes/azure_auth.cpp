@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/ascii_text.h"
+#include "core/known_secrets.h"
 
 namespace feedcheck {
 namespace {
@@ -41,14 +42,60 @@ bool ReadSecretFile(const std::string& path, std::string* out, std::string* erro
   return true;
 }
 
+// A credential is one line of printable text. A second line would become a header of its own
+// (a token file with "X-Injected: 1" under the token), a NUL would cut it short.
+bool HasControlByte(std::string_view secret) {
+  return std::any_of(secret.begin(), secret.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+// `wrapped_ok`: a base64 account key may come wrapped over lines (`openssl base64` writes 64
+// columns); it never goes into a header, so its whitespace is dropped instead of refused.
 bool FromEnvOrFile(const GetEnvFn& env, const char* var, const std::string& file, std::string* out,
-                   std::string* error) {
-  if (!file.empty()) return ReadSecretFile(file, out, error);
-  if (auto v = env(var); v && !Trim(*v).empty()) {
+                   std::string* error, bool wrapped_ok = false) {
+  bool found = false;
+  if (!file.empty()) {
+    if (!ReadSecretFile(file, out, error)) return false;
+    found = true;
+  } else if (auto v = env(var); v && !Trim(*v).empty()) {
     *out = Trim(*v);
-    return true;
+    found = true;
   }
-  return false;
+  if (!found) return false;
+  if (wrapped_ok)
+    out->erase(std::remove_if(out->begin(), out->end(),
+                              [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+               out->end());
+  RegisterKnownSecret(*out);
+  if (HasControlByte(*out)) {
+    *error = (file.empty() ? std::string(var) : file) +
+             " holds more than one line or a control character; a credential is one line";
+    out->clear();
+    return false;
+  }
+  return true;
+}
+
+// The SAS signature's value, as sent (percent-encoded) and decoded: a server may echo either.
+void RegisterSasSignature(const std::string& sas) {
+  size_t pos = 0;
+  while (pos < sas.size()) {
+    size_t amp = sas.find('&', pos);
+    std::string_view part =
+        std::string_view(sas).substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
+    size_t eq = part.find('=');
+    if (eq != std::string_view::npos && IEquals(part.substr(0, eq), "sig")) {
+      RegisterKnownSecret(part.substr(eq + 1));
+      RegisterKnownSecret(DecodePercent(part.substr(eq + 1)));
+    }
+    if (amp == std::string::npos) break;
+    pos = amp + 1;
+  }
+}
+
+bool HasSignature(const std::string& sas) {
+  std::string lower = ToLower(sas);
+  return lower.rfind("sig=", 0) == 0 || lower.find("&sig=") != std::string::npos;
 }
 
 void SplitUrl(const std::string& url, std::string* path, std::string* query) {
@@ -232,13 +279,14 @@ bool ResolveAuth(const AuthOptions& options, const Target& target, const GetEnvF
     std::string sas;
     if (FromEnvOrFile(env, "AZURE_STORAGE_SAS_TOKEN", options.sas_file, &sas, &err)) {
       if (!sas.empty() && sas.front() == '?') sas.erase(0, 1);
-      if (sas.find("sig=") == std::string::npos) {
+      if (!HasSignature(sas)) {
         *error =
             "the SAS token has no sig= part (from " +
             (options.sas_file.empty() ? std::string("AZURE_STORAGE_SAS_TOKEN") : options.sas_file) +
             ")";
         return false;
       }
+      RegisterSasSignature(sas);
       auth.kind = AuthKind::kSas;
       auth.sas = sas;
       *out = auth;
@@ -252,7 +300,8 @@ bool ResolveAuth(const AuthOptions& options, const Target& target, const GetEnvF
   }
   if (want("shared-key")) {
     std::string key;
-    if (FromEnvOrFile(env, "AZURE_STORAGE_KEY", options.key_file, &key, &err)) {
+    if (FromEnvOrFile(env, "AZURE_STORAGE_KEY", options.key_file, &key, &err,
+                      /*wrapped_ok=*/true)) {
       if (!Base64Decode(key)) {
         *error = "the account key is not valid base64 (from " +
                  (options.key_file.empty() ? std::string("AZURE_STORAGE_KEY") : options.key_file) +
@@ -315,8 +364,14 @@ bool ResolveAuth(const AuthOptions& options, const Target& target, const GetEnvF
       *error = "managed identity: the instance metadata answer has no access_token";
       return false;
     }
+    std::string token = json["access_token"].get<std::string>();
+    RegisterKnownSecret(token);
+    if (token.empty() || HasControlByte(token)) {
+      *error = "managed identity: the instance metadata answer's access_token is not one line";
+      return false;
+    }
     auth.kind = AuthKind::kBearer;
-    auth.bearer_token = json["access_token"].get<std::string>();
+    auth.bearer_token = token;
     *out = auth;
     return true;
   }

@@ -18,6 +18,10 @@ struct CurlClientOptions {
   TlsOptions tls;
   /// libcurl's receive buffer; large buffers cut per-callback overhead for multi-MiB ranges.
   long buffer_bytes = 512 * 1024;
+  /// Never through a proxy, whatever http_proxy/https_proxy/all_proxy say: the instance
+  /// metadata endpoint (a proxy must not be asked for, nor answer with, a token) and loopback
+  /// targets (a credential for 127.0.0.1 must not travel to a proxy in cleartext).
+  bool no_proxy = false;
 };
 
 /// Initialises libcurl once per process (thread-safe); CurlHttpClient calls it itself.

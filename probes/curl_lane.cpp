@@ -83,6 +83,7 @@ CurlLane::CurlLane(const CurlClientOptions& options, bool stop_by_progress) {
   }
   curl_easy_setopt(h, CURLOPT_PRIVATE, this);
   curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, &CloseSocketNotingPeer);
+  if (options.no_proxy) curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
   const TlsOptions& tls = options.tls;
   if (!tls.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, tls.ca_file.c_str());
   curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, tls.insecure ? 0L : 1L);

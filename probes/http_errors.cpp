@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "probes/redact.h"
+#include "core/redact.h"
 
 namespace feedcheck {
 namespace {

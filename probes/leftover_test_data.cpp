@@ -6,6 +6,7 @@
 #include <ctime>
 #include <map>
 
+#include "core/redact.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/http_errors.h"

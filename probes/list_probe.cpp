@@ -11,13 +11,13 @@
 #include <thread>
 
 #include "core/latency_histogram.h"
+#include "core/redact.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/dataset_shape.h"
 #include "probes/http_errors.h"
 #include "probes/list_blobs_xml.h"
 #include "probes/probe_codes.h"
-#include "probes/redact.h"
 
 namespace feedcheck {
 

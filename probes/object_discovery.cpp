@@ -6,9 +6,9 @@
 #include <random>
 #include <thread>
 
+#include "core/redact.h"
 #include "probes/blob_limits.h"
 #include "probes/list_blobs_xml.h"
-#include "probes/redact.h"
 
 namespace feedcheck {
 namespace {

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <functional>
 
+#include "core/redact.h"
 #include "probes/cleanup_registry.h"
 #include "probes/probe_codes.h"
-#include "probes/redact.h"
 #include "probes/target_facts.h"
 
 namespace feedcheck {

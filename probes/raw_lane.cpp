@@ -56,6 +56,7 @@ RawLane::RawLane(const CurlClientOptions& options, int epoll_fd, int index)
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_);
   curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
   curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, &CloseSocketNotingPeer);
+  if (options.no_proxy) curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
   // The same trust as CurlLane: what one engine accepts, the other does.
   const TlsOptions& tls = options.tls;
   if (!tls.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, tls.ca_file.c_str());
@@ -115,7 +116,7 @@ bool RawLane::PrepareWire(const HttpRequest& r) {
   wire_valid_ = true;
   wire_error_.clear();
   if (!WriteHttpRequestHead(r, &head_, &origin_, &wire_error_)) return false;
-  proxied_ = origin_.has_credentials || ProxyFromEnvironment(origin_);
+  proxied_ = origin_.has_credentials || (!options_.no_proxy && ProxyFromEnvironment(origin_));
   return true;
 }
 

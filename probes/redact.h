@@ -1,20 +1,5 @@
-// Removes secrets from anything shown: SAS signatures and other credential query parameters,
-// Authorization headers, bearer tokens and Shared Key signatures, account keys in connection
-// strings. Every URL or header that reaches a message, a fact or a report passes through here.
+// Redaction moved to core/redact.h (reporters and analyzers redact too); kept so probes code
+// that names it still builds.
 #pragma once
 
-#include <string>
-#include <string_view>
-
-namespace feedcheck {
-
-inline constexpr std::string_view kRedacted = "REDACTED";
-
-/// Redacts credential query parameters (sig, and token-like ones) in a URL.
-std::string RedactUrl(std::string_view url);
-/// The value of a header as it may be shown ("Authorization" -> "REDACTED").
-std::string RedactHeaderValue(std::string_view name, std::string_view value);
-/// Redacts secrets anywhere in free text (messages, error bodies, log lines).
-std::string RedactText(std::string_view text);
-
-}  // namespace feedcheck
+#include "core/redact.h"

@@ -14,6 +14,7 @@
 #include <random>
 #include <thread>
 
+#include "core/redact.h"
 #include "core/smallfile_fit.h"
 #include "probes/answer_check.h"
 #include "probes/budget_tracker.h"
@@ -22,7 +23,6 @@
 #include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
 #include "probes/probe_codes.h"
-#include "probes/redact.h"
 
 namespace feedcheck {
 

@@ -1,5 +1,10 @@
 #include "probes/target.h"
 
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -166,13 +171,40 @@ std::string Target::Display() const {
   return out;
 }
 
-bool Target::IsLoopback() const {
-  std::string name = HostName();
-  return name == "localhost" || name == "::1" || name.rfind("127.", 0) == 0;
-}
+bool Target::IsLoopback() const { return IsLoopbackHost(HostName()); }
 
-bool Target::CleartextCredentialsAllowed() const {
-  return scheme == "https" || IsLoopback() || kind == TargetKind::kEmulator;
+bool Target::CleartextCredentialsAllowed() const { return scheme == "https" || IsLoopback(); }
+
+bool IsLoopbackHost(std::string_view name) {
+  std::string host(name);
+  in_addr v4{};
+  if (inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, host.c_str(), &v6) == 1) {
+    if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+    return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+  }
+  if (!IEquals(host, "localhost")) return false;
+  // "localhost" counts only when every address it resolves to is loopback (an /etc/hosts that
+  // maps it elsewhere does not make a network host local).
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0 || !found) return false;
+  bool all_loopback = true;
+  for (addrinfo* a = found; a; a = a->ai_next) {
+    if (a->ai_family == AF_INET) {
+      auto* sin = reinterpret_cast<sockaddr_in*>(a->ai_addr);
+      all_loopback = all_loopback && (ntohl(sin->sin_addr.s_addr) >> 24) == 127;
+    } else if (a->ai_family == AF_INET6) {
+      auto* sin6 = reinterpret_cast<sockaddr_in6*>(a->ai_addr);
+      all_loopback = all_loopback && IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr);
+    } else {
+      all_loopback = false;
+    }
+  }
+  freeaddrinfo(found);
+  return all_loopback;
 }
 
 std::string Target::HostName() const {
@@ -227,6 +259,13 @@ bool ParseTarget(std::string_view text, const TargetParseOptions& options, Targe
     if (at == std::string_view::npos || at == 0)
       return Fail(error, scheme + " target needs CONTAINER@ACCOUNT.<endpoint>: '" +
                              std::string(authority) + "'");
+    // CONTAINER:PASSWORD@ is a credential in the URL (container names never hold ':'); it is
+    // refused, and never shown.
+    if (authority.substr(0, at).find(':') != std::string_view::npos || authority.rfind('@') != at)
+      return Fail(error, scheme +
+                             ":// target holds a password before '@' (not shown); the part "
+                             "before '@' is the container alone, credentials go in environment "
+                             "variables or files");
     std::string host = ToLower(authority.substr(at + 1));
     bool dfs = scheme.rfind("abfs", 0) == 0;
     t.scheme = "https";

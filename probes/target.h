@@ -47,10 +47,11 @@ struct Target {
   /// The host to resolve and route to: `host` without its port or IPv6 brackets ("127.0.0.1",
   /// "::1", "acct.blob.core.windows.net"); empty for local paths.
   std::string HostName() const;
-  /// 127.0.0.0/8, ::1 or localhost.
+  /// 127.0.0.0/8, ::1 (or ::ffff:127.x), or localhost resolving to those only (IsLoopbackHost).
   bool IsLoopback() const;
-  /// Whether a credential may be sent: over https, or over plain http only to a loopback host
-  /// or a path-style emulator (Azurite), never in cleartext across a network to an account.
+  /// Whether a credential may be sent: over https, or over plain http only to a loopback
+  /// address (Azurite, a test server), never in cleartext across a network. An emulator on
+  /// another address is no exception: the network between is the same.
   bool CleartextCredentialsAllowed() const;
 };
 
@@ -59,6 +60,11 @@ struct TargetParseOptions {
   /// "devstoreaccount1" is always recognised.
   std::string account_hint;
 };
+
+/// Whether `host` (no port, no brackets) is a loopback address: an IPv4 literal in
+/// 127.0.0.0/8, ::1 or ::ffff:127.x.x.x, or "localhost" when every address it resolves to is
+/// one of those. A name that only starts with "127." is not.
+bool IsLoopbackHost(std::string_view host);
 
 /// Parses `text`. Returns false with a message naming the problem when it is not a target.
 bool ParseTarget(std::string_view text, const TargetParseOptions& options, Target* out,

@@ -1,6 +1,6 @@
 #include "probes/target_facts.h"
 
-#include "probes/redact.h"
+#include "core/redact.h"
 
 namespace feedcheck {
 

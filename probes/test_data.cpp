@@ -13,9 +13,12 @@
 #include <mutex>
 #include <random>
 
+#include "core/redact.h"
 #include "core/units.h"
 #include "probes/blob_writes.h"
 #include "probes/http_errors.h"
+#include "probes/list_blobs_xml.h"
+#include "probes/list_probe.h"
 #include "probes/redact.h"
 #include "probes/test_prefix_name.h"
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/fact_registry.h"
+#include "core/redact.h"
 #include "rules/profile.h"
 #include "rules/rule_messages.h"
 #include "rules/yaml_input.h"
@@ -99,8 +100,13 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
       if (env.IsMap()) {
         for (const auto& kv : env) {
           if (!kv.second.IsScalar()) continue;
-          out->env.push_back(
-              JobEnv{kv.first.as<std::string>(), kv.second.as<std::string>(), Line(kv.first)});
+          JobEnv e{kv.first.as<std::string>(), kv.second.as<std::string>(), Line(kv.first)};
+          // A credential is never kept: not in a fact, a lint message or a report.
+          if (LooksLikeSecretName(e.name) || RedactText(e.value) != e.value) {
+            e.secret = true;
+            e.value = std::string(kRedacted);
+          }
+          out->env.push_back(std::move(e));
         }
       } else if (!env.IsNull()) {
         diagnostics->Add(JobDiagnostic(name, Line(env), "'environment_variables' must be a mapping",

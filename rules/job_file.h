@@ -24,8 +24,11 @@ struct JobInput {
 
 struct JobEnv {
   std::string name;
-  std::string value;
+  std::string value;  ///< "REDACTED" when `secret`: the value is never kept
   int line = 0;
+  /// A credential: a secret-named variable (AZURE_STORAGE_KEY, *_SAS_TOKEN, *_SECRET) or a
+  /// value holding one (a SAS `sig=`, AccountKey=).
+  bool secret = false;
 };
 
 struct JobFile {

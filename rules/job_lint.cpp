@@ -108,6 +108,30 @@ std::vector<LintProblem> SettingProblems(const JobFile& job, const Advice& advic
   return out;
 }
 
+std::vector<LintProblem> SecretSettings(const JobFile& job) {
+  std::vector<LintProblem> out;
+  for (const auto& e : job.env) {
+    if (!e.secret) continue;
+    LintProblem p;
+    p.code = kLintSecret;
+    p.severity = Severity::kWarning;
+    p.location = At(job, e.line);
+    p.setting = e.name;
+    p.message = fmt::format(
+        "{} holds a credential in the job file (value not shown): anyone who can read the file, "
+        "its repository or the job's definition in the workspace can use it; source: \"Use "
+        "authentication credential secrets in Azure Machine Learning jobs\", "
+        "https://learn.microsoft.com/en-us/azure/machine-learning/how-to-use-secrets-in-runs",
+        e.name);
+    p.change = fmt::format(
+        "remove {} from the job file and rotate it; read it in the job from Azure Key Vault, or "
+        "give the compute a managed identity with a storage data role",
+        e.name);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& result,
                                  const Advice& advice) {
   std::vector<LintProblem> problems;
@@ -247,6 +271,7 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
                    problems.end());
     problems.push_back(std::move(p));
   }
+  for (auto& p : SecretSettings(job)) problems.push_back(std::move(p));
   // Line order, as a reader goes through the file; whole-file problems (line 0) last; on one
   // line the more severe first.
   std::stable_sort(problems.begin(), problems.end(),

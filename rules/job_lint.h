@@ -23,6 +23,7 @@ inline constexpr const char* kLintOther = "L005";
 inline constexpr const char* kLintNoEffect = "L006";        ///< a setting for the other input mode
 inline constexpr const char* kLintUnknownSetting = "L007";  ///< a misspelt data-runtime setting
 inline constexpr const char* kLintBadValue = "L008";        ///< a value the guide does not allow
+inline constexpr const char* kLintSecret = "L009";          ///< a credential in the job file
 
 struct LintProblem {
   std::string code;
@@ -46,6 +47,11 @@ std::vector<LintProblem> NoEffectSettings(const JobFile& job);
 /// one a letter or two from a documented name: it is ignored, silently) with the documented name it
 /// most likely means, and values outside the type or range the guide documents.
 std::vector<LintProblem> SettingProblems(const JobFile& job, const Advice& advice);
+
+/// Credentials written into the job's environment_variables (AZURE_STORAGE_KEY,
+/// AZURE_STORAGE_SAS_TOKEN, any secret-named variable or a value with a SAS signature): one
+/// problem each, at its line, naming the variable and never its value.
+std::vector<LintProblem> SecretSettings(const JobFile& job);
 
 std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& result,
                                  const Advice& advice);

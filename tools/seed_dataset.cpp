@@ -18,11 +18,15 @@
 #include <vector>
 
 #include "app/probe_session.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "probes/blob_writes.h"
 #include "probes/http_errors.h"
+#include "probes/list_blobs_xml.h"
+#include "probes/list_probe.h"
 #include "probes/redact.h"
 #include "probes/test_data.h"
+#include "tools/seed_cli.h"
 
 namespace {
 
@@ -47,27 +51,10 @@ int Fail(const std::string& message) {
   return 3;
 }
 
-// TARGET and the credential flags (values from files or the environment only); the flags that
-// would put a secret in argv are refused by name, so the parser never echoes one.
-void AddTargetOptions(CLI::App* app, feedcheck::app::ProbeSessionRequest* r) {
-  app->add_option("target", r->target, "Container URL (https://ACCOUNT.blob.../CONTAINER/PREFIX)")
-      ->required();
-  app->add_option("--auth", r->auth.mode, "auto | shared-key | sas | bearer | managed-identity")
-      ->check(
-          CLI::IsMember({"auto", "anonymous", "shared-key", "sas", "bearer", "managed-identity"}));
-  app->add_option("--account", r->auth.account, "Storage account name (AZURE_STORAGE_ACCOUNT)");
-  app->add_option("--key-file", r->auth.key_file, "File holding the account key");
-  app->add_option("--sas-file", r->auth.sas_file, "File holding a SAS token");
-  app->add_option("--token-file", r->auth.token_file, "File holding an Entra ID bearer token");
-  app->add_option("--ca-file", r->ca_file, "PEM file of CA certificates to trust");
-  app->add_flag("--insecure", r->insecure, "Do not verify TLS certificates (test servers only)");
-  for (const auto& refused : feedcheck::app::RefusedSecretFlags()) {
-    std::string flag = refused.flag, message = feedcheck::app::RefusedSecretMessage(refused);
-    app->add_option_function<std::string>(
-           flag, [flag, message](const std::string&) { throw CLI::ValidationError(flag, message); },
-           "")
-        ->group("");
-  }
+// A flag's value out of range: a usage error, exit 2 as for feedcheck.
+int Usage(const std::string& message) {
+  Fail(message);
+  return feedcheck::ToInt(feedcheck::ExitStatus::kUsage);
 }
 
 }  // namespace
@@ -76,7 +63,7 @@ int main(int argc, char** argv) {
   using namespace feedcheck;
   SeedFlags flags;
   CLI::App app{"Write a synthetic dataset (many small files, a few large ones) into a container"};
-  AddTargetOptions(&app, &flags.target);
+  seed::AddTargetOptions(&app, &flags.target);
   app.add_option("--small", flags.small, "Small files")->capture_default_str();
   app.add_option("--small-bytes", flags.small_bytes, "Size of each small file")
       ->capture_default_str();
@@ -91,16 +78,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--overwrite", flags.overwrite,
                "Write even when the prefix already holds blobs (they may be replaced)");
-  CLI11_PARSE(app, argc, argv);
+  if (int rc = seed::ParseCommandLine(app, argc, argv); rc >= 0) return rc;
 
   std::string error;
   auto small_bytes = ParseBytes(flags.small_bytes, &error);
   auto large_bytes = ParseBytes(flags.large_bytes, &error);
   if (!small_bytes || !large_bytes || *small_bytes < 1 || *large_bytes < 1 ||
       *large_bytes > double(1ull << 30))
-    return Fail("--small-bytes / --large-bytes: sizes from 1 B; large files at most 1 GiB");
+    return Usage("--small-bytes / --large-bytes: sizes from 1 B; large files at most 1 GiB");
   if (flags.small > 1000000 || flags.large > 1000)
-    return Fail("at most 1,000,000 small files and 1,000 large ones");
+    return Usage("at most 1,000,000 small files and 1,000 large ones");
 
   HttpProbeEnv env;
   DiagnosticList diagnostics;

@@ -132,6 +132,30 @@ TEST_CASE("secrets are read from files") {
   CHECK(a.key_base64 == kDevKey);
 }
 
+TEST_CASE("a credential is one line: a second line is refused, a wrapped key joined") {
+  AuthConfig a;
+  std::string error;
+  AuthOptions o;
+  o.mode = "bearer";
+  CHECK_FALSE(ResolveAuth(o, Emulator(),
+                          Env({{"AZURE_STORAGE_BEARER_TOKEN", "eyJ0b2tlbg.x.y\nX-Injected: 1"}}),
+                          nullptr, &a, &error));
+  CHECK(error.find("one line") != std::string::npos);
+  CHECK(error.find("eyJ0b2tlbg") == std::string::npos);
+  o.mode = "sas";
+  CHECK_FALSE(ResolveAuth(o, Emulator(),
+                          Env({{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sig=abc\rX-Injected: 1"}}),
+                          nullptr, &a, &error));
+  o.mode = "sas";
+  REQUIRE(ResolveAuth(o, Emulator(), Env({{"AZURE_STORAGE_SAS_TOKEN", "sv=1&SIG=abcdefgh"}}),
+                      nullptr, &a, &error));
+  CHECK(a.kind == AuthKind::kSas);
+  o.mode = "shared-key";
+  std::string wrapped = kDevKey.substr(0, 64) + "\n" + kDevKey.substr(64);
+  REQUIRE(ResolveAuth(o, Emulator(), Env({{"AZURE_STORAGE_KEY", wrapped}}), nullptr, &a, &error));
+  CHECK(a.key_base64 == kDevKey);
+}
+
 TEST_CASE("managed identity asks the metadata endpoint only when chosen") {
   HttpResponse ok;
   ok.status = 200;

@@ -1,6 +1,8 @@
-#include "probes/redact.h"
+#include "core/redact.h"
 
 #include <catch2/catch.hpp>
+
+#include "core/known_secrets.h"
 
 using namespace feedcheck;
 
@@ -41,4 +43,38 @@ TEST_CASE("a percent-encoded URL echoed by a server loses its credentials too") 
   CHECK(r.find("sig%3DREDACTED%26se%3D2030") != std::string::npos);
   CHECK(RedactText("x?SIG%3Dabc").find("abc") == std::string::npos);
   CHECK(RedactText("size%3D10%26a%3Db") == "size%3D10%26a%3Db");  // nothing secret: unchanged
+}
+
+TEST_CASE("secret-named assignments lose their values, in env and YAML form") {
+  const std::string env_dump("PATH=/bin\0AZURE_STORAGE_KEY=a2V5a2V5\0HOME=/root", 47);
+  std::string r = RedactText(env_dump);
+  CHECK(r.find("a2V5a2V5") == std::string::npos);
+  CHECK(r.find("PATH=/bin") != std::string::npos);
+  CHECK(RedactText("CLIENT_SECRET=abc def").find("abc") == std::string::npos);
+  CHECK(RedactText("  AZURE_STORAGE_SAS_TOKEN: \"sv=1&sp=r\"").find("sp=r") == std::string::npos);
+  CHECK(RedactText("duplicate key: 'x'") == "duplicate key: 'x'");  // prose stays
+  CHECK(RedactText("MONKEY=banana") == "MONKEY=banana");
+  CHECK(LooksLikeSecretName("AZURE_STORAGE_KEY"));
+  CHECK(LooksLikeSecretName("AccountKey"));
+  CHECK(LooksLikeSecretName("client_secret"));
+  CHECK_FALSE(LooksLikeSecretName("MONKEY"));
+  CHECK_FALSE(LooksLikeSecretName("DATASET_MOUNT_READ_THREADS"));
+}
+
+TEST_CASE("a password in a URL's userinfo is redacted, the user kept") {
+  CHECK(RedactUrl("wasbs://c:pw123456@acct.blob.core.windows.net/x") ==
+        "wasbs://c:REDACTED@acct.blob.core.windows.net/x");
+  CHECK(RedactText("see http://u:pw123456@h/x and more").find("pw123456") == std::string::npos);
+  CHECK(RedactUrl("http://[::1]:10000/a@b") == "http://[::1]:10000/a@b");
+}
+
+TEST_CASE("the values of the credentials this process holds are scrubbed everywhere") {
+  ForgetKnownSecretsForTest();
+  CHECK(RedactText("name-KnownSecretValue42.bin") == "name-KnownSecretValue42.bin");
+  RegisterKnownSecret("KnownSecretValue42");
+  RegisterKnownSecret("short");  // too short to be told from a word: not scrubbed
+  CHECK(RedactText("name-KnownSecretValue42.bin") == "name-REDACTED.bin");
+  CHECK(RedactUrl("http://h/c/KnownSecretValue42") == "http://h/c/REDACTED");
+  CHECK(ScrubKnownSecrets("a short b") == "a short b");
+  ForgetKnownSecretsForTest();
 }

@@ -115,7 +115,38 @@ TEST_CASE("plain-HTTP Hadoop schemes are refused with the HTTPS form to use") {
   CHECK(t.scheme == "https");
 }
 
-TEST_CASE("credentials may cross plain http only to loopback or an emulator") {
+TEST_CASE("only real loopback addresses are loopback") {
+  for (const char* host : {"127.0.0.1", "127.255.0.9", "::1", "::ffff:127.0.0.2", "localhost"})
+    CHECK(IsLoopbackHost(host));
+  for (const char* host :
+       {"192.0.2.10", "2001:db8::1", "127.evil.blob.core.windows.net", "127.0.0.1.evil",
+        "128.0.0.1", "::ffff:10.0.0.1", "localhost.evil", "0.0.0.0", "::", "127.1", ""})
+    CHECK_FALSE(IsLoopbackHost(host));
+  Target t;
+  std::string error;
+  for (const char* url :
+       {"http://192.0.2.10/devstoreaccount1/c/b", "http://[2001:db8::1]:10000/devstoreaccount1/c/b",
+        "http://127.evil.blob.core.windows.net/c/b"}) {
+    INFO(url);
+    REQUIRE(ParseTarget(url, {}, &t, &error));
+    CHECK_FALSE(t.IsLoopback());
+    CHECK_FALSE(t.CleartextCredentialsAllowed());
+  }
+  REQUIRE(ParseTarget("http://[::1]:10000/devstoreaccount1/c/b", {}, &t, &error));
+  CHECK(t.CleartextCredentialsAllowed());
+}
+
+TEST_CASE("a password before '@' in wasbs:// or abfss:// is refused, never echoed") {
+  Target t;
+  std::string error;
+  CHECK_FALSE(ParseTarget("wasbs://c:S3cretPw@acct.blob.core.windows.net/x", {}, &t, &error));
+  CHECK(error.find("S3cretPw") == std::string::npos);
+  CHECK(error.find("password") != std::string::npos);
+  CHECK_FALSE(ParseTarget("abfss://fs:S3cretPw@acct.dfs.core.windows.net/x", {}, &t, &error));
+  CHECK(error.find("S3cretPw") == std::string::npos);
+}
+
+TEST_CASE("credentials may cross plain http only to loopback") {
   Target t;
   std::string error;
   REQUIRE(ParseTarget("http://acct.blob.core.windows.net/c/b", {}, &t, &error));

@@ -1,10 +1,11 @@
-#include "probes/redact.h"
+#include "core/redact.h"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 
 #include "core/ascii_text.h"
+#include "core/known_secrets.h"
 
 namespace feedcheck {
 namespace {
@@ -39,7 +40,57 @@ bool IsSecretParam(std::string_view name) {
 
 bool IsQueryDelimiter(char c) {
   return c == '&' || c == '#' || c == ' ' || c == '"' || c == '\'' || c == '<' || c == '>' ||
-         c == '\n' || c == '\r' || c == '\t';
+         static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+}
+
+bool IsNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// An environment variable's name as written in YAML or `env` output: AZURE_STORAGE_KEY.
+bool IsUpperSnakeName(std::string_view name) {
+  return name.size() >= 3 && std::all_of(name.begin(), name.end(), [](char c) {
+           return std::isupper(static_cast<unsigned char>(c)) ||
+                  std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+         });
+}
+
+// NAME=value where NAME says it holds a secret (AZURE_STORAGE_KEY=..., CLIENT_SECRET=...): an
+// environment dump (/proc/self/environ, `env` in a log) or a config line; and the YAML form
+// `AZURE_STORAGE_KEY: value` (upper-case names only, so prose such as "key: 'x'" stays). The
+// value goes up to the next space, quote, ';', '&' or control byte; a quoted one to its quote.
+std::string RedactSecretAssignments(std::string s) {
+  size_t pos = 0;
+  while ((pos = s.find_first_of("=:", pos)) != std::string::npos) {
+    size_t name_end = pos;
+    if (s[pos] == ':' && name_end > 0 && (s[name_end - 1] == '"' || s[name_end - 1] == '\''))
+      --name_end;  // "AZURE_STORAGE_KEY": value
+    size_t start = name_end;
+    while (start > 0 && IsNameChar(s[start - 1])) --start;
+    std::string_view name = std::string_view(s).substr(start, name_end - start);
+    size_t value = pos + 1;
+    if (s[pos] == ':') {
+      if (value >= s.size() || s[value] != ' ' || !IsUpperSnakeName(name)) {
+        pos = value;
+        continue;
+      }
+      while (value < s.size() && s[value] == ' ') ++value;
+    }
+    if (name.empty() || !LooksLikeSecretName(name)) {
+      pos = pos + 1;
+      continue;
+    }
+    char quote = value < s.size() && (s[value] == '"' || s[value] == '\'') ? s[value] : '\0';
+    if (quote) ++value;
+    size_t end = value;
+    if (quote) {
+      while (end < s.size() && s[end] != quote && s[end] != '\n') ++end;
+    } else {
+      while (end < s.size() && !IsQueryDelimiter(s[end]) && s[end] != ';') ++end;
+    }
+    if (end > value && s.compare(value, end - value, kRedacted) != 0)
+      s.replace(value, end - value, kRedacted);
+    pos = value + (end > value ? kRedacted.size() : 0);
+  }
+  return s;
 }
 
 // Redacts name=value pairs whose name is a secret, wherever they appear after '?' or '&'.
@@ -100,7 +151,53 @@ std::string RedactEncodedParams(std::string_view text) {
 
 }  // namespace
 
-std::string RedactUrl(std::string_view url) { return RedactParams(url); }
+bool LooksLikeSecretName(std::string_view name) {
+  static constexpr std::array<std::string_view, 11> kSuffixes = {
+      "key",        "token", "secret",    "password",          "passwd",
+      "sas",        "sig",   "signature", "connection_string", "credential",
+      "credentials"};
+  std::string lower = ToLower(name);
+  for (std::string_view suffix : kSuffixes) {
+    if (lower.size() < suffix.size() ||
+        lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    // The whole name, or a word of it: "AZURE_STORAGE_KEY", "AccountKey", not "MONKEY".
+    size_t before = lower.size() - suffix.size();
+    if (before == 0 || name[before - 1] == '_' || name[before - 1] == '-' ||
+        (std::isupper(static_cast<unsigned char>(name[before])) != 0 &&
+         std::islower(static_cast<unsigned char>(name[before - 1])) != 0))
+      return true;
+  }
+  return false;
+}
+
+namespace {
+
+// "scheme://user:PASSWORD@host", anywhere in the text: the password goes, the user (a wasbs://
+// container) stays.
+std::string RedactUserInfo(std::string s) {
+  size_t pos = 0;
+  while ((pos = s.find("://", pos)) != std::string::npos) {
+    size_t start = pos + 3;
+    size_t end = s.find_first_of("/?# \t\r\n\"'<>", start);
+    if (end == std::string::npos) end = s.size();
+    size_t at = s.rfind('@', end - 1);
+    size_t colon = s.find(':', start);
+    if (at != std::string::npos && at >= start && colon < at && at > colon + 1 &&
+        s.compare(colon + 1, at - colon - 1, kRedacted) != 0) {
+      s.replace(colon + 1, at - colon - 1, kRedacted);
+      end = colon + 1 + kRedacted.size();
+    }
+    pos = std::min(end, s.size());
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string RedactUrl(std::string_view url) {
+  return ScrubKnownSecrets(RedactParams(RedactUserInfo(std::string(url))));
+}
 
 std::string RedactHeaderValue(std::string_view name, std::string_view value) {
   std::string lower = ToLower(name);
@@ -112,7 +209,7 @@ std::string RedactHeaderValue(std::string_view name, std::string_view value) {
 }
 
 std::string RedactText(std::string_view text) {
-  std::string s = RedactParams(RedactEncodedParams(text));
+  std::string s = RedactParams(RedactEncodedParams(RedactUserInfo(std::string(text))));
   // Also catch "sig=..." at the very start of a bare SAS token.
   if (s.size() > 4 && IEquals(std::string_view(s).substr(0, 4), "sig=")) {
     size_t end = 4;
@@ -147,7 +244,7 @@ std::string RedactText(std::string_view text) {
       pos = start + kRedacted.size();
     }
   }
-  return s;
+  return ScrubKnownSecrets(RedactSecretAssignments(std::move(s)));
 }
 
 }  // namespace feedcheck
