@@ -160,10 +160,11 @@ Report OneSize(const KnowledgeBase& kb, const NodeChoice& node, const AccountCho
       report.result.push_back({"accounts_striped", plan.striped, "", "Shards striped"});
       AddResult(&report, "accounts_per_node", plan.accounts_per_node, "", "Accounts per node");
       report.result.push_back({"node_split", NodeSplitText(plan), "", "Node split"});
-      report.result.push_back({"account_plan", AccountPlanSummary(plan), "", "Account plan"});
+      report.result.push_back(
+          {"account_plan", AccountPlanSummary(plan, account.target.kind), "", "Account plan"});
       t.rows.push_back({{"Accounts for full rate", std::nullopt},
                         Count(plan.accounts),
-                        {AccountPlanSummary(plan), std::nullopt}});
+                        {AccountPlanSummary(plan, account.target.kind), std::nullopt}});
     }
   }
   if (!account.assumption.empty()) t.notes.push_back("Note: " + account.assumption);

@@ -125,12 +125,22 @@ struct TargetWords {
   std::string plural;  ///< short plural, where the kind is already clear: "accounts"
 };
 
-TargetWords WordsFor(const std::string& kind) {
-  if (kind.rfind("azure_files", 0) == 0)
+// A premium SSD file share's most: 10,340 MiB/s ("Azure Files scalability and performance
+// targets"), in Gbit/s.
+constexpr double kPremiumShareMaxGbps = 10340.0 * 1048576 * 8 / 1e9;
+
+TargetWords WordsFor(const std::string& kind, double egress_gbps) {
+  if (kind.rfind("azure_files", 0) == 0) {
+    // A share already at the most a share reaches cannot be provisioned higher.
+    if (egress_gbps >= kPremiumShareMaxGbps * 0.999)
+      return {"file share", "file shares",
+              "The share is already at the most a premium share reaches (10,340 MiB/s): ",
+              "file shares"};
     return {"file share", "file shares",
             "Provision the share for more throughput (a premium share reaches 10,340 MiB/s at "
             "most), or ",
             "file shares"};
+  }
   if (kind.rfind("netapp_files", 0) == 0)
     return {"volume", "volumes",
             "Raise the volume's service level or quota (its throughput scales with the "
@@ -145,7 +155,7 @@ TargetWords WordsFor(const std::string& kind) {
 
 std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& index,
                                 const std::string& target_kind) {
-  const TargetWords w = WordsFor(target_kind);
+  const TargetWords w = WordsFor(target_kind, p.account_egress_gbps);
   std::string out =
       fmt::format("{} x {} = {} {} the {}'s {} egress limit", Count(p.nodes, "node", "nodes"),
                   Gbps(p.nic_gbps), Gbps(p.nodes * p.nic_gbps),
@@ -188,7 +198,15 @@ std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& ind
   return out + too_many;
 }
 
-std::string AccountPlanSummary(const AccountPlan& p) {
+std::string AccountPlanSummary(const AccountPlan& p, const std::string& target_kind) {
+  const TargetWords w = WordsFor(target_kind, p.account_egress_gbps);
+  if (w.one != "account") {
+    if (p.accounts <= 1) return fmt::format("one {} is enough", w.one);
+    if (!p.striped)
+      return fmt::format("replicate the data; each {} feeds up to {}", w.one,
+                         Count(p.full_rate_nodes, "node", "nodes"));
+    return fmt::format("stripe shards over all {} {}", p.accounts, w.plural);
+  }
   if (p.accounts <= 1) return "one account is enough";
   if (p.accounts > kAccountsPerRegion)
     return fmt::format(

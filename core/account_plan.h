@@ -48,6 +48,6 @@ std::string DescribeAccountPlan(const AccountPlan& plan, const NodeIndexSource& 
 
 /// One line for tables: "replicate the data; each account feeds up to 8 nodes" or "stripe the
 /// data over all 26 accounts: one node needs 2".
-std::string AccountPlanSummary(const AccountPlan& plan);
+std::string AccountPlanSummary(const AccountPlan& plan, const std::string& target_kind = "");
 
 }  // namespace feedcheck
