@@ -166,6 +166,12 @@ LintOutcome RunLint(const LintRequest& request) {
     rules::Advice advice = rules::MergeAdvice(result.findings);
     for (auto& p : rules::LintJob(step, result, advice)) problems.push_back(std::move(p));
     if (auto p = NodeSizeProblem(step, gathered)) problems.push_back(std::move(*p));
+    for (auto& p :
+         rules::OutputReads(step, !request.profile.empty() && (gathered.Has("dataset.bytes") ||
+                                                               gathered.Has("dataset.files")))) {
+      if (!step.step.empty()) p.steps = {step.step};
+      problems.push_back(std::move(p));
+    }
     for (auto& p : rules::NodeLimitProblems(
              step, gathered.Text("node.sku").value_or(""),
              gathered.NumberIn("node.ram_bytes", Unit::kBytes).value_or(0),

@@ -123,6 +123,11 @@ std::string JobFile::ModeOf(const JobInput& input) {
 bool ReadCommandFields(const YAML::Node& root, const std::string& file, JobFile* out,
                        DiagnosticList* diagnostics) {
   bool ok = true;
+  if (const YAML::Node c = root["command"]; c && c.IsScalar()) {
+    out->command = c.as<std::string>();
+    out->command_file = file;
+    out->command_line = KeyLine(root, "command");
+  }
   if (const YAML::Node inputs = root["inputs"]) ReadInputs(inputs, file, out, diagnostics);
   if (const YAML::Node outputs = root["outputs"]) ReadOutputs(outputs, file, out);
   if (int line = KeyLine(root, "environment_variables")) {

@@ -57,7 +57,10 @@ struct KeyTypo {
 };
 
 struct JobFile {
-  std::string path;  ///< the file that holds resources / compute (the job, or the pipeline)
+  std::string path;     ///< the file that holds resources / compute (the job, or the pipeline)
+  std::string command;  ///< the command line, as written (a step's or its component's)
+  std::string command_file;
+  int command_line = 0;
   std::string step;  ///< "" for a command job; "step 'train'" or "the sweep's trial"
   std::vector<JobInput> inputs;
   std::vector<JobOutput> outputs;

@@ -208,6 +208,73 @@ std::vector<LintProblem> DirectInputs(const JobFile& job) {
   return out;
 }
 
+namespace {
+
+// The argument an output is handed to in the command: "--data" for "--data ${{outputs.x}}" or
+// "--data=${{outputs.x}}"; "" when it is not right after an option.
+std::string ArgumentOf(const std::string& command, const std::string& output) {
+  const std::string ref = "${{outputs." + output + "}}";
+  const size_t at = command.find(ref);
+  if (at == std::string::npos) return "";
+  size_t end = at;
+  while (end > 0 &&
+         (command[end - 1] == ' ' || command[end - 1] == '=' || command[end - 1] == '\n'))
+    --end;
+  size_t start = end;
+  while (start > 0 && command[start - 1] != ' ' && command[start - 1] != '\n') --start;
+  std::string arg = command.substr(start, end - start);
+  return StartsWith(arg, "-") ? arg : "";
+}
+
+// An argument named for data to read ("--data", "--train_dir", "--input-path"), not for data
+// the job writes ("--prepped_data", "--output_data", "--model").
+bool NamesData(const std::string& arg) {
+  const std::string a = ToLower(arg);
+  for (const char* word :
+       {"out", "prep", "save", "writ", "dest", "result", "model", "checkpoint", "ckpt", "log",
+        "export", "process", "transform", "clean", "score", "pred", "eval", "metric", "report"})
+    if (a.find(word) != std::string::npos) return false;
+  for (const char* word : {"data", "train", "input", "shard", "image", "corpus"})
+    if (a.find(word) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<LintProblem> OutputReads(const JobFile& job, bool dataset_declared) {
+  std::vector<LintProblem> out;
+  const bool reads_input = job.FirstDataInput() != nullptr;
+  for (const auto& o : job.outputs) {
+    if (!o.mode.empty() && o.mode != "rw_mount") continue;
+    const std::string arg = ArgumentOf(job.command, o.name);
+    const bool named = !arg.empty() && NamesData(arg);
+    if (!named && (reads_input || !dataset_declared)) continue;
+    LintProblem p;
+    p.code = kLintDirect;
+    p.severity = Severity::kInfo;
+    p.location = SourceLocation{o.file, o.mode_line > 0 ? o.mode_line : o.line, 0};
+    p.message =
+        named ? fmt::format(
+                    "output '{}' (rw_mount) is handed to {}: if the job reads its training data "
+                    "through it, it reads through a read-write mount meant for results; the "
+                    "guide reads data through an input (ro_mount or download), where the data "
+                    "runtime's read settings and advice apply",
+                    o.name, arg)
+              : fmt::format(
+                    "the job reads no data input, but the profile describes a dataset: if it is "
+                    "read through output '{}' (rw_mount), it is read through a read-write mount "
+                    "meant for results; the guide reads data through an input (ro_mount or "
+                    "download)",
+                    o.name);
+    p.change = fmt::format(
+        "declare the training data as an input (type: uri_folder, mode: ro_mount or download) "
+        "and keep '{}' for what the job writes",
+        o.name);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 void SortProblems(std::vector<LintProblem>* problems) {
   std::stable_sort(problems->begin(), problems->end(),
                    [](const LintProblem& a, const LintProblem& b) {

@@ -53,6 +53,12 @@ std::vector<LintProblem> KeyProblems(const std::vector<KeyTypo>& typos);
 /// prefetch, cache and retries the guide's advice is about.
 std::vector<LintProblem> DirectInputs(const JobFile& job);
 
+/// Training data read through an output: the command hands an rw_mount output to an argument
+/// named for data (`--data ${{outputs.x}}`, `--train_dir`), or the job reads no data input
+/// while `dataset_declared` (the profile describes the data it trains on). A read-write mount
+/// is for results; the guide reads data through ro_mount or download inputs.
+std::vector<LintProblem> OutputReads(const JobFile& job, bool dataset_declared);
+
 /// Problems of several steps as one list: the same problem (a component shared by two steps)
 /// once, naming every step it is in; then in line order per file.
 std::vector<LintProblem> MergeStepProblems(std::vector<LintProblem> problems);

@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "rules/job_keys.h"
+#include "rules/job_lint.h"
 
 using namespace feedcheck;
 using namespace feedcheck::rules;
@@ -172,4 +172,29 @@ TEST_CASE("misspelt schema keys are flagged with the likely key, valid ones are 
   CHECK(typos.count("comand_line") == 0);  // far from every key: left alone
   CHECK(typos.count("display_name") == 0);
   CHECK(typos.size() == 3);
+}
+
+TEST_CASE("training data read through an rw_mount output is questioned", "[rules][lint]") {
+  JobSteps steps;
+  DiagnosticList d;
+  REQUIRE(ReadJobStepsText("j.yml",
+                           "type: command\ncommand: python t.py --out ${{outputs.work}}\n"
+                           "outputs:\n  work:\n    type: uri_folder\n",
+                           &steps, &d));
+  const JobFile& job = steps.steps[0];
+  // No data input: only when the profile describes a dataset the job must be reading somehow.
+  CHECK(OutputReads(job, /*dataset_declared=*/false).empty());
+  auto with_dataset = OutputReads(job, /*dataset_declared=*/true);
+  REQUIRE(with_dataset.size() == 1);
+  CHECK(with_dataset[0].code == kLintDirect);
+  CHECK(with_dataset[0].severity == Severity::kInfo);
+  CHECK(with_dataset[0].location.line == 4);
+  CHECK(with_dataset[0].message.find("reads no data input") != std::string::npos);
+  // An upload output is not a mount: nothing to question.
+  JobSteps upload;
+  REQUIRE(ReadJobStepsText("j.yml",
+                           "type: command\ncommand: python t.py --data ${{outputs.work}}\n"
+                           "outputs:\n  work:\n    mode: upload\n",
+                           &upload, &d));
+  CHECK(OutputReads(upload.steps[0], true).empty());
 }
