@@ -14,6 +14,19 @@ namespace {
 
 std::string Gbps(double v) { return fmt::format("{} Gbit/s", FormatNumber(v)); }
 
+// What one storage target is: an Azure Files target is a share, NetApp Files a volume, the
+// rest storage accounts; the words of the tables follow.
+std::string TargetUnit(const AccountChoice& a) {
+  if (a.target.kind.rfind("azure_files", 0) == 0) return "share";
+  if (a.target.kind.rfind("netapp_files", 0) == 0) return "volume";
+  return "account";
+}
+
+std::string Capitalized(std::string s) {
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
 std::string AccountLabel(const AccountChoice& a) {
   std::string where;
   if (!a.region.empty())
@@ -23,7 +36,7 @@ std::string AccountLabel(const AccountChoice& a) {
     return fmt::format("an account{} with {} egress (from --account-egress-gbps)",
                        a.region.empty() ? "" : fmt::format(" in {}", a.region),
                        Gbps(a.target.egress_gbps));
-  return fmt::format("one {} account{} ({} egress{})", a.target.name, where,
+  return fmt::format("one {} {}{} ({} egress{})", a.target.name, TargetUnit(a), where,
                      Gbps(a.target.egress_gbps),
                      a.egress_from_flag ? ", from --account-egress-gbps" : "");
 }
@@ -109,7 +122,8 @@ Report OneSize(const KnowledgeBase& kb, const NodeChoice& node, const AccountCho
                              FormatNumber(account.target.egress_gbps), FormatNumber(node.nic_gbps)),
                  &report.evidence.facts);
 
-  AddResult(&report, "saturation_nodes", r.saturation_nodes, "", "Account egress / NIC");
+  AddResult(&report, "saturation_nodes", r.saturation_nodes, "",
+            Capitalized(TargetUnit(account)) + " egress / NIC");
   AddResult(&report, "full_rate_nodes", r.full_rate_nodes, "", "Nodes at full NIC rate");
   AddResult(&report, "degrade_from_nodes", r.degrade_from_nodes, "", "Per-node rate falls from");
   if (node.vm) report.result.push_back({"sku", node.vm->name, "", "VM size"});
@@ -119,7 +133,7 @@ Report OneSize(const KnowledgeBase& kb, const NodeChoice& node, const AccountCho
   AddAccountResult(account, &report);
 
   ReportTable t;
-  t.title = "Nodes one account feeds";
+  t.title = fmt::format("Nodes one {} feeds", TargetUnit(account));
   t.columns = {{"what", ""}, {"value", "", true}, {"how", ""}};
   t.rows.push_back(
       {{"Nodes at full NIC rate", std::nullopt},
@@ -139,7 +153,8 @@ Report OneSize(const KnowledgeBase& kb, const NodeChoice& node, const AccountCho
     AddResult(&report, "nodes", r.nodes, "", "Nodes");
     AddResult(&report, "per_node_gbps", r.per_node_gbps, "Gbit/s", "Per node at " + at);
     AddResult(&report, "aggregate_gbps", r.aggregate_gbps, "Gbit/s", "Aggregate at " + at);
-    AddResult(&report, "accounts_needed", r.accounts_needed, "", "Accounts for full rate");
+    AddResult(&report, "accounts_needed", r.accounts_needed, "",
+              Capitalized(TargetUnit(account)) + "s for full rate");
     report.result.push_back({"degraded", r.degraded, "", "Below the NIC rate"});
     t.rows.push_back({{"Per node at " + at, std::nullopt},
                       {Gbps(r.per_node_gbps), r.per_node_gbps},
@@ -147,11 +162,11 @@ Report OneSize(const KnowledgeBase& kb, const NodeChoice& node, const AccountCho
                                                 FormatNumber(100 * r.per_node_gbps / node.nic_gbps))
                                   : "full NIC rate",
                        std::nullopt}});
-    t.rows.push_back(
-        {{"Aggregate at " + at, std::nullopt},
-         {Gbps(r.aggregate_gbps), r.aggregate_gbps},
-         {r.degraded ? "the account limit" : fmt::format("{} x {}", r.nodes, Gbps(node.nic_gbps)),
-          std::nullopt}});
+    t.rows.push_back({{"Aggregate at " + at, std::nullopt},
+                      {Gbps(r.aggregate_gbps), r.aggregate_gbps},
+                      {r.degraded ? fmt::format("the {} limit", TargetUnit(account))
+                                  : fmt::format("{} x {}", r.nodes, Gbps(node.nic_gbps)),
+                       std::nullopt}});
     // The same plan as the advice (core/account_plan.h): a node split, or striping when one
     // node's NIC or a block of nodes is above the account's egress.
     AccountPlan plan;
@@ -159,11 +174,13 @@ Report OneSize(const KnowledgeBase& kb, const NodeChoice& node, const AccountCho
       AddResult(&report, "accounts", plan.accounts, "", "Accounts in the plan");
       report.result.push_back({"accounts_striped", plan.striped, "", "Shards striped"});
       AddResult(&report, "accounts_per_node", plan.accounts_per_node, "", "Accounts per node");
-      report.result.push_back({"node_split", NodeSplitText(plan), "", "Node split"});
-      report.result.push_back({"account_plan", AccountPlanSummary(plan), "", "Account plan"});
-      t.rows.push_back({{"Accounts for full rate", std::nullopt},
+      report.result.push_back(
+          {"node_split", NodeSplitText(plan, TargetUnit(account)), "", "Node split"});
+      report.result.push_back(
+          {"account_plan", AccountPlanSummary(plan, account.target.kind), "", "Account plan"});
+      t.rows.push_back({{Capitalized(TargetUnit(account)) + "s for full rate", std::nullopt},
                         Count(plan.accounts),
-                        {AccountPlanSummary(plan), std::nullopt}});
+                        {AccountPlanSummary(plan, account.target.kind), std::nullopt}});
     }
   }
   if (!account.assumption.empty()) t.notes.push_back("Note: " + account.assumption);
@@ -213,9 +230,12 @@ Outcome RunEgress(const EgressRequest& request) {
   if (!ResolveAccount(kb, request.region, request.account_kind, request.account_egress_gbps,
                       &account, &error))
     return usage(error.message);
+  // Not a bad flag value (premium_block_blob is a valid kind): an input the arithmetic needs
+  // is missing, so W002, not W001.
   if (!(account.target.egress_gbps > 0))
-    return usage(fmt::format("{} has no published egress limit ({}); give --account-egress-gbps",
-                             account.target.name, account.target.source));
+    return Stopped(ExitStatus::kUsage, kCodeMissingInput,
+                   fmt::format("{} has no published egress limit ({}); give --account-egress-gbps",
+                               account.target.name, account.target.source));
   if (request.all) {
     if (!request.sku.empty() || !request.nic_gbps.empty())
       return usage("--all lists every size: drop --sku/--nic-gbps");

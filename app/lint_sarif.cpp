@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -14,22 +16,7 @@
 namespace feedcheck::app {
 namespace {
 
-// What each problem code means, for the SARIF rule list.
-const std::map<std::string, std::pair<const char*, const char*>>& CodeNames() {
-  static const std::map<std::string, std::pair<const char*, const char*>> kCodes = {
-      {rules::kLintWrongMode,
-       {"InputMode", "An input's mode differs from the one the advice recommends"}},
-      {rules::kLintMissingEnv, {"MissingSetting", "A recommended environment variable is not set"}},
-      {rules::kLintContradictingEnv,
-       {"ContradictingSetting", "An environment variable differs from the recommended value"}},
-      {rules::kLintEgress,
-       {"NodesBeyondAccount", "More nodes than one storage account feeds at full NIC rate"}},
-      {rules::kLintOther, {"Finding", "A finding of the rules about this job"}},
-      {rules::kLintNoEffect,
-       {"SettingWithoutEffect", "A setting for the other input mode, which does nothing here"}},
-  };
-  return kCodes;
-}
+constexpr const char* kSrcRoot = "%SRCROOT%";
 
 const char* SarifLevel(Severity s) {
   switch (s) {
@@ -43,58 +30,120 @@ const char* SarifLevel(Severity s) {
   return "note";
 }
 
-// SARIF wants a URI: a relative path as it is (with '/'), an absolute one as file://.
-std::string ArtifactUri(const std::string& path) {
-  std::string uri;
-  for (char c : path) {
-    if (c == ' ')
-      uri += "%20";
-    else if (c == '%')
-      uri += "%25";
-    else if (c == '\\')
-      uri += '/';
-    else
-      uri += c;
+const char* SarifLevel(DiagnosticSeverity s) {
+  switch (s) {
+    case DiagnosticSeverity::kError:
+      return "error";
+    case DiagnosticSeverity::kWarning:
+      return "warning";
+    case DiagnosticSeverity::kNote:
+      return "note";
   }
-  return !uri.empty() && uri[0] == '/' ? "file://" + uri : uri;
+  return "note";
+}
+
+// A URI reference: spaces, '%' and the other characters RFC 3986 does not allow in a path
+// escaped; '\' as '/'.
+std::string EscapeUri(const std::string& path) {
+  std::string uri;
+  for (unsigned char c : path) {
+    if (c == '\\') {
+      uri += '/';
+    } else if (std::isalnum(c) ||
+               std::string_view("/-._~:@!$&'()*+,;=").find(static_cast<char>(c)) !=
+                   std::string_view::npos) {
+      uri += static_cast<char>(c);
+    } else {
+      uri += fmt::format("%{:02X}", c);
+    }
+  }
+  return uri;
+}
+
+// Relative to the base directory when the file is under it (uriBaseId %SRCROOT%, which code
+// scanning resolves to the checkout); an absolute file:// URI otherwise.
+nlohmann::ordered_json ArtifactLocation(const std::string& file, const std::string& base_dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(fs::path(file), ec).lexically_normal();
+  const fs::path relative = absolute.lexically_relative(fs::path(base_dir).lexically_normal());
+  const std::string rel = relative.generic_string();
+  if (!ec && !rel.empty() && rel != "." && rel.rfind("..", 0) != 0)
+    return {{"uri", EscapeUri(rel)}, {"uriBaseId", kSrcRoot}};
+  return {{"uri", "file://" + EscapeUri(absolute.generic_string())}};
+}
+
+nlohmann::ordered_json Driver(std::map<std::string, size_t>* rule_index) {
+  nlohmann::ordered_json rules_list = nlohmann::ordered_json::array();
+  for (const auto& c : rules::LintCodes()) {
+    (*rule_index)[c.code] = rules_list.size();
+    nlohmann::ordered_json rule;
+    rule["id"] = c.code;
+    rule["name"] = c.name;
+    rule["shortDescription"] = {{"text", c.summary}};
+    rule["fullDescription"] = {{"text", fmt::format("{}. {}", c.summary, c.help)}};
+    rule["help"] = {{"text", c.help}};
+    rule["helpUri"] = rules::kLintGuideUrl;
+    rule["defaultConfiguration"] = {{"level", c.level}};
+    rules_list.push_back(rule);
+  }
+  nlohmann::ordered_json driver;
+  driver["name"] = "feedcheck";
+  driver["version"] = FEEDCHECK_VERSION;
+  driver["informationUri"] = rules::kLintGuideUrl;
+  driver["rules"] = rules_list;
+  return driver;
 }
 
 }  // namespace
 
-std::string LintSarif(const std::vector<rules::LintProblem>& problems) {
-  nlohmann::ordered_json rules_list = nlohmann::ordered_json::array();
+std::string LintSarif(const std::vector<rules::LintProblem>& problems,
+                      const DiagnosticList& diagnostics, bool successful,
+                      const std::string& base_dir) {
   std::map<std::string, size_t> rule_index;
-  for (const auto& [code, names] : CodeNames()) {
-    rule_index[code] = rules_list.size();
-    nlohmann::ordered_json rule;
-    rule["id"] = code;
-    rule["name"] = names.first;
-    rule["shortDescription"] = {{"text", names.second}};
-    rules_list.push_back(rule);
-  }
+  nlohmann::ordered_json driver = Driver(&rule_index);
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const auto& p : problems) {
     nlohmann::ordered_json physical;
-    physical["artifactLocation"] = {{"uri", ArtifactUri(p.location.file)}};
-    // SARIF lines start at 1; a problem about the whole file has no region.
-    if (p.location.line > 0) physical["region"] = {{"startLine", p.location.line}};
+    physical["artifactLocation"] = ArtifactLocation(p.location.file, base_dir);
+    // SARIF lines start at 1; a problem about the whole file is placed on its first line.
+    physical["region"] = {{"startLine", p.location.line > 0 ? p.location.line : 1}};
     nlohmann::ordered_json result;
     result["ruleId"] = p.code;
     if (auto it = rule_index.find(p.code); it != rule_index.end()) result["ruleIndex"] = it->second;
     result["level"] = SarifLevel(p.severity);
     result["message"] = {{"text", fmt::format("{} Change: {}", p.message, p.change)}};
     result["locations"] = nlohmann::ordered_json::array({{{"physicalLocation", physical}}});
-    result["properties"] = {{"feedcheckRule", p.rule_id}, {"change", p.change}};
+    nlohmann::ordered_json properties = {{"change", p.change}};
+    if (!p.rule_id.empty()) properties["feedcheckRule"] = p.rule_id;
+    if (p.location.line <= 0) properties["wholeFile"] = true;
+    result["properties"] = properties;
     results.push_back(result);
   }
-  nlohmann::ordered_json driver;
-  driver["name"] = "feedcheck";
-  driver["version"] = FEEDCHECK_VERSION;
-  driver["informationUri"] =
-      "https://learn.microsoft.com/azure/machine-learning/how-to-read-write-data-v2";
-  driver["rules"] = rules_list;
+  nlohmann::ordered_json invocation;
+  invocation["executionSuccessful"] = successful;
+  nlohmann::ordered_json notifications = nlohmann::ordered_json::array();
+  for (const auto& d : diagnostics.kept()) {
+    if (successful && d.severity != DiagnosticSeverity::kError) continue;
+    nlohmann::ordered_json n;
+    n["descriptor"] = {{"id", d.code}};
+    n["level"] = SarifLevel(d.severity);
+    n["message"] = {{"text", d.message}};
+    if (!d.location.file.empty()) {
+      nlohmann::ordered_json physical;
+      physical["artifactLocation"] = ArtifactLocation(d.location.file, base_dir);
+      if (d.location.line > 0) physical["region"] = {{"startLine", d.location.line}};
+      n["locations"] = nlohmann::ordered_json::array({{{"physicalLocation", physical}}});
+    }
+    notifications.push_back(n);
+  }
+  if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
   nlohmann::ordered_json run;
   run["tool"] = {{"driver", driver}};
+  run["invocations"] = nlohmann::ordered_json::array({invocation});
+  std::string root = EscapeUri(std::filesystem::path(base_dir).generic_string());
+  if (root.empty() || root.back() != '/') root += '/';
+  run["originalUriBaseIds"] = {{kSrcRoot, {{"uri", "file://" + root}}}};
   run["results"] = results;
   nlohmann::ordered_json log;
   log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "app/app_messages.h"
 #include "app/cluster_choice.h"
@@ -10,14 +11,14 @@
 #include "app/rule_evaluation.h"
 #include "rules/advice.h"
 #include "rules/job_file.h"
+#include "rules/job_steps.h"
 
 namespace feedcheck::app {
 namespace {
 
 // Flags are checked against the knowledge base first: a mistyped size or region is a usage
-// error (as for `egress`), before anything is judged.
-bool CheckFlags(const LintRequest& request, FactSet* job_facts,
-                std::vector<std::string>* assumptions, Outcome* outcome) {
+// error (as for `egress`), before anything is judged. The facts they give go to every step.
+bool CheckFlags(const LintRequest& request, FactSet* flag_facts, Outcome* outcome) {
   if (request.sku.empty() && request.region.empty() && request.account_kind.empty() &&
       request.account_egress.empty())
     return true;
@@ -36,19 +37,55 @@ bool CheckFlags(const LintRequest& request, FactSet* job_facts,
     outcome->status = ExitStatus::kUsage;
     return false;
   }
-  if (!request.sku.empty() && node.vm) {
-    const Fact* named = job_facts->Find("node.sku");
-    if (named && named->text() != node.vm->name)
-      assumptions->push_back(fmt::format("the job names instance_type {}; --sku {} is not used",
-                                         named->text(), request.sku));
-    if (!named) job_facts->Set(TextFact("node.sku", node.vm->name, Declared("--sku")));
-  }
+  if (!request.sku.empty() && node.vm)
+    flag_facts->Set(TextFact("node.sku", node.vm->name, Declared("--sku")));
   if (!request.region.empty())
-    job_facts->Set(TextFact("account.region", request.region, Declared("--region")));
+    flag_facts->Set(TextFact("account.region", request.region, Declared("--region")));
   if (account.egress_from_flag)
-    job_facts->Set(NumberFact("account.egress_gbps", account.target.egress_gbps, Unit::kGbps,
-                              Declared("--account-egress-gbps")));
+    flag_facts->Set(NumberFact("account.egress_gbps", account.target.egress_gbps, Unit::kGbps,
+                               Declared("--account-egress-gbps")));
   return true;
+}
+
+// The job's facts, then the flags' where the job says nothing (what the job says will run).
+FactSet StepFacts(const rules::JobFile& step, const FactSet& flag_facts,
+                  std::vector<std::string>* assumptions) {
+  FactSet facts = rules::JobFacts(step);
+  for (const auto& [key, fact] : flag_facts) {
+    const Fact* named = facts.Find(key);
+    if (key == "node.sku" && named && named->text() != fact.text()) {
+      const std::string note =
+          fmt::format("{}names instance_type {}; --sku {} is not used",
+                      step.step.empty() ? "the job " : step.step + " ", named->text(), fact.text());
+      if (std::find(assumptions->begin(), assumptions->end(), note) == assumptions->end())
+        assumptions->push_back(note);
+    }
+    if (!named) facts.Set(fact);
+  }
+  return facts;
+}
+
+// Without a VM size the egress and request-rate checks cannot run: say so, where the compute
+// is named, and how to give it.
+std::optional<rules::LintProblem> NodeSizeProblem(const rules::JobFile& step,
+                                                  const FactSet& facts) {
+  if (facts.Find("node.sku")) return std::nullopt;
+  rules::LintProblem p;
+  p.code = rules::kLintNodeSize;
+  p.severity = Severity::kInfo;
+  const std::string on = step.compute.empty() ? std::string("serverless compute")
+                                              : fmt::format("compute {}", step.compute);
+  p.message = fmt::format(
+      "the job runs on {} and names no resources.instance_type: the VM size sets the NIC rate, "
+      "disk and cores that the egress, request-rate, disk and thread checks need, so they were "
+      "not evaluated",
+      on);
+  p.change =
+      "give the cluster's VM size with --sku (for example --sku Standard_ND96asr_v4), or add "
+      "resources.instance_type to the job";
+  p.location = SourceLocation{step.path, step.compute_line > 0 ? step.compute_line : 0, 0};
+  if (!step.step.empty()) p.steps = {step.step};
+  return p;
 }
 
 ReportTable ProblemTable(const std::vector<rules::LintProblem>& problems) {
@@ -92,51 +129,85 @@ void AddResults(const std::vector<rules::LintProblem>& problems, size_t evaluate
 LintOutcome RunLint(const LintRequest& request) {
   LintOutcome lint;
   Outcome& outcome = lint.outcome;
-  rules::JobFile job;
+  rules::JobSteps job;
   // A job file with an error (instance_count: 0) is not linted as if it were right.
-  if (!rules::ReadJobFile(request.job, &job, &outcome.diagnostics) ||
+  if (!rules::ReadJobSteps(request.job, &job, &outcome.diagnostics) ||
       outcome.diagnostics.errors() > 0) {
     outcome.status = ExitStatus::kInputError;
     return lint;
   }
-  FactSet job_facts = rules::JobFacts(job);
+  FactSet flag_facts;
   std::vector<std::string> assumptions;
-  if (!CheckFlags(request, &job_facts, &assumptions, &outcome)) return lint;
-  FactSet facts;
-  rules::Profile profile;
-  AccountDefaults account{request.account_kind, /*assume_listed_region=*/true, ""};
-  // What the job says wins over the profile: it is what will run.
-  const bool inputs_ok = GatherFacts({}, request.profile, request.knowledge, &facts, &profile,
-                                     &outcome.diagnostics, &job_facts, &account);
+  if (!CheckFlags(request, &flag_facts, &outcome)) return lint;
   rules::RuleSet rule_set;
-  const bool rules_ok = LoadRules(request.knowledge, &rule_set, &outcome.diagnostics);
-  if (!inputs_ok || !rules_ok) {
+  if (!LoadRules(request.knowledge, &rule_set, &outcome.diagnostics)) {
     outcome.status = ExitStatus::kInputError;
     return lint;
   }
-  if (!account.assumption.empty()) assumptions.push_back(account.assumption);
-  rules::EvaluationResult result = rule_set.Evaluate(facts);
-  rules::Advice advice = rules::MergeAdvice(result.findings);
-  lint.problems = rules::LintJob(job, result, advice);
+  std::vector<rules::LintProblem> problems = rules::KeyProblems(job.typos);
+  FactSet facts;
+  std::vector<SkippedRule> skipped;
+  size_t evaluated = 0;
+  for (const auto& step : job.steps) {
+    FactSet step_facts = StepFacts(step, flag_facts, &assumptions);
+    FactSet gathered;
+    rules::Profile profile;
+    AccountDefaults account{request.account_kind, /*assume_listed_region=*/true, ""};
+    // What the job says wins over the profile: it is what will run.
+    if (!GatherFacts({}, request.profile, request.knowledge, &gathered, &profile,
+                     &outcome.diagnostics, &step_facts, &account)) {
+      outcome.status = ExitStatus::kInputError;
+      return lint;
+    }
+    if (!account.assumption.empty() &&
+        std::find(assumptions.begin(), assumptions.end(), account.assumption) == assumptions.end())
+      assumptions.push_back(account.assumption);
+    rules::EvaluationResult result = rule_set.Evaluate(gathered);
+    rules::Advice advice = rules::MergeAdvice(result.findings);
+    for (auto& p : rules::LintJob(step, result, advice)) problems.push_back(std::move(p));
+    if (auto p = NodeSizeProblem(step, gathered)) problems.push_back(std::move(*p));
+    for (auto& p :
+         rules::OutputReads(step, !request.profile.empty() && (gathered.Has("dataset.bytes") ||
+                                                               gathered.Has("dataset.files")))) {
+      if (!step.step.empty()) p.steps = {step.step};
+      problems.push_back(std::move(p));
+    }
+    for (auto& p : rules::NodeLimitProblems(
+             step, gathered.Text("node.sku").value_or(""),
+             gathered.NumberIn("node.ram_bytes", Unit::kBytes).value_or(0),
+             gathered.NumberIn("node.local_disk_bytes", Unit::kBytes).value_or(0))) {
+      if (!step.step.empty()) p.steps = {step.step};
+      problems.push_back(std::move(p));
+    }
+    // The report's evidence and counts are the first step's (all of one for a command job).
+    if (&step == &job.steps.front()) {
+      facts = std::move(gathered);
+      skipped = std::move(result.skipped);
+      evaluated = rule_set.rules().size() - skipped.size();
+    }
+  }
+  lint.problems = rules::MergeStepProblems(std::move(problems));
+  for (const auto& note : job.notes)
+    assumptions.push_back(
+        fmt::format("{}:{}: {}", note.location.file, note.location.line, note.text));
 
   Report& report = outcome.report;
   report.context = CurrentRunContext("lint");
   report.context.target = request.job;
   report.title = "Lint";
-  const size_t evaluated = rule_set.rules().size() - result.skipped.size();
   if (lint.problems.empty())
     report.verdict_detail =
         fmt::format("{}: Ok ({} rules evaluated, {} not evaluated for missing facts)", request.job,
-                    evaluated, result.skipped.size());
+                    evaluated, skipped.size());
   else
-    report.verdict_detail = fmt::format(
-        "{} problem{} ({} rules not evaluated for missing facts{})", lint.problems.size(),
-        lint.problems.size() == 1 ? "" : "s", result.skipped.size(),
-        request.profile.empty() ? "; give --profile to say more" : "");
+    report.verdict_detail =
+        fmt::format("{} problem{} ({} rules not evaluated for missing facts{})",
+                    lint.problems.size(), lint.problems.size() == 1 ? "" : "s", skipped.size(),
+                    request.profile.empty() ? "; give --profile to say more" : "");
   for (const auto& a : assumptions) report.verdict_detail += "\nnote: " + a;
-  AddResults(lint.problems, evaluated, result.skipped.size(), &report);
+  AddResults(lint.problems, evaluated, skipped.size(), &report);
   report.tables.push_back(ProblemTable(lint.problems));
-  report.skipped = std::move(result.skipped);
+  report.skipped = std::move(skipped);
   report.evidence.facts = std::move(facts);
   outcome.has_report = true;
 

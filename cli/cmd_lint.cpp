@@ -4,6 +4,7 @@
 // at or above --fail-on, 3 for a file that is not a job.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <memory>
 
 #include "app/lint_sarif.h"
@@ -22,8 +23,17 @@ int RenderSarif(const app::LintOutcome& lint, const OutputFlags& output,
     return ToInt(ExitStatus::kUsage);
   }
   PrintDiagnostics(lint.outcome.diagnostics, "lint");
-  if (!lint.outcome.has_report) return ToInt(lint.outcome.status);
-  if (int rc = WriteText(app::LintSarif(lint.problems), output.output, "lint", "sarif")) return rc;
+  // A log on every run lint made, even one that could not read its input (exit 3): an upload
+  // step after it gets a valid file with the error, never an empty one. A usage error (exit 2)
+  // is not a run.
+  if (!lint.outcome.has_report && lint.outcome.status != ExitStatus::kInputError)
+    return ToInt(lint.outcome.status);
+  std::error_code ec;
+  const std::string base = std::filesystem::current_path(ec).string();
+  if (int rc = WriteText(
+          app::LintSarif(lint.problems, lint.outcome.diagnostics, lint.outcome.has_report, base),
+          output.output, "lint", "sarif"))
+    return rc;
   return ToInt(lint.outcome.status);
 }
 

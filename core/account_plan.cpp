@@ -34,35 +34,36 @@ std::string Count(long n, const char* one, const char* many) {
 
 // The expression a process uses to find its node index, and what it is, for the job's
 // distribution settings.
-std::string NodeIndexText(const NodeIndexSource& index, int accounts, int nodes) {
+std::string NodeIndexText(const NodeIndexSource& index, int accounts, int nodes,
+                          const std::string& unit) {
   const std::string pick = fmt::format(" * {} // {}", accounts, nodes);
   if (index.distribution == "pytorch")
     return fmt::format(
         "its node index, NODE_RANK (set on every node by the job's PyTorch distribution; RANK "
-        "counts every process): account = int(os.environ[\"NODE_RANK\"]){}",
-        pick);
+        "counts every process): {} = int(os.environ[\"NODE_RANK\"]){}",
+        unit, pick);
   if (index.distribution == "mpi") {
     const int p = index.processes_per_node;
     if (p == 1)
       return fmt::format(
-          "its node index, which with process_count_per_instance: 1 is the MPI rank: account = "
+          "its node index, which with process_count_per_instance: 1 is the MPI rank: {} = "
           "int(os.environ[\"OMPI_COMM_WORLD_RANK\"]){}",
-          pick);
+          unit, pick);
     if (p > 1)
       return fmt::format(
-          "its node index, the MPI rank divided by process_count_per_instance ({}): account = "
+          "its node index, the MPI rank divided by process_count_per_instance ({}): {} = "
           "int(os.environ[\"OMPI_COMM_WORLD_RANK\"]) // {}{}",
-          p, p, pick);
+          p, unit, p, pick);
     return fmt::format(
-        "its node index, the MPI rank divided by process_count_per_instance: account = "
+        "its node index, the MPI rank divided by process_count_per_instance: {} = "
         "int(os.environ[\"OMPI_COMM_WORLD_RANK\"]) // process_count_per_instance{}",
-        pick);
+        unit, pick);
   }
   return fmt::format(
       "its node index (not the process rank, which counts every process): NODE_RANK under "
-      "PyTorch distribution, else the rank divided by process_count_per_instance; account = "
+      "PyTorch distribution, else the rank divided by process_count_per_instance; {} = "
       "node_index{}",
-      pick);
+      unit, pick);
 }
 
 }  // namespace
@@ -92,7 +93,7 @@ bool PlanAccounts(int nodes, double nic_gbps, double account_egress_gbps, Accoun
   return true;
 }
 
-std::string NodeSplitText(const AccountPlan& plan) {
+std::string NodeSplitText(const AccountPlan& plan, const std::string& unit) {
   if (plan.striped) return "";
   std::string out;
   long first = 0;
@@ -107,8 +108,8 @@ std::string NodeSplitText(const AccountPlan& plan) {
     if (shown) {
       if (!out.empty()) out += ", ";
       if (accounts > kShown && a == accounts - 1) out += "..., ";
-      out += first == last ? fmt::format("node {} -> account {}", first, a + 1)
-                           : fmt::format("nodes {}-{} -> account {}", first, last, a + 1);
+      out += first == last ? fmt::format("node {} -> {} {}", first, unit, a + 1)
+                           : fmt::format("nodes {}-{} -> {} {}", first, last, unit, a + 1);
     }
     first = last + 1;
   }
@@ -123,29 +124,40 @@ namespace {
 struct TargetWords {
   std::string one, many, raise;
   std::string plural;  ///< short plural, where the kind is already clear: "accounts"
+  std::string unit;    ///< the name in the split formula: "account", "share", "volume"
 };
 
-TargetWords WordsFor(const std::string& kind) {
-  if (kind.rfind("azure_files", 0) == 0)
+// A premium SSD file share's most: 10,340 MiB/s ("Azure Files scalability and performance
+// targets"), in Gbit/s.
+constexpr double kPremiumShareMaxGbps = 10340.0 * 1048576 * 8 / 1e9;
+
+TargetWords WordsFor(const std::string& kind, double egress_gbps) {
+  if (kind.rfind("azure_files", 0) == 0) {
+    // A share already at the most a share reaches cannot be provisioned higher.
+    if (egress_gbps >= kPremiumShareMaxGbps * 0.999)
+      return {"file share", "file shares",
+              "The share is already at the most a premium share reaches (10,340 MiB/s): ",
+              "file shares", "share"};
     return {"file share", "file shares",
             "Provision the share for more throughput (a premium share reaches 10,340 MiB/s at "
             "most), or ",
-            "file shares"};
+            "file shares", "share"};
+  }
   if (kind.rfind("netapp_files", 0) == 0)
     return {"volume", "volumes",
             "Raise the volume's service level or quota (its throughput scales with the "
             "provisioned TiB; a large volume reaches 12,800 MiB/s), or ",
-            "volumes"};
+            "volumes", "volume"};
   return {"account", "storage accounts",
           "Ask Azure Support (portal support request) for an egress limit increase, or ",
-          "accounts"};
+          "accounts", "account"};
 }
 
 }  // namespace
 
 std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& index,
                                 const std::string& target_kind) {
-  const TargetWords w = WordsFor(target_kind);
+  const TargetWords w = WordsFor(target_kind, p.account_egress_gbps);
   std::string out =
       fmt::format("{} x {} = {} {} the {}'s {} egress limit", Count(p.nodes, "node", "nodes"),
                   Gbps(p.nic_gbps), Gbps(p.nodes * p.nic_gbps),
@@ -168,8 +180,8 @@ std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& ind
     out += fmt::format(
         "replicate the data across {} {}, pass one input per {}, and let each node pick its {} "
         "from {}: {}.",
-        p.accounts, w.many, w.one, w.one, NodeIndexText(index, p.accounts, p.nodes),
-        NodeSplitText(p));
+        p.accounts, w.many, w.one, w.one, NodeIndexText(index, p.accounts, p.nodes, w.unit),
+        NodeSplitText(p, w.unit));
     return out + too_many;
   }
   out += fmt::format(
@@ -188,7 +200,15 @@ std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& ind
   return out + too_many;
 }
 
-std::string AccountPlanSummary(const AccountPlan& p) {
+std::string AccountPlanSummary(const AccountPlan& p, const std::string& target_kind) {
+  const TargetWords w = WordsFor(target_kind, p.account_egress_gbps);
+  if (w.one != "account") {
+    if (p.accounts <= 1) return fmt::format("one {} is enough", w.one);
+    if (!p.striped)
+      return fmt::format("replicate the data; each {} feeds up to {}", w.one,
+                         Count(p.full_rate_nodes, "node", "nodes"));
+    return fmt::format("stripe shards over all {} {}", p.accounts, w.plural);
+  }
   if (p.accounts <= 1) return "one account is enough";
   if (p.accounts > kAccountsPerRegion)
     return fmt::format(

@@ -37,7 +37,7 @@ struct NodeIndexSource {
 /// "nodes 0-5 -> account 1, nodes 6-11 -> account 2" (node n reads account
 /// floor(n x accounts / nodes) + 1); "" when the plan is striped. Past 8 accounts, the first
 /// two ranges, "...", and the last.
-std::string NodeSplitText(const AccountPlan& plan);
+std::string NodeSplitText(const AccountPlan& plan, const std::string& unit = "account");
 
 /// The whole advice for `nodes` nodes over one account: the load against the limit, what one
 /// account feeds, and the plan with the node-index rule or the shard striping. `target_kind`
@@ -48,6 +48,6 @@ std::string DescribeAccountPlan(const AccountPlan& plan, const NodeIndexSource& 
 
 /// One line for tables: "replicate the data; each account feeds up to 8 nodes" or "stripe the
 /// data over all 26 accounts: one node needs 2".
-std::string AccountPlanSummary(const AccountPlan& plan);
+std::string AccountPlanSummary(const AccountPlan& plan, const std::string& target_kind = "");
 
 }  // namespace feedcheck

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 
 #include "core/ascii_text.h"
 #include "core/edit_distance.h"
@@ -156,6 +157,26 @@ std::optional<std::string> RuntimeSettingValueProblem(const RuntimeSetting& sett
     }
   }
   return std::nullopt;
+}
+
+std::optional<double> RuntimeSettingBytes(const RuntimeSetting& setting, std::string_view value) {
+  if (setting.type != SettingType::kBytes && setting.type != SettingType::kCacheSize)
+    return std::nullopt;
+  std::string t = ToUpper(Trim(value));
+  double scale = 1;
+  if (setting.type == SettingType::kCacheSize) {
+    const std::pair<std::string_view, double> units[] = {
+        {"KB", 1024.0}, {"MB", 1024.0 * 1024}, {"GB", 1024.0 * 1024 * 1024}};
+    for (const auto& [unit, factor] : units)
+      if (t.size() > unit.size() && t.compare(t.size() - unit.size(), unit.size(), unit) == 0) {
+        t.resize(t.size() - unit.size());
+        while (!t.empty() && t.back() == ' ') t.pop_back();
+        scale = factor;
+        break;
+      }
+  }
+  if (!IsInteger(t, /*allow_negative=*/true)) return std::nullopt;
+  return std::strtod(t.c_str(), nullptr) * scale;
 }
 
 std::string RuntimeSettingSource(const RuntimeSetting& setting) {

@@ -43,6 +43,10 @@ std::optional<std::string> LikelyRuntimeSetting(std::string_view name);
 std::optional<std::string> RuntimeSettingValueProblem(const RuntimeSetting& setting,
                                                       std::string_view value);
 
+/// The bytes a kBytes or kCacheSize value stands for ("512", "100GB", "-10 GB": KB, MB and GB
+/// as powers of 1024); nullopt for another type or a value that is not a size.
+std::optional<double> RuntimeSettingBytes(const RuntimeSetting& setting, std::string_view value);
+
 /// The public document the settings come from, cited with every problem about them.
 std::string RuntimeSettingSource(const RuntimeSetting& setting);
 

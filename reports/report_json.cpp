@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "core/evidence_json.h"
 #include "reports/diagnosis_json.h"
@@ -14,6 +17,14 @@ namespace feedcheck {
 using nlohmann::json;
 
 namespace {
+
+// A whole number (a count, a line) as a JSON integer: `12`, not `12.0`, which a reader typed
+// for integers refuses. Other values stay floating point.
+json NumberJson(double value) {
+  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9.0e15)
+    return json(static_cast<int64_t>(value));
+  return json(value);
+}
 
 json EnvToJson(const std::vector<EnvSetting>& env) {
   json out = json::array();
@@ -259,7 +270,7 @@ json TableToJson(const ReportTable& t) {
     json cells = json::array();
     for (size_t i = 0; i < row.size(); ++i) {
       const std::string key = i < t.columns.size() ? t.columns[i].key : fmt::format("c{}", i);
-      object[key] = row[i].value ? json(*row[i].value) : json(row[i].text);
+      object[key] = row[i].value ? NumberJson(*row[i].value) : json(row[i].text);
       cells.push_back(row[i].text);
     }
     rows.push_back(std::move(object));
@@ -348,7 +359,14 @@ json ReportToJson(const Report& r) {
   if (r.diagnosis.present) out["diagnosis"] = DiagnosisToJson(r.diagnosis);
   json result = json::object();
   for (const auto& v : r.result)
-    std::visit([&](const auto& value) { result[v.key] = value; }, v.value);
+    std::visit(
+        [&](const auto& value) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(value)>, double>)
+            result[v.key] = NumberJson(value);
+          else
+            result[v.key] = value;
+        },
+        v.value);
   out["result"] = result;
   json tables = json::array();
   for (const auto& t : r.tables) tables.push_back(TableToJson(t));

@@ -13,6 +13,7 @@ packages=(
   nodejs npm curl ca-certificates openssl
   dpkg-dev  # dpkg-shlibdeps: the Depends of the .deb CPack makes (tests/install)
   python3   # scripts/check-links.sh (the docs test)
+  python3-jsonschema  # the SARIF schema test (tests/cli/sarif_schema_check.py)
 )
 
 missing=()

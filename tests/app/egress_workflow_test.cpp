@@ -164,7 +164,7 @@ TEST_CASE("egress: unknown size and bad numbers are usage errors naming the flag
   kind.account_kind = "standard_gpv3";
   usage(kind, kCodeBadFlag, "did you mean standard_gpv2");
   kind.account_kind = "premium_block_blob";
-  usage(kind, kCodeBadFlag, "no published egress limit");
+  usage(kind, kCodeMissingInput, "no published egress limit");  // a missing figure, not a bad flag
   EgressRequest all;
   all.all = true;
   all.sku = "ND96asr_v4";

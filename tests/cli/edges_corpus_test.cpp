@@ -220,11 +220,11 @@ void CheckCase(const fs::path& path) {
 TEST_CASE("edges corpus: advise, plan, egress and lint against hand-computed expectations",
           "[cli][advise][plan][egress][lint][edges]") {
   std::vector<fs::path> cases;
-  for (const auto& entry : fs::directory_iterator(kDir))
+  for (const auto& entry : fs::recursive_directory_iterator(kDir))
     if (entry.path().extension() == ".expect") cases.push_back(entry.path());
   std::sort(cases.begin(), cases.end());
   REQUIRE(cases.size() >= 20);
   for (const auto& path : cases) {
-    DYNAMIC_SECTION(path.filename().string()) { CheckCase(path); }
+    DYNAMIC_SECTION(fs::relative(path, kDir).generic_string()) { CheckCase(path); }
   }
 }

@@ -52,10 +52,13 @@ nlohmann::json RunResult::Json() const {
   return nlohmann::json::parse(out, nullptr, /*allow_exceptions=*/false);
 }
 
-RunResult RunFeedcheck(const std::vector<std::string>& args) {
+RunResult RunFeedcheck(const std::vector<std::string>& args) { return RunFeedcheckIn("", args); }
+
+RunResult RunFeedcheckIn(const std::string& dir, const std::vector<std::string>& args) {
   static int counter = 0;
   const std::string err_path = (Scratch() / ("stderr_" + std::to_string(counter++))).string();
-  std::string command = Quote(std::string(FEEDCHECK_BINARY_DIR) + "/feedcheck");
+  std::string command = dir.empty() ? std::string() : "cd " + Quote(dir) + " && ";
+  command += Quote(std::string(FEEDCHECK_BINARY_DIR) + "/feedcheck");
   for (const auto& a : args) command += " " + Quote(a);
   command += " 2>" + Quote(err_path);
   RunResult r;

@@ -14,6 +14,8 @@ struct RunResult {
 };
 
 RunResult RunFeedcheck(const std::vector<std::string>& args);
+/// The same, with `dir` as the working directory (a CI step runs in its checkout).
+RunResult RunFeedcheckIn(const std::string& dir, const std::vector<std::string>& args);
 
 /// Writes `text` to a fresh temporary file and returns its path (removed at exit).
 std::string WriteTempFile(const std::string& name, const std::string& text);

@@ -106,8 +106,15 @@ TEST_CASE("L002 missing env var for the scenario, L003 contradicting value", "[r
   CHECK(wrong->change ==
         "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED: \"false\" -> "
         "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED: \"true\"");
+  // A raised retry count alone is not contradicted: the guide ties fewer retries to client
+  // latency that storage does not see, which these facts do not show.
+  CHECK_FALSE(Problem(l, kLintContradictingEnv, "AZUREML_DATASET_HTTP_RETRY_COUNT"));
+  Linted slow =
+      Lint(job, Facts({"dataset.median_file_bytes=500KB", "dataset.files=2000000",
+                       "workload.readers=8", "metrics.e2e_latency_ms=12ms",
+                       "metrics.server_latency_ms=10ms", "probe.latency.ttfb_p50_ms=80ms"}));
   const LintProblem* retries =
-      Problem(l, kLintContradictingEnv, "AZUREML_DATASET_HTTP_RETRY_COUNT");
+      Problem(slow, kLintContradictingEnv, "AZUREML_DATASET_HTTP_RETRY_COUNT");
   REQUIRE(retries);
   CHECK(retries->location.line == 12);
 

@@ -133,7 +133,7 @@ TEST_CASE("lint shows no secret from a job's environment_variables and warns wit
   REQUIRE(j);
   std::vector<std::pair<std::string, int>> secrets;  // (name named in the message, line)
   for (const auto& row : (*j)["tables"][0]["rows"])
-    if (row["code"] == "L009")
+    if (row["code"] == "L012")
       secrets.emplace_back(row["message"].get<std::string>().substr(0, 23), row["line"].get<int>());
   INFO(json.out.substr(0, 3000));
   REQUIRE(secrets.size() == 3);

@@ -1,0 +1,272 @@
+#include "rules/job_steps.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "core/ascii_text.h"
+#include "rules/job_keys.h"
+#include "rules/profile.h"
+#include "rules/rule_messages.h"
+#include "rules/yaml_input.h"
+
+namespace feedcheck::rules {
+namespace {
+
+int Line(const YAML::Node& node) { return node.Mark().line + 1; }
+
+Diagnostic JobDiagnostic(const std::string& file, int line, std::string message) {
+  return Diagnostic{
+      kCodeJobFile, DiagnosticSeverity::kError, std::move(message), {file, line, 0}, "", ""};
+}
+
+std::string Scalar(const YAML::Node& node) {
+  return node && node.IsScalar() ? node.as<std::string>() : std::string();
+}
+
+// "${{parent.inputs.x}}" with prefix "parent.inputs." -> "x"; "" when it is not one.
+std::string Binding(const std::string& text, const std::string& prefix) {
+  std::string t(Trim(text));
+  if (!StartsWith(t, "${{") || t.size() < 5 || t.compare(t.size() - 2, 2, "}}") != 0) return "";
+  std::string inner(Trim(std::string_view(t).substr(3, t.size() - 5)));
+  if (!StartsWith(inner, prefix)) return "";
+  return inner.substr(prefix.size());
+}
+
+// A component reference that is a file: "file:./train.yml", "./train.yml", "train.yaml".
+std::string ComponentFile(const std::string& ref) {
+  std::string r(Trim(ref));
+  if (StartsWith(r, "file:")) return r.substr(5);
+  if (StartsWith(r, "azureml:") || StartsWith(r, "azureml://")) return "";
+  const bool yaml_name =
+      r.size() > 4 && (r.compare(r.size() - 4, 4, ".yml") == 0 ||
+                       (r.size() > 5 && r.compare(r.size() - 5, 5, ".yaml") == 0));
+  return yaml_name ? r : "";
+}
+
+std::string Relative(const std::string& job_path, const std::string& ref) {
+  namespace fs = std::filesystem;
+  const fs::path base = fs::path(job_path).parent_path();
+  return (base / fs::path(ref)).lexically_normal().generic_string();
+}
+
+// Reads a component (a file or an inline mapping) into `step`. Returns false with a
+// diagnostic when a referenced file cannot be read.
+bool ReadComponent(const YAML::Node& component, const std::string& where,
+                   const std::string& job_path, JobFile* step, JobSteps* out,
+                   DiagnosticList* diagnostics) {
+  if (component.IsMap()) {
+    CheckKeys(component, KeySet::kCommandJob, where, job_path, &step->typos);
+    ReadCommandFields(component, job_path, step, diagnostics);
+    return true;
+  }
+  const std::string ref = Scalar(component);
+  if (ref.empty()) return true;
+  const std::string file = ComponentFile(ref);
+  if (file.empty()) {
+    out->notes.push_back(
+        {{job_path, Line(component), 0},
+         fmt::format("{} uses the registered component {}: lint reads what the step itself gives "
+                     "(its inputs, settings and resources), not the component's own",
+                     step->step, ref)});
+    return true;
+  }
+  const std::string path = Relative(job_path, file);
+  std::string content;
+  DiagnosticList read;
+  if (!ReadInputFile(path, "component file", kCodeJobFile, &content, &read)) {
+    diagnostics->Add(JobDiagnostic(
+        job_path, Line(component),
+        fmt::format("{}: component file {} (from '{}', relative to the job file) cannot be read",
+                    step->step, path, ref)));
+    return false;
+  }
+  YAML::Node root;
+  if (!ParseYaml(path, content, &root, diagnostics)) return false;
+  if (!root.IsMap()) {
+    diagnostics->Add(JobDiagnostic(path, Line(root), "a component file is a YAML mapping"));
+    return false;
+  }
+  CheckKeys(root, KeySet::kCommandJob, "", path, &step->typos);
+  ReadCommandFields(root, path, step, diagnostics);
+  return true;
+}
+
+// Binds a step's inputs and outputs to the pipeline's (or a sweep's trial to the sweep's), and
+// drops the inputs a component declares that nothing gives a value.
+void Bind(const JobFile& parent, const std::set<std::string>& declared, JobFile* step) {
+  std::vector<JobInput> kept;
+  for (JobInput input : step->inputs) {
+    const std::string text = input.type == "literal" ? input.literal : input.path;
+    if (std::string name = Binding(text, "parent.inputs."); !name.empty()) {
+      auto from = std::find_if(parent.inputs.begin(), parent.inputs.end(),
+                               [&](const JobInput& p) { return p.name == name; });
+      if (from != parent.inputs.end()) {
+        input.bound_to = name;
+        if (from->type == "literal") {
+          input.type = "literal";
+          input.literal = from->literal;
+        } else {
+          if (input.type == "literal") input.type = from->type;
+          input.path = from->path;
+          // The mode the step gives wins; else the pipeline input's, where it is written.
+          if (input.mode.empty()) {
+            input.mode = from->mode;
+            input.mode_line = from->mode_line;
+            input.file = from->file;
+            input.line = from->line;
+          }
+        }
+      }
+    } else if (!Binding(text, "parent.jobs.").empty()) {
+      input.upstream = true;
+      if (input.type == "literal") input.type = "uri_folder";
+    }
+    // A data input only a component declares, with no path and no binding, is not read.
+    if (input.type != "literal" && input.path.empty() && !input.upstream &&
+        input.bound_to.empty() && declared.count(input.name))
+      continue;
+    kept.push_back(std::move(input));
+  }
+  step->inputs = std::move(kept);
+  for (auto& output : step->outputs) {
+    std::string name = Binding(output.binding, "parent.outputs.");
+    if (name.empty()) continue;
+    auto from = std::find_if(parent.outputs.begin(), parent.outputs.end(),
+                             [&](const JobOutput& p) { return p.name == name; });
+    if (from == parent.outputs.end() || from->mode.empty()) continue;
+    output.mode = from->mode;
+    output.mode_line = from->mode_line;
+    output.file = from->file;
+    output.line = from->line;
+  }
+}
+
+std::set<std::string> Names(const JobFile& job) {
+  std::set<std::string> names;
+  for (const auto& i : job.inputs) names.insert(i.name);
+  return names;
+}
+
+void Start(const std::string& name, std::string step, JobFile* job) {
+  job->path = job->env_file = job->resources_file = job->distribution_file = name;
+  job->step = std::move(step);
+}
+
+bool ReadPipeline(const std::string& name, const YAML::Node& root, JobSteps* out,
+                  DiagnosticList* diagnostics) {
+  out->kind = "pipeline";
+  CheckKeys(root, KeySet::kPipelineJob, "", name, &out->typos);
+  JobFile pipeline;
+  Start(name, "", &pipeline);
+  ReadCommandFields(root, name, &pipeline, diagnostics);
+  for (auto& t : pipeline.typos) out->typos.push_back(std::move(t));
+  std::string compute = pipeline.compute;
+  int compute_line = pipeline.compute_line;
+  if (const YAML::Node s = root["settings"]; s && s.IsMap() && compute.empty())
+    if (const YAML::Node c = s["default_compute"]; c && c.IsScalar()) {
+      compute = c.as<std::string>();
+      compute_line = Line(c);
+    }
+  const YAML::Node jobs = root["jobs"];
+  if (!jobs || !jobs.IsMap() || jobs.size() == 0) {
+    diagnostics->Add(JobDiagnostic(name, jobs ? Line(jobs) : Line(root),
+                                   "a pipeline job has a 'jobs:' mapping of steps"));
+    return false;
+  }
+  bool ok = true;
+  for (const auto& kv : jobs) {
+    const std::string step_name = kv.first.as<std::string>();
+    const YAML::Node& node = kv.second;
+    if (!node.IsMap()) continue;
+    const std::string type = Scalar(node["type"]).empty() ? "command" : Scalar(node["type"]);
+    if (type != "command") {
+      out->notes.push_back(
+          {{name, Line(kv.first), 0},
+           fmt::format("step '{}' is a {} step: lint reads command steps", step_name, type)});
+      continue;
+    }
+    JobFile step;
+    Start(name, fmt::format("step '{}'", step_name), &step);
+    CheckKeys(node, KeySet::kPipelineStep, "jobs." + step_name, name, &step.typos);
+    if (const YAML::Node component = node["component"])
+      ok = ReadComponent(component, "jobs." + step_name + ".component", name, &step, out,
+                         diagnostics) &&
+           ok;
+    const std::set<std::string> declared = Names(step);
+    // The component's file holds its settings; the step's own (in the pipeline) override them.
+    ReadCommandFields(node, name, &step, diagnostics);
+    if (step.compute.empty()) {
+      step.compute = compute;
+      step.compute_line = compute_line;
+    }
+    Bind(pipeline, declared, &step);
+    out->steps.push_back(std::move(step));
+  }
+  if (out->steps.empty() && ok)
+    out->notes.push_back({{name, Line(jobs), 0}, "the pipeline has no command step to lint"});
+  return ok;
+}
+
+bool ReadSweep(const std::string& name, const YAML::Node& root, JobSteps* out,
+               DiagnosticList* diagnostics) {
+  out->kind = "sweep";
+  JobFile trial;
+  Start(name, "the sweep's trial", &trial);
+  CheckKeys(root, KeySet::kSweepJob, "", name, &out->typos);
+  const YAML::Node t = root["trial"];
+  if (!t) {
+    diagnostics->Add(JobDiagnostic(name, Line(root), "a sweep job has a 'trial:' (its command)"));
+    return false;
+  }
+  if (!ReadComponent(t, "trial", name, &trial, out, diagnostics)) return false;
+  const std::set<std::string> declared = Names(trial);
+  // The sweep's inputs are the trial's (its command reads ${{inputs.x}}); its resources and
+  // compute run every trial.
+  ReadCommandFields(root, name, &trial, diagnostics);
+  Bind(JobFile{}, declared, &trial);
+  if (const YAML::Node limits = root["limits"]; limits && limits.IsMap()) {
+    for (const char* key : {"max_concurrent_trials", "max_total_trials"}) {
+      const YAML::Node n = limits[key];
+      auto q = n && n.IsScalar() ? ParseQuantity(n.as<std::string>()) : std::nullopt;
+      if (!q || q->unit != Unit::kCount || q->value < 1 || q->value > 1e5) continue;
+      trial.concurrent_copies = static_cast<int>(q->value);
+      trial.concurrent_copies_line = Line(n);
+      break;  // max_total_trials bounds the concurrency only when max_concurrent_trials is absent
+    }
+  }
+  out->steps.push_back(std::move(trial));
+  return true;
+}
+
+}  // namespace
+
+bool ReadJobStepsText(const std::string& name, const std::string& content, JobSteps* out,
+                      DiagnosticList* diagnostics) {
+  YAML::Node root;
+  if (!ParseYaml(name, content, &root, diagnostics)) return false;
+  const std::string type = root.IsMap() ? Scalar(root["type"]) : "";
+  try {
+    if (type == "pipeline") return ReadPipeline(name, root, out, diagnostics);
+    if (type == "sweep") return ReadSweep(name, root, out, diagnostics);
+  } catch (const YAML::Exception& e) {
+    diagnostics->Add(YamlExceptionDiagnostic(name, e, kCodeJobFile));
+    return false;
+  }
+  out->kind = "command";
+  JobFile job;
+  if (!ReadJobText(name, content, &job, diagnostics)) return false;
+  out->steps.push_back(std::move(job));
+  return true;
+}
+
+bool ReadJobSteps(const std::string& path, JobSteps* out, DiagnosticList* diagnostics) {
+  std::string content;
+  return ReadInputFile(path, "job file", kCodeJobFile, &content, diagnostics) &&
+         ReadJobStepsText(path, content, out, diagnostics);
+}
+
+}  // namespace feedcheck::rules

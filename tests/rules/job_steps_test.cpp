@@ -1,0 +1,200 @@
+// Pipeline and sweep jobs read into command steps: components from files relative to the job,
+// bindings to the pipeline's inputs and outputs, concurrent trials, and misspelt keys.
+#include "rules/job_steps.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "rules/job_lint.h"
+
+using namespace feedcheck;
+using namespace feedcheck::rules;
+
+namespace {
+
+std::string Shapes(const std::string& name) {
+  return std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/edges/shapes/" + name;
+}
+
+const JobFile* Step(const JobSteps& steps, const std::string& name) {
+  for (const auto& s : steps.steps)
+    if (s.step == "step '" + name + "'") return &s;
+  return nullptr;
+}
+
+const JobInput* Input(const JobFile& job, const std::string& name) {
+  for (const auto& i : job.inputs)
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a pipeline's steps come from inline jobs and component files", "[rules][lint]") {
+  JobSteps steps;
+  DiagnosticList d;
+  REQUIRE(ReadJobSteps(Shapes("pipeline-components.yml"), &steps, &d));
+  CHECK(d.errors() == 0);
+  CHECK(steps.kind == "pipeline");
+  REQUIRE(steps.steps.size() == 3);
+  const JobFile* train = Step(steps, "train_job");
+  REQUIRE(train);
+  // The component file's settings, at their lines in the component file.
+  REQUIRE(!train->env.empty());
+  CHECK(train->env[0].name == "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLE");
+  CHECK(train->env[0].file.find("components/train.yml") != std::string::npos);
+  CHECK(train->env[0].line == 20);
+  // training_data bound to the pipeline's training_images: its mode, at the pipeline's line.
+  const JobInput* data = Input(*train, "training_data");
+  REQUIRE(data);
+  CHECK(data->bound_to == "training_images");
+  CHECK(data->mode == "ro_mount");
+  CHECK(data->file == Shapes("pipeline-components.yml"));
+  CHECK(data->mode_line == 10);
+  // A literal the step gives; learning_rate keeps the component's default; both literals.
+  REQUIRE(Input(*train, "max_epochs"));
+  CHECK(Input(*train, "max_epochs")->type == "literal");
+  CHECK(Input(*train, "max_epochs")->literal == "20");
+  // The pipeline's compute, where it is written.
+  CHECK(train->compute == "azureml:gpu-cluster");
+  CHECK(train->compute_line == 5);
+  CHECK(train->instance_count == 2);
+  // score_job: the step's own mode beside a bound path; another step's output as input.
+  const JobFile* score = Step(steps, "score_job");
+  REQUIRE(score);
+  REQUIRE(Input(*score, "test_data"));
+  CHECK(Input(*score, "test_data")->mode == "download");
+  REQUIRE(Input(*score, "model_input"));
+  CHECK(Input(*score, "model_input")->upstream);
+  // The typo in the component file, and the one in the pipeline.
+  bool resources = false;
+  for (const auto& t : score->typos)
+    resources = resources || (t.key == "resourcs" && t.likely == "resources");
+  CHECK(resources);
+  bool path = false;
+  for (const auto& t : steps.typos)
+    path = path || (t.key == "paths" && t.likely == "path" && t.line == 9);
+  CHECK(path);
+  // The registered component is a note, not an error.
+  REQUIRE(steps.notes.size() == 1);
+  CHECK(steps.notes[0].text.find("azureml:my_eval@latest") != std::string::npos);
+}
+
+TEST_CASE("a pipeline output binding gives the step the pipeline's output mode", "[rules][lint]") {
+  JobSteps steps;
+  DiagnosticList d;
+  REQUIRE(ReadJobSteps(Shapes("pipeline-inline.yml"), &steps, &d));
+  const JobFile* train = Step(steps, "train");
+  REQUIRE(train);
+  REQUIRE(train->outputs.size() == 1);
+  CHECK(train->outputs[0].mode == "upload");
+  // epochs bound to a literal pipeline input stays a literal: a fact of the step.
+  REQUIRE(Input(*train, "epochs"));
+  CHECK(Input(*train, "epochs")->literal == "10");
+  const JobFile* prep = Step(steps, "prep");
+  REQUIRE(prep);
+  REQUIRE(Input(*prep, "raw"));
+  CHECK(Input(*prep, "raw")->mode == "download");
+  CHECK(prep->compute == "azureml:gpu-cluster");  // settings.default_compute
+}
+
+TEST_CASE("a sweep's trial runs max_concurrent_trials copies at once", "[rules][lint]") {
+  JobSteps steps;
+  DiagnosticList d;
+  REQUIRE(ReadJobSteps(Shapes("sweep.yml"), &steps, &d));
+  CHECK(steps.kind == "sweep");
+  REQUIRE(steps.steps.size() == 1);
+  const JobFile& trial = steps.steps[0];
+  CHECK(trial.instance_count == 2);
+  CHECK(trial.concurrent_copies == 8);
+  CHECK(trial.concurrent_copies_line == 35);
+  CHECK(trial.NodesAtOnce() == 16);
+  REQUIRE(Input(trial, "images"));
+  CHECK(Input(trial, "images")->mode == "ro_mount");
+  FactSet facts = JobFacts(trial);
+  CHECK(facts.Number("node.count") == 16);
+  CHECK(facts.Find("node.count")->provenance.line == 35);
+}
+
+TEST_CASE("pipeline errors name the file and line", "[rules][lint][errors]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "feedcheck-job-steps-test";
+  fs::create_directories(dir);
+  const std::string job = (dir / "p.yml").string();
+  std::ofstream(job) << "type: pipeline\njobs:\n  a:\n    type: command\n"
+                        "    component: file:./missing.yml\n";
+  JobSteps steps;
+  DiagnosticList d;
+  CHECK_FALSE(ReadJobSteps(job, &steps, &d));
+  REQUIRE(d.errors() == 1);
+  CHECK(d.kept()[0].location.line == 5);
+  CHECK(d.kept()[0].message.find("missing.yml") != std::string::npos);
+  JobSteps empty;
+  DiagnosticList e;
+  CHECK_FALSE(ReadJobStepsText("p.yml", "type: pipeline\njobs: {}\n", &empty, &e));
+  CHECK(e.kept()[0].message.find("'jobs:'") != std::string::npos);
+  JobSteps no_trial;
+  DiagnosticList t;
+  CHECK_FALSE(ReadJobStepsText("s.yml", "type: sweep\ncompute: azureml:c\n", &no_trial, &t));
+  CHECK(t.kept()[0].message.find("trial") != std::string::npos);
+  JobSteps spark;
+  DiagnosticList s;
+  CHECK(ReadJobStepsText("p.yml",
+                         "type: pipeline\njobs:\n  s:\n    type: spark\n  c:\n    type: command\n"
+                         "    command: python t.py\n",
+                         &spark, &s));
+  CHECK(spark.steps.size() == 1);
+  REQUIRE(spark.notes.size() == 1);
+  CHECK(spark.notes[0].text.find("spark step") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("misspelt schema keys are flagged with the likely key, valid ones are not",
+          "[rules][lint]") {
+  JobSteps steps;
+  DiagnosticList d;
+  REQUIRE(ReadJobStepsText("j.yml",
+                           "type: command\ncommand: python t.py\ncomand_line: x\n"
+                           "environment_variable:\n  A: b\ninputs:\n  d:\n    type: uri_folder\n"
+                           "    paths: azureml://x\n    mode: ro_mount\n"
+                           "resources:\n  instance_count: 1\n  instance_typ: Standard_NC6s_v3\n"
+                           "display_name: ok\nexperiment_name: ok\ntags: {a: b}\n",
+                           &steps, &d));
+  REQUIRE(steps.steps.size() == 1);
+  std::map<std::string, std::string> typos;
+  for (const auto& t : steps.steps[0].typos) typos[t.key] = t.likely;
+  CHECK(typos["environment_variable"] == "environment_variables");
+  CHECK(typos["paths"] == "path");
+  CHECK(typos["instance_typ"] == "instance_type");
+  CHECK(typos.count("comand_line") == 0);  // far from every key: left alone
+  CHECK(typos.count("display_name") == 0);
+  CHECK(typos.size() == 3);
+}
+
+TEST_CASE("training data read through an rw_mount output is questioned", "[rules][lint]") {
+  JobSteps steps;
+  DiagnosticList d;
+  REQUIRE(ReadJobStepsText("j.yml",
+                           "type: command\ncommand: python t.py --out ${{outputs.work}}\n"
+                           "outputs:\n  work:\n    type: uri_folder\n",
+                           &steps, &d));
+  const JobFile& job = steps.steps[0];
+  // No data input: only when the profile describes a dataset the job must be reading somehow.
+  CHECK(OutputReads(job, /*dataset_declared=*/false).empty());
+  auto with_dataset = OutputReads(job, /*dataset_declared=*/true);
+  REQUIRE(with_dataset.size() == 1);
+  CHECK(with_dataset[0].code == kLintDirect);
+  CHECK(with_dataset[0].severity == Severity::kInfo);
+  CHECK(with_dataset[0].location.line == 4);
+  CHECK(with_dataset[0].message.find("reads no data input") != std::string::npos);
+  // An upload output is not a mount: nothing to question.
+  JobSteps upload;
+  REQUIRE(ReadJobStepsText("j.yml",
+                           "type: command\ncommand: python t.py --data ${{outputs.work}}\n"
+                           "outputs:\n  work:\n    mode: upload\n",
+                           &upload, &d));
+  CHECK(OutputReads(upload.steps[0], true).empty());
+}
