@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds the analyzer, listing, HTTP response, rules and YAML fuzz targets (clang, libFuzzer + ASan/UBSan) in
-# build-fuzz and runs each for N seconds (default 30) from a copy of its committed seed corpus,
-# as many at once as there are cores (FUZZ_JOBS overrides).
+# build-fuzz. For each target it first replays its committed corpus (tests/fuzz/corpus/<name>/:
+# the seeds and every input that once crashed, each run once; any failure fails the run), then
+# fuzzes for N seconds (default 30; CI runs 10) from a copy of that corpus. As many targets at
+# once as there are cores (FUZZ_JOBS overrides).
 # Usage: scripts/fuzz.sh [seconds] [target...]     e.g. scripts/fuzz.sh 10 fuzz_rslex_log
+#        scripts/fuzz.sh 0                         replay the committed corpora only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
@@ -23,17 +26,28 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$build_dir/fuzz-artifacts"
 # One target's run; its verdict and figures go to $work/$t.out, printed in target order below.
 fuzz_one() {
-  local t=$1 seeds="tests/fuzz/corpus/${1#fuzz_}"
+  local t=$1 seeds="tests/fuzz/corpus/${1#fuzz_}" replayed
+  local limits=(-rss_limit_mb=2048 -timeout=10 -max_len=65536
+                -artifact_prefix="$build_dir/fuzz-artifacts/$t-")
   mkdir -p "$work/$t"
   cp "$seeds"/* "$work/$t"/ 2>/dev/null || true
-  if ! "$build_dir/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-      -max_len=65536 -print_final_stats=1 -artifact_prefix="$build_dir/fuzz-artifacts/$t-" \
-      "$work/$t" 2>"$work/$t.log"; then
+  # 1. The committed corpus, each input once (-runs=0: load, run, stop): the regression check.
+  if ! "$build_dir/$t" -runs=0 "${limits[@]}" "$work/$t" 2>"$work/$t.replay.log"; then
+    { echo "fuzz: $t FAILED replaying its committed corpus (artifacts in $build_dir/fuzz-artifacts/)"
+      tail -40 "$work/$t.replay.log"; } >"$work/$t.out"
+    return 1
+  fi
+  replayed=$(ls "$seeds" 2>/dev/null | wc -l)
+  # 2. New inputs for $seconds from there.
+  if ((seconds > 0)) && ! "$build_dir/$t" -max_total_time="$seconds" "${limits[@]}" \
+      -print_final_stats=1 "$work/$t" 2>"$work/$t.log"; then
     { echo "fuzz: $t FAILED (artifacts in $build_dir/fuzz-artifacts/)"; tail -40 "$work/$t.log"; } \
       >"$work/$t.out"
     return 1
   fi
-  { grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/$t.log" | tr '\n' ' '
+  { echo -n "replayed $replayed committed inputs; "
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/$t.log" 2>/dev/null |
+      tr '\n' ' ' || true
     echo; } >"$work/$t.out"
 }
 # As many targets at once as there are cores (each libFuzzer run is one process on one core):

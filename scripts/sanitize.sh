@@ -16,8 +16,11 @@ fi
 werror=OFF
 
 start=$(date +%s)
+# Only what the tests below run is built: no benchmarks, no feedcheck-mpi, none of the tests
+# against services (FEEDCHECK_SERVICE_TESTS=OFF; scripts/test.sh runs those).
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DFEEDCHECK_SANITIZE="address;undefined" -DFEEDCHECK_BUILD_BENCHMARKS=OFF \
+  -DFEEDCHECK_SERVICE_TESTS=OFF -DFEEDCHECK_MPI=OFF \
   -DFEEDCHECK_WERROR="$werror" "${compiler_args[@]}" "$@" >/dev/null
 cmake --build "$build_dir" -j"$(nproc)"
 built=$(date +%s)

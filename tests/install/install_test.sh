@@ -35,9 +35,24 @@ check_installed() {
   echo "$where: ok ($rules rule lines, egress from the installed knowledge base)"
 }
 
+# Installed binaries carry no debug information and no symbol table (the build's feedcheck is
+# 35 MB with line tables, 154 MB with full debug information, 4 MB stripped) and stay small.
+max_binary_kib=16384
+check_stripped() {
+  local bin=$1 sections kib
+  sections=$(readelf -S --wide "$bin") || fail "readelf -S $bin failed"
+  grep -qE '\.(debug_[a-z_]+|zdebug_[a-z_]+|gnu_debuglink) ' <<<"$sections" &&
+    fail "$bin carries debug information: $(grep -oE '\.(z?debug_[a-z_]+)' <<<"$sections" | tr '\n' ' ')"
+  grep -qE ' \.symtab ' <<<"$sections" && fail "$bin still has its symbol table (.symtab)"
+  kib=$(du -k "$bin" | cut -f1)
+  ((kib <= max_binary_kib)) || fail "$bin is $kib KiB (at most $max_binary_kib KiB stripped)"
+  echo "$bin: stripped, $kib KiB"
+}
+
 # 1. cmake --install into an empty prefix.
 cmake --install "$build" --prefix "$work/prefix" --component cli >/dev/null
 check_installed "$work/prefix/bin/feedcheck" "$work/prefix"
+check_stripped "$work/prefix/bin/feedcheck"
 [[ -f "$work/prefix/share/feedcheck/data/vm_sizes.yaml" ]] || fail "no data/ in the prefix"
 [[ -f "$work/prefix/share/doc/feedcheck/README.md" ]] || fail "no README in the prefix"
 
@@ -59,8 +74,11 @@ grep -q "./usr/share/feedcheck/rules/.*\.yaml$" <<<"$contents" || fail "no rules
 grep -q "feedcheck-mpi" <<<"$contents" && fail "feedcheck-mpi belongs in its own package"
 dpkg-deb -x "$deb" "$work/root"
 check_installed "$work/root/usr/bin/feedcheck" "$work/root/usr"
+check_stripped "$work/root/usr/bin/feedcheck"
 if [[ -n $(ls "$work/pkg"/feedcheck-mpi_*.deb 2>/dev/null) ]]; then
   grep -q "Depends:.*feedcheck (= " <<<"$(dpkg-deb --info "$work/pkg"/feedcheck-mpi_*.deb)" ||
     fail "feedcheck-mpi does not depend on feedcheck"
+  dpkg-deb -x "$work/pkg"/feedcheck-mpi_*.deb "$work/root-mpi"
+  check_stripped "$work/root-mpi/usr/bin/feedcheck-mpi"
 fi
 echo "install: ok ($(basename "$deb"), $(du -k "$deb" | cut -f1) KiB)"
