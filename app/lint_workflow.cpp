@@ -154,8 +154,14 @@ LintOutcome RunLint(const LintRequest& request) {
     rules::Profile profile;
     AccountDefaults account{request.account_kind, /*assume_listed_region=*/true, ""};
     // What the job says wins over the profile: it is what will run.
-    if (!GatherFacts({}, request.profile, request.knowledge, &gathered, &profile,
-                     &outcome.diagnostics, &step_facts, &account)) {
+    // The profile describes the dataset: a pipeline step that reads none (only other steps'
+    // outputs: an evaluation of scores) is not judged by it.
+    const bool reads_dataset =
+        step.step.empty() ||
+        std::any_of(step.inputs.begin(), step.inputs.end(),
+                    [](const rules::JobInput& i) { return i.type != "literal" && !i.upstream; });
+    if (!GatherFacts({}, reads_dataset ? request.profile : std::string(), request.knowledge,
+                     &gathered, &profile, &outcome.diagnostics, &step_facts, &account)) {
       outcome.status = ExitStatus::kInputError;
       return lint;
     }

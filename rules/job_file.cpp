@@ -112,6 +112,9 @@ void ReadOutputs(const YAML::Node& outputs, const std::string& file, JobFile* ou
 }  // namespace
 
 const JobInput* JobFile::FirstDataInput() const {
+  // The dataset rather than another step's output, when the step has both.
+  for (const auto& input : inputs)
+    if (input.type != "literal" && !input.upstream) return &input;
   for (const auto& input : inputs)
     if (input.type != "literal") return &input;
   return nullptr;

@@ -347,7 +347,8 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
   if (!advice.mode.empty()) {
     const Finding* rule = FindFinding(result, advice.mode_rule);
     for (const auto& input : job.inputs) {
-      if (input.type == "literal") continue;
+      // Another step's output (a model, scores) is not the dataset the advice is about.
+      if (input.type == "literal" || input.upstream) continue;
       std::string mode = input.mode.empty() ? "ro_mount" : input.mode;
       const std::string want = ModeForInput(mode, advice.mode);
       if (mode == want) continue;
