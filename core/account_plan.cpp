@@ -68,7 +68,8 @@ std::string NodeIndexText(const NodeIndexSource& index, int accounts, int nodes,
 
 }  // namespace
 
-bool PlanAccounts(int nodes, double nic_gbps, double account_egress_gbps, AccountPlan* out) {
+bool PlanAccounts(int nodes, double nic_gbps, double account_egress_gbps, AccountPlan* out,
+                  const RequestLimit& requests) {
   if (nodes < 1 || !(nic_gbps > 0) || !(account_egress_gbps > 0) || !std::isfinite(nic_gbps) ||
       !std::isfinite(account_egress_gbps))
     return false;
@@ -81,13 +82,37 @@ bool PlanAccounts(int nodes, double nic_gbps, double account_egress_gbps, Accoun
   p.nodes = nodes;
   p.nic_gbps = nic_gbps;
   p.account_egress_gbps = account_egress_gbps;
-  p.full_rate_nodes = egress.full_rate_nodes;
-  p.accounts = std::max(1, egress.accounts_needed);
+  p.full_rate_nodes = p.egress_full_rate_nodes = egress.full_rate_nodes;
+  p.accounts = p.egress_accounts = std::max(1, egress.accounts_needed);
   const double demand = nodes * nic_gbps;
   p.accounts_per_node =
       std::max(1, static_cast<int>(std::ceil(nic_gbps / account_egress_gbps - 1e-9)));
+  // Requests per second of one node at full NIC rate: its bytes per second over the file size.
+  double node_rps = 0;
+  const bool weigh = requests.median_file_bytes > 0 && requests.requests_per_s > 0 &&
+                     std::isfinite(requests.median_file_bytes) &&
+                     std::isfinite(requests.requests_per_s);
+  if (weigh) {
+    node_rps = nic_gbps * 1e9 / 8 / requests.median_file_bytes;
+    p.median_file_bytes = requests.median_file_bytes;
+    p.request_limit_per_s = requests.requests_per_s;
+    p.requests_per_s = nodes * node_rps;
+    const double ratio = p.requests_per_s / requests.requests_per_s;
+    if (!(ratio < 1e9)) return false;  // beyond any plan; also refuses NaN
+    p.request_accounts = std::max(1, static_cast<int>(std::ceil(ratio - 1e-9)));
+    p.set_by = p.request_accounts > p.egress_accounts    ? PlanLimit::kRequests
+               : p.request_accounts == p.egress_accounts ? PlanLimit::kBoth
+                                                         : PlanLimit::kEgress;
+    p.accounts = std::max(p.accounts, p.request_accounts);
+    const double per_node = node_rps / requests.requests_per_s;
+    p.full_rate_nodes =
+        std::min(p.full_rate_nodes, static_cast<int>(std::floor(1 / per_node + 1e-9)));
+    p.accounts_per_node =
+        std::max(p.accounts_per_node, static_cast<int>(std::ceil(per_node - 1e-9)));
+  }
   const int block = (nodes + p.accounts - 1) / p.accounts;
-  p.striped = p.full_rate_nodes == 0 || block * nic_gbps > account_egress_gbps * (1 + 1e-9);
+  p.striped = p.full_rate_nodes == 0 || block * nic_gbps > account_egress_gbps * (1 + 1e-9) ||
+              (weigh && block * node_rps > requests.requests_per_s * (1 + 1e-9));
   p.per_account_gbps = p.striped ? demand / p.accounts : std::min(block * nic_gbps, demand);
   *out = p;
   return true;
@@ -123,34 +148,59 @@ namespace {
 // by its service level and quota.
 struct TargetWords {
   std::string one, many, raise;
-  std::string plural;  ///< short plural, where the kind is already clear: "accounts"
-  std::string unit;    ///< the name in the split formula: "account", "share", "volume"
+  std::string plural;          ///< short plural, where the kind is already clear: "accounts"
+  std::string unit;            ///< the name in the split formula: "account", "share", "volume"
+  std::string raise_requests;  ///< how to ease the request limit, when it sets the count
+  std::string raise_both;      ///< how to ease both, when the requests too need more than one
 };
 
 // A premium SSD file share's most: 10,340 MiB/s ("Azure Files scalability and performance
 // targets"), in Gbit/s.
 constexpr double kPremiumShareMaxGbps = 10340.0 * 1048576 * 8 / 1e9;
 
+// Fewer, larger files carry the same bytes in fewer requests: the first answer to a request
+// limit, whatever the storage.
+constexpr char kPackShares[] = "Pack the files into larger shards, ";
+
 TargetWords WordsFor(const std::string& kind, double egress_gbps) {
   if (kind.rfind("azure_files", 0) == 0) {
     // A share already at the most a share reaches cannot be provisioned higher.
     if (egress_gbps >= kPremiumShareMaxGbps * 0.999)
-      return {"file share", "file shares",
+      return {"file share",
+              "file shares",
               "The share is already at the most a premium share reaches (10,340 MiB/s): ",
-              "file shares", "share"};
-    return {"file share", "file shares",
+              "file shares",
+              "share",
+              std::string(kPackShares) + "provision the share for more IOPS, or ",
+              std::string(kPackShares) + "provision the share for more IOPS, or "};
+    return {"file share",
+            "file shares",
             "Provision the share for more throughput (a premium share reaches 10,340 MiB/s at "
             "most), or ",
-            "file shares", "share"};
+            "file shares",
+            "share",
+            std::string(kPackShares) + "provision the share for more IOPS, or ",
+            std::string(kPackShares) + "provision the share for more throughput and IOPS, or "};
   }
   if (kind.rfind("netapp_files", 0) == 0)
-    return {"volume", "volumes",
+    return {"volume",
+            "volumes",
             "Raise the volume's service level or quota (its throughput scales with the "
             "provisioned TiB; a large volume reaches 12,800 MiB/s), or ",
-            "volumes", "volume"};
-  return {"account", "storage accounts",
+            "volumes",
+            "volume",
+            std::string(kPackShares) + "or ",
+            std::string(kPackShares) + "raise the volume's service level or quota, or "};
+  return {"account",
+          "storage accounts",
           "Ask Azure Support (portal support request) for an egress limit increase, or ",
-          "accounts", "account"};
+          "accounts",
+          "account",
+          std::string(kPackShares) +
+              "ask Azure Support (portal support request) for a higher request limit, or ",
+          std::string(kPackShares) +
+              "ask Azure Support (portal support request) for higher egress and request limits, "
+              "or "};
 }
 
 }  // namespace
@@ -163,18 +213,36 @@ std::string DescribeAccountPlan(const AccountPlan& p, const NodeIndexSource& ind
                   Gbps(p.nic_gbps), Gbps(p.nodes * p.nic_gbps),
                   p.nodes * p.nic_gbps > p.account_egress_gbps ? "exceeds" : "is within", w.one,
                   Gbps(p.account_egress_gbps));
-  if (p.full_rate_nodes == 0)
+  if (p.egress_full_rate_nodes == 0)
     out += fmt::format(
         ": one node's NIC alone is more than one {} serves, so one {} cannot feed even one node "
         "at full rate (each node needs {} {})",
-        w.one, w.one, p.accounts_per_node, w.plural);
+        w.one, w.one,
+        std::max(1, static_cast<int>(std::ceil(p.nic_gbps / p.account_egress_gbps - 1e-9))),
+        w.plural);
   else
     out += fmt::format(": one {} feeds {} at full rate", w.one,
-                       Count(p.full_rate_nodes, "node", "nodes"));
+                       Count(p.egress_full_rate_nodes, "node", "nodes"));
   const std::string share = Gbps(std::min(p.nic_gbps, p.account_egress_gbps / p.nodes));
   out += p.nodes == 1 ? fmt::format(", and the node gets about {}.", share)
                       : fmt::format(", and at {} nodes each gets about {}.", p.nodes, share);
-  out += " " + w.raise;
+  if (p.request_accounts > 0) {
+    // Both limits: the count is the larger, and the advice says which one set it.
+    const char* by = p.set_by == PlanLimit::kRequests
+                         ? "the request limit (more than egress alone asks for)"
+                     : p.set_by == PlanLimit::kBoth ? "both limits alike"
+                                                    : "the egress limit";
+    out += fmt::format(
+        " At full NIC rate, files of {} take {}: the requests need {} {} (at {} each) and the "
+        "bytes need {}, so a replication plan needs {}, the count set by {}.",
+        FormatValue(p.median_file_bytes, Unit::kBytes),
+        FormatValue(std::round(p.requests_per_s), Unit::kPerSecond), p.request_accounts,
+        p.request_accounts == 1 ? w.one : w.plural,
+        FormatValue(p.request_limit_per_s, Unit::kPerSecond), p.egress_accounts, p.accounts, by);
+  }
+  out += " " + (p.request_accounts <= 1            ? w.raise
+                : p.set_by == PlanLimit::kRequests ? w.raise_requests
+                                                   : w.raise_both);
   const std::string too_many = w.one == "account" ? TooManyAccounts(p) : "";
   if (!p.striped) {
     out += fmt::format(

@@ -9,6 +9,9 @@
 
 namespace feedcheck {
 
+/// Which limit set an account plan's count.
+enum class PlanLimit { kEgress, kRequests, kBoth };
+
 struct AccountPlan {
   int nodes = 0;
   double nic_gbps = 0;
@@ -20,11 +23,33 @@ struct AccountPlan {
   /// egress, or the balanced blocks of ceil(nodes / accounts) nodes would exceed it. Then
   /// shard s lives in account (s mod accounts) + 1 and every node reads from all accounts.
   bool striped = false;
-  double per_account_gbps = 0;  ///< what each account serves under the plan
+  double per_account_gbps = 0;     ///< what each account serves under the plan
+  int egress_full_rate_nodes = 0;  ///< floor(egress / NIC), the egress limit alone
+  int egress_accounts = 1;         ///< ceil(nodes x NIC / egress), at least 1
+  /// The request side, when the plan weighs it (request_accounts > 0): requests per second at
+  /// full NIC rate (nodes x NIC / median file) and ceil(that / the account's request limit).
+  /// Once the data is spread so that the egress limit no longer caps the nodes, they read at
+  /// full NIC rate: the bound min(nodes x NIC, egress) of the request-rate finding becomes
+  /// nodes x NIC.
+  int request_accounts = 0;
+  double requests_per_s = 0;
+  double request_limit_per_s = 0;
+  double median_file_bytes = 0;
+  PlanLimit set_by = PlanLimit::kEgress;  ///< accounts = max(egress_accounts, request_accounts)
 };
 
-/// Returns false when an input is not positive (nodes >= 1, rates > 0).
-bool PlanAccounts(int nodes, double nic_gbps, double account_egress_gbps, AccountPlan* out);
+/// The request side of a plan: files of `median_file_bytes` against a limit of
+/// `requests_per_s` per account. Either 0 (or below): the requests are not weighed.
+struct RequestLimit {
+  double median_file_bytes = 0;
+  double requests_per_s = 0;
+};
+
+/// Returns false when an input is not positive (nodes >= 1, rates > 0). With `requests`, the
+/// count covers both limits: every account serves at most its egress and its request limit,
+/// and `set_by` says which one set the count.
+bool PlanAccounts(int nodes, double nic_gbps, double account_egress_gbps, AccountPlan* out,
+                  const RequestLimit& requests = {});
 
 /// How the job's processes learn their node index, from the job's `distribution`:
 /// "pytorch" (NODE_RANK), "mpi" (OMPI_COMM_WORLD_RANK // process_count_per_instance), other or

@@ -204,7 +204,7 @@ class Evaluator {
       // Only the branch taken is evaluated: its facts alone can be missing.
       Value cond = Eval(*e.children[0], missing);
       if (!cond.known()) return Value{};
-      return Eval(*e.children[cond.boolean ? 1 : 2], missing);
+      return Scaled(e, cond.boolean ? 1 : 2, missing);
     }
     std::vector<Value> args;
     for (size_t i = 0; i < e.children.size(); ++i) {
@@ -233,7 +233,9 @@ class Evaluator {
       AccountPlan plan;
       const double nodes = std::round(args[0].number);
       if (nodes < 1 || nodes > 1e6 ||
-          !PlanAccounts(static_cast<int>(nodes), args[1].number, args[2].number, &plan)) {
+          !PlanAccounts(
+              static_cast<int>(nodes), args[1].number, args[2].number, &plan,
+              args.size() > 7 ? RequestLimit{args[6].number, args[7].number} : RequestLimit{})) {
         AddMissing(missing, "(account_plan(): nodes and rates must be above 0)");
         return Value{};
       }

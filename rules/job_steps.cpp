@@ -63,9 +63,27 @@ bool ReadComponent(const YAML::Node& component, const std::string& where,
     ReadCommandFields(component, job_path, step, diagnostics);
     return true;
   }
+  if (component.IsSequence()) {
+    diagnostics->Add(JobDiagnostic(
+        job_path, Line(component),
+        fmt::format("{} must be a mapping (the command job) or a component reference (a .yml "
+                    "file, or azureml:NAME:VERSION), not a list",
+                    where)));
+    return false;
+  }
   const std::string ref = Scalar(component);
   if (ref.empty()) return true;
   const std::string file = ComponentFile(ref);
+  if (file.empty() && !StartsWith(Trim(ref), "azureml:")) {
+    // `trial: 5`, `component: train`: neither a file lint can read nor a registered component.
+    diagnostics->Add(JobDiagnostic(
+        job_path, Line(component),
+        fmt::format("{}: '{}' is neither a component file (a path ending in .yml or .yaml, or "
+                    "file:PATH) nor a registered component (azureml:NAME:VERSION or "
+                    "azureml:NAME@LABEL); give the command job as a mapping or one of those",
+                    where, ref)));
+    return false;
+  }
   if (file.empty()) {
     out->notes.push_back(
         {{job_path, Line(component), 0},
@@ -85,7 +103,15 @@ bool ReadComponent(const YAML::Node& component, const std::string& where,
     return false;
   }
   YAML::Node root;
-  if (!ParseYaml(path, content, &root, diagnostics)) return false;
+  DiagnosticList parse;
+  if (!ParseYaml(path, content, &root, &parse)) {
+    // The error is at its line in the component file; the context says which step uses it.
+    for (Diagnostic d : parse.kept()) {
+      d.context = fmt::format("component file of {}, {}:{}", step->step, job_path, Line(component));
+      diagnostics->Add(std::move(d));
+    }
+    return false;
+  }
   if (!root.IsMap()) {
     diagnostics->Add(JobDiagnostic(path, Line(root), "a component file is a YAML mapping"));
     return false;

@@ -294,18 +294,42 @@ class Checker {
       return Want(*e.children[1], ValueType::kNumber, "rank_plan()") && a;
     }
     if (name == "if") {
-      // if(condition, text, text): advice whose wording depends on a premise it checks.
+      // if(condition, text, text): advice whose wording depends on a premise it checks; or
+      // if(condition, number, number): a quantity that counts only under a premise (both
+      // numbers of one dimension, or a bare 0).
       e.type = ValueType::kText;
       if (!arity(3, 3, "3")) return false;
+      if (e.children[1]->type == ValueType::kNumber && e.children[2]->type == ValueType::kNumber) {
+        bool ok = Want(*e.children[0], ValueType::kBool, "if()");
+        const size_t anchor = e.children[1]->bare ? 2 : 1;
+        e.type = ValueType::kNumber;
+        e.unit = e.children[anchor]->unit;
+        e.bare = e.children[anchor]->bare;
+        for (size_t i : {size_t{1}, size_t{2}}) {
+          Expr& arg = *e.children[i];
+          if (i == anchor || arg.bare) continue;
+          if (Group(arg.unit) != Group(e.unit))
+            ok = Error(arg, kCodeUnitMismatch,
+                       fmt::format(kMsgUnitMismatch, ToString(*e.children[anchor]),
+                                   DescribeType(*e.children[anchor]), ",", ToString(arg),
+                                   DescribeType(arg)));
+          else
+            e.scales[i] = Base(arg.unit) / Base(e.unit);
+        }
+        return ok;
+      }
       bool ok = Want(*e.children[0], ValueType::kBool, "if()");
       ok = Want(*e.children[1], ValueType::kText, "if()") && ok;
       return Want(*e.children[2], ValueType::kText, "if()") && ok;
     }
     if (name == "account_plan") {
       // account_plan(nodes, nic rate, account egress, distribution text, processes per node
-      // [, storage target kind text])
+      // [, storage target kind text [, median file size, request limit per second]])
       e.type = ValueType::kText;
-      if (!arity(5, 6, "5 or 6")) return false;
+      if (!arity(5, 8, "5, 6 or 8")) return false;
+      if (e.children.size() == 7)
+        return Error(e, kCodeBadCall,
+                     "account_plan() takes the median file size and the request limit together");
       bool ok = Want(*e.children[0], ValueType::kNumber, "account_plan()");
       for (size_t i : {size_t{1}, size_t{2}}) {
         Expr& rate = *e.children[i];
@@ -323,6 +347,26 @@ class Checker {
       ok = Want(*e.children[3], ValueType::kText, "account_plan()") && ok;
       if (e.children.size() > 5)
         ok = Want(*e.children[5], ValueType::kText, "account_plan()") && ok;
+      // The request side: a size (in bytes) and a rate of events (per second); a bare 0 means
+      // "not weighed".
+      const std::pair<Dimension, Unit> kRequestArgs[] = {{Dimension::kBytes, Unit::kBytes},
+                                                         {Dimension::kFrequency, Unit::kPerSecond}};
+      for (size_t i = 6; i < e.children.size(); ++i) {
+        Expr& arg = *e.children[i];
+        if (!Want(arg, ValueType::kNumber, "account_plan()")) {
+          ok = false;
+          continue;
+        }
+        if (arg.bare) continue;
+        if (Group(arg.unit) != kRequestArgs[i - 6].first) {
+          ok = Error(arg, kCodeUnitMismatch,
+                     fmt::format("account_plan() takes {} here, not {}",
+                                 i == 6 ? "the median file size" : "the request limit",
+                                 DescribeType(arg)));
+          continue;
+        }
+        e.scales[i] = Base(arg.unit) / Base(kRequestArgs[i - 6].second);
+      }
       return Want(*e.children[4], ValueType::kNumber, "account_plan()") && ok;
     }
     if (name == "floor" || name == "ceil" || name == "round") {

@@ -106,3 +106,80 @@ TEST_CASE("a long node split names its first and last ranges", "[core][account_p
   CHECK(AccountPlanSummary(p).find("more than the 250") != std::string::npos);
   CHECK(DescribeAccountPlan(p, {}).find("more than the 250 storage accounts") != std::string::npos);
 }
+
+// The request side: every account serves at most its egress and its request limit, and the
+// plan's count is the larger of the two counts, with the limit that set it.
+TEST_CASE("requests that need more accounts than egress set the count", "[core][account_plan]") {
+  // 12 x 24 Gbit/s of 250 KB files: 144,000/s over 40,000 -> 4 accounts; bytes 288 / 200 -> 2.
+  // One account feeds floor(40,000 / 12,000) = 3 nodes: blocks of 3, a node split.
+  AccountPlan p;
+  REQUIRE(PlanAccounts(12, 24, 200, &p, {250000, 40000}));
+  CHECK(p.egress_accounts == 2);
+  CHECK(p.request_accounts == 4);
+  CHECK(p.accounts == 4);
+  CHECK(p.set_by == PlanLimit::kRequests);
+  CHECK(p.full_rate_nodes == 3);
+  CHECK(p.egress_full_rate_nodes == 8);
+  CHECK_FALSE(p.striped);
+  CHECK(NodeSplitText(p) ==
+        "nodes 0-2 -> account 1, nodes 3-5 -> account 2, nodes 6-8 -> account 3, nodes 9-11 -> "
+        "account 4");
+  CHECK(AccountPlanSummary(p) == "replicate the data; each account feeds up to 3 nodes");
+  const std::string text = DescribeAccountPlan(p, {"pytorch", 8});
+  CHECK(Has(text, "one account feeds 8 nodes at full rate"));  // the egress sentence stays
+  CHECK(Has(text, "the requests need 4 accounts (at 40,000/s each) and the bytes need 2"));
+  CHECK(Has(text, "a replication plan needs 4, the count set by the request limit"));
+  CHECK(Has(text, "for a higher request limit, or replicate the data across 4 storage accounts"));
+  CHECK(Has(text, "account = int(os.environ[\"NODE_RANK\"]) * 4 // 12"));
+  CHECK_FALSE(Has(text, "egress limit increase"));
+}
+
+TEST_CASE("egress that needs more accounts than requests sets the count", "[core][account_plan]") {
+  // 2 MB files: 18,000/s at full rate, one account's worth; the bytes need 2.
+  AccountPlan p;
+  REQUIRE(PlanAccounts(12, 24, 200, &p, {2e6, 40000}));
+  CHECK(p.request_accounts == 1);
+  CHECK(p.accounts == 2);
+  CHECK(p.set_by == PlanLimit::kEgress);
+  CHECK(NodeSplitText(p) == "nodes 0-5 -> account 1, nodes 6-11 -> account 2");
+  const std::string text = DescribeAccountPlan(p, {});
+  CHECK(Has(text, "a replication plan needs 2, the count set by the egress limit"));
+  CHECK(Has(text, "Ask Azure Support (portal support request) for an egress limit increase"));
+  CHECK_FALSE(Has(text, "Pack the files"));
+  // Without the request side the plan is the egress plan, and says nothing of requests.
+  AccountPlan bytes_only;
+  REQUIRE(PlanAccounts(12, 24, 200, &bytes_only));
+  CHECK(bytes_only.request_accounts == 0);
+  CHECK_FALSE(Has(DescribeAccountPlan(bytes_only, {}), "count set by"));
+}
+
+TEST_CASE("both limits alike, and a node over the request limit alone", "[core][account_plan]") {
+  AccountPlan p;
+  // 500 KB: 72,000/s -> 2 accounts, the bytes 2.
+  REQUIRE(PlanAccounts(12, 24, 200, &p, {500000, 40000}));
+  CHECK(p.set_by == PlanLimit::kBoth);
+  CHECK(Has(DescribeAccountPlan(p, {}), "the count set by both limits alike"));
+  CHECK(Has(DescribeAccountPlan(p, {}), "for higher egress and request limits"));
+  // 2 x 20 Gbit/s of 16 KB: one node alone takes 156,250/s, 4 accounts' worth: stripe over 8.
+  REQUIRE(PlanAccounts(2, 20, 200, &p, {16000, 40000}));
+  CHECK(p.accounts == 8);
+  CHECK(p.accounts_per_node == 4);
+  CHECK(p.full_rate_nodes == 0);
+  CHECK(p.striped);
+  CHECK(Has(DescribeAccountPlan(p, {}), "stripe the data across 8 storage accounts"));
+}
+
+TEST_CASE("a request-set plan names shares and volumes", "[core][account_plan]") {
+  AccountPlan p;
+  REQUIRE(PlanAccounts(12, 24, 200, &p, {250000, 40000}));
+  const std::string files = DescribeAccountPlan(p, {}, "azure_files_premium");
+  CHECK(Has(files, "the requests need 4 file shares"));
+  CHECK(
+      Has(files, "provision the share for more IOPS, or replicate the data across 4 file shares"));
+  CHECK(Has(files, "share = node_index * 4 // 12"));
+  CHECK_FALSE(Has(files, "storage account"));
+  const std::string netapp = DescribeAccountPlan(p, {}, "netapp_files");
+  CHECK(Has(netapp, "the requests need 4 volumes"));
+  CHECK(Has(netapp, "Pack the files into larger shards, or replicate the data across 4 volumes"));
+  CHECK_FALSE(Has(netapp, "storage account"));
+}

@@ -120,3 +120,36 @@ TEST_CASE("if() says only what its premise supports", "[rules][evaluator]") {
   auto unknown = set.Evaluate(Facts({"node.count=1"}));
   CHECK(unknown.findings[0].message == "does not fit");  // coalesce(unknown, false)
 }
+
+TEST_CASE("if() of numbers: a quantity under a premise, in one dimension", "[rules][evaluator]") {
+  auto load = [](const std::string& when, RuleSet* set) {
+    DiagnosticList d;
+    bool ok = set->LoadText(
+        "ifn.yaml",
+        "- id: r\n  severity: info\n  title: t\n  when: " + when + "\n  say: s\n  source: x\n", &d);
+    std::string all;
+    for (const auto& diag : d.kept()) all += FormatDiagnostic(diag) + "\n";
+    return std::make_pair(ok, all);
+  };
+  RuleSet set;
+  // 2 KiB is 2,048 B: the branch in KiB is scaled to the bytes of the first.
+  REQUIRE(load("if(node.count > 1, 1000B, 2KiB) == 2048B", &set).first);
+  CHECK(set.Evaluate(Facts({"node.count=1"})).findings.size() == 1);
+  CHECK(set.Evaluate(Facts({"node.count=2"})).findings.empty());
+  RuleSet bare;
+  REQUIRE(load("if(node.count > 1, 0, 2KiB) > 1KiB", &bare).first);
+  CHECK(bare.Evaluate(Facts({"node.count=1"})).findings.size() == 1);
+  CHECK(bare.Evaluate(Facts({"node.count=3"})).findings.empty());
+  RuleSet mixed;
+  auto bad = load("if(node.count > 1, 2KiB, 3s) > 1KiB", &mixed);
+  CHECK_FALSE(bad.first);
+  CHECK(bad.second.find("unit mismatch") != std::string::npos);
+  RuleSet half;
+  auto plan = load(
+      "account_plan(node.count, 24Gbit/s, 200Gbit/s, \"pytorch\", 8, \"standard_gpv2\", 1KiB) "
+      "== \"x\"",
+      &half);
+  CHECK_FALSE(plan.first);
+  CHECK(plan.second.find("the median file size and the request limit together") !=
+        std::string::npos);
+}

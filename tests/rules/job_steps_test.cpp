@@ -198,3 +198,49 @@ TEST_CASE("training data read through an rw_mount output is questioned", "[rules
                            &upload, &d));
   CHECK(OutputReads(upload.steps[0], true).empty());
 }
+
+TEST_CASE("a trial or component that is neither a file nor registered is an error",
+          "[rules][lint][errors]") {
+  JobSteps steps;
+  DiagnosticList d;
+  CHECK_FALSE(ReadJobStepsText("s.yml", "type: sweep\ncompute: azureml:c\ntrial: 5\n", &steps, &d));
+  REQUIRE(d.errors() == 1);
+  CHECK(d.kept()[0].location.file == "s.yml");
+  CHECK(d.kept()[0].location.line == 3);
+  CHECK(d.kept()[0].message.find("trial: '5' is neither a component file") != std::string::npos);
+  JobSteps list;
+  DiagnosticList l;
+  CHECK_FALSE(ReadJobStepsText("s.yml", "type: sweep\ntrial:\n  - a\n", &list, &l));
+  REQUIRE(l.errors() == 1);
+  CHECK(l.kept()[0].message.find("not a list") != std::string::npos);
+  // A registered component stays a note: lint reads what the step gives.
+  JobSteps registered;
+  DiagnosticList r;
+  CHECK(ReadJobStepsText("s.yml", "type: sweep\ntrial: azureml:train:1\n", &registered, &r));
+  CHECK(r.errors() == 0);
+  REQUIRE(registered.notes.size() == 1);
+  CHECK(registered.notes[0].text.find("registered component azureml:train:1") != std::string::npos);
+}
+
+TEST_CASE("a YAML error in a component file names that file, its line and the step",
+          "[rules][lint][errors]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "feedcheck-job-steps-yaml-test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "c.yml") << "type: command\ninputs:\n  d:\n    mode: [ro_mount\n"
+                                  "command: python t.py\n";
+  const std::string job = (dir / "p.yml").string();
+  std::ofstream(job) << "type: pipeline\njobs:\n  train:\n    component: ./c.yml\n";
+  JobSteps steps;
+  DiagnosticList d;
+  CHECK_FALSE(ReadJobSteps(job, &steps, &d));
+  REQUIRE(d.errors() >= 1);
+  const Diagnostic& e = d.kept()[0];
+  CHECK(e.location.file == (dir / "c.yml").string());
+  // The unclosed flow sequence opens on line 4; yaml-cpp notices it on line 4 or 5.
+  CHECK(e.location.line >= 4);
+  CHECK(e.location.line <= 5);
+  CHECK(e.context.find("step 'train'") != std::string::npos);
+  CHECK(e.context.find(job + ":4") != std::string::npos);
+  fs::remove_all(dir);
+}
