@@ -97,7 +97,7 @@ TEST_CASE("lint --format sarif is SARIF 2.1.0 with the job's lines", "[cli][lint
     CHECK(rule["help"]["text"].get<std::string>().size() > 20);
     CHECK(Has(rule["helpUri"].get<std::string>(), "how-to-read-write-data-v2"));
   }
-  for (const char* code : {"L001", "L004", "L006", "L007", "L008", "L009", "L010", "L011"})
+  for (const char* code : {"L001", "L004", "L006", "L007", "L008", "L009", "L010", "L011", "L012"})
     CHECK(ids.count(code) == 1);
   CHECK(run["invocations"][0]["executionSuccessful"] == true);
   // The same problems as --format json, which carries the change separately.
