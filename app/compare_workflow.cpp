@@ -45,7 +45,9 @@ std::vector<TableCell> ChangeRow(const FactChange& c) {
           {BetterName(c.better), std::nullopt}};
 }
 
-ReportTable ChangeTable(const Comparison& cmp, std::string title, bool inputs, bool unchanged) {
+// The rows of one table: the facts `pick` selects, in the comparison's order.
+template <typename Pick>
+ReportTable ChangeTable(const Comparison& cmp, std::string title, bool folded, Pick pick) {
   ReportTable t;
   t.title = std::move(title);
   t.columns = {{"change", "Change"},
@@ -56,12 +58,9 @@ ReportTable ChangeTable(const Comparison& cmp, std::string title, bool inputs, b
                {"noise", "Noise band", true},
                {"unit", "Unit"},
                {"better", "Better"}};
-  for (const FactChange& c : cmp.changes) {
-    if ((c.change == Change::kSame) != unchanged) continue;
-    if (!unchanged && c.is_input != inputs) continue;
-    t.rows.push_back(ChangeRow(c));
-  }
-  t.folded = unchanged;
+  for (const FactChange& c : cmp.changes)
+    if (pick(c)) t.rows.push_back(ChangeRow(c));
+  t.folded = folded;
   return t;
 }
 
@@ -71,6 +70,11 @@ std::string VerdictsLine(const Comparison& cmp) {
   return fmt::format("The results' verdicts: {} -> {}",
                      cmp.a_verdict.empty() ? "(none)" : cmp.a_verdict,
                      cmp.b_verdict.empty() ? "(none)" : cmp.b_verdict);
+}
+
+std::string FloorText(const Comparison& cmp) {
+  if (!cmp.floor) return "not judged; --floor 50% judges changes beyond 50%";
+  return fmt::format("under the {:g}% floor", *cmp.floor * 100);
 }
 
 void SetVerdict(const Comparison& cmp, Report* report) {
@@ -83,6 +87,9 @@ void SetVerdict(const Comparison& cmp, Report* report) {
   } else if (cmp.better > 0) {
     report->verdict = "better";
     report->verdict_level = VerdictLevel::kGood;
+  } else if (cmp.within_noise > 0 || cmp.no_band > 0 || cmp.per_item > 0) {
+    report->verdict = "within noise";
+    report->verdict_level = VerdictLevel::kGood;
   } else {
     report->verdict = "no change";
     report->verdict_level = VerdictLevel::kGood;
@@ -90,9 +97,15 @@ void SetVerdict(const Comparison& cmp, Report* report) {
   std::string detail = fmt::format("A  {}\nB  {}\n", cmp.a_name, cmp.b_name);
   if (std::string v = VerdictsLine(cmp); !v.empty()) detail += v + "\n";
   detail += fmt::format(
-      "{} better, {} worse, {} within their noise band, {} the same (within {:.0f}%), {} in one "
-      "result only",
-      cmp.better, cmp.worse, cmp.within_noise, cmp.same, cmp.tolerance * 100, cmp.one_side);
+      "Results: {} better, {} worse, {} within their noise band, {} changed with no noise band "
+      "known ({}), {} the same (within {:g}%), {} in one result only",
+      cmp.better, cmp.worse, cmp.within_noise, cmp.no_band, FloorText(cmp), cmp.same,
+      cmp.tolerance * 100, cmp.one_side);
+  if (cmp.per_item > 0)
+    detail += fmt::format(
+        "\n{} per-GPU, per-node or per-rank {} changed (folded; their totals "
+        "above are judged)",
+        cmp.per_item, cmp.per_item == 1 ? "figure" : "figures");
   report->verdict_detail = detail;
 }
 
@@ -118,8 +131,20 @@ Outcome RunCompare(const CompareRequest& request) {
                fmt::format("cannot read {} as a saved result", !ok_a ? request.a : request.b));
     return out;
   }
+  CompareLimits limits;
+  limits.tolerance = *tolerance;
+  if (!request.floor.empty()) {
+    std::optional<double> floor = ParseTolerance(request.floor);
+    if (!floor || *floor <= 0) {
+      AddMessage(&out.diagnostics, kCodeBadFlag,
+                 fmt::format("--floor '{}': give a share such as 50% or 0.5", request.floor));
+      out.status = ExitStatus::kUsage;
+      return out;
+    }
+    limits.floor = floor;
+  }
   const Comparison cmp = CompareResults({request.a, a.verdict, &a.evidence.facts},
-                                        {request.b, b.verdict, &b.evidence.facts}, *tolerance);
+                                        {request.b, b.verdict, &b.evidence.facts}, limits);
   Report& report = out.report;
   report.context = CurrentRunContext("compare");
   report.title = "Compare";
@@ -133,13 +158,31 @@ Outcome RunCompare(const CompareRequest& request) {
   AddCount(&report, "better", cmp.better, "Better");
   AddCount(&report, "worse", cmp.worse, "Worse");
   AddCount(&report, "within_noise", cmp.within_noise, "Within noise");
+  AddCount(&report, "no_band", cmp.no_band, "No noise band");
   AddCount(&report, "same", cmp.same, "Same");
   AddCount(&report, "one_side", cmp.one_side, "In one result only");
+  AddCount(&report, "per_item", cmp.per_item, "Per GPU, node or rank");
   report.result.push_back({"tolerance", cmp.tolerance, "", "Tolerance"});
-  for (ReportTable t :
-       {ChangeTable(cmp, "Inputs that differ (a different setup, not a result)", true, false),
-        ChangeTable(cmp, "Results that changed", false, false),
-        ChangeTable(cmp, "Unchanged", false, true)})
+  if (cmp.floor) report.result.push_back({"floor", *cmp.floor, "", "Floor without a band"});
+  auto changed = [](const FactChange& c) { return c.change != Change::kSame; };
+  for (ReportTable t : {
+           ChangeTable(
+               cmp, "Inputs that differ (a different setup, not a result)", false,
+               [&](const FactChange& c) { return changed(c) && c.role == FactRole::kInput; }),
+           ChangeTable(
+               cmp, "Derived from the inputs and results (they follow them: not judged)", false,
+               [&](const FactChange& c) { return changed(c) && c.role == FactRole::kDerived; }),
+           ChangeTable(cmp, "Results that changed", false,
+                       [&](const FactChange& c) {
+                         return changed(c) && c.role == FactRole::kResult && !c.per_item;
+                       }),
+           ChangeTable(cmp, "Per GPU, node or rank (their totals are judged above)", true,
+                       [&](const FactChange& c) {
+                         return changed(c) && c.role == FactRole::kResult && c.per_item;
+                       }),
+           ChangeTable(cmp, "Unchanged", true,
+                       [](const FactChange& c) { return c.change == Change::kSame; }),
+       })
     if (!t.rows.empty()) report.tables.push_back(std::move(t));
   out.has_report = true;
   out.status = request.fail_on_worse && cmp.worse > 0 ? ExitStatus::kFindings : ExitStatus::kOk;

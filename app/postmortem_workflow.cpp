@@ -10,15 +10,43 @@
 #include "app/rule_evaluation.h"
 #include "diagnosis/cluster_nodes.h"
 #include "diagnosis/postmortem_diagnosis.h"
+#include "reports/measurement_caveat.h"
 #include "reports/report_json.h"
+#include "reports/report_text.h"
 
 namespace feedcheck::app {
 namespace {
 
+// What a saved result measured against another target (this machine, a storage emulator), kept
+// apart: a labelled table of its headline numbers, never facts the rules or the diagnosis read.
+ReportTable MeasuredElsewhere(const std::string& path, const Report& saved,
+                              const MeasurementCaveat& caveat) {
+  ReportTable t;
+  const std::string target = saved.context.target.empty() ? path : saved.context.target;
+  const std::string what = saved.title.empty() ? "Saved result" : saved.title;
+  t.title = fmt::format("Measured elsewhere, not part of this post-mortem: {} of {}", what, target);
+  t.columns = {{"measurement", "Measurement"}, {"value", "Value"}};
+  if (!saved.verdict.empty()) t.rows.push_back({{"Verdict", std::nullopt}, {saved.verdict, {}}});
+  for (const auto& v : saved.result) {
+    TableCell value{ResultValueText(v), std::nullopt};
+    if (const double* number = std::get_if<double>(&v.value)) value.value = *number;
+    t.rows.push_back({{ResultLabel(v), std::nullopt}, std::move(value)});
+  }
+  t.notes.push_back(fmt::format(
+      "{} ({}, --with {}). Its figures describe {}, not the storage this job read: they are "
+      "not among this job's facts or findings. Its own report: feedcheck report {}",
+      caveat.banner, target, path,
+      caveat.emulator ? "an emulator on the machine that ran it" : "the machine that ran it",
+      path));
+  return t;
+}
+
 // Measured facts and the probes' charts of saved results (preflight or probe --json): what the
 // cluster could do, beside what the job did. Declared and knowledge facts of those runs stay
-// out: the job's own cluster is described by the request's flags and profile.
-bool AddMeasurements(const std::vector<std::string>& paths, Evidence* evidence,
+// out: the job's own cluster is described by the request's flags and profile. A result measured
+// against this machine or a storage emulator is another target: shown apart (a table), never
+// merged into the evidence the rules and the diagnosis read.
+bool AddMeasurements(const std::vector<std::string>& paths, Report* report,
                      DiagnosticList* diagnostics) {
   bool ok = true;
   for (const auto& path : paths) {
@@ -28,12 +56,16 @@ bool AddMeasurements(const std::vector<std::string>& paths, Evidence* evidence,
       ok = false;
       continue;
     }
+    if (MeasurementCaveat caveat = CaveatOf(saved.evidence.facts); caveat.any()) {
+      report->tables.push_back(MeasuredElsewhere(path, saved, caveat));
+      continue;
+    }
     Evidence measured;
     for (const auto& [key, fact] : saved.evidence.facts)
       if (fact.provenance.origin == FactOrigin::kMeasured) measured.facts.Set(fact);
     for (const auto& series : saved.evidence.series)
       if (series.key.rfind("probe.", 0) == 0) measured.series.push_back(series);
-    evidence->Merge(measured);
+    report->evidence.Merge(measured);
   }
   return ok;
 }
@@ -120,7 +152,7 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
     else
       flags.region.clear();
   }
-  if (!AddMeasurements(request.with, &report.evidence, &outcome.diagnostics))
+  if (!AddMeasurements(request.with, &report, &outcome.diagnostics))
     return Fail(std::move(outcome), ExitStatus::kInputError);
   FactSet overrides = ClusterFlagFacts(flags, cluster);
   if (!flags.region.empty() && request.cluster.region.empty())

@@ -8,6 +8,7 @@
 #include "core/redact.h"
 #include "core/terminal_text.h"
 #include "reports/reporter.h"
+#include "reports/text_wrap.h"
 
 namespace feedcheck::app {
 
@@ -22,6 +23,7 @@ std::optional<std::string> RenderReport(const Report& report, const std::string&
   ReporterOptions reporter_options;
   reporter_options.color = options.color && format == "term";
   reporter_options.verbose = options.verbose;
+  reporter_options.width = options.width;
   std::unique_ptr<Reporter> reporter = MakeReporter(format, reporter_options);
   if (!reporter) return std::nullopt;
   std::ostringstream out;
@@ -49,8 +51,14 @@ std::optional<Report> ReportToShow(const Outcome& outcome, const std::string& fo
   }
   if (format == "term") return outcome.report;
   Report saved = outcome.report;
+  const size_t before = saved.evidence.diagnostics.kept().size();
   saved.evidence.diagnostics.Append(outcome.diagnostics);
+  saved.run_diagnostics += saved.evidence.diagnostics.kept().size() - before;
   return saved;
+}
+
+size_t ChooseTerminalWidth(const char* columns_env, size_t tty_columns) {
+  return feedcheck::ChooseTerminalWidth(columns_env, tty_columns);
 }
 
 bool ColorWanted(bool no_color_flag, bool stream_is_tty, const char* no_color_env) {

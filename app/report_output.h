@@ -16,6 +16,7 @@ namespace feedcheck::app {
 struct RenderOptions {
   bool color = false;    ///< terminal only: the caller knows whether stdout is a terminal
   bool verbose = false;  ///< -v: rules not evaluated and folded tables listed in full
+  size_t width = 100;    ///< terminal only: the columns lines wrap to
 };
 
 /// "term", "json", "md", "html": the formats every command's report renders in.
@@ -31,6 +32,10 @@ std::optional<std::string> RenderReport(const Report& report, const std::string&
 /// shape anyway, titled `command`, with the first error as `result.error`.
 std::optional<Report> ReportToShow(const Outcome& outcome, const std::string& format,
                                    const std::string& command);
+
+/// The columns terminal text wraps to: $COLUMNS (`columns_env`) when it is a number >= 40, else
+/// the terminal's width (`tty_columns`, 0 when standard output is not one), else 100.
+size_t ChooseTerminalWidth(const char* columns_env, size_t tty_columns);
 
 /// Colour only on a terminal, never with --no-color, never when NO_COLOR is set (to anything);
 /// `no_color_env` is getenv("NO_COLOR").

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "app/app_messages.h"
 #include "reports/report_json.h"
 
@@ -16,6 +18,19 @@ Outcome RunReport(const ReportRequest& request) {
                fmt::format("cannot read {} as a saved result", request.input));
     return out;
   }
+  // The run printed its own diagnostics on stderr, not in its terminal report: so does this.
+  const DiagnosticList& saved = out.report.evidence.diagnostics;
+  const std::vector<Diagnostic>& kept = saved.kept();
+  const size_t own = kept.size() - std::min(out.report.run_diagnostics, kept.size());
+  DiagnosticList report_diagnostics, run_diagnostics;
+  for (size_t i = 0; i < kept.size(); ++i)
+    (i < own ? report_diagnostics : run_diagnostics).Add(kept[i]);
+  const size_t kept_errors = report_diagnostics.errors() + run_diagnostics.errors();
+  report_diagnostics.CountUnkept(saved.dropped(),
+                                 saved.errors() > kept_errors ? saved.errors() - kept_errors : 0);
+  out.diagnostics.Append(run_diagnostics);
+  out.report.evidence.diagnostics = std::move(report_diagnostics);
+  out.report.run_diagnostics = 0;
   out.has_report = true;
   return out;
 }

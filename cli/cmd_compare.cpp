@@ -1,6 +1,6 @@
-// `feedcheck compare A.json B.json [--tolerance 2%] [--fail-on-worse] [-f ...] [-o FILE]`: flags
-// for app::RunCompare, what changed between two saved results and whether it is outside their
-// noise.
+// `feedcheck compare A.json B.json [--tolerance 2%] [--floor 50%] [--fail-on-worse] [-f ...] [-o
+// FILE]`: flags for app::RunCompare, what changed between two saved results and whether it is
+// outside their noise.
 #include <memory>
 
 #include "app/compare_workflow.h"
@@ -18,6 +18,9 @@ void SetupCompare(CLI::App& root, CommandTable& table) {
   sub->add_option("B", request->b, "The result after (JSON)")->required();
   sub->add_option("--tolerance", request->tolerance,
                   "Relative change below which a fact with no noise band is the same (2%)");
+  sub->add_option("--floor", request->floor,
+                  "Judge a result with no noise band beyond this relative change (e.g. 50%); "
+                  "default: never, it is 'no noise band'");
   sub->add_flag("--fail-on-worse", request->fail_on_worse,
                 "Exit 1 when a result got worse beyond its noise band (a CI gate)");
   AddOutputFlags(sub, output.get());

@@ -1,6 +1,7 @@
 #include "cli/report_output.h"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -13,6 +14,13 @@
 #include "core/redact.h"
 
 namespace feedcheck::cli {
+
+size_t TerminalWidth() {
+  winsize size{};
+  const size_t tty_columns =
+      isatty(STDOUT_FILENO) != 0 && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
+  return app::ChooseTerminalWidth(std::getenv("COLUMNS"), tty_columns);
+}
 
 void AddOutputFlags(CLI::App* sub, OutputFlags* flags,
                     const std::vector<std::string>& extra_formats) {
@@ -70,6 +78,7 @@ int WriteOutcome(const app::Outcome& outcome, const std::string& format, const O
   options.color = to_stdout && app::ColorWanted(globals.no_color, isatty(STDOUT_FILENO) != 0,
                                                 std::getenv("NO_COLOR"));
   options.verbose = globals.verbose;
+  options.width = TerminalWidth();
   std::optional<std::string> text = app::RenderReport(*report, format, options);
   if (!text) {
     fmt::print(stderr, "feedcheck {}: unknown --format '{}'\n", command, format);

@@ -13,6 +13,9 @@
 
 namespace feedcheck::cli {
 
+/// The columns terminal text wraps to: $COLUMNS, else the terminal's own width, else 100.
+size_t TerminalWidth();
+
 /// -f/--format and -o/--output as given ("" when not).
 struct OutputFlags {
   std::string format;

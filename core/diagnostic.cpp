@@ -56,4 +56,9 @@ void DiagnosticList::Append(const DiagnosticList& other) {
   total_ += extra;
 }
 
+void DiagnosticList::CountUnkept(size_t count, size_t errors) {
+  total_ += count;
+  errors_ += errors;
+}
+
 }  // namespace feedcheck

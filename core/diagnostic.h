@@ -41,6 +41,9 @@ class DiagnosticList {
   size_t errors() const { return errors_; }
   bool has_errors() const { return errors_ > 0; }
   void Append(const DiagnosticList& other);
+  /// Counts `count` diagnostics kept elsewhere no longer (`errors` of them errors): a saved
+  /// list read back says how many its writer dropped.
+  void CountUnkept(size_t count, size_t errors);
   /// Rewrites every kept diagnostic in place (escaping text for an output format); the counts
   /// stay as they are.
   template <typename Fn>

@@ -56,6 +56,7 @@ json DiagnosticToJson(const Diagnostic& d) {
   if (d.location.line > 0) j["line"] = d.location.line;
   if (d.location.column > 0) j["column"] = d.location.column;
   if (!d.context.empty()) j["context"] = d.context;
+  if (!d.snippet.empty()) j["snippet"] = d.snippet;
   return j;
 }
 
@@ -90,7 +91,8 @@ json EvidenceToJson(const Evidence& evidence) {
           {"series", series},
           {"timeline", timeline},
           {"diagnostics", diagnostics},
-          {"diagnostics_total", evidence.diagnostics.total()}};
+          {"diagnostics_total", evidence.diagnostics.total()},
+          {"diagnostics_errors", evidence.diagnostics.errors()}};
 }
 
 namespace {
@@ -217,8 +219,15 @@ bool EvidenceFromJson(const json& j, const std::string& file, Evidence* out,
         diag.location.line = d.value("line", 0);
         diag.location.column = d.value("column", 0);
         diag.context = d.value("context", "");
+        diag.snippet = d.value("snippet", "");
         out->diagnostics.Add(std::move(diag));
       }
+      // The writer kept at most its limit: count the rest as it did.
+      const size_t kept = out->diagnostics.total(), kept_errors = out->diagnostics.errors();
+      const size_t total = j.value("diagnostics_total", kept);
+      const size_t errors = j.value("diagnostics_errors", kept_errors);
+      if (total > kept)
+        out->diagnostics.CountUnkept(total - kept, errors > kept_errors ? errors - kept_errors : 0);
     }
   } catch (const json::exception& e) {
     diags->Add(Bad(file, "/", fmt::format("malformed facts file: {}", e.what())));

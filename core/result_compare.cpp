@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include "core/fact_registry.h"
+
 namespace feedcheck {
 namespace {
 
@@ -32,13 +34,29 @@ int Rank(const FactChange& c) {
       return 3;
     case Change::kWithinNoise:
       return 4;
+    case Change::kNoBand:
+      return 5;
     case Change::kAdded:
     case Change::kRemoved:
-      return 5;
-    case Change::kSame:
       return 6;
+    case Change::kSame:
+      return 7;
   }
-  return 6;
+  return 7;
+}
+
+FactRole RoleOf(FactOrigin origin) {
+  switch (origin) {
+    case FactOrigin::kDeclared:
+    case FactOrigin::kKnowledge:
+      return FactRole::kInput;
+    case FactOrigin::kDerived:
+      return FactRole::kDerived;
+    case FactOrigin::kMeasured:
+    case FactOrigin::kObserved:
+      return FactRole::kResult;
+  }
+  return FactRole::kResult;
 }
 
 }  // namespace
@@ -49,6 +67,8 @@ std::string_view ChangeName(Change change) {
       return "same";
     case Change::kWithinNoise:
       return "within noise";
+    case Change::kNoBand:
+      return "no noise band";
     case Change::kBetter:
       return "better";
     case Change::kWorse:
@@ -87,8 +107,21 @@ std::string NoiseKeyFor(const std::string& key) {
   return key.substr(0, underscore) + "_noise" + key.substr(underscore);
 }
 
-Comparison CompareResults(const ComparedResult& a, const ComparedResult& b, double tolerance) {
+bool IsPerItemKey(const std::string& key) {
+  const FactSpec* spec = FactRegistry::Builtin().Find(key);
+  if (spec == nullptr) return false;
+  const std::string_view family = spec->key;
+  for (std::string_view item : {".<gpu>", ".<node>", ".<rank>"})
+    if (family.size() > item.size() && family.substr(family.size() - item.size()) == item)
+      return true;
+  return false;
+}
+
+Comparison CompareResults(const ComparedResult& a, const ComparedResult& b,
+                          const CompareLimits& limits) {
+  const double tolerance = limits.tolerance;
   Comparison out;
+  out.floor = limits.floor;
   out.a_name = a.name;
   out.b_name = b.name;
   out.a_verdict = a.verdict;
@@ -110,8 +143,9 @@ Comparison CompareResults(const ComparedResult& a, const ComparedResult& b, doub
     c.key = key;
     const Fact* any = x != nullptr ? x : y;
     c.unit = any->unit;
-    c.is_input = any->provenance.origin == FactOrigin::kDeclared ||
-                 any->provenance.origin == FactOrigin::kKnowledge;
+    c.role = RoleOf(any->provenance.origin);
+    c.is_input = c.role != FactRole::kResult;
+    c.per_item = IsPerItemKey(key);
     c.better = BetterDirection(key, c.unit);
     if (x != nullptr) c.a_display = FormatFactValue(*x);
     if (y != nullptr) c.b_display = FormatFactValue(*y);
@@ -151,6 +185,11 @@ Comparison CompareResults(const ComparedResult& a, const ComparedResult& b, doub
       c.change = Change::kWithinNoise;
     } else if (c.is_input || c.better == Better::kNeither) {
       c.change = Change::kChanged;
+    } else if (!c.noise &&
+               (!limits.floor || !c.relative || std::fabs(*c.relative) <= *limits.floor)) {
+      // Nothing says how much this result moves between two runs of the same setup: a change
+      // under the floor (or any change, with no floor) is not called better or worse.
+      c.change = Change::kNoBand;
     } else {
       c.change = (delta > 0) == (c.better == Better::kHigher) ? Change::kBetter : Change::kWorse;
     }
@@ -158,9 +197,14 @@ Comparison CompareResults(const ComparedResult& a, const ComparedResult& b, doub
   }
   for (const FactChange& c : out.changes) {
     if (c.is_input) continue;
+    if (c.per_item) {
+      out.per_item += c.change != Change::kSame;
+      continue;
+    }
     out.better += c.change == Change::kBetter;
     out.worse += c.change == Change::kWorse;
     out.within_noise += c.change == Change::kWithinNoise;
+    out.no_band += c.change == Change::kNoBand;
     out.one_side += c.change == Change::kAdded || c.change == Change::kRemoved;
   }
   std::stable_sort(out.changes.begin(), out.changes.end(),

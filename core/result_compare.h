@@ -17,6 +17,7 @@ enum class Better { kHigher, kLower, kNeither };
 enum class Change {
   kSame,         ///< within the tolerance, and no noise band says otherwise
   kWithinNoise,  ///< different, but inside the noise band both results report
+  kNoBand,       ///< a result that changed, with no noise band known and under the floor
   kBetter,
   kWorse,
   kChanged,  ///< different, and neither direction is better (or a text value)
@@ -25,11 +26,22 @@ enum class Change {
 };
 std::string_view ChangeName(Change change);
 
+/// What a fact is to a comparison: only results are judged better or worse.
+enum class FactRole {
+  kResult,   ///< measured or observed: what the run found
+  kInput,    ///< declared or knowledge-base: a different setup, not a result
+  kDerived,  ///< computed from inputs and results (supply.*): follows them, never judged itself
+};
+
 struct FactChange {
   std::string key;
   Unit unit = Unit::kCount;
-  bool is_input = false;       ///< declared or knowledge-base (a different setup, not a result)
-  std::optional<double> a, b;  ///< the numbers, when the fact is one
+  FactRole role = FactRole::kResult;
+  bool is_input = false;  ///< role != kResult (kept for the callers that only ask this)
+  /// One of a family per GPU, node or rank ("gpu.util_mean.<gpu>"): listed apart, folded, and not
+  /// counted in the verdict (the family's aggregate is).
+  bool per_item = false;
+  std::optional<double> a, b;        ///< the numbers, when the fact is one
   std::string a_display, b_display;  ///< as the results print them ("" when absent)
   std::optional<double> relative;    ///< (b - a) / |a|, when a != 0
   std::optional<double> noise;       ///< combined half-width of the noise band, in `unit`
@@ -44,16 +56,27 @@ struct ComparedResult {
   const FactSet* facts = nullptr;
 };
 
+/// How far apart two results must be before one is called better or worse.
+struct CompareLimits {
+  double tolerance = 0.02;  ///< relative change below which a fact is "same"
+  /// A result without a noise band is judged only when its relative change exceeds this; unset,
+  /// it is never judged ("no noise band").
+  std::optional<double> floor;
+};
+
 struct Comparison {
   std::string a_name, b_name;
   std::string a_verdict, b_verdict;
-  double tolerance = 0.02;  ///< relative change below which a fact without a band is "same"
+  double tolerance = 0.02;      ///< relative change below which a fact without a band is "same"
+  std::optional<double> floor;  ///< see CompareLimits
   /// Inputs that differ first, then results by the size of their relative change; facts that
   /// did not change are kept (the JSON lists them) but counted apart.
   std::vector<FactChange> changes;
   size_t same = 0;  ///< facts (inputs and results) that did not change
-  /// Results only (inputs are a different setup, not better or worse):
-  size_t better = 0, worse = 0, within_noise = 0, one_side = 0;
+  /// Results only, per-GPU/node/rank ones apart (inputs are a different setup, not better or
+  /// worse; derived facts follow them):
+  size_t better = 0, worse = 0, within_noise = 0, no_band = 0, one_side = 0;
+  size_t per_item = 0;  ///< per-GPU/node/rank facts that changed (not in the counts above)
 };
 
 /// The direction that is good for a fact, from its key and unit.
@@ -63,7 +86,10 @@ Better BetterDirection(const std::string& key, Unit unit);
 /// "probe.throughput.knee_noise_gbps" (the probes' convention).
 std::string NoiseKeyFor(const std::string& key);
 
+/// Whether `key` is one of a family per GPU, node or rank ("gpu.util_mean.3").
+bool IsPerItemKey(const std::string& key);
+
 Comparison CompareResults(const ComparedResult& a, const ComparedResult& b,
-                          double tolerance = 0.02);
+                          const CompareLimits& limits = {});
 
 }  // namespace feedcheck

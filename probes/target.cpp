@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <vector>
 
 #include "core/ascii_text.h"
 
@@ -67,6 +68,39 @@ void SplitContainer(std::string_view path, Target* t) {
 bool Fail(std::string* error, std::string message) {
   if (error) *error = std::move(message);
   return false;
+}
+
+// An Azure ML datastore URI (azureml://datastores/D/paths/P, or the long form that starts with
+// subscriptions/S/resourcegroups/RG/workspaces/W/) names a datastore, not an account: only Azure
+// ML knows which account and container it points at, and feedcheck does not call Azure ML. The
+// message says how to pass the storage URL instead, with the datastore's name and path filled in.
+std::string AzureMlUriHelp(std::string_view rest) {
+  std::string datastore = "DATASTORE", path = "PATH";
+  std::vector<std::string_view> segments;
+  for (size_t start = 0; start <= rest.size();) {
+    size_t slash = rest.find('/', start);
+    if (slash == std::string_view::npos) slash = rest.size();
+    segments.push_back(rest.substr(start, slash - start));
+    start = slash + 1;
+  }
+  for (size_t i = 0; i + 1 < segments.size(); ++i) {
+    if (ToLower(segments[i]) == "datastores" && !segments[i + 1].empty())
+      datastore = std::string(segments[i + 1]);
+    if (ToLower(segments[i]) == "paths") {
+      std::string p;
+      for (size_t k = i + 1; k < segments.size(); ++k)
+        if (!segments[k].empty()) p += (p.empty() ? "" : "/") + std::string(segments[k]);
+      if (!p.empty()) path = DecodePercent(p);
+      break;
+    }
+  }
+  return "azureml://" + std::string(rest) + " names the Azure ML datastore '" + datastore +
+         "', which only Azure ML resolves to a storage account and container; give the storage "
+         "URL instead: wasbs://CONTAINER@ACCOUNT.blob.core.windows.net/" +
+         path + " or https://ACCOUNT.blob.core.windows.net/CONTAINER/" + path +
+         " (`az ml datastore show "
+         "--name " +
+         datastore + "` prints its account_name and container_name)";
 }
 
 }  // namespace
@@ -293,6 +327,7 @@ bool ParseTarget(std::string_view text, const TargetParseOptions& options, Targe
     *out = std::move(t);
     return true;
   }
+  if (scheme == "azureml") return Fail(error, AzureMlUriHelp(rest));
   if (scheme != "http" && scheme != "https")
     return Fail(error, "unsupported scheme '" + scheme +
                            "://' (use https://, wasbs://, abfss://, http:// or a path)");

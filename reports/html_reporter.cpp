@@ -152,7 +152,7 @@ std::string Tables(const Report& r) {
 
 std::string Findings(const Report& r) {
   // A command whose output is its tables (egress, plan) has no rules to report on.
-  if (r.findings.empty() && !r.tables.empty()) return "";
+  if (r.findings.empty() && !r.tables.empty() && !r.diagnosis.present) return "";
   std::string out = "<section><h2>Findings</h2>\n";
   MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) out += "<p class=\"note\">No rule found a problem.</p>\n";

@@ -1,14 +1,27 @@
 #include "reports/json_reporter.h"
 
 #include <nlohmann/json.hpp>
+#include <string_view>
 
-#include "core/json_text.h"
 #include "reports/report_json.h"
 
 namespace feedcheck {
 
 void JsonReporter::Render(const Report& report, std::ostream& out) const {
-  out << JsonText(ReportToJson(report), 2) << "\n";
+  // What a reader looks at first comes first (schema_version, verdict, result), the result in
+  // the order the run showed it; the rest as ReportToJson lays it out.
+  const nlohmann::json j = ReportToJson(report);
+  nlohmann::ordered_json ordered;
+  for (std::string_view key : {"schema_version", "verdict", "result"})
+    if (auto it = j.find(std::string(key)); it != j.end())
+      ordered[std::string(key)] = nlohmann::ordered_json(*it);
+  nlohmann::ordered_json result = nlohmann::ordered_json::object();
+  for (const auto& v : report.result)
+    std::visit([&](const auto& value) { result[v.key] = value; }, v.value);
+  ordered["result"] = std::move(result);
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!ordered.contains(it.key())) ordered[it.key()] = nlohmann::ordered_json(it.value());
+  out << ordered.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace feedcheck

@@ -169,8 +169,9 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
     out << "\n";
   }
   // A command whose output is its tables (egress, plan) has no rules to report on.
-  if (!r.findings.empty() || r.tables.empty()) out << "## Findings\n";
-  if (r.findings.empty() && r.tables.empty()) out << "\nNone.\n";
+  const bool tables_only = r.tables.size() > 0 && !dx.present;
+  if (!r.findings.empty() || !tables_only) out << "## Findings\n";
+  if (r.findings.empty() && !tables_only) out << "\nNone.\n";
   if (dx.present) {
     // Ordered by the GPU time they cost; secondary ones last.
     for (const auto& f : r.findings) FindingSection(out, f, caveat);

@@ -75,6 +75,10 @@ struct Report {
   DiagnosisSummary diagnosis;          ///< post-mortem only: GPU time lost, cause, confidence
   std::vector<ResultValue> result;     ///< the command's headline numbers, in display order
   std::vector<ReportTable> tables;     ///< the command's tables, in display order
+  /// How many of the last kept `evidence.diagnostics` are the run's own (a bad flag, a file not
+  /// read): printed on stderr by the run's terminal output, saved with the other formats, and
+  /// printed on stderr again when `feedcheck report` renders the saved result.
+  size_t run_diagnostics = 0;
 };
 
 }  // namespace feedcheck

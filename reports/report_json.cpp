@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <type_traits>
 
 #include "core/evidence_json.h"
@@ -234,8 +236,9 @@ void ReadContext(const json& j, const std::string& file, RunContext* c, Diagnost
   }
 }
 
-// The "result" object read back (for `report` and `compare`). JSON objects are unordered and
-// labels and units are not stored, so a report re-rendered from JSON lists them by key.
+// The "result" object read back (for `report` and `compare`). JSON objects are unordered, so
+// "result_display" keeps the order, labels and units the run showed (reports written before it
+// existed list the values by key, with no labels).
 void ReadResult(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
   if (!j.contains("result")) return;
   const json& rj = j["result"];
@@ -243,17 +246,41 @@ void ReadResult(const json& j, const std::string& file, Report* out, DiagnosticL
     diags->Add(Bad(file, "/result", "'result' should be an object"));
     return;
   }
-  for (auto it = rj.begin(); it != rj.end(); ++it) {
-    ResultValue v{.key = it.key()};
+  auto read = [&](const std::string& key, ResultValue* v) {
+    auto it = rj.find(key);
+    if (it == rj.end()) return false;
+    v->key = key;
     if (it->is_boolean())
-      v.value = it->get<bool>();
+      v->value = it->get<bool>();
     else if (it->is_number())
-      v.value = it->get<double>();
+      v->value = it->get<double>();
     else if (it->is_string())
-      v.value = it->get<std::string>();
+      v->value = it->get<std::string>();
     else
-      continue;
-    out->result.push_back(std::move(v));
+      return false;
+    return true;
+  };
+  std::set<std::string> shown;
+  if (const json* display = Array(j, "result_display", file, "", diags)) {
+    for (size_t i = 0; i < display->size(); ++i) {
+      const json& d = (*display)[i];
+      std::string p = fmt::format("/result_display/{}", i);
+      if (!d.is_object()) {
+        diags->Add(Bad(file, p, "a result_display entry should be an object with 'key'"));
+        continue;
+      }
+      ResultValue v;
+      const std::string key = Str(d, "key", file, p, diags);
+      if (shown.count(key) != 0 || !read(key, &v)) continue;
+      v.label = Str(d, "label", file, p, diags);
+      v.unit = Str(d, "unit", file, p, diags);
+      shown.insert(key);
+      out->result.push_back(std::move(v));
+    }
+  }
+  for (auto it = rj.begin(); it != rj.end(); ++it) {
+    ResultValue v;
+    if (shown.count(it.key()) == 0 && read(it.key(), &v)) out->result.push_back(std::move(v));
   }
 }
 
@@ -358,7 +385,8 @@ json ReportToJson(const Report& r) {
   if (caveat.any()) out["measurement_caveat"] = caveat.banner;
   if (r.diagnosis.present) out["diagnosis"] = DiagnosisToJson(r.diagnosis);
   json result = json::object();
-  for (const auto& v : r.result)
+  json display = json::array();
+  for (const auto& v : r.result) {
     std::visit(
         [&](const auto& value) {
           if constexpr (std::is_same_v<std::decay_t<decltype(value)>, double>)
@@ -367,7 +395,11 @@ json ReportToJson(const Report& r) {
             result[v.key] = value;
         },
         v.value);
+    display.push_back({{"key", v.key}, {"label", v.label}, {"unit", v.unit}});
+  }
   out["result"] = result;
+  out["result_display"] = display;
+  if (r.run_diagnostics > 0) out["run_diagnostics"] = r.run_diagnostics;
   json tables = json::array();
   for (const auto& t : r.tables) tables.push_back(TableToJson(t));
   out["tables"] = tables;
@@ -420,6 +452,8 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
   if (j.contains("evidence")) {
     if (!EvidenceFromJson(j["evidence"], file, &out->evidence, diags)) return false;
   }
+  if (auto n = j.find("run_diagnostics"); n != j.end() && n->is_number_unsigned())
+    out->run_diagnostics = std::min(n->get<size_t>(), out->evidence.diagnostics.kept().size());
   return true;
 }
 

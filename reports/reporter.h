@@ -16,6 +16,8 @@ struct ReporterOptions {
   /// -v/--verbose: the terminal lists every rule not evaluated and what it lacked; without it,
   /// one line counts them. JSON always lists them; Markdown and HTML fold the list.
   bool verbose = false;
+  /// Terminal only: the columns lines wrap to (the caller reads $COLUMNS or the terminal).
+  size_t width = 100;
 };
 
 class Reporter {

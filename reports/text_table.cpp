@@ -16,9 +16,31 @@ size_t Width(const std::string& s) {
   return n;
 }
 
+// A path wider than `limit` cut after its slashes into pieces that fit (a piece with no slash
+// to cut at stays whole).
+std::vector<std::string> SplitPath(const std::string& word, size_t limit) {
+  std::vector<std::string> pieces;
+  std::string piece;
+  size_t start = 0;
+  while (start < word.size()) {
+    size_t slash = word.find('/', start);
+    size_t end = slash == std::string::npos ? word.size() : slash + 1;
+    std::string part = word.substr(start, end - start);
+    if (!piece.empty() && Width(piece) + Width(part) > limit) {
+      pieces.push_back(piece);
+      piece.clear();
+    }
+    piece += part;
+    start = end;
+  }
+  if (!piece.empty()) pieces.push_back(piece);
+  return pieces;
+}
+
 // `text` cut at spaces into lines of at most `limit` code points; a word longer than the limit
-// stays whole on its own line (a URL is better long than broken).
-std::vector<std::string> WrapCell(const std::string& text, size_t limit) {
+// stays whole on its own line (a URL is better long than broken), unless `cut_paths` lets a
+// path be cut after its slashes (a table fitted to the terminal).
+std::vector<std::string> WrapCell(const std::string& text, size_t limit, bool cut_paths) {
   if (limit == 0 || Width(text) <= limit) return {text};
   std::vector<std::string> lines;
   std::string line;
@@ -27,6 +49,19 @@ std::vector<std::string> WrapCell(const std::string& text, size_t limit) {
     size_t end = text.find(' ', start);
     if (end == std::string::npos) end = text.size();
     std::string word = text.substr(start, end - start);
+    if (cut_paths && Width(word) > limit && word.find('/') != std::string::npos &&
+        word.find("://") == std::string::npos) {
+      std::vector<std::string> pieces = SplitPath(word, limit);
+      for (size_t i = 0; i + 1 < pieces.size(); ++i) {
+        if (!line.empty()) lines.push_back(line);
+        line = pieces[i];
+      }
+      word = pieces.back();
+      if (!line.empty()) {
+        lines.push_back(line);
+        line.clear();
+      }
+    }
     if (!line.empty() && Width(line) + 1 + Width(word) > limit) {
       lines.push_back(line);
       line.clear();
@@ -46,13 +81,37 @@ std::string TextTable::Render(int indent) const {
     if (widths.size() < row.size()) widths.resize(row.size(), 0);
     for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], Width(row[i]));
   };
-  // Each row as one or more physical lines, cells wrapped to the limit.
+  // Each column's limit: the common one, then narrowed (widest first) until a row fits.
+  size_t columns = headers_.size();
+  for (const auto& row : rows_) columns = std::max(columns, row.size());
+  std::vector<size_t> limit(columns, 0);
+  for (const auto& row : rows_)
+    for (size_t i = 0; i < row.size(); ++i) limit[i] = std::max(limit[i], Width(row[i]));
+  for (size_t i = 0; i < headers_.size(); ++i) limit[i] = std::max(limit[i], Width(headers_[i]));
+  if (wrap_ > 0)
+    for (size_t& l : limit) l = std::min(l, std::max(wrap_, size_t{1}));
+  if (fit_ > 0 && columns > 0) {
+    constexpr size_t kNarrowest = 12;
+    auto total = [&] {
+      size_t sum = static_cast<size_t>(indent) + 2 * (columns - 1);
+      for (size_t l : limit) sum += l;
+      return sum;
+    };
+    while (total() > fit_) {
+      size_t widest = 0;
+      for (size_t i = 1; i < columns; ++i)
+        if (limit[i] > limit[widest]) widest = i;
+      if (limit[widest] <= kNarrowest) break;
+      --limit[widest];
+    }
+  }
+  // Each row as one or more physical lines, cells wrapped to their column's limit.
   std::vector<std::vector<std::string>> lines;
   for (const auto& row : rows_) {
     std::vector<std::vector<std::string>> cells;
     size_t height = 1;
-    for (const auto& cell : row) {
-      cells.push_back(WrapCell(cell, wrap_));
+    for (size_t i = 0; i < row.size(); ++i) {
+      cells.push_back(WrapCell(row[i], fit_ > 0 || wrap_ > 0 ? limit[i] : 0, fit_ > 0));
       height = std::max(height, cells.back().size());
     }
     for (size_t h = 0; h < height; ++h) {

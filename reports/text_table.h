@@ -19,6 +19,9 @@ class TextTable {
   /// Wraps cells wider than `chars` at spaces onto continuation lines within their column, so
   /// a long message does not push the next column off the screen; 0 (the default) never wraps.
   void WrapCellsAt(size_t chars) { wrap_ = chars; }
+  /// Wraps the widest columns' cells further, down to 12 code points each, until a row fits in
+  /// `columns` (the indent included); 0 (the default) never narrows.
+  void FitTo(size_t columns) { fit_ = columns; }
   /// Rows indented by `indent` spaces, columns separated by two spaces, no trailing blanks.
   std::string Render(int indent = 2) const;
 
@@ -27,6 +30,7 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
   std::vector<bool> right_;
   size_t wrap_ = 0;
+  size_t fit_ = 0;
 };
 
 /// 2000000 -> "2,000,000"; non-integers keep three significant digits ("16.7").

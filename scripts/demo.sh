@@ -2,7 +2,7 @@
 # The README's main command: installs what is missing, builds, and runs feedcheck on its
 # embedded default example: sizing on the guide's scenario; a pre-flight check against a local
 # Azurite seeded with a synthetic dataset (many small files, a few large ones); a post-mortem of
-# the bundled sample job logs with the pre-flight's measurements beside them; an HTML report.
+# the bundled sample job's logs; an HTML report of each.
 #
 # The example is the Azure ML data-access guide's own scenario: 12 nodes of Standard_ND96asr_v4
 # (8 x A100, 24 Gbit/s) reading 1 TB of 500 KB images from a standard account in East US.
@@ -50,7 +50,7 @@ section "Seed a synthetic dataset into the local Azurite" \
 # The cache disk is measured in out/.cache (one 256 MiB test file, removed afterwards); on a
 # real node, point --cache-dir at the job's cache location (the local NVMe/temp disk).
 mkdir -p "$out/.cache"
-section "Pre-flight: can this storage feed 12 ND96asr_v4 nodes? (40 s budget)" \
+section "Pre-flight of the local emulator: can it feed 12 ND96asr_v4 nodes? (40 s budget)" \
   "$fc" preflight "$dataset" --sku Standard_ND96asr_v4 --nodes 12 --region eastus \
   --duration 40s --cache-dir "$out/.cache" --cache-test-bytes 256MiB \
   --fail-on never --format json -o "$out/preflight.json"
@@ -59,14 +59,17 @@ section "Pre-flight: can this storage feed 12 ND96asr_v4 nodes? (40 s budget)" \
 
 # A post-mortem of the bundled sample job: a 2-node download-mode job whose GPUs idled while the
 # storage account (East US, 200 Gbit/s) throttled its egress. Logs, metrics and GPU samples are
-# in the job folder; the pre-flight's measurements are set beside them (--with).
+# in the job folder. The pre-flight above measured another target (a local emulator, this
+# machine's disk), so it stays out of the job's post-mortem: two reports, each about one thing.
 job=tests/data/joblogs/job-demo
 section "What did the sample job's logs, metrics and GPU samples say?" "$fc" analyze "$job"
-section "Post-mortem: which bottleneck, with what evidence?" \
-  "$fc" postmortem "$job" --region eastus --nodes 2 --with "$out/preflight.json" --fail-on never \
+section "Post-mortem of the sample job: which bottleneck, with what evidence? (its own logs)" \
+  "$fc" postmortem "$job" --region eastus --nodes 2 --fail-on never \
   --format json -o "$out/postmortem.json"
 "$fc" report "$out/postmortem.json" --format term
 "$fc" report "$out/postmortem.json" --format html -o "$out/report.html"
 printf '\nReports written (self-contained HTML: open them in any browser):\n'
-printf '  %s  post-mortem with every chart\n' "$(realpath "$out/report.html")"
-printf '  %s  pre-flight\n' "$(realpath "$out/preflight.html")"
+printf '  %s  post-mortem of the sample job (its logs, metrics and GPU samples)\n' \
+  "$(realpath "$out/report.html")"
+printf '  %s  pre-flight of the local Azurite emulator on this machine\n' \
+  "$(realpath "$out/preflight.html")"

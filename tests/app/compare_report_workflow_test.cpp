@@ -51,6 +51,19 @@ TEST_CASE("compare: worse beyond the band, within noise, the same; verdicts and 
   app::CompareRequest request;
   request.a = WriteTempFile("before.json", Saved(0.90, 0.03, 25.0, "at risk"));
   request.b = WriteTempFile("after.json", Saved(0.92, 0.03, 40.0, "ready"));
+  // The p99 carries no noise band: by default it is not judged at all, whatever its change.
+  app::Outcome unjudged = app::RunCompare(request);
+  REQUIRE(unjudged.has_report);
+  CHECK(unjudged.report.verdict == "within noise");
+  CHECK(ResultNumber(unjudged.report, "worse") == 0);
+  CHECK(ResultNumber(unjudged.report, "no_band") == 1);
+  CHECK(unjudged.report.verdict_detail.find("1 changed with no noise band known (not judged") !=
+        std::string::npos);
+  const ReportTable* unjudged_rows = FindTable(unjudged.report, "Results that changed");
+  REQUIRE(unjudged_rows);
+  CHECK(RowOf(*unjudged_rows, "probe.latency.ttfb_p99_ms", "change")->text == "no noise band");
+  // Beyond a stated floor it is.
+  request.floor = "50%";
   app::Outcome out = app::RunCompare(request);
   REQUIRE(out.has_report);
   CHECK(out.status == ExitStatus::kOk);
@@ -64,6 +77,7 @@ TEST_CASE("compare: worse beyond the band, within noise, the same; verdicts and 
   CHECK(ResultBool(r, "verdict_changed") == true);
   CHECK(ResultText(r, "a_verdict") == "at risk");
   CHECK(ResultNumber(r, "tolerance") == Approx(0.02));
+  CHECK(ResultNumber(r, "floor") == Approx(0.5));
 
   const ReportTable* changed = FindTable(r, "Results that changed");
   REQUIRE(changed);

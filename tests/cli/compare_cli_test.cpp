@@ -46,7 +46,11 @@ std::string Slurp(const std::string& path) {
 TEST_CASE("compare says what got better, worse, or stayed inside its noise", "[cli][compare]") {
   std::string before = WriteTempFile("before.json", Facts(0.90, 0.03, 25.0, "at risk"));
   std::string after = WriteTempFile("after.json", Facts(0.92, 0.03, 40.0, "ready"));
-  RunResult r = RunFeedcheck({"compare", before, after});
+  // The p99 has no noise band: judged only beyond the floor asked for.
+  RunResult unjudged = RunFeedcheck({"compare", before, after});
+  CHECK(Has(unjudged.out, "Verdict: WITHIN NOISE"));
+  CHECK(Has(unjudged.out, "no noise band"));
+  RunResult r = RunFeedcheck({"compare", before, after, "--floor", "50%"});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(Has(r.out, "Verdict: WORSE"));
@@ -59,7 +63,7 @@ TEST_CASE("compare says what got better, worse, or stayed inside its noise", "[c
   CHECK(Has(r.out, "Unchanged: 1 row; -v lists them"));
   CHECK_FALSE(Has(r.out, "\x1b["));  // not a terminal: no colour
 
-  RunResult j = RunFeedcheck({"compare", before, after, "--json"});
+  RunResult j = RunFeedcheck({"compare", before, after, "--floor", "50%", "--json"});
   REQUIRE(j.exit_code == 0);
   auto doc = j.Json();
   CHECK(doc["schema_version"] == 1);
@@ -81,7 +85,10 @@ TEST_CASE("compare says what got better, worse, or stayed inside its noise", "[c
   CHECK(same);
 
   // A CI gate: worse beyond its band is exit 1.
-  CHECK(RunFeedcheck({"compare", before, after, "--fail-on-worse"}).exit_code == 1);
+  CHECK(RunFeedcheck({"compare", before, after, "--floor", "50%", "--fail-on-worse"}).exit_code ==
+        1);
+  CHECK(RunFeedcheck({"compare", before, after, "--fail-on-worse"}).exit_code == 0);
+  CHECK(RunFeedcheck({"compare", before, after, "--floor", "0"}).exit_code == 2);
   CHECK(RunFeedcheck({"compare", after, after, "--fail-on-worse"}).exit_code == 0);
 }
 

@@ -50,21 +50,59 @@ TEST_CASE("a change inside the results' own noise band is not called better or w
   CHECK(Find(c, "probe.throughput.knee_gbps").change == Change::kBetter);
 }
 
-TEST_CASE("without a band, the tolerance decides what is the same", "[core][compare]") {
+TEST_CASE("without a band, the tolerance decides what is the same and a floor what is judged",
+          "[core][compare]") {
   FactSet a, b;
   a.Set(NumberFact("probe.latency.ttfb_p50_ms", 20.0, Unit::kMilliseconds, Measured()));
   b.Set(NumberFact("probe.latency.ttfb_p50_ms", 20.3, Unit::kMilliseconds, Measured()));
   a.Set(NumberFact("probe.latency.ttfb_p99_ms", 25.0, Unit::kMilliseconds, Measured()));
   b.Set(NumberFact("probe.latency.ttfb_p99_ms", 31.0, Unit::kMilliseconds, Measured()));
-  Comparison c = CompareResults({"a", "", &a}, {"b", "", &b}, 0.02);
+  // No floor: nothing says how far this result moves between two runs; it is not judged.
+  Comparison c = CompareResults({"a", "", &a}, {"b", "", &b});
   CHECK(Find(c, "probe.latency.ttfb_p50_ms").change == Change::kSame);
-  const FactChange& p99 = Find(c, "probe.latency.ttfb_p99_ms");
-  CHECK(p99.change == Change::kWorse);
-  CHECK(*p99.relative == Approx(0.24));
+  const FactChange& unjudged = Find(c, "probe.latency.ttfb_p99_ms");
+  CHECK(unjudged.change == Change::kNoBand);
+  CHECK(*unjudged.relative == Approx(0.24));
+  CHECK(c.no_band == 1);
+  CHECK(c.worse == 0);
   CHECK(c.same == 1);
   CHECK(c.changes.front().key == "probe.latency.ttfb_p99_ms");  // changes before the same
+  // Under a stated floor still not; beyond it, judged.
+  c = CompareResults({"a", "", &a}, {"b", "", &b}, {0.02, 0.5});
+  CHECK(Find(c, "probe.latency.ttfb_p99_ms").change == Change::kNoBand);
+  c = CompareResults({"a", "", &a}, {"b", "", &b}, {0.02, 0.2});
+  CHECK(Find(c, "probe.latency.ttfb_p99_ms").change == Change::kWorse);
   CHECK(c.worse == 1);
   CHECK(c.better == 0);
+  CHECK(c.no_band == 0);
+}
+
+TEST_CASE("what follows an input is not judged; per-GPU figures are apart", "[core][compare]") {
+  FactSet a, b;
+  const Provenance derived{FactOrigin::kDerived, "egress calculator", "", 0};
+  const Provenance observed{FactOrigin::kObserved, "gpu.csv", "", 0};
+  // --nodes changed: the supply follows it, it did not get worse.
+  a.Set(NumberFact("node.count", 12, Unit::kCount, Declared()));
+  b.Set(NumberFact("node.count", 6, Unit::kCount, Declared()));
+  a.Set(NumberFact("supply.aggregate_gbps", 288, Unit::kGbps, derived));
+  b.Set(NumberFact("supply.aggregate_gbps", 144, Unit::kGbps, derived));
+  a.Set(NumberFact("gpu.util_mean.0", 90, Unit::kPercent, observed));
+  b.Set(NumberFact("gpu.util_mean.0", 40, Unit::kPercent, observed));
+  a.Set(NumberFact("gpu.util_mean.1", 90, Unit::kPercent, observed));
+  b.Set(NumberFact("gpu.util_mean.1", 89.9, Unit::kPercent, observed));
+  Comparison c = CompareResults({"a", "", &a}, {"b", "", &b}, {0.02, 0.2});
+  const FactChange& supply = Find(c, "supply.aggregate_gbps");
+  CHECK(supply.role == FactRole::kDerived);
+  CHECK(supply.change == Change::kChanged);
+  CHECK(Find(c, "node.count").role == FactRole::kInput);
+  CHECK(Find(c, "gpu.util_mean.0").per_item);
+  CHECK(Find(c, "gpu.util_mean.0").change == Change::kWorse);
+  CHECK(c.per_item == 1);  // one changed; the other is the same
+  CHECK(c.worse == 0);
+  CHECK(c.better == 0);
+  CHECK_FALSE(IsPerItemKey("gpu.util_mean"));
+  CHECK(IsPerItemKey("probe.cluster.node_gbps.3"));
+  CHECK_FALSE(IsPerItemKey("runtime.http_errors.503"));
 }
 
 TEST_CASE("B is read in A's unit, inputs are apart, one-sided facts are named", "[core][compare]") {

@@ -20,11 +20,12 @@ namespace {
 
 const std::string kCorpus = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs";
 
-// Runs from the corpus folder, where the labels' relative paths (profiles/, with/) resolve.
+// Runs from the corpus folder, where the labels' relative paths (profiles/, with/) resolve;
+// with -v (every diagnostic, note included) on a terminal wide enough that no line wraps.
 CommandResult Postmortem(const std::string& job, const nlohmann::json& args,
                          const std::string& format) {
   std::string cmd =
-      fmt::format("cd {} && {}/feedcheck --fail-on never postmortem {} --format {}",
+      fmt::format("cd {} && COLUMNS=1000 {}/feedcheck -v --fail-on never postmortem {} --format {}",
                   ShellQuote(kCorpus), ShellQuote(FEEDCHECK_BINARY_DIR), ShellQuote(job), format);
   for (const auto& a : args) cmd += " " + ShellQuote(a.get<std::string>());
   return RunCommand(cmd);

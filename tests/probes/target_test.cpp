@@ -97,6 +97,27 @@ TEST_CASE("bad targets say what is wrong") {
   CHECK_FALSE(ParseTarget("", {}, &t, &error));
 }
 
+TEST_CASE("Azure ML datastore URIs are refused with the storage URL to give instead") {
+  // Only Azure ML maps a datastore to its account and container; the message says how to pass
+  // the storage URL, with the datastore's name and path filled in, in both URI forms.
+  Target t;
+  std::string error;
+  CHECK_FALSE(ParseTarget("azureml://datastores/images/paths/train/shards", {}, &t, &error));
+  CHECK(error.find("datastore 'images'") != std::string::npos);
+  CHECK(error.find("wasbs://CONTAINER@ACCOUNT.blob.core.windows.net/train/shards") !=
+        std::string::npos);
+  CHECK(error.find("https://ACCOUNT.blob.core.windows.net/CONTAINER/train/shards") !=
+        std::string::npos);
+  CHECK(error.find("az ml datastore show --name images") != std::string::npos);
+  CHECK(error.find("unsupported scheme") == std::string::npos);
+
+  CHECK_FALSE(ParseTarget(
+      "azureml://subscriptions/0000/resourcegroups/rg1/workspaces/ws1/datastores/Imgs/paths/a%20b/",
+      {}, &t, &error));
+  CHECK(error.find("datastore 'Imgs'") != std::string::npos);
+  CHECK(error.find("blob.core.windows.net/a b") != std::string::npos);
+}
+
 TEST_CASE("percent encoding round-trips") {
   CHECK(EncodePath("a b/c+d") == "a%20b/c%2Bd");
   CHECK(EncodeQueryValue("a/b c") == "a%2Fb%20c");

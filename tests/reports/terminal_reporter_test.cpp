@@ -1,9 +1,11 @@
 #include "reports/terminal_reporter.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <sstream>
 
 #include "reports/text_table.h"
+#include "reports/text_wrap.h"
 #include "tests/reports/sample_report.h"
 
 using namespace feedcheck;
@@ -14,6 +16,14 @@ std::string Render(bool color, bool verbose = false) {
   TerminalReporter(color, verbose).Render(testing::MakeSampleReport(5), out);
   return out.str();
 }
+size_t LongestWord(const std::string& line) {
+  size_t longest = 0, current = 0;
+  for (unsigned char c : line) {
+    current = c == ' ' ? 0 : current + ((c & 0xC0) != 0x80);
+    longest = std::max(longest, current);
+  }
+  return longest;
+}
 }  // namespace
 
 TEST_CASE("terminal report without colour has no escape codes", "[reports][terminal]") {
@@ -22,29 +32,62 @@ TEST_CASE("terminal report without colour has no escape codes", "[reports][termi
   // Verdict first.
   CHECK(text.rfind("feedcheck Post-mortem", 0) == 0);
   CHECK(text.find("Verdict: ACCOUNT EGRESS LIMIT") < text.find("Findings"));
-  // Findings by severity, each with evidence and source.
+  // Findings by severity, each with its evidence named and its source.
   size_t critical = text.find("CRITICAL");
   size_t warning = text.find("WARNING ");
   size_t info = text.find("INFO ");
   CHECK(critical < warning);
   CHECK(warning < info);
-  CHECK(text.find("metrics.egress_gbps_peak") != std::string::npos);
-  CHECK(text.find("119.6 Gbit/s") != std::string::npos);
-  CHECK(text.find("rule: rules/builtin/storage.yaml:14") != std::string::npos);
+  CHECK(text.find("metrics.egress_gbps_peak") == std::string::npos);  // -v lists evidence
   CHECK(text.find("set: RSLEX_DOWNLOADER_THREADS=64") != std::string::npos);
-  // Rules not evaluated: one line, after the facts; settings, facts by prefix, diagnostics.
+  // The facts, the rules not evaluated and the diagnostics: one line for all three.
   CHECK(text.find("cache-disk-too-small") == std::string::npos);
-  size_t summary = text.find("1 rule needs facts this run did not have; -v lists them");
-  CHECK(summary != std::string::npos);
-  CHECK(summary > text.find("\n  probe\n"));
+  CHECK(text.find("Key facts") == std::string::npos);
+  CHECK(text.find("facts behind this report; 1 rule needs facts this run did not have; 2") !=
+        std::string::npos);
+  CHECK(text.find("(0 errors); -v lists them") != std::string::npos);
   CHECK(text.find("Settings to paste") != std::string::npos);
   CHECK(text.find("block-size-mb: 16") != std::string::npos);
-  CHECK(text.find("\n  probe\n") != std::string::npos);
-  CHECK(text.find("\n  gpu\n") != std::string::npos);
-  CHECK(text.find("Diagnostics: 2 (0 errors)") != std::string::npos);
-  CHECK(text.find("rslex.log.2025-11-22-03:118") != std::string::npos);
   CHECK(text.find("warning: GPU samples cover 30 min") != std::string::npos);
   CHECK(text.find("on gpu-node-07 at 2025-11-22T03:40:00Z") != std::string::npos);
+  // It ends with the verdict again, and where the rest is.
+  CHECK(text.rfind("Verdict: ACCOUNT EGRESS LIMIT") > text.find("-v lists them"));
+  CHECK(text.find("-v: every finding, fact and rule") != std::string::npos);
+}
+
+TEST_CASE("terminal report -v lists every fact with its value and source", "[reports][terminal]") {
+  std::string text = Render(false, /*verbose=*/true);
+  CHECK(text.find("metrics.egress_gbps_peak") != std::string::npos);
+  CHECK(text.find("119.6 Gbit/s") != std::string::npos);
+  CHECK(text.find("rules/builtin/storage.yaml:14") != std::string::npos);
+  CHECK(text.find("Diagnostics: 2 (0 errors)") != std::string::npos);
+  CHECK(text.find("rslex.log.2025-11-22-03:118") != std::string::npos);
+  CHECK(text.find("\n  probe\n") != std::string::npos);
+  CHECK(text.find("\n  gpu\n") != std::string::npos);
+  CHECK(text.find("Key facts") != std::string::npos);
+}
+
+TEST_CASE("terminal report fits the width it is given", "[reports][terminal]") {
+  feedcheck::Report r = testing::MakeSampleReport(5);
+  r.verdict_detail = std::string(30, 'x') + " " + std::string(300, 'y').replace(40, 1, " ") +
+                     " and a long tail of words that must wrap µs µs µs µs µs µs µs µs µs";
+  r.findings.front().message.assign(400, 'w');
+  for (size_t i = 60; i < 400; i += 7) r.findings.front().message[i] = ' ';
+  for (size_t width : {60, 100}) {
+    for (bool verbose : {false, true}) {
+      std::ostringstream out;
+      TerminalReporter(false, verbose, width).Render(r, out);
+      std::istringstream lines(out.str());
+      std::string line;
+      while (std::getline(lines, line)) {
+        size_t columns = 0;
+        for (unsigned char c : line) columns += (c & 0xC0) != 0x80;
+        // Only a word too long for any line (the 260 y's, a URL, a path) may run over.
+        INFO(width << (verbose ? " -v: " : ": ") << line);
+        if (columns > width) CHECK(LongestWord(line) > width / 2);
+      }
+    }
+  }
 }
 
 TEST_CASE("terminal report lists the rules not evaluated only with -v", "[reports][terminal]") {
@@ -105,12 +148,11 @@ TEST_CASE("terminal report shows the result block unless tables carry it", "[rep
   CHECK(with_table.str().find("Peak throughput") == std::string::npos);
 }
 
-TEST_CASE("a tables command lists its facts only with -v", "[reports][terminal]") {
+TEST_CASE("every command lists its facts only with -v", "[reports][terminal]") {
   feedcheck::Report r = testing::MakeSampleReport(5);
   REQUIRE(r.evidence.facts.size() > 0);
   std::ostringstream plain;
   TerminalReporter(false, false).Render(r, plain);
-  CHECK(plain.str().find("Key facts") != std::string::npos);
   r.tables.push_back({});
   r.tables.back().title = "Nodes one account feeds";
   std::ostringstream quiet, verbose;
@@ -118,7 +160,8 @@ TEST_CASE("a tables command lists its facts only with -v", "[reports][terminal]"
   TerminalReporter(false, true).Render(r, verbose);
   CHECK(quiet.str().find("Key facts") == std::string::npos);
   CHECK(quiet.str().find(std::to_string(r.evidence.facts.size()) +
-                         " facts behind these figures; -v lists them") != std::string::npos);
+                         " facts behind these figures;") != std::string::npos);
+  CHECK(plain.str().find("Key facts") == std::string::npos);
   CHECK(verbose.str().find("Key facts") != std::string::npos);
 }
 
@@ -136,4 +179,18 @@ TEST_CASE("a long table cell wraps inside its column", "[reports][terminal]") {
   u.WrapCellsAt(5);
   u.AddRow({"https://learn.microsoft.com/x"});
   CHECK(u.Render(0) == "https://learn.microsoft.com/x\n");
+}
+
+TEST_CASE("the terminal width: $COLUMNS, else the terminal's, else 100", "[reports][terminal]") {
+  CHECK(feedcheck::ChooseTerminalWidth(nullptr, 0) == 100);
+  CHECK(feedcheck::ChooseTerminalWidth("", 0) == 100);
+  CHECK(feedcheck::ChooseTerminalWidth("132", 80) == 132);
+  CHECK(feedcheck::ChooseTerminalWidth(nullptr, 80) == 80);
+  CHECK(feedcheck::ChooseTerminalWidth("wide", 0) == 100);
+  CHECK(feedcheck::ChooseTerminalWidth("10", 0) == 100);  // too narrow to be meant
+  // Wrapping counts code points and never cuts inside one.
+  std::vector<std::string> lines = feedcheck::WrapText("µs µs µs µs", 6, 0, "  ");
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "µs µs");
+  CHECK(lines[1] == "  µs");
 }
