@@ -239,7 +239,7 @@ std::string RedactText(std::string_view text) {
         ++end;
       if (end > start && s.compare(start, end - start, kRedacted) != 0) {
         s.replace(start, end - start, kRedacted);
-        lower = ToLower(s);
+        lower.replace(start, end - start, "redacted");  // the same edit, without a new pass
       }
       pos = start + kRedacted.size();
     }
