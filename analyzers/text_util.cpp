@@ -1,5 +1,6 @@
 #include "analyzers/text_util.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -63,7 +64,11 @@ std::string PrintableSnippet(std::string_view text, size_t max_chars) {
   static const char kHex[] = "0123456789abcdef";
   // Redacted before it is cut and escaped: a line of an environment dump or a connection string
   // is quoted without its key (a cut could leave a prefix no pattern recognises).
-  const std::string redacted = RedactText(text);
+  // Only the part that can be shown is redacted (a bounded cost per line, however long); the
+  // rest follows as it is, for callers that scan a whole line for control bytes.
+  const size_t shown = std::min<size_t>(text.size(), std::min<size_t>(max_chars, 2048) * 4 + 1024);
+  std::string redacted = RedactText(text.substr(0, shown));
+  redacted.append(text.substr(shown));
   std::string_view s = redacted;
   std::string out;
   size_t i = 0;

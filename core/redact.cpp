@@ -181,9 +181,13 @@ std::string RedactUserInfo(std::string s) {
     size_t start = pos + 3;
     size_t end = s.find_first_of("/?# \t\r\n\"'<>", start);
     if (end == std::string::npos) end = s.size();
-    size_t at = s.rfind('@', end - 1);
-    size_t colon = s.find(':', start);
-    if (at != std::string::npos && at >= start && colon < at && at > colon + 1 &&
+    // Searched inside the authority only: a line of many URLs costs linear work.
+    std::string_view authority = std::string_view(s).substr(start, end - start);
+    size_t at_in = authority.rfind('@');
+    size_t colon_in = authority.find(':');
+    size_t at = at_in == std::string_view::npos ? std::string::npos : start + at_in;
+    size_t colon = colon_in == std::string_view::npos ? std::string::npos : start + colon_in;
+    if (at != std::string::npos && colon < at && at > colon + 1 &&
         s.compare(colon + 1, at - colon - 1, kRedacted) != 0) {
       s.replace(colon + 1, at - colon - 1, kRedacted);
       end = colon + 1 + kRedacted.size();
@@ -239,7 +243,7 @@ std::string RedactText(std::string_view text) {
         ++end;
       if (end > start && s.compare(start, end - start, kRedacted) != 0) {
         s.replace(start, end - start, kRedacted);
-        lower = ToLower(s);
+        lower.replace(start, end - start, "redacted");  // the same edit, without a new pass
       }
       pos = start + kRedacted.size();
     }
