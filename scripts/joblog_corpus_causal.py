@@ -40,6 +40,9 @@ Each label was written with its scenario before feedcheck was run on the job:
     egress-at-limit-server-busy-only  async 503s; metrics at the egress limit with ServerBusyError
     blob-target-hot-shards-sync-body  synchronous 503s with a Body, a few hot shards, account far
                                       below its limits; --region given
+    cache-cap-thrash-mount            DATASET_MOUNT_CACHE_SIZE=20GB against 640 GB per epoch
+    shared-account-egress-own-share   the account at its egress limit mostly from another
+                                      workload; the fix estimate uses the job's own share
 """
 
 import os
@@ -683,3 +686,73 @@ def blob_target_hot_shards_sync_body(c, rng):
                     "ServerBusyError in the metrics, while the account's Egress stays at ~10 of "
                     "200 Gbit/s and Transactions at ~2,500 of 40,000/s: a few hot shards hit "
                     "their blob target; --region was given, so it is not asked for again")
+
+
+@job
+def cache_cap_thrash_mount(c, rng):
+    name = "cache-cap-thrash-mount"
+    d = c.folder(name)
+    t0 = c.utc("2026-04-08 06:00:00")
+    m, end = t0 + 20, t0 + 80 * 60
+    ddir = f"{d}/system_logs/data_capability"
+    c.write_data_capability(f"{ddir}/data-capability.log", [("mount", m, m + 2.0, "Success")],
+                            rng, noise=False)
+    log = Log(c, rng)
+    log.resolved(m - 1)
+    log.add(m - 0.5, "INFO", "rslex_fuse::settings",
+            "DATASET_MOUNT_CACHE_SIZE set in environment, using for the mount's disk cache: 20GB "
+            "cache_size=20GB")
+    log.reads(m + 3, end - 30, "mount", 4)
+    log.write(ddir)
+    ledger = c.GpuLedger()
+    # Four epochs of 20 min, each read from storage again: the GPUs wait ~45% of every epoch.
+    c.smi_csv(f"{d}/gpu/nvidia-smi.csv", 8, t0, end, 15,
+              lambda t, g: c.idle(rng) if t < m + 40 or rng.random() < 0.45 else c.busy(rng),
+              ledger, rng)
+    healthy_metrics(c, f"{d}/metrics/storage.json", t0, end,
+                    lambda t: rng.uniform(6.5, 7.5) if t > m else 0.01,
+                    lambda t: rng.uniform(380, 450), rng)
+    args = ["--sku", "Standard_ND96asr_v4", "--nodes", "1", "--region", "eastus", "--profile",
+            profile(c, name, "# 640 GB in 320 shards of 2 GB, 4 epochs\ndataset:\n  files: 320\n"
+                             "  median_file: 2GB\n  bytes: 640GB\nworkload:\n  epochs: 4\n")]
+    return dict(name=name, args=args, verdict="cache disk", confidence="confirmed",
+                gpu_lost_gpu_s=ledger.lost_gpu_s,
+                why="DATASET_MOUNT_CACHE_SIZE=20GB against 640 GB read per epoch, 4 epochs: the "
+                    "account serves ~7 Gbit/s in every epoch (never a cached minute) with no "
+                    "throttling, far below its limits, and the GPUs wait ~45% of the mount: "
+                    "the cache cap thrashes; the advice lifts it (negative size), never keeps it; "
+                    "2 GB shards are not small files")
+
+
+@job
+def shared_account_egress_own_share(c, rng):
+    name = "shared-account-egress-own-share"
+    d = c.folder(name)
+    t0 = c.utc("2026-04-10 09:00:00")
+    dl0, dl1, end = t0 + 30, t0 + 30 + 1294, t0 + 50 * 60
+    ddir = f"{d}/system_logs/data_capability"
+    c.write_data_capability(f"{ddir}/data-capability.log", [("download", dl0, dl1, "Success")],
+                            rng, noise=False)
+    log = Log(c, rng)
+    log.resolved(dl0 - 1)
+    log.reads(dl0 + 2, dl1, "download", 5)
+    log.throttled(dl0 + 60, dl1 - 30, 160, "async")
+    log.write(ddir)
+    ledger = c.GpuLedger()
+    c.smi_csv(f"{d}/gpu/nvidia-smi.csv", 8, t0, end, 15,
+              lambda t, g: c.idle(rng) if t < dl1 + 20 else c.busy(rng), ledger, rng)
+    # The account total: this job's ~1.9 Gbit/s plus another workload's ~47.
+    c.storage_metrics(f"{d}/metrics/storage.json", "rest", 60, t0 - 600, end,
+                      lambda t: rng.uniform(48.8, 50.0),
+                      lambda t: {"Success": 2600, "ClientAccountBandwidthThrottlingError": 14.0})
+    args = ["--sku", "Standard_ND96asr_v4", "--nodes", "1", "--account-kind",
+            "standard_gpv2_other_regions", "--profile",
+            profile(c, name, "# 300 GB of training shards\ndataset:\n  files: 1200\n"
+                             "  median_file: 250MB\n  bytes: 300GB\n")]
+    return dict(name=name, args=args, verdict="account egress", confidence="confirmed",
+                gpu_lost_gpu_s=ledger.lost_gpu_s,
+                why="the account sits at its 50 Gbit/s egress limit with "
+                    "ClientAccountBandwidthThrottlingError from 10 minutes before the job to its "
+                    "end (another workload), while the job's own 300 GB take 21 min 34 s "
+                    "(~1.9 Gbit/s): account egress, and the fix estimate must use the job's own "
+                    "share (an account of its own buys a faster download), not the total")
