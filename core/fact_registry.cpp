@@ -219,6 +219,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"runtime.retries", U::kCount, O::kObserved, "retries the runtime logged"},
       {"runtime.throttled.<limit>", U::kCount, O::kObserved, "refused requests in this job's rslex logs by what Azure said: egress, ingress, requests, server_busy (limit unknown), timeout; per node, never added to account-wide metrics"},
       {"runtime.setting.<ENV_VAR>", U::kText, O::kObserved, "a setting the runtime reports (or the job sets)"},
+      {"runtime.mount_cache_bytes", U::kBytes, O::kDerived, "the mount's disk-cache cap, from an explicit positive DATASET_MOUNT_CACHE_SIZE"},
       {"runtime.non_success_responses", U::kCount, O::kObserved, "non-successful HTTP responses rslex logged"},
       {"runtime.log_errors", U::kCount, O::kObserved, "ERROR lines in rslex.log"},
       {"runtime.stream_error", U::kText, O::kObserved, "first ScriptExecution.StreamAccess.* error code"},

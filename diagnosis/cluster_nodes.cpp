@@ -105,6 +105,16 @@ std::vector<NodeRow> ReadNodeFolders(const std::string& job_dir,
     }
     if (throttled < 0 && f.Find("runtime.non_success_responses")) throttled = 0;
     row.throttled = throttled;
+    // What the node's own rslex log shows it read: spans that spent time (copies, prefetches,
+    // mount reads) and responses. A log with neither: the node asked storage for nothing.
+    if (const Fact* responses = f.Find("runtime.non_success_responses");
+        responses && responses->is_number()) {
+      double reads = responses->number();
+      for (const auto& [key, fact] : f)
+        if (key.rfind("runtime.span_busy_s.", 0) == 0 && fact.is_number() && fact.number() > 0)
+          reads += 1;
+      row.reads = reads;
+    }
     rows.push_back(std::move(row));
   }
   if (rows.size() < 2) rows.clear();

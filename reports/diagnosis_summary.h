@@ -44,6 +44,8 @@ struct NodeRow {
   double gpu_util_mean = -1;
   double gpu_lost_gpu_s = -1;
   double throttled = -1;  ///< refused requests in that node's own log
+  /// Reads in that node's own rslex log (span closes and responses); 0: it read nothing.
+  double reads = -1;
   bool straggler = false;
 };
 
@@ -59,6 +61,8 @@ struct DiagnosisSummary {
   FixEstimate estimate;
   std::vector<NodeRow> nodes;
   std::string straggler;  ///< the slow node's name and why, "" when none stands out
+  /// Nodes whose GPUs idled while they read nothing: "node-3: GPUs 0% busy, read nothing".
+  std::vector<std::string> not_storage_nodes;
 };
 
 }  // namespace feedcheck

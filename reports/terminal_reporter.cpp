@@ -139,6 +139,7 @@ void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
                          n.straggler ? paint(kYellow, "  <- straggler") : "");
     }
     if (!d.straggler.empty()) out << "  straggler: " << d.straggler << "\n";
+    for (const auto& n : d.not_storage_nodes) out << "  not storage: " << n << "\n";
   }
 }
 
