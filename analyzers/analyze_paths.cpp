@@ -118,6 +118,9 @@ std::optional<double> FirstPythonLogTimestamp(const std::string& path) {
 std::string MetricsAccount(const std::string& path) {
   std::string head = ReadHead(path, 64 * 1024);
   std::string lower = ToLower(head);
+  // A batch answer (metrics:getBatch, {"values": [...]}) holds several resources: each is
+  // kept or set aside by itself when the file is read.
+  if (lower.find("\"values\"") != std::string::npos) return "";
   // ".../storageAccounts/<name>/...": the namespace ("Microsoft.Storage/storageAccounts/
   // blobServices") names no account, so a segment counts only when a '/' follows it.
   const std::string marker = "/storageaccounts/";
@@ -379,6 +382,9 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
       case InputFormat::kAzureMonitorJson:
         a = std::make_unique<AzureMonitorMetricsAnalyzer>(opt);
         paths = SetAsideOtherAccounts(paths, analyzers, &result);
+        for (const auto& r : analyzers)
+          if (const auto* rslex = dynamic_cast<const RslexLogAnalyzer*>(r.get()))
+            static_cast<AzureMonitorMetricsAnalyzer*>(a.get())->SetAccountsRead(rslex->accounts());
         break;
       case InputFormat::kMetricsCsv:
         a = std::make_unique<MetricsCsvAnalyzer>(opt);

@@ -13,6 +13,7 @@ inline constexpr const char* kCodeTimelineFull = "A204";  ///< note: activities 
 inline constexpr const char* kCodeUnfinished = "A205";    ///< warning: started, never completed
 inline constexpr const char* kCodeTooManySpans = "A206";  ///< note: rslex spans beyond the bound
 inline constexpr const char* kCodeCutLastLine = "A207";   ///< note: a log's last line unterminated
+inline constexpr const char* kCodeEventCut = "A208";      ///< warning: an event's continuation cut
 inline constexpr const char* kCodeMetricsField = "A210";  ///< warning: a metrics field unusable
 inline constexpr const char* kCodeBadJson = "A211";       ///< metrics JSON not valid or unreadable
 inline constexpr const char* kCodeNotMetrics = "A212";    ///< JSON without Azure Monitor's "value"

@@ -118,6 +118,22 @@ void ParseGpuMetric(const Json& metric, const std::string& name, double interval
   }
 }
 
+// The storage account a response is about (lower case), from its resourceid or its first
+// metric's id (".../storageAccounts/<name>/..."); "" when it names none.
+std::string ResourceAccount(const Json& doc) {
+  std::string id = StringAt(doc, "resourceid");
+  if (id.empty()) id = StringAt(doc, "resourceId");
+  if (const Json* v = Member(doc, "value"); id.empty() && v && v->is_array() && !v->empty())
+    id = StringAt((*v)[0], "id");
+  std::string lower = ToLower(id);
+  const std::string marker = "/storageaccounts/";
+  size_t p = lower.find(marker);
+  if (p == std::string::npos) return "";
+  size_t from = p + marker.size();
+  size_t to = lower.find('/', from);
+  return lower.substr(from, to == std::string::npos ? std::string::npos : to - from);
+}
+
 void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* metrics,
                    DiagnosticList* diags, uint64_t* points, std::vector<GpuMetricPoint>* gpu) {
   double interval_s = 60;
@@ -196,7 +212,8 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
 
 bool ParseAzureMonitorJson(std::string_view text, const std::string& file, StorageMetrics* metrics,
                            DiagnosticList* diagnostics, uint64_t* points,
-                           std::vector<GpuMetricPoint>* gpu_points) {
+                           std::vector<GpuMetricPoint>* gpu_points,
+                           const std::set<std::string>* accounts_read) {
   Json doc;
   try {
     doc = Json::parse(text.begin(), text.end());
@@ -222,18 +239,41 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
                       ""});
     return false;
   }
-  // az CLI and REST give one object; a saved list of responses is an array of them.
-  std::vector<const Json*> docs;
+  // az CLI and REST give one object; a saved list of responses is an array of them; the batch
+  // API (metrics:getBatch) answers {"values": [one REST response per resource]}.
+  std::vector<std::pair<const Json*, std::string>> docs;
+  auto add = [&](const Json& d, std::string where) {
+    if (const Json* batch = Member(d, "values"); batch && batch->is_array() && !Member(d, "value"))
+      for (size_t i = 0; i < batch->size(); ++i)
+        docs.emplace_back(&(*batch)[i], fmt::format("{}/values/{}", where, i));
+    else
+      docs.emplace_back(&d, where);
+  };
   if (doc.is_array()) {
-    for (const auto& d : doc) docs.push_back(&d);
+    for (size_t i = 0; i < doc.size(); ++i) add(doc[i], fmt::format("/{}", i));
   } else {
-    docs.push_back(&doc);
+    add(doc, "");
   }
   bool any = false;
-  for (const Json* d : docs) {
+  for (const auto& [d, where] : docs) {
     const Json* value = Member(*d, "value");
     if (!value || !value->is_array()) continue;
     any = true;
+    // Each resource of a batch is kept apart: a storage account the job did not read is set
+    // aside (its limits are another workload's), never merged into this job's series.
+    std::string account = ResourceAccount(*d);
+    if (accounts_read && !accounts_read->empty() && !account.empty() &&
+        accounts_read->count(account) == 0) {
+      diagnostics->Add({kCodeOtherAccountMetrics,
+                        DiagnosticSeverity::kWarning,
+                        fmt::format("metrics of storage account '{}' ({}), which the job's rslex "
+                                    "logs never read: set aside, not blamed on this job",
+                                    account, where.empty() ? "/" : where),
+                        {file, 0, 0},
+                        "azure-monitor-json",
+                        ""});
+      continue;
+    }
     ParseResponse(*d, file, metrics, diagnostics, points, gpu_points);
   }
   if (!any)
@@ -272,7 +312,8 @@ void AzureMonitorMetricsAnalyzer::OnLine(const Line& line) {
 
 void AzureMonitorMetricsAnalyzer::EndFile() {
   if (!too_big_) {
-    if (!ParseAzureMonitorJson(text_, file(), &metrics_, &diagnostics(), &points_, &gpu_points_))
+    if (!ParseAzureMonitorJson(text_, file(), &metrics_, &diagnostics(), &points_, &gpu_points_,
+                               &accounts_read_))
       ++stats().malformed;
   }
   text_.clear();

@@ -6,6 +6,7 @@
 // into rates (it can differ from the requested one).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,8 @@ struct GpuMetricPoint {
 /// when the document is not JSON or not a metrics response at all.
 bool ParseAzureMonitorJson(std::string_view text, const std::string& file, StorageMetrics* metrics,
                            DiagnosticList* diagnostics, uint64_t* points = nullptr,
-                           std::vector<GpuMetricPoint>* gpu_points = nullptr);
+                           std::vector<GpuMetricPoint>* gpu_points = nullptr,
+                           const std::set<std::string>* accounts_read = nullptr);
 
 class AzureMonitorMetricsAnalyzer : public LineAnalyzer {
  public:
@@ -43,6 +45,9 @@ class AzureMonitorMetricsAnalyzer : public LineAnalyzer {
   /// The whole document may be one line (minified JSON): its size limit, not a line's.
   size_t MaxLineBytes() const override;
   uint64_t points() const { return points_; }
+  /// The storage accounts the job read (its rslex logs): a batch answer's resources of other
+  /// accounts are set aside. Empty: nothing is set aside.
+  void SetAccountsRead(std::set<std::string> accounts) { accounts_read_ = std::move(accounts); }
   /// GPU utilisation points of the files read (Azure ML workspace metrics).
   const std::vector<GpuMetricPoint>& gpu_points() const { return gpu_points_; }
 
@@ -52,6 +57,7 @@ class AzureMonitorMetricsAnalyzer : public LineAnalyzer {
   StorageMetrics metrics_;
   uint64_t points_ = 0;
   std::vector<GpuMetricPoint> gpu_points_;
+  std::set<std::string> accounts_read_;
 };
 
 }  // namespace feedcheck::analyzers

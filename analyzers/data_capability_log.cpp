@@ -113,17 +113,19 @@ void DataCapabilityAnalyzer::BeginFile(const std::string& path) {
   LineAnalyzer::BeginFile(path);
 }
 
+void DataCapabilityAnalyzer::MarkUnfinished(const std::string& name, const Open& o) {
+  if (unfinished_++ == 0) {
+    first_unfinished_file_ = o.file;
+    first_unfinished_line_ = o.line;
+  }
+  if (intervals_.size() < kMaxIntervals)
+    intervals_.push_back({"data-runtime", name, o.epoch_s, o.epoch_s, "unfinished",
+                          fmt::format("{}:{}", o.file, o.line)});
+}
+
 void DataCapabilityAnalyzer::CloseOpenActivities() {
   // Started but never completed: the job died, the node was preempted, or the log was cut.
-  for (const auto& [name, o] : open_) {
-    if (unfinished_++ == 0) {
-      first_unfinished_file_ = o.file;
-      first_unfinished_line_ = o.line;
-    }
-    if (intervals_.size() < kMaxIntervals)
-      intervals_.push_back({"data-runtime", name, o.epoch_s, o.epoch_s, "unfinished",
-                            fmt::format("{}:{}", o.file, o.line)});
-  }
+  for (const auto& [name, o] : open_) MarkUnfinished(name, o);
   open_.clear();
 }
 
@@ -144,18 +146,26 @@ void DataCapabilityAnalyzer::OnLine(const Line& line) {
                                    std::max(span_->second, p.epoch_s))
                   : std::make_pair(p.epoch_s, p.epoch_s);
   std::string_view msg = p.message;
-  // A new session (the job restarted after a preemption): what the old one left open never
-  // completed.
-  if (msg.find("Starting data capability session") != std::string_view::npos) {
-    CloseOpenActivities();
-    return;
-  }
+  DataCapabilityShape shape = ClassifyDataCapabilityMessage(msg);
+  // A cut last line's shape cannot be told (A207 notes it): not counted as unknown.
+  if (shape != DataCapabilityShape::kUnknown || !line.unterminated)
+    ++shapes_[static_cast<size_t>(shape)];
+  if (shape == DataCapabilityShape::kUnknown && !line.unterminated && first_unknown_.empty())
+    first_unknown_ = fmt::format("{}:{}", file(), line.number);
   if (auto started = ParseActivityStarted(msg)) {
     if (!p.has_time) {
       Malformed(line, "ActivityStarted without a timestamp");
       return;
     }
-    if (open_.size() < kMaxOpen) open_[std::string(*started)] = {p.epoch_s, line.number, file()};
+    // The same activity started again while open: the job restarted (a preempted node runs its
+    // data session again), and the first attempt never completed.
+    auto it = open_.find(*started);
+    if (it != open_.end()) {
+      MarkUnfinished(it->first, it->second);
+      it->second = {p.epoch_s, line.number, file()};
+    } else if (open_.size() < kMaxOpen) {
+      open_[std::string(*started)] = {p.epoch_s, line.number, file()};
+    }
     return;
   }
   if (msg.find("ActivityCompleted") != std::string_view::npos) {

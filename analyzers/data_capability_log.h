@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "analyzers/data_capability_shapes.h"
 #include "analyzers/line_analyzer.h"
 
 namespace feedcheck::analyzers {
@@ -57,6 +58,12 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
     int64_t line = 0;
   };
   const std::map<std::string, ActivityTotals, std::less<>>& activities() const { return totals_; }
+  /// Logging lines read per message shape.
+  uint64_t shape_count(DataCapabilityShape shape) const {
+    return shapes_[static_cast<size_t>(shape)];
+  }
+  /// Where the first line of an unknown shape was ("" when none).
+  const std::string& first_unknown_shape() const { return first_unknown_; }
   /// First and last timestamp of the lines read (UTC); nothing before a timestamped line.
   std::optional<std::pair<double, double>> time_span() const { return span_; }
 
@@ -67,6 +74,8 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
     std::string file;
   };
   void CloseOpenActivities();
+  /// An activity that never completed (its node restarted, was preempted, or the log was cut).
+  void MarkUnfinished(const std::string& name, const Open& o);
   // Started, not yet completed, in this folder's files (a rotated log continues in the next).
   std::map<std::string, Open, std::less<>> open_;
   std::string open_dir_;
@@ -74,6 +83,8 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
   std::vector<TimelineInterval> intervals_;
   uint64_t intervals_dropped_ = 0;
   uint64_t continuation_lines_ = 0;
+  uint64_t shapes_[kDataCapabilityShapeCount] = {};
+  std::string first_unknown_;
   uint64_t error_lines_ = 0;
   uint64_t mount_failures_ = 0;
   std::string first_mount_failure_file_;

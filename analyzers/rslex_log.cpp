@@ -18,9 +18,53 @@ constexpr size_t kMaxKeys = 512;
 // Throttling responses closer than this merge into one storage-lane interval.
 constexpr double kThrottleGapS = 60;
 
+// An event owns at most this many lines before it is closed outright: an unclosed brace cannot
+// swallow the rest of a log.
+constexpr int kHardEventLines = 4096;
+constexpr std::string_view kPollTimeout =
+    "Timed out while trying to poll data from the response body";
+
 std::string_view After(std::string_view s, std::string_view marker) {
   size_t p = s.find(marker);
   return p == std::string_view::npos ? std::string_view{} : s.substr(p + marker.size());
+}
+
+// The status number after `key` where `key` starts a word ("code=" but not "status_code=" or
+// "error-code"): the first one of `text`, or 0.
+int StatusAfter(std::string_view text, std::string_view key) {
+  size_t at = 0;
+  while ((at = text.find(key, at)) != std::string_view::npos) {
+    bool word_start = at == 0 || text[at - 1] == ' ' || text[at - 1] == '\n';
+    size_t v = at + key.size();
+    at = v;
+    if (!word_start || v + 3 > text.size()) continue;
+    std::string_view digits = text.substr(v, 3);
+    if (v + 3 < text.size() && text[v + 3] >= '0' && text[v + 3] <= '9') continue;
+    if (auto n = ParseInt(digits); n && *n >= 100 && *n <= 599) return static_cast<int>(*n);
+  }
+  return 0;
+}
+
+// Braces opened minus closed outside double-quoted strings (header values may hold braces).
+int BraceBalance(std::string_view text) {
+  int depth = 0;
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quoted) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}') {
+      --depth;
+    }
+  }
+  return depth;
 }
 
 }  // namespace
@@ -33,14 +77,86 @@ void RslexLogAnalyzer::BeginFile(const std::string& path) {
   file_last_epoch_s_.reset();
 }
 
+bool RslexLogAnalyzer::OwnsLine(std::string_view text) {
+  // A timestamp starts a new event, whatever the state of the last one.
+  if (text.empty() || (text[0] >= '0' && text[0] <= '9')) return false;
+  Event& e = event_;
+  if (e.brace_depth > 0) {
+    e.brace_depth += BraceBalance(text);
+    return true;
+  }
+  if (e.in_body) {
+    if (text.find("</Error>") != std::string_view::npos) e.in_body = false;
+    return true;
+  }
+  if (StartsWith(text, "Status:")) return true;
+  if (StartsWith(text, "Headers:")) {
+    e.brace_depth = std::max(0, BraceBalance(text));
+    return true;
+  }
+  if (StartsWith(text, "Body:")) {  // "Body: " of an empty body may lose its space
+    // Azure's XML error body: its <Message> goes on over RequestId: and Time: lines.
+    e.in_body = text.find("<Error>") != std::string_view::npos &&
+                text.find("</Error>") == std::string_view::npos;
+    return true;
+  }
+  return StartsWith(text, "RequestId:") || StartsWith(text, "Time:");
+}
+
+void RslexLogAnalyzer::CloseEvent() {
+  Event& e = event_;
+  if (!e.open) return;
+  e.open = false;
+  if (!e.keep) return;
+  std::string_view text = e.text;
+  std::string_view first = text.substr(0, text.find('\n'));
+  if (ParseTracingLine(first, &event_scratch_)) OnResponse(event_scratch_, text, e.line);
+}
+
+void RslexLogAnalyzer::EndFile() { CloseEvent(); }
+
 void RslexLogAnalyzer::OnLine(const Line& line) {
   if (line.text.empty()) return;
+  if (event_.open && OwnsLine(line.text)) {
+    Event& e = event_;
+    ++shapes_[static_cast<size_t>(RslexShape::kContinuation)];
+    if (++e.lines > kHardEventLines) {
+      e.brace_depth = 0;
+      e.in_body = false;
+      CloseEvent();
+      return;
+    }
+    if (e.cut) return;
+    if (e.lines > kMaxEventLines || (e.keep && e.text.size() + line.text.size() > kMaxEventBytes)) {
+      e.cut = true;
+      diagnostics().Add({kCodeEventCut,
+                         DiagnosticSeverity::kWarning,
+                         fmt::format("the event at line {} goes on past {} lines or {} bytes; "
+                                     "read up to line {}, the rest of it skipped",
+                                     e.line, kMaxEventLines, kMaxEventBytes, line.number - 1),
+                         {file(), static_cast<int>(e.line), 0},
+                         "rslex",
+                         ""});
+      return;
+    }
+    if (e.keep) {
+      e.text.push_back('\n');
+      e.text.append(line.text);
+    }
+    return;
+  }
+  CloseEvent();
   TracingLine& t = scratch_;
   if (!ParseTracingLine(line.text, &t)) {
     Malformed(line, "not a tracing line (expected 'TIMESTAMP LEVEL [spans:] target: message')");
     return;
   }
   ++parsed_;
+  event_.open = true;
+  event_.keep = event_.cut = event_.in_body = false;
+  event_.brace_depth = 0;
+  event_.lines = 0;
+  event_.line = line.number;
   ++by_level_[static_cast<int>(t.level)];
   if (t.has_time) {
     if (!have_time_) {
@@ -58,17 +174,54 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
   // of a log and name none.
   if (t.target.find("resolver") != std::string_view::npos)
     if (auto account = t.Field("account_name")) NoteAccount(*account);
-  if (msg == "close") {
-    OnClose(t);
-  } else if (StartsWith(msg, "non-successful response")) {
-    OnResponse(t, line);
-  } else if (msg.find(" set in environment") != std::string_view::npos) {
-    OnSetting(t, line);
-  } else if (IContains(msg, "retry")) {  // "retrying" contains it
-    if (retries_.count++ == 0) {
-      retries_.file = file();
-      retries_.line = line.number;
-    }
+  auto note = [&](Counted& c) {
+    if (c.count++ == 0) c = {1, file(), line.number};
+  };
+  RslexShape shape = msg == "close"
+                         ? RslexShape::kSpanClose
+                         : ClassifyRslexMessage(msg, t.Field("response_status_code").has_value() ||
+                                                         t.Field("request_uri").has_value());
+  // A cut last line's shape cannot be told (A207 notes it): not counted as unknown.
+  if (shape != RslexShape::kUnknown || !line.unterminated) ++shapes_[static_cast<size_t>(shape)];
+  switch (shape) {
+    case RslexShape::kSpanClose:
+      OnClose(t);
+      break;
+    case RslexShape::kResponseAsync:
+    case RslexShape::kResponseSync:
+    case RslexShape::kResponseOneLine:
+    case RslexShape::kResponseFields:
+      // Read when the event ends: its status, headers and body may follow on lines of their own.
+      event_.keep = true;
+      event_.text.assign(line.text);
+      break;
+    case RslexShape::kSetting:
+      OnSetting(t, line);
+      break;
+    case RslexShape::kRetryDelay:
+    case RslexShape::kRetryError:
+      note(retries_);
+      break;
+    case RslexShape::kRetryTimeout:
+      note(retries_);
+      note(timeouts_);
+      break;
+    case RslexShape::kGiveUpAttempts:
+    case RslexShape::kGiveUpBackoff:
+      note(give_ups_);
+      // The error a give-up carries may be the body read's timeout.
+      if (line.text.find(kPollTimeout) != std::string_view::npos) note(timeouts_);
+      break;
+    case RslexShape::kBodyPollTimeout:
+      note(timeouts_);
+      break;
+    case RslexShape::kUnknown:
+      if (first_unknown_.empty() && !line.unterminated)
+        first_unknown_ = fmt::format("{}:{}", file(), line.number);
+      if (line.text.find(kPollTimeout) != std::string_view::npos) note(timeouts_);
+      break;
+    default:
+      break;
   }
   if (t.level == TraceLevel::kError) {
     std::string_view failed = After(msg, "Execution has failed with: ");
@@ -161,31 +314,36 @@ void RslexLogAnalyzer::Count(std::map<std::string, Counted, std::less<>>* map, s
   }
 }
 
-void RslexLogAnalyzer::OnResponse(const TracingLine& t, const Line& line) {
+void RslexLogAnalyzer::OnResponse(const TracingLine& t, std::string_view text, int64_t line_no) {
   ++non_success_;
+  Line line;
+  line.number = line_no;
   if (auto uri = t.Field("request_uri")) NoteAccount(*uri);
-  std::string_view msg = t.message;
-  // "Status: 503 Service Unavailable" in the message; some builds log a status= field.
-  int status = 0;
-  std::string_view s = After(msg, "Status: ");
-  if (s.empty()) s = t.Field("status").value_or(std::string_view{});
-  if (s.size() >= 3) {
-    if (auto v = ParseInt(s.substr(0, 3))) status = static_cast<int>(*v);
-  }
-  if (status < 100 || status > 599) status = 0;
+  // The status: "Status: 503 Service Unavailable" (the HTTP library's reason, never Azure's
+  // message), the 2026 field response_status_code=, or the event's own code= field after the
+  // headers ("} code=503"); some builds log status=.
+  int status = StatusAfter(text, "Status: ");
+  if (status == 0) status = StatusAfter(text, "response_status_code=");
+  if (status == 0) status = StatusAfter(text, "code=");
+  if (status == 0) status = StatusAfter(text, "status=");
   auto& st = statuses_[status];
   if (st.count++ == 0) {
     st.file = file();
-    st.line = line.number;
+    st.line = line_no;
   }
-  // x-ms-error-code from the Debug-printed headers, or an error_code= field.
-  std::string_view code = After(msg, "\"x-ms-error-code\": \"");
+  // x-ms-error-code from the Debug-printed headers, an error_code= field, or the body's <Code>.
+  std::string_view code = After(text, "\"x-ms-error-code\": \"");
   if (!code.empty()) {
     code = code.substr(0, code.find('"'));
   } else if (auto f = t.Field("error_code")) {
     code = *f;
+  } else if (code = After(text, "<Code>"); !code.empty()) {
+    code = code.substr(0, code.find('<'));
   }
   if (!code.empty() && code.size() < 128) Count(&error_codes_, code, line);
+  // Azure's own message is only in a body (the synchronous variant); its first line is enough.
+  std::string_view azure_message = After(text, "<Message>");
+  azure_message = azure_message.substr(0, azure_message.find_first_of("<\n"));
   // Refusals that end a job (a credential refused, a path or an output that is wrong) over
   // time, for the "access" lane: when storage started refusing is what a fix estimate needs.
   if (t.has_time &&
@@ -196,12 +354,12 @@ void RslexLogAnalyzer::OnResponse(const TracingLine& t, const Line& line) {
       it = access_intervals_.emplace(label, IntervalMerger(kThrottleGapS, 256)).first;
     if (it != access_intervals_.end()) it->second.Add(t.epoch_s, t.epoch_s + 1);
   }
-  ThrottleKind kind = ClassifyStorageError(status, msg, code);
+  ThrottleKind kind = ClassifyStorageError(status, azure_message, code);
   if (kind == ThrottleKind::kNotThrottled) return;
   Counted& thr = throttled_[static_cast<int>(kind)];
   if (thr.count++ == 0) {
     thr.file = file();
-    thr.line = line.number;
+    thr.line = line_no;
   }
   std::string_view label = ThrottleKindLabel(kind);
   if (t.has_time) {
@@ -231,6 +389,7 @@ void RslexLogAnalyzer::OnSetting(const TracingLine& t, const Line& line) {
 }
 
 void RslexLogAnalyzer::Finish(Evidence* out) {
+  CloseEvent();
   auto prov = [&](const Counted& c) { return AtFile(c.file, c.line); };
   if (have_parallelization_)
     SetFact(out, NumberFact("runtime.parallelization_degree", parallelization_max_, Unit::kCount,
@@ -250,6 +409,10 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
                             Unit::kCount, p));
     SetFact(out, NumberFact("runtime.retries", static_cast<double>(retries_.count), Unit::kCount,
                             retries_.count ? prov(retries_) : p));
+    SetFact(out, NumberFact("runtime.retry_give_ups", static_cast<double>(give_ups_.count),
+                            Unit::kCount, give_ups_.count ? prov(give_ups_) : p));
+    SetFact(out, NumberFact("runtime.timeouts", static_cast<double>(timeouts_.count), Unit::kCount,
+                            timeouts_.count ? prov(timeouts_) : p));
     SetFact(out, NumberFact("runtime.log_errors",
                             static_cast<double>(by_level_[static_cast<int>(TraceLevel::kError)]),
                             Unit::kCount, p));

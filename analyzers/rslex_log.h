@@ -1,8 +1,15 @@
 // rslex.log.* (the Azure ML data runtime's Rust log; Azure ML docs, "Access data in a job",
 // section "Using logs to diagnose issues"): span close timings
 // aggregated per span and per target, parallelization_degree, non-successful HTTP responses by
-// status and x-ms-error-code, retries, and the settings the runtime reports
-// ("AZUREML_DATASET_HTTP_RETRY_COUNT set in environment ..."). Feed rotated files oldest first.
+// status and x-ms-error-code, retries, give-ups and body-read timeouts, and the settings the
+// runtime reports ("AZUREML_DATASET_HTTP_RETRY_COUNT set in environment ..."). Feed rotated
+// files oldest first. Message shapes: analyzers/rslex_shapes.h.
+//
+// A tracing event owns the physical lines its message continues on (the runtime's
+// non-successful response prints "Status: ...", a pretty-printed "Headers: { ... } code=503"
+// and, when synchronous, "Body: <?xml ...>" over several lines): they are read with the event,
+// never as malformed lines. An event keeps at most kMaxEventLines lines / kMaxEventBytes bytes;
+// the rest is skipped with a diagnostic (A208) naming the event's file:line.
 #pragma once
 
 #include <map>
@@ -12,6 +19,7 @@
 
 #include "analyzers/bounded_series.h"
 #include "analyzers/line_analyzer.h"
+#include "analyzers/rslex_shapes.h"
 #include "analyzers/tracing_line.h"
 
 namespace feedcheck::analyzers {
@@ -21,7 +29,12 @@ class RslexLogAnalyzer : public LineAnalyzer {
   explicit RslexLogAnalyzer(const AnalyzerOptions& options = {});
   void BeginFile(const std::string& path) override;
   void OnLine(const Line& line) override;
+  void EndFile() override;
   void Finish(Evidence* out) override;
+
+  /// Continuation lines one event may own, and the bytes of one event kept for reading.
+  static constexpr int kMaxEventLines = 64;
+  static constexpr size_t kMaxEventBytes = 16 * 1024;
   bool NotesCutLastLine() const override { return true; }
 
   struct SpanTotals {
@@ -41,6 +54,10 @@ class RslexLogAnalyzer : public LineAnalyzer {
   const std::map<int, Counted>& statuses() const { return statuses_; }
   const std::map<std::string, Counted, std::less<>>& error_codes() const { return error_codes_; }
   uint64_t parsed_lines() const { return parsed_; }
+  /// Lines read per message shape (continuation lines under kContinuation).
+  uint64_t shape_count(RslexShape shape) const { return shapes_[static_cast<size_t>(shape)]; }
+  /// Where the first line of an unknown shape was ("" when none).
+  const std::string& first_unknown_shape() const { return first_unknown_; }
   double first_epoch_s() const { return first_epoch_s_; }
   double last_epoch_s() const { return last_epoch_s_; }
   /// The storage accounts the job read (lower case): from the datastore resolver's
@@ -50,12 +67,29 @@ class RslexLogAnalyzer : public LineAnalyzer {
  private:
   void OnClose(const TracingLine& t);
   void NoteAccount(std::string_view text);
-  void OnResponse(const TracingLine& t, const Line& line);
+  /// The event being read, with the lines it owns. Only a response is kept as text.
+  struct Event {
+    bool open = false;
+    bool keep = false;  ///< a non-successful response: its text is read when it ends
+    bool cut = false;
+    bool in_body = false;
+    int brace_depth = 0;
+    int lines = 0;
+    int64_t line = 0;
+    std::string text;
+  };
+  bool OwnsLine(std::string_view text);
+  void CloseEvent();
+  void OnResponse(const TracingLine& t, std::string_view text, int64_t line);
   void OnSetting(const TracingLine& t, const Line& line);
   void Count(std::map<std::string, Counted, std::less<>>* map, std::string_view key,
              const Line& line);
 
   TracingLine scratch_;
+  TracingLine event_scratch_;
+  Event event_;
+  uint64_t shapes_[kRslexShapeCount] = {};
+  std::string first_unknown_;
   uint64_t parsed_ = 0;
   uint64_t by_level_[5] = {};
   double first_epoch_s_ = 0;
@@ -81,7 +115,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
   std::map<int, Counted> statuses_;
   std::map<std::string, Counted, std::less<>> error_codes_;
   uint64_t non_success_ = 0;
-  Counted retries_;
+  Counted retries_, give_ups_, timeouts_;
   Counted download_hint_, mount_hint_;
   std::string stream_error_;
   Counted stream_error_at_;

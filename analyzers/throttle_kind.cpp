@@ -6,13 +6,13 @@ namespace feedcheck::analyzers {
 
 ThrottleKind ClassifyStorageError(int status, std::string_view message,
                                   std::string_view error_code) {
-  // The reason phrase is the only place Azure says which account limit was hit.
+  // Azure's message, when a body was logged, is the only text that names the account limit.
   if (IContains(message, "Egress is over the account limit")) return ThrottleKind::kEgress;
   if (IContains(message, "Ingress is over the account limit")) return ThrottleKind::kIngress;
   if (IContains(message, "Operations per second is over the account limit"))
     return ThrottleKind::kRequests;
   if (IEquals(error_code, "OperationTimedOut") ||
-      IContains(message, "Operation could not be completed within the specified time"))
+      IContains(message, "operation could not be completed within the permitted time"))
     return ThrottleKind::kTimeout;
   if (IContains(message, "The server is busy") || IEquals(error_code, "ServerBusy") ||
       status == 503 || status == 429)
@@ -47,7 +47,7 @@ std::string_view ThrottleKindLabel(ThrottleKind kind) {
     case ThrottleKind::kRequests:
       return "503 operations/s over the account limit";
     case ThrottleKind::kServerBusy:
-      return "503 server busy (limit unknown)";
+      return "503 throttled (limit unknown)";
     case ThrottleKind::kTimeout:
       return "500 operation timed out";
     case ThrottleKind::kNotThrottled:

@@ -1,8 +1,14 @@
-// Which limit a refused storage request hit, from what Azure Storage said: the 503's reason
-// phrase ("Egress is over the account limit.", "Operations per second is over the account
-// limit.", "The server is busy.") and its x-ms-error-code (ServerBusy, OperationTimedOut).
-// Only the message tells egress from request rate; a bare ServerBusy says "throttled, limit
-// unknown", and the account's metrics are what can tell.
+// Which limit a refused storage request hit, from what Azure Storage itself said. The data
+// runtime's log keeps the HTTP library's reason ("503 Service Unavailable"), never Azure's
+// message; only a synchronous response's logged body carries Azure's <Message> ("Egress is over
+// the account limit.", "Operations per second is over the account limit."). So a 503 from an
+// asynchronous read (a download or a mount) is "throttled, limit unknown": the account's metrics
+// (ResponseType ClientAccountBandwidthThrottlingError vs ClientAccountRequestThrottlingError,
+// Egress and Transactions at the throttled minutes) or StorageBlobLogs name the limit.
+// Azure's messages: "Blob service error codes",
+// https://learn.microsoft.com/rest/api/storageservices/blob-service-error-codes and "Common REST
+// API error codes",
+// https://learn.microsoft.com/rest/api/storageservices/common-rest-api-error-codes
 #pragma once
 
 #include <string_view>
@@ -11,22 +17,24 @@ namespace feedcheck::analyzers {
 
 enum class ThrottleKind {
   kNotThrottled,
-  kEgress,      ///< "Egress is over the account limit."
-  kIngress,     ///< "Ingress is over the account limit."
-  kRequests,    ///< "Operations per second is over the account limit."
-  kServerBusy,  ///< "The server is busy." or a ServerBusy code without a known message
-  kTimeout,     ///< 500 OperationTimedOut, "Operation could not be completed within ..."
+  kEgress,      ///< body message "Egress is over the account limit."
+  kIngress,     ///< body message "Ingress is over the account limit."
+  kRequests,    ///< body message "Operations per second is over the account limit."
+  kServerBusy,  ///< 503/429 or ServerBusy with no message that names the limit
+  kTimeout,     ///< 500 OperationTimedOut, "The operation could not be completed within the
+                ///< permitted time."
 };
 
-/// Classifies one non-successful response. `message` is the text around the status (the log
-/// line's message), `error_code` the x-ms-error-code ("" when absent).
-ThrottleKind ClassifyStorageError(int status, std::string_view message,
+/// Classifies one non-successful response. `azure_message` is Azure's own <Message> from a logged
+/// body ("" when the log has none: never the status line's reason), `error_code` the
+/// x-ms-error-code ("" when absent).
+ThrottleKind ClassifyStorageError(int status, std::string_view azure_message,
                                   std::string_view error_code);
 
 /// The fact key segment: egress, ingress, requests, server_busy, timeout ("" when not throttled).
 std::string_view ThrottleKindKey(ThrottleKind kind);
 
-/// Timeline label: "503 egress over account limit", ...
+/// Timeline label: "503 egress over the account limit", "503 throttled (limit unknown)", ...
 std::string_view ThrottleKindLabel(ThrottleKind kind);
 
 }  // namespace feedcheck::analyzers

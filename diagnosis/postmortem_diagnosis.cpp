@@ -333,9 +333,12 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                               : "did not cost GPU time in this job: storage served it fast");
     gpus_busy = true;
   }
+  // A 503 names no limit; an account limit another source names (egress, request rate, or
+  // ingress with the account's Ingress at its limit) explains it.
   bool busy_unexplained =
       server_busy && !gpus_busy &&
-      (!cause || BottleneckRank(cause->bottleneck) > BottleneckRank(Bottleneck::kRequestRate));
+      (!cause || (cause->bottleneck != Bottleneck::kAccountIngress &&
+                  BottleneckRank(cause->bottleneck) > BottleneckRank(Bottleneck::kRequestRate)));
   // A bare 503 "server is busy" is charged what the refusals covered, as throttling that names
   // its limit is: a burst under a tenth of the GPU time did not hold the job back, and the
   // rest of the idle time fell while storage served every request.
@@ -448,7 +451,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
         for (SourceKind s : CauseSources(f, probes_saw_storage)) sources.insert(s);
     // A bare 503 ServerBusy says the account throttled, not which limit: it agrees with an
     // account limit that another source names.
-    if (IsAccountLimit(cls) && account.log_server_busy > 0)
+    if ((IsAccountLimit(cls) || cls == Bottleneck::kAccountIngress) && account.log_server_busy > 0)
       sources.insert(SourceKind::kDataRuntimeLog);
     if (IsAccountLimit(cls) && account.metrics_server_busy > 0)
       sources.insert(SourceKind::kStorageMetrics);

@@ -64,7 +64,7 @@ def spot_preempted_restart_rotated_logs(c, rng):
                 verdict="account egress", confidence="confirmed",
                 gpu_lost_gpu_s=merged.lost_gpu_s(),
                 why="both attempts of a preempted low-priority job wait ~50 minutes for a "
-                    "download refused with 503 'Egress is over the account limit', the shared "
+                    "download refused with 503 Service Unavailable (ServerBusy; the log names no limit), the shared "
                     "account at its 50 Gbit/s; logs across midnight, data-capability.log.1 "
                     "older than .log, CRLF, a BOM and a second header in the GPU CSV, and the "
                     "restart's 17 minutes counted as a hole, not idle time")

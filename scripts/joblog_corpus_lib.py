@@ -61,21 +61,16 @@ class GpuLedger:
 
 
 def write_data_capability(path, activities, rng, crlf=False, noise=True):
-    """activities: (name, start, end, how_ended) for download/mount/upload."""
-    t0 = min(a[1] for a in activities) - rng.uniform(2, 6)
-    lines = [(t0, f"INFO {py_log(t0)} data_capability.py:112 [28] - Starting data capability "
-                  f"session (inputs: 1, outputs: 1)")]
-    lines.append((t0 + 0.1, f"INFO {py_log(t0 + 0.1)} data_capability.py:230 [28] - create dir "
-                            "for /mnt/azureml/cr/j/job/cap/data-capability/wd/INPUT_data"))
+    """activities: (name, start, end, how_ended) for download/mount/upload. Only the lines a
+    public source shows: the activity telemetry (`noise` is kept for the callers; no invented
+    progress lines are written)."""
+    rng.uniform(2, 6)  # the session start the first version drew: seeds stay as they were
+    lines = []
     for name, start, end, how in activities:
         lines.append((start, f"INFO {py_log(start)} sdk_logger.py:44 [28] - ActivityStarted, {name}"))
         dur_ms = (end - start) * 1000
         lines.append((end, f"INFO {py_log(end)} sdk_logger.py:44 [28] - ActivityCompleted: "
                            f"Activity={name}, HowEnded={how}, Duration={dur_ms:.2f} [ms]"))
-        if noise and name == "download" and end - start > 600:
-            mid = start + (end - start) * 0.45
-            lines.append((mid, f"WARNING {py_log(mid)} download.py:87 [28] - download of "
-                               f"INPUT_data is slower than expected"))
     lines.sort()
     write(path, "".join(l + "\n" for _, l in lines), crlf=crlf)
 
@@ -90,7 +85,7 @@ class Rslex:
 
     def add(self, t, level, target, message, spans=""):
         prefix = f"{spans}: " if spans else ""
-        self.lines.append((t, f"{iso_rslex(t)}  {level:>5} {prefix}{target}: {message}"))
+        self.lines.append((t, f"{iso_rslex(t)} {level:>5} {prefix}{target}: {message}"))
 
     def setting(self, t, var, value):
         self.add(t, "INFO", "rslex::settings", f"{var} set in environment, using: {value} value={value}")
@@ -106,19 +101,89 @@ class Rslex:
                      f"close time.busy={busy} time.idle={idle} parallelization_degree=4", spans)
             t += every_s * self.rng.uniform(0.5, 1.5)
 
-    def refused(self, t, status, reason, code):
+    # The HTTP library's canonical reasons: rslex logs these, never Azure's message.
+    REASONS = {403: "Forbidden", 404: "Not Found", 409: "Conflict", 429: "Too Many Requests",
+               500: "Internal Server Error", 503: "Service Unavailable"}
+
+    def response(self, t, status, code, rid, azure_message=None):
+        """The runtime's non-successful response, one event over several lines
+        (rslex-http-stream http_client/response.rs): the asynchronous form, or the synchronous
+        one with Azure's XML body when `azure_message` is given."""
+        sync = azure_message is not None
+        tag = "[Response::success()]" if sync else "[AsyncResponse::success()]"
+        lines = [f"{tag} non-successful response",
+                 f"Status: {status} {self.REASONS[status]}",
+                 "Headers: {",
+                 '    "content-type": "application/xml",',
+                 f'    "x-ms-error-code": "{code}",',
+                 f'    "x-ms-request-id": "{rid}",',
+                 '    "x-ms-version": "2021-08-06",']
+        if sync:
+            lines += ["}",
+                      f'Body: <?xml version="1.0" encoding="utf-8"?><Error><Code>{code}</Code>'
+                      f"<Message>{azure_message}",
+                      f"RequestId:{rid}",
+                      f"Time:{iso_z(t)[:-1]}.0000000Z</Message></Error> code={status}"]
+        else:
+            lines.append(f"}} code={status}")
+        self.add(t, "WARN", "rslex_http_stream::http_client::response", "\n".join(lines))
+
+    def retry(self, t, tries, delay_ms):
+        """rslex-http-stream retry/retry_strategy.rs: a retry after a retryable status."""
+        delay = f"{delay_ms:.1f}ms" if delay_ms % 1 else f"{delay_ms:.0f}ms"
+        self.add(t, "DEBUG", "rslex_http_stream::retry::retry_strategy",
+                 f"[RetryStrategy::run()] retrying after delay: {delay} tries={tries} "
+                 f"should_retry=true delay={delay}", "run")
+
+    def refused(self, t, status, reason, code, sync=False):
+        """A refused read: `reason` is Azure's message, logged only in a synchronous body."""
+        rid = f"{self.rng.getrandbits(64):016x}-0000"
+        self.rng.randrange(99999)  # the blob name the invented form drew: seeds stay as they were
+        self.response(t, status, code, rid, reason if sync else None)
+        self.retry(t + 0.00005, self.rng.randint(1, 4), self.rng.choice([250, 500, 1000, 2000]))
+
+    def refused_one_line(self, t, status, code, method, uri):
+        """The one-line form of a refusal (status and headers in the message, then method= and
+        request_uri=), as in a public 2026 bug report's rslex.log."""
         rid = f"{self.rng.getrandbits(64):016x}-0000"
         self.add(t, "WARN", "rslex_http_stream::http_client::response",
-                 f'non-successful response Status: {status} {reason} Headers: {{ "x-ms-error-code": '
-                 f'"{code}", "x-ms-request-id": "{rid}", ... }} method=GET request_uri=https://'
-                 f"{self.account}.blob.core.windows.net/data/shard-{self.rng.randrange(99999):05d}")
-        self.add(t + 0.00005, "WARN", "rslex_http_stream::retry",
-                 f"Retrying request after {status} attempt={self.rng.randint(1, 4)} "
-                 f"backoff_ms={self.rng.choice([250, 500, 1000, 2000])}")
+                 f"non-successful response Status: {status} {self.REASONS[status]} Headers: "
+                 f'{{ "x-ms-error-code": "{code}", "x-ms-request-id": "{rid}", ... }} '
+                 f"method={method} request_uri={uri}")
 
-    def refusals(self, start, end, count, status, reason, code):
+    def refused_fields(self, t, status, uri):
+        """The 2026 field form: no Status: line, the status in response_status_code=."""
+        guid = "-".join(f"{self.rng.getrandbits(b):0{b // 4}x}" for b in (32, 16, 16, 16, 48))
+        self.add(t, "WARN", "rslex_http_stream::http_client::response",
+                 f"non-successful response request_uri={uri} response_status_code={status} "
+                 f'ms_server_side_request_id=Some("{guid}")')
+
+    def body_retry(self, t, attempt, delay_ms, timeout=True):
+        """http_client/async_body.rs: a body read retried after a stall (timeout) or an error."""
+        kind = "Timeout" if timeout else f"Retry({attempt - 1})"
+        why = "timeout" if timeout else "error"
+        self.add(t, "INFO", "rslex_http_stream::http_client::async_body",
+                 f"[RetryStrategy::run()] Retrying due to {why} retry_attempt={attempt} "
+                 f"delay={delay_ms}ms error=AsyncBodyError {{ kind: {kind}, inner: None }}")
+
+    def give_up(self, t, attempts, timeout=True):
+        """A request given up: the body read ran out of retry attempts (WARN), or the retry
+        strategy ran out of backoff delays (INFO) when `timeout` is None."""
+        if timeout is None:
+            self.add(t, "INFO", "rslex_http_stream::retry::retry_strategy",
+                     f"[RetryStrategy::run()] ran out of backoff_delays, stopping retries "
+                     f'tries={attempts} should_retry=true delay="None"', "run")
+            return
+        error = ("Timed out while trying to poll data from the response body" if timeout else
+                 f"Retry error (attempt number {attempts}) while trying to poll data from the "
+                 "response body")
+        self.add(t, "WARN", "rslex_http_stream::http_client::async_body",
+                 f"[RetryStrategy::run()] ran out of retry attempts retry_attempt={attempts} "
+                 f"error={error}")
+
+    def refusals(self, start, end, count, status, reason, code, sync=False):
         for _ in range(count):
-            self.refused(self.rng.uniform(start, end), status, reason, code)
+            self.refused(self.rng.uniform(start, end), status, reason, code, sync)
 
     def write(self, folder, junk=0, cut_last=False):
         self.lines.sort()

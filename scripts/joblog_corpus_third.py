@@ -1,7 +1,7 @@
 """Jobs of a third pass (imported by make-joblog-corpus.py): kinds the first 28 lacked, each
 labelled from its scenario before feedcheck ran on it.
 
-    server-busy-burst-long-mount       a 6-minute burst of bare 503 "The server is busy" in a
+    server-busy-burst-long-mount       a 6-minute burst of bare 503 ServerBusy in a
                                        2.5-hour mount job whose other idle time is validation
     download-40min-rotated-capability  40 minutes of download with idle GPUs, then healthy
                                        training; data-capability.log rotated mid-download
@@ -84,7 +84,7 @@ def smi_text(c, rng, rows, model, header=True):
 
 def server_busy_burst_long_mount(c, rng):
     """One ND96 node mounts its shards for 2.5 hours. 62 minutes in, the account answers 503
-    "The server is busy." (ServerBusy, no limit named) for 6 minutes and the GPUs wait; the rest
+    503 ServerBusy (no limit named) for 6 minutes and the GPUs wait; the rest
     of the idle time is the job's own validation pass, 4 minutes every 25, while storage serves
     every request. No storage metrics were saved."""
     name = "server-busy-burst-long-mount"
@@ -115,7 +115,7 @@ def server_busy_burst_long_mount(c, rng):
     return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "1"],
                 verdict="none found", confidence="confirmed",
                 gpu_lost_gpu_s=samples.lost_gpu_s(),
-                why="126 x 503 'The server is busy' in one 6-minute burst cost ~52 GPU-minutes, "
+                why="126 x 503 Service Unavailable (ServerBusy) in one 6-minute burst cost ~52 GPU-minutes, "
                     "4% of the job; the rest of the idle time is the job's validation every 25 "
                     "minutes while storage served every request: the burst must be charged its "
                     "own minutes, not all the idle time of the mount")
@@ -138,7 +138,7 @@ def download_40min_rotated_capability(c, rng):
     with open(f"{logdir}/whole.log") as f:
         lines = f.read().splitlines(keepends=True)
     os.remove(f"{logdir}/whole.log")
-    cut = next(i for i, l in enumerate(lines) if "slower than expected" in l)
+    cut = next(i for i, l in enumerate(lines) if "ActivityCompleted" in l)
     c.write(f"{logdir}/data-capability.log.1", "".join(lines[:cut]))
     c.write(f"{logdir}/data-capability.log", "".join(lines[cut:]))
     r = c.Rslex(rng, account="stcrawlshards01")
@@ -263,7 +263,7 @@ def throttled_other_account_metrics(c, rng):
 def request_throttled_gpu_stall_cut_lines(c, rng):
     """One ND96 node reads 6 million 48 KB satellite tiles through a mount from an account a
     labelling app also hammers: the account (eastus, 40,000 requests/s) refuses with 503
-    'Operations per second is over the account limit'. Storage metrics came in two saves, the
+    503 ServerBusy (the log names no limit: the metrics do). Storage metrics came in two saves, the
     Egress from the REST API (Z times) and the Transactions from az (+00:00). nvidia-smi printed
     [Unknown Error] for GPU 5 and then stalled 9 minutes while the driver recovered it. The node
     was deallocated mid-write: every log's last line is cut."""
@@ -276,7 +276,7 @@ def request_throttled_gpu_stall_cut_lines(c, rng):
     c.write_data_capability(f"{logdir}/data-capability.log",
                             [("mount", m_start, m_start + 2.4, "Success")], rng)
     with open(f"{logdir}/data-capability.log", "a") as f:
-        f.write(f"INFO {c.py_log(end - 3)} data_capability.py:402 [28] - Stopping data capabil")
+        f.write(f"INFO {c.py_log(end - 3)} sdk_logger.py:44 [28] - ActivityComp")  # cut mid-write
     r = c.Rslex(rng, account="stgeotiles03")
     resolver_line(r, m_start + 0.3, "geo_tiles", "stgeotiles03")
     r.spans(m_start + 3, end, "mount", 5)
@@ -326,7 +326,7 @@ def request_throttled_gpu_stall_cut_lines(c, rng):
                                  "eastus"],
                 verdict="request rate", confidence="confirmed",
                 gpu_lost_gpu_s=samples.lost_gpu_s(),
-                why="503 'Operations per second is over the account limit' in the rslex log and "
+                why="503 Service Unavailable (ServerBusy; the log names no limit) in the rslex log and "
                     "ClientAccountRequestThrottlingError at ~39,500 requests/s (eastus' 40,000) "
                     "in the metrics, 3 minutes in every 6, exactly when the GPUs stall; "
                     "[Unknown Error] cells are no sample and the 9-minute stall of nvidia-smi a "
@@ -395,16 +395,6 @@ def two_inputs_labels_download_images_mount(c, rng):
     c.write_data_capability(f"{logdir}/data-capability.log",
                             [("download", dl_start, dl_end, "Success"),
                              ("mount", m_start, m_start + 2.3, "Success")], rng)
-    with open(f"{logdir}/data-capability.log") as f:
-        text = f.read()
-    text = text.replace("(inputs: 1, outputs: 1)", "(inputs: 2, outputs: 1)")
-    text = text.replace("wd/INPUT_data\n", "wd/INPUT_labels\n", 1)
-    first_dir = text.index("create dir")
-    line_end = text.index("\n", first_dir) + 1
-    images_dir = text[text.rfind("\n", 0, first_dir) + 1:line_end].replace("INPUT_labels",
-                                                                           "INPUT_images")
-    text = text[:line_end] + images_dir + text[line_end:]
-    c.write(f"{logdir}/data-capability.log", text)
     r = c.Rslex(rng, account="stproductimg05")
     resolver_line(r, dl_start + 0.2, "product_images", "stproductimg05")
     r.spans(dl_start + 0.5, dl_end, "download", 0.5)

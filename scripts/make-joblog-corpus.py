@@ -80,7 +80,7 @@ def egress_throttled_download(rng):
     return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "3", "--account-kind",
                                  "standard_gpv2_other_regions"],
                 verdict="account egress", confidence="confirmed", gpu_lost_gpu_s=ledger.lost_gpu_s,
-                why="rslex logs 412 x 503 'Egress is over the account limit' and the account's "
+                why="rslex logs 412 x 503 Service Unavailable (ServerBusy; the log names no limit) and the account's "
                     "Egress metric sits at its 50 Gbit/s limit for the whole download; the GPUs "
                     "wait for it (3 x 24 Gbit/s NICs ask for 72)")
 
@@ -120,7 +120,7 @@ def request_throttled_small_file_mount(rng):
                                  "--account-kind", "standard_gpv2_other_regions",
                                  "--profile", "profiles/request-throttled-small-files-mount.yaml"],
                 verdict="request rate", confidence="confirmed", gpu_lost_gpu_s=ledger.lost_gpu_s,
-                why="rslex logs 503 'Operations per second is over the account limit' and the "
+                why="rslex logs 503 Service Unavailable (ServerBusy; the log names no limit) and the "
                     "account's Transactions show ClientAccountRequestThrottlingError at ~20,000 "
                     "requests/s, its limit: 64 KB files cost a request each")
 
@@ -373,14 +373,14 @@ def azureml_gpu_metric_rest_pt5m(rng):
     return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "2",
                                  "--account-egress-gbps", "40"],
                 verdict="account egress", confidence="confirmed", gpu_lost_gpu_s=ledger.lost_gpu_s,
-                why="503 'Egress is over the account limit' in the log and the account's Egress "
+                why="503 Service Unavailable (ServerBusy; the log names no limit) in the log and the account's Egress "
                     "at its 40 Gbit/s limit; the GPU time comes from Azure ML's GpuUtilization "
                     "at 5-minute grain (the bucket where training starts is busy on average)")
 
 
 @job
 def server_busy_limit_unknown(rng):
-    """503 'The server is busy' during a mount, GPU data from `az` at one minute, no storage metrics."""
+    """503 Service Unavailable (ServerBusy) during a mount, GPU data from `az` at one minute, no storage metrics."""
     name = "server-busy-limit-unknown"
     d = folder(name)
     t0 = utc("2025-11-05 09:30:00")
@@ -398,8 +398,9 @@ def server_busy_limit_unknown(rng):
     return dict(name=name, args=["--sku", "Standard_NC96ads_A100_v4", "--nodes", "1"],
                 verdict="throttled, limit unknown", confidence="inconclusive",
                 gpu_lost_gpu_s=ledger.lost_gpu_s,
-                why="233 x 503 'The server is busy' while the GPUs stalled 3 minutes in every 10; "
-                    "the message does not say which limit, and no storage metrics were saved")
+                why="233 x 503 Service Unavailable (ServerBusy) while the GPUs stalled 3 minutes in every 10; "
+                    "a 503 in rslex.log never names the limit, and no storage metrics were saved (ResponseType, "
+                    "Egress and Transactions at the throttled minutes would settle it)")
 
 
 @job
@@ -509,7 +510,7 @@ def multinode_nested_logs(rng):
                                  "standard_gpv2_other_regions"],
                 verdict="account egress", confidence="confirmed", gpu_lost_gpu_s=ledger.lost_gpu_s,
                 nodes=3,
-                why="each node's log has 503 'The server is busy' (no limit named) and the "
+                why="each node's log has 503 Service Unavailable (ServerBusy, no limit named) and the "
                     "account's Egress sits at its 50 Gbit/s limit: the metric names the limit, "
                     "the logs agree the account throttled; logs in one folder per node id")
 
@@ -533,7 +534,7 @@ def no_gpu_egress_throttled(rng):
                     if dl_start < t < dl_end else {"Success": 100})
     return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "10", "--region", "eastus"],
                 verdict="account egress", confidence="confirmed", gpu_lost_gpu_s=None,
-                why="503 'Egress is over the account limit' in the log and Egress at 200 Gbit/s in "
+                why="503 Service Unavailable (ServerBusy; the log names no limit) in the log and Egress at 200 Gbit/s in "
                     "the metrics; no GPU samples, so the GPU time lost is unknown")
 
 
@@ -589,10 +590,11 @@ def main():
     labels = [dict(name="job-demo", args=[],
                    verdict="account egress", confidence="confirmed",
                    gpu_lost_gpu_s=demo_gpu_lost(),
-                   why="the README's demo, run with no flags: 368 x 503 'Egress is over the "
-                       "account limit' in the log, and the account's Egress at the 200 Gbit/s "
-                       "limit of its region (eastus, from the metrics response); hand-written, "
-                       "not generated")]
+                   why="the README's demo, run with no flags: the log's 368 x 503 Service "
+                       "Unavailable (ServerBusy) name no limit; the account's metrics do: "
+                       "Transactions ClientAccountBandwidthThrottlingError and Egress at the 200 "
+                       "Gbit/s limit of its region (eastus, from the metrics response); "
+                       "hand-written, not generated")]
     for i, fn in enumerate(JOBS):
         rng = random.Random(1000 + i)
         labels.append(fn(rng))

@@ -123,12 +123,10 @@ TEST_CASE("a download that starts in data-capability.log.1 and ends in .log is o
           "[analyzers][data_capability]") {
   // Python's RotatingFileHandler rolled the log over while the download ran.
   const std::string older =
-      "INFO 2026-02-11 07:02:10,118 data_capability.py:112 [31] - Starting data capability "
-      "session (inputs: 1, outputs: 1)\n"
+      "INFO 2026-02-11 07:02:10,118 data_capability.py:230 [31] - create dir for "
+      "/mnt/azureml/cr/j/job/cap/data-capability/wd/INPUT_data\n"
       "INFO 2026-02-11 07:02:14,500 sdk_logger.py:44 [31] - ActivityStarted, download\n";
   const std::string live =
-      "WARNING 2026-02-11 07:20:02,410 download.py:87 [31] - download of INPUT_data is slower "
-      "than expected\n"
       "INFO 2026-02-11 07:41:54,500 sdk_logger.py:44 [31] - ActivityCompleted: "
       "Activity=download, HowEnded=Success, Duration=2380000.00 [ms]\n";
   DataCapabilityAnalyzer a;
@@ -145,7 +143,8 @@ TEST_CASE("a download that starts in data-capability.log.1 and ends in .log is o
   Evidence two = RunFiles(
       b, {{"job/node-0/data-capability.log", older}, {"job/node-1/data-capability.log", live}});
   CHECK(HasCode(two, "A205"));
-  // A restarted session (a preempted node) closes what the old one left open.
+  // A restarted session (a preempted node) starts the download again: the first attempt never
+  // completed.
   DataCapabilityAnalyzer c;
   Evidence restarted = RunFiles(
       c, {{"job/dc/data-capability.log.1", older}, {"job/dc/data-capability.log", older + live}});

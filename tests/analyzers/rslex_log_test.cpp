@@ -24,9 +24,11 @@ const char* kLog =
     "2024-05-01T09:52:03.000000Z  INFO copy_uri:copy_dataset:get_iter: rslex::prefetching: close "
     "time.busy=1.5ms time.idle=10us parallelization_degree=8\n"
     "2024-05-01T09:52:04.000000Z  WARN rslex_http_stream::http_client::response: non-successful "
-    "response Status: 503 Egress is over the account limit. Headers: { \"x-ms-error-code\": "
+    "response Status: 503 Service Unavailable Headers: { \"x-ms-error-code\": "
     "\"ServerBusy\", ... } method=GET request_uri=https://a.blob.core.windows.net/c/x\n"
-    "2024-05-01T09:52:04.100000Z  WARN rslex_http_stream::retry: Retrying request attempt=1\n"
+    "2024-05-01T09:52:04.100000Z DEBUG run: rslex_http_stream::retry::retry_strategy: "
+    "[RetryStrategy::run()] retrying after delay: 312.5ms tries=1 should_retry=true "
+    "delay=312.5ms\n"
     "2024-05-01T09:52:05.000000Z  WARN rslex_http_stream::http_client::response: non-successful "
     "response Status: 503 Service Unavailable Headers: { \"x-ms-error-code\": \"ServerBusy\" } "
     "method=GET\n"
@@ -162,4 +164,184 @@ TEST_CASE("the accounts a job read: the resolver's account_name and refused requ
       CHECK((iv.label == "404 refused" || iv.label == "403 refused"));
     }
   CHECK(access == 2);
+}
+
+namespace {
+// The runtime's own multi-line forms (rslex-http-stream, http_client/response.rs): the message
+// "[AsyncResponse::success()] non-successful response\n{debug}" with the event's field code=
+// after it; the synchronous variant adds the body.
+const char* kMultiLine =
+    "2026-03-02T10:00:00.000000Z  WARN rslex_http_stream::http_client::response: "
+    "[AsyncResponse::success()] non-successful response\n"
+    "Status: 503 Service Unavailable\n"
+    "Headers: {\n"
+    "    \"content-length\": \"212\",\n"
+    "    \"content-type\": \"application/xml; charset=utf-8\",\n"
+    "    \"x-ms-error-code\": \"ServerBusy\",\n"
+    "    \"x-ms-request-id\": \"6c3f2a1e-001e-0042-2b1a-8d0c5e000000\",\n"
+    "} code=503\n"
+    "2026-03-02T10:00:00.300000Z DEBUG run: rslex_http_stream::retry::retry_strategy: "
+    "[RetryStrategy::run()] retrying after delay: 312.5ms tries=1 should_retry=true "
+    "delay=312.5ms\n"
+    "2026-03-02T10:00:01.000000Z  WARN rslex_http_stream::http_client::response: "
+    "[Response::success()] non-successful response\n"
+    "Status: 503 Service Unavailable\n"
+    "Headers: {\n"
+    "    \"x-ms-error-code\": \"ServerBusy\",\n"
+    "}\n"
+    "Body: <?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code><Message>"
+    "Operations per second is over the account limit.\n"
+    "RequestId:6c3f2a1e-001e-0042-2b1a-8d0c5e000001\n"
+    "Time:2026-03-02T10:00:01.0000000Z</Message></Error> code=503\n"
+    "2026-03-02T10:00:02.000000Z  WARN rslex_http_stream::http_client::response: "
+    "[Response::success()] non-successful response\n"
+    "Status: 500 Internal Server Error\n"
+    "Headers: {\n"
+    "    \"x-ms-error-code\": \"OperationTimedOut\",\n"
+    "}\n"
+    "Body: <?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>OperationTimedOut</Code>"
+    "<Message>The operation could not be completed within the permitted time.\n"
+    "RequestId:6c3f2a1e-001e-0042-2b1a-8d0c5e000002\n"
+    "Time:2026-03-02T10:00:02.0000000Z</Message></Error> code=500\n"
+    "2026-03-02T10:00:03.000000Z  WARN rslex_http_stream::http_client::response: non-successful "
+    "response request_uri=https://st2026.blob.core.windows.net/training-data/sample.csv "
+    "response_status_code=403 ms_server_side_request_id=Some(\"df3c1698-401e-0004-7bd8-"
+    "2cfcaa000000\")\n"
+    "2026-03-02T10:00:04.000000Z  WARN rslex_http_stream::http_client::response: non-successful "
+    "response Status: 403 Forbidden Headers: { \"x-ms-error-code\": "
+    "\"KeyBasedAuthenticationNotPermitted\", ... } method=HEAD "
+    "request_uri=https://st2026.blob.core.windows.net/training-data/train.csv\n"
+    "2026-03-02T10:00:05.000000Z  INFO rslex_http_stream::http_client::async_body: "
+    "[RetryStrategy::run()] Retrying due to timeout retry_attempt=1 delay=250ms "
+    "error=AsyncBodyError { kind: Timeout, inner: None }\n"
+    "2026-03-02T10:00:06.000000Z  INFO rslex_http_stream::http_client::async_body: "
+    "[RetryStrategy::run()] Retrying due to error retry_attempt=2 delay=500ms error=...\n"
+    "2026-03-02T10:00:07.000000Z  WARN rslex_http_stream::http_client::async_body: "
+    "[RetryStrategy::run()] ran out of retry attempts retry_attempt=8 error=Timed out while "
+    "trying to poll data from the response body\n"
+    "2026-03-02T10:00:08.000000Z  INFO run: rslex_http_stream::retry::retry_strategy: "
+    "[RetryStrategy::run()] ran out of backoff_delays, stopping retries tries=8 "
+    "should_retry=true delay=\"None\"\n"
+    "2026-03-02T10:00:09.000000Z  WARN rslex_http_stream::http_client::response: "
+    "[AsyncResponse::success()] non-successful response\n"
+    "Status: 503 Service Unavailable\n"
+    "Headers: {\n"
+    "    \"x-ms-error-code\": \"ServerBusy\",\n"
+    "} code=503";  // the log ends inside the event: it is still read
+}  // namespace
+
+TEST_CASE("rslex log: a multi-line response is one event, status and code read whole",
+          "[analyzers][rslex]") {
+  RslexLogAnalyzer a;
+  Evidence ev = Run(a, kMultiLine, "rslex.log.2026-03-02-10");
+  // Not one continuation line is malformed.
+  CHECK(a.stats().malformed == 0);
+  for (const auto& d : ev.diagnostics.kept()) CHECK(d.code != std::string("A201"));
+  CHECK(a.shape_count(RslexShape::kUnknown) == 0);
+  CHECK(a.shape_count(RslexShape::kContinuation) == 7 + 7 + 7 + 4);
+  CHECK(Num(ev, "runtime.non_success_responses") == 6);
+  CHECK(Num(ev, "runtime.http_errors.503") == 3);
+  CHECK(Num(ev, "runtime.http_errors.500") == 1);
+  CHECK(Num(ev, "runtime.http_errors.403") == 2);  // the field form and the one-line form
+  CHECK_FALSE(ev.facts.Has("runtime.http_errors.unknown"));
+  CHECK(Num(ev, "runtime.error_codes.ServerBusy") == 3);
+  CHECK(Num(ev, "runtime.error_codes.KeyBasedAuthenticationNotPermitted") == 1);
+  CHECK(Num(ev, "runtime.error_codes.OperationTimedOut") == 1);
+  // Only the synchronous body names a limit; the asynchronous 503s are "limit unknown".
+  CHECK(Num(ev, "runtime.throttled.requests") == 1);
+  CHECK(Num(ev, "runtime.throttled.server_busy") == 2);
+  CHECK(Num(ev, "runtime.throttled.timeout") == 1);
+  CHECK_FALSE(ev.facts.Has("runtime.throttled.egress"));
+  // Retries, give-ups and timeouts are told apart.
+  CHECK(Num(ev, "runtime.retries") == 3);
+  CHECK(Num(ev, "runtime.retry_give_ups") == 2);
+  CHECK(Num(ev, "runtime.timeouts") == 2);
+  // Provenance is the event's first line.
+  CHECK(ev.facts.Find("runtime.http_errors.503")->provenance.line == 1);
+  CHECK(ev.facts.Find("runtime.http_errors.500")->provenance.line == 18);
+  CHECK(ev.facts.Find("runtime.http_errors.403")->provenance.line == 26);
+  // A 403 is a refusal on the access lane.
+  bool access = false;
+  for (const auto& iv : ev.timeline) access |= iv.lane == "access" && iv.label == "403 refused";
+  CHECK(access);
+  CHECK(a.accounts().count("st2026") == 1);
+}
+
+TEST_CASE("rslex log: an event's continuation is bounded, the cut named with file:line",
+          "[analyzers][rslex]") {
+  std::string log =
+      "2026-03-02T10:00:00.000000Z  WARN rslex_http_stream::http_client::response: "
+      "[AsyncResponse::success()] non-successful response\n"
+      "Status: 503 Service Unavailable\n"
+      "Headers: {\n";
+  for (int i = 0; i < 200; ++i) log += "    \"x-ms-meta-" + std::to_string(i) + "\": \"v\",\n";
+  log += "} code=503\n";
+  log +=
+      "2026-03-02T10:00:01.000000Z  INFO copy_uri: rslex::prefetching: close time.busy=1ms "
+      "time.idle=1ms\n";
+  log += "not a tracing line\n";
+  RslexLogAnalyzer a;
+  Evidence ev = Run(a, log, "rslex.log.x");
+  CHECK(Num(ev, "runtime.http_errors.503") == 1);  // the part kept still reads
+  CHECK(a.stats().malformed == 1);                 // only the garbage line after the event
+  int cut = 0;
+  for (const auto& d : ev.diagnostics.kept())
+    if (d.code == std::string("A208")) {
+      ++cut;
+      CHECK(d.location.file == "rslex.log.x");
+      CHECK(d.location.line == 1);
+    }
+  CHECK(cut == 1);
+  CHECK(a.spans().at("copy_uri").closes == 1);
+}
+
+TEST_CASE("rslex log: an unclosed brace cannot swallow the log", "[analyzers][rslex]") {
+  std::string log =
+      "2026-03-02T10:00:00.000000Z  WARN rslex_http_stream::http_client::response: "
+      "[AsyncResponse::success()] non-successful response\n"
+      "Status: 503 Service Unavailable\n"
+      "Headers: {\n"
+      "2026-03-02T10:00:01.000000Z  INFO copy_uri: rslex::prefetching: close time.busy=1ms "
+      "time.idle=1ms\n";
+  for (int i = 0; i < 5000; ++i) log += "garbage\n";
+  RslexLogAnalyzer a;
+  Evidence ev = Run(a, log, "rslex.log.x");
+  CHECK(Num(ev, "runtime.http_errors.503") == 1);
+  CHECK(a.spans().at("copy_uri").closes == 1);  // a timestamp ends the open event
+  CHECK(a.stats().malformed == 5000);           // garbage after a close span owns nothing
+}
+
+TEST_CASE("rslex shapes: every known shape has a name, an example and a public source",
+          "[analyzers][rslex]") {
+  std::set<std::string_view> names;
+  for (const auto& s : RslexShapes()) {
+    CHECK_FALSE(s.name.empty());
+    CHECK(names.insert(s.name).second);
+    CHECK_FALSE(s.example.empty());
+    CHECK_FALSE(s.source.empty());
+    CHECK(s.source.find("shared") == std::string_view::npos);
+    CHECK(s.source.find("seeds") == std::string_view::npos);
+    CHECK(RslexShapeOf(s.shape) == &s);
+  }
+  CHECK(names.size() == kRslexShapeCount - 1);
+  // The invented forms no runtime writes are not shapes.
+  CHECK(ClassifyRslexMessage("Retrying request after 503", false) == RslexShape::kUnknown);
+  CHECK(ClassifyRslexMessage("non-successful response", false) == RslexShape::kUnknown);
+}
+
+TEST_CASE("rslex log: an empty body and trailing spaces lost in a copy are still owned",
+          "[analyzers][rslex]") {
+  const char* log =
+      "2026-03-02T10:00:00.000000Z  WARN rslex_http_stream::http_client::response: "
+      "[Response::success()] non-successful response\n"
+      "Status: 404 Not Found\n"
+      "Headers: {\n"
+      "    \"x-ms-error-code\": \"BlobNotFound\",\n"
+      "}\n"
+      "Body:\n";
+  RslexLogAnalyzer a;
+  Evidence ev = Run(a, log, "rslex.log.x");
+  CHECK(a.stats().malformed == 0);
+  CHECK(Num(ev, "runtime.http_errors.404") == 1);
+  CHECK(Num(ev, "runtime.error_codes.BlobNotFound") == 1);
 }

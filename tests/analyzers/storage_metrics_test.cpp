@@ -188,3 +188,40 @@ TEST_CASE("US date-time of Log Analytics exports", "[analyzers][bloblogs]") {
   CHECK_FALSE(ParseUsDateTime("5/1/2024, 10:000:00 AM"));
   CHECK_FALSE(ParseUsDateTime("5/1/2024, 10:00:123456789012 AM"));
 }
+
+TEST_CASE("Azure Monitor JSON: a metrics:getBatch answer, each resource kept apart",
+          "[analyzers][metrics]") {
+  // {"values": [one REST metrics response per resource]} (Azure Monitor "Metrics Batch - Batch",
+  // https://learn.microsoft.com/rest/api/monitor/metrics-batch/batch).
+  const char* batch = R"({"values": [
+  {"starttime": "2024-05-01T10:00:00Z", "endtime": "2024-05-01T10:02:00Z", "interval": "PT1M",
+   "namespace": "microsoft.storage/storageaccounts/blobservices", "resourceregion": "eastus",
+   "resourceid": "/subscriptions/s/resourceGroups/g/providers/Microsoft.Storage/storageAccounts/stjob01/blobServices/default",
+   "value": [{"name": {"value": "Egress"}, "unit": "Bytes", "timeseries": [
+     {"data": [{"timeStamp": "2024-05-01T10:00:00Z", "total": 1.5e12}]}]}]},
+  {"starttime": "2024-05-01T10:00:00Z", "endtime": "2024-05-01T10:02:00Z", "interval": "PT1M",
+   "namespace": "microsoft.storage/storageaccounts/blobservices", "resourceregion": "eastus",
+   "resourceid": "/subscriptions/s/resourceGroups/g/providers/Microsoft.Storage/storageAccounts/stother02/blobServices/default",
+   "value": [{"name": {"value": "Egress"}, "unit": "Bytes", "timeseries": [
+     {"data": [{"timeStamp": "2024-05-01T10:00:00Z", "total": 9.0e12}]}]}]}
+ ]})";
+  SECTION("without the accounts read, every resource is read") {
+    AzureMonitorMetricsAnalyzer a;
+    Evidence ev = Run(a, batch, "batch.json");
+    CHECK(ev.facts.Has("metrics.egress_gbps_peak"));
+    for (const auto& d : ev.diagnostics.kept()) CHECK(d.code != std::string("A212"));
+  }
+  SECTION("the job's account is kept, another account's series set aside by resource id") {
+    AzureMonitorMetricsAnalyzer a;
+    a.SetAccountsRead({"stjob01"});
+    Evidence ev = Run(a, batch, "batch.json");
+    // 1.5e12 bytes in one minute = 200 Gbit/s: stother02's 9e12 is not merged in.
+    CHECK(Num(ev, "metrics.egress_gbps_peak") == Approx(200));
+    bool set_aside = false;
+    for (const auto& d : ev.diagnostics.kept())
+      set_aside |= d.code == std::string("A213") &&
+                   d.message.find("stother02") != std::string::npos &&
+                   d.message.find("/values/1") != std::string::npos;
+    CHECK(set_aside);
+  }
+}

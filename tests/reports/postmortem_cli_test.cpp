@@ -51,14 +51,17 @@ TEST_CASE("postmortem names the bottleneck of the demo job", "[reports][cli][pos
   auto j = nlohmann::json::parse(json.out);
   CHECK(j["kind"] == kReportKind);
   CHECK(j["title"] == "Post-mortem");
-  // As the README runs it, with no flags: the log's 503 "Egress is over the account limit" and
-  // the account's Egress metric at the limit of its region (eastus, named by the metrics
-  // response) agree. The client's own latency is secondary: the account capped it.
+  // As the README runs it, with no flags: the log's 503s (Service Unavailable, no limit named)
+  // and the account's metrics (bandwidth throttling, Egress at the limit of its region, eastus,
+  // named by the metrics response) agree. The client's own latency is secondary: the account
+  // capped it.
   CHECK(j["verdict"] == "account egress, confirmed");
   CHECK(json.out.find("client-bound-latency") != std::string::npos);
   CHECK(j["verdict_level"] == "bad");
   CHECK(j["diagnosis"]["gpu"]["known"] == true);
-  CHECK(json.out.find("throttled-server-busy") != std::string::npos);
+  CHECK(json.out.find("throttled-egress") != std::string::npos);
+  // The metrics name the limit: no "limit unknown" beside it.
+  CHECK(json.out.find("throttled-server-busy") == std::string::npos);
   CHECK(j["findings"].size() >= 1);
   CHECK(j["evidence"]["series"].size() >= 1);
 
