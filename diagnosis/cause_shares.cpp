@@ -45,13 +45,14 @@ std::vector<IdleNodeReadingNothing> NodesIdleReadingNothing(const std::vector<No
   for (const auto& r : rows)
     if (r.reads == 0 && r.gpu_util_mean >= 0 && r.gpu_util_mean < busy_percent &&
         r.gpu_lost_gpu_s > 0)
-      out.push_back({r.node, r.gpu_lost_gpu_s, r.gpu_util_mean});
+      out.push_back({r.node, r.gpu_lost_gpu_s, r.gpu_util_mean, r});
   // Every node idle and reading nothing is a job that never started its work, not one node.
   if (out.size() == rows.size()) out.clear();
   return out;
 }
 
-IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts, double not_storage_gpu_s) {
+IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts,
+                  const std::vector<IdleNodeReadingNothing>& idle_nodes) {
   IdlePools p;
   if (!gpu.known) return p;
   if (!gpu.have_phases) {
@@ -67,15 +68,29 @@ IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts, double not_stora
     p.after_data_gpu_s = gpu.after_data_gpu_s;
     p.cached_gpu_s = gpu.cached_gpu_s;
   }
-  // The idle node's time is taken out where it most likely fell: a node that read nothing
-  // idled through the reads of the others (mount), else through a phase not known.
-  double left = std::max(0.0, not_storage_gpu_s);
-  for (double* pool : {&p.mount_other_gpu_s, &p.unknown_gpu_s, &p.mount_throttled_gpu_s,
-                       &p.download_gpu_s, &p.after_data_gpu_s, &p.cached_gpu_s}) {
-    double take = std::min(left, *pool);
-    *pool -= take;
-    left -= take;
-    p.not_storage_gpu_s += take;
+  auto take = [&](double* pool, double want) {
+    double got = std::clamp(want, 0.0, *pool);
+    *pool -= got;
+    p.not_storage_gpu_s += got;
+    return got;
+  };
+  for (const auto& n : idle_nodes) {
+    double left = std::max(0.0, n.lost_gpu_s);
+    // Where the node's own idle buckets fell against the job's phases.
+    if (n.row.phases_known && gpu.have_phases) {
+      const NodeRow& r = n.row;
+      left -= take(&p.download_gpu_s, r.lost_download_gpu_s);
+      left -= take(&p.mount_throttled_gpu_s, r.lost_throttled_gpu_s);
+      left -= take(&p.mount_other_gpu_s, r.lost_mount_gpu_s - r.lost_throttled_gpu_s);
+      left -= take(&p.cached_gpu_s, r.lost_cached_gpu_s);
+      left -= take(&p.after_data_gpu_s, r.lost_after_data_gpu_s);
+      left -= take(&p.unknown_gpu_s, r.lost_unknown_gpu_s);
+    }
+    // Otherwise (or what rounding left): a node that read nothing idled through the others'
+    // reads (mount), else through a phase not known.
+    for (double* pool : {&p.mount_other_gpu_s, &p.unknown_gpu_s, &p.mount_throttled_gpu_s,
+                         &p.download_gpu_s, &p.after_data_gpu_s, &p.cached_gpu_s})
+      left -= take(pool, left);
   }
   return p;
 }

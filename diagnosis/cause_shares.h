@@ -37,6 +37,7 @@ struct IdleNodeReadingNothing {
   std::string node;
   double lost_gpu_s = 0;
   double util_mean_percent = 0;
+  NodeRow row;  ///< its row, with its idle time by the job's phases when known
 };
 
 /// Nodes of `rows` whose log shows no reads (reads == 0) and whose GPUs were mostly idle
@@ -44,9 +45,11 @@ struct IdleNodeReadingNothing {
 std::vector<IdleNodeReadingNothing> NodesIdleReadingNothing(const std::vector<NodeRow>& rows,
                                                             double busy_percent);
 
-/// The pools of `gpu` (its phase split and gpu.lost_throttled_gpu_s), with `not_storage_gpu_s`
-/// taken out of the data-phase pools (mount first, then unknown, then download).
-IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts, double not_storage_gpu_s);
+/// The pools of `gpu` (its phase split and gpu.lost_throttled_gpu_s), with the idle nodes' time
+/// taken out: from the pools it fell in when the node's split is known, else from the mount's
+/// served reads first, then the unknown phase, then the rest.
+IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts,
+                  const std::vector<IdleNodeReadingNothing>& idle_nodes = {});
 
 /// The idle GPU time a finding's symptom coincided with: the pools its class may draw from.
 /// Throttling that covered under half of the mount's idle time coincided with the refusals

@@ -244,7 +244,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   std::vector<IdleNodeReadingNothing> idle_nodes = NodesIdleReadingNothing(nodes, busy_percent);
   double not_storage_gpu_s = 0;
   for (const auto& n : idle_nodes) not_storage_gpu_s += n.lost_gpu_s;
-  const IdlePools pools = PoolsOf(gpu, facts, not_storage_gpu_s);
+  const IdlePools pools = PoolsOf(gpu, facts, idle_nodes);
   double data_lost =
       gpu.have_phases || !gpu.known
           ? pools.download_gpu_s + pools.mount_throttled_gpu_s + pools.mount_other_gpu_s

@@ -44,7 +44,7 @@ TEST_CASE("four findings on the same idle time share it: the cause takes it, the
           "[diagnosis][shares]") {
   GpuTimeLost gpu = Mount(7140, 0);  // the demo's 119 GPU-minutes
   FactSet facts;
-  IdlePools pools = PoolsOf(gpu, facts, 0);
+  IdlePools pools = PoolsOf(gpu, facts);
   std::vector<Finding> fs = {
       Of("small", Bottleneck::kSmallFiles), Of("egress", Bottleneck::kAccountEgress),
       Of("threads", Bottleneck::kClientThreads), Of("mode", Bottleneck::kAccessMode)};
@@ -65,7 +65,7 @@ TEST_CASE("a throttling burst draws only its own minutes; another cause takes th
   GpuTimeLost gpu = Mount(6000, 2000);
   FactSet facts;
   facts.Set(Num("gpu.lost_throttled_gpu_s", 900, Unit::kSeconds));
-  IdlePools pools = PoolsOf(gpu, facts, 0);
+  IdlePools pools = PoolsOf(gpu, facts);
   std::vector<Finding> fs = {Of("requests", Bottleneck::kRequestRate),
                              Of("small", Bottleneck::kSmallFiles)};
   AllocateShares(&fs[0], &fs, pools);
@@ -102,11 +102,27 @@ TEST_CASE("a node idle while it read nothing is set apart from every storage cau
   CHECK(NodesIdleReadingNothing(rows, 20).empty());
 
   GpuTimeLost gpu = Mount(24900, 0);
-  IdlePools pools = PoolsOf(gpu, FactSet{}, 24000);
+  IdlePools pools = PoolsOf(gpu, FactSet{}, {{"node-3", 24000, 1.5, {}}});
   CHECK(pools.not_storage_gpu_s == Approx(24000));
   std::vector<Finding> fs = {Of("small", Bottleneck::kSmallFiles)};
   AllocateShares(&fs[0], &fs, pools);
   CHECK(fs[0].impact_gpu_s == Approx(900));
+
+  // The idle node's split by the job's phases is taken from those pools: its idle time during
+  // the others' download is not the download's to charge.
+  GpuTimeLost dl;
+  dl.known = dl.have_phases = true;
+  dl.download_gpu_s = 7680 + 7680;  // two nodes waiting 16 min, and the idle node meanwhile
+  dl.cached_gpu_s = 11520;          // the idle node after the download
+  dl.lost_gpu_s = dl.download_gpu_s + dl.cached_gpu_s;
+  IdleNodeReadingNothing idle_node{"node-2", 19200, 1, {}};
+  idle_node.row.phases_known = true;
+  idle_node.row.lost_download_gpu_s = 7680;
+  idle_node.row.lost_cached_gpu_s = 11520;
+  IdlePools split = PoolsOf(dl, FactSet{}, {idle_node});
+  CHECK(split.download_gpu_s == Approx(7680));
+  CHECK(split.cached_gpu_s == Approx(0));
+  CHECK(split.not_storage_gpu_s == Approx(19200));
 }
 
 namespace {
