@@ -21,7 +21,7 @@ std::vector<double*> PoolsFor(Bottleneck b, IdlePools* p) {
     // A burst (refusals over less than half of the mount's idle time) coincided with its own
     // minutes; refusals over most of it were the mount's condition.
     double mount = p->mount_throttled_gpu_s + p->mount_other_gpu_s;
-    if (mount > 0 && p->mount_throttled_gpu_s < 0.5 * mount)
+    if (p->throttle_times_known && mount > 0 && p->mount_throttled_gpu_s < 0.5 * mount)
       return {&p->download_gpu_s, &p->mount_throttled_gpu_s, &p->unknown_gpu_s};
   }
   return {&p->download_gpu_s, &p->mount_throttled_gpu_s, &p->mount_other_gpu_s, &p->unknown_gpu_s};
@@ -61,6 +61,7 @@ IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts,
     const Fact* thr = facts.Find("gpu.lost_throttled_gpu_s");
     double throttled =
         thr && thr->is_number() ? std::clamp(thr->number(), 0.0, gpu.mount_gpu_s) : 0.0;
+    p.throttle_times_known = thr && thr->is_number();
     p.download_gpu_s = gpu.download_gpu_s;
     p.mount_throttled_gpu_s = throttled;
     p.mount_other_gpu_s = gpu.mount_gpu_s - throttled;
@@ -117,7 +118,7 @@ double AllocateShares(const Finding* cause, std::vector<Finding>* findings, Idle
     if (f.secondary_note.rfind("cost ", 0) == 0)
       give(&f);
     else
-      f.impact_gpu_s = f.impact_gpu_s < 0 ? -1 : 0;
+      f.impact_gpu_s = 0;
   }
   return total;
 }

@@ -25,6 +25,8 @@ struct IdlePools {
   double cached_gpu_s = 0;           ///< mount served from its cache: only an access failure
   /// Idle time of nodes that read nothing while idle: no storage cause draws it.
   double not_storage_gpu_s = 0;
+  /// Storage refused requests at known times (the split above has a refused part).
+  bool throttle_times_known = false;
 
   double Total() const {
     return download_gpu_s + mount_throttled_gpu_s + mount_other_gpu_s + unknown_gpu_s +
