@@ -407,6 +407,16 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                       "{}.",
                       when)
                 : "Nothing to fix on the storage side.";
+    // A failed output write is not GPU time lost, but it is not nothing either: say so.
+    for (const auto& iv : report->evidence.timeline)
+      if (iv.lane == "data-runtime" && analyzers::IContains(iv.label, "upload") &&
+          iv.status.rfind("Failure", 0) == 0) {
+        d.fix += fmt::format(
+            " The output upload failed ({}): it cost no GPU time, but the job's outputs may "
+            "not have been written; its error is in the rslex log.",
+            iv.source);
+        break;
+      }
     if (busy_burst_gpu_s >= 0)
       d.fix += fmt::format(
           " A burst of 503 'server is busy' cost {} ({:.1f}% of the GPU time sampled): too little "
