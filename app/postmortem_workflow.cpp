@@ -172,7 +172,8 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
     return Fail(std::move(outcome), ExitStatus::kInputError);
   report.evidence.facts = facts;
   // A job folder with one subfolder per node is also read node by node, for the node table.
-  std::vector<NodeRow> nodes = diagnosis::ReadNodeFolders(request.job_dir, analyze.options);
+  std::vector<NodeRow> nodes =
+      diagnosis::ReadNodeFolders(request.job_dir, analyze.options, &report.evidence);
   diagnosis::DiagnosePostmortem(rule_set, std::move(nodes), &report);
   AddResults(&report);
   outcome.has_report = true;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/units.h"
+#include "diagnosis/claim_checks.h"
 #include "diagnosis/gpu_time_summary.h"
 
 namespace feedcheck::diagnosis {
@@ -138,6 +139,16 @@ FixEstimate EstimateAccessFix(const Evidence& ev, const GpuTimeLost& gpu) {
   const double busy_before = sampled_before - lost_before;
   const std::string when = ClockUtc(*start);
   // The job never ran its own work: nothing shows how it runs once it can read.
+  if (busy_before < std::max(60.0, 0.01 * gpu.sampled_gpu_s) && InputReadBefore(ev, *start)) {
+    // The input was read; the GPUs did too little before the refusals to say how it runs.
+    FixEstimate e = Unavailable(fmt::format(
+        "no estimate of the job once it can go on: its input was read, but its GPUs did too "
+        "little before storage refused it ({}) to show how it runs; with {} the {} the GPUs "
+        "were held idle are not spent again",
+        when, change, FormatGpuTime(lost_after + lost_before)));
+    e.idle_fraction_before = gpu.idle_fraction;
+    return e;
+  }
   if (busy_before < std::max(60.0, 0.01 * gpu.sampled_gpu_s)) {
     FixEstimate e = Unavailable(fmt::format(
         "no estimate of the job once it can read: it never got past its input (storage refused "

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "analyzers/analyze_paths.h"
+#include "analyzers/gpu_phases.h"
 #include "core/units.h"
 
 namespace feedcheck::diagnosis {
@@ -82,7 +83,8 @@ std::vector<std::string> NodeFolders(const std::string& job_dir) {
 }  // namespace
 
 std::vector<NodeRow> ReadNodeFolders(const std::string& job_dir,
-                                     const analyzers::AnalyzerOptions& options) {
+                                     const analyzers::AnalyzerOptions& options,
+                                     const Evidence* job) {
   std::vector<std::string> folders = NodeFolders(job_dir);
   std::vector<NodeRow> rows;
   if (folders.size() < 2) return rows;
@@ -105,6 +107,33 @@ std::vector<NodeRow> ReadNodeFolders(const std::string& job_dir,
     }
     if (throttled < 0 && f.Find("runtime.non_success_responses")) throttled = 0;
     row.throttled = throttled;
+    // What the node's own rslex log shows it read: spans that spent time (copies, prefetches,
+    // mount reads) and responses. A log with neither: the node asked storage for nothing.
+    if (const Fact* responses = f.Find("runtime.non_success_responses");
+        responses && responses->is_number()) {
+      double reads = responses->number();
+      for (const auto& [key, fact] : f)
+        if (key.rfind("runtime.span_busy_s.", 0) == 0 && fact.is_number() && fact.number() > 0)
+          reads += 1;
+      row.reads = reads;
+    }
+    // The node's idle buckets against what the data runtime was doing anywhere in the job.
+    if (const Series* lost = r.evidence.FindSeries("gpu.lost_gpu_s_by_time"); lost && job) {
+      Evidence joined;
+      joined.timeline = job->timeline;
+      joined.series.push_back(*lost);
+      if (const Series* egress = job->FindSeries("metrics.egress_gbps"))
+        joined.series.push_back(*egress);
+      if (auto split = analyzers::SplitGpuTimeByPhase(joined)) {
+        row.phases_known = true;
+        row.lost_download_gpu_s = split->download_gpu_s;
+        row.lost_mount_gpu_s = split->mount_gpu_s;
+        row.lost_throttled_gpu_s = split->throttled_gpu_s;
+        row.lost_cached_gpu_s = split->cached_gpu_s;
+        row.lost_after_data_gpu_s = split->after_data_gpu_s;
+        row.lost_unknown_gpu_s = split->unknown_gpu_s;
+      }
+    }
     rows.push_back(std::move(row));
   }
   if (rows.size() < 2) rows.clear();

@@ -7,15 +7,19 @@
 #include <vector>
 
 #include "analyzers/line_analyzer.h"
+#include "core/evidence.h"
 #include "core/fact_set.h"
 #include "reports/diagnosis_summary.h"
 
 namespace feedcheck::diagnosis {
 
 /// One row per node subfolder of `job_dir` that holds anything readable; empty unless there
-/// are two or more.
+/// are two or more. With `job` (the whole job's evidence), a node whose GPU samples are in its
+/// folder gets its GPU time lost split by the job's phases (its buckets against the job's
+/// timeline and the account's egress).
 std::vector<NodeRow> ReadNodeFolders(const std::string& job_dir,
-                                     const analyzers::AnalyzerOptions& options);
+                                     const analyzers::AnalyzerOptions& options,
+                                     const Evidence* job = nullptr);
 
 /// Rows from the per-node GPU facts (gpu.node_*) of the whole job, for nodes not in `rows` yet
 /// (a job folder with one GPU file per node but one set of logs).

@@ -96,6 +96,34 @@ FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLos
         return Unavailable(
             "no estimate: needs the account's Egress metric and its limit (--region or "
             "--account-egress-gbps)");
+      // This job's own rate, when its bytes and its download time are known: on a shared
+      // account the total is mostly other workloads', and the job's share is what a fix moves.
+      auto bytes = Number(facts, "dataset.bytes");
+      auto download_s = Number(facts, "runtime.download_s");
+      if (bytes && download_s && *bytes > 0 && *download_s > 0 && phase->name == "download") {
+        double own = *bytes * 8 / 1e9 / *download_s;
+        if (own < 0.7 * *observed) {
+          double can = nic > 0 ? std::min(nodes * nic, limit) : limit;
+          if (can <= 1.05 * own)
+            return Unavailable(fmt::format(
+                "no figure: this job read at {} of the account's {}; an account of its own "
+                "({}) would not make it faster",
+                FormatBitRate(own * 1e9), FormatBitRate(*observed * 1e9),
+                FormatBitRate(can * 1e9)));
+          FixEstimate e =
+              Finish(facts, gpu, *phase, can / own, "an account of its own for the input");
+          e.assumptions = {
+              fmt::format("the account served {} during the download, this job {} of it "
+                          "({} in {}): other workloads took the rest",
+                          FormatBitRate(*observed * 1e9), FormatBitRate(own * 1e9),
+                          FormatBytes(*bytes), FormatSeconds(*download_s)),
+              fmt::format("on an account of its own the download runs at {} (min of the nodes' "
+                          "NICs and the account's limit)",
+                          FormatBitRate(can * 1e9)),
+              "nothing else in the job changes"};
+          return e;
+        }
+      }
       int accounts = std::max(2, AccountsForFullRate(nodes, nic, limit));
       FixEstimate e;
       if (nic > 0 && nodes * nic < 0.9 * *observed) {

@@ -7,11 +7,16 @@
 #include <set>
 #include <string>
 
+#include "analyzers/text_util.h"
+#include "core/units.h"
 #include "diagnosis/access_fix_estimate.h"
+#include "diagnosis/cause_shares.h"
+#include "diagnosis/claim_checks.h"
 #include "diagnosis/cluster_nodes.h"
 #include "diagnosis/evidence_sources.h"
 #include "diagnosis/fix_estimate.h"
 #include "diagnosis/gpu_time_summary.h"
+#include "diagnosis/partition_limit.h"
 #include "reports/measurement_caveat.h"
 #include "rules/advice.h"
 
@@ -137,20 +142,16 @@ bool IsThrottleClass(Bottleneck b) { return IsAccountLimit(b) || b == Bottleneck
 // costs the GPU time lost while requests were refused, not the mount's other idle time.
 // Refusals over most of it were the mount's condition: all of it, as a download's GPUs wait for
 // all of the download. The same holds for a bare 503 "server is busy" that names no limit.
-double ThrottleCostGpuS(const GpuTimeLost& gpu, const FactSet& facts) {
-  auto throttled = Number(facts, "gpu.lost_throttled_gpu_s");
-  if (gpu.have_phases && throttled && *throttled < 0.5 * gpu.mount_gpu_s)
-    return gpu.download_gpu_s + *throttled;
-  return DataPhaseLostGpuS(gpu);
+double ThrottleCostGpuS(const IdlePools& pools) {
+  Finding throttling;
+  throttling.bottleneck = Bottleneck::kRequestRate;
+  return CoincidentGpuS(throttling, pools);
 }
 
-double ImpactOf(const Finding& f, const GpuTimeLost& gpu, const FactSet& facts) {
+// The idle GPU time the finding's symptom coincided with (cause_shares.h).
+double ImpactOf(const Finding& f, const GpuTimeLost& gpu, const IdlePools& pools) {
   if (!gpu.known || f.bottleneck == Bottleneck::kNone) return -1;
-  // A job that storage refused lost all its idle time to it: the data never came.
-  if (f.bottleneck == Bottleneck::kAccessFailure) return gpu.lost_gpu_s;
-  if (f.bottleneck == Bottleneck::kAccessMode && gpu.have_phases) return gpu.download_gpu_s;
-  if (IsThrottleClass(f.bottleneck)) return ThrottleCostGpuS(gpu, facts);
-  return DataPhaseLostGpuS(gpu);
+  return CoincidentGpuS(f, pools);
 }
 
 std::string ImpactText(const Finding& f, const GpuTimeLost& gpu) {
@@ -158,6 +159,9 @@ std::string ImpactText(const Finding& f, const GpuTimeLost& gpu) {
   // A brief throttling burst did cost its own time; the note says how much.
   if (f.secondary && f.secondary_note.rfind("cost ", 0) == 0) return f.secondary_note;
   if (f.secondary) return fmt::format("0 GPU time in this job ({})", f.secondary_note);
+  // Its symptom was present, but the idle time it coincided with is already the cause's.
+  if (f.impact_gpu_s <= 0)
+    return "none of its own: the idle time it coincided with is charged to the cause";
   if (f.bottleneck == Bottleneck::kAccessFailure)
     return fmt::format("{}, all the GPU time lost: the job failed on access",
                        FormatGpuTime(f.impact_gpu_s));
@@ -196,6 +200,18 @@ void JoinSources(const std::set<SourceKind>& sources, bool account_cleared,
 }  // namespace
 
 void AddObservedWorkloadFacts(FactSet* facts) {
+  // An explicit cap on the mount's disk cache (a negative value leaves space free instead).
+  if (const Fact* cap = facts->Find("runtime.setting.DATASET_MOUNT_CACHE_SIZE");
+      cap && cap->is_text()) {
+    std::optional<double> bytes = ParseBytes(cap->text());
+    if (!bytes) bytes = analyzers::ParseDouble(cap->text());  // usize: bare bytes
+    if (bytes && *bytes > 0) {
+      Provenance p = cap->provenance;
+      p.origin = FactOrigin::kDerived;
+      p.source = "DATASET_MOUNT_CACHE_SIZE=" + cap->text() + " (" + cap->provenance.source + ")";
+      facts->Set(NumberFact("runtime.mount_cache_bytes", *bytes, Unit::kBytes, p));
+    }
+  }
   if (facts->Find("workload.mode")) return;
   const Fact* mode = facts->Find("runtime.mode");
   if (!mode || !mode->is_text()) return;
@@ -222,10 +238,26 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   // job's storage account.
   const bool probes_saw_storage = !CaveatOf(facts).any();
   const GpuTimeLost& gpu = d.gpu;
-  double data_lost = DataPhaseLostGpuS(gpu);
+  // Nodes whose GPUs idled while they read nothing: their idle time is no storage cause's.
+  AddGpuNodeRows(facts, &nodes);
+  const double busy_percent = Number(facts, "gpu.busy_threshold_percent").value_or(10) * 2;
+  std::vector<IdleNodeReadingNothing> idle_nodes = NodesIdleReadingNothing(nodes, busy_percent);
+  double not_storage_gpu_s = 0;
+  for (const auto& n : idle_nodes) not_storage_gpu_s += n.lost_gpu_s;
+  const IdlePools pools = PoolsOf(gpu, facts, idle_nodes);
+  double data_lost =
+      gpu.have_phases || !gpu.known
+          ? pools.download_gpu_s + pools.mount_throttled_gpu_s + pools.mount_other_gpu_s
+          : pools.unknown_gpu_s;
+  // Refusals that did not coincide with the activity that failed did not end the job (two 404s
+  // on optional files at the start, an upload that timed out an hour later).
+  if (std::string why = AccessRefusalsMissFailure(report->evidence); !why.empty())
+    for (auto& f : findings)
+      if (f.bottleneck == Bottleneck::kAccessFailure) MarkSecondary(&f, why);
   // Storage refused the job outright: whatever the GPUs did, the job failed on access.
   const bool access_failed = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
-    return f.bottleneck == Bottleneck::kAccessFailure && f.severity != Severity::kInfo;
+    return f.bottleneck == Bottleneck::kAccessFailure && f.severity != Severity::kInfo &&
+           !f.secondary;
   });
   bool gpus_busy =
       !access_failed && gpu.known && gpu.sampled_gpu_s > 0 &&
@@ -233,14 +265,20 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
 
   // 1. What each finding cost, and which ones do not describe this job.
   for (auto& f : findings) {
-    f.impact_gpu_s = ImpactOf(f, gpu, facts);
+    f.impact_gpu_s = ImpactOf(f, gpu, pools);
     if (f.bottleneck == Bottleneck::kNone) continue;
     if (std::string why = Contradiction(f, account); !why.empty())
       MarkSecondary(&f, "would have limited a larger run; not this one: " + why);
+    else if (gpus_busy && f.bottleneck != Bottleneck::kAccessFailure && !idle_nodes.empty())
+      MarkSecondary(&f, fmt::format("did not cost GPU time in this job: the idle time was on {}, "
+                                    "which read nothing",
+                                    idle_nodes.front().node));
     else if (gpus_busy && f.bottleneck != Bottleneck::kAccessFailure)
       MarkSecondary(&f, f.basis == FindingBasis::kCapacity
                             ? "would have limited a larger run; the GPUs were busy in this one"
                             : "did not cost GPU time in this job: the GPUs were busy");
+    else if (f.impact_gpu_s == 0 && f.basis == FindingBasis::kObserved && gpu.lost_gpu_s > 0)
+      MarkSecondary(&f, "its symptom coincided with no idle GPU time");
   }
 
   // 2. The cause: the observed finding that cost the most GPU time; among equals, the class
@@ -306,9 +344,9 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   // rest of the idle time fell while storage served every request.
   double busy_burst_gpu_s = -1;
   if (busy_unexplained && gpu.known && gpu.sampled_gpu_s > 0 &&
-      ThrottleCostGpuS(gpu, facts) < kBusyIdleFraction * gpu.sampled_gpu_s) {
+      ThrottleCostGpuS(pools) < kBusyIdleFraction * gpu.sampled_gpu_s) {
     busy_unexplained = false;
-    busy_burst_gpu_s = ThrottleCostGpuS(gpu, facts);
+    busy_burst_gpu_s = ThrottleCostGpuS(pools);
     if (!cause) {
       for (auto& f : findings)
         if (f.bottleneck != Bottleneck::kNone)
@@ -320,7 +358,28 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   }
   Bottleneck cls = Bottleneck::kNone;
   std::string rule_id, rule_title;  // copies: sorting below moves the findings
-  if (gpus_busy) {
+  const bool idle_nodes_explain =
+      gpus_busy && !idle_nodes.empty() && not_storage_gpu_s >= kBusyIdleFraction * gpu.lost_gpu_s;
+  for (const auto& n : idle_nodes)
+    d.not_storage_nodes.push_back(
+        fmt::format("{}: GPUs {:.0f}% busy, {} lost, while its data runtime read nothing", n.node,
+                    n.util_mean_percent, FormatGpuTime(n.lost_gpu_s)));
+  const PartitionLimit partition = PartitionTargetHit(facts);
+  if (idle_nodes_explain) {
+    // The idle time was on nodes that asked storage for nothing: not storage, and where.
+    d.cause = "not storage";
+    JoinSources({SourceKind::kGpuSamples, SourceKind::kDataRuntimeLog}, false, &d.agreeing_sources);
+    d.confidence = "confirmed";
+    std::vector<std::string> names;
+    for (const auto& n : idle_nodes) names.push_back(n.node);
+    d.fix = fmt::format(
+        "Not storage: {} idled while {} data runtime read nothing (no reads in its rslex log), "
+        "the other nodes busy. Storage cannot hold back a node that asks it for nothing: look "
+        "at that node's own process (a rank that hung or waited on the others, a data loader "
+        "that never started, a failed device).",
+        fmt::join(names, ", "), names.size() == 1 ? "its" : "their");
+    d.attributed_gpu_s = not_storage_gpu_s;
+  } else if (gpus_busy) {
     d.cause = "none found";
     std::set<SourceKind> s = {SourceKind::kGpuSamples};
     if (account.have_rslex && account.log_throttled == 0) s.insert(SourceKind::kDataRuntimeLog);
@@ -348,22 +407,49 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                       "{}.",
                       when)
                 : "Nothing to fix on the storage side.";
+    // A failed output write is not GPU time lost, but it is not nothing either: say so.
+    for (const auto& iv : report->evidence.timeline)
+      if (iv.lane == "data-runtime" && analyzers::IContains(iv.label, "upload") &&
+          iv.status.rfind("Failure", 0) == 0) {
+        d.fix += fmt::format(
+            " The output upload failed ({}): it cost no GPU time, but the job's outputs may "
+            "not have been written; its error is in the rslex log.",
+            iv.source);
+        break;
+      }
     if (busy_burst_gpu_s >= 0)
       d.fix += fmt::format(
           " A burst of 503 'server is busy' cost {} ({:.1f}% of the GPU time sampled): too little "
           "to have held the job back.",
           FormatGpuTime(busy_burst_gpu_s), 100 * busy_burst_gpu_s / gpu.sampled_gpu_s);
+  } else if (busy_unexplained && partition.applies) {
+    // Refused while every account figure was far below its limit: a per-blob or partition
+    // target, which the account's limits say nothing about.
+    d.cause = "blob or partition target";
+    JoinSources({SourceKind::kDataRuntimeLog, SourceKind::kStorageMetrics}, false,
+                &d.agreeing_sources);
+    d.confidence = partition.confirmed ? "confirmed" : "likely";
+    d.fix = fmt::format(
+        "Storage refused requests while {}: no account limit was near, so the target hit was a "
+        "single blob's or partition's (a blob serves up to 500 requests/s; see {}). Spread the "
+        "reads over more blobs (shard one large file, or give each reader its own shards), keep "
+        "AZUREML_DATASET_HTTP_RETRY_COUNT at its default; more accounts or a raised account "
+        "limit would not help.",
+        partition.figures, kBlobTargetsSource);
+    d.attributed_gpu_s = gpu.known ? ThrottleCostGpuS(pools) : -1;
   } else if (busy_unexplained) {
     d.cause = "throttled, limit unknown";
     d.confidence = "inconclusive";
-    d.settle_with = account.have_metrics
-                        ? "StorageBlobLogs for the job's window (status, ServerLatencyMs per "
-                          "request) or the account's limits (--region / --account-egress-gbps)"
-                        : kMetricsCommand;
+    d.settle_with = !account.have_metrics ? kMetricsCommand
+                    : account.egress_limit
+                        ? "StorageBlobLogs for the job's window (status, ServerLatencyMs and Uri "
+                          "per request): which blobs were refused"
+                        : "StorageBlobLogs for the job's window (status, ServerLatencyMs per "
+                          "request) or the account's limits (--region / --account-egress-gbps)";
     d.fix =
         "Keep AZUREML_DATASET_HTTP_RETRY_COUNT at its default; compare the account's egress "
         "and transactions with its limits to see which one was hit.";
-    d.attributed_gpu_s = gpu.known ? ThrottleCostGpuS(gpu, facts) : -1;
+    d.attributed_gpu_s = gpu.known ? ThrottleCostGpuS(pools) : -1;
   } else if (cause) {
     cls = cause->bottleneck;
     rule_id = cause->rule_id;
@@ -415,6 +501,13 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     if (!cause_mode.empty() && !mode.empty() && mode != cause_mode)
       MarkSecondary(&f, fmt::format("contradicts the fix (input mode {})", cause_mode));
   }
+  // Each finding's own share of the idle time: the cause first; never more than was lost.
+  if (gpu.known) {
+    AllocateShares(cause, &findings, pools);
+    if (!rule_id.empty() && d.attributed_gpu_s >= 0)
+      for (const auto& f : findings)
+        if (f.rule_id == rule_id) d.attributed_gpu_s = f.impact_gpu_s;
+  }
   for (auto& f : findings) f.impact = ImpactText(f, gpu);
 
   // 4. Order: the cause, then what else cost GPU time, then the rest; secondary last.
@@ -434,7 +527,6 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
     d.estimate = EstimateAccessFix(report->evidence, gpu);
   else if (cls != Bottleneck::kNone && d.confidence != "inconclusive")
     d.estimate = EstimateFix(cls, facts, gpu);
-  AddGpuNodeRows(facts, &nodes);
   d.straggler = MarkStraggler(&nodes);
   // A straggling download on a client-side cause: the fix is that node catching up.
   if (!d.straggler.empty() && d.confidence != "inconclusive" &&
@@ -470,6 +562,8 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
       d.cause == "inconclusive" ? d.cause : fmt::format("{}, {}", d.cause, d.confidence);
   if (d.cause == "none found")
     report->verdict_level = VerdictLevel::kGood;
+  else if (d.cause == "not storage")
+    report->verdict_level = VerdictLevel::kWarning;  // GPU time lost, but not to storage
   else if (d.confidence == "inconclusive")
     report->verdict_level = VerdictLevel::kUnknown;
   else if (cls == Bottleneck::kAccessFailure)

@@ -68,6 +68,7 @@ json DiagnosisToJson(const DiagnosisSummary& d) {
                      {"gpu_util_mean", n.gpu_util_mean},
                      {"gpu_lost_gpu_s", n.gpu_lost_gpu_s},
                      {"throttled", n.throttled},
+                     {"reads", n.reads},
                      {"straggler", n.straggler}});
   return {{"cause", d.cause},
           {"confidence", d.confidence},
@@ -78,7 +79,8 @@ json DiagnosisToJson(const DiagnosisSummary& d) {
           {"gpu", gpu},
           {"estimate", estimate},
           {"nodes", nodes},
-          {"straggler", d.straggler}};
+          {"straggler", d.straggler},
+          {"not_storage_nodes", d.not_storage_nodes}};
 }
 
 DiagnosisSummary DiagnosisFromJson(const json& j) {
@@ -121,11 +123,13 @@ DiagnosisSummary DiagnosisFromJson(const json& j) {
       row.gpu_util_mean = Num(n, "gpu_util_mean", -1);
       row.gpu_lost_gpu_s = Num(n, "gpu_lost_gpu_s", -1);
       row.throttled = Num(n, "throttled", -1);
+      row.reads = Num(n, "reads", -1);
       row.straggler = Flag(n, "straggler");
       d.nodes.push_back(std::move(row));
     }
   }
   d.straggler = Text(j, "straggler");
+  d.not_storage_nodes = Texts(j, "not_storage_nodes");
   return d;
 }
 

@@ -44,6 +44,13 @@ struct NodeRow {
   double gpu_util_mean = -1;
   double gpu_lost_gpu_s = -1;
   double throttled = -1;  ///< refused requests in that node's own log
+  /// Reads in that node's own rslex log (span closes and responses); 0: it read nothing.
+  double reads = -1;
+  /// That node's GPU time lost split by the whole job's phases (what the data runtime was doing
+  /// anywhere when it fell); phases_known false when its GPU samples are not in its folder.
+  bool phases_known = false;
+  double lost_download_gpu_s = 0, lost_mount_gpu_s = 0, lost_throttled_gpu_s = 0,
+         lost_cached_gpu_s = 0, lost_after_data_gpu_s = 0, lost_unknown_gpu_s = 0;
   bool straggler = false;
 };
 
@@ -59,6 +66,8 @@ struct DiagnosisSummary {
   FixEstimate estimate;
   std::vector<NodeRow> nodes;
   std::string straggler;  ///< the slow node's name and why, "" when none stands out
+  /// Nodes whose GPUs idled while they read nothing: "node-3: GPUs 0% busy, read nothing".
+  std::vector<std::string> not_storage_nodes;
 };
 
 }  // namespace feedcheck

@@ -77,6 +77,7 @@ std::string DiagnosisSection(const Report& r) {
                          n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
     out += "</table>\n";
     if (!d.straggler.empty()) out += fmt::format("<p>Straggler: {}</p>\n", E(d.straggler));
+    for (const auto& n : d.not_storage_nodes) out += fmt::format("<p>Not storage: {}</p>\n", E(n));
   }
   return out + "</section>\n";
 }

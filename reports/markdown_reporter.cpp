@@ -142,6 +142,7 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
                            n.gpu_lost_gpu_s >= 0 ? GpuTimeText(n.gpu_lost_gpu_s) : "-",
                            n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
       if (!dx.straggler.empty()) out << "\nStraggler: " << dx.straggler << "\n";
+      for (const auto& n : dx.not_storage_nodes) out << "\nNot storage: " << n << "\n";
       out << "\n";
     }
   }

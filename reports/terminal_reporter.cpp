@@ -211,6 +211,7 @@ void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
     out << table.Render();
     PrintMore(out, d.nodes.size() - shown, "nodes", "  ", paint);
     if (!d.straggler.empty()) PrintWrapped(out, "straggler: " + d.straggler, "  ", paint);
+    for (const auto& n : d.not_storage_nodes) PrintWrapped(out, "not storage: " + n, "  ", paint);
   }
 }
 

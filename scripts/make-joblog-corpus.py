@@ -582,6 +582,8 @@ def main():
     import joblog_corpus_unseen
     joblog_corpus_unseen.register(sys.modules[__name__])
     joblog_corpus_third.register(sys.modules[__name__])
+    import joblog_corpus_causal  # real-form logs; which cause coincided with the idle time
+    joblog_corpus_causal.register(sys.modules[__name__])
     os.makedirs(ROOT, exist_ok=True)
     for sub in ("profiles", "with"):
         shutil.rmtree(os.path.join(ROOT, sub), ignore_errors=True)

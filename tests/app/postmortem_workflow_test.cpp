@@ -11,6 +11,7 @@
 
 #include "app/app_messages.h"
 #include "app_test_support.h"
+#include "diagnosis/claim_checks.h"
 
 using namespace feedcheck;
 using namespace feedcheck::app;
@@ -109,6 +110,12 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
           raised = raised || diag.code == code.get<std::string>();
         CHECK_FALSE(raised);
       }
+    // The verdict's claims hold against the job's own timeline and facts, and every finding's
+    // cost is its own share: they never sum past the GPU time lost.
+    for (const auto& claim : diagnosis::ContradictedClaims(r))
+      FAIL_CHECK("contradiction: " << claim);
+    // "Not storage" names the node that idled while reading nothing.
+    if (d.cause == "not storage") CHECK_FALSE(d.not_storage_nodes.empty());
     if (label.contains("straggler")) {
       REQUIRE(d.nodes.size() >= 2);
       const std::string straggler = label["straggler"];

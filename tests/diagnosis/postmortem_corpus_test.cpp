@@ -146,3 +146,54 @@ TEST_CASE("odd input of the third pass: cut rows, other accounts, a stated zone"
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("'Asia/Kolkata' is not a UTC offset") != std::string::npos);
 }
+
+TEST_CASE("causes charged only the idle time they coincided with, claims checked",
+          "[diagnosis][corpus]") {
+  // The demo: the cause's cost once; the finding on the same minutes has none of its own.
+  CommandResult demo = Postmortem("job-demo", nlohmann::json::array(), "term");
+  REQUIRE(demo.exit_code == 0);
+  CHECK(demo.out.find("cost: 123 GPU-minutes") != std::string::npos);
+  CHECK(demo.out.find("none of its own: the idle time it coincided with is charged to the "
+                      "cause") != std::string::npos);
+  // A node idle while it read nothing: not storage, named; small files take none of its time.
+  CommandResult idle = Postmortem("idle-node-reads-nothing",
+                                  {"--sku", "Standard_ND96asr_v4", "--nodes", "4", "--region",
+                                   "eastus", "--profile", "profiles/idle-node-reads-nothing.yaml"},
+                                  "term");
+  REQUIRE(idle.exit_code == 0);
+  CHECK(idle.out.find("Verdict: NOT STORAGE, CONFIRMED") != std::string::npos);
+  CHECK(idle.out.find("not storage: node-3: GPUs") != std::string::npos);
+  // Two HEAD 404s at the start do not explain an upload that failed an hour later, and a job
+  // whose input was read is never said to have not got past it.
+  CommandResult late =
+      Postmortem("head-404-optional-upload-timeout",
+                 {"--sku", "Standard_ND96asr_v4", "--nodes", "1", "--region", "eastus"}, "term");
+  REQUIRE(late.exit_code == 0);
+  CHECK(late.out.find("Verdict: NONE FOUND") != std::string::npos);
+  CHECK(late.out.find("before the upload that failed: they did not end the job") !=
+        std::string::npos);
+  CHECK(late.out.find("The output upload failed") != std::string::npos);
+  CHECK(late.out.find("never got past its input") == std::string::npos);
+  // Throttled with the account far below its limits: a blob or partition target, cited; the
+  // --region given is not asked for again.
+  CommandResult blob =
+      Postmortem("blob-target-hot-shards-sync-body",
+                 {"--sku", "Standard_ND96asr_v4", "--nodes", "1", "--region", "eastus"}, "term");
+  REQUIRE(blob.exit_code == 0);
+  CHECK(blob.out.find("Verdict: BLOB OR PARTITION TARGET, LIKELY") != std::string::npos);
+  CHECK(blob.out.find("\"Scalability and performance targets for Blob storage\", "
+                      "https://learn.microsoft.com/azure/storage/blobs/scalability-targets") !=
+        std::string::npos);
+  CHECK(blob.out.find("--region /") == std::string::npos);  // evidence may say "declared: --region"
+  // A cache cap that thrashes: the advice lifts it.
+  CommandResult cache = Postmortem("cache-cap-thrash-mount",
+                                   {"--sku", "Standard_ND96asr_v4", "--nodes", "1", "--region",
+                                    "eastus", "--profile", "profiles/cache-cap-thrash-mount.yaml"},
+                                   "json");
+  auto r = nlohmann::json::parse(cache.out);
+  CHECK(r["diagnosis"]["cause"] == "cache disk");
+  bool lifted = false;
+  for (const auto& e : r["env"])
+    if (e["name"] == "DATASET_MOUNT_CACHE_SIZE") lifted = e["value"] == "-10GB";
+  CHECK(lifted);
+}

@@ -214,8 +214,9 @@ std::map<std::string, Case> Cases() {
   c["gpu-idle-reading-small-files"] = {
       Facts({"runtime.mode=mount", "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s",
              "dataset.median_file_bytes=100KB"}),
+      // Ranged reads of one 120 GB file: small requests, not small files.
       Facts({"runtime.mode=mount", "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s",
-             "dataset.median_file_bytes=64MB", "metrics.bytes_per_request=8MB"})};
+             "dataset.median_file_bytes=120GB", "metrics.bytes_per_request=256KiB"})};
   // disk.yaml
   c["disk-free-below-dataset"] = {
       Facts({"workload.mode=download", "dataset.bytes=1TB", "probe.disk.free_bytes=100GB"}),
@@ -223,6 +224,12 @@ std::map<std::string, Case> Cases() {
   c["disk-nearly-full"] = {Facts({"probe.disk.free_bytes=200MB"}),
                            Facts({"probe.disk.free_bytes=100GB"})};
   c["cache-on-os-disk"] = {Facts({"probe.disk.kind=os_disk"}), Facts({"probe.disk.kind=nvme"})};
+  // A cache cap far under each epoch's bytes thrashes; a cap above them does not.
+  c["mount-cache-cap-thrash"] = {
+      Facts({"runtime.mount_cache_bytes=20GB", "dataset.bytes=640GB", "workload.epochs=4",
+             "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s"}),
+      Facts({"runtime.mount_cache_bytes=800GB", "dataset.bytes=640GB", "workload.epochs=4",
+             "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s"})};
   c["cache-disk-slower-than-nic"] = {
       Facts({"probe.disk.write_gbps=2Gbit/s", "node.nic_gbps=24Gbit/s"}),
       Facts({"probe.disk.write_gbps=40Gbit/s", "node.nic_gbps=24Gbit/s"})};
