@@ -39,7 +39,6 @@ ReportTable PrefixTable(const LeftoverCleanupResult& r, bool dry_run) {
   const char* action = !r.listing_complete            ? (dry_run ? "unknown" : "not removed")
                        : dry_run                      ? "would remove"
                        : r.blobs_deleted == to_remove ? "removed"
-                       : r.blobs_deleted == 0         ? "not removed"
                                                       : "attempted";
   for (const LeftoverPrefix& p : r.prefixes)
     table.rows.push_back({{p.prefix, std::nullopt},

@@ -1,5 +1,8 @@
 #include "analyzers/line_reader.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -119,4 +122,67 @@ TEST_CASE("a UTF-8 byte order mark before the first line is dropped, not later o
       "a");  // the whole input one unterminated line
   REQUIRE(only.size() == 1);
   CHECK(only[0].text == "a");
+}
+
+namespace {
+// A file in /tmp, removed at scope end.
+struct TempFile {
+  std::string path;
+  explicit TempFile(const std::string& content) {
+    char t[] = "/tmp/feedcheck-lines-XXXXXX";
+    int fd = mkstemp(t);
+    REQUIRE(fd >= 0);
+    REQUIRE(write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size()));
+    close(fd);
+    path = t;
+  }
+  ~TempFile() { unlink(path.c_str()); }
+};
+}  // namespace
+
+TEST_CASE("a file is read up to its data bound, and says it was cut", "[analyzers][line_reader]") {
+  std::string content;
+  for (int i = 0; i < 100000; ++i) content += "line " + std::to_string(i) + "\n";
+  TempFile f(content);
+  auto r = LineReader::OpenFile(f.path, kMaxLineBytes, 64 << 10);
+  Line l;
+  int64_t lines = 0;
+  while (r.Next(&l)) ++lines;
+  CHECK(r.ok());
+  CHECK(r.cut_at_limit());
+  CHECK(r.bytes_read() == (64u << 10));
+  CHECK(r.file_bytes() == content.size());
+  CHECK(lines > 5000);
+  CHECK(lines < 100000);
+  // Under the bound: the whole file, not cut.
+  auto whole = LineReader::OpenFile(f.path);
+  lines = 0;
+  while (whole.Next(&l)) ++lines;
+  CHECK(lines == 100000);
+  CHECK_FALSE(whole.cut_at_limit());
+}
+
+TEST_CASE("holes of a sparse file are skipped, the lines around them read",
+          "[analyzers][line_reader]") {
+  TempFile f("first\n");
+  // A 1 TiB hole, then a newline and a last line.
+  REQUIRE(truncate(f.path.c_str(), 1ll << 40) == 0);
+  {
+    int fd = open(f.path.c_str(), O_WRONLY | O_APPEND);
+    REQUIRE(fd >= 0);
+    REQUIRE(write(fd, "\nlast\n", 6) == 6);
+    close(fd);
+  }
+  auto r = LineReader::OpenFile(f.path);
+  std::vector<Got> lines;
+  Line l;
+  while (r.Next(&l)) lines.push_back({std::string(l.text), l.number, l.too_long, l.unterminated});
+  CHECK(r.ok());
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].text == "first");
+  CHECK(lines[1].too_long);  // the hole's zeros: one line far past the limit
+  CHECK(lines[2].text == "last");
+  CHECK(lines[2].number == 3);
+  CHECK(r.hole_bytes() > (1ull << 40) - (8u << 20));
+  CHECK(r.bytes_read() < (16u << 20));
 }

@@ -8,12 +8,21 @@
 // Paths under the container "fault-store" (/ACCOUNT/fault-store/NAME) are a small in-memory
 // blob store instead: Put Blob (201), Delete Blob (202), reads with ranges and List Blobs with a
 // prefix, so --create-test-data runs against it and every setup, probe and cleanup request is
-// counted here, with the request body bytes (uploads) as "upload_bytes".
+// counted here, with the request body bytes (uploads) as "upload_bytes". Listings page by
+// maxresults (at most --store-page-entries, 5000 by default) and marker; a Put Blob with
+// "If-None-Match: *" on an existing name is 409 BlobAlreadyExists. Hostile listing modes:
+// --store-empty-pages N sends N empty pages, each with a NextMarker, before the entries (Azure
+// documents such pages); --store-ignore-prefix 1 lists the whole store whatever prefix= says;
+// --store-plant-after-list NAME creates PREFIX+NAME (3 bytes, PREFIX the listing's prefix=) right
+// after the first listing, as another writer would between a client's emptiness check and its
+// upload.
 //
 // usage: fault_server [--port 0] [--port-file FILE] [--lifetime-s 120] [--object-bytes N]
 //                     [--slow-first-byte-ms 5000] [--list-entries 20] [--list-pages 1]
 //                     [--list-body-faults 0|1] [--silent-port-file FILE]
-//                     [--redirect-to http://HOST:PORT]
+//                     [--redirect-to http://HOST:PORT] [--store-empty-pages N]
+//                     [--store-ignore-prefix 0|1] [--store-plant-after-list NAME]
+//                     [--store-page-entries N]
 // --silent-port-file opens a second loopback port that accepts connections and then never reads
 // or answers (a stalled TLS handshake, a server that does not read); /__stats counts them as
 // "silent_connections". --redirect-to is where the "redirect-away" fault points.
@@ -60,6 +69,13 @@ std::atomic<uint64_t> g_upload_bytes{0};
 std::atomic<uint64_t> g_silent_connections{0};
 std::mutex g_store_mutex;
 std::map<std::string, uint64_t> g_store;  // fault-store: blob name -> size
+// Store listing modes (header comment): empty pages first, prefix= ignored, a blob planted after
+// the first listing.
+uint64_t g_store_empty_pages = 0;
+uint64_t g_store_page_entries = 5000;
+bool g_store_ignore_prefix = false;
+std::string g_store_plant_after_list;
+bool g_store_planted = false;
 fs::Settings g_settings;
 
 void OnSignal(int) { g_stop = 1; }
@@ -165,6 +181,7 @@ bool ParseHead(const std::string& head, fs::Request* r) {
       if (name == "range" || name == "x-ms-range") r->range = value;
       if (name == "content-length") r->content_length = std::strtoull(value.c_str(), nullptr, 10);
       if (name == "connection" && (value == "close" || value == "Close")) r->close = true;
+      if (name == "if-none-match") r->if_none_match = value;
     }
     pos = end + 2;
   }
@@ -227,13 +244,26 @@ bool Respond(int fd, const fs::Plan& plan) {
   if (plan.head_fault == fs::HeadFault::kHugeHeader)
     head += "x-ms-meta-padding: " + std::string(1u << 20, 'a') + "\r\n";
   for (const auto& [name, value] : plan.headers) head += name + ": " + value + "\r\n";
-  bool chunked = plan.body_fault == fs::BodyFault::kEndlessChunked;
+  bool chunked = plan.body_fault == fs::BodyFault::kEndlessChunked ||
+                 plan.body_fault == fs::BodyFault::kChunked;
   head += chunked ? std::string("Transfer-Encoding: chunked\r\n")
                   : "Content-Length: " + std::to_string(plan.content_length) + "\r\n";
   head += "x-ms-version: 2023-11-03\r\nServer: feedcheck-fault-server\r\n\r\n";
   if (plan.trickle_ms > 0) return Trickle(fd, head, plan, plan.trickle_ms);
   if (!SendAll(fd, head.data(), head.size(), false)) return false;
   if (plan.head) return true;
+  if (plan.body_fault == fs::BodyFault::kChunked) {
+    uint64_t size = plan.body.empty() ? plan.synthetic_bytes : plan.body.size();
+    if (size > 0) {
+      char size_line[32];
+      std::snprintf(size_line, sizeof size_line, "%llx\r\n", static_cast<unsigned long long>(size));
+      if (!SendAll(fd, size_line, std::strlen(size_line), false)) return false;
+      bool sent = plan.body.empty() ? SendSynthetic(fd, plan.synthetic_offset, size)
+                                    : SendAll(fd, plan.body.data(), plan.body.size(), true);
+      if (!sent || !SendAll(fd, "\r\n", 2, false)) return false;
+    }
+    return SendAll(fd, "0\r\n\r\n", 5, false);
+  }
   if (!plan.body.empty()) {
     // A literal body (errors, listings) meets the same body faults as object data.
     size_t half = plan.body.size() / 2;
@@ -265,6 +295,8 @@ bool Respond(int fd, const fs::Plan& plan) {
         }
         return false;
       }
+      case fs::BodyFault::kChunked:
+        return false;  // sent above
     }
     return false;
   }
@@ -288,6 +320,8 @@ bool Respond(int fd, const fs::Plan& plan) {
       return false;  // FIN with fewer bytes than Content-Length announced
     case fs::BodyFault::kEndlessChunked:
       return false;  // listings only
+    case fs::BodyFault::kChunked:
+      return false;  // sent above
   }
   return false;
 }
@@ -348,21 +382,59 @@ fs::Plan StorePlan(const fs::Request& r) {
   std::lock_guard<std::mutex> lock(g_store_mutex);
   if (r.query.find("comp=list") != std::string::npos) {
     std::string prefix = QueryParam(r.query, "prefix");
+    std::string from = QueryParam(r.query, "marker");
     std::string max_text = QueryParam(r.query, "maxresults");
     uint64_t max_results = max_text.empty() ? 5000 : std::strtoull(max_text.c_str(), nullptr, 10);
+    max_results = std::min(max_results, g_store_page_entries);
     p.headers = {{"Content-Type", "application/xml"}};
     p.body = "<?xml version=\"1.0\" encoding=\"utf-8\"?><EnumerationResults><Blobs>";
+    // Empty pages first, each with a NextMarker, as Azure may send them ("empty-K").
+    uint64_t empty_page = 0;
+    if (from.rfind("empty-", 0) == 0) {
+      empty_page = std::strtoull(from.c_str() + 6, nullptr, 10);
+      from.clear();
+    }
+    if (empty_page < g_store_empty_pages) {
+      p.body += "</Blobs><NextMarker>empty-" + std::to_string(empty_page + 1) +
+                "</NextMarker></EnumerationResults>";
+      p.content_length = p.body.size();
+      return p;
+    }
+    if (g_store_ignore_prefix) prefix.clear();
+    auto it = from.empty() ? g_store.lower_bound(prefix) : g_store.upper_bound(from);
     uint64_t n = 0;
-    for (auto it = g_store.lower_bound(prefix); it != g_store.end() && n < max_results; ++it, ++n) {
+    std::string last;
+    for (; it != g_store.end() && n < max_results; ++it, ++n) {
       if (it->first.compare(0, prefix.size(), prefix) != 0) break;
       p.body += "<Blob><Name>" + it->first + "</Name><Properties><Content-Length>" +
                 std::to_string(it->second) + "</Content-Length></Properties></Blob>";
+      last = it->first;
     }
-    p.body += "</Blobs><NextMarker /></EnumerationResults>";
+    bool more =
+        n == max_results && it != g_store.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+    p.body += more ? "</Blobs><NextMarker>" + last + "</NextMarker></EnumerationResults>"
+                   : "</Blobs><NextMarker /></EnumerationResults>";
     p.content_length = p.body.size();
+    // A writer that comes between a client's emptiness check and its upload.
+    if (!g_store_plant_after_list.empty() && !g_store_planted) {
+      g_store_planted = true;
+      g_store.emplace(QueryParam(r.query, "prefix") + g_store_plant_after_list, 3);
+    }
+    return p;
+  }
+  if (r.method == "PUT" && r.query.find("restype=container") != std::string::npos) {
+    p.status = 409;  // the store's one container is always there
+    p.reason = "The specified container already exists.";
+    p.headers = {{"x-ms-error-code", "ContainerAlreadyExists"}};
     return p;
   }
   if (r.method == "PUT") {
+    if (r.if_none_match == "*" && g_store.count(name)) {
+      p.status = 409;
+      p.reason = "The specified blob already exists.";
+      p.headers = {{"x-ms-error-code", "BlobAlreadyExists"}};
+      return p;
+    }
     g_store[name] = r.content_length;
     p.status = 201;
     p.reason = "Created";
@@ -485,6 +557,8 @@ int Usage() {
                "                    [--object-bytes N] [--slow-first-byte-ms MS] "
                "[--list-entries N]\n                    [--list-pages N] [--list-body-faults 0|1]\n"
                "                    [--silent-port-file FILE] [--redirect-to http://HOST:PORT]\n"
+               "                    [--store-empty-pages N] [--store-ignore-prefix 0|1]\n"
+               "                    [--store-plant-after-list NAME] [--store-page-entries N]\n"
                "faults (path segment fault-NAME):");
   for (const auto& name : fs::FaultNames()) std::fprintf(stderr, " %s", name.c_str());
   std::fprintf(stderr, "\n");
@@ -508,6 +582,10 @@ int main(int argc, char** argv) {
       silent_port_file = arg;
       continue;
     }
+    if (flag == "--store-plant-after-list") {
+      g_store_plant_after_list = arg;
+      continue;
+    }
     if (flag == "--redirect-to") {
       g_settings.redirect_to = arg;
       continue;
@@ -525,6 +603,12 @@ int main(int argc, char** argv) {
       g_settings.list_entries = static_cast<int>(value);
     } else if (flag == "--list-pages" && value >= 1 && value <= 1000000) {
       g_settings.list_pages = static_cast<int>(value);
+    } else if (flag == "--store-empty-pages" && value <= 1000) {
+      g_store_empty_pages = value;
+    } else if (flag == "--store-page-entries" && value >= 1 && value <= 5000) {
+      g_store_page_entries = value;
+    } else if (flag == "--store-ignore-prefix" && value <= 1) {
+      g_store_ignore_prefix = value == 1;
     } else if (flag == "--list-body-faults" && value <= 1) {
       g_settings.list_body_faults = value == 1;
     } else {

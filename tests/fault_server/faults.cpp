@@ -173,7 +173,10 @@ const std::vector<std::string>& FaultNames() {
       "huge-header", "endless-headers", "not-http", "bad-chunked", "trickle",
       // The third pass: answers that contradict the request, and listings that never end.
       "ignore-range", "range-mismatch", "gzip", "redirect-away", "retry-after", "marker-loop",
-      "entity-bomb", "whitespace-list"};
+      "entity-bomb", "whitespace-list",
+      // 206s whose body is shorter than their Content-Range: announced (Content-Length: 0) or
+      // not (chunked, no chunk at all).
+      "empty-206", "short-206"};
   return names;
 }
 
@@ -368,6 +371,13 @@ Plan PlanWithBody(const Request& r, const Settings& s) {
     p.headers.push_back({"Content-Encoding", "gzip"});
     p.synthetic_bytes = std::max<uint64_t>(1, p.synthetic_bytes / 4);
     p.content_length = p.synthetic_bytes;
+    return p;
+  }
+  if ((fault == "empty-206" || fault == "short-206") && p.status == 206) {
+    // The Content-Range says the range was sent; the body is empty.
+    p.synthetic_bytes = 0;
+    p.content_length = 0;
+    if (fault == "short-206") p.body_fault = BodyFault::kChunked;
     return p;
   }
   if (fault == "big-206" && p.status == 206) {

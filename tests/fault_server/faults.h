@@ -23,6 +23,7 @@ struct Request {
   std::string range;            ///< the Range or x-ms-range header, empty when none
   uint64_t content_length = 0;  ///< request body length (PUT), 0 when none
   bool close = false;           ///< "Connection: close"
+  std::string if_none_match;    ///< the If-None-Match header (a conditional Put Blob sends "*")
   uint64_t sequence = 1;        ///< 1 for the first request to this path, 2 for the next, ...
 };
 
@@ -34,6 +35,9 @@ enum class BodyFault {
   /// Transfer-Encoding: chunked, repeating `body` as chunks until the client hangs up (an endless
   /// listing); bounded by the server's lifetime.
   kEndlessChunked,
+  /// Transfer-Encoding: chunked, the body (literal or synthetic) in one chunk, none when empty,
+  /// then the last chunk: a complete answer whose length no header announces.
+  kChunked,
 };
 
 /// Faults in the response head itself: what a broken proxy, a wrong port or a hostile server

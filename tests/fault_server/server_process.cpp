@@ -81,6 +81,9 @@ ServerStats FaultServerProcess::Stats() const {
   s.body_bytes = (*j)["body_bytes"].get<uint64_t>();
   s.upload_bytes = j->value("upload_bytes", uint64_t{0});
   s.silent_connections = j->value("silent_connections", uint64_t{0});
+  if (j->contains("by_status"))
+    for (const auto& [status, n] : (*j)["by_status"].items())
+      s.by_status[std::stoi(status)] = n.get<uint64_t>();
   s.ok = true;
   return s;
 }

@@ -5,17 +5,19 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace feedcheck::testing {
 
 struct ServerStats {
-  uint64_t requests = 0;            ///< answered requests, /__stats excluded
-  uint64_t body_bytes = 0;          ///< response body bytes the server sent
-  uint64_t upload_bytes = 0;        ///< request body bytes it received (fault-store PUTs)
-  uint64_t silent_connections = 0;  ///< connections accepted on the silent port
-  bool ok = false;                  ///< false when the stats could not be read
+  uint64_t requests = 0;              ///< answered requests, /__stats excluded
+  uint64_t body_bytes = 0;            ///< response body bytes the server sent
+  uint64_t upload_bytes = 0;          ///< request body bytes it received (fault-store PUTs)
+  uint64_t silent_connections = 0;    ///< connections accepted on the silent port
+  std::map<int, uint64_t> by_status;  ///< answers by HTTP status
+  bool ok = false;                    ///< false when the stats could not be read
 };
 
 class FaultServerProcess {

@@ -110,3 +110,30 @@ TEST_CASE("status words: a redirect names only where it points; Retry-After is r
   ok.headers.Set("Retry-After", "5");
   CHECK(RetryAfterSeconds(ok) == 0);
 }
+
+TEST_CASE("answer check: a 206 shorter than its own Content-Range is not the range") {
+  HttpRequest r = Ranged("bytes=0-4095", 4096);
+  // Announced: an empty body claiming 4 KiB, refused at its head.
+  std::string empty = AnswerMismatch(
+      r, 206, Heads({{"Content-Range", "bytes 0-4095/1048576"}, {"Content-Length", "0"}}));
+  CHECK(empty ==
+        "HTTP 206 announcing 0 bytes for its Content-Range of bytes 0-4095 (4096 bytes): the "
+        "body is not the range it claims");
+  // Unannounced (chunked): refused when it ends short.
+  HttpResponse chunked;
+  chunked.status = 206;
+  chunked.headers.Set("Content-Range", "bytes 0-4095/1048576");
+  chunked.body_bytes = 0;
+  CHECK(ShortAnswer(r, chunked) ==
+        "HTTP 206 ended after 0 of the 4096 bytes its Content-Range claims (bytes 0-4095): a "
+        "short body");
+  chunked.body_bytes = 4096;
+  CHECK(ShortAnswer(r, chunked).empty());
+  // Already failed, or no range claimed: nothing to add.
+  chunked.body_bytes = 10;
+  chunked.transport_error = "Connection reset by peer";
+  CHECK(ShortAnswer(r, chunked).empty());
+  HttpResponse whole;
+  whole.status = 200;
+  CHECK(ShortAnswer(r, whole).empty());
+}

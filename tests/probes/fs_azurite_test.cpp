@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "fs_azurite_support.h"
+#include "probes/blob_writes.h"
 #include "probes/list_probe.h"
 #include "probes/smallfile_probe.h"
 #include "probes/test_data.h"
@@ -299,4 +300,26 @@ TEST_CASE("test data on Azurite: a budget too small for it is refused, nothing w
                        out)) == 2);
   CHECK(ListNames(container, "").empty());
   std::remove(out.c_str());
+}
+
+// What every write of test data relies on (feedcheck-seed, --create-test-data): on a real Blob
+// service, a Put Blob with If-None-Match: * creates a new blob and is refused (409
+// BlobAlreadyExists) over an existing one, which stays as it was.
+TEST_CASE("test data writes only create: a conditional Put Blob over a blob is refused",
+          "[azurite][testdata]") {
+  std::string container = UniqueContainer("fch-ifnone");
+  CreateContainer(container);
+  HttpProbeEnv env = AzuriteEnv(container, "");
+  REQUIRE(PutBlob(env, "data/theirs.bin", 10));
+  const std::string before = Fingerprint(container, "data/theirs.bin");
+  auto client = env.make_client();
+  HttpResponse refused = client->Perform(PutBlobRequest(env, "data/theirs.bin", "replaced"));
+  INFO("HTTP " << refused.status << " " << refused.Header("x-ms-error-code"));
+  CHECK((refused.status == 409 || refused.status == 412));
+  CHECK(ExistingBlobRefusal(refused, "data/theirs.bin").find("already exists") !=
+        std::string::npos);
+  CHECK(Fingerprint(container, "data/theirs.bin") == before);
+  HttpResponse created = client->Perform(PutBlobRequest(env, "data/ours.bin", "new"));
+  CHECK(created.status == 201);
+  CHECK(ExistingBlobRefusal(created, "data/ours.bin").empty());
 }

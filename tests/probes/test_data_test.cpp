@@ -4,6 +4,8 @@
 #include <filesystem>
 
 #include "fixture_tree.h"
+#include "probes/leftover_test_data.h"
+#include "probes/test_prefix_name.h"
 
 using namespace feedcheck;
 using feedcheck::testing::FixtureTree;
@@ -122,4 +124,51 @@ TEST_CASE("test data fits the budget: one object of each size, refused when that
   budget.max_requests = 12;
   REQUIRE(PlanTestDataWithin(spec, budget, &plan, &error));
   CHECK(plan.size() <= 2);  // (12 / 2 - 1) / 2 objects: a PUT and a DELETE each
+}
+
+// One grammar, tested both ways: every name the generator makes is matched, and the matcher takes
+// nothing the generator cannot make.
+TEST_CASE("test prefixes: the generator's names match, nothing else does", "[probes][testdata]") {
+  for (int i = 0; i < 100; ++i) {
+    std::string prefix = UniqueTestPrefix();
+    REQUIRE(prefix.back() == '/');
+    prefix.pop_back();
+    INFO(prefix);
+    CHECK(IsTestDataSegment(prefix));
+    CHECK(TestDataPrefixOf("data/" + prefix + "/d0/x.bin") == "data/" + prefix + "/");
+  }
+  // Fields at their edges, formatted and matched back to the same values.
+  for (TestPrefixName name :
+       {TestPrefixName{0, 1, 0}, TestPrefixName{2147483647, 2147483647, 0xffffffffu},
+        TestPrefixName{1795305600, 4242, 0x1a2b3c4du}}) {
+    std::string s = FormatTestPrefixSegment(name);
+    INFO(s);
+    auto back = ParseTestPrefixSegment(s);
+    REQUIRE(back);
+    CHECK(back->utc_s == name.utc_s);
+    CHECK(back->pid == name.pid);
+    CHECK(back->random == name.random);
+  }
+  CHECK(FormatTestPrefixSegment({1795305600, 4242, 0x1a2b3c4du}) ==
+        "feedcheck-test-20261122T000000Z-4242-1a2b3c4d");
+  for (const char* bad :
+       {"feedcheck-test-20261122T035500Z-4242-1A2B3C4D",                         // uppercase hex
+        "feedcheck-test-20269922T035500Z-4242-1a2b3c4d",                         // month 99
+        "feedcheck-test-20261132T035500Z-4242-1a2b3c4d",                         // day 32
+        "feedcheck-test-20261122T245500Z-4242-1a2b3c4d",                         // hour 24
+        "feedcheck-test-20261122T035500Z-123456789012345678901234567-1a2b3c4d",  // 27 digits
+        "feedcheck-test-20261122T035500Z-4294967296-1a2b3c4d",                   // past pid_t
+        "feedcheck-test-20261122T035500Z-04242-1a2b3c4d",                        // leading zero
+        "feedcheck-test-20261122T035500Z-0-1a2b3c4d",                            // pid 0
+        "feedcheck-test-20261122T035500Z-+4242-1a2b3c4d",                        // a sign
+        "feedcheck-test-20261122T035500Z-4242-1a2b3c4",                          // 7 hex digits
+        "feedcheck-test-20261122T035500Z-4242-1a2b3c4d0",                        // 9 hex digits
+        "feedcheck-test-20261122T035500Z-4242-1a2b3c4g",                         // not hex
+        "feedcheck-test-20261122t035500Z-4242-1a2b3c4d",                         // lowercase t
+        "feedcheck-test-20261122T035500Z--4242-1a2b3c4d",                        // empty pid
+        "feedcheck-test-notours", "feedcheck-test-20261122T035500Z"}) {
+    INFO(bad);
+    CHECK_FALSE(IsTestDataSegment(bad));
+    CHECK(TestDataPrefixOf(std::string(bad) + "/x.bin").empty());
+  }
 }

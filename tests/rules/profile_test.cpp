@@ -170,3 +170,26 @@ TEST_CASE("input modes and presets: output modes and near misses are named", "[r
   CHECK(e.kept()[0].message.find("did you mean 'ro_mount'?") != std::string::npos);
   CHECK_FALSE(q.facts.Has("workload.mode"));
 }
+
+TEST_CASE("a key given twice is an error naming both lines", "[rules][profile]") {
+  Profile p;
+  DiagnosticList d;
+  CHECK_FALSE(LoadProfileText("twice.yaml",
+                              "nodes: 2\ndataset:\n  bytes: 1TB\n  bytes: 2TB\n"
+                              "nodes: 8\n",
+                              &p, &d));
+  REQUIRE(d.kept().size() == 2);
+  // Inner mapping first (it closes first in the parse), each at its repeat, naming the first.
+  CHECK(d.kept()[0].code == kCodeDuplicateKey);
+  CHECK(d.kept()[0].location.line == 4);
+  CHECK(d.kept()[0].message.find("key 'bytes' is given twice in one mapping, at line 3 and "
+                                 "again at line 4") == 0);
+  CHECK(d.kept()[1].location.line == 5);
+  CHECK(d.kept()[1].message.find("'nodes'") != std::string::npos);
+  // The same key in two different mappings is fine.
+  DiagnosticList ok;
+  CHECK(LoadProfileText("ok.yaml",
+                        "nodes: 2\ndataset:\n  bytes: 1TB\n  files: 10\nworkload:\n  epochs: 3\n",
+                        &p, &ok));
+  CHECK(ok.errors() == 0);
+}
