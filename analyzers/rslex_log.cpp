@@ -30,6 +30,15 @@ std::string_view After(std::string_view s, std::string_view marker) {
   return p == std::string_view::npos ? std::string_view{} : s.substr(p + marker.size());
 }
 
+// After(s, marker) for a marker that opens with a quote: looked for from its second character,
+// since a response's headers have a '"' on every line and its name is rare.
+std::string_view AfterQuoted(std::string_view s, std::string_view marker) {
+  std::string_view name = marker.substr(1);
+  size_t p = s.find(name, 1);
+  while (p != std::string_view::npos && s[p - 1] != marker[0]) p = s.find(name, p + 1);
+  return p == std::string_view::npos ? std::string_view{} : s.substr(p + name.size());
+}
+
 // The status number after `key` where `key` starts a word ("code=" but not "status_code=" or
 // "error-code"): the first one of `text`, or 0.
 int StatusAfter(std::string_view text, std::string_view key) {
@@ -251,19 +260,21 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
     if (facts) facts->mode_noted = true;
   }
   size_t from = 0;
-  while (auto value = FindTracingField(t.fields_text, "parallelization_degree", &from)) {
-    std::string_view text = *value;
-    // The same text as the last one parsed cannot change the maximum.
-    if (have_parallelization_ && text == last_parallelization_text_) continue;
-    auto v = ParseDouble(text);
-    if (text.size() <= 32) last_parallelization_text_.assign(text);
-    if (!v) continue;
-    if (!have_parallelization_ || *v > parallelization_max_) {
-      parallelization_max_ = *v;
-      parallelization_at_ = {1, file(), line.number};
-    }
-    have_parallelization_ = true;
+  while (auto value = FindTracingField(t.fields_text, "parallelization_degree", &from))
+    NoteParallelization(*value, line.number);
+}
+
+void RslexLogAnalyzer::NoteParallelization(std::string_view text, int64_t line) {
+  // The same text as the last one parsed cannot change the maximum.
+  if (have_parallelization_ && text == last_parallelization_text_) return;
+  auto v = ParseDouble(text);
+  if (text.size() <= 32) last_parallelization_text_.assign(text);
+  if (!v) return;
+  if (!have_parallelization_ || *v > parallelization_max_) {
+    parallelization_max_ = *v;
+    parallelization_at_ = {1, file(), line};
   }
+  have_parallelization_ = true;
 }
 
 RslexLogAnalyzer::Span RslexLogAnalyzer::SpanIn(std::string_view line,
@@ -275,7 +286,7 @@ RslexLogAnalyzer::Span RslexLogAnalyzer::SpanIn(std::string_view line,
 
 RslexLogAnalyzer::ScopeFacts* RslexLogAnalyzer::FactsOf(const TracingLine& t) {
   if (t.scope_id == 0) return nullptr;
-  ScopeFacts& f = scope_facts_[TracingScopeCache::SlotOf(t.scope_id)];
+  ScopeFacts& f = scope_facts_[TracingLineCache::SlotOf(t.scope_id)];
   if (f.id != t.scope_id) {
     f = ScopeFacts{};
     f.id = t.scope_id;
@@ -316,16 +327,27 @@ void RslexLogAnalyzer::NoteAccount(std::string_view text) {
 }
 
 void RslexLogAnalyzer::OnClose(const TracingLine& t, ScopeFacts* facts) {
-  auto busy = FindTracingField(t.fields_text, "time.busy");
-  auto idle = FindTracingField(t.fields_text, "time.idle");
+  // The first time.busy and time.idle. tracing writes them as the first two fields: read in
+  // that order they cost a search for each one's end; anywhere else they are looked up.
+  std::optional<std::string_view> busy, idle;
+  TracingFieldReader fields(t.fields_text);
+  TraceField f;
+  if (fields.Next(&f) && f.key == "time.busy") {
+    busy = f.value;
+    if (fields.Next(&f) && f.key == "time.idle") idle = f.value;
+  }
+  if (!busy) busy = FindTracingField(t.fields_text, "time.busy");
+  if (!idle) idle = FindTracingField(t.fields_text, "time.idle");
   double busy_ns = busy ? ParseTracingDurationNs(*busy).value_or(0) : 0;
   double idle_ns = idle ? ParseTracingDurationNs(*idle).value_or(0) : 0;
   // `cached`: the entry this scope's key found before (std::map entries stay put), or where to
   // keep it; an entry counted under "(other)" is never kept, so each overflow is counted.
-  auto add = [&](std::map<std::string, SpanTotals, std::less<>>& map, std::string_view key,
+  // The key is only worked out when the scope has no entry yet.
+  auto add = [&](std::map<std::string, SpanTotals, std::less<>>& map, auto key_of,
                  SpanTotals** cached) {
     SpanTotals* s = cached ? *cached : nullptr;
     if (s == nullptr) {
+      std::string_view key = key_of();
       auto it = map.find(key);
       bool own = true;
       if (it == map.end()) {
@@ -344,9 +366,11 @@ void RslexLogAnalyzer::OnClose(const TracingLine& t, ScopeFacts* facts) {
     s->idle_ns += idle_ns;
     s->max_busy_ns = std::max(s->max_busy_ns, busy_ns);
   };
-  add(spans_, t.spans.empty() ? std::string_view("(no span)") : t.LeafSpan(),
+  add(
+      spans_, [&] { return t.spans.empty() ? std::string_view("(no span)") : t.LeafSpan(); },
       facts ? &facts->span : nullptr);
-  add(targets_, t.target.empty() ? std::string_view("(no target)") : t.target,
+  add(
+      targets_, [&] { return t.target.empty() ? std::string_view("(no target)") : t.target; },
       facts ? &facts->target : nullptr);
 }
 
@@ -385,7 +409,7 @@ void RslexLogAnalyzer::OnResponse(std::string_view text, int64_t line_no) {
     st.line = line_no;
   }
   // x-ms-error-code from the Debug-printed headers, an error_code= field, or the body's <Code>.
-  std::string_view code = After(text, "\"x-ms-error-code\": \"");
+  std::string_view code = AfterQuoted(text, "\"x-ms-error-code\": \"");
   if (!code.empty()) {
     code = code.substr(0, code.find('"'));
   } else if (auto f = field(e.error_code)) {

@@ -66,7 +66,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
 
  private:
   /// What the analyzer learned once about a line head (span scope and target) that repeats:
-  /// keyed by TracingScopeCache's id, so a span close costs no map lookups and no searches of
+  /// keyed by TracingLineCache's id, so a span close costs no map lookups and no searches of
   /// its scope after the first.
   struct ScopeFacts {
     uint64_t id = 0;
@@ -77,6 +77,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
   };
   ScopeFacts* FactsOf(const TracingLine& t);
   void OnClose(const TracingLine& t, ScopeFacts* facts);
+  void NoteParallelization(std::string_view text, int64_t line);
   void NoteMode(const TracingLine& t, int64_t line);
   void NoteAccount(std::string_view text);
   /// A field of the event's first line, as offsets into Event::text (its first line).
@@ -109,8 +110,8 @@ class RslexLogAnalyzer : public LineAnalyzer {
              const Line& line);
 
   TracingLine scratch_;
-  TracingScopeCache scope_cache_;
-  ScopeFacts scope_facts_[TracingScopeCache::kSlots];
+  TracingLineCache scope_cache_;
+  ScopeFacts scope_facts_[TracingLineCache::kSlots];
   std::vector<TraceField> setting_fields_;
   Event event_;
   uint64_t shapes_[kRslexShapeCount] = {};

@@ -1,6 +1,7 @@
 #include "analyzers/timestamp.h"
 
 #include <array>
+#include <cstring>
 
 #include "analyzers/text_util.h"
 
@@ -42,20 +43,35 @@ constexpr auto kFractionScale = [] {
 
 }  // namespace
 
-std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used) {
+std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used,
+                                           TimestampCache* cache) {
   if (s.size() < 19) return std::nullopt;
   const char* p = s.data();
-  const int year = DigitsAt(p, 4);
-  if (year < 0) return std::nullopt;
-  const char sep = p[4];
-  if ((sep != '-' && sep != '/') || p[7] != sep) return std::nullopt;
-  const int month = DigitsAt(p + 5, 2), day = DigitsAt(p + 8, 2);
-  if (month < 0 || day < 0) return std::nullopt;
-  if (p[10] != 'T' && p[10] != ' ') return std::nullopt;
-  const int hour = DigitsAt(p + 11, 2), minute = DigitsAt(p + 14, 2), second = DigitsAt(p + 17, 2);
-  if (hour < 0 || p[13] != ':' || minute < 0 || p[16] != ':' || second < 0) return std::nullopt;
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
-    return std::nullopt;
+  double base_s = 0;  // the date, hour and minute in epoch seconds
+  if (cache != nullptr && cache->valid && std::memcmp(p, cache->minute, 16) == 0) {
+    base_s = cache->base_s;  // the same 16 bytes passed every check below before
+  } else {
+    const int year = DigitsAt(p, 4);
+    if (year < 0) return std::nullopt;
+    const char sep = p[4];
+    if ((sep != '-' && sep != '/') || p[7] != sep) return std::nullopt;
+    const int month = DigitsAt(p + 5, 2), day = DigitsAt(p + 8, 2);
+    if (month < 0 || day < 0) return std::nullopt;
+    if (p[10] != 'T' && p[10] != ' ') return std::nullopt;
+    const int hour = DigitsAt(p + 11, 2), minute = DigitsAt(p + 14, 2);
+    if (hour < 0 || p[13] != ':' || minute < 0) return std::nullopt;
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59)
+      return std::nullopt;
+    long long days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+    base_s = static_cast<double>(days) * 86400.0 + hour * 3600.0 + minute * 60.0;
+    if (cache != nullptr) {
+      std::memcpy(cache->minute, p, 16);
+      cache->base_s = base_s;
+      cache->valid = true;
+    }
+  }
+  const int second = DigitsAt(p + 17, 2);
+  if (p[16] != ':' || second < 0 || second > 60) return std::nullopt;
   size_t pos = 19;
   double fraction = 0;
   if (pos < s.size() && (p[pos] == '.' || p[pos] == ',')) {
@@ -77,9 +93,8 @@ std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used) {
       pos += 6;
     }
   }
-  long long days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  double epoch = static_cast<double>(days) * 86400.0 + hour * 3600.0 + minute * 60.0 + second +
-                 fraction - offset_s;
+  // Summed in the order "days * 86400 + h * 3600 + m * 60 + s + fraction - offset" always was.
+  double epoch = base_s + second + fraction - offset_s;
   if (used) *used = pos;
   return epoch;
 }

@@ -142,7 +142,7 @@ Scope ScanScope(std::string_view rest) {
 }
 
 // The scope of `rest`, from the cache when its head was seen before; a scanned head is stored.
-Scope CachedScope(std::string_view rest, TracingScopeCache::Entry* entries, size_t slots,
+Scope CachedScope(std::string_view rest, TracingLineCache::Entry* entries, size_t slots,
                   size_t* last_hit, uint64_t* next_id, uint64_t* id) {
   for (size_t k = 0; k < slots; ++k) {
     size_t i = (*last_hit + k) % slots;
@@ -160,16 +160,16 @@ Scope CachedScope(std::string_view rest, TracingScopeCache::Entry* entries, size
     return scope;
   }
   Scope scope = ScanScope(rest);
-  if (scope.key_len == 0 || scope.key_len > TracingScopeCache::kMaxKeyBytes) return scope;
+  if (scope.key_len == 0 || scope.key_len > TracingLineCache::kMaxKeyBytes) return scope;
   uint64_t new_id = (*next_id)++;
-  auto& e = entries[TracingScopeCache::SlotOf(new_id)];
+  auto& e = entries[TracingLineCache::SlotOf(new_id)];
   e.key.assign(rest.substr(0, scope.key_len));
   e.id = new_id;
   e.spans_len = static_cast<uint16_t>(scope.spans_len);
   e.target_at = static_cast<uint16_t>(scope.target_at);
   e.target_len = static_cast<uint16_t>(scope.target_len);
   e.consumed = static_cast<uint16_t>(scope.consumed);
-  *last_hit = TracingScopeCache::SlotOf(new_id);
+  *last_hit = TracingLineCache::SlotOf(new_id);
   *id = new_id;
   return scope;
 }
@@ -209,25 +209,33 @@ std::optional<std::string_view> TracingLine::LastField(std::string_view key) con
   return std::nullopt;
 }
 
-void TokenizeFields(std::string_view s, std::vector<TraceField>* out) {
-  size_t key_len = 0;
-  size_t start = NextKeyStart(s, 0, &key_len);
-  while (start != std::string_view::npos) {
-    std::string_view key = s.substr(start, key_len - 1);
-    size_t value_start = start + key_len;
-    // The value runs to the next " <ident>=".
-    size_t next_len = 0;
-    size_t next = NextKeyStart(s, value_start, &next_len);
-    size_t value_end = next == std::string_view::npos ? s.size() : next - 1;
-    std::string_view value = s.substr(value_start, value_end - value_start);
-    while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
-    out->push_back({key, value});
-    start = next;
-    key_len = next_len;
-  }
+TracingFieldReader::TracingFieldReader(std::string_view text) : text_(text) {
+  start_ = NextKeyStart(text_, 0, &key_len_);
 }
 
-bool ParseTracingHead(std::string_view line, TracingLine* out, TracingScopeCache* cache) {
+bool TracingFieldReader::Next(TraceField* out) {
+  if (start_ == std::string_view::npos) return false;
+  std::string_view key = text_.substr(start_, key_len_ - 1);
+  size_t value_start = start_ + key_len_;
+  // The value runs to the next " <ident>=".
+  size_t next_len = 0;
+  size_t next = NextKeyStart(text_, value_start, &next_len);
+  size_t value_end = next == std::string_view::npos ? text_.size() : next - 1;
+  std::string_view value = text_.substr(value_start, value_end - value_start);
+  while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+  *out = {key, value};
+  start_ = next;
+  key_len_ = next_len;
+  return true;
+}
+
+void TokenizeFields(std::string_view s, std::vector<TraceField>* out) {
+  TracingFieldReader reader(s);
+  TraceField f;
+  while (reader.Next(&f)) out->push_back(f);
+}
+
+bool ParseTracingHead(std::string_view line, TracingLine* out, TracingLineCache* cache) {
   out->has_time = false;
   out->epoch_s = 0;
   out->spans = out->target = out->message = out->fields_text = {};
@@ -236,7 +244,7 @@ bool ParseTracingHead(std::string_view line, TracingLine* out, TracingScopeCache
   size_t pos = 0;
   if (!line.empty() && line[0] >= '0' && line[0] <= '9') {
     size_t used = 0;
-    auto t = ParseTimestampPrefix(line, &used);
+    auto t = ParseTimestampPrefix(line, &used, cache ? &cache->timestamp_ : nullptr);
     if (!t || used >= line.size() || line[used] != ' ') return false;
     out->has_time = true;
     out->epoch_s = *t;
@@ -337,12 +345,23 @@ std::optional<double> ParseTracingDurationNs(std::string_view text) {
     if (!parsed) return std::nullopt;
     v = *parsed;
   }
+  // The unit, by its length first: "s", "ns", "us", "ms", "µs" (U+00B5) or "μs" (U+03BC).
   std::string_view unit = text.substr(used);
-  if (unit == "ns") return v;
-  if (unit == "\xC2\xB5s" || unit == "\xCE\xBCs" || unit == "us") return v * 1e3;
-  if (unit == "ms") return v * 1e6;
-  if (unit == "s") return v * 1e9;
-  return std::nullopt;
+  if (unit.empty() || unit.back() != 's') return std::nullopt;
+  switch (unit.size()) {
+    case 1:
+      return v * 1e9;
+    case 2:
+      if (unit[0] == 'n') return v;
+      if (unit[0] == 'u') return v * 1e3;
+      if (unit[0] == 'm') return v * 1e6;
+      return std::nullopt;
+    case 3:
+      if (unit == "\xC2\xB5s" || unit == "\xCE\xBCs") return v * 1e3;
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace feedcheck::analyzers

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzers/timestamp.h"
+
 namespace feedcheck::analyzers {
 
 enum class TraceLevel { kTrace, kDebug, kInfo, kWarn, kError };
@@ -34,7 +36,7 @@ struct TracingLine {
   /// The fields as text, from the first key to the end of the line ("" without fields): what
   /// `fields` was tokenized from; ParseTracingHead leaves `fields` empty and sets only this.
   std::string_view fields_text;
-  /// Which entry of a TracingScopeCache gave `spans` and `target` (0: none). Entries get new ids
+  /// Which head of a TracingLineCache gave `spans` and `target` (0: none). Entries get new ids
   /// when they are replaced, so a caller may key facts of its own about a scope by it.
   uint64_t scope_id = 0;
 
@@ -51,11 +53,12 @@ struct TracingLine {
 /// `out->fields` keeps its capacity between calls, so reuse one TracingLine in loops.
 bool ParseTracingLine(std::string_view line, TracingLine* out);
 
-/// Remembers the span scope and target of the last few distinct heads of a line (the tokens
-/// between the level and the message, "copy_uri:...:get_iter: rslex::prefetching: "): a log
-/// repeats a handful of them on nearly every line, and comparing the bytes once costs far less
-/// than classifying ~100 of them again. A hit gives exactly what the scan would.
-class TracingScopeCache {
+/// What repeats from one line of a log to the next, for ParseTracingHead: the minute of the
+/// timestamp, and the span scope and target of the last few distinct heads of a line (the
+/// tokens between the level and the message, "copy_uri:...:get_iter: rslex::prefetching: ").
+/// A log repeats a handful of heads on nearly every line, and comparing the bytes once costs far
+/// less than classifying ~100 of them again. A hit gives exactly what the scan would.
+class TracingLineCache {
  public:
   static constexpr size_t kSlots = 8;
   static constexpr size_t kMaxKeyBytes = 256;
@@ -71,18 +74,33 @@ class TracingScopeCache {
   };
 
  private:
-  friend bool ParseTracingHead(std::string_view, TracingLine*, TracingScopeCache*);
+  friend bool ParseTracingHead(std::string_view, TracingLine*, TracingLineCache*);
   std::array<Entry, kSlots> entries_{};
+  TimestampCache timestamp_;
   uint64_t next_id_ = 1;
   size_t last_hit_ = 0;
 };
 
 /// ParseTracingLine without splitting the fields: `fields` stays empty and `fields_text` holds
 /// them, for lookups with FindTracingField. With a cache, repeated heads are not scanned again.
-bool ParseTracingHead(std::string_view line, TracingLine* out, TracingScopeCache* cache = nullptr);
+bool ParseTracingHead(std::string_view line, TracingLine* out, TracingLineCache* cache = nullptr);
 
 /// Splits "k=v k2=v with spaces" into fields (appended to `out`).
 void TokenizeFields(std::string_view text, std::vector<TraceField>* out);
+
+/// The fields of "k=v k2=v with spaces" one at a time, in line order: what TokenizeFields
+/// appends, without a vector, for a caller that wants a few keys of every line.
+class TracingFieldReader {
+ public:
+  explicit TracingFieldReader(std::string_view text);
+  /// The next field; false after the last.
+  bool Next(TraceField* out);
+
+ private:
+  std::string_view text_;
+  size_t start_ = 0;  ///< where the next key starts (npos: no more)
+  size_t key_len_ = 0;
+};
 
 /// The value of the first field named `key` (an identifier) at or after offset `*from` of
 /// `fields_text` (a line's fields as TracingLine::fields_text holds them), without tokenizing

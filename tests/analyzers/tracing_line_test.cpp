@@ -277,7 +277,7 @@ TEST_CASE("a line head read from the cache is the head the scan reads", "[analyz
   for (int i = 0; i < 12; ++i)
     lines.push_back("2024-01-01T00:00:00Z  INFO span" + std::to_string(i) +
                     ": mod::t: close time.busy=1ms");
-  TracingScopeCache cache;
+  TracingLineCache cache;
   std::mt19937 rng(3);
   for (int n = 0; n < 2000; ++n) {
     const std::string& line = lines[rng() % lines.size()];
@@ -368,5 +368,30 @@ TEST_CASE("a timestamp's fraction sums as the per-digit division did", "[analyze
     REQUIRE(got);
     CHECK(used == text.size());
     CHECK(*got == want);
+  }
+}
+
+TEST_CASE("a timestamp read through the minute cache is the one read without",
+          "[analyzers][tracing]") {
+  // Lines of one minute in a row (the cache hits), minutes that change, and texts that share a
+  // cached minute but fail later (a bad second, no fraction digit) or earlier (a bad month).
+  std::mt19937 rng(13);
+  auto r = [&](unsigned n) { return static_cast<unsigned>(rng() % n); };
+  TimestampCache cache;
+  const char* tails[] = {".388670Z", "Z", ".5", ",790", "+02:00", ".1-05:30", ".", "x", ""};
+  for (int n = 0; n < 20000; ++n) {
+    char text[64];
+    unsigned minute = r(4), month = r(20) == 0 ? 13 : 1 + r(12);
+    std::snprintf(text, sizeof(text), "2024-%02u-0%uT10:%02u:%02u%s", month, 1 + r(2), minute,
+                  r(20) == 0 ? 61 : r(60), tails[r(9)]);
+    INFO(text);
+    size_t used_plain = 0, used_cached = 0;
+    auto plain = ParseTimestampPrefix(text, &used_plain);
+    auto cached = ParseTimestampPrefix(text, &used_cached, &cache);
+    REQUIRE(plain.has_value() == cached.has_value());
+    if (plain) {
+      CHECK(*plain == *cached);
+      CHECK(used_plain == used_cached);
+    }
   }
 }
