@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 
 #include "analyzers/analyzer_messages.h"
+#include "analyzers/byte_scan.h"
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
 
@@ -58,9 +58,7 @@ int StatusAfter(std::string_view text, std::string_view key) {
 // Braces opened minus closed outside double-quoted strings (header values may hold braces).
 int BraceBalance(std::string_view text) {
   // Most lines an event owns ("x-ms-request-id": "...",) hold no brace at all.
-  if (text.empty() || (std::memchr(text.data(), '{', text.size()) == nullptr &&
-                       std::memchr(text.data(), '}', text.size()) == nullptr))
-    return 0;
+  if (!HasEitherByte(text, '{', '}')) return 0;
   int depth = 0;
   bool quoted = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -202,7 +200,7 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
   if (shape != RslexShape::kUnknown || !line.unterminated) ++shapes_[static_cast<size_t>(shape)];
   switch (shape) {
     case RslexShape::kSpanClose:
-      OnClose(t, facts);
+      OnClose(t, facts, line.number);
       break;
     case RslexShape::kResponseAsync:
     case RslexShape::kResponseSync:
@@ -259,9 +257,12 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
     NoteMode(t, line.number);
     if (facts) facts->mode_noted = true;
   }
-  size_t from = 0;
-  while (auto value = FindTracingField(t.fields_text, "parallelization_degree", &from))
-    NoteParallelization(*value, line.number);
+  // A span close has read its own.
+  if (shape != RslexShape::kSpanClose) {
+    size_t from = 0;
+    while (auto value = FindTracingField(t.fields_text, "parallelization_degree", &from))
+      NoteParallelization(*value, line.number);
+  }
 }
 
 void RslexLogAnalyzer::NoteParallelization(std::string_view text, int64_t line) {
@@ -326,20 +327,36 @@ void RslexLogAnalyzer::NoteAccount(std::string_view text) {
   accounts_.insert(ToLower(text));
 }
 
-void RslexLogAnalyzer::OnClose(const TracingLine& t, ScopeFacts* facts) {
-  // The first time.busy and time.idle. tracing writes them as the first two fields: read in
-  // that order they cost a search for each one's end; anywhere else they are looked up.
+void RslexLogAnalyzer::OnClose(const TracingLine& t, ScopeFacts* facts, int64_t line) {
+  // The first time.busy and time.idle, and every parallelization_degree. tracing writes
+  // time.busy and time.idle as the first two fields: read in that order they cost a search for
+  // each one's end, and the fields after them are read on (a few) or searched (every span's
+  // fields repeated); in any other order each is looked up.
   std::optional<std::string_view> busy, idle;
-  TracingFieldReader fields(t.fields_text);
+  TracingFieldReader fields(t);
   TraceField f;
   if (fields.Next(&f) && f.key == "time.busy") {
     busy = f.value;
     if (fields.Next(&f) && f.key == "time.idle") idle = f.value;
   }
-  if (!busy) busy = FindTracingField(t.fields_text, "time.busy");
-  if (!idle) idle = FindTracingField(t.fields_text, "time.idle");
-  double busy_ns = busy ? ParseTracingDurationNs(*busy).value_or(0) : 0;
-  double idle_ns = idle ? ParseTracingDurationNs(*idle).value_or(0) : 0;
+  size_t from = 0;  // where parallelization_degree may first be
+  if (busy && idle) {
+    from = fields.position();
+    if (from != std::string_view::npos && t.fields_text.size() - from <= 96) {
+      while (fields.Next(&f))
+        if (f.key == "parallelization_degree") NoteParallelization(f.value, line);
+      from = std::string_view::npos;
+    }
+  } else {
+    if (!busy) busy = FindTracingField(t.fields_text, "time.busy");
+    if (!idle) idle = FindTracingField(t.fields_text, "time.idle");
+  }
+  if (from != std::string_view::npos)
+    while (auto value = FindTracingField(t.fields_text, "parallelization_degree", &from))
+      NoteParallelization(*value, line);
+  double busy_ns = 0, idle_ns = 0;
+  if (busy && !ParseTracingDurationNs(*busy, &busy_ns)) busy_ns = 0;
+  if (idle && !ParseTracingDurationNs(*idle, &idle_ns)) idle_ns = 0;
   // `cached`: the entry this scope's key found before (std::map entries stay put), or where to
   // keep it; an entry counted under "(other)" is never kept, so each overflow is counted.
   // The key is only worked out when the scope has no entry yet.

@@ -76,7 +76,8 @@ class RslexLogAnalyzer : public LineAnalyzer {
     SpanTotals* target = nullptr;  ///< targets_[target], likewise
   };
   ScopeFacts* FactsOf(const TracingLine& t);
-  void OnClose(const TracingLine& t, ScopeFacts* facts);
+  /// A span close: its timings, and its parallelization_degree fields.
+  void OnClose(const TracingLine& t, ScopeFacts* facts, int64_t line);
   void NoteParallelization(std::string_view text, int64_t line);
   void NoteMode(const TracingLine& t, int64_t line);
   void NoteAccount(std::string_view text);

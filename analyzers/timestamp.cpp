@@ -1,6 +1,7 @@
 #include "analyzers/timestamp.h"
 
 #include <array>
+#include <cstdint>
 #include <cstring>
 
 #include "analyzers/text_util.h"
@@ -41,27 +42,43 @@ constexpr auto kFractionScale = [] {
   return scale;
 }();
 
+// Whether the 16 bytes at a and b are equal (two word loads each, not a call).
+inline bool SameMinute(const char* a, const char* b) {
+  uint64_t a0, a1, b0, b1;
+  std::memcpy(&a0, a, 8);
+  std::memcpy(&a1, a + 8, 8);
+  std::memcpy(&b0, b, 8);
+  std::memcpy(&b1, b + 8, 8);
+  return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
 }  // namespace
 
 std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used,
                                            TimestampCache* cache) {
-  if (s.size() < 19) return std::nullopt;
+  double epoch_s = 0;
+  if (!ParseTimestampPrefix(s, &epoch_s, used, cache)) return std::nullopt;
+  return epoch_s;
+}
+
+bool ParseTimestampPrefix(std::string_view s, double* epoch_s, size_t* used,
+                          TimestampCache* cache) {
+  if (s.size() < 19) return false;
   const char* p = s.data();
   double base_s = 0;  // the date, hour and minute in epoch seconds
-  if (cache != nullptr && cache->valid && std::memcmp(p, cache->minute, 16) == 0) {
+  if (cache != nullptr && cache->valid && SameMinute(p, cache->minute)) {
     base_s = cache->base_s;  // the same 16 bytes passed every check below before
   } else {
     const int year = DigitsAt(p, 4);
-    if (year < 0) return std::nullopt;
+    if (year < 0) return false;
     const char sep = p[4];
-    if ((sep != '-' && sep != '/') || p[7] != sep) return std::nullopt;
+    if ((sep != '-' && sep != '/') || p[7] != sep) return false;
     const int month = DigitsAt(p + 5, 2), day = DigitsAt(p + 8, 2);
-    if (month < 0 || day < 0) return std::nullopt;
-    if (p[10] != 'T' && p[10] != ' ') return std::nullopt;
+    if (month < 0 || day < 0) return false;
+    if (p[10] != 'T' && p[10] != ' ') return false;
     const int hour = DigitsAt(p + 11, 2), minute = DigitsAt(p + 14, 2);
-    if (hour < 0 || p[13] != ':' || minute < 0) return std::nullopt;
-    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59)
-      return std::nullopt;
+    if (hour < 0 || p[13] != ':' || minute < 0) return false;
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return false;
     long long days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
     base_s = static_cast<double>(days) * 86400.0 + hour * 3600.0 + minute * 60.0;
     if (cache != nullptr) {
@@ -71,17 +88,19 @@ std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used,
     }
   }
   const int second = DigitsAt(p + 17, 2);
-  if (p[16] != ':' || second < 0 || second > 60) return std::nullopt;
+  if (p[16] != ':' || second < 0 || second > 60) return false;
   size_t pos = 19;
   double fraction = 0;
   if (pos < s.size() && (p[pos] == '.' || p[pos] == ',')) {
-    size_t start = ++pos;
-    while (pos < s.size() && static_cast<unsigned char>(p[pos] - '0') <= 9) {
-      if (pos - start < kFractionScale.size())
-        fraction += (p[pos] - '0') * kFractionScale[pos - start];
-      ++pos;
+    const size_t start = ++pos, n = s.size();
+    // Up to nine digits count; more are read and dropped.
+    for (size_t k = 0; pos < n && k < kFractionScale.size(); ++pos, ++k) {
+      const auto d = static_cast<unsigned char>(p[pos] - '0');
+      if (d > 9) break;
+      fraction += d * kFractionScale[k];
     }
-    if (pos == start) return std::nullopt;
+    while (pos < n && static_cast<unsigned char>(p[pos] - '0') <= 9) ++pos;
+    if (pos == start) return false;
   }
   double offset_s = 0;
   if (pos < s.size() && p[pos] == 'Z') {
@@ -96,7 +115,8 @@ std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used,
   // Summed in the order "days * 86400 + h * 3600 + m * 60 + s + fraction - offset" always was.
   double epoch = base_s + second + fraction - offset_s;
   if (used) *used = pos;
-  return epoch;
+  *epoch_s = epoch;
+  return true;
 }
 
 std::optional<double> ParseTimestamp(std::string_view s) {

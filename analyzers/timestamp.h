@@ -22,6 +22,9 @@ struct TimestampCache {
 /// fraction, and an optional 'Z' or +HH:MM / -HH:MM offset. With a cache, the same value.
 std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used = nullptr,
                                            TimestampCache* cache = nullptr);
+/// The same, for loops over every line: false instead of nullopt, the seconds in `*epoch_s`
+/// (an optional<double> returned through memory stalls the caller on each line).
+bool ParseTimestampPrefix(std::string_view s, double* epoch_s, size_t* used, TimestampCache* cache);
 /// The whole string must be a timestamp (surrounding spaces allowed).
 std::optional<double> ParseTimestamp(std::string_view s);
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstring>
 
+#include "analyzers/byte_scan.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 
@@ -25,7 +26,6 @@ constexpr auto kClasses = [] {
 }();
 inline bool Is(char c, unsigned char cls) { return kClasses[static_cast<unsigned char>(c)] & cls; }
 inline bool IdentStart(char c) { return Is(c, kIdentStart); }
-inline bool IdentChar(char c) { return Is(c, kIdentChar); }
 
 // The first field key at or after `from`: "<ident>=" at the start of `s` or right after a
 // space; npos when none. It searches for '=' (one per field) and walks back over the
@@ -35,11 +35,9 @@ size_t NextKeyStart(std::string_view s, size_t from, size_t* key_len) {
   const char* data = s.data();
   size_t pos = from;
   while (pos < s.size()) {
-    const void* eq = std::memchr(data + pos, '=', s.size() - pos);
-    if (eq == nullptr) return std::string_view::npos;
-    size_t e = static_cast<size_t>(static_cast<const char*>(eq) - data);
-    size_t q = e;
-    while (q > 0 && IdentChar(data[q - 1])) --q;
+    size_t e = FindByte(s, pos, '=');
+    if (e == std::string_view::npos) return std::string_view::npos;
+    size_t q = IdentRunStart(data, e);
     if (q < e && q >= from && IdentStart(data[q]) && (q == 0 || data[q - 1] == ' ')) {
       *key_len = e - q + 1;
       return q;
@@ -47,12 +45,6 @@ size_t NextKeyStart(std::string_view s, size_t from, size_t* key_len) {
     pos = e + 1;
   }
   return std::string_view::npos;
-}
-
-// Offset of the first field key: at 0 or right after a space; npos when none.
-size_t FirstFieldStart(std::string_view s) {
-  size_t key_len = 0;
-  return NextKeyStart(s, 0, &key_len);
 }
 
 bool ParseLevel(std::string_view word, TraceLevel* level) {
@@ -213,6 +205,11 @@ TracingFieldReader::TracingFieldReader(std::string_view text) : text_(text) {
   start_ = NextKeyStart(text_, 0, &key_len_);
 }
 
+TracingFieldReader::TracingFieldReader(const TracingLine& line) : text_(line.fields_text) {
+  start_ = line.first_key_len > 0 ? 0 : std::string_view::npos;
+  key_len_ = line.first_key_len;
+}
+
 bool TracingFieldReader::Next(TraceField* out) {
   if (start_ == std::string_view::npos) return false;
   std::string_view key = text_.substr(start_, key_len_ - 1);
@@ -239,15 +236,18 @@ bool ParseTracingHead(std::string_view line, TracingLine* out, TracingLineCache*
   out->has_time = false;
   out->epoch_s = 0;
   out->spans = out->target = out->message = out->fields_text = {};
+  out->first_key_len = 0;
   out->fields.clear();
   out->scope_id = 0;
   size_t pos = 0;
   if (!line.empty() && line[0] >= '0' && line[0] <= '9') {
     size_t used = 0;
-    auto t = ParseTimestampPrefix(line, &used, cache ? &cache->timestamp_ : nullptr);
-    if (!t || used >= line.size() || line[used] != ' ') return false;
+    double t = 0;
+    if (!ParseTimestampPrefix(line, &t, &used, cache ? &cache->timestamp_ : nullptr) ||
+        used >= line.size() || line[used] != ' ')
+      return false;
     out->has_time = true;
-    out->epoch_s = *t;
+    out->epoch_s = t;
     pos = used;
   }
   while (pos < line.size() && line[pos] == ' ') ++pos;
@@ -268,12 +268,14 @@ bool ParseTracingHead(std::string_view line, TracingLine* out, TracingLineCache*
     if (scope.target_len > 0) out->target = rest.substr(scope.target_at, scope.target_len);
     rest.remove_prefix(scope.consumed);
   }
-  size_t fields_at = FirstFieldStart(rest);
+  size_t key_len = 0;
+  size_t fields_at = NextKeyStart(rest, 0, &key_len);
   if (fields_at == std::string_view::npos) {
     out->message = rest;
   } else {
     out->message = rest.substr(0, fields_at);
     out->fields_text = rest.substr(fields_at);
+    out->first_key_len = key_len;
   }
   while (!out->message.empty() && out->message.back() == ' ') out->message.remove_suffix(1);
   return true;
@@ -310,7 +312,13 @@ std::optional<std::string_view> FindTracingField(std::string_view s, std::string
 }
 
 std::optional<double> ParseTracingDurationNs(std::string_view text) {
-  if (text.empty() || text[0] < '0' || text[0] > '9') return std::nullopt;
+  double ns = 0;
+  if (!ParseTracingDurationNs(text, &ns)) return std::nullopt;
+  return ns;
+}
+
+bool ParseTracingDurationNs(std::string_view text, double* ns) {
+  if (text.empty() || text[0] < '0' || text[0] > '9') return false;
   // TimingDisplay writes "23.2µs": up to 15 digits with a fraction are read as an integer m and
   // divided by 10^k, which is correctly rounded (both are exact doubles), so it is the very
   // double std::from_chars gives; anything else (an exponent, more digits) goes to from_chars.
@@ -342,26 +350,31 @@ std::optional<double> ParseTracingDurationNs(std::string_view text) {
     v = static_cast<double>(m) / kPow10[fraction_digits];
   } else {
     auto parsed = ParseDoublePrefix(text, &used);
-    if (!parsed) return std::nullopt;
+    if (!parsed) return false;
     v = *parsed;
   }
   // The unit, by its length first: "s", "ns", "us", "ms", "µs" (U+00B5) or "μs" (U+03BC).
   std::string_view unit = text.substr(used);
-  if (unit.empty() || unit.back() != 's') return std::nullopt;
-  switch (unit.size()) {
-    case 1:
-      return v * 1e9;
-    case 2:
-      if (unit[0] == 'n') return v;
-      if (unit[0] == 'u') return v * 1e3;
-      if (unit[0] == 'm') return v * 1e6;
-      return std::nullopt;
-    case 3:
-      if (unit == "\xC2\xB5s" || unit == "\xCE\xBCs") return v * 1e3;
-      return std::nullopt;
-    default:
-      return std::nullopt;
+  if (unit.empty() || unit.back() != 's') return false;
+  double scale = 0;  // ns per unit (x * 1 is x exactly)
+  if (unit.size() == 1) {
+    scale = 1e9;
+  } else if (unit.size() == 2) {
+    if (unit[0] == 'n')
+      scale = 1;
+    else if (unit[0] == 'u')
+      scale = 1e3;
+    else if (unit[0] == 'm')
+      scale = 1e6;
+    else
+      return false;
+  } else if (unit == "\xC2\xB5s" || unit == "\xCE\xBCs") {
+    scale = 1e3;
+  } else {
+    return false;
   }
+  *ns = v * scale;
+  return true;
 }
 
 }  // namespace feedcheck::analyzers

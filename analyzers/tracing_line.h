@@ -36,6 +36,7 @@ struct TracingLine {
   /// The fields as text, from the first key to the end of the line ("" without fields): what
   /// `fields` was tokenized from; ParseTracingHead leaves `fields` empty and sets only this.
   std::string_view fields_text;
+  size_t first_key_len = 0;  ///< fields_text's first key with its '=' (0 without fields)
   /// Which head of a TracingLineCache gave `spans` and `target` (0: none). Entries get new ids
   /// when they are replaced, so a caller may key facts of its own about a scope by it.
   uint64_t scope_id = 0;
@@ -93,8 +94,12 @@ void TokenizeFields(std::string_view text, std::vector<TraceField>* out);
 class TracingFieldReader {
  public:
   explicit TracingFieldReader(std::string_view text);
+  /// A line's fields as ParseTracingHead left them: its first key is not searched for again.
+  explicit TracingFieldReader(const TracingLine& line);
   /// The next field; false after the last.
   bool Next(TraceField* out);
+  /// Where the next field's key starts in the text (npos after the last field).
+  size_t position() const { return start_; }
 
  private:
   std::string_view text_;
@@ -113,6 +118,8 @@ std::optional<std::string_view> FindTracingField(std::string_view fields_text, s
 /// A tracing TimingDisplay value in nanoseconds: "23.2µs" (U+00B5), "23.2μs" (U+03BC),
 /// "23.2us", "1.90ns", "1.22ms", "12.3s". nullopt for anything else.
 std::optional<double> ParseTracingDurationNs(std::string_view text);
+/// The same, for loops over every line: false instead of nullopt, the value in `*ns`.
+bool ParseTracingDurationNs(std::string_view text, double* ns);
 
 std::string_view TraceLevelName(TraceLevel level);
 
