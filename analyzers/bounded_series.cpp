@@ -66,7 +66,18 @@ void IntervalMerger::Add(double start, double end) {
   auto it = intervals_.upper_bound(start);
   if (it != intervals_.begin()) {
     auto prev = std::prev(it);
-    if (prev->second + gap_s_ >= start) it = prev;
+    if (prev->second + gap_s_ >= start) {
+      // The common case, a log's next event extending the interval it is in: absorbed into
+      // that one in place when it reaches no further interval (what the loop below would leave,
+      // without taking a node out of the map and putting one back).
+      double merged_end = std::max(end, prev->second);
+      if (prev->first <= end + gap_s_ &&
+          (it == intervals_.end() || it->first > merged_end + gap_s_)) {
+        prev->second = merged_end;
+        return;
+      }
+      it = prev;
+    }
   }
   while (it != intervals_.end() && it->first <= end + gap_s_) {
     start = std::min(start, it->first);

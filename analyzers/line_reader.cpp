@@ -57,6 +57,7 @@ LineReader::LineReader(LineReader&& other) noexcept
       buffer_(std::move(other.buffer_)),
       begin_(other.begin_),
       end_(other.end_),
+      esc_at_(other.esc_at_),
       eof_(other.eof_),
       line_number_(other.line_number_),
       bytes_read_(other.bytes_read_),
@@ -77,6 +78,7 @@ bool LineReader::Fill() {
   // Move the unconsumed tail to the front, then read after it.
   if (begin_ > 0) {
     std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    esc_at_ -= begin_;
     end_ -= begin_;
     begin_ = 0;
   }
@@ -84,7 +86,11 @@ bool LineReader::Fill() {
   if (room == 0) return true;  // caller handles a full buffer
   size_t got = 0;
   if (fd_ >= 0) {
-    if (SkipHole(room)) return true;
+    const size_t before_hole = end_;
+    if (SkipHole(room)) {
+      if (esc_at_ == before_hole) esc_at_ = end_;  // the hole's zeros hold no ESC
+      return true;
+    }
     if (bytes_read_ >= max_data_bytes_) {
       cut_at_limit_ = true;
       eof_ = true;
@@ -110,8 +116,10 @@ bool LineReader::Fill() {
     eof_ = true;
     return false;
   }
+  const size_t old_end = end_;
   end_ += got;
   bytes_read_ += got;
+  if (esc_at_ == old_end) esc_at_ = FindEsc(old_end);  // none before: look in what came
   return true;
 }
 
@@ -147,6 +155,17 @@ bool LineReader::SkipHole(size_t room) {
   return true;
 }
 
+void LineReader::Consume(size_t new_begin) {
+  begin_ = new_begin;
+  if (esc_at_ < begin_) esc_at_ = FindEsc(begin_);
+}
+
+size_t LineReader::FindEsc(size_t from) const {
+  if (from >= end_) return end_;
+  const void* p = std::memchr(buffer_.data() + from, '\x1b', end_ - from);
+  return p == nullptr ? end_ : static_cast<size_t>(static_cast<const char*>(p) - buffer_.data());
+}
+
 bool LineReader::Next(Line* line) {
   *line = Line{};
   while (true) {
@@ -156,14 +175,17 @@ bool LineReader::Next(Line* line) {
     const void* nl = scan ? std::memchr(start, '\n', scan) : nullptr;
     if (nl != nullptr) {
       size_t len = static_cast<size_t>(static_cast<const char*>(nl) - start);
-      begin_ += len + 1;
+      const bool has_esc = esc_at_ < begin_ + len;  // an ESC in this line
+      Consume(begin_ + len + 1);
       line->number = ++line_number_;
       if (len > max_line_bytes_) {
         line->too_long = true;
         return true;
       }
       if (len > 0 && start[len - 1] == '\r') --len;
-      line->text = StripAnsi(WithoutBom(std::string_view(start, len), line->number));
+      std::string_view text = std::string_view(start, len);
+      if (line->number == 1) text = WithoutBom(text, 1);
+      line->text = has_esc ? StripAnsi(text) : text;
       return true;
     }
     if (avail > max_line_bytes_) {
@@ -173,18 +195,18 @@ bool LineReader::Next(Line* line) {
       // The newline may already be in the buffer, past the part scanned above.
       const void* rest = std::memchr(start + scan, '\n', avail - scan);
       if (rest != nullptr) {
-        begin_ = static_cast<size_t>(static_cast<const char*>(rest) - buffer_.data()) + 1;
+        Consume(static_cast<size_t>(static_cast<const char*>(rest) - buffer_.data()) + 1);
         return true;
       }
-      begin_ = end_ = 0;
+      begin_ = end_ = esc_at_ = 0;
       while (true) {
         if (!Fill()) return true;  // input ended inside the long line
         const void* p = std::memchr(buffer_.data(), '\n', end_);
         if (p != nullptr) {
-          begin_ = static_cast<size_t>(static_cast<const char*>(p) - buffer_.data()) + 1;
+          Consume(static_cast<size_t>(static_cast<const char*>(p) - buffer_.data()) + 1);
           return true;
         }
-        begin_ = end_ = 0;
+        begin_ = end_ = esc_at_ = 0;
       }
     }
     if (!Fill()) {
@@ -193,7 +215,7 @@ bool LineReader::Next(Line* line) {
       // The last line has no newline: hand it out flagged.
       size_t len = end_ - begin_;
       const char* s = buffer_.data() + begin_;
-      begin_ = end_;
+      Consume(end_);
       line->number = ++line_number_;
       line->unterminated = true;
       if (len > 0 && s[len - 1] == '\r') --len;

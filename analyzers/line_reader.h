@@ -57,6 +57,8 @@ class LineReader {
   LineReader(int fd, std::string_view data, size_t max_line_bytes);
   bool Fill();                 // reads more input after the unconsumed tail; false at end of input
   bool SkipHole(size_t room);  // true when a long hole at the offset was skipped
+  size_t FindEsc(size_t from) const;  // the first ESC at or after `from`, else end_
+  void Consume(size_t new_begin);     // moves begin_ there, keeping esc_at_ true
   std::string_view StripAnsi(std::string_view text);
   /// The first line without a UTF-8 byte order mark.
   static std::string_view WithoutBom(std::string_view text, int64_t number);
@@ -67,6 +69,9 @@ class LineReader {
   std::vector<char> buffer_;
   size_t begin_ = 0;  // first unconsumed byte
   size_t end_ = 0;    // one past the last valid byte
+  /// The first ESC at or after begin_ (end_ when none is in the buffer): found once per read
+  /// chunk, so a line is searched for ANSI colours only when one is in it.
+  size_t esc_at_ = 0;
   bool eof_ = false;
   int64_t line_number_ = 0;
   uint64_t bytes_read_ = 0;

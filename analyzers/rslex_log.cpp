@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "analyzers/analyzer_messages.h"
+#include "analyzers/byte_scan.h"
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
 
@@ -29,6 +30,15 @@ std::string_view After(std::string_view s, std::string_view marker) {
   return p == std::string_view::npos ? std::string_view{} : s.substr(p + marker.size());
 }
 
+// After(s, marker) for a marker that opens with a quote: looked for from its second character,
+// since a response's headers have a '"' on every line and its name is rare.
+std::string_view AfterQuoted(std::string_view s, std::string_view marker) {
+  std::string_view name = marker.substr(1);
+  size_t p = s.find(name, 1);
+  while (p != std::string_view::npos && s[p - 1] != marker[0]) p = s.find(name, p + 1);
+  return p == std::string_view::npos ? std::string_view{} : s.substr(p + name.size());
+}
+
 // The status number after `key` where `key` starts a word ("code=" but not "status_code=" or
 // "error-code"): the first one of `text`, or 0.
 int StatusAfter(std::string_view text, std::string_view key) {
@@ -47,6 +57,8 @@ int StatusAfter(std::string_view text, std::string_view key) {
 
 // Braces opened minus closed outside double-quoted strings (header values may hold braces).
 int BraceBalance(std::string_view text) {
+  // Most lines an event owns ("x-ms-request-id": "...",) hold no brace at all.
+  if (!HasEitherByte(text, '{', '}')) return 0;
   int depth = 0;
   bool quoted = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -89,18 +101,18 @@ bool RslexLogAnalyzer::OwnsLine(std::string_view text) {
     if (text.find("</Error>") != std::string_view::npos) e.in_body = false;
     return true;
   }
-  if (StartsWith(text, "Status:")) return true;
-  if (StartsWith(text, "Headers:")) {
+  if (text.starts_with("Status:")) return true;
+  if (text.starts_with("Headers:")) {
     e.brace_depth = std::max(0, BraceBalance(text));
     return true;
   }
-  if (StartsWith(text, "Body:")) {  // "Body: " of an empty body may lose its space
+  if (text.starts_with("Body:")) {  // "Body: " of an empty body may lose its space
     // Azure's XML error body: its <Message> goes on over RequestId: and Time: lines.
     e.in_body = text.find("<Error>") != std::string_view::npos &&
                 text.find("</Error>") == std::string_view::npos;
     return true;
   }
-  return StartsWith(text, "RequestId:") || StartsWith(text, "Time:");
+  return text.starts_with("RequestId:") || text.starts_with("Time:");
 }
 
 void RslexLogAnalyzer::CloseEvent() {
@@ -108,9 +120,7 @@ void RslexLogAnalyzer::CloseEvent() {
   if (!e.open) return;
   e.open = false;
   if (!e.keep) return;
-  std::string_view text = e.text;
-  std::string_view first = text.substr(0, text.find('\n'));
-  if (ParseTracingLine(first, &event_scratch_)) OnResponse(event_scratch_, text, e.line);
+  OnResponse(e.text, e.line);
 }
 
 void RslexLogAnalyzer::EndFile() { CloseEvent(); }
@@ -147,7 +157,7 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
   }
   CloseEvent();
   TracingLine& t = scratch_;
-  if (!ParseTracingLine(line.text, &t)) {
+  if (!ParseTracingHead(line.text, &t, &scope_cache_)) {
     Malformed(line, "not a tracing line (expected 'TIMESTAMP LEVEL [spans:] target: message')");
     return;
   }
@@ -169,23 +179,28 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
     last_epoch_s_ = std::max(last_epoch_s_, t.epoch_s);
   }
   std::string_view msg = t.message;
+  ScopeFacts* facts = FactsOf(t);
   // The storage accounts the job read: the datastore resolver names them (and every refused
   // request's URI, below). Looked up on the resolver's lines only: the span closes are most
   // of a log and name none.
-  if (t.target.find("resolver") != std::string_view::npos)
-    if (auto account = t.Field("account_name")) NoteAccount(*account);
+  if (facts ? facts->resolver : t.target.find("resolver") != std::string_view::npos)
+    if (auto account = FindTracingField(t.fields_text, "account_name")) NoteAccount(*account);
   auto note = [&](Counted& c) {
     if (c.count++ == 0) c = {1, file(), line.number};
   };
-  RslexShape shape = msg == "close"
-                         ? RslexShape::kSpanClose
-                         : ClassifyRslexMessage(msg, t.Field("response_status_code").has_value() ||
-                                                         t.Field("request_uri").has_value());
+  RslexShape shape = RslexShape::kSpanClose;
+  if (msg != "close") {
+    // The fields are looked for only where the shape depends on them.
+    bool response_fields = msg.find("non-successful response") != std::string_view::npos &&
+                           (FindTracingField(t.fields_text, "response_status_code").has_value() ||
+                            FindTracingField(t.fields_text, "request_uri").has_value());
+    shape = ClassifyRslexMessage(msg, response_fields);
+  }
   // A cut last line's shape cannot be told (A207 notes it): not counted as unknown.
   if (shape != RslexShape::kUnknown || !line.unterminated) ++shapes_[static_cast<size_t>(shape)];
   switch (shape) {
     case RslexShape::kSpanClose:
-      OnClose(t);
+      OnClose(t, facts, line.number);
       break;
     case RslexShape::kResponseAsync:
     case RslexShape::kResponseSync:
@@ -194,6 +209,10 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
       // Read when the event ends: its status, headers and body may follow on lines of their own.
       event_.keep = true;
       event_.text.assign(line.text);
+      event_.has_time = t.has_time;
+      event_.epoch_s = t.epoch_s;
+      event_.request_uri = SpanIn(line.text, FindTracingField(t.fields_text, "request_uri"));
+      event_.error_code = SpanIn(line.text, FindTracingField(t.fields_text, "error_code"));
       break;
     case RslexShape::kSetting:
       OnSetting(t, line);
@@ -231,28 +250,59 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
       stream_error_at_ = {1, file(), line.number};
     }
   }
-  // The operation rslex ran tells the mode: copy_uri/download spans vs fuse/mount spans.
-  if (!t.spans.empty() && (download_hint_.count == 0 || mount_hint_.count == 0)) {
-    if (t.spans.find("copy_uri") != std::string_view::npos ||
-        t.spans.find("download") != std::string_view::npos) {
-      if (download_hint_.count++ == 0) download_hint_ = {1, file(), line.number};
-    } else if (t.spans.find("mount") != std::string_view::npos ||
-               t.spans.find("fuse") != std::string_view::npos) {
-      if (mount_hint_.count++ == 0) mount_hint_ = {1, file(), line.number};
-    }
+  // The operation rslex ran tells the mode: copy_uri/download spans vs fuse/mount spans. A
+  // scope already looked at has given its hint (a second time would only count it again).
+  if (!t.spans.empty() && (download_hint_.count == 0 || mount_hint_.count == 0) &&
+      !(facts && facts->mode_noted)) {
+    NoteMode(t, line.number);
+    if (facts) facts->mode_noted = true;
   }
-  for (const auto& f : t.fields) {
-    if (f.key != "parallelization_degree") continue;
-    // The same text as the last one parsed cannot change the maximum.
-    if (have_parallelization_ && f.value == last_parallelization_text_) continue;
-    auto v = ParseDouble(f.value);
-    if (f.value.size() <= 32) last_parallelization_text_.assign(f.value);
-    if (!v) continue;
-    if (!have_parallelization_ || *v > parallelization_max_) {
-      parallelization_max_ = *v;
-      parallelization_at_ = {1, file(), line.number};
-    }
-    have_parallelization_ = true;
+  // A span close has read its own.
+  if (shape != RslexShape::kSpanClose) {
+    size_t from = 0;
+    while (auto value = FindTracingField(t.fields_text, "parallelization_degree", &from))
+      NoteParallelization(*value, line.number);
+  }
+}
+
+void RslexLogAnalyzer::NoteParallelization(std::string_view text, int64_t line) {
+  // The same text as the last one parsed cannot change the maximum.
+  if (have_parallelization_ && text == last_parallelization_text_) return;
+  auto v = ParseDouble(text);
+  if (text.size() <= 32) last_parallelization_text_.assign(text);
+  if (!v) return;
+  if (!have_parallelization_ || *v > parallelization_max_) {
+    parallelization_max_ = *v;
+    parallelization_at_ = {1, file(), line};
+  }
+  have_parallelization_ = true;
+}
+
+RslexLogAnalyzer::Span RslexLogAnalyzer::SpanIn(std::string_view line,
+                                                std::optional<std::string_view> value) {
+  Span span;
+  if (value) span = {true, static_cast<size_t>(value->data() - line.data()), value->size()};
+  return span;
+}
+
+RslexLogAnalyzer::ScopeFacts* RslexLogAnalyzer::FactsOf(const TracingLine& t) {
+  if (t.scope_id == 0) return nullptr;
+  ScopeFacts& f = scope_facts_[TracingLineCache::SlotOf(t.scope_id)];
+  if (f.id != t.scope_id) {
+    f = ScopeFacts{};
+    f.id = t.scope_id;
+    f.resolver = t.target.find("resolver") != std::string_view::npos;
+  }
+  return &f;
+}
+
+void RslexLogAnalyzer::NoteMode(const TracingLine& t, int64_t line) {
+  if (t.spans.find("copy_uri") != std::string_view::npos ||
+      t.spans.find("download") != std::string_view::npos) {
+    if (download_hint_.count++ == 0) download_hint_ = {1, file(), line};
+  } else if (t.spans.find("mount") != std::string_view::npos ||
+             t.spans.find("fuse") != std::string_view::npos) {
+    if (mount_hint_.count++ == 0) mount_hint_ = {1, file(), line};
   }
 }
 
@@ -277,28 +327,68 @@ void RslexLogAnalyzer::NoteAccount(std::string_view text) {
   accounts_.insert(ToLower(text));
 }
 
-void RslexLogAnalyzer::OnClose(const TracingLine& t) {
-  auto busy = t.Field("time.busy");
-  auto idle = t.Field("time.idle");
-  double busy_ns = busy ? ParseTracingDurationNs(*busy).value_or(0) : 0;
-  double idle_ns = idle ? ParseTracingDurationNs(*idle).value_or(0) : 0;
-  auto add = [&](std::map<std::string, SpanTotals, std::less<>>& map, std::string_view key) {
-    auto it = map.find(key);
-    if (it == map.end()) {
-      if (map.size() >= kMaxKeys) {
-        ++span_overflow_;
-        key = "(other)";
-      }
-      it = map.try_emplace(std::string(key)).first;
+void RslexLogAnalyzer::OnClose(const TracingLine& t, ScopeFacts* facts, int64_t line) {
+  // The first time.busy and time.idle, and every parallelization_degree. tracing writes
+  // time.busy and time.idle as the first two fields: read in that order they cost a search for
+  // each one's end, and the fields after them are read on (a few) or searched (every span's
+  // fields repeated); in any other order each is looked up.
+  std::optional<std::string_view> busy, idle;
+  TracingFieldReader fields(t);
+  TraceField f;
+  if (fields.Next(&f) && f.key == "time.busy") {
+    busy = f.value;
+    if (fields.Next(&f) && f.key == "time.idle") idle = f.value;
+  }
+  size_t from = 0;  // where parallelization_degree may first be
+  if (busy && idle) {
+    from = fields.position();
+    if (from != std::string_view::npos && t.fields_text.size() - from <= 96) {
+      while (fields.Next(&f))
+        if (f.key == "parallelization_degree") NoteParallelization(f.value, line);
+      from = std::string_view::npos;
     }
-    SpanTotals& s = it->second;
-    ++s.closes;
-    s.busy_ns += busy_ns;
-    s.idle_ns += idle_ns;
-    s.max_busy_ns = std::max(s.max_busy_ns, busy_ns);
+  } else {
+    if (!busy) busy = FindTracingField(t.fields_text, "time.busy");
+    if (!idle) idle = FindTracingField(t.fields_text, "time.idle");
+  }
+  if (from != std::string_view::npos)
+    while (auto value = FindTracingField(t.fields_text, "parallelization_degree", &from))
+      NoteParallelization(*value, line);
+  double busy_ns = 0, idle_ns = 0;
+  if (busy && !ParseTracingDurationNs(*busy, &busy_ns)) busy_ns = 0;
+  if (idle && !ParseTracingDurationNs(*idle, &idle_ns)) idle_ns = 0;
+  // `cached`: the entry this scope's key found before (std::map entries stay put), or where to
+  // keep it; an entry counted under "(other)" is never kept, so each overflow is counted.
+  // The key is only worked out when the scope has no entry yet.
+  auto add = [&](std::map<std::string, SpanTotals, std::less<>>& map, auto key_of,
+                 SpanTotals** cached) {
+    SpanTotals* s = cached ? *cached : nullptr;
+    if (s == nullptr) {
+      std::string_view key = key_of();
+      auto it = map.find(key);
+      bool own = true;
+      if (it == map.end()) {
+        if (map.size() >= kMaxKeys) {
+          ++span_overflow_;
+          key = "(other)";
+          own = false;
+        }
+        it = map.try_emplace(std::string(key)).first;
+      }
+      s = &it->second;
+      if (cached && own) *cached = s;
+    }
+    ++s->closes;
+    s->busy_ns += busy_ns;
+    s->idle_ns += idle_ns;
+    s->max_busy_ns = std::max(s->max_busy_ns, busy_ns);
   };
-  add(spans_, t.spans.empty() ? std::string_view("(no span)") : t.LeafSpan());
-  add(targets_, t.target.empty() ? std::string_view("(no target)") : t.target);
+  add(
+      spans_, [&] { return t.spans.empty() ? std::string_view("(no span)") : t.LeafSpan(); },
+      facts ? &facts->span : nullptr);
+  add(
+      targets_, [&] { return t.target.empty() ? std::string_view("(no target)") : t.target; },
+      facts ? &facts->target : nullptr);
 }
 
 void RslexLogAnalyzer::Count(std::map<std::string, Counted, std::less<>>* map, std::string_view key,
@@ -314,11 +404,15 @@ void RslexLogAnalyzer::Count(std::map<std::string, Counted, std::less<>>* map, s
   }
 }
 
-void RslexLogAnalyzer::OnResponse(const TracingLine& t, std::string_view text, int64_t line_no) {
+void RslexLogAnalyzer::OnResponse(std::string_view text, int64_t line_no) {
   ++non_success_;
+  const Event& e = event_;
+  auto field = [&](const Span& f) {
+    return f.found ? std::optional<std::string_view>(text.substr(f.at, f.len)) : std::nullopt;
+  };
   Line line;
   line.number = line_no;
-  if (auto uri = t.Field("request_uri")) NoteAccount(*uri);
+  if (auto uri = field(e.request_uri)) NoteAccount(*uri);
   // The status: "Status: 503 Service Unavailable" (the HTTP library's reason, never Azure's
   // message), the 2026 field response_status_code=, or the event's own code= field after the
   // headers ("} code=503"); some builds log status=.
@@ -332,10 +426,10 @@ void RslexLogAnalyzer::OnResponse(const TracingLine& t, std::string_view text, i
     st.line = line_no;
   }
   // x-ms-error-code from the Debug-printed headers, an error_code= field, or the body's <Code>.
-  std::string_view code = After(text, "\"x-ms-error-code\": \"");
+  std::string_view code = AfterQuoted(text, "\"x-ms-error-code\": \"");
   if (!code.empty()) {
     code = code.substr(0, code.find('"'));
-  } else if (auto f = t.Field("error_code")) {
+  } else if (auto f = field(e.error_code)) {
     code = *f;
   } else if (code = After(text, "<Code>"); !code.empty()) {
     code = code.substr(0, code.find('<'));
@@ -346,13 +440,13 @@ void RslexLogAnalyzer::OnResponse(const TracingLine& t, std::string_view text, i
   azure_message = azure_message.substr(0, azure_message.find_first_of("<\n"));
   // Refusals that end a job (a credential refused, a path or an output that is wrong) over
   // time, for the "access" lane: when storage started refusing is what a fix estimate needs.
-  if (t.has_time &&
+  if (e.has_time &&
       (status == 401 || status == 403 || status == 404 || status == 409 || status == 412)) {
     std::string label = fmt::format("{} refused", status);
     auto it = access_intervals_.find(label);
     if (it == access_intervals_.end() && access_intervals_.size() < 8)
       it = access_intervals_.emplace(label, IntervalMerger(kThrottleGapS, 256)).first;
-    if (it != access_intervals_.end()) it->second.Add(t.epoch_s, t.epoch_s + 1);
+    if (it != access_intervals_.end()) it->second.Add(e.epoch_s, e.epoch_s + 1);
   }
   ThrottleKind kind = ClassifyStorageError(status, azure_message, code);
   if (kind == ThrottleKind::kNotThrottled) return;
@@ -362,12 +456,12 @@ void RslexLogAnalyzer::OnResponse(const TracingLine& t, std::string_view text, i
     thr.line = line_no;
   }
   std::string_view label = ThrottleKindLabel(kind);
-  if (t.has_time) {
+  if (e.has_time) {
     auto it = throttle_intervals_.find(label);
     if (it == throttle_intervals_.end())
       it =
           throttle_intervals_.emplace(std::string(label), IntervalMerger(kThrottleGapS, 256)).first;
-    it->second.Add(t.epoch_s, t.epoch_s + 1);
+    it->second.Add(e.epoch_s, e.epoch_s + 1);
   }
 }
 
@@ -382,7 +476,11 @@ void RslexLogAnalyzer::OnSetting(const TracingLine& t, const Line& line) {
   std::string_view value;
   size_t colon = msg.rfind(": ");
   if (colon != std::string_view::npos && colon > end) value = Trim(msg.substr(colon + 2));
-  if (value.empty() && !t.fields.empty()) value = t.fields.front().value;
+  if (value.empty() && !t.fields_text.empty()) {
+    setting_fields_.clear();
+    TokenizeFields(t.fields_text, &setting_fields_);
+    if (!setting_fields_.empty()) value = setting_fields_.front().value;
+  }
   if (value.empty()) value = "set";
   if (settings_.size() >= kMaxKeys && settings_.find(var) == settings_.end()) return;
   settings_[std::string(var)] = {std::string(value.substr(0, 256)), file(), line.number};

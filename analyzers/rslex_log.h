@@ -65,8 +65,29 @@ class RslexLogAnalyzer : public LineAnalyzer {
   const std::set<std::string>& accounts() const { return accounts_; }
 
  private:
-  void OnClose(const TracingLine& t);
+  /// What the analyzer learned once about a line head (span scope and target) that repeats:
+  /// keyed by TracingLineCache's id, so a span close costs no map lookups and no searches of
+  /// its scope after the first.
+  struct ScopeFacts {
+    uint64_t id = 0;
+    bool resolver = false;         ///< the target is the datastore resolver
+    bool mode_noted = false;       ///< the spans' copy/mount hint was taken from this scope
+    SpanTotals* span = nullptr;    ///< spans_[leaf span], when it is that key's own entry
+    SpanTotals* target = nullptr;  ///< targets_[target], likewise
+  };
+  ScopeFacts* FactsOf(const TracingLine& t);
+  /// A span close: its timings, and its parallelization_degree fields.
+  void OnClose(const TracingLine& t, ScopeFacts* facts, int64_t line);
+  void NoteParallelization(std::string_view text, int64_t line);
+  void NoteMode(const TracingLine& t, int64_t line);
   void NoteAccount(std::string_view text);
+  /// A field of the event's first line, as offsets into Event::text (its first line).
+  struct Span {
+    bool found = false;
+    size_t at = 0, len = 0;
+  };
+  /// Where a field's value lies in `line` (a view into it), to be found again in a copy.
+  static Span SpanIn(std::string_view line, std::optional<std::string_view> value);
   /// The event being read, with the lines it owns. Only a response is kept as text.
   struct Event {
     bool open = false;
@@ -77,16 +98,22 @@ class RslexLogAnalyzer : public LineAnalyzer {
     int lines = 0;
     int64_t line = 0;
     std::string text;
+    // What the response's first line said, kept when it was parsed (not parsed again).
+    bool has_time = false;
+    double epoch_s = 0;
+    Span request_uri, error_code;
   };
   bool OwnsLine(std::string_view text);
   void CloseEvent();
-  void OnResponse(const TracingLine& t, std::string_view text, int64_t line);
+  void OnResponse(std::string_view text, int64_t line);
   void OnSetting(const TracingLine& t, const Line& line);
   void Count(std::map<std::string, Counted, std::less<>>* map, std::string_view key,
              const Line& line);
 
   TracingLine scratch_;
-  TracingLine event_scratch_;
+  TracingLineCache scope_cache_;
+  ScopeFacts scope_facts_[TracingLineCache::kSlots];
+  std::vector<TraceField> setting_fields_;
   Event event_;
   uint64_t shapes_[kRslexShapeCount] = {};
   std::string first_unknown_;

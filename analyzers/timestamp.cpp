@@ -1,5 +1,9 @@
 #include "analyzers/timestamp.h"
 
+#include <array>
+#include <cstdint>
+#include <cstring>
+
 #include "analyzers/text_util.h"
 
 namespace feedcheck::analyzers {
@@ -15,59 +19,104 @@ long long DaysFromCivil(long long y, unsigned m, unsigned d) {
 
 namespace {
 
-bool Digits(std::string_view s, size_t pos, size_t n, int* out) {
-  if (pos + n > s.size()) return false;
+// The value of the n digits at p, or -1 when one is not a digit.
+inline int DigitsAt(const char* p, size_t n) {
   int v = 0;
   for (size_t i = 0; i < n; ++i) {
-    char c = s[pos + i];
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
+    auto d = static_cast<unsigned char>(p[i] - '0');
+    if (d > 9) return -1;
+    v = v * 10 + d;
   }
-  *out = v;
-  return true;
+  return v;
+}
+
+// The weights of the fraction's digits, 0.1, 0.1/10, ... as the loop that divided by 10 at each
+// digit computed them (the same doubles, so the same sums), without a division per digit.
+constexpr auto kFractionScale = [] {
+  std::array<double, 9> scale{};
+  double s = 0.1;
+  for (double& v : scale) {
+    v = s;
+    s /= 10;
+  }
+  return scale;
+}();
+
+// Whether the 16 bytes at a and b are equal (two word loads each, not a call).
+inline bool SameMinute(const char* a, const char* b) {
+  uint64_t a0, a1, b0, b1;
+  std::memcpy(&a0, a, 8);
+  std::memcpy(&a1, a + 8, 8);
+  std::memcpy(&b0, b, 8);
+  std::memcpy(&b1, b + 8, 8);
+  return ((a0 ^ b0) | (a1 ^ b1)) == 0;
 }
 
 }  // namespace
 
-std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used) {
-  int year, month, day, hour, minute, second;
-  if (!Digits(s, 0, 4, &year) || s.size() < 19) return std::nullopt;
-  char sep = s[4];
-  if ((sep != '-' && sep != '/') || s[7] != sep) return std::nullopt;
-  if (!Digits(s, 5, 2, &month) || !Digits(s, 8, 2, &day)) return std::nullopt;
-  if (s[10] != 'T' && s[10] != ' ') return std::nullopt;
-  if (!Digits(s, 11, 2, &hour) || s[13] != ':' || !Digits(s, 14, 2, &minute) || s[16] != ':' ||
-      !Digits(s, 17, 2, &second))
-    return std::nullopt;
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
-    return std::nullopt;
+std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used,
+                                           TimestampCache* cache) {
+  double epoch_s = 0;
+  if (!ParseTimestampPrefix(s, &epoch_s, used, cache)) return std::nullopt;
+  return epoch_s;
+}
+
+bool ParseTimestampPrefix(std::string_view s, double* epoch_s, size_t* used,
+                          TimestampCache* cache) {
+  if (s.size() < 19) return false;
+  const char* p = s.data();
+  double base_s = 0;  // the date, hour and minute in epoch seconds
+  if (cache != nullptr && cache->valid && SameMinute(p, cache->minute)) {
+    base_s = cache->base_s;  // the same 16 bytes passed every check below before
+  } else {
+    const int year = DigitsAt(p, 4);
+    if (year < 0) return false;
+    const char sep = p[4];
+    if ((sep != '-' && sep != '/') || p[7] != sep) return false;
+    const int month = DigitsAt(p + 5, 2), day = DigitsAt(p + 8, 2);
+    if (month < 0 || day < 0) return false;
+    if (p[10] != 'T' && p[10] != ' ') return false;
+    const int hour = DigitsAt(p + 11, 2), minute = DigitsAt(p + 14, 2);
+    if (hour < 0 || p[13] != ':' || minute < 0) return false;
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return false;
+    long long days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+    base_s = static_cast<double>(days) * 86400.0 + hour * 3600.0 + minute * 60.0;
+    if (cache != nullptr) {
+      std::memcpy(cache->minute, p, 16);
+      cache->base_s = base_s;
+      cache->valid = true;
+    }
+  }
+  const int second = DigitsAt(p + 17, 2);
+  if (p[16] != ':' || second < 0 || second > 60) return false;
   size_t pos = 19;
   double fraction = 0;
-  if (pos < s.size() && (s[pos] == '.' || s[pos] == ',')) {
-    size_t start = ++pos;
-    double scale = 0.1;
-    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
-      if (pos - start < 9) fraction += (s[pos] - '0') * scale;
-      scale /= 10;
-      ++pos;
+  if (pos < s.size() && (p[pos] == '.' || p[pos] == ',')) {
+    const size_t start = ++pos, n = s.size();
+    // Up to nine digits count; more are read and dropped.
+    for (size_t k = 0; pos < n && k < kFractionScale.size(); ++pos, ++k) {
+      const auto d = static_cast<unsigned char>(p[pos] - '0');
+      if (d > 9) break;
+      fraction += d * kFractionScale[k];
     }
-    if (pos == start) return std::nullopt;
+    while (pos < n && static_cast<unsigned char>(p[pos] - '0') <= 9) ++pos;
+    if (pos == start) return false;
   }
   double offset_s = 0;
-  if (pos < s.size() && s[pos] == 'Z') {
+  if (pos < s.size() && p[pos] == 'Z') {
     ++pos;
-  } else if (pos + 6 <= s.size() && (s[pos] == '+' || s[pos] == '-') && s[10] == 'T') {
-    int oh, om;
-    if (Digits(s, pos + 1, 2, &oh) && s[pos + 3] == ':' && Digits(s, pos + 4, 2, &om)) {
-      offset_s = (s[pos] == '+' ? 1 : -1) * (oh * 3600.0 + om * 60.0);
+  } else if (pos + 6 <= s.size() && (p[pos] == '+' || p[pos] == '-') && p[10] == 'T') {
+    const int oh = DigitsAt(p + pos + 1, 2), om = DigitsAt(p + pos + 4, 2);
+    if (oh >= 0 && p[pos + 3] == ':' && om >= 0) {
+      offset_s = (p[pos] == '+' ? 1 : -1) * (oh * 3600.0 + om * 60.0);
       pos += 6;
     }
   }
-  long long days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  double epoch = static_cast<double>(days) * 86400.0 + hour * 3600.0 + minute * 60.0 + second +
-                 fraction - offset_s;
+  // Summed in the order "days * 86400 + h * 3600 + m * 60 + s + fraction - offset" always was.
+  double epoch = base_s + second + fraction - offset_s;
   if (used) *used = pos;
-  return epoch;
+  *epoch_s = epoch;
+  return true;
 }
 
 std::optional<double> ParseTimestamp(std::string_view s) {

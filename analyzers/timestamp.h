@@ -9,10 +9,22 @@
 
 namespace feedcheck::analyzers {
 
+/// The date, hour and minute of the last timestamp read ("2023-05-18T14:08"): a log's lines
+/// share them for a minute at a time, and so skip their checks and the calendar arithmetic.
+struct TimestampCache {
+  bool valid = false;
+  char minute[16] = {};
+  double base_s = 0;  ///< epoch seconds of that minute, as the full parse sums them
+};
+
 /// Epoch seconds of a date-time at the start of `s`; `*used` gets the characters consumed.
 /// Accepts '-' or '/' in the date, 'T' or ' ' between date and time, '.' or ',' before the
-/// fraction, and an optional 'Z' or +HH:MM / -HH:MM offset.
-std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used = nullptr);
+/// fraction, and an optional 'Z' or +HH:MM / -HH:MM offset. With a cache, the same value.
+std::optional<double> ParseTimestampPrefix(std::string_view s, size_t* used = nullptr,
+                                           TimestampCache* cache = nullptr);
+/// The same, for loops over every line: false instead of nullopt, the seconds in `*epoch_s`
+/// (an optional<double> returned through memory stalls the caller on each line).
+bool ParseTimestampPrefix(std::string_view s, double* epoch_s, size_t* used, TimestampCache* cache);
 /// The whole string must be a timestamp (surrounding spaces allowed).
 std::optional<double> ParseTimestamp(std::string_view s);
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstring>
 
+#include "analyzers/byte_scan.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 
@@ -25,7 +26,6 @@ constexpr auto kClasses = [] {
 }();
 inline bool Is(char c, unsigned char cls) { return kClasses[static_cast<unsigned char>(c)] & cls; }
 inline bool IdentStart(char c) { return Is(c, kIdentStart); }
-inline bool IdentChar(char c) { return Is(c, kIdentChar); }
 
 // The first field key at or after `from`: "<ident>=" at the start of `s` or right after a
 // space; npos when none. It searches for '=' (one per field) and walks back over the
@@ -35,11 +35,9 @@ size_t NextKeyStart(std::string_view s, size_t from, size_t* key_len) {
   const char* data = s.data();
   size_t pos = from;
   while (pos < s.size()) {
-    const void* eq = std::memchr(data + pos, '=', s.size() - pos);
-    if (eq == nullptr) return std::string_view::npos;
-    size_t e = static_cast<size_t>(static_cast<const char*>(eq) - data);
-    size_t q = e;
-    while (q > 0 && IdentChar(data[q - 1])) --q;
+    size_t e = FindByte(s, pos, '=');
+    if (e == std::string_view::npos) return std::string_view::npos;
+    size_t q = IdentRunStart(data, e);
     if (q < e && q >= from && IdentStart(data[q]) && (q == 0 || data[q - 1] == ' ')) {
       *key_len = e - q + 1;
       return q;
@@ -49,18 +47,19 @@ size_t NextKeyStart(std::string_view s, size_t from, size_t* key_len) {
   return std::string_view::npos;
 }
 
-// Offset of the first field key: at 0 or right after a space; npos when none.
-size_t FirstFieldStart(std::string_view s) {
-  size_t key_len = 0;
-  return NextKeyStart(s, 0, &key_len);
-}
-
 bool ParseLevel(std::string_view word, TraceLevel* level) {
-  if (word == "INFO")
-    *level = TraceLevel::kInfo;
-  else if (word == "WARN")
-    *level = TraceLevel::kWarn;
-  else if (word == "ERROR")
+  // By length first: one comparison, not five, for the line's level.
+  if (word.size() == 4) {
+    if (word == "INFO")
+      *level = TraceLevel::kInfo;
+    else if (word == "WARN")
+      *level = TraceLevel::kWarn;
+    else
+      return false;
+    return true;
+  }
+  if (word.size() != 5) return false;
+  if (word == "ERROR")
     *level = TraceLevel::kError;
   else if (word == "DEBUG")
     *level = TraceLevel::kDebug;
@@ -91,6 +90,80 @@ TokenShape ShapeOf(std::string_view token) {
   }
   shape.target_like = true;
   return shape;
+}
+
+// Where the span scope and target of `rest` (the line after its level) are, as offsets into it.
+struct Scope {
+  size_t spans_len = 0;  ///< 0: no spans (spans are never empty when present)
+  size_t target_at = 0, target_len = 0;
+  size_t consumed = 0;  ///< the message starts here
+  size_t key_len = 0;   ///< bytes that decided it, ending in a space; 0: not to be cached
+};
+
+// Span scope and target are the leading "...:" tokens: "spans: target:" or "target:".
+Scope ScanScope(std::string_view rest) {
+  Scope scope;
+  auto token_at = [&](size_t at) {
+    size_t sp = rest.find(' ', at);
+    return rest.substr(at, sp == std::string_view::npos ? std::string_view::npos : sp - at);
+  };
+  std::string_view t1 = token_at(0);
+  TokenShape s1 = ShapeOf(t1);
+  if (!s1.target_like) return scope;
+  size_t after1 = t1.size() < rest.size() ? t1.size() + 1 : rest.size();
+  if (s1.has_path) {  // a crate path: the target itself, whatever follows
+    scope.target_len = t1.size() - 1;
+    scope.consumed = after1;
+    if (t1.size() < rest.size()) scope.key_len = after1;
+    return scope;
+  }
+  std::string_view t2 = after1 < rest.size() ? token_at(after1) : std::string_view{};
+  TokenShape s2 = ShapeOf(t2);
+  size_t after2 = after1 + t2.size();
+  if (after1 < rest.size() && after2 < rest.size()) scope.key_len = after2 + 1;
+  if (s2.target_like && (s2.has_path || s1.colons >= 2)) {
+    scope.spans_len = t1.size() - 1;
+    scope.target_at = after1;
+    scope.target_len = t2.size() - 1;
+    scope.consumed = after2 < rest.size() ? after2 + 1 : rest.size();
+  } else {
+    scope.target_len = t1.size() - 1;
+    scope.consumed = after1;
+  }
+  return scope;
+}
+
+// The scope of `rest`, from the cache when its head was seen before; a scanned head is stored.
+Scope CachedScope(std::string_view rest, TracingLineCache::Entry* entries, size_t slots,
+                  size_t* last_hit, uint64_t* next_id, uint64_t* id) {
+  for (size_t k = 0; k < slots; ++k) {
+    size_t i = (*last_hit + k) % slots;
+    const auto& e = entries[i];
+    if (e.id == 0 || e.key.size() > rest.size() || e.key[0] != rest[0] ||
+        std::memcmp(e.key.data(), rest.data(), e.key.size()) != 0)
+      continue;
+    *last_hit = i;
+    *id = e.id;
+    Scope scope;
+    scope.spans_len = e.spans_len;
+    scope.target_at = e.target_at;
+    scope.target_len = e.target_len;
+    scope.consumed = e.consumed;
+    return scope;
+  }
+  Scope scope = ScanScope(rest);
+  if (scope.key_len == 0 || scope.key_len > TracingLineCache::kMaxKeyBytes) return scope;
+  uint64_t new_id = (*next_id)++;
+  auto& e = entries[TracingLineCache::SlotOf(new_id)];
+  e.key.assign(rest.substr(0, scope.key_len));
+  e.id = new_id;
+  e.spans_len = static_cast<uint16_t>(scope.spans_len);
+  e.target_at = static_cast<uint16_t>(scope.target_at);
+  e.target_len = static_cast<uint16_t>(scope.target_len);
+  e.consumed = static_cast<uint16_t>(scope.consumed);
+  *last_hit = TracingLineCache::SlotOf(new_id);
+  *id = new_id;
+  return scope;
 }
 
 }  // namespace
@@ -128,36 +201,53 @@ std::optional<std::string_view> TracingLine::LastField(std::string_view key) con
   return std::nullopt;
 }
 
-void TokenizeFields(std::string_view s, std::vector<TraceField>* out) {
-  size_t key_len = 0;
-  size_t start = NextKeyStart(s, 0, &key_len);
-  while (start != std::string_view::npos) {
-    std::string_view key = s.substr(start, key_len - 1);
-    size_t value_start = start + key_len;
-    // The value runs to the next " <ident>=".
-    size_t next_len = 0;
-    size_t next = NextKeyStart(s, value_start, &next_len);
-    size_t value_end = next == std::string_view::npos ? s.size() : next - 1;
-    std::string_view value = s.substr(value_start, value_end - value_start);
-    while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
-    out->push_back({key, value});
-    start = next;
-    key_len = next_len;
-  }
+TracingFieldReader::TracingFieldReader(std::string_view text) : text_(text) {
+  start_ = NextKeyStart(text_, 0, &key_len_);
 }
 
-bool ParseTracingLine(std::string_view line, TracingLine* out) {
+TracingFieldReader::TracingFieldReader(const TracingLine& line) : text_(line.fields_text) {
+  start_ = line.first_key_len > 0 ? 0 : std::string_view::npos;
+  key_len_ = line.first_key_len;
+}
+
+bool TracingFieldReader::Next(TraceField* out) {
+  if (start_ == std::string_view::npos) return false;
+  std::string_view key = text_.substr(start_, key_len_ - 1);
+  size_t value_start = start_ + key_len_;
+  // The value runs to the next " <ident>=".
+  size_t next_len = 0;
+  size_t next = NextKeyStart(text_, value_start, &next_len);
+  size_t value_end = next == std::string_view::npos ? text_.size() : next - 1;
+  std::string_view value = text_.substr(value_start, value_end - value_start);
+  while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+  *out = {key, value};
+  start_ = next;
+  key_len_ = next_len;
+  return true;
+}
+
+void TokenizeFields(std::string_view s, std::vector<TraceField>* out) {
+  TracingFieldReader reader(s);
+  TraceField f;
+  while (reader.Next(&f)) out->push_back(f);
+}
+
+bool ParseTracingHead(std::string_view line, TracingLine* out, TracingLineCache* cache) {
   out->has_time = false;
   out->epoch_s = 0;
-  out->spans = out->target = out->message = {};
+  out->spans = out->target = out->message = out->fields_text = {};
+  out->first_key_len = 0;
   out->fields.clear();
+  out->scope_id = 0;
   size_t pos = 0;
   if (!line.empty() && line[0] >= '0' && line[0] <= '9') {
     size_t used = 0;
-    auto t = ParseTimestampPrefix(line, &used);
-    if (!t || used >= line.size() || line[used] != ' ') return false;
+    double t = 0;
+    if (!ParseTimestampPrefix(line, &t, &used, cache ? &cache->timestamp_ : nullptr) ||
+        used >= line.size() || line[used] != ' ')
+      return false;
     out->has_time = true;
-    out->epoch_s = *t;
+    out->epoch_s = t;
     pos = used;
   }
   while (pos < line.size() && line[pos] == ' ') ++pos;
@@ -170,51 +260,121 @@ bool ParseTracingLine(std::string_view line, TracingLine* out) {
   while (pos < line.size() && line[pos] == ' ') ++pos;
   std::string_view rest = line.substr(pos);
 
-  // Span scope and target are the leading "...:" tokens.
-  auto token_at = [&](size_t at) {
-    size_t sp = rest.find(' ', at);
-    return rest.substr(at, sp == std::string_view::npos ? std::string_view::npos : sp - at);
-  };
-  std::string_view t1 = token_at(0);
-  TokenShape s1 = ShapeOf(t1);
-  if (s1.target_like) {
-    size_t after1 = t1.size() < rest.size() ? t1.size() + 1 : rest.size();
-    std::string_view t2 = after1 < rest.size() ? token_at(after1) : std::string_view{};
-    TokenShape s2 = ShapeOf(t2);
-    bool t1_has_path = s1.has_path;
-    bool t2_target = s2.target_like && (s2.has_path || s1.colons >= 2);
-    if (!t1_has_path && t2_target) {
-      out->spans = t1.substr(0, t1.size() - 1);
-      out->target = t2.substr(0, t2.size() - 1);
-      size_t after2 = after1 + t2.size();
-      rest = after2 < rest.size() ? rest.substr(after2 + 1) : std::string_view{};
-    } else {
-      out->target = t1.substr(0, t1.size() - 1);
-      rest = after1 < rest.size() ? rest.substr(after1) : std::string_view{};
-    }
+  if (!rest.empty()) {
+    Scope scope = cache ? CachedScope(rest, cache->entries_.data(), cache->entries_.size(),
+                                      &cache->last_hit_, &cache->next_id_, &out->scope_id)
+                        : ScanScope(rest);
+    if (scope.spans_len > 0) out->spans = rest.substr(0, scope.spans_len);
+    if (scope.target_len > 0) out->target = rest.substr(scope.target_at, scope.target_len);
+    rest.remove_prefix(scope.consumed);
   }
-  size_t fields_at = FirstFieldStart(rest);
+  size_t key_len = 0;
+  size_t fields_at = NextKeyStart(rest, 0, &key_len);
   if (fields_at == std::string_view::npos) {
     out->message = rest;
   } else {
     out->message = rest.substr(0, fields_at);
-    TokenizeFields(rest.substr(fields_at), &out->fields);  // finds its first key at 0 at once
+    out->fields_text = rest.substr(fields_at);
+    out->first_key_len = key_len;
   }
   while (!out->message.empty() && out->message.back() == ' ') out->message.remove_suffix(1);
   return true;
 }
 
-std::optional<double> ParseTracingDurationNs(std::string_view text) {
-  size_t used = 0;
-  if (text.empty() || text[0] < '0' || text[0] > '9') return std::nullopt;
-  auto v = ParseDoublePrefix(text, &used);
-  if (!v) return std::nullopt;
-  std::string_view unit = text.substr(used);
-  if (unit == "ns") return *v;
-  if (unit == "\xC2\xB5s" || unit == "\xCE\xBCs" || unit == "us") return *v * 1e3;
-  if (unit == "ms") return *v * 1e6;
-  if (unit == "s") return *v * 1e9;
+bool ParseTracingLine(std::string_view line, TracingLine* out) {
+  if (!ParseTracingHead(line, out)) return false;
+  // TokenizeFields finds the first key at offset 0 at once.
+  if (!out->fields_text.empty()) TokenizeFields(out->fields_text, &out->fields);
+  return true;
+}
+
+std::optional<std::string_view> FindTracingField(std::string_view s, std::string_view key,
+                                                 size_t* from) {
+  size_t pos = from ? *from : 0;
+  while (pos < s.size()) {
+    size_t q = s.find(key, pos);
+    if (q == std::string_view::npos) return std::nullopt;
+    size_t e = q + key.size();
+    // Every " <ident>=" starts a field (TokenizeFields), so this is the field, not a value.
+    if (e < s.size() && s[e] == '=' && (q == 0 || s[q - 1] == ' ')) {
+      size_t value_start = e + 1;
+      size_t next_len = 0;
+      size_t next = NextKeyStart(s, value_start, &next_len);
+      size_t value_end = next == std::string_view::npos ? s.size() : next - 1;
+      std::string_view value = s.substr(value_start, value_end - value_start);
+      while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+      if (from) *from = value_start;
+      return value;
+    }
+    pos = q + 1;
+  }
   return std::nullopt;
+}
+
+std::optional<double> ParseTracingDurationNs(std::string_view text) {
+  double ns = 0;
+  if (!ParseTracingDurationNs(text, &ns)) return std::nullopt;
+  return ns;
+}
+
+bool ParseTracingDurationNs(std::string_view text, double* ns) {
+  if (text.empty() || text[0] < '0' || text[0] > '9') return false;
+  // TimingDisplay writes "23.2µs": up to 15 digits with a fraction are read as an integer m and
+  // divided by 10^k, which is correctly rounded (both are exact doubles), so it is the very
+  // double std::from_chars gives; anything else (an exponent, more digits) goes to from_chars.
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const char* p = text.data();
+  const size_t n = text.size();
+  uint64_t m = 0;
+  size_t i = 0, digits = 0, fraction_digits = 0;
+  while (i < n && static_cast<unsigned char>(p[i] - '0') < 10) {
+    m = m * 10 + static_cast<uint64_t>(p[i] - '0');
+    ++i;
+    ++digits;
+  }
+  bool fast = true;
+  if (i < n && p[i] == '.') {
+    size_t start = ++i;
+    while (i < n && static_cast<unsigned char>(p[i] - '0') < 10) {
+      m = m * 10 + static_cast<uint64_t>(p[i] - '0');
+      ++i;
+      ++digits;
+    }
+    fraction_digits = i - start;
+    fast = fraction_digits > 0;
+  }
+  double v = 0;
+  size_t used = i;
+  if (fast && digits <= 15 && (i == n || (p[i] != 'e' && p[i] != 'E'))) {
+    v = static_cast<double>(m) / kPow10[fraction_digits];
+  } else {
+    auto parsed = ParseDoublePrefix(text, &used);
+    if (!parsed) return false;
+    v = *parsed;
+  }
+  // The unit, by its length first: "s", "ns", "us", "ms", "µs" (U+00B5) or "μs" (U+03BC).
+  std::string_view unit = text.substr(used);
+  if (unit.empty() || unit.back() != 's') return false;
+  double scale = 0;  // ns per unit (x * 1 is x exactly)
+  if (unit.size() == 1) {
+    scale = 1e9;
+  } else if (unit.size() == 2) {
+    if (unit[0] == 'n')
+      scale = 1;
+    else if (unit[0] == 'u')
+      scale = 1e3;
+    else if (unit[0] == 'm')
+      scale = 1e6;
+    else
+      return false;
+  } else if (unit == "\xC2\xB5s" || unit == "\xCE\xBCs") {
+    scale = 1e3;
+  } else {
+    return false;
+  }
+  *ns = v * scale;
+  return true;
 }
 
 }  // namespace feedcheck::analyzers

@@ -104,6 +104,50 @@ TEST_CASE("many lines across buffer refills keep their content", "[analyzers][li
   CHECK(r.bytes_read() == data.size());
 }
 
+TEST_CASE("ANSI colours are stripped in any line of a long input, and only there",
+          "[analyzers][line_reader]") {
+  // The reader looks for ESC once per read chunk: lines with colours before, across and after
+  // refills, too-long lines holding one, and a last line without newline must all read as a
+  // line-by-line strip reads them.
+  auto strip = [](const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+        size_t j = i + 2;
+        while (j < text.size() && ((text[j] >= '0' && text[j] <= '9') || text[j] == ';')) ++j;
+        if (j < text.size() && text[j] == 'm') {
+          i = j;
+          continue;
+        }
+      }
+      out += text[i];
+    }
+    return out;
+  };
+  const size_t max_line = 200;
+  std::string data;
+  std::vector<Got> want;
+  for (int i = 0; data.size() < 3'500'000; ++i) {
+    std::string line = "line " + std::to_string(i);
+    if (i % 7 == 0) line = "\x1b[32m" + line + "\x1b[0m tail";
+    if (i % 11 == 0) line += " \x1b[broken";
+    if (i % 997 == 0) line += std::string(300, 'x') + "\x1b[1m";  // too long
+    data += line + "\n";
+    bool too_long = line.size() > max_line;
+    want.push_back({too_long ? "" : strip(line), i + 1, too_long, false});
+  }
+  data += "\x1b[31mlast\x1b[0m";
+  want.push_back({"last", static_cast<int64_t>(want.size()) + 1, false, true});
+  auto got = ReadAll(data, max_line);
+  REQUIRE(got.size() == want.size());
+  size_t mismatches = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (got[i].text != want[i].text || got[i].number != want[i].number ||
+        got[i].too_long != want[i].too_long || got[i].unterminated != want[i].unterminated)
+      ++mismatches;
+  CHECK(mismatches == 0);
+}
+
 TEST_CASE("a missing file reports an error", "[analyzers][line_reader]") {
   auto r = LineReader::OpenFile("/nonexistent/feedcheck/file");
   CHECK_FALSE(r.ok());

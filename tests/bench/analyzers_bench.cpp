@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/data_capability_log.h"
 #include "analyzers/line_analyzer.h"
 #include "analyzers/rslex_log.h"
 #include "analyzers/tracing_line.h"
@@ -125,6 +126,96 @@ void BM_RslexAnalyzeFile(benchmark::State& state) {
 }
 BENCHMARK(BM_RslexAnalyzeFile)->Unit(benchmark::kMillisecond)->Iterations(3);
 
+// The data runtime's real forms: the bundled demo's two rslex logs (span closes, multi-line
+// non-successful responses, retries in their own words) repeated to FEEDCHECK_BENCH_BYTES
+// (default 1e9) into /tmp (deleted at exit), read end to end: bytes and lines per CPU second of
+// this thread; docs/performance.md has them with callgrind's instructions per line.
+std::string g_real_path;
+uint64_t g_real_bytes = 0, g_real_lines = 0;
+
+void PrepareRealForms() {
+  if (!g_real_path.empty()) return;
+  const std::string dir = std::string(FEEDCHECK_SOURCE_DIR) +
+                          "/tests/data/joblogs/job-demo/system_logs/data_capability/";
+  std::string unit;
+  for (const char* name : {"rslex.log.2024-05-01-09", "rslex.log.2024-05-01-10"}) {
+    FILE* in = std::fopen((dir + name).c_str(), "rb");
+    if (!in) {
+      std::perror((dir + name).c_str());
+      std::exit(3);
+    }
+    char buf[1 << 16];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof(buf), in)) > 0) unit.append(buf, n);
+    std::fclose(in);
+  }
+  uint64_t bytes = 1000000000ull;
+  if (const char* b = std::getenv("FEEDCHECK_BENCH_BYTES")) bytes = std::strtoull(b, nullptr, 10);
+  g_real_path = "/tmp/feedcheck-bench-rslex-real-" + std::to_string(::getpid()) + ".log";
+  FILE* f = std::fopen(g_real_path.c_str(), "wb");
+  if (!f) {
+    std::perror(g_real_path.c_str());
+    std::exit(3);
+  }
+  uint64_t unit_lines = 0;
+  for (char c : unit) unit_lines += c == '\n';
+  for (uint64_t written = 0; written < bytes; written += unit.size()) {
+    std::fwrite(unit.data(), 1, unit.size(), f);
+    g_real_lines += unit_lines;
+  }
+  std::fclose(f);
+  g_real_bytes = std::filesystem::file_size(g_real_path);
+}
+
+void BM_RslexRealForms(benchmark::State& state) {
+  PrepareRealForms();
+  double malformed = 0;
+  for (auto _ : state) {
+    RslexLogAnalyzer a;
+    std::string error;
+    if (!FeedFile(g_real_path, a, &error)) state.SkipWithError(error.c_str());
+    Evidence ev;
+    a.Finish(&ev);
+    malformed = static_cast<double>(a.stats().malformed);
+    benchmark::DoNotOptimize(ev);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * g_real_bytes));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * g_real_lines));
+  state.counters["file_MB"] = static_cast<double>(g_real_bytes) / 1e6;
+  state.counters["malformed"] = malformed;
+}
+BENCHMARK(BM_RslexRealForms)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// data-capability.log (Python logging: ActivityStarted / ActivityCompleted with durations),
+// generated in memory, read through the same line reader.
+void BM_DataCapabilityLog(benchmark::State& state) {
+  std::string log;
+  for (int i = 0; log.size() < 50'000'000; ++i) {
+    std::string ts = Stamp(static_cast<uint64_t>(i) * 250000);
+    ts[10] = ' ';
+    ts.pop_back();  // "2024-05-01 09:00:00.250000"
+    const std::string activity = i % 2 ? "download" : "mount";
+    log += "INFO " + ts + " sdk_logger.py:44 [28] - ActivityStarted, " + activity + "\n";
+    log += "INFO " + ts + " sdk_logger.py:44 [28] - ActivityCompleted: Activity=" + activity +
+           ", HowEnded=Success, Duration=" + std::to_string(i % 9000) + ".21 [ms]\n";
+    if (i % 5 == 0) log += "DEBUG " + ts + " urllib3.connectionpool:544 - https://x:443 \"GET\"\n";
+  }
+  uint64_t lines = 0;
+  for (char c : log) lines += c == '\n';
+  for (auto _ : state) {
+    DataCapabilityAnalyzer a;
+    LineReader reader = LineReader::FromBuffer(log);
+    std::string error;
+    FeedLines(reader, "data-capability.log", a, &error);
+    Evidence ev;
+    a.Finish(&ev);
+    benchmark::DoNotOptimize(ev);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * log.size()));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * lines));
+}
+BENCHMARK(BM_DataCapabilityLog)->Unit(benchmark::kMillisecond)->Iterations(3);
+
 // Reading and splitting lines only: the floor under the analyzer.
 void BM_LineReaderOnly(benchmark::State& state) {
   Prepare();
@@ -138,6 +229,20 @@ void BM_LineReaderOnly(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * g_bytes));
 }
 BENCHMARK(BM_LineReaderOnly)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// The head alone (timestamp, level, scope from the cache, message; fields left as text), as the
+// analyzer reads every line.
+void BM_TracingHeadGuideLine(benchmark::State& state) {
+  const std::string line =
+      "2023-05-18T14:08:25.388670Z  INFO copy_uri:copy_uri:copy_dataset:write_streams_to_files:"
+      "collect:reduce:reduce_and_combine:reduce:get_iter: rslex::prefetching: close "
+      "time.busy=23.2\xC2\xB5s time.idle=1.90\xC2\xB5s parallelization_degree=4";
+  TracingLine t;
+  TracingLineCache cache;
+  for (auto _ : state) benchmark::DoNotOptimize(ParseTracingHead(line, &t, &cache));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * line.size()));
+}
+BENCHMARK(BM_TracingHeadGuideLine);
 
 // The tokenizer alone on the guide's line, in memory.
 void BM_TokenizeGuideLine(benchmark::State& state) {
@@ -164,5 +269,6 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   if (g_delete) std::filesystem::remove(g_path);
+  if (!g_real_path.empty()) std::filesystem::remove(g_real_path);
   return 0;
 }
