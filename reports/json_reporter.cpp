@@ -16,8 +16,10 @@ void JsonReporter::Render(const Report& report, std::ostream& out) const {
     if (auto it = j.find(std::string(key)); it != j.end())
       ordered[std::string(key)] = nlohmann::ordered_json(*it);
   nlohmann::ordered_json result = nlohmann::ordered_json::object();
-  for (const auto& v : report.result)
-    std::visit([&](const auto& value) { result[v.key] = value; }, v.value);
+  // The values as ReportToJson wrote them (whole numbers as integers), in the run's order.
+  if (auto rj = j.find("result"); rj != j.end() && rj->is_object())
+    for (const auto& v : report.result)
+      if (auto it = rj->find(v.key); it != rj->end()) result[v.key] = nlohmann::ordered_json(*it);
   ordered["result"] = std::move(result);
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!ordered.contains(it.key())) ordered[it.key()] = nlohmann::ordered_json(it.value());

@@ -222,7 +222,7 @@ TEST_CASE("escape sequences from the server are shown escaped, not obeyed",
   std::ofstream(facts) << R"({"schema_version":1,"facts":[{"key":"node.sku","value":)"
                        << R"("a\u001b]0;pwned\u0007b\u001b[2J","unit":"text",)"
                        << R"("provenance":{"origin":"declared","source":"x\u009b31m"}}]})";
-  CommandResult t = Run("report " + ShellQuote(facts) + " -f term");
+  CommandResult t = Run("report " + ShellQuote(facts) + " -f term -v");
   INFO(Describe(t));
   all += t.out + t.err;
   CHECK(t.out.find("pwned") != std::string::npos);  // the text is shown...

@@ -57,7 +57,7 @@ mode_t LinkMode(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("-o /dev/stdout and -o FIFO are written through, never replaced",
+TEST_CASE("report file: -o /dev/stdout and -o FIFO are written through, never replaced",
           "[safety][report-files]") {
   REQUIRE(S_ISLNK(LinkMode("/dev/stdout")));
   CommandResult out = Run(kEgress + " -f json -o /dev/stdout");
@@ -79,7 +79,7 @@ TEST_CASE("-o /dev/stdout and -o FIFO are written through, never replaced",
   CHECK(Read(got).find("# ") != std::string::npos);  // the Markdown came through the pipe
 }
 
-TEST_CASE("-o /dev/null keeps the device (root only)", "[safety][report-files]") {
+TEST_CASE("report file: -o /dev/null keeps the device (root only)", "[safety][report-files]") {
   if (geteuid() != 0) {
     WARN("skipped: only root could replace /dev/null; this user cannot, so there is no case");
     return;
@@ -91,7 +91,8 @@ TEST_CASE("-o /dev/null keeps the device (root only)", "[safety][report-files]")
   CHECK(S_ISCHR(LinkMode("/dev/null")));
 }
 
-TEST_CASE("-o over a 0600 file keeps 0600; a 250-character name works", "[safety][report-files]") {
+TEST_CASE("report file: -o over a 0600 file keeps 0600; a 250-character name works",
+          "[safety][report-files]") {
   TempDir dir;
   std::string path = dir.path + "/report.json";
   { std::ofstream(path) << "old\n"; }
