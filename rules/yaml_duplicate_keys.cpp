@@ -95,9 +95,10 @@ int FindDuplicateYamlKeys(const std::string& name, const std::string& content,
   std::istringstream in(content);
   DuplicateKeyFinder finder(name, diagnostics);
   try {
+    // The first document only: that is the one the loaders read (YAML::Load), and yaml-cpp 0.7
+    // can report "another document" forever on some malformed streams (found by fuzz_job_yaml).
     YAML::Parser parser(in);
-    while (parser.HandleNextDocument(finder)) {
-    }
+    parser.HandleNextDocument(finder);
   } catch (const YAML::Exception&) {
     // Syntax errors are reported by the loader, which ran first.
   }
