@@ -11,7 +11,8 @@ constexpr std::string_view kActivitySource =
     "https://learn.microsoft.com/azure/machine-learning/how-to-read-write-data-v2; the words: "
     "Azure/azure-sdk-for-python: sdk/ml/azure-ai-ml/azure/ai/ml/_telemetry/activity.py";
 constexpr std::string_view kStreamErrorSource =
-    "Azure/azure-sdk-for-python issue 35949 (a job's data-capability errors quoted), "
+    "GitHub, Azure/azure-sdk-for-python, \"Error Message: The requested stream was not found. "
+    "Please make sure the request uri is correct. SDKv1 and SDKv2\" (the errors quoted), "
     "https://github.com/Azure/azure-sdk-for-python/issues/35949";
 
 constexpr std::array<DataCapabilityShapeInfo, kDataCapabilityShapeCount - 1> kShapes = {{
