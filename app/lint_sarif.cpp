@@ -30,17 +30,8 @@ const char* SarifLevel(Severity s) {
   return "note";
 }
 
-const char* SarifLevel(DiagnosticSeverity s) {
-  switch (s) {
-    case DiagnosticSeverity::kError:
-      return "error";
-    case DiagnosticSeverity::kWarning:
-      return "warning";
-    case DiagnosticSeverity::kNote:
-      return "note";
-  }
-  return "note";
-}
+// SARIF's levels are the diagnostics' own severity names.
+std::string SarifLevel(DiagnosticSeverity s) { return std::string(SeverityName(s)); }
 
 // A URI reference: spaces, '%' and the other characters RFC 3986 does not allow in a path
 // escaped; '\' as '/'.

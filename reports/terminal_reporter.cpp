@@ -79,30 +79,32 @@ std::string Upper(std::string_view s) {
   return out;
 }
 
-// Indents every line of a multi-line text as it is (config fragments: never re-flowed).
-void PrintIndented(std::ostream& out, std::string_view text, std::string_view indent) {
+// Calls `each` with every line of a multi-line text (no newlines; a final newline ends the
+// last line rather than starting an empty one).
+template <typename Each>
+void ForEachLine(std::string_view text, Each each) {
   size_t start = 0;
   while (start <= text.size()) {
     size_t end = text.find('\n', start);
     std::string_view line =
         text.substr(start, end == std::string_view::npos ? text.npos : end - start);
     if (end == std::string_view::npos && line.empty()) break;
-    out << indent << line << "\n";
+    each(line);
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
+}
+
+// Indents every line of a multi-line text as it is (config fragments: never re-flowed).
+void PrintIndented(std::ostream& out, std::string_view text, std::string_view indent) {
+  ForEachLine(text, [&](std::string_view line) { out << indent << line << "\n"; });
 }
 
 // Prose: each line of `text` after `indent`, wrapped to the width at spaces, continuation
 // lines indented alike; `sgr` paints each physical line.
 void PrintWrapped(std::ostream& out, std::string_view text, std::string_view indent,
                   const Painter& paint, const char* sgr = nullptr) {
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find('\n', start);
-    std::string_view line =
-        text.substr(start, end == std::string_view::npos ? text.npos : end - start);
-    if (end == std::string_view::npos && line.empty()) break;
+  ForEachLine(text, [&](std::string_view line) {
     std::vector<std::string> pieces =
         WrapText(line, paint.width(), DisplayWidth(indent), std::string(indent));
     for (size_t i = 0; i < pieces.size(); ++i) {
@@ -110,9 +112,7 @@ void PrintWrapped(std::ostream& out, std::string_view text, std::string_view ind
       if (i > 0) body.remove_prefix(indent.size());
       out << indent << paint(sgr, body) << "\n";
     }
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
+  });
 }
 
 // Key, value and provenance aligned; a provenance that does not fit goes on under its column
