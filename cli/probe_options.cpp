@@ -1,20 +1,14 @@
 #include "cli/probe_options.h"
 
-#include <sys/stat.h>
+#include "core/known_secrets.h"
 
 namespace feedcheck::cli {
 namespace {
 
 // CLI::ExistingFile names the path it could not find; a secret pasted where its file name
 // belongs would be printed. This check says what is wrong without the value.
-const CLI::Validator kSecretFile(
-    [](std::string& path) -> std::string {
-      struct stat st {};
-      if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-        return "is not a readable file (the value is not shown: it may be a pasted secret)";
-      return "";
-    },
-    "FILE", "SecretFile");
+const CLI::Validator kSecretFile([](std::string& path) { return SecretFileProblem(path); }, "FILE",
+                                 "SecretFile");
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -69,6 +70,13 @@ void ForgetKnownSecretsForTest() {
   std::lock_guard<std::mutex> lock(Mutex());
   Secrets().clear();
   g_any.store(false);
+}
+
+std::string SecretFileProblem(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    return "is not a readable file (the value is not shown: it may be a pasted secret)";
+  return "";
 }
 
 }  // namespace feedcheck

@@ -23,6 +23,11 @@ std::string ScrubKnownSecrets(std::string_view text);
 /// Whether any secret is remembered (tests; the render path skips work when none).
 bool HasKnownSecrets();
 
+/// Why `path`, given where a file holding a secret belongs (--key-file, --token-file), cannot be
+/// read, in words that never repeat the path (a secret pasted there would be printed); "" when it
+/// is a regular file.
+std::string SecretFileProblem(const std::string& path);
+
 /// Forgets every remembered secret (tests only; core dumps stay forbidden).
 void ForgetKnownSecretsForTest();
 

@@ -1,26 +1,20 @@
 #include "tools/seed_cli.h"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <string>
 #include <vector>
 
 #include "core/exit_status.h"
+#include "core/known_secrets.h"
 
 namespace feedcheck::seed {
 namespace {
 
 // CLI::ExistingFile would name the path it could not find: a secret pasted where its file
 // name belongs would be printed. This says what is wrong without the value.
-const CLI::Validator kSecretFile(
-    [](std::string& path) -> std::string {
-      struct stat st {};
-      if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-        return "is not a readable file (the value is not shown: it may be a pasted secret)";
-      return "";
-    },
-    "FILE", "SecretFile");
+const CLI::Validator kSecretFile([](std::string& path) { return SecretFileProblem(path); }, "FILE",
+                                 "SecretFile");
 
 }  // namespace
 
