@@ -101,6 +101,9 @@ TEST_CASE("throughput probe against nginx counts only the window and keeps the b
 TEST_CASE("auto concurrency sweeps doubling steps and names a knee with its noise band") {
   HttpProbeEnv env = EnvFor(Nginx() + "/64m.bin");
   env.budget.duration_s = 6;
+  // Time bounds this test; loopback on a fast machine passes the default 8 GiB in 6 s and
+  // would cut the last step short of its intervals.
+  env.budget.max_bytes = 256ull << 30;
   ThroughputProbeOptions o;
   o.concurrency = 0;
   o.max_concurrency = 4;
