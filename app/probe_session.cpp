@@ -7,8 +7,8 @@
 #include "core/redact.h"
 #include "core/units.h"
 #include "probes/budget_tracker.h"
-#include "probes/curl_http_client.h"
-#include "probes/curl_request_loop.h"
+#include "transport/curl_http_client.h"
+#include "transport/curl_request_loop.h"
 
 namespace feedcheck::app {
 namespace {

@@ -11,9 +11,9 @@
 
 #include "core/diagnostic.h"
 #include "core/exit_status.h"
-#include "probes/azure_auth.h"
 #include "probes/http_probe_env.h"
 #include "probes/probe.h"
+#include "transport/azure_auth.h"
 
 namespace feedcheck::app {
 

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <optional>
+
+#include "core/units.h"
 
 namespace feedcheck::diagnosis {
 
@@ -46,9 +49,10 @@ PartitionLimit PartitionTargetHit(const FactSet& facts) {
   out.applies = true;
   out.confirmed = Count(facts, "metrics.bloblog.throttled") > 0;
   out.figures = fmt::format(
-      "egress peaked at {:.1f} of the account's {:.0f} Gbit/s and transactions at {:.0f} of "
-      "its {:.0f}/s",
-      *egress, *egress_limit, *requests, *requests_limit);
+      "egress peaked at {:.1f} of the account's {:.0f} Gbit/s and transactions at {} of "
+      "its {}/s",
+      *egress, *egress_limit, FormatGrouped(std::round(*requests), 9),
+      FormatGrouped(*requests_limit, 9));
   const Fact* hot = facts.Find("metrics.bloblog.hot_blob");
   if (!out.confirmed || !hot || !hot->is_text()) return out;
   out.hot_blob = hot->text();

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
-#include "probes/http_errors.h"
-#include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
 #include "probes/redact.h"
+#include "transport/http_errors.h"
+#include "transport/list_blobs_xml.h"
 
 namespace feedcheck {
 

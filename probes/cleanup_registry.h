@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/stop_request.h"  // the stop request the cleanup runs on
+
 namespace feedcheck {
 
 class CleanupRegistry {
@@ -57,16 +59,5 @@ class ScopedCleanup {
   CleanupRegistry::Id id_ = 0;
   std::function<void()> action_;  // used when no registry was given
 };
-
-/// Cooperative stop: signal handlers (or the watcher thread) call RequestStop; probe loops poll
-/// StopRequested between requests/blocks and end early with a partial result.
-void RequestStop(int signal_number);
-bool StopRequested();
-/// The signal that asked to stop, 0 when none.
-int StopSignal();
-/// "stopped by SIGINT" / "stopped by SIGTERM" (the partial result's message), "" when none.
-std::string StopReason();
-/// For tests: clears the request.
-void ResetStopRequest();
 
 }  // namespace feedcheck

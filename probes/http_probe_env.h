@@ -6,11 +6,11 @@
 #include <functional>
 #include <memory>
 
-#include "probes/azure_auth.h"
-#include "probes/http_client.h"
 #include "probes/probe.h"
-#include "probes/target.h"
-#include "probes/threaded_request_loop.h"
+#include "transport/azure_auth.h"
+#include "transport/http_client.h"
+#include "transport/target.h"
+#include "transport/threaded_request_loop.h"
 
 namespace feedcheck {
 

@@ -9,8 +9,8 @@
 
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
-#include "probes/http_errors.h"
 #include "probes/object_discovery.h"
+#include "transport/http_errors.h"
 
 namespace feedcheck {
 namespace {

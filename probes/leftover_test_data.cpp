@@ -9,11 +9,11 @@
 #include "core/redact.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
-#include "probes/http_errors.h"
-#include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
 #include "probes/redact.h"
 #include "probes/test_prefix_name.h"
+#include "transport/http_errors.h"
+#include "transport/list_blobs_xml.h"
 
 namespace feedcheck {
 namespace {

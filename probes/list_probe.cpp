@@ -15,9 +15,9 @@
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/dataset_shape.h"
-#include "probes/http_errors.h"
-#include "probes/list_blobs_xml.h"
 #include "probes/probe_codes.h"
+#include "transport/http_errors.h"
+#include "transport/list_blobs_xml.h"
 
 namespace feedcheck {
 

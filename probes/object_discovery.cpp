@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "core/redact.h"
-#include "probes/blob_limits.h"
-#include "probes/list_blobs_xml.h"
+#include "transport/blob_limits.h"
+#include "transport/list_blobs_xml.h"
 
 namespace feedcheck {
 namespace {

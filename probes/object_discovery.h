@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "probes/budget_tracker.h"
-#include "probes/http_errors.h"
 #include "probes/http_probe_env.h"
+#include "transport/http_errors.h"
 
 namespace feedcheck {
 

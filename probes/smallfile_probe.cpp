@@ -16,13 +16,13 @@
 
 #include "core/redact.h"
 #include "core/smallfile_fit.h"
-#include "probes/answer_check.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
-#include "probes/http_errors.h"
-#include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
 #include "probes/probe_codes.h"
+#include "transport/answer_check.h"
+#include "transport/http_errors.h"
+#include "transport/list_blobs_xml.h"
 
 namespace feedcheck {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "probes/http_probe_env.h"
-#include "probes/list_blobs_xml.h"
 #include "probes/probe.h"
+#include "transport/list_blobs_xml.h"
 
 namespace feedcheck {
 

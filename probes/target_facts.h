@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/fact_set.h"
-#include "probes/target.h"
+#include "transport/target.h"
 
 namespace feedcheck {
 

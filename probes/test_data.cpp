@@ -16,11 +16,11 @@
 #include "core/redact.h"
 #include "core/units.h"
 #include "probes/blob_writes.h"
-#include "probes/http_errors.h"
-#include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
 #include "probes/redact.h"
 #include "probes/test_prefix_name.h"
+#include "transport/http_errors.h"
+#include "transport/list_blobs_xml.h"
 
 namespace feedcheck {
 

@@ -12,9 +12,9 @@
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/concurrency_sweep.h"
-#include "probes/http_errors.h"
 #include "probes/object_discovery.h"
 #include "probes/sweep_stagger.h"
+#include "transport/http_errors.h"
 
 namespace feedcheck {
 namespace {

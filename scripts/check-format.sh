@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 clang_format=${CLANG_FORMAT:-clang-format}
-mapfile -t files < <(find app analyzers cli core diagnosis mpi probes reports rules tests tools \
+mapfile -t files < <(find app analyzers cli core diagnosis mpi probes reports transport rules tests tools \
   -type d \( -name node_modules -o -name corpus \) -prune -o \
   -type f \( -name '*.h' -o -name '*.cpp' \) -print | sort)
 if ! "$clang_format" --dry-run -Werror "${files[@]}"; then

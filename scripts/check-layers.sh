@@ -10,15 +10,16 @@ cd "$root"
 # The allowed edges: a layer may include its own headers and those of the layers listed after
 # the colon. Nothing else of ours; third-party and system headers (<...>) are not checked.
 table="core:
-probes: core
+transport: core
+probes: core transport
 analyzers: core
 rules: core
 reports: core
 diagnosis: core analyzers rules reports
 mpi: core
-app: core probes analyzers rules reports diagnosis mpi
+app: core transport probes analyzers rules reports diagnosis mpi
 cli: core app
-tools: core app probes analyzers rules reports diagnosis mpi"
+tools: core app transport probes analyzers rules reports diagnosis mpi"
 # diagnosis reasons over the results of analyzers, rules and reports; tools never include cli.
 
 # Single files allowed one more edge, each with the reason. `file edge-layer`, one per line.

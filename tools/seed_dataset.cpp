@@ -21,12 +21,12 @@
 #include "core/redact.h"
 #include "core/units.h"
 #include "probes/blob_writes.h"
-#include "probes/http_errors.h"
-#include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
 #include "probes/redact.h"
 #include "probes/test_data.h"
 #include "tools/seed_cli.h"
+#include "transport/http_errors.h"
+#include "transport/list_blobs_xml.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "probes/target.h"
+#include "transport/target.h"
 
 namespace {
 

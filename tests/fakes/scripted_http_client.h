@@ -8,7 +8,7 @@
 #include <mutex>
 #include <vector>
 
-#include "probes/http_client.h"
+#include "transport/http_client.h"
 
 namespace feedcheck::testing {
 

@@ -6,10 +6,10 @@
 #include <regex>
 #include <string>
 
-#include "probes/curl_http_client.h"
-#include "probes/curl_request_loop.h"
-#include "probes/http_errors.h"
 #include "tests/fault_server/server_process.h"
+#include "transport/curl_http_client.h"
+#include "transport/curl_request_loop.h"
+#include "transport/http_errors.h"
 
 using namespace feedcheck;
 using namespace feedcheck::testing;

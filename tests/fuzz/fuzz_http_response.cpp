@@ -1,4 +1,4 @@
-// libFuzzer target: the raw path's HTTP/1.1 response parser (probes/http_response_parser.h).
+// libFuzzer target: the raw path's HTTP/1.1 response parser (transport/http_response_parser.h).
 // The first byte picks a HEAD or not and how the rest is split into reads; the rest is what a
 // server sent. Whatever it is, the parser must not crash, must hold no more than its limits,
 // must hand out no more body than it was fed, and must reach the same end, error and body
@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "probes/answer_check.h"
-#include "probes/http_response_parser.h"
+#include "transport/answer_check.h"
+#include "transport/http_response_parser.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // libFuzzer target: List Blobs XML pages, List Paths JSON bodies and XML character data
-// (probes/list_blobs_xml.h); every input goes through all three parsers. A parsed page never
+// (transport/list_blobs_xml.h); every input goes through all three parsers. A parsed page never
 // holds a size no blob can have (blob_limits.h), and its names, whatever bytes they hold, always
 // make valid JSON (core/json_text.h: invalid UTF-8 is replaced, never thrown on). Every name
 // segment also goes through cleanup's test-prefix matcher (test_prefix_name.h): whatever it
@@ -10,9 +10,9 @@
 #include <string_view>
 
 #include "core/json_text.h"
-#include "probes/blob_limits.h"
-#include "probes/list_blobs_xml.h"
 #include "probes/test_prefix_name.h"
+#include "transport/blob_limits.h"
+#include "transport/list_blobs_xml.h"
 
 namespace {
 

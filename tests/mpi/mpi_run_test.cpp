@@ -20,7 +20,7 @@
 
 #include "azurite_seed.h"
 #include "core/linear_fit.h"
-#include "probes/curl_http_client.h"
+#include "transport/curl_http_client.h"
 
 using nlohmann::json;
 

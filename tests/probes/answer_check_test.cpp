@@ -1,10 +1,10 @@
 // AnswerMismatch: which response heads cannot answer the request they came back on; and the
 // words and waits http_errors takes from a status (redirects, Retry-After).
-#include "probes/answer_check.h"
+#include "transport/answer_check.h"
 
 #include <catch2/catch.hpp>
 
-#include "probes/http_errors.h"
+#include "transport/http_errors.h"
 
 using namespace feedcheck;
 

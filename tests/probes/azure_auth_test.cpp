@@ -1,4 +1,4 @@
-#include "probes/azure_auth.h"
+#include "transport/azure_auth.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "probes/azure_auth.h"
-#include "probes/http_client.h"
+#include "transport/azure_auth.h"
+#include "transport/http_client.h"
 
 namespace feedcheck::testing {
 

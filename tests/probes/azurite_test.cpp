@@ -3,11 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include "azurite_seed.h"
-#include "probes/curl_http_client.h"
-#include "probes/http_errors.h"
 #include "probes/latency_probe.h"
 #include "probes/object_discovery.h"
 #include "probes/throughput_probe.h"
+#include "transport/curl_http_client.h"
+#include "transport/http_errors.h"
 
 using namespace feedcheck;
 using namespace feedcheck::testing;

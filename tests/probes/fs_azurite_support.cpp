@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 
-#include "probes/curl_http_client.h"
-#include "probes/list_blobs_xml.h"
 #include "probes/list_probe.h"
+#include "transport/curl_http_client.h"
+#include "transport/list_blobs_xml.h"
 
 namespace feedcheck::testing {
 

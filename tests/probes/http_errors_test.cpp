@@ -1,4 +1,4 @@
-#include "probes/http_errors.h"
+#include "transport/http_errors.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,14 +1,14 @@
 // The raw path's HTTP/1.1 response parser: framing (Content-Length, chunked, to the close, no
 // body), interim answers, keep-alive, limits, and a clear error for each malformed input. Every
 // case is fed whole and split at every byte, which must give the same result.
-#include "probes/http_response_parser.h"
+#include "transport/http_response_parser.h"
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "probes/http_request_writer.h"
+#include "transport/http_request_writer.h"
 
 using namespace feedcheck;
 

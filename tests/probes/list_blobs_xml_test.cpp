@@ -1,4 +1,4 @@
-#include "probes/list_blobs_xml.h"
+#include "transport/list_blobs_xml.h"
 
 #include <catch2/catch.hpp>
 

@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "azurite_seed.h"
-#include "probes/curl_http_client.h"
 #include "probes/latency_probe.h"
 #include "probes/throughput_probe.h"
+#include "transport/curl_http_client.h"
 
 using namespace feedcheck;
 using namespace feedcheck::testing;

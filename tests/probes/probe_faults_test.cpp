@@ -10,9 +10,9 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 
-#include "probes/curl_http_client.h"
 #include "probes/latency_probe.h"
 #include "probes/throughput_probe.h"
+#include "transport/curl_http_client.h"
 
 using namespace feedcheck;
 

@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "probes/cleanup_registry.h"
-#include "probes/curl_request_loop.h"
+#include "transport/curl_request_loop.h"
 
 using namespace feedcheck;
 

@@ -7,9 +7,9 @@
 
 #include "azurite_seed.h"
 #include "probes/cleanup_registry.h"
-#include "probes/curl_http_client.h"
-#include "probes/curl_request_loop.h"
 #include "probes/latency_probe.h"
+#include "transport/curl_http_client.h"
+#include "transport/curl_request_loop.h"
 
 using namespace feedcheck;
 using namespace feedcheck::testing;

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "probes/http_client.h"
+#include "transport/http_client.h"
 
 namespace feedcheck {
 

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "probes/curl_http_client.h"
-#include "probes/http_client.h"
+#include "transport/curl_http_client.h"
+#include "transport/http_client.h"
 
 namespace feedcheck {
 

@@ -1,4 +1,4 @@
-#include "probes/http_client.h"
+#include "transport/http_client.h"
 
 #include <algorithm>
 #include <cstdio>

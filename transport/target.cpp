@@ -1,4 +1,4 @@
-#include "probes/target.h"
+#include "transport/target.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/fact_set.h"
-#include "probes/http_client.h"
+#include "transport/http_client.h"
 
 namespace feedcheck {
 

@@ -1,4 +1,4 @@
-#include "probes/http_response_parser.h"
+#include "transport/http_response_parser.h"
 
 #include <fmt/format.h>
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "probes/http_client.h"
+#include "transport/http_client.h"
 
 namespace feedcheck {
 

@@ -1,10 +1,10 @@
-#include "probes/curl_http_client.h"
+#include "transport/curl_http_client.h"
 
 #include <curl/curl.h>
 
 #include <mutex>
 
-#include "probes/curl_lane.h"
+#include "transport/curl_lane.h"
 
 namespace feedcheck {
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "probes/http_client.h"
+#include "transport/http_client.h"
 
 namespace feedcheck {
 

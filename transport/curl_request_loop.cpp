@@ -1,4 +1,4 @@
-#include "probes/curl_request_loop.h"
+#include "transport/curl_request_loop.h"
 
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -8,8 +8,8 @@
 #include <chrono>
 #include <vector>
 
-#include "probes/cleanup_registry.h"
-#include "probes/raw_lane.h"
+#include "core/stop_request.h"
+#include "transport/raw_lane.h"
 
 namespace feedcheck {
 namespace {

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "probes/http_client.h"
+#include "transport/http_client.h"
 
 namespace feedcheck {
 

@@ -1,4 +1,4 @@
-#include "probes/answer_check.h"
+#include "transport/answer_check.h"
 
 #include <fmt/format.h>
 #include <strings.h>

@@ -1,9 +1,9 @@
-#include "probes/threaded_request_loop.h"
+#include "transport/threaded_request_loop.h"
 
 #include <mutex>
 #include <thread>
 
-#include "probes/cleanup_registry.h"
+#include "core/stop_request.h"
 
 namespace feedcheck {
 

@@ -1,4 +1,4 @@
-#include "probes/http_errors.h"
+#include "transport/http_errors.h"
 
 #include <algorithm>
 #include <charconv>

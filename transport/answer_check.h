@@ -5,7 +5,7 @@
 #include <mutex>
 #include <string>
 
-#include "probes/http_client.h"
+#include "transport/http_client.h"
 
 namespace feedcheck {
 

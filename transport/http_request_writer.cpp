@@ -1,4 +1,4 @@
-#include "probes/http_request_writer.h"
+#include "transport/http_request_writer.h"
 
 #include <curl/curl.h>
 

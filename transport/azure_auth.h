@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "probes/http_client.h"
-#include "probes/target.h"
+#include "transport/http_client.h"
+#include "transport/target.h"
 
 namespace feedcheck {
 

@@ -10,8 +10,8 @@
 #include <memory>
 #include <string_view>
 
-#include "probes/curl_http_client.h"
-#include "probes/http_client.h"
+#include "transport/curl_http_client.h"
+#include "transport/http_client.h"
 
 namespace feedcheck {
 

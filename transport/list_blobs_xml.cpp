@@ -1,10 +1,10 @@
-#include "probes/list_blobs_xml.h"
+#include "transport/list_blobs_xml.h"
 
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "probes/blob_limits.h"
+#include "transport/blob_limits.h"
 
 namespace feedcheck {
 

@@ -18,10 +18,10 @@
 #include <memory>
 #include <string>
 
-#include "probes/curl_http_client.h"
-#include "probes/http_client.h"
-#include "probes/http_request_writer.h"
-#include "probes/http_response_parser.h"
+#include "transport/curl_http_client.h"
+#include "transport/http_client.h"
+#include "transport/http_request_writer.h"
+#include "transport/http_response_parser.h"
 
 namespace feedcheck {
 

@@ -1,4 +1,4 @@
-#include "probes/curl_lane.h"
+#include "transport/curl_lane.h"
 
 #include <strings.h>
 #include <sys/socket.h>
@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "probes/answer_check.h"
-#include "probes/cleanup_registry.h"
+#include "core/stop_request.h"
+#include "transport/answer_check.h"
 
 namespace feedcheck {
 namespace {

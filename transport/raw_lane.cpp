@@ -1,4 +1,4 @@
-#include "probes/raw_lane.h"
+#include "transport/raw_lane.h"
 
 #include <fmt/format.h>
 #include <sys/epoll.h>
@@ -8,9 +8,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "probes/answer_check.h"
-#include "probes/cleanup_registry.h"
-#include "probes/curl_lane.h"
+#include "core/stop_request.h"
+#include "transport/answer_check.h"
+#include "transport/curl_lane.h"
 
 namespace feedcheck {
 namespace {
