@@ -13,6 +13,9 @@ namespace feedcheck::analyzers {
 namespace {
 constexpr size_t kMaxBuckets = 50000;  // 10 s buckets: about 5.8 days before the first widening
 constexpr size_t kMaxGpus = 4096;
+// Nodes whose lost time is also kept by bucket (each up to kMaxBuckets): past this many, a
+// node's GPUs count for the job only, and its row has no phase split.
+constexpr size_t kMaxOwners = 256;
 // A gap longer than this many sampling intervals is a hole (the sampler stopped), not a
 // long sample: only one interval of it is counted.
 constexpr double kHoleFactor = 3.5;
@@ -29,7 +32,7 @@ void GpuIdleLedger::Add(std::string_view gpu, std::string_view node, double epoc
     it->second.node = std::string(node);
     it->second.totals = &nodes_[it->second.node];
     ++it->second.totals->gpus;
-    if (!owner.empty() && (owners_.size() < kMaxGpus || owners_.count(owner))) {
+    if (!owner.empty() && (owners_.size() < kMaxOwners || owners_.count(owner))) {
       it->second.owner = &owners_[std::string(owner)];
       ++it->second.owner->totals.gpus;
     }
