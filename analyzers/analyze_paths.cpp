@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +20,9 @@
 #include "analyzers/correlation.h"
 #include "analyzers/data_capability_log.h"
 #include "analyzers/gpu_util.h"
+#include "analyzers/input_file.h"
+#include "analyzers/input_sniff.h"
+#include "analyzers/job_nodes.h"
 #include "analyzers/line_reader.h"
 #include "analyzers/metrics_csv.h"
 #include "analyzers/nvidia_smi_csv.h"
@@ -120,59 +123,6 @@ void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
   }
 }
 
-std::optional<double> FirstTimestamp(const std::string& path) {
-  std::string head = ReadHead(path, 16 * 1024);
-  std::string_view rest = head;
-  TracingLine t;
-  while (!rest.empty()) {
-    size_t nl = rest.find('\n');
-    if (nl == std::string_view::npos) break;  // a cut line is not trusted
-    std::string_view line = rest.substr(0, nl);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (ParseTracingLine(line, &t) && t.has_time) return t.epoch_s;
-    rest.remove_prefix(nl + 1);
-  }
-  return std::nullopt;
-}
-
-// The first timestamp of a Python-logging file (data-capability.log).
-std::optional<double> FirstPythonLogTimestamp(const std::string& path) {
-  std::string head = ReadHead(path, 16 * 1024);
-  std::string_view rest = head;
-  if (StartsWith(rest, "\xEF\xBB\xBF")) rest.remove_prefix(3);
-  PythonLogLine p;
-  while (!rest.empty()) {
-    size_t nl = rest.find('\n');
-    if (nl == std::string_view::npos) break;  // a cut line is not trusted
-    std::string_view line = rest.substr(0, nl);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (ParsePythonLogLine(line, &p) && p.has_time) return p.epoch_s;
-    rest.remove_prefix(nl + 1);
-  }
-  return std::nullopt;
-}
-
-// The storage account an Azure Monitor response is about, from its resource ids
-// (".../storageAccounts/<name>/blobServices/default/..."), lower case; "" for other resources
-// (a workspace's GPU metric) or none found.
-std::string MetricsAccount(const std::string& path) {
-  std::string head = ReadHead(path, 64 * 1024);
-  std::string lower = ToLower(head);
-  // A batch answer (metrics:getBatch, {"values": [...]}) holds several resources: each is
-  // kept or set aside by itself when the file is read.
-  if (lower.find("\"values\"") != std::string::npos) return "";
-  // ".../storageAccounts/<name>/...": the namespace ("Microsoft.Storage/storageAccounts/
-  // blobServices") names no account, so a segment counts only when a '/' follows it.
-  const std::string marker = "/storageaccounts/";
-  for (size_t p = lower.find(marker); p != std::string::npos; p = lower.find(marker, p + 1)) {
-    size_t from = p + marker.size();
-    size_t to = lower.find_first_of("/\"", from);
-    if (to == std::string::npos || lower[to] != '/' || to == from || to - from > 24) continue;
-    return lower.substr(from, to - from);
-  }
-  return "";
-}
-
 // Python's RotatingFileHandler: "x.log" is the live file, "x.log.1" the one before it, "x.log.2"
 // older still. Larger is older; the live file is 0.
 long RotationIndex(const std::string& name) {
@@ -218,44 +168,6 @@ std::string NodeNameOf(const std::string& root, const std::string& path) {
 
 namespace {
 
-// First and last timestamp of an nvidia-smi file's readable samples, from its first and last
-// 64 KiB (the header is in the first; samples are written in time order): a large file is not
-// read twice.
-std::optional<std::pair<double, double>> SmiTimeSpan(const std::string& path) {
-  constexpr size_t kChunk = 64 * 1024;
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return std::nullopt;
-  auto size = static_cast<size_t>(std::max<std::streamoff>(0, in.tellg()));
-  std::string head = ReadHead(path, kChunk);
-  std::string tail;
-  if (size > kChunk) {
-    tail.resize(kChunk);
-    in.seekg(static_cast<std::streamoff>(size - kChunk));
-    in.read(tail.data(), static_cast<std::streamsize>(kChunk));
-    tail.resize(static_cast<size_t>(in.gcount()));
-    size_t nl = tail.find('\n');  // the first line is cut
-    tail.erase(0, nl == std::string::npos ? tail.size() : nl + 1);
-  }
-  NvidiaSmiCsvParser parser;
-  std::optional<std::pair<double, double>> span;
-  GpuSample sample;
-  std::string error;
-  Line line;
-  for (const std::string* chunk : {&head, &tail}) {
-    LineReader reader = LineReader::FromBuffer(*chunk);
-    while (reader.Next(&line)) {
-      if (line.too_long || line.unterminated ||
-          parser.Parse(line.text, &sample, &error) != NvidiaSmiCsvParser::Result::kSample ||
-          !sample.epoch_s)
-        continue;
-      double t = *sample.epoch_s;
-      span = span ? std::make_pair(std::min(span->first, t), std::max(span->second, t))
-                  : std::make_pair(t, t);
-    }
-  }
-  return span;
-}
-
 // The UTC span of the data runtime's logs read so far.
 std::optional<std::pair<double, double>> LogTimeSpan(
     const std::vector<std::unique_ptr<LineAnalyzer>>& analyzers) {
@@ -275,7 +187,10 @@ std::optional<std::pair<double, double>> LogTimeSpan(
 
 }  // namespace
 
-std::vector<std::string> OrderRslexFiles(std::vector<std::string> files) {
+namespace {
+using FirstOf = std::function<std::optional<double>(const std::string& path)>;
+
+std::vector<std::string> OrderRslexFilesBy(std::vector<std::string> files, const FirstOf& first) {
   struct Keyed {
     std::optional<double> first;
     std::string name;
@@ -286,7 +201,7 @@ std::vector<std::string> OrderRslexFiles(std::vector<std::string> files) {
     std::string name = fs::path(f).filename().string();
     // The live file "rslex.log" is newer than every rotated "rslex.log.<hour>".
     if (name == "rslex.log") name = "rslex.log.~";
-    keyed.push_back({FirstTimestamp(f), name, f});
+    keyed.push_back({first(f), name, f});
   }
   std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
     if (a.first && b.first && *a.first != *b.first) return *a.first < *b.first;
@@ -295,6 +210,36 @@ std::vector<std::string> OrderRslexFiles(std::vector<std::string> files) {
   std::vector<std::string> out;
   for (auto& k : keyed) out.push_back(std::move(k.path));
   return out;
+}
+
+std::vector<std::string> OrderDataCapabilityFilesBy(std::vector<std::string> files,
+                                                    const FirstOf& first) {
+  struct Keyed {
+    std::string dir;
+    std::optional<double> first;
+    long rotation;
+    std::string path;
+  };
+  std::vector<Keyed> keyed;
+  for (auto& f : files) {
+    fs::path p(f);
+    keyed.push_back({p.parent_path().string(), first(f), RotationIndex(p.filename().string()), f});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+    if (a.dir != b.dir) return a.dir < b.dir;
+    if (a.first && b.first && *a.first != *b.first) return *a.first < *b.first;
+    return a.rotation > b.rotation;
+  });
+  std::vector<std::string> out;
+  for (auto& k : keyed) out.push_back(std::move(k.path));
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> OrderRslexFiles(std::vector<std::string> files) {
+  return OrderRslexFilesBy(std::move(files), [](const std::string& path) {
+    return FirstTimestampIn(ReadHead(path, kTimestampHeadBytes));
+  });
 }
 
 namespace {
@@ -306,7 +251,8 @@ namespace {
 // is set aside.
 std::vector<std::string> SetAsideOtherAccounts(
     const std::vector<std::string>& paths,
-    const std::vector<std::unique_ptr<LineAnalyzer>>& analyzers, AnalysisResult* result) {
+    const std::vector<std::unique_ptr<LineAnalyzer>>& analyzers,
+    const std::function<std::string(const std::string&)>& account_of, AnalysisResult* result) {
   std::set<std::string> read;
   std::string rslex_file;
   for (const auto& a : analyzers)
@@ -317,7 +263,7 @@ std::vector<std::string> SetAsideOtherAccounts(
   if (read.empty()) return paths;
   std::vector<std::string> kept;
   for (const auto& p : paths) {
-    std::string account = MetricsAccount(p);
+    std::string account = account_of(p);
     if (account.empty() || read.count(account)) {
       kept.push_back(p);
       continue;
@@ -335,59 +281,133 @@ std::vector<std::string> SetAsideOtherAccounts(
 }  // namespace
 
 std::vector<std::string> OrderDataCapabilityFiles(std::vector<std::string> files) {
-  struct Keyed {
-    std::string dir;
-    std::optional<double> first;
-    long rotation;
-    std::string path;
-  };
-  std::vector<Keyed> keyed;
-  for (auto& f : files) {
-    fs::path p(f);
-    keyed.push_back({p.parent_path().string(), FirstPythonLogTimestamp(f),
-                     RotationIndex(p.filename().string()), f});
-  }
-  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
-    if (a.dir != b.dir) return a.dir < b.dir;
-    if (a.first && b.first && *a.first != *b.first) return *a.first < *b.first;
-    return a.rotation > b.rotation;
+  return OrderDataCapabilityFilesBy(std::move(files), [](const std::string& path) {
+    return FirstPythonLogTimestampIn(ReadHead(path, kTimestampHeadBytes));
   });
-  std::vector<std::string> out;
-  for (auto& k : keyed) out.push_back(std::move(k.path));
+}
+
+namespace {
+
+// At most this many input files are held open between their sniff and their read (the
+// process's descriptor limit is often 1024); a job with more files opens the rest again when
+// they are read.
+constexpr size_t kMaxHeldOpen = 512;
+constexpr size_t kSniffBytes = 64 * 1024;
+
+// What the one open of a file learned before it is read: its format, what orders it among
+// its kind, and the descriptor itself, kept for the read.
+struct Sniffed {
+  InputFile file;
+  InputFormat format = InputFormat::kUnknown;
+  std::optional<double> first_epoch_s;                // rslex, data-capability
+  std::string metrics_account;                        // Azure Monitor JSON
+  std::optional<std::pair<double, double>> smi_span;  // nvidia-smi
+};
+
+// Opens each candidate once: detects its format from its head and keeps what ordering and
+// setting aside need. Unrecognised files are skipped (closed) here.
+std::map<InputFormat, std::vector<std::string>> SniffAll(const AnalyzeRequest& req,
+                                                         const std::vector<Candidate>& candidates,
+                                                         std::map<std::string, Sniffed>* sniffed,
+                                                         AnalysisResult* result) {
+  std::map<InputFormat, std::vector<std::string>> by_format;
+  size_t held = 0;
+  for (const auto& c : candidates) {
+    InputFile file = InputFile::Open(c.path);
+    const std::string head = file.ReadAt(0, kSniffBytes);
+    InputFormat format = req.forced_format.value_or(InputFormat::kUnknown);
+    if (!req.forced_format) {
+      format = DetectFormat(head, fs::path(c.path).filename().string());
+      if (format == InputFormat::kUnknown) {
+        result->skipped.push_back(
+            {c.path, head.empty() ? "empty or unreadable" : "format not recognised"});
+        if (c.explicit_file)
+          result->evidence.diagnostics.Add({kCodeFormatNotRecognised,
+                                            DiagnosticSeverity::kWarning,
+                                            fmt::format("format not recognised (use --format {})",
+                                                        fmt::join(FormatNames(), "|")),
+                                            {c.path, 0, 0},
+                                            "analyze",
+                                            ""});
+        continue;
+      }
+    }
+    Sniffed s;
+    s.format = format;
+    if (format == InputFormat::kRslex) s.first_epoch_s = FirstTimestampIn(head);
+    if (format == InputFormat::kDataCapability) s.first_epoch_s = FirstPythonLogTimestampIn(head);
+    if (format == InputFormat::kAzureMonitorJson) s.metrics_account = MetricsAccountIn(head);
+    if (format == InputFormat::kNvidiaSmiCsv) s.smi_span = SmiTimeSpan(file, head);
+    if (held < kMaxHeldOpen && file.ok()) {
+      s.file = std::move(file);
+      ++held;
+    }
+    by_format[format].push_back(c.path);
+    (*sniffed)[c.path] = std::move(s);
+  }
+  return by_format;
+}
+
+// The node of each file found under a folder given (a job folder with one folder per node).
+std::map<std::string, std::string> NodesOf(const std::vector<Candidate>& candidates) {
+  std::map<std::string, std::vector<std::string>> by_root;
+  for (const auto& c : candidates)
+    if (!c.explicit_file) by_root[c.root].push_back(c.path);
+  std::map<std::string, std::string> out;
+  for (const auto& [root, files] : by_root) out.merge(NodesOfFiles(root, files));
   return out;
 }
+
+// The nvidia-smi clock offset: stated (--gpu-utc-offset), else guessed when the samples miss
+// the data runtime's logs by hours, else none. Says which in a note.
+double SmiClockOffsetS(const std::string& path, const Sniffed& s, const AnalyzerOptions& opt,
+                       const std::vector<std::unique_ptr<LineAnalyzer>>& analyzers,
+                       AnalysisResult* result) {
+  // nvidia-smi's timestamps carry no zone; the logs' are UTC (DCGM scrapes are stamped by the
+  // collector, also UTC). A zone the user stated is used as stated, never guessed over.
+  if (opt.gpu_utc_offset_s) {
+    double offset_s = -*opt.gpu_utc_offset_s;
+    result->evidence.diagnostics.Add(
+        {kCodeGpuLocalTime,
+         DiagnosticSeverity::kNote,
+         fmt::format("nvidia-smi timestamps read as local time {}, as --gpu-utc-offset "
+                     "states (shifted {:+.2f} h)",
+                     UtcOffsetName(*opt.gpu_utc_offset_s), offset_s / 3600),
+         {path, 0, 0},
+         "gpu",
+         ""});
+    return offset_s;
+  }
+  auto logs = LogTimeSpan(analyzers);
+  if (!logs || !s.smi_span) return 0;
+  auto o = LocalClockOffsetS(s.smi_span->first, s.smi_span->second, logs->first, logs->second);
+  if (!o) return 0;
+  result->evidence.diagnostics.Add(
+      {kCodeGpuLocalTime,
+       DiagnosticSeverity::kNote,
+       fmt::format("nvidia-smi timestamps have no zone and miss the data runtime's "
+                   "UTC logs by hours: read as local time {} (shifted {:+.2f} h), a "
+                   "guess; --gpu-utc-offset states the zone",
+                   UtcOffsetName(-*o), *o / 3600),
+       {path, 0, 0},
+       "gpu",
+       ""});
+  return *o;
+}
+
+}  // namespace
 
 AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
   AnalysisResult result;
   std::vector<Candidate> candidates;
   Collect(req, &candidates, &result.skipped);
-
-  std::map<InputFormat, std::vector<std::string>> by_format;
   std::map<std::string, std::string> root_of;
-  for (const auto& c : candidates) {
-    root_of[c.path] = c.root;
-    InputFormat format = InputFormat::kUnknown;
-    if (req.forced_format) {
-      format = *req.forced_format;
-    } else {
-      std::string head = ReadHead(c.path);
-      format = DetectFormat(head, fs::path(c.path).filename().string());
-      if (format == InputFormat::kUnknown) {
-        result.skipped.push_back(
-            {c.path, head.empty() ? "empty or unreadable" : "format not recognised"});
-        if (c.explicit_file)
-          result.evidence.diagnostics.Add({kCodeFormatNotRecognised,
-                                           DiagnosticSeverity::kWarning,
-                                           fmt::format("format not recognised (use --format {})",
-                                                       fmt::join(FormatNames(), "|")),
-                                           {c.path, 0, 0},
-                                           "analyze",
-                                           ""});
-        continue;
-      }
-    }
-    by_format[format].push_back(c.path);
-  }
+  for (const auto& c : candidates) root_of[c.path] = c.root;
+  const std::map<std::string, std::string> node_of = NodesOf(candidates);
+  std::map<std::string, Sniffed> sniffed;
+  std::map<InputFormat, std::vector<std::string>> by_format =
+      SniffAll(req, candidates, &sniffed, &result);
+  auto first_of = [&](const std::string& path) { return sniffed[path].first_epoch_s; };
 
   const AnalyzerOptions& opt = req.options;
   std::vector<std::unique_ptr<LineAnalyzer>> analyzers;
@@ -395,16 +415,23 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
   std::unique_ptr<GpuUtilAnalyzer> gpu_owner;
   size_t gpu_files =
       by_format[InputFormat::kNvidiaSmiCsv].size() + by_format[InputFormat::kDcgmText].size();
+  std::set<std::string> nodes_read;
 
+  // Reads a file through the descriptor its sniff opened (or opens it, when it was not kept).
   auto feed = [&](LineAnalyzer& a, const std::string& path) {
+    Sniffed& s = sniffed[path];
+    InputFile file = s.file.ok() ? std::move(s.file) : InputFile::Open(path);
+    auto node = node_of.find(path);
+    a.SetNode(node == node_of.end() ? "" : node->second);
     std::string error;
-    if (!FeedFile(path, a, &error)) {
+    if (!FeedInput(std::move(file), a, &error)) {
       result.skipped.push_back({path, error});
       result.evidence.diagnostics.Add(
           {kCodeUnreadableFile, DiagnosticSeverity::kError, error, {path, 0, 0}, "analyze", ""});
       return;
     }
     result.anything_read = true;
+    if (!a.node().empty()) nodes_read.insert(a.node());
   };
 
   for (auto& [format, paths] : by_format) {
@@ -413,15 +440,17 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
     switch (format) {
       case InputFormat::kDataCapability:
         a = std::make_unique<DataCapabilityAnalyzer>(opt);
-        paths = OrderDataCapabilityFiles(paths);
+        paths = OrderDataCapabilityFilesBy(paths, first_of);
         break;
       case InputFormat::kRslex:
         a = std::make_unique<RslexLogAnalyzer>(opt);
-        paths = OrderRslexFiles(paths);
+        paths = OrderRslexFilesBy(paths, first_of);
         break;
       case InputFormat::kAzureMonitorJson:
         a = std::make_unique<AzureMonitorMetricsAnalyzer>(opt);
-        paths = SetAsideOtherAccounts(paths, analyzers, &result);
+        paths = SetAsideOtherAccounts(
+            paths, analyzers,
+            [&](const std::string& path) { return sniffed[path].metrics_account; }, &result);
         for (const auto& r : analyzers)
           if (const auto* rslex = dynamic_cast<const RslexLogAnalyzer*>(r.get()))
             static_cast<AzureMonitorMetricsAnalyzer*>(a.get())->SetAccountsRead(rslex->accounts());
@@ -439,42 +468,9 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
           gpu = gpu_owner.get();
         }
         for (const auto& p : paths) {
-          // nvidia-smi's timestamps carry no zone; the logs' are UTC (DCGM scrapes are stamped
-          // by the collector, also UTC).
-          double offset_s = 0;
           const bool smi = format == InputFormat::kNvidiaSmiCsv;
-          // A zone the user stated is used as stated, never guessed over.
-          auto logs = smi && !opt.gpu_utc_offset_s ? LogTimeSpan(analyzers) : std::nullopt;
-          if (smi && opt.gpu_utc_offset_s) {
-            offset_s = -*opt.gpu_utc_offset_s;
-            result.evidence.diagnostics.Add(
-                {kCodeGpuLocalTime,
-                 DiagnosticSeverity::kNote,
-                 fmt::format("nvidia-smi timestamps read as local time {}, as --gpu-utc-offset "
-                             "states (shifted {:+.2f} h)",
-                             UtcOffsetName(*opt.gpu_utc_offset_s), offset_s / 3600),
-                 {p, 0, 0},
-                 "gpu",
-                 ""});
-          }
-          if (auto samples = logs ? SmiTimeSpan(p) : std::nullopt) {
-            if (auto o =
-                    LocalClockOffsetS(samples->first, samples->second, logs->first, logs->second)) {
-              offset_s = *o;
-              result.evidence.diagnostics.Add(
-                  {kCodeGpuLocalTime,
-                   DiagnosticSeverity::kNote,
-                   fmt::format("nvidia-smi timestamps have no zone and miss the data runtime's "
-                               "UTC logs by hours: read as local time {} (shifted {:+.2f} h), a "
-                               "guess; --gpu-utc-offset states the zone",
-                               UtcOffsetName(-offset_s), offset_s / 3600),
-                   {p, 0, 0},
-                   "gpu",
-                   ""});
-            }
-          }
-          gpu->SetNextFile(format == InputFormat::kDcgmText ? GpuFileFormat::kDcgmText
-                                                            : GpuFileFormat::kNvidiaSmiCsv,
+          double offset_s = smi ? SmiClockOffsetS(p, sniffed[p], opt, analyzers, &result) : 0;
+          gpu->SetNextFile(smi ? GpuFileFormat::kNvidiaSmiCsv : GpuFileFormat::kDcgmText,
                            gpu_files > 1 ? NodeNameOf(root_of[p], p) : "", offset_s);
           feed(*gpu, p);
         }
@@ -518,6 +514,18 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
       ci.first_gpu_busy_source = f->provenance.source;
   }
   result.correlation_keys = Correlate(ci, &result.evidence);
+
+  // What each node's own files showed, from the same read.
+  if (nodes_read.size() >= 2) {
+    for (const auto& node : nodes_read) {
+      NodeEvidence n;
+      n.node = node;
+      for (auto& a : analyzers)
+        if (!a->stats().files.empty()) a->FinishNode(node, &n.evidence);
+      result.nodes.push_back(std::move(n));
+    }
+    ChargeRefusalsPerNode(&result.evidence, &result.nodes);
+  }
   return result;
 }
 

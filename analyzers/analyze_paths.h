@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzers/format_detect.h"
+#include "analyzers/job_nodes.h"
 #include "analyzers/line_analyzer.h"
 #include "core/evidence.h"
 
@@ -31,6 +32,9 @@ struct AnalysisResult {
   std::vector<std::string> correlation_keys;
   std::vector<SkippedFile> skipped;  ///< not recognised, unreadable, missing
   bool anything_read = false;        ///< at least one file was recognised and read
+  /// A job folder with one folder per node (two or more read): what each node's own files
+  /// showed, from the same read (each input file is opened once), in node name order.
+  std::vector<NodeEvidence> nodes;
 };
 
 AnalysisResult AnalyzePaths(const AnalyzeRequest& request);

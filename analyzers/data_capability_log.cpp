@@ -120,7 +120,7 @@ void DataCapabilityAnalyzer::MarkUnfinished(const std::string& name, const Open&
   }
   if (intervals_.size() < kMaxIntervals)
     intervals_.push_back({"data-runtime", name, o.epoch_s, o.epoch_s, "unfinished",
-                          fmt::format("{}:{}", o.file, o.line)});
+                          fmt::format("{}:{}", o.file, o.line), o.node});
 }
 
 void DataCapabilityAnalyzer::CloseOpenActivities() {
@@ -162,9 +162,9 @@ void DataCapabilityAnalyzer::OnLine(const Line& line) {
     auto it = open_.find(*started);
     if (it != open_.end()) {
       MarkUnfinished(it->first, it->second);
-      it->second = {p.epoch_s, line.number, file()};
+      it->second = {p.epoch_s, line.number, file(), node()};
     } else if (open_.size() < kMaxOpen) {
-      open_[std::string(*started)] = {p.epoch_s, line.number, file()};
+      open_[std::string(*started)] = {p.epoch_s, line.number, file(), node()};
     }
     return;
   }
@@ -197,12 +197,17 @@ void DataCapabilityAnalyzer::OnLine(const Line& line) {
         t.line = line.number;
       }
     }
+    if (!node().empty() && ModeOf(a.activity) == "download" &&
+        (node_downloads_.size() < 1024 || node_downloads_.count(node()))) {
+      NodeDownload& d = node_downloads_[node()];
+      if (a.duration_ms >= d.max_duration_ms) d = {a.duration_ms, file(), line.number};
+    }
     if (p.has_time || had_start) {
       if (intervals_.size() < kMaxIntervals) {
         std::string status(a.how_ended);
         if (!a.exception.empty()) status += fmt::format(" ({})", a.exception);
         intervals_.push_back({"data-runtime", std::string(a.activity), start, end, status,
-                              fmt::format("{}:{}", file(), line.number)});
+                              fmt::format("{}:{}", file(), line.number), node()});
       } else {
         ++intervals_dropped_;
       }
@@ -282,6 +287,13 @@ void DataCapabilityAnalyzer::Finish(Evidence* out) {
                        "data-capability",
                        ""});
   FlushDiagnostics(out);
+}
+
+void DataCapabilityAnalyzer::FinishNode(const std::string& node, Evidence* out) {
+  auto it = node_downloads_.find(node);
+  if (it == node_downloads_.end()) return;
+  out->facts.Set(NumberFact("runtime.download_s", it->second.max_duration_ms / 1000, Unit::kSeconds,
+                            AtFile(it->second.file, it->second.line)));
 }
 
 }  // namespace feedcheck::analyzers

@@ -48,6 +48,9 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
   void EndFile() override;
   bool NotesCutLastLine() const override { return true; }
   void Finish(Evidence* out) override;
+  /// The node's runtime.download_s (its longest download); its activities are on the job's
+  /// timeline, tagged with the node.
+  void FinishNode(const std::string& node, Evidence* out) override;
 
   struct ActivityTotals {
     uint64_t completed = 0;
@@ -72,6 +75,7 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
     double epoch_s = 0;
     int64_t line = 0;
     std::string file;
+    std::string node;
   };
   void CloseOpenActivities();
   /// An activity that never completed (its node restarted, was preempted, or the log was cut).
@@ -96,6 +100,13 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
   std::string first_unfinished_file_;
   int64_t first_unfinished_line_ = 0;
   std::optional<std::pair<double, double>> span_;
+  // Each node's longest download: duration (ms), file and line.
+  struct NodeDownload {
+    double max_duration_ms = -1;
+    std::string file;
+    int64_t line = 0;
+  };
+  std::map<std::string, NodeDownload, std::less<>> node_downloads_;
 };
 
 }  // namespace feedcheck::analyzers

@@ -1,8 +1,7 @@
 #include "analyzers/format_detect.h"
 
-#include <fstream>
-
 #include "analyzers/data_capability_log.h"
+#include "analyzers/input_file.h"
 #include "analyzers/text_util.h"
 #include "analyzers/tracing_line.h"
 
@@ -103,12 +102,7 @@ InputFormat DetectFormat(std::string_view head, std::string_view file_name) {
 }
 
 std::string ReadHead(const std::string& path, size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::string buf(max_bytes, '\0');
-  in.read(buf.data(), static_cast<std::streamsize>(max_bytes));
-  buf.resize(static_cast<size_t>(in.gcount()));
-  return buf;
+  return InputFile::Open(path).ReadAt(0, max_bytes);
 }
 
 }  // namespace feedcheck::analyzers

@@ -13,24 +13,33 @@ namespace feedcheck::analyzers {
 namespace {
 constexpr size_t kMaxBuckets = 50000;  // 10 s buckets: about 5.8 days before the first widening
 constexpr size_t kMaxGpus = 4096;
+// Nodes whose lost time is also kept by bucket (each up to kMaxBuckets): past this many, a
+// node's GPUs count for the job only, and its row has no phase split.
+constexpr size_t kMaxOwners = 256;
 // A gap longer than this many sampling intervals is a hole (the sampler stopped), not a
 // long sample: only one interval of it is counted.
 constexpr double kHoleFactor = 3.5;
 }  // namespace
 
 void GpuIdleLedger::Add(std::string_view gpu, std::string_view node, double epoch_s,
-                        double util_percent, std::optional<double> duration_s) {
+                        double util_percent, std::optional<double> duration_s,
+                        std::string_view owner) {
   if (!std::isfinite(epoch_s) || !std::isfinite(util_percent)) return;
   auto it = gpus_.find(gpu);
   if (it == gpus_.end()) {
     if (gpus_.size() >= kMaxGpus) return;
     it = gpus_.try_emplace(std::string(gpu)).first;
     it->second.node = std::string(node);
-    ++nodes_[it->second.node].gpus;
+    it->second.totals = &nodes_[it->second.node];
+    ++it->second.totals->gpus;
+    if (!owner.empty() && (owners_.size() < kMaxOwners || owners_.count(owner))) {
+      it->second.owner = &owners_[std::string(owner)];
+      ++it->second.owner->totals.gpus;
+    }
   }
   GpuState& g = it->second;
   if (duration_s && *duration_s > 0) {
-    Attribute(g.node, epoch_s, *duration_s, util_percent);
+    Attribute(g, epoch_s, *duration_s, util_percent);
     return;
   }
   if (g.has_last) {
@@ -43,20 +52,21 @@ void GpuIdleLedger::Add(std::string_view gpu, std::string_view node, double epoc
       unsampled_s_ += gap - covered;
       ++holes_;
     }
-    Attribute(g.node, g.last_t, covered, g.last_util);
+    Attribute(g, g.last_t, covered, g.last_util);
   }
   g.last_t = epoch_s;
   g.last_util = util_percent;
   g.has_last = true;
 }
 
-void GpuIdleLedger::Attribute(const std::string& node, double start, double duration_s,
-                              double util) {
+void GpuIdleLedger::Attribute(const GpuState& g, double start, double duration_s, double util) {
   bool lost = util < threshold_;
-  NodeTotals& n = nodes_[node];
-  n.sampled_gpu_s += duration_s;
-  n.util_gpu_s += std::clamp(util, 0.0, 100.0) * duration_s;
-  if (lost) n.lost_gpu_s += duration_s;
+  for (NodeTotals* n : {g.totals, g.owner ? &g.owner->totals : nullptr}) {
+    if (!n) continue;
+    n->sampled_gpu_s += duration_s;
+    n->util_gpu_s += std::clamp(util, 0.0, 100.0) * duration_s;
+    if (lost) n->lost_gpu_s += duration_s;
+  }
   if (!first_t_ || start < *first_t_) first_t_ = start;
   last_end_t_ = std::max(last_end_t_, start + duration_s);
   // Spread the stretch over the buckets it overlaps. One that spans more buckets than the cap
@@ -72,6 +82,7 @@ void GpuIdleLedger::Attribute(const std::string& node, double start, double dura
     Bucket& b = buckets_[index];
     b.sampled_gpu_s += part;
     if (lost) b.lost_gpu_s += part;
+    if (lost && g.owner) g.owner->lost_buckets[index] += part;
     t += part;
     if (buckets_.size() > kMaxBuckets) Widen();
   }
@@ -85,6 +96,12 @@ void GpuIdleLedger::Widen() {
     wider[w].sampled_gpu_s += b.sampled_gpu_s;
   }
   buckets_ = std::move(wider);
+  for (auto& [name, o] : owners_) {
+    std::map<int64_t, double> wider_lost;
+    for (const auto& [index, lost] : o.lost_buckets)
+      wider_lost[static_cast<int64_t>(std::floor(static_cast<double>(index) / 2.0))] += lost;
+    o.lost_buckets = std::move(wider_lost);
+  }
   width_s_ *= 2;
 }
 
@@ -92,7 +109,7 @@ void GpuIdleLedger::Finish(Evidence* out, const Provenance& where,
                            const std::map<std::string, std::string, std::less<>>& node_files) {
   // The last sample of each GPU covers one sampling interval.
   for (auto& [name, g] : gpus_) {
-    if (g.has_last && g.min_gap_s > 0) Attribute(g.node, g.last_t, g.min_gap_s, g.last_util);
+    if (g.has_last && g.min_gap_s > 0) Attribute(g, g.last_t, g.min_gap_s, g.last_util);
     g.has_last = false;
   }
   double lost = 0, sampled = 0;
@@ -161,6 +178,30 @@ void GpuIdleLedger::Finish(Evidence* out, const Provenance& where,
   }
   out->series.push_back(std::move(lost_series));
   out->series.push_back(std::move(sampled_series));
+}
+
+void GpuIdleLedger::FinishOwner(const std::string& owner, Evidence* out,
+                                const Provenance& where) const {
+  auto it = owners_.find(owner);
+  if (it == owners_.end() || it->second.totals.sampled_gpu_s <= 0) return;
+  const OwnerTotals& o = it->second;
+  out->facts.Set(NumberFact("gpu.lost_gpu_s", o.totals.lost_gpu_s, Unit::kSeconds, where));
+  out->facts.Set(NumberFact("gpu.sampled_gpu_s", o.totals.sampled_gpu_s, Unit::kSeconds, where));
+  Series lost_series{"gpu.lost_gpu_s_by_time",
+                     fmt::format("GPU time lost on {} (GPU-seconds per bucket)", owner),
+                     "time",
+                     Unit::kSeconds,
+                     "GPU-seconds",
+                     Unit::kSeconds,
+                     {},
+                     owner};
+  // Every bucket of the job, so the node's series has the job's bucket width.
+  for (const auto& [index, b] : buckets_) {
+    auto lost = o.lost_buckets.find(index);
+    lost_series.points.push_back(
+        {static_cast<double>(index) * width_s_, lost == o.lost_buckets.end() ? 0 : lost->second});
+  }
+  out->series.push_back(std::move(lost_series));
 }
 
 }  // namespace feedcheck::analyzers

@@ -22,8 +22,10 @@ class GpuIdleLedger {
   /// One sample of `gpu` (unique across nodes) on `node` ("" when unknown). `duration_s` when
   /// the source states what the sample covers (a metric's interval); otherwise the sample
   /// covers the time until the same GPU's next one.
+  /// `owner`: the node folder the GPU's samples were read from ("" for none), whose own GPU
+  /// time is kept apart as well (FinishOwner).
   void Add(std::string_view gpu, std::string_view node, double epoch_s, double util_percent,
-           std::optional<double> duration_s = std::nullopt);
+           std::optional<double> duration_s = std::nullopt, std::string_view owner = {});
 
   /// Facts gpu.lost_gpu_s, gpu.sampled_gpu_s, gpu.idle_fraction, gpu.idle_s, gpu.span_s,
   /// gpu.sample_interval_s, gpu.node_* (with two nodes or more); series gpu.lost_gpu_s_by_time
@@ -33,11 +35,28 @@ class GpuIdleLedger {
   void Finish(Evidence* out, const Provenance& where,
               const std::map<std::string, std::string, std::less<>>& node_files = {});
 
+  /// After Finish: the GPU time of `owner`'s GPUs alone: gpu.lost_gpu_s, gpu.sampled_gpu_s and
+  /// the series gpu.lost_gpu_s_by_time tagged with the node (the job's buckets). Nothing for
+  /// an owner without samples.
+  void FinishOwner(const std::string& owner, Evidence* out, const Provenance& where) const;
+
   bool empty() const { return gpus_.empty(); }
 
  private:
+  struct NodeTotals {
+    double lost_gpu_s = 0;
+    double sampled_gpu_s = 0;
+    double util_gpu_s = 0;  // utilisation x seconds, for the mean
+    int gpus = 0;
+  };
+  struct OwnerTotals {
+    NodeTotals totals;
+    std::map<int64_t, double> lost_buckets;  // lost GPU-seconds by the job's buckets
+  };
   struct GpuState {
     std::string node;
+    NodeTotals* totals = nullptr;  // nodes_[node] (std::map entries stay put)
+    OwnerTotals* owner = nullptr;  // owners_ entry; null for none
     double last_t = 0;
     double last_util = 0;
     bool has_last = false;
@@ -47,13 +66,7 @@ class GpuIdleLedger {
     double lost_gpu_s = 0;
     double sampled_gpu_s = 0;
   };
-  struct NodeTotals {
-    double lost_gpu_s = 0;
-    double sampled_gpu_s = 0;
-    double util_gpu_s = 0;  // utilisation x seconds, for the mean
-    int gpus = 0;
-  };
-  void Attribute(const std::string& node, double start, double duration_s, double util);
+  void Attribute(const GpuState& g, double start, double duration_s, double util);
   void Widen();
 
   double threshold_;
@@ -61,6 +74,7 @@ class GpuIdleLedger {
   std::map<int64_t, Bucket> buckets_;
   double width_s_ = 10;
   std::map<std::string, NodeTotals, std::less<>> nodes_;
+  std::map<std::string, OwnerTotals, std::less<>> owners_;
   std::optional<double> first_t_;
   double last_end_t_ = 0;
   double unsampled_s_ = 0;  // holes in the sampling, not counted either way

@@ -76,6 +76,9 @@ void GpuUtilAnalyzer::SetNextFile(GpuFileFormat format, std::string node_prefix,
 
 void GpuUtilAnalyzer::BeginFile(const std::string& path) {
   LineAnalyzer::BeginFile(path);
+  node_hist_ = nullptr;
+  if (!node().empty() && (node_hists_.size() < kMaxGpus || node_hists_.count(node())))
+    node_hist_ = &node_hists_[node()];
   smi_.Reset();
   dcgm_.Reset();
   std::string name = format_ == GpuFileFormat::kNvidiaSmiCsv ? "nvidia-smi" : "dcgm";
@@ -138,6 +141,7 @@ void GpuUtilAnalyzer::AddSample(const GpuSample& s, const Line& line,
   double u = *s.util_percent;
   it->second.hist.Add(u);
   overall_.Add(u);
+  if (node_hist_) node_hist_->Add(u);
   if (!s.epoch_s) {
     ++untimed_;
     return;
@@ -146,7 +150,7 @@ void GpuUtilAnalyzer::AddSample(const GpuSample& s, const Line& line,
   if (it->second.series) it->second.series->Add(t, u);
   size_t slash = s.gpu.rfind('/');
   ledger_.Add(s.gpu, slash == std::string_view::npos ? std::string_view{} : s.gpu.substr(0, slash),
-              t, u, duration_s);
+              t, u, duration_s, node_hist_ ? std::string_view(node()) : std::string_view{});
   overall_series_.Add(t, u);
   if (!first_sample_ || t < *first_sample_) first_sample_ = t;
   if (u >= options().gpu_busy_threshold_percent && (!first_busy_ || t < *first_busy_)) {
@@ -266,6 +270,15 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
                        "gpu",
                        ""});
   FlushDiagnostics(out);
+}
+
+void GpuUtilAnalyzer::FinishNode(const std::string& node, Evidence* out) {
+  auto it = node_hists_.find(node);
+  if (it == node_hists_.end() || it->second.count() == 0) return;
+  Provenance p = AtFile(node, 0);
+  p.source = fmt::format("{} GPU samples of {}", it->second.count(), node);
+  out->facts.Set(NumberFact("gpu.util_mean", it->second.mean(), Unit::kPercent, p));
+  ledger_.FinishOwner(node, out, p);
 }
 
 }  // namespace feedcheck::analyzers

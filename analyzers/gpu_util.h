@@ -44,7 +44,11 @@ class GpuUtilAnalyzer : public LineAnalyzer {
   void SetNextFile(GpuFileFormat format, std::string node_prefix, double clock_offset_s = 0);
   void BeginFile(const std::string& path) override;
   void OnLine(const Line& line) override;
+  void EndFile() override { node_hist_ = nullptr; }
   void Finish(Evidence* out) override;
+  /// The node's gpu.util_mean, gpu.lost_gpu_s, gpu.sampled_gpu_s and its lost GPU time by
+  /// time (series gpu.lost_gpu_s_by_time tagged with the node), from its own files.
+  void FinishNode(const std::string& node, Evidence* out) override;
   /// A point of Azure ML's workspace metric GpuUtilization (per node and device), which covers
   /// the response's whole interval. `source` names the file for the statistics.
   void AddMetricSample(std::string_view node, std::string_view device, double epoch_s,
@@ -82,6 +86,8 @@ class GpuUtilAnalyzer : public LineAnalyzer {
   uint64_t gpu_overflow_ = 0;
   std::vector<std::string> formats_seen_;
   GpuIdleLedger ledger_;
+  std::map<std::string, PercentHistogram, std::less<>> node_hists_;  // by SetNode's node
+  PercentHistogram* node_hist_ = nullptr;                            // the current file's
   std::vector<std::string> metric_files_;
 };
 

@@ -114,7 +114,13 @@ bool FeedLines(LineReader& reader, const std::string& path, LineAnalyzer& analyz
 }
 
 bool FeedFile(const std::string& path, LineAnalyzer& analyzer, std::string* error) {
-  LineReader reader = LineReader::OpenFile(path, analyzer.MaxLineBytes());
+  return FeedInput(InputFile::Open(path), analyzer, error);
+}
+
+bool FeedInput(InputFile file, LineAnalyzer& analyzer, std::string* error) {
+  const std::string path = file.path();
+  const std::string why = file.error();
+  LineReader reader = LineReader::FromFd(file.Release(), why, analyzer.MaxLineBytes());
   return FeedLines(reader, path, analyzer, error);
 }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzers/input_file.h"
 #include "analyzers/line_reader.h"
 #include "core/evidence.h"
 
@@ -39,6 +40,10 @@ class LineAnalyzer {
   LineAnalyzer(const LineAnalyzer&) = delete;
   LineAnalyzer& operator=(const LineAnalyzer&) = delete;
 
+  /// The node the next files belong to (a job folder with one folder per node; "" for none):
+  /// what those files show is also kept for that node (FinishNode).
+  void SetNode(std::string node) { node_ = std::move(node); }
+  const std::string& node() const { return node_; }
   /// Starts a file; later lines' provenance names it.
   virtual void BeginFile(const std::string& path);
   /// One line (never too long: the driver reports those).
@@ -46,6 +51,13 @@ class LineAnalyzer {
   virtual void EndFile() {}
   /// Writes facts, series, timeline and diagnostics into `out`; records fact keys in stats.
   virtual void Finish(Evidence* out) = 0;
+  /// After Finish: what the files of `node` showed by themselves, as the facts, series and
+  /// timeline a read of that node's files alone would give (those the analyzer keeps per node;
+  /// series and intervals tagged with the node). Nothing by default.
+  virtual void FinishNode(const std::string& node, Evidence* out) {
+    (void)node;
+    (void)out;
+  }
 
   /// The longest line this format reads; longer ones are skipped as malformed. A whole-document
   /// format (JSON) raises it to its document limit, so minified JSON on one line is read.
@@ -76,6 +88,7 @@ class LineAnalyzer {
 
  private:
   std::string file_;
+  std::string node_;
   SourceStats stats_;
   DiagnosticList diagnostics_{50};
   AnalyzerOptions options_;
@@ -87,5 +100,7 @@ bool FeedLines(LineReader& reader, const std::string& path, LineAnalyzer& analyz
                std::string* error);
 /// Opens `path` and feeds it.
 bool FeedFile(const std::string& path, LineAnalyzer& analyzer, std::string* error);
+/// Feeds a file already open (its one open): read from the start, closed when done.
+bool FeedInput(InputFile file, LineAnalyzer& analyzer, std::string* error);
 
 }  // namespace feedcheck::analyzers

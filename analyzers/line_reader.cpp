@@ -18,10 +18,15 @@ constexpr size_t kReadChunk = 1 << 20;
 LineReader LineReader::OpenFile(const std::string& path, size_t max_line_bytes,
                                 uint64_t max_data_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  return FromFd(fd, fd < 0 ? std::strerror(errno) : "", max_line_bytes, max_data_bytes);
+}
+
+LineReader LineReader::FromFd(int fd, const std::string& error, size_t max_line_bytes,
+                              uint64_t max_data_bytes) {
   LineReader reader(fd, {}, max_line_bytes);
   reader.max_data_bytes_ = max_data_bytes;
   if (fd < 0) {
-    reader.error_ = std::strerror(errno);
+    reader.error_ = error.empty() ? "cannot open" : error;
     reader.eof_ = true;
     return reader;
   }

@@ -31,6 +31,11 @@ class LineReader {
   /// skipped with SEEK_DATA instead of read; reading stops after `max_data_bytes` of data.
   static LineReader OpenFile(const std::string& path, size_t max_line_bytes = kMaxLineBytes,
                              uint64_t max_data_bytes = kMaxInputFileBytes);
+  /// Reads an open descriptor from its current position and closes it when done; `fd` < 0
+  /// reads as a file that could not be opened (`error` says why).
+  static LineReader FromFd(int fd, const std::string& error = "",
+                           size_t max_line_bytes = kMaxLineBytes,
+                           uint64_t max_data_bytes = kMaxInputFileBytes);
   /// Reads a buffer that outlives the reader (tests, fuzzers).
   static LineReader FromBuffer(std::string_view data, size_t max_line_bytes = kMaxLineBytes);
 

@@ -87,6 +87,9 @@ RslexLogAnalyzer::RslexLogAnalyzer(const AnalyzerOptions& options)
 void RslexLogAnalyzer::BeginFile(const std::string& path) {
   LineAnalyzer::BeginFile(path);
   file_last_epoch_s_.reset();
+  node_totals_ = nullptr;
+  if (!node().empty() && (nodes_.size() < kMaxNodes || nodes_.count(node())))
+    node_totals_ = &nodes_[node()];
 }
 
 bool RslexLogAnalyzer::OwnsLine(std::string_view text) {
@@ -162,6 +165,7 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
     return;
   }
   ++parsed_;
+  if (node_totals_) ++node_totals_->parsed;
   event_.open = true;
   event_.keep = event_.cut = event_.in_body = false;
   event_.brace_depth = 0;
@@ -383,9 +387,25 @@ void RslexLogAnalyzer::OnClose(const TracingLine& t, ScopeFacts* facts, int64_t 
     s->idle_ns += idle_ns;
     s->max_busy_ns = std::max(s->max_busy_ns, busy_ns);
   };
+  SpanTotals* leaf = nullptr;
   add(
       spans_, [&] { return t.spans.empty() ? std::string_view("(no span)") : t.LeafSpan(); },
       facts ? &facts->span : nullptr);
+  if (node_totals_ && busy_ns > 0) {
+    // The node's own share of the span, for its busiest spans (its reads).
+    leaf = facts && facts->span ? facts->span : nullptr;
+    if (!leaf) {
+      auto it = spans_.find(t.spans.empty() ? std::string_view("(no span)") : t.LeafSpan());
+      leaf = it == spans_.end() ? &spans_.find(std::string_view("(other)"))->second : &it->second;
+    }
+    auto& mine = node_totals_->span_busy_ns;
+    auto it =
+        std::find_if(mine.begin(), mine.end(), [&](const auto& e) { return e.first == leaf; });
+    if (it != mine.end())
+      it->second += busy_ns;
+    else if (mine.size() < kMaxNodeSpans)
+      mine.emplace_back(leaf, busy_ns);
+  }
   add(
       targets_, [&] { return t.target.empty() ? std::string_view("(no target)") : t.target; },
       facts ? &facts->target : nullptr);
@@ -406,6 +426,7 @@ void RslexLogAnalyzer::Count(std::map<std::string, Counted, std::less<>>* map, s
 
 void RslexLogAnalyzer::OnResponse(std::string_view text, int64_t line_no) {
   ++non_success_;
+  if (node_totals_) ++node_totals_->non_success;
   const Event& e = event_;
   auto field = [&](const Span& f) {
     return f.found ? std::optional<std::string_view>(text.substr(f.at, f.len)) : std::nullopt;
@@ -456,12 +477,20 @@ void RslexLogAnalyzer::OnResponse(std::string_view text, int64_t line_no) {
     thr.line = line_no;
   }
   std::string_view label = ThrottleKindLabel(kind);
-  if (e.has_time) {
-    auto it = throttle_intervals_.find(label);
-    if (it == throttle_intervals_.end())
-      it =
-          throttle_intervals_.emplace(std::string(label), IntervalMerger(kThrottleGapS, 256)).first;
+  auto add_interval = [&](std::map<std::string, IntervalMerger, std::less<>>* intervals) {
+    auto it = intervals->find(label);
+    if (it == intervals->end())
+      it = intervals->emplace(std::string(label), IntervalMerger(kThrottleGapS, 256)).first;
     it->second.Add(e.epoch_s, e.epoch_s + 1);
+  };
+  if (e.has_time) add_interval(&throttle_intervals_);
+  if (node_totals_) {
+    Counted& mine = node_totals_->throttled[static_cast<int>(kind)];
+    if (mine.count++ == 0) {
+      mine.file = file();
+      mine.line = line_no;
+    }
+    if (e.has_time) add_interval(&node_totals_->throttle_intervals);
   }
 }
 

@@ -31,6 +31,9 @@ class RslexLogAnalyzer : public LineAnalyzer {
   void OnLine(const Line& line) override;
   void EndFile() override;
   void Finish(Evidence* out) override;
+  /// The node's runtime.non_success_responses, runtime.throttled.*, runtime.span_busy_s.* (its
+  /// busiest spans) and its storage-lane refusal intervals, tagged with the node.
+  void FinishNode(const std::string& node, Evidence* out) override;
 
   /// Continuation lines one event may own, and the bytes of one event kept for reading.
   static constexpr int kMaxEventLines = 64;
@@ -158,6 +161,19 @@ class RslexLogAnalyzer : public LineAnalyzer {
   std::map<std::string, IntervalMerger, std::less<>> throttle_intervals_;
   // Refusals by status (401, 403, 404, 409, 412) over time, for the access lane.
   std::map<std::string, IntervalMerger, std::less<>> access_intervals_;
+
+  // What each node's own files showed (SetNode), counted on the one read of the job.
+  struct NodeTotals {
+    uint64_t parsed = 0;
+    uint64_t non_success = 0;
+    std::map<int, Counted> throttled;                                // by ThrottleKind
+    std::vector<std::pair<const SpanTotals*, double>> span_busy_ns;  // spans_ entries
+    std::map<std::string, IntervalMerger, std::less<>> throttle_intervals;
+  };
+  static constexpr size_t kMaxNodes = 1024;
+  static constexpr size_t kMaxNodeSpans = 64;
+  std::map<std::string, NodeTotals, std::less<>> nodes_;
+  NodeTotals* node_totals_ = nullptr;  // the current file's node, null for none
 };
 
 }  // namespace feedcheck::analyzers

@@ -171,10 +171,8 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
   if (!LoadRules(request.knowledge, &rule_set, &outcome.diagnostics))
     return Fail(std::move(outcome), ExitStatus::kInputError);
   report.evidence.facts = facts;
-  // A job folder with one subfolder per node is also read node by node, for the node table.
-  std::vector<NodeRow> nodes =
-      diagnosis::ReadNodeFolders(request.job_dir, analyze.options, &report.evidence);
-  diagnosis::DiagnosePostmortem(rule_set, std::move(nodes), &report);
+  // A job folder with one subfolder per node: the node table, from the same read.
+  diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), &report);
   AddResults(&report);
   outcome.has_report = true;
 

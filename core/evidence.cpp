@@ -7,7 +7,7 @@ std::vector<std::string> Evidence::Merge(const Evidence& other) {
   for (const auto& s : other.series) {
     bool found = false;
     for (auto& mine : series) {
-      if (mine.key == s.key) {
+      if (mine.key == s.key && mine.node == s.node) {
         mine = s;
         found = true;
         break;
@@ -20,9 +20,9 @@ std::vector<std::string> Evidence::Merge(const Evidence& other) {
   return replaced;
 }
 
-const Series* Evidence::FindSeries(const std::string& key) const {
+const Series* Evidence::FindSeries(const std::string& key, const std::string& node) const {
   for (const auto& s : series)
-    if (s.key == key) return &s;
+    if (s.key == key && s.node == node) return &s;
   return nullptr;
 }
 

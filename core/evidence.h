@@ -28,6 +28,7 @@ struct Series {
   std::string y_label;
   Unit y_unit = Unit::kCount;
   std::vector<SeriesPoint> points;
+  std::string node;  ///< the node of a multi-node job it describes; "" for the whole job
 };
 
 /// One bar on the timeline: a data-runtime activity, a starved GPU interval, a throttled minute.
@@ -38,6 +39,7 @@ struct TimelineInterval {
   double end_epoch_s = 0;
   std::string status;  ///< "Success", "Failure", ""
   std::string source;  ///< "data-capability.log:12"
+  std::string node;    ///< the node whose log it came from; "" for the job or the account
 };
 
 struct Evidence {
@@ -46,10 +48,11 @@ struct Evidence {
   std::vector<TimelineInterval> timeline;
   DiagnosticList diagnostics;
 
-  /// Merges `other` in: facts by key (later wins), series by key (later wins), timeline and
-  /// diagnostics appended. Returns the fact keys that were replaced.
+  /// Merges `other` in: facts by key (later wins), series by key and node (later wins),
+  /// timeline and diagnostics appended. Returns the fact keys that were replaced.
   std::vector<std::string> Merge(const Evidence& other);
-  const Series* FindSeries(const std::string& key) const;
+  /// The series of `key` for `node` ("": the whole job's).
+  const Series* FindSeries(const std::string& key, const std::string& node = "") const;
 };
 
 }  // namespace feedcheck

@@ -74,6 +74,7 @@ json EvidenceToJson(const Evidence& evidence) {
                       {"y_label", s.y_label},
                       {"y_unit", UnitName(s.y_unit)},
                       {"points", points}});
+    if (!s.node.empty()) series.back()["node"] = s.node;
   }
   json timeline = json::array();
   for (const auto& t : evidence.timeline) {
@@ -83,6 +84,7 @@ json EvidenceToJson(const Evidence& evidence) {
                         {"end", t.end_epoch_s},
                         {"status", t.status},
                         {"source", t.source}});
+    if (!t.node.empty()) timeline.back()["node"] = t.node;
   }
   json diagnostics = json::array();
   for (const auto& d : evidence.diagnostics.kept()) diagnostics.push_back(DiagnosticToJson(d));
@@ -185,6 +187,7 @@ bool EvidenceFromJson(const json& j, const std::string& file, Evidence* out,
         series.y_label = s.value("y_label", "");
         series.x_unit = UnitFromName(s.value("x_unit", "count")).value_or(Unit::kCount);
         series.y_unit = UnitFromName(s.value("y_unit", "count")).value_or(Unit::kCount);
+        series.node = s.value("node", "");
         if (s.contains("points") && s["points"].is_array()) {
           for (const auto& p : s["points"]) {
             if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number())
@@ -203,6 +206,7 @@ bool EvidenceFromJson(const json& j, const std::string& file, Evidence* out,
         ti.end_epoch_s = t.value("end", 0.0);
         ti.status = t.value("status", "");
         ti.source = t.value("source", "");
+        ti.node = t.value("node", "");
         out->timeline.push_back(std::move(ti));
       }
     }

@@ -20,7 +20,8 @@ std::vector<double*> PoolsFor(Bottleneck b, IdlePools* p) {
   if (IsThrottle(b)) {
     // A burst (refusals over less than half of the mount's idle time) coincided with its own
     // minutes; refusals over most of it were the mount's condition.
-    double mount = p->mount_throttled_gpu_s + p->mount_other_gpu_s;
+    double mount = p->mount_throttled_gpu_s + p->mount_other_gpu_s -
+                   std::min(p->mount_unrefused_nodes_gpu_s, p->mount_other_gpu_s);
     if (p->throttle_times_known && mount > 0 && p->mount_throttled_gpu_s < 0.5 * mount)
       return {&p->download_gpu_s, &p->mount_throttled_gpu_s, &p->unknown_gpu_s};
   }
@@ -28,11 +29,19 @@ std::vector<double*> PoolsFor(Bottleneck b, IdlePools* p) {
 }
 
 double Draw(Bottleneck b, IdlePools* pools) {
+  // Throttling never draws the idle time of nodes that were not refused: it stays for others.
+  const double kept =
+      IsThrottle(b) ? std::clamp(pools->mount_unrefused_nodes_gpu_s, 0.0, pools->mount_other_gpu_s)
+                    : 0.0;
+  pools->mount_other_gpu_s -= kept;
   double got = 0;
   for (double* pool : PoolsFor(b, pools)) {
     got += *pool;
     *pool = 0;
   }
+  pools->mount_other_gpu_s += kept;
+  pools->mount_unrefused_nodes_gpu_s =
+      std::min(IsThrottle(b) ? kept : pools->mount_unrefused_nodes_gpu_s, pools->mount_other_gpu_s);
   return got;
 }
 
@@ -65,6 +74,9 @@ IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts,
     p.download_gpu_s = gpu.download_gpu_s;
     p.mount_throttled_gpu_s = throttled;
     p.mount_other_gpu_s = gpu.mount_gpu_s - throttled;
+    const Fact* unrefused = facts.Find("gpu.lost_mount_unrefused_nodes_gpu_s");
+    if (unrefused && unrefused->is_number())
+      p.mount_unrefused_nodes_gpu_s = std::clamp(unrefused->number(), 0.0, p.mount_other_gpu_s);
     p.unknown_gpu_s = gpu.unknown_gpu_s;
     p.after_data_gpu_s = gpu.after_data_gpu_s;
     p.cached_gpu_s = gpu.cached_gpu_s;
@@ -86,6 +98,10 @@ IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts,
       left -= take(&p.cached_gpu_s, r.lost_cached_gpu_s);
       left -= take(&p.after_data_gpu_s, r.lost_after_data_gpu_s);
       left -= take(&p.unknown_gpu_s, r.lost_unknown_gpu_s);
+      // A node never refused: its mount time was among the unrefused nodes'.
+      if (r.lost_throttled_gpu_s <= 0)
+        p.mount_unrefused_nodes_gpu_s =
+            std::max(0.0, p.mount_unrefused_nodes_gpu_s - r.lost_mount_gpu_s);
     }
     // Otherwise (or what rounding left): a node that read nothing idled through the others'
     // reads (mount), else through a phase not known.
@@ -93,6 +109,7 @@ IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts,
                          &p.download_gpu_s, &p.after_data_gpu_s, &p.cached_gpu_s})
       left -= take(pool, left);
   }
+  p.mount_unrefused_nodes_gpu_s = std::min(p.mount_unrefused_nodes_gpu_s, p.mount_other_gpu_s);
   return p;
 }
 

@@ -20,9 +20,12 @@ struct IdlePools {
   double download_gpu_s = 0;
   double mount_throttled_gpu_s = 0;  ///< mount reads while storage refused requests
   double mount_other_gpu_s = 0;      ///< mount reads while storage served every request
-  double unknown_gpu_s = 0;          ///< the data phase is unknown (no data-capability.log)
-  double after_data_gpu_s = 0;       ///< after the data phase: only an access failure draws it
-  double cached_gpu_s = 0;           ///< mount served from its cache: only an access failure
+  /// Of mount_other_gpu_s, what fell on nodes whose own rslex log shows no refusal at all: no
+  /// throttling cause draws it (it was not refused on that node); other storage causes may.
+  double mount_unrefused_nodes_gpu_s = 0;
+  double unknown_gpu_s = 0;     ///< the data phase is unknown (no data-capability.log)
+  double after_data_gpu_s = 0;  ///< after the data phase: only an access failure draws it
+  double cached_gpu_s = 0;      ///< mount served from its cache: only an access failure
   /// Idle time of nodes that read nothing while idle: no storage cause draws it.
   double not_storage_gpu_s = 0;
   /// Storage refused requests at known times (the split above has a refused part).
@@ -54,8 +57,9 @@ IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts,
                   const std::vector<IdleNodeReadingNothing>& idle_nodes = {});
 
 /// The idle GPU time a finding's symptom coincided with: the pools its class may draw from.
-/// Throttling that covered under half of the mount's idle time coincided with the refusals
-/// only; otherwise with all of the data phase.
+/// Throttling that covered under half of the mount's idle time (on the nodes that were
+/// refused) coincided with the refusals only; otherwise with all of the data phase but the
+/// idle time of nodes never refused.
 double CoincidentGpuS(const Finding& f, const IdlePools& pools);
 
 /// Gives each finding its own share: `cause` (may be null) first, then the other primary

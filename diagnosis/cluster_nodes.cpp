@@ -3,20 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <system_error>
 
-#include "analyzers/analyze_paths.h"
-#include "analyzers/gpu_phases.h"
 #include "core/units.h"
 
 namespace feedcheck::diagnosis {
 
-namespace fs = std::filesystem;
-
 namespace {
-
-constexpr size_t kMaxNodes = 1024;
 
 double NumberOr(const FactSet& facts, const std::string& key, double fallback) {
   const Fact* f = facts.Find(key);
@@ -30,73 +22,15 @@ double Median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// The folder of each node: where the nodes' data-capability.log files (else their rslex logs)
-// first differ in path. job/node-1/system_logs/... and job/system_logs/data_capability/<node>/...
-// both work; logs side by side in one folder cannot be told apart by folder.
-std::vector<std::string> NodeFolders(const std::string& job_dir) {
-  std::vector<fs::path> logs, rslex;
-  std::error_code ec;
-  size_t seen = 0;
-  for (fs::recursive_directory_iterator
-           it(job_dir, fs::directory_options::skip_permission_denied, ec),
-       end;
-       !ec && it != end; it.increment(ec)) {
-    if (++seen > 20000 || it.depth() > 8) break;
-    std::error_code fec;
-    if (!it->is_regular_file(fec)) continue;
-    std::string name = it->path().filename().string();
-    fs::path rel = fs::relative(it->path(), job_dir, fec);
-    if (fec) continue;
-    if (name.rfind("data-capability", 0) == 0) logs.push_back(rel);
-    if (name.rfind("rslex.log", 0) == 0) rslex.push_back(rel.parent_path() / "rslex.log");
-  }
-  std::vector<fs::path>& files = logs.size() >= 2 ? logs : rslex;
-  std::sort(files.begin(), files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
-  if (files.size() < 2 || files.size() > kMaxNodes) return {};
-  std::vector<std::vector<std::string>> parts;
-  for (const auto& f : files) {
-    std::vector<std::string> p;
-    for (const auto& c : f.parent_path()) p.push_back(c.string());
-    parts.push_back(std::move(p));
-  }
-  size_t depth = 0;
-  for (;; ++depth) {
-    bool all_have =
-        std::all_of(parts.begin(), parts.end(), [&](const auto& p) { return p.size() > depth; });
-    if (!all_have) return {};  // a log directly in a shared folder: no folder per node
-    bool same = std::all_of(parts.begin(), parts.end(),
-                            [&](const auto& p) { return p[depth] == parts[0][depth]; });
-    if (!same) break;
-  }
-  std::vector<std::string> folders;
-  for (const auto& p : parts) {
-    fs::path dir = job_dir;
-    for (size_t i = 0; i <= depth; ++i) dir /= p[i];
-    folders.push_back(dir.string());
-  }
-  std::sort(folders.begin(), folders.end());
-  folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
-  return folders;
-}
-
 }  // namespace
 
-std::vector<NodeRow> ReadNodeFolders(const std::string& job_dir,
-                                     const analyzers::AnalyzerOptions& options,
-                                     const Evidence* job) {
-  std::vector<std::string> folders = NodeFolders(job_dir);
+std::vector<NodeRow> NodeRowsOf(const std::vector<analyzers::NodeEvidence>& nodes) {
   std::vector<NodeRow> rows;
-  if (folders.size() < 2) return rows;
-  for (const auto& folder : folders) {
-    analyzers::AnalyzeRequest request;
-    request.paths = {folder};
-    request.options = options;
-    analyzers::AnalysisResult r = analyzers::AnalyzePaths(request);
-    if (!r.anything_read) continue;
-    const FactSet& f = r.evidence.facts;
+  if (nodes.size() < 2) return rows;
+  for (const auto& n : nodes) {
+    const FactSet& f = n.evidence.facts;
     NodeRow row;
-    row.node = fs::path(folder).filename().string();
+    row.node = n.node;
     row.download_s = NumberOr(f, "runtime.download_s", -1);
     row.gpu_util_mean = NumberOr(f, "gpu.util_mean", -1);
     row.gpu_lost_gpu_s = NumberOr(f, "gpu.lost_gpu_s", -1);
@@ -117,26 +51,18 @@ std::vector<NodeRow> ReadNodeFolders(const std::string& job_dir,
           reads += 1;
       row.reads = reads;
     }
-    // The node's idle buckets against what the data runtime was doing anywhere in the job.
-    if (const Series* lost = r.evidence.FindSeries("gpu.lost_gpu_s_by_time"); lost && job) {
-      Evidence joined;
-      joined.timeline = job->timeline;
-      joined.series.push_back(*lost);
-      if (const Series* egress = job->FindSeries("metrics.egress_gbps"))
-        joined.series.push_back(*egress);
-      if (auto split = analyzers::SplitGpuTimeByPhase(joined)) {
-        row.phases_known = true;
-        row.lost_download_gpu_s = split->download_gpu_s;
-        row.lost_mount_gpu_s = split->mount_gpu_s;
-        row.lost_throttled_gpu_s = split->throttled_gpu_s;
-        row.lost_cached_gpu_s = split->cached_gpu_s;
-        row.lost_after_data_gpu_s = split->after_data_gpu_s;
-        row.lost_unknown_gpu_s = split->unknown_gpu_s;
-      }
+    // The node's idle time by the job's phases, with the refusals that node met.
+    if (f.Find("gpu.lost_unknown_gpu_s")) {
+      row.phases_known = true;
+      row.lost_download_gpu_s = NumberOr(f, "gpu.lost_download_gpu_s", 0);
+      row.lost_mount_gpu_s = NumberOr(f, "gpu.lost_mount_gpu_s", 0);
+      row.lost_throttled_gpu_s = NumberOr(f, "gpu.lost_throttled_gpu_s", 0);
+      row.lost_cached_gpu_s = NumberOr(f, "gpu.lost_cached_gpu_s", 0);
+      row.lost_after_data_gpu_s = NumberOr(f, "gpu.lost_after_data_gpu_s", 0);
+      row.lost_unknown_gpu_s = NumberOr(f, "gpu.lost_unknown_gpu_s", 0);
     }
     rows.push_back(std::move(row));
   }
-  if (rows.size() < 2) rows.clear();
   return rows;
 }
 

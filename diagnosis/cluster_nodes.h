@@ -1,25 +1,21 @@
-// A multi-node job read as one cluster: the job folder with one subfolder per node
-// (job/<node>/system_logs/..., job/<node>/gpu/...) is read node by node for the per-node table,
-// and the node that held the others back (the straggler) is named.
+// A multi-node job read as one cluster: the per-node table from what each node's own files
+// showed (read once, by the analyzers: analyzers/job_nodes.h), and the node that held the
+// others back (the straggler) is named. No file is read here.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "analyzers/line_analyzer.h"
-#include "core/evidence.h"
+#include "analyzers/job_nodes.h"
 #include "core/fact_set.h"
 #include "reports/diagnosis_summary.h"
 
 namespace feedcheck::diagnosis {
 
-/// One row per node subfolder of `job_dir` that holds anything readable; empty unless there
-/// are two or more. With `job` (the whole job's evidence), a node whose GPU samples are in its
-/// folder gets its GPU time lost split by the job's phases (its buckets against the job's
-/// timeline and the account's egress).
-std::vector<NodeRow> ReadNodeFolders(const std::string& job_dir,
-                                     const analyzers::AnalyzerOptions& options,
-                                     const Evidence* job = nullptr);
+/// One row per node of `nodes` (what each node folder's files showed); empty unless there are
+/// two or more. A node whose GPU samples are in its folder has its GPU time lost split by the
+/// job's phases, with the refusals that node met (analyzers::ChargeRefusalsPerNode).
+std::vector<NodeRow> NodeRowsOf(const std::vector<analyzers::NodeEvidence>& nodes);
 
 /// Rows from the per-node GPU facts (gpu.node_*) of the whole job, for nodes not in `rows` yet
 /// (a job folder with one GPU file per node but one set of logs).

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "analyzers/correlation.h"
@@ -195,4 +197,88 @@ TEST_CASE("rotated data-capability.log files: folder by folder, oldest first",
       OrderDataCapabilityFiles({a_live, a_1, a_2, b_live, c_live, c_1});
   CHECK(ordered == std::vector<std::string>{a_2, a_1, a_live, b_live, c_1, c_live});
   fs::remove_all(root);
+}
+
+namespace {
+// A scratch folder removed with the object.
+struct ScratchDir {
+  std::filesystem::path dir;
+  explicit ScratchDir(const std::string& name) {
+    dir = std::filesystem::temp_directory_path() / fmt::format("{}-{}", name, ::getpid());
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  void Write(const std::string& rel, const std::string& text) const {
+    std::filesystem::create_directories((dir / rel).parent_path());
+    std::ofstream(dir / rel) << text;
+  }
+};
+}  // namespace
+
+TEST_CASE("one read of a job folder tags what each node's files showed",
+          "[analyzers][paths][nodes]") {
+  // Azure ML's nested layout: job/system_logs/data_capability/<node>/...
+  ScratchDir job("feedcheck-nodes");
+  const std::string close =
+      "  INFO mount:fuse_read:read_file: rslex::prefetching: close time.busy=1.20ms "
+      "time.idle=180µs\n";
+  const std::string refused =
+      "  WARN rslex_http_stream::http_client::response: [AsyncResponse::success()] "
+      "non-successful response\nStatus: 503 Service Unavailable\nHeaders: {\n"
+      "    \"x-ms-error-code\": \"ServerBusy\",\n} code=503\n";
+  job.Write("system_logs/data_capability/tvmps_a/rslex.log",
+            "2026-05-04T00:00:01.000000Z" + close + "2026-05-04T00:00:02.000000Z" + refused);
+  job.Write("system_logs/data_capability/tvmps_b/rslex.log", "2026-05-04T00:00:01.000000Z" + close);
+  std::map<std::string, int> opens;
+  SetInputOpenObserver([&](const std::string& p) { ++opens[p]; });
+  AnalyzeRequest req;
+  req.paths = {job.dir.string()};
+  AnalysisResult r = AnalyzePaths(req);
+  SetInputOpenObserver(nullptr);
+  CHECK(opens.size() == 2);
+  for (const auto& [path, n] : opens) CHECK(n == 1);
+  REQUIRE(r.nodes.size() == 2);
+  CHECK(r.nodes[0].node == "tvmps_a");
+  CHECK(r.nodes[1].node == "tvmps_b");
+  CHECK(Num(r.nodes[0].evidence, "runtime.non_success_responses") == 1);
+  CHECK(Num(r.nodes[0].evidence, "runtime.throttled.server_busy") == 1);
+  CHECK(Num(r.nodes[1].evidence, "runtime.non_success_responses") == 0);
+  CHECK_FALSE(r.nodes[1].evidence.facts.Find("runtime.throttled.server_busy"));
+  // The refusal interval is tagged with the node that met it, and only that node has one.
+  bool tagged = false;
+  for (const auto& iv : r.nodes[0].evidence.timeline)
+    tagged = tagged || (iv.lane == "storage" && iv.node == "tvmps_a");
+  CHECK(tagged);
+  for (const auto& iv : r.nodes[1].evidence.timeline) CHECK(iv.lane != "storage");
+  // The job's own counts are the sum.
+  CHECK(Num(r.evidence, "runtime.non_success_responses") == 1);
+}
+
+TEST_CASE("a folder of more files than descriptors held opens the rest again, never more",
+          "[analyzers][paths][nodes]") {
+  ScratchDir job("feedcheck-many");
+  const int files = 600;  // past the 512 descriptors held between sniff and read
+  for (int i = 0; i < files; ++i)
+    job.Write(fmt::format("logs-{:03d}/rslex.log", i),
+              "2026-05-04T00:00:01.000000Z  INFO rslex::x: hello\n");
+  std::map<std::string, int> opens;
+  SetInputOpenObserver([&](const std::string& p) { ++opens[p]; });
+  AnalyzeRequest req;
+  req.paths = {job.dir.string()};
+  AnalysisResult r = AnalyzePaths(req);
+  SetInputOpenObserver(nullptr);
+  CHECK(r.anything_read);
+  CHECK(r.skipped.empty());
+  REQUIRE(opens.size() == static_cast<size_t>(files));
+  int once = 0, twice = 0;
+  for (const auto& [path, n] : opens) {
+    CHECK(n <= 2);
+    (n == 1 ? once : twice) += 1;
+  }
+  CHECK(once == 512);
+  CHECK(twice == files - 512);
 }

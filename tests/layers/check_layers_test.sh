@@ -49,6 +49,24 @@ plant probes/probe.h rules/rule_set.h
 plant app/outcome.h cli/command.h
 plant transport/http_client.h probes/probe.h
 
+# diagnosis/ reads no file: a stream header or a reader's call there is refused, named.
+for planted in '#include <fstream>' '#include "analyzers/analyze_paths.h"' \
+  '  std::string head = ReadHead(path);'; do
+  cp "$scratch/diagnosis/cause_shares.cpp" "$scratch/cause_shares.orig"
+  printf '%s\n' "$planted" >>"$scratch/diagnosis/cause_shares.cpp"
+  line=$(wc -l <"$scratch/diagnosis/cause_shares.cpp" | tr -d ' ')
+  if sh "$check" "$scratch" >"$scratch/planted.out" 2>&1; then
+    cat "$scratch/planted.out"
+    fail "diagnosis reading a file ($planted) should fail"
+  fi
+  grep -q "^diagnosis/cause_shares.cpp:$line: diagnosis may not read files" "$scratch/planted.out" || {
+    cat "$scratch/planted.out"
+    fail "the message should name diagnosis/cause_shares.cpp:$line"
+  }
+  mv "$scratch/cause_shares.orig" "$scratch/diagnosis/cause_shares.cpp"
+  echo "ok: diagnosis -> $planted refused"
+done
+
 # An exception no file needs any more is named, so the table does not keep stale lines.
 grep -v '#include "mpi/' "$scratch/cli/mpi_main.cpp" >"$scratch/mpi_main.cpp"
 cp "$scratch/cli/mpi_main.cpp" "$scratch/mpi_main.orig"
