@@ -60,7 +60,7 @@ footer{margin-top:32px;color:#64748b;font-size:13px;border-top:1px solid #cbd5e1
 footer span{display:inline-block;margin-right:18px}
 @media (max-width:1100px){.charts{grid-template-columns:minmax(0,1fr)}}
 @media (max-width:640px){
-main{padding:12px 8px}
+main{padding:12px 8px;overflow-wrap:anywhere}
 .card{padding:12px 10px}
 .banner{padding:16px}
 .banner h1{font-size:24px}

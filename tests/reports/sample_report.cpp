@@ -266,6 +266,16 @@ Report MakeChartSampleReport(size_t points) {
   requests.excess = 13.73;
   requests.gauge = FindingGauge{549316, 40000, Unit::kPerSecond};
   requests.bottleneck = Bottleneck::kRequestRate;
+  // A long URL, as the built-in rules cite: it must wrap at phone width, not widen the page.
+  requests.source =
+      "Azure ML docs, \"Access data in a job\", sections \"Storage load\" and \"Scaling across "
+      "multiple storage accounts\", "
+      "https://learn.microsoft.com/azure/machine-learning/how-to-read-write-data-v2; limits from "
+      "\"Scalability and performance targets for standard storage accounts\", "
+      "https://learn.microsoft.com/azure/storage/common/scalability-targets-standard-account";
+  requests.rule_file = "rules/builtin/egress.yaml";
+  requests.rule_line = 33;
+  r.context.target = "http://127.0.0.1:10450/devstoreaccount1/charts-preflight-sample-9405";
   r.findings.insert(r.findings.begin(), requests);
   r.findings[1].gauge = FindingGauge{119.6, 120, Unit::kGbps};
   return r;
