@@ -249,9 +249,12 @@ std::vector<svg::Swatch> LaneLegend(const std::vector<svg::LaneBar>& bars) {
       {palette::kLaneGpuStarved, "GPUs starved"},
       {palette::kLaneStorage, "throttled"}};
   std::vector<svg::Swatch> out;
-  for (const auto& [color, name] : kinds)
+  for (const auto& kind : kinds) {
+    // A named pair, not a structured binding: clang 14 cannot capture those in a lambda.
+    const std::string_view color = kind.first;
     if (std::any_of(bars.begin(), bars.end(), [&](const auto& b) { return b.color == color; }))
-      out.push_back({name, std::string(color)});
+      out.push_back({kind.second, std::string(color)});
+  }
   return out;
 }
 
