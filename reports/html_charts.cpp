@@ -217,14 +217,19 @@ std::vector<Drawn> Gauges(const Report& r, const Frame& f) {
     if (!finding.gauge || finding.secondary) continue;
     const FindingGauge& g = *finding.gauge;
     std::string tag = finding.rule_id.empty() ? "gauge" : finding.rule_id;
-    svg::GaugeBar demand{"needed", g.demand, FormatValue(g.demand, g.unit),
+    // A capacity finding weighs what the plan needs; an observed one, what the job reached.
+    const bool observed = finding.basis == FindingBasis::kObserved;
+    svg::GaugeBar demand{observed ? "observed" : "needed", g.demand, FormatValue(g.demand, g.unit),
                          std::string(palette::kDemand)};
     svg::GaugeBar limit{"limit", g.limit, FormatValue(g.limit, g.unit),
                         std::string(palette::kLimit)};
-    std::string caption =
-        finding.excess ? fmt::format("What the finding needs against the limit it meets: {}x.",
-                                     FormatNumber(*finding.excess, 3))
-                       : "What the finding needs against the limit it meets.";
+    std::string caption = observed ? "What the job reached against the limit it met"
+                                   : "What the plan needs against the limit it meets";
+    // As the ratio is read elsewhere: 1.00x, 1.44x, 13.7x.
+    if (finding.excess)
+      caption += fmt::format(": {}x", *finding.excess < 10 ? fmt::format("{:.2f}", *finding.excess)
+                                                           : FormatNumber(*finding.excess, 3));
+    caption += ".";
     Drawn d = Chart("gauge", finding.title, caption,
                     svg::GaugeChart(f.half_width, demand, limit, finding.title, tag));
     out.push_back(std::move(d));

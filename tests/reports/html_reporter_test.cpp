@@ -253,7 +253,11 @@ TEST_CASE("a finding's demand against its limit is charted", "[reports][html]") 
   CHECK(svg.find("40,000/s") != std::string::npos);
   CHECK(svg.find(std::string(palette::kDemand)) != std::string::npos);
   CHECK(svg.find("data-marker=\"limit\"") != std::string::npos);
-  CHECK(html.find("needs against the limit it meets: 13.7x") != std::string::npos);
+  CHECK(html.find("What the plan needs against the limit it meets: 13.7x.") != std::string::npos);
+  CHECK(svg.find(">needed</tspan>") != std::string::npos);
+  // An observed finding shows what the job reached.
+  CHECK(html.find("What the job reached against the limit it met.") != std::string::npos);
+  CHECK(html.find(">observed</tspan>: 120 Gbit/s") != std::string::npos);
   // The critical request rate is charted before the other gauge (findings' order).
   CHECK(at < html.find("data-marker=\"account-egress-limit\""));
 }

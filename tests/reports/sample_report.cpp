@@ -266,6 +266,7 @@ Report MakeChartSampleReport(size_t points) {
   requests.excess = 13.73;
   requests.gauge = FindingGauge{549316, 40000, Unit::kPerSecond};
   requests.bottleneck = Bottleneck::kRequestRate;
+  requests.basis = FindingBasis::kCapacity;
   // A long URL, as the built-in rules cite: it must wrap at phone width, not widen the page.
   requests.source =
       "Azure ML docs, \"Access data in a job\", sections \"Storage load\" and \"Scaling across "
