@@ -45,6 +45,7 @@ bool ComputeEgress(const EgressInput& input, EgressResult* out, std::string* err
     r.nodes = input.nodes;
     r.per_node_gbps = std::min(input.nic_gbps, input.account_egress_gbps / input.nodes);
     r.aggregate_gbps = std::min(input.nodes * input.nic_gbps, input.account_egress_gbps);
+    r.nics_gbps = input.nodes * input.nic_gbps;
     r.degraded = input.nodes > r.full_rate_nodes;
     double accounts = CeilTolerant(input.nodes * input.nic_gbps / input.account_egress_gbps);
     r.accounts_needed = static_cast<int>(std::max(1.0, accounts));
@@ -62,6 +63,7 @@ void AddEgressFacts(const EgressResult& result, const std::string& source, FactS
   if (!result.nodes_given) return;
   facts->Set(NumberFact("egress.per_node_gbps", result.per_node_gbps, Unit::kGbps, p));
   facts->Set(NumberFact("egress.aggregate_gbps", result.aggregate_gbps, Unit::kGbps, p));
+  facts->Set(NumberFact("egress.nics_gbps", result.nics_gbps, Unit::kGbps, p));
   facts->Set(NumberFact("egress.accounts_needed", result.accounts_needed, Unit::kCount, p));
 }
 

@@ -27,6 +27,7 @@ struct EgressResult {
   int nodes = 0;
   double per_node_gbps = 0;   ///< min(NIC, limit / nodes) at `nodes`
   double aggregate_gbps = 0;  ///< nodes * per_node_gbps = min(nodes * NIC, limit)
+  double nics_gbps = 0;       ///< nodes * NIC: what the nodes could take in, the account aside
   int accounts_needed = 0;    ///< ceil(nodes * NIC / limit), at least 1
   bool degraded = false;      ///< per_node_gbps < NIC at `nodes`
 };
@@ -35,7 +36,8 @@ struct EgressResult {
 bool ComputeEgress(const EgressInput& input, EgressResult* out, std::string* error);
 
 /// Adds egress.full_rate_nodes, egress.degrade_from_nodes and, when nodes were given,
-/// egress.per_node_gbps, egress.aggregate_gbps, egress.accounts_needed (origin derived).
+/// egress.per_node_gbps, egress.aggregate_gbps, egress.nics_gbps, egress.accounts_needed
+/// (origin derived).
 void AddEgressFacts(const EgressResult& result, const std::string& source, FactSet* facts);
 
 }  // namespace feedcheck

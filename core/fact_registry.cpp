@@ -68,6 +68,8 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"egress.degrade_from_nodes", U::kCount, O::kDerived, "node count from which per-node throughput falls"},
       {"egress.per_node_gbps", U::kGbps, O::kDerived, "per-node throughput at node.count"},
       {"egress.aggregate_gbps", U::kGbps, O::kDerived, "aggregate throughput at node.count"},
+      {"egress.nics_gbps", U::kGbps, O::kDerived,
+       "node.count x node.nic_gbps: what the nodes' NICs take in together, the account aside"},
       {"egress.accounts_needed", U::kCount, O::kDerived, "accounts to replicate across for node.count at full rate"},
       {"supply.per_node_gbps", U::kGbps, O::kDerived,
        "per-node input rate at node.count: min(measured or NIC rate, account egress / nodes)"},

@@ -28,6 +28,15 @@ struct ConfigFragment {
   std::string text;
 };
 
+/// The two sides of a finding's excess, for a chart: what the plan or the job needs (549,316
+/// requests/s) against the limit it meets (the account's 40,000), both in the limit's unit. Set
+/// from the rule's `demand:` and `limit:`, so reporters draw it without computing.
+struct FindingGauge {
+  double demand = 0;
+  double limit = 0;
+  Unit unit = Unit::kCount;
+};
+
 struct Finding {
   std::string rule_id;
   Severity severity = Severity::kInfo;
@@ -53,6 +62,9 @@ struct Finding {
   /// limit), from the rule's `excess:` expression; absent when the rule has none or its facts
   /// are missing. Findings of one severity are listed by it, largest first.
   std::optional<double> excess;
+  /// What `excess` is the ratio of: the demand and the limit; absent when the rule names none
+  /// or their facts are missing.
+  std::optional<FindingGauge> gauge;
   /// The rule's severity was raised to critical because `excess` passed its `critical_above`.
   bool escalated = false;
 };

@@ -44,6 +44,18 @@ std::string_view Relative(std::string_view name, std::string_view dir_prefix) {
   return name;
 }
 
+// "probe.list.entries_by_time": entries listed so far against seconds since the first request,
+// from (0, 0). Its slope is entries per second, so one page still draws a line.
+Series ListedSeries() {
+  return Series{"probe.list.entries_by_time",
+                "entries listed",
+                "time since the first request",
+                Unit::kSeconds,
+                "entries listed",
+                Unit::kCount,
+                {{0, 0}}};
+}
+
 }  // namespace
 
 std::string ListPageUrl(const Target& target, const ListProbeOptions& options,
@@ -93,6 +105,8 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
                      "ms",
                      Unit::kMilliseconds,
                      {}};
+  // Entries listed by time: its slope is the listing's rate, seen even when one page held all.
+  Series listed = ListedSeries();
   ListPage page;
   std::string marker;
   uint64_t entries = 0, pages = 0, prefixes = 0, largest_page_bytes = 0;
@@ -206,6 +220,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     for (const auto& p : page.prefixes) shape.AddDir(Relative(p, dir_prefix));
     entries += page.entries.size() + page.prefixes.size();
     prefixes += page.prefixes.size();
+    listed.points.push_back({Seconds(t0, Clock::now()), static_cast<double>(entries)});
     env.Progress(fmt::format("page {}: {} entries", pages, entries));
     if (page.next_marker.empty()) {
       complete = true;
@@ -260,6 +275,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
       f.Set(
           NumberFact("probe.list.first_entry_ms", first_entry_s * 1e3, Unit::kMilliseconds, prov));
     result.evidence.series.push_back(std::move(page_series));
+    result.evidence.series.push_back(std::move(listed));
   }
   // A one-level (delimiter) listing sees only the top of the tree: its shape is not the dataset's.
   if (options.delimiter.empty()) {
@@ -305,6 +321,7 @@ ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& o
   auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(budget.duration_s * 0.5));
   std::vector<std::string> names;  // relative to `path`, for the stat pass
+  Series listed = ListedSeries();
   std::vector<bool> is_dir;
   double first_entry_s = -1;
   bool complete = true;
@@ -342,9 +359,12 @@ ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& o
         break;
       }
       if (progress) progress(fmt::format("{} entries", names.size()));
+      listed.points.push_back({Seconds(t0, Clock::now()), static_cast<double>(names.size())});
     }
   }
   double walk_s = Seconds(t0, Clock::now());
+  if (!names.empty() && listed.points.back().y < static_cast<double>(names.size()))
+    listed.points.push_back({walk_s, static_cast<double>(names.size())});
   // Phase 2: stat every entry (what a loader that needs sizes or mtimes pays).
   DatasetShape shape;
   auto s0 = Clock::now();
@@ -386,6 +406,7 @@ ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& o
   if (walk_s > 0)
     f.Set(NumberFact("probe.list.entries_per_s", static_cast<double>(names.size()) / walk_s,
                      Unit::kPerSecond, prov));
+  if (!names.empty()) result.evidence.series.push_back(std::move(listed));
   if (stats > 0)
     f.Set(NumberFact("probe.list.stat_per_entry_ms", stat_s * 1e3 / static_cast<double>(stats),
                      Unit::kMilliseconds, prov));

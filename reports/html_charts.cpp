@@ -9,12 +9,45 @@
 #include "reports/chart_palette.h"
 #include "reports/html_escape.h"
 #include "reports/svg_chart.h"
+#include "reports/svg_gauge.h"
 
 namespace feedcheck {
 
 namespace {
 
-constexpr int kHalfWidth = 560, kFullWidth = 1140, kHeight = 300;
+// The sizes a chart is drawn at. Every chart is drawn twice: for a desk (two columns at 1280 px;
+// the timeline across both) and for a phone (one column, 360 px of viewBox drawn at about
+// 360 px, so 11 px text stays 11 px). CSS shows the one that fits.
+struct Frame {
+  int half_width;
+  int full_width;
+  int height;
+};
+constexpr Frame kDesk{560, 1140, 300}, kPhone{360, 360, 300};
+
+// One chart as drawn for one frame, or the note saying why it is not drawn.
+struct Drawn {
+  std::string key;  ///< data-chart="throughput": what a test looks for
+  std::string title, caption, body;
+  bool wide = false;
+  std::string note;  ///< HTML; set when not drawn
+};
+
+Drawn Chart(std::string key, std::string title, std::string caption, std::string body,
+            bool wide = false) {
+  return Drawn{std::move(key), std::move(title), std::move(caption), std::move(body), wide, ""};
+}
+
+Drawn Missing(std::string_view title, std::string_view keys, std::string_view producer) {
+  Drawn d;
+  d.note = fmt::format(
+      "<p class=\"note\"><b>{}</b> not drawn: this result has no <code>{}</code> series "
+      "(from <code>{}</code>).</p>\n",
+      HtmlEscape(title), HtmlEscape(keys), HtmlEscape(producer));
+  return d;
+}
+
+Drawn Nothing() { return Drawn{}; }  // an optional chart without its series: no note
 
 std::string AxisLabel(const std::string& label, Unit unit, std::string_view fallback) {
   std::string text = label.empty() ? std::string(fallback) : label;
@@ -32,26 +65,15 @@ std::string Title(const Series& s, std::string_view fallback) {
   return s.title.empty() ? std::string(fallback) : s.title;
 }
 
-std::string Figure(std::string_view title, std::string_view caption, const std::string& body,
-                   bool wide) {
-  return fmt::format(
-      "<figure class=\"card chart-card{}\"><figcaption><h3>{}</h3><p>{}</p></figcaption>\n{}"
-      "</figure>\n",
-      wide ? " wide" : "", HtmlEscape(title), HtmlEscape(caption), body);
+std::string Connections(double n) {
+  return fmt::format("{} connection{}", FormatNumber(n, 3), n == 1 ? "" : "s");
 }
 
-std::string Missing(std::string_view title, std::string_view keys, std::string_view producer) {
-  return fmt::format(
-      "<p class=\"note\"><b>{}</b> not drawn: this result has no <code>{}</code> series "
-      "(from <code>{}</code>).</p>\n",
-      HtmlEscape(title), HtmlEscape(keys), HtmlEscape(producer));
-}
-
-std::string Throughput(const Evidence& e) {
+Drawn Throughput(const Evidence& e, const Frame& f) {
   const char* title = "Throughput vs concurrency";
   const Series* s = e.FindSeries("probe.throughput.by_concurrency");
   if (!s) return Missing(title, "probe.throughput.by_concurrency", "feedcheck probe throughput");
-  svg::LineChart chart(kHalfWidth, kHeight);
+  svg::LineChart chart(f.half_width, f.height);
   chart.x.label = AxisLabel(s->x_label, s->x_unit, "connections");
   chart.x.scale = svg::Scale::kLog;
   chart.x.log_base = 2;
@@ -61,22 +83,36 @@ std::string Throughput(const Evidence& e) {
       svg::Line{Title(*s, "measured"), s->points, std::string(palette::kThroughput), false, true});
   // The node's NIC: the ceiling a well-tuned sweep flattens against.
   if (auto nic = e.facts.NumberIn("node.nic_gbps", s->y_unit))
-    chart.Add(svg::ReferenceLine{*nic, "node NIC", std::string(palette::kNic)});
-  return Figure(title, "Where adding connections stops adding throughput.", chart.Render(title),
-                false);
+    chart.Add(svg::ReferenceLine{*nic, "node NIC", std::string(palette::kNic), "nic"});
+  // The knee as the sweep found it: the fewest connections not measurably slower than the best.
+  auto knee = e.facts.NumberIn("probe.throughput.best_concurrency", Unit::kCount);
+  auto at_knee = e.facts.NumberIn("probe.throughput.knee_gbps", s->y_unit);
+  if (knee && at_knee && *knee > 0)
+    chart.Add(svg::Marker{
+        *knee, *at_knee,
+        fmt::format("knee: {}, {}", Connections(*knee), FormatValue(*at_knee, s->y_unit)),
+        std::string(palette::kKnee), "knee"});
+  return Chart("throughput", title,
+               "Where adding connections stops adding throughput: the ring is the knee.",
+               chart.Render(title));
 }
 
-std::string Latency(const Evidence& e) {
+Drawn Latency(const Evidence& e, const Frame& f) {
   const char* title = "Latency distribution (CDF)";
   struct Curve {
     const char* key;
     const char* name;
     std::string_view color;
+    double width, opacity;
+    bool dashed;
   };
-  const Curve curves[] = {{"probe.latency.ttfb_cdf", "time to first byte", palette::kLatencyTtfb},
-                          {"probe.latency.total_cdf", "total", palette::kLatencyTotal},
-                          {"probe.latency.head_cdf", "HEAD", palette::kLatencyHead}};
-  svg::LineChart chart(kHalfWidth, kHeight);
+  // Drawn in this order: the total as a wide pale band underneath, HEAD dashed, the time to
+  // first byte thin and on top. For small objects the three nearly coincide; each stays seen.
+  const Curve curves[] = {
+      {"probe.latency.total_cdf", "total", palette::kLatencyTotal, 8, 0.45, false},
+      {"probe.latency.head_cdf", "HEAD", palette::kLatencyHead, 2, 1, true},
+      {"probe.latency.ttfb_cdf", "time to first byte", palette::kLatencyTtfb, 2.5, 1, false}};
+  svg::LineChart chart(f.half_width, f.height);
   chart.y.min = 0;
   chart.y.max = 1;
   bool any = false;
@@ -88,19 +124,21 @@ std::string Latency(const Evidence& e) {
       chart.y.label = AxisLabel(s->y_label, s->y_unit, "fraction of requests");
     }
     any = true;
-    chart.Add(svg::Line{Title(*s, c.name), s->points, std::string(c.color), false, false});
+    chart.Add(svg::Line{Title(*s, c.name), s->points, std::string(c.color), c.dashed, false,
+                        c.width, c.opacity});
   }
   if (!any) return Missing(title, "probe.latency.ttfb_cdf", "feedcheck probe latency");
-  return Figure(title, "Share of requests answered within a time; a long flat top is the tail.",
-                chart.Render(title), false);
+  return Chart("latency", title,
+               "Share of requests answered within a time; a long flat top is the tail.",
+               chart.Render(title));
 }
 
-std::string SmallFiles(const Evidence& e) {
+Drawn SmallFiles(const Evidence& e, const Frame& f) {
   const char* title = "Time per request vs object size";
   const Series* measured = e.FindSeries("probe.smallfile.time_by_size");
   if (!measured)
     return Missing(title, "probe.smallfile.time_by_size", "feedcheck probe smallfiles");
-  svg::LineChart chart(kHalfWidth, kHeight);
+  svg::LineChart chart(f.half_width, f.height);
   chart.x.label = AxisLabel(measured->x_label, measured->x_unit, "object size");
   chart.x.scale = svg::Scale::kLog;
   chart.x.format = svg::TickFormat::kBytes;
@@ -113,34 +151,90 @@ std::string SmallFiles(const Evidence& e) {
   }
   chart.Add(svg::Line{Title(*measured, "measured"), measured->points,
                       std::string(palette::kSizeMeasured), false, true});
-  return Figure(title,
-                "Flat on the left means per-request overhead dominates: small files cost a "
-                "round trip each.",
-                chart.Render(title), false);
+  // The break-even the small-files finding quotes (the cluster's when measured across nodes):
+  // below it a request costs more in overhead than in transfer.
+  auto breakeven = e.facts.NumberIn("probe.cluster.smallfile_breakeven_bytes", Unit::kBytes);
+  if (!breakeven) breakeven = e.facts.NumberIn("probe.smallfile.breakeven_bytes", Unit::kBytes);
+  if (breakeven && *breakeven > 0)
+    chart.Add(svg::VerticalLine{*breakeven, "break-even: " + FormatValue(*breakeven, Unit::kBytes),
+                                std::string(palette::kBreakEven), "break-even"});
+  if (auto median = e.facts.NumberIn("dataset.median_file_bytes", Unit::kBytes);
+      median && *median > 0)
+    chart.Add(svg::VerticalLine{*median, "median file: " + FormatValue(*median, Unit::kBytes),
+                                std::string(palette::kMedianFile), "median-file"});
+  return Chart("smallfiles", title,
+               "Flat on the left means per-request overhead dominates: small files cost a "
+               "round trip each. Left of the break-even, overhead is most of each request.",
+               chart.Render(title));
 }
 
-std::string ListPages(const Evidence& e) {
+Drawn Listing(const Evidence& e, const Frame& f) {
+  const char* caption =
+      "Entries listed against time since the first request: the slope is the listing's rate, "
+      "and the dataset's listing takes its entries divided by it.";
+  const Series* listed = e.FindSeries("probe.list.entries_by_time");
+  if (listed && listed->points.size() >= 2) {
+    const char* title = "Listing: entries over time";
+    svg::LineChart chart(f.half_width, f.height);
+    chart.x.label = AxisLabel(listed->x_label, listed->x_unit, "time");
+    chart.x.min = 0;
+    chart.y.label = AxisLabel(listed->y_label, listed->y_unit, "entries listed");
+    chart.y.min = 0;
+    std::string name = Title(*listed, "entries listed");
+    if (auto rate = e.facts.NumberIn("probe.list.entries_per_s", Unit::kPerSecond))
+      name += fmt::format(" ({} a second)", FormatGrouped(*rate, 3));
+    chart.Add(svg::Line{name, listed->points, std::string(palette::kListPages), false, true});
+    return Chart("listing", title, caption, chart.Render(title));
+  }
+  // A result saved before entries were timed: the time of each page.
   const Series* s = e.FindSeries("probe.list.page_ms");
-  if (!s) return "";  // optional chart: no note
+  if (!s) return Nothing();
   const char* title = "Listing: time per page";
+  const char* page_caption =
+      "What one List Blobs page costs; the dataset's listing is pages times this.";
   if (s->points.size() == 1) {
     // One page is a number, not a chart: a single point on an axis would only invent a scale.
     std::string value = FormatValue(s->points.front().y, s->y_unit);
-    return Figure(title,
-                  "What one List Blobs page costs; the dataset's listing is pages times this.",
-                  fmt::format("<p class=\"stat\">{}</p><p class=\"note\">for the one page listed "
-                              "(the container held fewer blobs than a page)</p>\n",
-                              HtmlEscape(value)),
-                  false);
+    return Chart("listing", title, page_caption,
+                 fmt::format("<p class=\"stat\">{}</p><p class=\"note\">for the one page listed "
+                             "(the container held fewer blobs than a page)</p>\n",
+                             HtmlEscape(value)));
   }
-  svg::LineChart chart(kHalfWidth, kHeight);
+  svg::LineChart chart(f.half_width, f.height);
   chart.x.label = AxisLabel(s->x_label, s->x_unit, "page");
   chart.x.integer = true;
   chart.y.label = AxisLabel(s->y_label, s->y_unit, "time per page");
   chart.y.min = 0;
   chart.Add(svg::Line{Title(*s, "page"), s->points, std::string(palette::kListPages), false, true});
-  return Figure(title, "What one List Blobs page costs; the dataset's listing is pages times this.",
-                chart.Render(title), false);
+  return Chart("listing", title, page_caption, chart.Render(title));
+}
+
+// One bar chart per finding that names what it needs and the limit it meets (the rule's
+// `demand:` and `limit:`), in the findings' order: the critical request rate comes first.
+std::vector<Drawn> Gauges(const Report& r, const Frame& f) {
+  std::vector<Drawn> out;
+  for (const auto& finding : r.findings) {
+    if (!finding.gauge || finding.secondary) continue;
+    const FindingGauge& g = *finding.gauge;
+    std::string tag = finding.rule_id.empty() ? "gauge" : finding.rule_id;
+    // A capacity finding weighs what the plan needs; an observed one, what the job reached.
+    const bool observed = finding.basis == FindingBasis::kObserved;
+    svg::GaugeBar demand{observed ? "observed" : "needed", g.demand, FormatValue(g.demand, g.unit),
+                         std::string(palette::kDemand)};
+    svg::GaugeBar limit{"limit", g.limit, FormatValue(g.limit, g.unit),
+                        std::string(palette::kLimit)};
+    std::string caption = observed ? "What the job reached against the limit it met"
+                                   : "What the plan needs against the limit it meets";
+    // As the ratio is read elsewhere: 1.00x, 1.44x, 13.7x.
+    if (finding.excess)
+      caption += fmt::format(": {}x", *finding.excess < 10 ? fmt::format("{:.2f}", *finding.excess)
+                                                           : FormatNumber(*finding.excess, 3));
+    caption += ".";
+    Drawn d = Chart("gauge", finding.title, caption,
+                    svg::GaugeChart(f.half_width, demand, limit, finding.title, tag));
+    out.push_back(std::move(d));
+  }
+  return out;
 }
 
 std::string LaneColor(const TimelineInterval& t) {
@@ -150,6 +244,23 @@ std::string LaneColor(const TimelineInterval& t) {
   }
   if (t.lane == "gpu") return std::string(palette::kLaneGpuStarved);
   return std::string(palette::kLaneStorage);
+}
+
+// What each lane colour means, for the colours the bars use.
+std::vector<svg::Swatch> LaneLegend(const std::vector<svg::LaneBar>& bars) {
+  const std::pair<std::string_view, const char*> kinds[] = {
+      {palette::kLaneRuntime, "data runtime activity"},
+      {palette::kLaneRuntimeFailed, "failed"},
+      {palette::kLaneGpuStarved, "GPUs starved"},
+      {palette::kLaneStorage, "throttled"}};
+  std::vector<svg::Swatch> out;
+  for (const auto& kind : kinds) {
+    // A named pair, not a structured binding: clang 14 cannot capture those in a lambda.
+    const std::string_view color = kind.first;
+    if (std::any_of(bars.begin(), bars.end(), [&](const auto& b) { return b.color == color; }))
+      out.push_back({kind.second, std::string(color)});
+  }
+  return out;
 }
 
 // The span a timeline shows and what it leaves out.
@@ -204,7 +315,7 @@ TimeWindow FocusWindow(const Evidence& e, const Series* util, const Series* egre
   return w;
 }
 
-std::string GpuTimeline(const Evidence& e) {
+Drawn GpuTimeline(const Evidence& e, const Frame& f) {
   const char* title = "GPU utilisation, data activity and egress over time";
   const Series* util = e.FindSeries("gpu.util");
   const Series* egress = e.FindSeries("metrics.egress_gbps");
@@ -225,7 +336,7 @@ std::string GpuTimeline(const Evidence& e) {
 
   std::string body;
   if (util) {
-    svg::LineChart chart(kFullWidth, 230);
+    svg::LineChart chart(f.full_width, 230);
     chart.x.format = svg::TickFormat::kClockUtc;
     chart.y.label = "GPU utilisation (%)";
     chart.y.min = 0;
@@ -235,6 +346,11 @@ std::string GpuTimeline(const Evidence& e) {
       chart.Add(svg::Line{"", s->points, std::string(palette::kGpuPerDevice), false, false, 1.2});
     chart.Add(svg::Line{Title(*util, "mean over GPUs"), util->points,
                         std::string(palette::kGpuUtil), false, false});
+    // Under this line a GPU counts as idle: the starved time below is measured against it.
+    if (auto busy = e.facts.NumberIn("gpu.busy_threshold_percent", Unit::kPercent))
+      chart.Add(svg::ReferenceLine{
+          *busy, fmt::format("busy threshold ({})", FormatValue(*busy, Unit::kPercent)),
+          std::string(palette::kBusyThreshold), "busy-threshold"});
     body += chart.Render("GPU utilisation over time");
   }
   if (!e.timeline.empty()) {
@@ -246,11 +362,12 @@ std::string GpuTimeline(const Evidence& e) {
                         (t.source.empty() ? "" : ", " + t.source);
       bars.push_back({t.lane, t.start_epoch_s, t.end_epoch_s, LaneColor(t), tip});
     }
-    body += svg::LaneChart(kFullWidth, lanes, bars, lo, hi, svg::TickFormat::kClockUtc,
-                           "data-runtime activity, starved GPU time and throttling", window.note);
+    body += svg::LaneChart(f.full_width, lanes, bars, lo, hi, svg::TickFormat::kClockUtc,
+                           "data-runtime activity, starved GPU time and throttling", window.note,
+                           LaneLegend(bars));
   }
   if (egress) {
-    svg::LineChart chart(kFullWidth, 200);
+    svg::LineChart chart(f.full_width, 200);
     chart.x.format = svg::TickFormat::kClockUtc;
     chart.x.label = "time (UTC)";
     chart.y.label = AxisLabel(egress->y_label, egress->y_unit, "egress");
@@ -259,23 +376,27 @@ std::string GpuTimeline(const Evidence& e) {
     chart.Add(svg::Line{Title(*egress, "account egress"), egress->points,
                         std::string(palette::kEgress), false, false});
     if (auto limit = e.facts.NumberIn("account.egress_gbps", egress->y_unit))
-      chart.Add(svg::ReferenceLine{*limit, "account egress limit", std::string(palette::kLimit)});
+      chart.Add(svg::ReferenceLine{*limit, "account egress limit", std::string(palette::kLimit),
+                                   "limit"});
+    // The most the job's nodes could take in (nodes x NIC), the account aside.
+    if (auto nics = e.facts.NumberIn("egress.nics_gbps", egress->y_unit))
+      chart.Add(
+          svg::ReferenceLine{*nics, "nodes' NICs together", std::string(palette::kNic), "nic"});
     body += chart.Render("storage account egress over time");
   }
-  return Figure(title,
-                "Utilisation, what the data runtime was doing (teal: activity, red: failed; "
-                "amber: GPUs starved; rose: throttled) and account egress, on one time axis.",
-                body, true);
+  return Chart("timeline", title,
+               "Utilisation against the busy threshold, what the data runtime was doing, and "
+               "account egress against its limit and the nodes' NICs, on one time axis.",
+               body, true);
 }
 
-std::string Ramp(const Report& r) {
+Drawn Ramp(const Evidence& e, const Frame& f) {
   const char* title = "Aggregate throughput vs nodes";
-  const Evidence& e = r.evidence;
   const Series* ramp = e.FindSeries("probe.cluster.ramp");
   const Series* predicted = e.FindSeries("probe.cluster.ramp_predicted");
   if (!ramp && !predicted) return Missing(title, "probe.cluster.ramp", "feedcheck-mpi probe");
   const Series* first = ramp ? ramp : predicted;
-  svg::LineChart chart(kHalfWidth, kHeight);
+  svg::LineChart chart(f.half_width, f.height);
   chart.x.label = AxisLabel(first->x_label, first->x_unit, "nodes");
   chart.y.label = AxisLabel(first->y_label, first->y_unit, "aggregate throughput");
   chart.x.min = 0;
@@ -289,23 +410,46 @@ std::string Ramp(const Report& r) {
                         true});
   }
   if (auto limit = e.facts.NumberIn("account.egress_gbps", first->y_unit)) {
-    chart.Add(svg::ReferenceLine{*limit, "account egress limit", std::string(palette::kLimit)});
+    chart.Add(
+        svg::ReferenceLine{*limit, "account egress limit", std::string(palette::kLimit), "limit"});
   }
-  return Figure(title, "Where adding nodes stops adding throughput: the account's egress limit.",
-                chart.Render(title), false);
+  return Chart("ramp", title,
+               "Where adding nodes stops adding throughput: the account's egress limit.",
+               chart.Render(title));
+}
+
+std::vector<Drawn> AllCharts(const Report& r, const Frame& f) {
+  const Evidence& e = r.evidence;
+  std::vector<Drawn> out{GpuTimeline(e, f)};
+  for (auto& g : Gauges(r, f)) out.push_back(std::move(g));
+  for (auto* chart : {Throughput, Latency, SmallFiles}) out.push_back(chart(e, f));
+  out.push_back(Ramp(e, f));
+  out.push_back(Listing(e, f));
+  return out;
 }
 
 }  // namespace
 
-std::string RenderHtmlCharts(const Report& report) {
-  const Evidence& e = report.evidence;
-  // Figures go into the grid; notes about charts not drawn go below it.
-  std::string figures, notes;
-  for (const std::string& piece :
-       {GpuTimeline(e), Throughput(e), Latency(e), SmallFiles(e), Ramp(report), ListPages(e)}) {
-    (piece.rfind("<figure", 0) == 0 ? figures : notes) += piece;
+HtmlCharts RenderHtmlCharts(const Report& report) {
+  std::vector<Drawn> desk = AllCharts(report, kDesk), phone = AllCharts(report, kPhone);
+  HtmlCharts out;
+  for (size_t i = 0; i < desk.size() && i < phone.size(); ++i) {
+    const Drawn& d = desk[i];
+    if (!d.note.empty()) {
+      out.notes += d.note;
+      continue;
+    }
+    if (d.title.empty()) continue;
+    ++out.figures;
+    out.grid += fmt::format(
+        "<figure class=\"card chart-card{}\" data-chart=\"{}\"><figcaption><h3>{}</h3><p>{}</p>"
+        "</figcaption>\n<div class=\"for-desk\">{}</div>\n<div class=\"for-phone\">{}</div>"
+        "</figure>\n",
+        d.wide ? " wide" : "", HtmlEscape(d.key), HtmlEscape(d.title), HtmlEscape(d.caption),
+        d.body, phone[i].body);
   }
-  return "<div class=\"charts\">\n" + figures + "</div>\n" + notes;
+  if (out.figures > 0) out.grid = "<div class=\"charts\">\n" + out.grid + "</div>\n";
+  return out;
 }
 
 }  // namespace feedcheck

@@ -1,6 +1,7 @@
-// The HTML report's charts: which Evidence series and timeline lanes go into which chart (the
-// series keys agreed in the helpers' contract). Charts whose series are absent are not drawn;
-// a short note says what would have drawn them.
+// The HTML report's charts: which Evidence series, facts and findings go into which chart, each
+// drawn for a desk and for a phone (CSS shows the one that fits). Markers (the knee, the
+// break-even, limits, the busy threshold) come from facts and findings, never computed here.
+// Charts whose series are absent are not drawn; a short note says what would have drawn them.
 #pragma once
 
 #include <string>
@@ -9,7 +10,12 @@
 
 namespace feedcheck {
 
-/// One <figure> (or note) per chart, as HTML.
-std::string RenderHtmlCharts(const Report& report);
+struct HtmlCharts {
+  std::string grid;   ///< the figures in their grid, "" when none is drawn
+  std::string notes;  ///< one note per chart not drawn
+  int figures = 0;
+};
+
+HtmlCharts RenderHtmlCharts(const Report& report);
 
 }  // namespace feedcheck

@@ -239,17 +239,26 @@ std::string Footer(const Report& r) {
   return out + "</footer>\n";
 }
 
+// Right after the verdict and its numbers, before the findings: the charts answer the verdict.
+// A report with no chart drawn keeps its notes (what would draw them) lower down, after the
+// findings, where they do not push the answer off the first screen.
+std::string ChartsSection(const HtmlCharts& charts) {
+  return "<section class=\"charts-section\"><h2>Charts</h2>\n" + charts.grid + charts.notes +
+         "</section>\n";
+}
+
 }  // namespace
 
 void HtmlReporter::Render(const Report& r, std::ostream& out) const {
+  const HtmlCharts charts = RenderHtmlCharts(r);
   out << "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
       << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
-      << Banner(r) << Warnings(r) << DiagnosisSection(r) << ResultSection(r) << Tables(r)
-      << Findings(r) << Settings(r) << "<section><h2>Charts</h2>\n"
-      << RenderHtmlCharts(r) << "</section>\n"
-      << Facts(r) << Skipped(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
+      << Banner(r) << Warnings(r) << DiagnosisSection(r) << ResultSection(r)
+      << (charts.figures > 0 ? ChartsSection(charts) : "") << Tables(r) << Findings(r)
+      << Settings(r) << (charts.figures > 0 ? "" : ChartsSection(charts)) << Facts(r) << Skipped(r)
+      << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
 }
 
 }  // namespace feedcheck

@@ -44,7 +44,8 @@ margin:8px 0}
 .charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:14px}
 .chart-card{margin:0}.chart-card.wide{grid-column:1/-1}
 .chart-card figcaption p{margin:2px 0 8px;color:#64748b;font-size:13px}
-svg.chart{width:100%;height:auto;display:block}
+svg.chart{max-width:100%;height:auto;display:block}
+.for-phone{display:none}
 svg .tick{font-size:11px;fill:#475569}
 svg .axis-label{font-size:12px;fill:#334155}
 svg .legend{font-size:12px;fill:#1e293b}
@@ -57,6 +58,17 @@ details[open]>summary{margin-bottom:8px}
 color:#78350f;margin-top:14px}
 footer{margin-top:32px;color:#64748b;font-size:13px;border-top:1px solid #cbd5e1;padding-top:12px}
 footer span{display:inline-block;margin-right:18px}
+@media (max-width:1100px){.charts{grid-template-columns:minmax(0,1fr)}}
+@media (max-width:640px){
+main{padding:12px 8px;overflow-wrap:anywhere}
+.card{padding:12px 10px}
+.banner{padding:16px}
+.banner h1{font-size:24px}
+.for-desk{display:none}.for-phone{display:block}
+table{display:block;overflow-x:auto}
+td,th{overflow-wrap:anywhere}
+td.value{white-space:normal}
+}
 )css";
 
 }  // namespace feedcheck

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "core/evidence_json.h"
+#include "core/units.h"
 #include "reports/diagnosis_json.h"
 #include "reports/measurement_caveat.h"
 #include "reports/report_messages.h"
@@ -62,6 +63,10 @@ json FindingToJson(const Finding& f) {
     j["secondary_note"] = f.secondary_note;
   }
   if (f.excess) j["excess"] = *f.excess;
+  if (f.gauge)
+    j["gauge"] = {{"demand", f.gauge->demand},
+                  {"limit", f.gauge->limit},
+                  {"unit", std::string(UnitName(f.gauge->unit))}};
   if (f.escalated) j["escalated"] = true;
   return j;
 }
@@ -164,6 +169,20 @@ void ReadFindings(const json& j, const std::string& file, Report* out, Diagnosti
     if (fj.contains("rule_line") && fj["rule_line"].is_number_integer())
       f.rule_line = fj["rule_line"].get<int>();
     if (fj.contains("excess") && fj["excess"].is_number()) f.excess = fj["excess"].get<double>();
+    if (fj.contains("gauge") && fj["gauge"].is_object()) {
+      // Read only whole: a gauge with a number missing or an unknown unit is dropped, not
+      // drawn against a guessed scale.
+      const json& g = fj["gauge"];
+      auto unit = g.contains("unit") && g["unit"].is_string()
+                      ? UnitFromName(g["unit"].get<std::string>())
+                      : std::nullopt;
+      if (unit && g.contains("demand") && g["demand"].is_number() && g.contains("limit") &&
+          g["limit"].is_number())
+        f.gauge = FindingGauge{g["demand"].get<double>(), g["limit"].get<double>(), *unit};
+      else
+        diags->Add(Bad(file, p + "/gauge", "a gauge needs demand, limit and a known unit; ignored",
+                       DiagnosticSeverity::kWarning));
+    }
     if (fj.contains("escalated") && fj["escalated"].is_boolean())
       f.escalated = fj["escalated"].get<bool>();
     // Evidence facts share the facts.json layout: read them through core's reader.

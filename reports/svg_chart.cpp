@@ -9,13 +9,13 @@
 
 #include "core/units.h"
 #include "reports/html_escape.h"
+#include "reports/text_wrap.h"
 
 namespace feedcheck::svg {
 
 namespace {
 
-constexpr int kMarginTop = 30;  // room for one row of legend
-constexpr int kLegendRowHeight = 18;
+constexpr int kMarginTop = 30;     // room for one row of legend
 constexpr int kMarginBottom = 46;  // tick labels and the axis label
 constexpr const char* kGrid = "#e5e7eb";
 constexpr const char* kAxisColor = "#94a3b8";
@@ -50,7 +50,9 @@ struct AxisLayout {
   double lo = 0, hi = 1, step = 1;
 };
 
-AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed, bool headroom = false) {
+// `plot_px` is the axis's length: a phone-width plot gets fewer ticks, so labels never touch.
+AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed, double plot_px,
+                  bool headroom = false) {
   if (axis.min) lo = *axis.min;
   if (axis.max) hi = *axis.max;
   if (hi <= lo) {
@@ -69,12 +71,15 @@ AxisLayout LayOut(const Axis& axis, double lo, double hi, bool fixed, bool headr
       axis.format == TickFormat::kNumber)
     hi += (hi - lo) * 0.04;
   AxisLayout out;
+  auto fit = [&](double px_per_tick, int most) {
+    return std::clamp(static_cast<int>(plot_px / px_per_tick), 2, most);
+  };
   if (axis.scale == Scale::kLog) {
-    out.ticks = LogTicks(lo, hi, axis.log_base);
+    out.ticks = LogTicks(lo, hi, axis.log_base, fit(48, 9));
   } else if (axis.format == TickFormat::kClockUtc) {
-    out.ticks = ClockTicks(lo, hi, 7);
+    out.ticks = ClockTicks(lo, hi, fit(80, 7));
   } else {
-    out.ticks = NiceTicks(lo, hi, 6);
+    out.ticks = NiceTicks(lo, hi, fit(70, 6));
   }
   if (axis.integer && axis.scale == Scale::kLinear) {
     // Whole numbers only: no page 1.5. Steps under 1 become 1.
@@ -153,43 +158,25 @@ std::string YAxis(const AxisLayout& layout, const Axis& axis, const Mapper& my, 
 // item never runs past the edge it was laid out against.
 double LegendTextWidth(const std::string& name) { return 7.2 * static_cast<double>(name.size()); }
 
-struct LegendItem {
-  std::string name, color;
-  bool dashed;
-};
-
 std::vector<LegendItem> LegendItems(const std::vector<Line>& lines,
-                                    const std::vector<ReferenceLine>& refs) {
+                                    const std::vector<ReferenceLine>& refs,
+                                    const std::vector<VerticalLine>& vlines,
+                                    const std::vector<Marker>& markers) {
   std::vector<LegendItem> items;
   for (const auto& l : lines)
-    if (!l.name.empty()) items.push_back({l.name, l.color, l.dashed});
+    if (!l.name.empty())
+      items.push_back({l.name, l.color, LegendItem::Kind::kLine, l.dashed, l.width, l.opacity});
   for (const auto& r : refs)
-    if (!r.label.empty()) items.push_back({r.label, r.color, true});
+    if (!r.label.empty()) items.push_back({r.label, r.color, LegendItem::Kind::kLine, true, 2});
+  for (const auto& v : vlines)
+    if (!v.label.empty()) items.push_back({v.label, v.color, LegendItem::Kind::kLine, true, 2});
+  for (const auto& m : markers)
+    if (!m.label.empty()) items.push_back({m.label, m.color, LegendItem::Kind::kRing, false, 2.5});
   return items;
 }
 
-// Items left to right from the plot's left edge, wrapping to a new row instead of running past
-// the right edge. Returns the SVG and sets the number of rows used.
-std::string Legend(const std::vector<LegendItem>& items, int width, int* rows) {
-  std::string out;
-  double x = kMarginLeft, y = 14;
-  *rows = items.empty() ? 0 : 1;
-  for (const auto& item : items) {
-    double w = 24 + LegendTextWidth(item.name);
-    if (x > kMarginLeft && x + w > width - 8) {
-      x = kMarginLeft;
-      y += kLegendRowHeight;
-      ++*rows;
-    }
-    out += fmt::format(
-        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
-        "stroke-width=\"2.5\"{}/>"
-        "<text class=\"legend\" x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
-        x, y, x + 18, y, HtmlEscape(item.color), item.dashed ? " stroke-dasharray=\"5 3\"" : "",
-        x + 24, y + 4, HtmlEscape(item.name));
-    x += w + 18;
-  }
-  return out;
+std::string DataMarker(const std::string& tag) {
+  return tag.empty() ? "" : fmt::format(" data-marker=\"{}\"", HtmlEscape(tag));
 }
 
 }  // namespace
@@ -214,12 +201,12 @@ std::vector<double> NiceTicks(double lo, double hi, int target) {
   return ticks;
 }
 
-std::vector<double> LogTicks(double lo, double hi, double base) {
+std::vector<double> LogTicks(double lo, double hi, double base, int max_ticks) {
   if (!(lo > 0) || !(hi > lo) || !(base > 1)) return {lo > 0 ? lo : 1};
   double e0 = std::floor(std::log(lo) / std::log(base) + 1e-9);
   double e1 = std::ceil(std::log(hi) / std::log(base) - 1e-9);
   int stride = 1;
-  while ((e1 - e0) / stride > 8) ++stride;
+  while ((e1 - e0) / stride > std::max(1, max_ticks - 1)) ++stride;
   std::vector<double> ticks;
   for (double e = e0; e <= e1 + stride - 1; e += stride) ticks.push_back(std::pow(base, e));
   return ticks;
@@ -240,6 +227,50 @@ std::vector<double> ClockTicks(double lo, double hi, int target) {
   for (double t = std::ceil(lo / step) * step; t <= hi && ticks.size() < 100; t += step)
     ticks.push_back(t);
   return ticks;
+}
+
+int LegendLeft(int width) { return width < 480 ? 8 : kMarginLeft; }
+
+std::string Legend(const std::vector<LegendItem>& items, int width, double top, int* rows) {
+  std::string out;
+  const double left = LegendLeft(width);
+  double x = left, y = top;
+  *rows = items.empty() ? 0 : 1;
+  for (const auto& item : items) {
+    double w = 24 + LegendTextWidth(item.name);
+    if (x > left && x + w > width - 8) {
+      x = left;
+      y += kLegendRowHeight;
+      ++*rows;
+    }
+    switch (item.kind) {
+      case LegendItem::Kind::kLine:
+        // The line as drawn: its width (capped, so a wide band stays a symbol) and its dash.
+        out += fmt::format(
+            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+            "stroke-width=\"{}\"{}{}/>",
+            x, y, x + 18, y, HtmlEscape(item.color), std::min(item.width, 7.0),
+            item.dashed ? " stroke-dasharray=\"5 3\"" : "",
+            item.opacity < 1 ? fmt::format(" stroke-opacity=\"{:.2f}\"", item.opacity) : "");
+        break;
+      case LegendItem::Kind::kRing:
+        out += fmt::format(
+            "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"none\" stroke=\"{}\" "
+            "stroke-width=\"2.5\"/>",
+            x + 9, y, HtmlEscape(item.color));
+        break;
+      case LegendItem::Kind::kSwatch:
+        out += fmt::format(
+            "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"18\" height=\"10\" rx=\"2\" "
+            "fill=\"{}\"/>",
+            x, y - 5, HtmlEscape(item.color));
+        break;
+    }
+    out += fmt::format("<text class=\"legend\" x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", x + 24,
+                       y + 4, HtmlEscape(item.name));
+    x += w + 18;
+  }
+  return out;
 }
 
 std::string TickLabel(double value, TickFormat format, double step) {
@@ -272,7 +303,8 @@ std::string TickLabel(double value, TickFormat format, double step) {
 std::string LineChart::Render(std::string_view aria_label) const {
   const double x0 = kMarginLeft, x1 = width_ - kMarginRight;
   int legend_rows = 0;
-  std::string legend = Legend(LegendItems(lines_, refs_), width_, &legend_rows);
+  std::string legend =
+      Legend(LegendItems(lines_, refs_, vlines_, markers_), width_, 14, &legend_rows);
   const double y0 = height_ - kMarginBottom,
                y1 = kMarginTop + kLegendRowHeight * std::max(0, legend_rows - 1);
   // A fixed x range (a zoomed timeline) leaves out the points outside it.
@@ -294,6 +326,20 @@ std::string LineChart::Render(std::string_view aria_label) const {
     ylo = std::min(ylo, r.y);
     yhi = std::max(yhi, r.y);
   }
+  // A marker or a vertical line outside the data widens the range, so it is drawn, not lost.
+  auto usable_x = [&](double v) { return std::isfinite(v) && (x.scale != Scale::kLog || v > 0); };
+  for (const auto& v : vlines_) {
+    if (!usable_x(v.x) || !in_range({v.x, 0})) continue;
+    xlo = std::min(xlo, v.x);
+    xhi = std::max(xhi, v.x);
+  }
+  for (const auto& m : markers_) {
+    if (!Usable({m.x, m.y}, x.scale, y.scale) || !in_range({m.x, m.y})) continue;
+    xlo = std::min(xlo, m.x);
+    xhi = std::max(xhi, m.x);
+    ylo = std::min(ylo, m.y);
+    yhi = std::max(yhi, m.y);
+  }
   std::string out = fmt::format(
       "<svg class=\"chart\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
       "aria-label=\"{2}\" xmlns=\"http://www.w3.org/2000/svg\">\n",
@@ -309,8 +355,8 @@ std::string LineChart::Render(std::string_view aria_label) const {
     xlo = x_range_->first;
     xhi = x_range_->second;
   }
-  AxisLayout lx = LayOut(x, xlo, xhi, x_range_.has_value());
-  AxisLayout ly = LayOut(y, ylo, yhi, false, /*headroom=*/true);
+  AxisLayout lx = LayOut(x, xlo, xhi, x_range_.has_value(), x1 - x0);
+  AxisLayout ly = LayOut(y, ylo, yhi, false, y0 - y1, /*headroom=*/true);
   Mapper mx{lx.lo, lx.hi, x.scale, x0, x1};
   Mapper my{ly.lo, ly.hi, y.scale, y0, y1};
 
@@ -320,8 +366,15 @@ std::string LineChart::Render(std::string_view aria_label) const {
     if (!std::isfinite(r.y)) continue;
     out += fmt::format(
         "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
-        "stroke-width=\"2\" stroke-dasharray=\"7 4\"><title>{}</title></line>\n",
-        x0, my(r.y), x1, my(r.y), HtmlEscape(r.color), HtmlEscape(r.label));
+        "stroke-width=\"2\" stroke-dasharray=\"7 4\"{}><title>{}</title></line>\n",
+        x0, my(r.y), x1, my(r.y), HtmlEscape(r.color), DataMarker(r.tag), HtmlEscape(r.label));
+  }
+  for (const auto& v : vlines_) {
+    if (!usable_x(v.x) || !in_range({v.x, 0})) continue;
+    out += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" "
+        "stroke-width=\"2\" stroke-dasharray=\"7 4\"{4}><title>{5}</title></line>\n",
+        mx(v.x), y1, y0, HtmlEscape(v.color), DataMarker(v.tag), HtmlEscape(v.label));
   }
   for (const auto& l : lines_) {
     std::string pts;
@@ -330,8 +383,9 @@ std::string LineChart::Render(std::string_view aria_label) const {
         pts += fmt::format("{:.1f},{:.1f} ", mx(p.x), my(p.y));
     out += fmt::format(
         "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linejoin=\"round\" "
-        "stroke-linecap=\"round\"{} points=\"{}\"><title>{}</title></polyline>\n",
-        HtmlEscape(l.color), l.width, l.dashed ? " stroke-dasharray=\"6 4\"" : "", pts,
+        "stroke-linecap=\"round\"{}{} points=\"{}\"><title>{}</title></polyline>\n",
+        HtmlEscape(l.color), l.width, l.dashed ? " stroke-dasharray=\"6 4\"" : "",
+        l.opacity < 1 ? fmt::format(" stroke-opacity=\"{:.2f}\"", l.opacity) : "", pts,
         HtmlEscape(l.name));
     if (!l.markers) continue;
     for (const auto& p : l.points) {
@@ -343,6 +397,17 @@ std::string LineChart::Render(std::string_view aria_label) const {
           HtmlEscape(TickLabel(p.x, x.format, lx.step)), HtmlEscape(FormatNumber(p.y, 3)));
     }
   }
+  // Markers last, over the lines: the guides show where the point falls on each axis.
+  for (const auto& m : markers_) {
+    if (!Usable({m.x, m.y}, x.scale, y.scale) || !in_range({m.x, m.y})) continue;
+    double cx = mx(m.x), cy = my(m.y);
+    out += fmt::format(
+        "<g{0}><polyline fill=\"none\" stroke=\"{1}\" stroke-width=\"1.2\" "
+        "stroke-dasharray=\"3 3\" points=\"{2:.1f},{3:.1f} {4:.1f},{3:.1f} {4:.1f},{5:.1f}\"/>"
+        "<circle cx=\"{4:.1f}\" cy=\"{3:.1f}\" r=\"8\" fill=\"none\" stroke=\"{1}\" "
+        "stroke-width=\"2.5\"><title>{6}</title></circle></g>\n",
+        DataMarker(m.tag), HtmlEscape(m.color), x0, cy, cx, y0, HtmlEscape(m.label));
+  }
   out += legend;
   out += "</svg>\n";
   return out;
@@ -350,20 +415,33 @@ std::string LineChart::Render(std::string_view aria_label) const {
 
 std::string LaneChart(int width, const std::vector<std::string>& lanes,
                       const std::vector<LaneBar>& bars, double x_lo, double x_hi, TickFormat format,
-                      std::string_view aria_label, std::string_view note) {
-  constexpr double kLaneHeight = 24, kTop = 6;
-  const double kAxis = note.empty() ? 24 : 44;
+                      std::string_view aria_label, std::string_view note,
+                      const std::vector<Swatch>& legend) {
+  constexpr double kLaneHeight = 24;
+  std::vector<LegendItem> items;
+  for (const auto& s : legend) items.push_back({s.name, s.color, LegendItem::Kind::kSwatch});
+  int legend_rows = 0;
+  std::string legend_svg = Legend(items, width, 14, &legend_rows);
+  const double kTop = legend_rows > 0 ? 14 + kLegendRowHeight * (legend_rows - 1) + 12 : 6;
+  // The note in lines that fit the width (11.5 px italic: under 6.4 px a character), from the
+  // legend's left edge: one line on a desk, three or four on a phone.
+  const double note_left = LegendLeft(width);
+  std::vector<std::string> note_lines;
+  if (!note.empty())
+    note_lines = WrapText(note, static_cast<size_t>((width - note_left - 8) / 6.4), 0, "");
+  const double kAxis = note_lines.empty() ? 24 : 26 + 16 * static_cast<double>(note_lines.size());
   const double x0 = kMarginLeft, x1 = width - kMarginRight;
   const double plot_bottom = kTop + kLaneHeight * static_cast<double>(lanes.size());
   const int height = static_cast<int>(plot_bottom + kAxis);
   Axis axis;
   axis.format = format;
-  AxisLayout layout = LayOut(axis, x_lo, x_hi, true);
+  AxisLayout layout = LayOut(axis, x_lo, x_hi, true, x1 - x0);
   Mapper mx{layout.lo, layout.hi, Scale::kLinear, x0, x1};
   std::string out = fmt::format(
       "<svg class=\"chart\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
       "aria-label=\"{2}\" xmlns=\"http://www.w3.org/2000/svg\">\n",
       width, height, HtmlEscape(aria_label));
+  out += legend_svg;
   for (size_t i = 0; i < lanes.size(); ++i) {
     double top = kTop + kLaneHeight * static_cast<double>(i);
     out += fmt::format(
@@ -388,9 +466,10 @@ std::string LaneChart(int width, const std::vector<std::string>& lanes,
         "</text>\n",
         mx(t), plot_bottom + 16, HtmlEscape(TickLabel(t, format, layout.step)));
   }
-  if (!note.empty())
-    out += fmt::format("<text class=\"chart-note\" x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", x0,
-                       plot_bottom + 36, HtmlEscape(note));
+  for (size_t i = 0; i < note_lines.size(); ++i)
+    out +=
+        fmt::format("<text class=\"chart-note\" x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", note_left,
+                    plot_bottom + 36 + 16 * static_cast<double>(i), HtmlEscape(note_lines[i]));
   out += "</svg>\n";
   return out;
 }

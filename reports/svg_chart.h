@@ -32,12 +32,41 @@ struct Line {
   bool dashed = false;
   bool markers = false;
   double width = 2.5;
+  /// Below 1 for a wide band drawn under a thinner line, so both stay visible where they meet
+  /// (a CDF's total under its time to first byte).
+  double opacity = 1;
 };
 
-/// A horizontal line across the plot: a limit to compare against.
+/// A horizontal line across the plot: a limit to compare against. `tag` names what it marks
+/// in the SVG (data-marker="nic"), so a test can find it.
 struct ReferenceLine {
   double y = 0;
   std::string label;
+  std::string color;
+  std::string tag;
+};
+
+/// A vertical line across the plot at one x: a break-even size. Named in the legend.
+struct VerticalLine {
+  double x = 0;
+  std::string label;
+  std::string color;
+  std::string tag;
+};
+
+/// A ring around one point, with guides down to the x axis and across to the y axis: the knee
+/// of a sweep. Named in the legend ("knee: 32 connections, 9.4 Gbit/s").
+struct Marker {
+  double x = 0;
+  double y = 0;
+  std::string label;
+  std::string color;
+  std::string tag;
+};
+
+/// A coloured square and its name in a legend (what a lane's colour means).
+struct Swatch {
+  std::string name;
   std::string color;
 };
 
@@ -52,6 +81,8 @@ class LineChart {
   Axis y;
   void Add(Line line) { lines_.push_back(std::move(line)); }
   void Add(ReferenceLine ref) { refs_.push_back(std::move(ref)); }
+  void Add(VerticalLine line) { vlines_.push_back(std::move(line)); }
+  void Add(Marker marker) { markers_.push_back(std::move(marker)); }
   /// Fixes the x range (stacked charts on one time axis).
   void SetXRange(double lo, double hi) { x_range_ = {lo, hi}; }
   std::string Render(std::string_view aria_label) const;
@@ -61,6 +92,8 @@ class LineChart {
   int height_;
   std::vector<Line> lines_;
   std::vector<ReferenceLine> refs_;
+  std::vector<VerticalLine> vlines_;
+  std::vector<Marker> markers_;
   std::optional<std::pair<double, double>> x_range_;
 };
 
@@ -73,20 +106,37 @@ struct LaneBar {
 };
 
 /// Horizontal lanes of bars over a shared x range (data-runtime activities, starved GPU time,
-/// throttled minutes), with tick labels under the lanes and, when given, a one-line note under
-/// them (what a zoomed range left out).
+/// throttled minutes), with a legend of what each colour means above them, tick labels under
+/// them and, when given, a one-line note under those (what a zoomed range left out).
 std::string LaneChart(int width, const std::vector<std::string>& lanes,
                       const std::vector<LaneBar>& bars, double x_lo, double x_hi, TickFormat format,
-                      std::string_view aria_label, std::string_view note = "");
+                      std::string_view aria_label, std::string_view note = "",
+                      const std::vector<Swatch>& legend = {});
 
 /// Tick values for a linear axis: 1, 2 or 5 times a power of ten, about `target` of them,
 /// covering [lo, hi] (the first tick <= lo, the last >= hi).
 std::vector<double> NiceTicks(double lo, double hi, int target);
 /// Tick values for a log axis: powers of `base` (10; 4 for sizes: 1 KiB, 4 KiB, 16 KiB...; 2 for
-/// connection counts), thinned to at most 9.
-std::vector<double> LogTicks(double lo, double hi, double base);
+/// connection counts), thinned to at most `max_ticks` (9; fewer on a phone-width plot).
+std::vector<double> LogTicks(double lo, double hi, double base, int max_ticks = 9);
 /// Seconds-based ticks on round clock steps (1 s .. 1 day).
 std::vector<double> ClockTicks(double lo, double hi, int target);
 std::string TickLabel(double value, TickFormat format, double step);
 
+/// Where a legend starts: under the plot's left edge on a wide chart, at the left edge of a
+/// phone-width one (whose plot is too narrow for long names).
+int LegendLeft(int width);
+/// A legend's items, left to right from LegendLeft, wrapping to a new row rather than running
+/// past the right edge; `rows` is set to the number of rows used. Lines show their width and
+/// dash, markers their ring, swatches a square.
+struct LegendItem {
+  enum class Kind { kLine, kRing, kSwatch };
+  std::string name, color;
+  Kind kind = Kind::kLine;
+  bool dashed = false;
+  double width = 2.5;
+  double opacity = 1;
+};
+std::string Legend(const std::vector<LegendItem>& items, int width, double top, int* rows);
+inline constexpr int kLegendRowHeight = 18;
 }  // namespace feedcheck::svg

@@ -31,6 +31,50 @@ bool IsEnvName(std::string_view name) {
   return true;
 }
 
+// `demand:` and `limit:` come together, as numbers of one dimension (requests/s against
+// requests/s), so a chart can draw one against the other.
+bool CompileGauge(const RuleInfo& info, const FactRegistry& registry, const std::string& context,
+                  CompiledRule* out, DiagnosticList* diagnostics) {
+  const bool has_demand = !info.demand.value.empty(), has_limit = !info.limit.value.empty();
+  if (!has_demand && !has_limit) return true;
+  if (has_demand != has_limit) {
+    const SourceText& given = has_demand ? info.demand : info.limit;
+    const char* name = has_demand ? "demand" : "limit";
+    diagnostics->Add(given.At(0, kCodeMissingField,
+                              fmt::format(kMsgGaugeHalf, name, has_demand ? "limit" : "demand"),
+                              context + " > " + name));
+    return false;
+  }
+  bool ok = true;
+  auto compile = [&](const SourceText& text, const char* name, ExprPtr* expr) {
+    *expr = CompileExpression(text, 0, text.value.size(), registry, context + " > " + name,
+                              diagnostics);
+    if (!*expr) {
+      ok = false;
+    } else if ((*expr)->type != ValueType::kNumber) {
+      diagnostics->Add(text.At(0, kCodeTypeMismatch,
+                               fmt::format(kMsgGaugeNotQuantity, name, DescribeType(**expr)),
+                               context + " > " + name));
+      ok = false;
+    }
+  };
+  compile(info.demand, "demand", &out->demand);
+  compile(info.limit, "limit", &out->limit);
+  if (!ok) return false;
+  auto group = [](Unit u) {
+    Dimension d = InfoOf(u).dimension;
+    return d == Dimension::kRatio ? Dimension::kCount : d;
+  };
+  if (group(out->demand->unit) != group(out->limit->unit)) {
+    diagnostics->Add(info.limit.At(
+        0, kCodeUnitMismatch,
+        fmt::format(kMsgGaugeDimensions, DescribeType(*out->demand), DescribeType(*out->limit)),
+        context + " > limit"));
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool IsInputMode(std::string_view mode) {
@@ -106,6 +150,7 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
       ok = false;
     }
   }
+  ok = CompileGauge(info, registry, context, out, diagnostics) && ok;
   if (!info.critical_above.empty()) {
     auto q = ParseQuantity(info.critical_above);
     if (info.excess.value.empty() || !q || q->unit != Unit::kCount || !(q->value > 1)) {

@@ -44,6 +44,8 @@ struct CompiledRule {
   std::string condition_text;
   ExprPtr excess;             ///< ratio past the limit (a number without unit), or null
   double critical_above = 0;  ///< excess above which the finding is critical; 0: never
+  ExprPtr demand;             ///< what is needed, in the dimension of `limit`; or null
+  ExprPtr limit;              ///< the limit `demand` meets; null when the rule names none
 };
 
 /// Compiles one rule; returns false (with diagnostics) when anything in it is wrong.

@@ -69,6 +69,8 @@ struct RuleInfo {
   SourceLocation basis_location;
   std::string source;
   SourceText excess;           ///< optional: how far past a limit, as a ratio (an expression)
+  SourceText demand;           ///< optional, with `limit`: what is needed (an expression)
+  SourceText limit;            ///< optional, with `demand`: the limit it meets (an expression)
   std::string critical_above;  ///< optional: the excess above which the finding is critical
   SourceLocation critical_above_location;
 };

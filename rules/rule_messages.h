@@ -78,6 +78,11 @@ inline constexpr const char* kMsgUnknownFunction = "unknown function '{}' (known
 inline constexpr const char* kMsgArgCount = "{}() takes {} argument(s), got {}";
 inline constexpr const char* kMsgExcessNotRatio =
     "excess must be a ratio without unit (limit used / limit), not {}";
+inline constexpr const char* kMsgGaugeHalf =
+    "'{}' needs '{}' too: a chart draws what is needed against the limit it meets";
+inline constexpr const char* kMsgGaugeNotQuantity = "{} must be a number, not {}";
+inline constexpr const char* kMsgGaugeDimensions =
+    "demand and limit must measure one thing (both rates, both sizes...), not {} and {}";
 inline constexpr const char* kMsgBadCriticalAbove =
     "critical_above '{}' must be a number above 1, and needs an 'excess' expression";
 inline constexpr const char* kMsgConditionNotBool = "the condition must be true/false, not {}";

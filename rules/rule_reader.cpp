@@ -63,7 +63,7 @@ class Reader {
       std::string where = context.empty() ? key : context + " > " + key;
       if (key == "id" || key == "title" || key == "severity" || key == "when" || key == "say" ||
           key == "source" || key == "mode" || key == "class" || key == "basis" || key == "excess" ||
-          key == "critical_above") {
+          key == "demand" || key == "limit" || key == "critical_above") {
         if (!value.IsScalar()) {
           ok = WrongType(value, key, "a single value", where);
           continue;
@@ -89,6 +89,8 @@ class Reader {
           rule->basis_location = Location(value);
         }
         if (key == "excess") rule->excess = Text(value, file_);
+        if (key == "demand") rule->demand = Text(value, file_);
+        if (key == "limit") rule->limit = Text(value, file_);
         if (key == "critical_above") {
           rule->critical_above = value.as<std::string>();
           rule->critical_above_location = Location(value);

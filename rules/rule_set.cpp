@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/units.h"
 #include "rules/evaluator.h"
 #include "rules/rule_messages.h"
 #include "rules/rule_reader.h"
@@ -135,6 +136,17 @@ EvaluationResult RuleSet::Evaluate(const FactSet& facts) const {
       std::vector<std::string> excess_missing;
       Value excess = rules::Evaluate(*rule.excess, facts, &excess_missing);
       if (excess.known()) f.excess = excess.number;
+    }
+    if (rule.demand && rule.limit) {
+      // Both in the limit's unit: the chart's one axis.
+      std::vector<std::string> gauge_missing;
+      Value demand = rules::Evaluate(*rule.demand, facts, &gauge_missing);
+      Value limit = rules::Evaluate(*rule.limit, facts, &gauge_missing);
+      std::optional<double> in_limit_unit =
+          demand.known() ? Convert(demand.number, rule.demand->unit, rule.limit->unit)
+                         : std::nullopt;
+      if (in_limit_unit && limit.known())
+        f.gauge = FindingGauge{*in_limit_unit, limit.number, rule.limit->unit};
     }
     if (rule.critical_above > 0 && f.excess && *f.excess > rule.critical_above &&
         f.severity < Severity::kCritical) {

@@ -71,6 +71,7 @@ TEST_CASE("today's default in East US", "[core][egress]") {
   CHECK(a100.degrade_from_nodes == 9);
   CHECK(a100.per_node_gbps == Approx(200.0 / 12));
   CHECK(a100.aggregate_gbps == 200);
+  CHECK(a100.nics_gbps == 288);      // what the NICs could take in, the account aside
   CHECK(a100.accounts_needed == 2);  // 12 x 24 = 288 > 200
   EgressResult h100 = Egress(kb.FindVm("Standard_ND96isr_H100_v5")->nic_gbps, limit);
   CHECK(h100.full_rate_nodes == 2);
@@ -110,6 +111,7 @@ TEST_CASE("egress facts are derived and follow the result", "[core][egress]") {
   CHECK(*facts.Number("egress.degrade_from_nodes") == 9);
   CHECK(*facts.Number("egress.accounts_needed") == 2);
   CHECK(*facts.Number("egress.aggregate_gbps") == 200);
+  CHECK(*facts.Number("egress.nics_gbps") == 288);
   CHECK(facts.Find("egress.per_node_gbps")->provenance.origin == FactOrigin::kDerived);
   FactSet no_nodes;
   AddEgressFacts(Egress(24, 200), "test", &no_nodes);

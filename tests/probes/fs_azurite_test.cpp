@@ -112,6 +112,12 @@ TEST_CASE("flat listing over 5,100 blobs follows NextMarker to the end", "[azuri
   CHECK(f.Number("probe.list.first_entry_ms").value() > 0);
   REQUIRE(r.evidence.FindSeries("probe.list.page_ms") != nullptr);
   CHECK(r.evidence.FindSeries("probe.list.page_ms")->points.size() == 2);
+  const Series* listed = r.evidence.FindSeries("probe.list.entries_by_time");
+  REQUIRE(listed != nullptr);
+  REQUIRE(listed->points.size() == 3);  // (0, 0) and one point a page
+  CHECK(listed->points[1].y == 5000);
+  CHECK(listed->points[2].y == kManyBlobs);
+  CHECK(listed->points[2].x > listed->points[1].x);
 }
 
 TEST_CASE("smaller pages: six pages, every blob once", "[azurite][list]") {

@@ -101,6 +101,18 @@ TEST_CASE("pages are followed to the end and the dataset shape is collected", "[
   CHECK(s->points[1].x == 2);
   CHECK(s->points[1].y == Approx(30));
   CHECK(r.evidence.FindSeries("dataset.size_histogram") != nullptr);
+  // Entries listed by time, from the first request: one point per page after (0, 0), the
+  // count rising to every entry, the time never going back.
+  const Series* listed = r.evidence.FindSeries("probe.list.entries_by_time");
+  REQUIRE(listed != nullptr);
+  REQUIRE(listed->points.size() == 4);
+  CHECK(listed->points[0].x == 0);
+  CHECK(listed->points[0].y == 0);
+  CHECK(listed->points[2].y == 4);
+  CHECK(listed->points[3].y == 4);  // the empty last page
+  for (size_t i = 1; i < listed->points.size(); ++i)
+    CHECK(listed->points[i].x >= listed->points[i - 1].x);
+  CHECK(listed->x_unit == Unit::kSeconds);
 }
 
 TEST_CASE("max-pages bounds the listing and marks it partial", "[probes][list]") {
@@ -205,6 +217,11 @@ TEST_CASE("a local tree: readdir first entry, full walk, stat per entry, shape",
   CHECK(f.Number("dataset.median_file_bytes") == std::optional<double>(300));
   CHECK(f.Number("probe.list.first_entry_ms").value() <= f.Number("probe.list.full_ms").value());
   CHECK(f.Number("probe.list.stat_per_entry_ms").value() > 0);
+  // A walk too short for a progress point still draws from (0, 0) to every entry.
+  const Series* listed = r.evidence.FindSeries("probe.list.entries_by_time");
+  REQUIRE(listed != nullptr);
+  REQUIRE(listed->points.size() == 2);
+  CHECK(listed->points.back().y == 19);
 
   ListProbeOptions one_level;
   one_level.delimiter = "/";

@@ -1,9 +1,12 @@
-// The HTML report as it is seen: headless Chromium lays it out at 1280 px and a page script
-// (text_geometry.js) measures every chart text's bounding box. Text outside its SVG (clipped by
-// the viewBox: a legend running off the edge), two texts of one chart overlapping, or a heading
-// wider than its card fail the test. A screenshot of the same width checks that each chart's
-// area is drawn (not blank). Run against the sample report and the demo job's post-mortem; a
-// page built to be wrong is the control that shows the measurement can fail.
+// The HTML report as it is seen: headless Chromium lays it out at 1280 px (a desk) and 400 px (a
+// phone) and a page script (text_geometry.js) measures every chart text's bounding box and
+// drawn size. Text outside its SVG (clipped by the viewBox: a legend running off the edge), two
+// texts of one chart overlapping, a heading wider than its card, a page wider than the window
+// or chart text drawn under 10 px fail the test. A screenshot of the same width checks that
+// each chart's area is drawn (not blank), and the markers each verdict needs (the knee, the
+// break-even, limits, the busy threshold) must be in the page. Run against the sample report
+// and the demo job's post-mortem; pages built to be wrong are the controls that show the
+// measurements can fail.
 // Exits 77 (ctest: skipped) only when no Chromium is installed, and says so.
 #include <fmt/format.h>
 #include <sys/wait.h>
@@ -16,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "reports/html_reporter.h"
@@ -29,7 +33,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kWidth = 1280;
+constexpr int kWidth = 1280, kPhoneWidth = 400;
 
 std::string Chromium() {
   if (const char* env = std::getenv("FEEDCHECK_CHROMIUM")) return env;
@@ -47,7 +51,7 @@ fs::path WorkDir() {
 
 // Runs headless Chromium on `page` with `mode` ("--dump-dom" or "--screenshot=FILE"); stdout
 // into `out_file`. A fresh profile each time, removed after.
-void RunChromium(const fs::path& page, int height, const std::string& mode,
+void RunChromium(const fs::path& page, int width, int height, const std::string& mode,
                  const fs::path& out_file) {
   char profile[] = "/tmp/feedcheck-chromium-XXXXXX";
   REQUIRE(mkdtemp(profile) != nullptr);
@@ -56,7 +60,7 @@ void RunChromium(const fs::path& page, int height, const std::string& mode,
       "--disable-background-networking --disable-component-update --disable-sync --no-first-run "
       "--user-data-dir='{}' --hide-scrollbars --force-device-scale-factor=1 "
       "--window-size={},{} {} 'file://{}' >'{}' 2>'{}.log'",
-      Chromium(), profile, kWidth, height, mode, page.string(), out_file.string(),
+      Chromium(), profile, width, height, mode, page.string(), out_file.string(),
       out_file.string());
   int status = std::system(cmd.c_str());
   fs::remove_all(profile);
@@ -64,6 +68,37 @@ void RunChromium(const fs::path& page, int height, const std::string& mode,
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
 }
+
+// Headless Chromium keeps its window at least 500 px wide. A narrower screen is an iframe of
+// that width at the top left of the window: the page inside lays out (and matches its media
+// queries) at the iframe's width. srcdoc keeps the page same-origin with the wrapper, so the
+// measuring script can write its result where --dump-dom sees it.
+constexpr int kNarrowestWindow = 500;
+
+std::string InFrame(const std::string& html, int width, int height) {
+  std::string escaped;
+  escaped.reserve(html.size() + html.size() / 8);
+  for (char c : html) {
+    if (c == '&')
+      escaped += "&amp;";
+    else if (c == '"')
+      escaped += "&quot;";
+    else
+      escaped += c;
+  }
+  return fmt::format(
+      "<!doctype html><html><head><meta charset=\"utf-8\"></head><body style=\"margin:0;"
+      "background:#fff\"><iframe style=\"display:block;border:0;width:{}px;height:{}px\" "
+      "srcdoc=\"{}\"></iframe></body></html>",
+      width, height, escaped);
+}
+
+// The page as Chromium gets it at `width`: itself, or in an iframe of that width.
+std::string AtWidth(const std::string& html, int width, int height) {
+  return width < kNarrowestWindow ? InFrame(html, width, height) : html;
+}
+
+int WindowWidth(int width) { return std::max(width, kNarrowestWindow); }
 
 std::string Unescape(std::string s) {
   const std::pair<const char*, const char*> entities[] = {
@@ -76,7 +111,7 @@ std::string Unescape(std::string s) {
 }
 
 // The page with the measuring script before </body>, laid out and measured.
-json Measure(const std::string& html, const std::string& name) {
+json Measure(const std::string& html, const std::string& name, int width = kWidth) {
   std::string script = testing::ReadFileOrEmpty(std::string(FEEDCHECK_SOURCE_DIR) +
                                                 "/tests/reports/text_geometry.js");
   REQUIRE_FALSE(script.empty());
@@ -85,8 +120,8 @@ json Measure(const std::string& html, const std::string& name) {
   REQUIRE(body_end != std::string::npos);
   probed.insert(body_end, "<script>\n" + script + "\n</script>\n");
   fs::path page = WorkDir() / (name + "_measured.html"), dom = WorkDir() / (name + "_dom.html");
-  std::ofstream(page) << probed;
-  RunChromium(page, 900, "--dump-dom", dom);
+  std::ofstream(page) << AtWidth(probed, width, 900);
+  RunChromium(page, WindowWidth(width), 900, "--dump-dom", dom);
   std::string text = testing::ReadFileOrEmpty(dom.string());
   size_t begin = text.rfind("FEEDCHECK-GEOMETRY"), end = text.rfind("END-GEOMETRY");
   INFO(dom.string());
@@ -118,22 +153,51 @@ double DrawnShare(const testing::Image& img, const json& chart) {
   return all == 0 ? 0 : static_cast<double>(drawn) / static_cast<double>(all);
 }
 
-// The whole page at 1280 px; each chart's area must be drawn on.
-void CheckChartsDrawn(const std::string& html, const json& geometry, const std::string& name) {
+// The whole page at `width`; each chart's area must be drawn on.
+void CheckChartsDrawn(const std::string& html, const json& geometry, const std::string& name,
+                      int width = kWidth) {
   int height = std::min(geometry["height"].get<int>(), 16000);
   fs::path page = WorkDir() / (name + ".html"), png = WorkDir() / (name + ".png");
-  std::ofstream(page) << html;
+  std::ofstream(page) << AtWidth(html, width, height);
   fs::remove(png);
-  RunChromium(page, height, "--screenshot='" + png.string() + "'", WorkDir() / (name + ".out"));
+  RunChromium(page, WindowWidth(width), height, "--screenshot='" + png.string() + "'",
+              WorkDir() / (name + ".out"));
   testing::Image img;
   std::string error;
   REQUIRE(testing::DecodePng(png.string(), &img, &error));
-  CHECK(img.width == kWidth);
+  CHECK(img.width == WindowWidth(width));
   for (const auto& chart : geometry["charts"]) {
     double share = DrawnShare(img, chart);
     INFO(chart.dump() << ": " << share * 100 << "% drawn");
     CHECK(share > 0.03);
   }
+}
+
+// At phone width: the page fits the window (no sideways scroll) and no chart text is drawn
+// under 10 px.
+void CheckPhoneFit(const json& g) {
+  INFO("page " << g["scroll_width"] << " px wide in a " << g["width"] << " px window");
+  CHECK(g["width"] == kPhoneWidth);
+  CHECK(g["scroll_width"].get<int>() <= kPhoneWidth);
+  INFO("smallest chart text " << g["smallest_font_px"] << " px: " << g["smallest_text"]);
+  CHECK(g["smallest_font_px"].get<double>() >= 10);
+}
+
+// Every chart figure sits above the findings: the charts answer the verdict first.
+void CheckChartsBeforeFindings(const json& g) {
+  double findings = g["findings_y"].get<double>();
+  REQUIRE(findings > 0);
+  REQUIRE_FALSE(g["figures"].empty());
+  for (const auto& f : g["figures"]) {
+    INFO(f.dump());
+    CHECK(f["y"].get<double>() < findings);
+  }
+}
+
+bool HasMarker(const json& g, const std::string& tag) {
+  for (const auto& m : g["markers"])
+    if (m == tag) return true;
+  return false;
 }
 
 std::string RenderHtml(const Report& report) {
@@ -161,18 +225,71 @@ TEST_CASE("Chromium geometry: a page built to be wrong is caught", "[reports][ch
   CHECK(overlap);
 }
 
+TEST_CASE("Chromium geometry: a page too wide for a phone is caught", "[reports][chromium]") {
+  // The phone's control: a 923 px wide block and a 1140 px chart squeezed to fit the window.
+  std::string bad =
+      "<!doctype html><html><head><meta name=\"viewport\" content=\"width=device-width\">"
+      "</head><body><div style=\"width:923px\">wide</div><svg class=\"chart\" "
+      "viewBox=\"0 0 1140 200\" style=\"width:100%\" aria-label=\"squeezed\"><text x=\"10\" "
+      "y=\"20\" style=\"font-size:11px\">tick</text></svg></body></html>";
+  json g = Measure(bad, "phone_control", kPhoneWidth);
+  CHECK(g["width"] == kPhoneWidth);
+  CHECK(g["scroll_width"].get<int>() > kPhoneWidth);
+  CHECK(g["smallest_font_px"].get<double>() < 10);
+  CHECK(g["smallest_font_px"].get<double>() > 0);
+}
+
+// The markers that answer the sample's verdicts: the sweep's knee, the break-even and the median
+// file, the GPUs' busy threshold, the NICs, the account's limit, and the request-rate finding's
+// demand against its limit.
+const char* const kSampleMarkers[] = {"knee",
+                                      "break-even",
+                                      "median-file",
+                                      "busy-threshold",
+                                      "nic",
+                                      "limit",
+                                      "requests-beyond-account"};
+
 TEST_CASE("Chromium geometry: the sample report's text fits at 1280 px", "[reports][chromium]") {
-  std::string html = RenderHtml(testing::MakeSampleReport(100));
+  std::string html = RenderHtml(testing::MakeChartSampleReport(100));
   json g = Measure(html, "sample");
   CHECK(g["width"] == kWidth);
-  CHECK(g["charts"].size() >= 7);  // every chart of the sample, the timeline's three panels too
+  // Every chart of the sample (the timeline's three panels, two gauges, the listing too).
+  CHECK(g["charts"].size() >= 10);
   CHECK(g["texts"].get<int>() > 100);
   INFO(Problems(g));
   CHECK(g["problems"].empty());
+  CHECK(g["scroll_width"].get<int>() <= kWidth);
+  for (const char* tag : kSampleMarkers) {
+    INFO(tag << " in " << g["markers"].dump());
+    CHECK(HasMarker(g, tag));
+  }
+  CheckChartsBeforeFindings(g);
   CheckChartsDrawn(html, g, "sample");
 }
 
-TEST_CASE("Chromium geometry: the demo post-mortem's text fits at 1280 px", "[reports][chromium]") {
+TEST_CASE("Chromium geometry: the sample report fits a 400 px phone", "[reports][chromium]") {
+  std::string html = RenderHtml(testing::MakeChartSampleReport(100));
+  json g = Measure(html, "sample_phone", kPhoneWidth);
+  CheckPhoneFit(g);
+  CHECK(g["charts"].size() >= 10);
+  INFO(Problems(g));
+  CHECK(g["problems"].empty());
+  for (const char* tag : kSampleMarkers) {
+    INFO(tag << " in " << g["markers"].dump());
+    CHECK(HasMarker(g, tag));
+  }
+  // One column: every chart starts at the same left edge.
+  std::set<int> lefts;
+  for (const auto& c : g["charts"]) lefts.insert(c["x"].get<int>());
+  CHECK(lefts.size() == 1);
+  CheckChartsBeforeFindings(g);
+  CheckChartsDrawn(html, g, "sample_phone", kPhoneWidth);
+}
+
+namespace {
+
+std::string DemoPostmortemHtml() {
   fs::path html = WorkDir() / "demo_report.html";
   fs::remove(html);
   std::string cmd = fmt::format(
@@ -183,12 +300,39 @@ TEST_CASE("Chromium geometry: the demo post-mortem's text fits at 1280 px", "[re
   INFO(cmd);
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
-  std::string text = testing::ReadFileOrEmpty(html.string());
+  return testing::ReadFileOrEmpty(html.string());
+}
+
+}  // namespace
+
+TEST_CASE("Chromium geometry: the demo post-mortem's text fits at 1280 px", "[reports][chromium]") {
+  std::string text = DemoPostmortemHtml();
   json g = Measure(text, "demo");
   CHECK(g["charts"].size() >= 3);  // utilisation, activity lanes, egress
   INFO(Problems(g));
   CHECK(g["problems"].empty());
   // The demo's 5-second upload, an hour and a half after the GPUs stopped, is folded and named.
   CHECK(text.find("folded: upload at") != std::string::npos);
+  // The busy threshold the starved time is measured against, the account's limit and the
+  // nodes' NICs on the egress panel.
+  for (const char* tag : {"busy-threshold", "limit", "nic"}) {
+    INFO(tag << " in " << g["markers"].dump());
+    CHECK(HasMarker(g, tag));
+  }
+  CheckChartsBeforeFindings(g);
   CheckChartsDrawn(text, g, "demo");
+}
+
+TEST_CASE("Chromium geometry: the demo post-mortem fits a 400 px phone", "[reports][chromium]") {
+  std::string text = DemoPostmortemHtml();
+  json g = Measure(text, "demo_phone", kPhoneWidth);
+  CheckPhoneFit(g);
+  CHECK(g["charts"].size() >= 3);
+  INFO(Problems(g));
+  CHECK(g["problems"].empty());
+  for (const char* tag : {"busy-threshold", "limit", "nic"}) {
+    INFO(tag << " in " << g["markers"].dump());
+    CHECK(HasMarker(g, tag));
+  }
+  CheckChartsDrawn(text, g, "demo_phone", kPhoneWidth);
 }

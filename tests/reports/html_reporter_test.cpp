@@ -181,3 +181,124 @@ TEST_CASE("the timeline zooms to the GPU samples and folds a late upload", "[rep
   // Without the upload nothing is folded on the lanes.
   CHECK(Html(testing::MakeSampleReport(20)).find("folded: upload") == std::string::npos);
 }
+
+namespace {
+// The SVG (desk rendering) whose aria-label is `label`, or "".
+std::string DeskSvg(const std::string& html, const std::string& label) {
+  size_t at = html.find("aria-label=\"" + label + "\"");
+  if (at == std::string::npos) return "";
+  return html.substr(at, html.find("</svg>", at) - at);
+}
+}  // namespace
+
+TEST_CASE("the throughput chart rings the knee the sweep found", "[reports][html]") {
+  std::string svg = DeskSvg(Html(testing::MakeChartSampleReport(20)), "Throughput vs concurrency");
+  REQUIRE_FALSE(svg.empty());
+  CHECK(svg.find("data-marker=\"knee\"") != std::string::npos);
+  // Concurrency and rate, from probe.throughput.best_concurrency and knee_gbps.
+  CHECK(svg.find("knee: 16 connections, 8.90 Gbit/s") != std::string::npos);
+  // Without the knee facts there is no ring (nothing is guessed from the curve).
+  CHECK(DeskSvg(Html(testing::MakeSampleReport(20)), "Throughput vs concurrency")
+            .find("data-marker=\"knee\"") == std::string::npos);
+}
+
+TEST_CASE("time per request marks the break-even and the median file", "[reports][html]") {
+  std::string svg =
+      DeskSvg(Html(testing::MakeChartSampleReport(20)), "Time per request vs object size");
+  REQUIRE_FALSE(svg.empty());
+  CHECK(svg.find("data-marker=\"break-even\"") != std::string::npos);
+  CHECK(svg.find("break-even: 14.5 MB") != std::string::npos);
+  CHECK(svg.find("data-marker=\"median-file\"") != std::string::npos);
+  CHECK(svg.find("median file: 110 KiB") != std::string::npos);
+}
+
+TEST_CASE("the latency CDF draws the time to first byte last and thin", "[reports][html]") {
+  std::string svg = DeskSvg(Html(testing::MakeSampleReport(20)), "Latency distribution (CDF)");
+  REQUIRE_FALSE(svg.empty());
+  size_t total =
+      svg.find("<polyline fill=\"none\" stroke=\"" + std::string(palette::kLatencyTotal));
+  size_t ttfb = svg.find("<polyline fill=\"none\" stroke=\"" + std::string(palette::kLatencyTtfb));
+  REQUIRE(total != std::string::npos);
+  REQUIRE(ttfb != std::string::npos);
+  CHECK(ttfb > total);  // on top
+  CHECK(svg.find("stroke-width=\"8\" stroke-linejoin", total) < ttfb);
+  CHECK(svg.find("stroke-opacity=\"0.45\"", total) < ttfb);
+  // Both in the legend, each as drawn.
+  CHECK(svg.find(">time to first byte</text>") != std::string::npos);
+  CHECK(svg.find(">whole request</text>") != std::string::npos);
+}
+
+TEST_CASE("the timeline marks the busy threshold and names its lane colours", "[reports][html]") {
+  std::string html = Html(testing::MakeChartSampleReport(20));
+  std::string util = DeskSvg(html, "GPU utilisation over time");
+  CHECK(util.find("data-marker=\"busy-threshold\"") != std::string::npos);
+  CHECK(util.find("busy threshold (10%)") != std::string::npos);
+  std::string lanes = DeskSvg(html, "data-runtime activity, starved GPU time and throttling");
+  for (const char* name : {">data runtime activity</text>", ">failed</text>",
+                           ">GPUs starved</text>", ">throttled</text>"}) {
+    INFO(name);
+    CHECK(lanes.find(name) != std::string::npos);
+  }
+  std::string egress = DeskSvg(html, "storage account egress over time");
+  CHECK(egress.find("data-marker=\"nic\"") != std::string::npos);
+  CHECK(egress.find("nodes&#39; NICs together") != std::string::npos);
+}
+
+TEST_CASE("a finding's demand against its limit is charted", "[reports][html]") {
+  std::string html = Html(testing::MakeChartSampleReport(20));
+  size_t at = html.find("data-marker=\"requests-beyond-account\"");
+  REQUIRE(at != std::string::npos);
+  std::string svg = html.substr(at, html.find("</svg>", at) - at);
+  CHECK(svg.find("549,316/s") != std::string::npos);
+  CHECK(svg.find("40,000/s") != std::string::npos);
+  CHECK(svg.find(std::string(palette::kDemand)) != std::string::npos);
+  CHECK(svg.find("data-marker=\"limit\"") != std::string::npos);
+  CHECK(html.find("What the plan needs against the limit it meets: 13.7x.") != std::string::npos);
+  CHECK(svg.find(">needed</tspan>") != std::string::npos);
+  // An observed finding shows what the job reached.
+  CHECK(html.find("What the job reached against the limit it met.") != std::string::npos);
+  CHECK(html.find(">observed</tspan>: 120 Gbit/s") != std::string::npos);
+  // The critical request rate is charted before the other gauge (findings' order).
+  CHECK(at < html.find("data-marker=\"account-egress-limit\""));
+}
+
+TEST_CASE("listing is charted as entries over time, even for one page", "[reports][html]") {
+  Report r = testing::MakeChartSampleReport(20);
+  for (auto& s : r.evidence.series) {
+    if (s.key == "probe.list.page_ms") s.points = {{1, 42.5}};
+    if (s.key == "probe.list.entries_by_time") s.points = {{0, 0}, {0.0425, 812}};
+  }
+  std::string html = Html(r);
+  std::string svg = DeskSvg(html, "Listing: entries over time");
+  REQUIRE_FALSE(svg.empty());
+  CHECK(svg.find("<polyline") != std::string::npos);
+  CHECK(svg.find("52,000 a second") != std::string::npos);
+  CHECK(html.find("<p class=\"stat\">") == std::string::npos);
+}
+
+TEST_CASE("charts come after the verdict, before the findings, for desk and phone",
+          "[reports][html]") {
+  std::string html = Html(testing::MakeChartSampleReport(20));
+  size_t charts = html.find("<h2>Charts</h2>");
+  REQUIRE(charts != std::string::npos);
+  CHECK(charts > html.find("class=\"banner"));
+  CHECK(charts < html.find("<h2>Findings</h2>"));
+  // Each figure holds a desk drawing and a phone one, 360 units wide.
+  size_t figures = 0, phones = 0;
+  for (size_t at = html.find("<figure"); at != std::string::npos; at = html.find("<figure", at + 1))
+    ++figures;
+  for (size_t at = html.find("<div class=\"for-phone\"><svg class=\"chart\" viewBox=\"0 0 360 ");
+       at != std::string::npos;
+       at = html.find("<div class=\"for-phone\"><svg class=\"chart\" viewBox=\"0 0 360 ", at + 1))
+    ++phones;
+  CHECK(figures >= 8);
+  CHECK(phones == figures);
+  CHECK(html.find("@media (max-width:640px)") != std::string::npos);
+  // Without any chart drawn, the notes stay below the findings.
+  Report bare = testing::MakeSampleReport(5);
+  bare.evidence.series.clear();
+  bare.evidence.timeline.clear();
+  bare.findings.clear();
+  std::string none = Html(bare);
+  CHECK(none.find("<h2>Charts</h2>") > none.find("<h2>Findings</h2>"));
+}

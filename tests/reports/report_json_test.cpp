@@ -53,6 +53,29 @@ TEST_CASE("a report round-trips through JSON unchanged", "[reports][json]") {
   REQUIRE(back.result.size() == 3);
 }
 
+TEST_CASE("a finding's gauge round-trips; a broken one is dropped with a warning",
+          "[reports][json]") {
+  Report charted = testing::MakeChartSampleReport(10);
+  json first = ReportToJson(charted);
+  REQUIRE(first["findings"][0]["gauge"].is_object());
+  CHECK(first["findings"][0]["gauge"]["demand"] == 549316);
+  CHECK(first["findings"][0]["gauge"]["unit"] == "/s");
+  Report back;
+  DiagnosticList diags;
+  REQUIRE(ReportFromJson(first, "mem.json", &back, &diags));
+  CHECK(diags.total() == 0);
+  REQUIRE(back.findings[0].gauge);
+  CHECK(back.findings[0].gauge->limit == 40000);
+  CHECK(back.findings[0].gauge->unit == Unit::kPerSecond);
+  CHECK(ReportToJson(back) == first);
+  first["findings"][0]["gauge"]["unit"] = "furlongs";
+  Report broken;
+  DiagnosticList warned;
+  REQUIRE(ReportFromJson(first, "edited.json", &broken, &warned));
+  CHECK_FALSE(broken.findings[0].gauge);
+  CHECK(AllMessages(warned).find("gauge") != std::string::npos);
+}
+
 TEST_CASE("a saved file loads back", "[reports][json]") {
   std::string path = TempFile("saved.json", ReportToJson(testing::MakeSampleReport(5)).dump(2));
   Report back;

@@ -234,4 +234,52 @@ Report MakeSampleReport(size_t points) {
   return r;
 }
 
+Report MakeChartSampleReport(size_t points) {
+  Report r = MakeSampleReport(points);
+  FactSet& f = r.evidence.facts;
+  f.Set(NumberFact("probe.throughput.knee_gbps", 8.9, Unit::kGbps, Measured("probe throughput")));
+  f.Set(NumberFact("probe.throughput.best_concurrency", 16, Unit::kCount,
+                   Measured("probe throughput")));
+  f.Set(NumberFact("probe.smallfile.breakeven_bytes", 14.5e6, Unit::kBytes,
+                   Measured("probe smallfiles")));
+  f.Set(NumberFact("gpu.busy_threshold_percent", 10, Unit::kPercent, Observed("gpu.csv", 0)));
+  f.Set(NumberFact("egress.nics_gbps", 800, Unit::kGbps, {FactOrigin::kDerived, "egress"}));
+  f.Set(NumberFact("probe.list.entries_per_s", 52000, Unit::kPerSecond, Measured("probe list")));
+  Series listed =
+      MakeSeries("probe.list.entries_by_time", "entries listed", "time since the first request",
+                 Unit::kSeconds, "entries listed", Unit::kCount);
+  listed.points.push_back({0, 0});
+  for (int page = 1; page <= 10; ++page)
+    listed.points.push_back({0.096 * page + 0.004 * std::sin(page), 5000.0 * page});
+  r.evidence.series.push_back(listed);
+
+  Finding requests;
+  requests.rule_id = "requests-beyond-account";
+  requests.severity = Severity::kCritical;
+  requests.escalated = true;
+  requests.title =
+      "Small files at the rate the nodes and the account allow would exceed the account's "
+      "request limit";
+  requests.message =
+      "Reading files of 64 KiB at 200 Gbit/s takes a request rate of 549,316, over the "
+      "account's 40,000 /s.";
+  requests.excess = 13.73;
+  requests.gauge = FindingGauge{549316, 40000, Unit::kPerSecond};
+  requests.bottleneck = Bottleneck::kRequestRate;
+  requests.basis = FindingBasis::kCapacity;
+  // A long URL, as the built-in rules cite: it must wrap at phone width, not widen the page.
+  requests.source =
+      "Azure ML docs, \"Access data in a job\", sections \"Storage load\" and \"Scaling across "
+      "multiple storage accounts\", "
+      "https://learn.microsoft.com/azure/machine-learning/how-to-read-write-data-v2; limits from "
+      "\"Scalability and performance targets for standard storage accounts\", "
+      "https://learn.microsoft.com/azure/storage/common/scalability-targets-standard-account";
+  requests.rule_file = "rules/builtin/egress.yaml";
+  requests.rule_line = 33;
+  r.context.target = "http://127.0.0.1:10450/devstoreaccount1/charts-preflight-sample-9405";
+  r.findings.insert(r.findings.begin(), requests);
+  r.findings[1].gauge = FindingGauge{119.6, 120, Unit::kGbps};
+  return r;
+}
+
 }  // namespace feedcheck::testing

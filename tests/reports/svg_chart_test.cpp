@@ -131,3 +131,62 @@ TEST_CASE("a lane chart names what its range folded", "[reports][svg]") {
   CHECK(svg.find("folded: late at 00:15:00") != std::string::npos);
   CHECK(svg.find("#222222") == std::string::npos);  // the bar outside the range is not drawn
 }
+
+TEST_CASE("a phone-width chart gets fewer ticks than a desk one", "[reports][svg]") {
+  auto x_ticks = [](int width) {
+    LineChart chart(width, 300);
+    chart.x.scale = Scale::kLog;
+    chart.x.format = TickFormat::kBytes;
+    chart.x.log_base = 4;
+    chart.Add(Line{"l", {{4096, 1}, {268435456, 2}}, "#111111", false, false});
+    std::string svg = chart.Render("t");
+    std::regex tick("<text class=\"tick\" x=\"[0-9.]+\" y=\"[0-9.]+\" text-anchor=\"middle\">");
+    return std::distance(std::sregex_iterator(svg.begin(), svg.end(), tick),
+                         std::sregex_iterator());
+  };
+  long desk = x_ticks(560), phone = x_ticks(360);
+  CHECK(desk == 9);  // 4 KiB .. 256 MiB, every power of 4
+  CHECK(phone < desk);
+  CHECK(phone >= 2);
+  CHECK(LogTicks(4096, 268435456, 4, 5).size() <= 5);
+  // A phone-width legend starts at the left edge, not under the plot.
+  CHECK(LegendLeft(360) < kMarginLeft);
+  CHECK(LegendLeft(560) == kMarginLeft);
+}
+
+TEST_CASE("markers and vertical lines are drawn, tagged and named", "[reports][svg]") {
+  LineChart chart(560, 300);
+  chart.x.scale = Scale::kLog;
+  chart.Add(Line{"measured", {{1, 1}, {2, 4}, {4, 6}, {8, 6.1}}, "#111111", false, true});
+  chart.Add(Marker{4, 6, "knee: 4 connections", "#222222", "knee"});
+  // A vertical line beyond the data widens the x range rather than being lost.
+  chart.Add(VerticalLine{64, "break-even", "#333333", "break-even"});
+  std::string svg = chart.Render("t");
+  CHECK(svg.find("<g data-marker=\"knee\">") != std::string::npos);
+  CHECK(svg.find("<title>knee: 4 connections</title>") != std::string::npos);
+  CHECK(svg.find(">knee: 4 connections</text>") != std::string::npos);  // in the legend
+  std::smatch m;
+  REQUIRE(std::regex_search(svg, m,
+                            std::regex("<line x1=\"([0-9.]+)\"[^>]*data-marker=\"break-even\"")));
+  CHECK(std::stod(m[1]) <= 560 - kMarginRight + 0.1);
+  CHECK(std::stod(m[1]) > 400);  // at the right end: 64 is the largest x
+}
+
+TEST_CASE("a lane chart's legend names the colours; a long note wraps", "[reports][svg]") {
+  std::string note(200, 'x');
+  for (size_t i = 9; i < note.size(); i += 10) note[i] = ' ';
+  std::string svg = LaneChart(360, {"a"}, {{"a", 0, 10, "#111111", "x"}}, 0, 10,
+                              TickFormat::kNumber, "lanes", note, {{"throttled", "#111111"}});
+  CHECK(svg.find(
+            "<rect x=\"8.0\" y=\"9.0\" width=\"18\" height=\"10\" rx=\"2\" fill=\"#111111\"/>") !=
+        std::string::npos);
+  CHECK(svg.find(">throttled</text>") != std::string::npos);
+  std::regex line("<text class=\"chart-note\" x=\"[0-9.]+\" y=\"[0-9.]+\">([^<]*)</text>");
+  long lines = 0;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), line); it != std::sregex_iterator();
+       ++it) {
+    ++lines;
+    CHECK(static_cast<double>((*it)[1].length()) * 6.4 <= 360 - 16);
+  }
+  CHECK(lines >= 4);
+}

@@ -1,6 +1,7 @@
-// Measures every text of the HTML report as Chromium lays it out at the window's width, and
-// writes what it finds into <pre id="feedcheck-geometry"> as JSON (read back by
-// chromium_geometry_test.cpp through --dump-dom). A problem is text outside its chart's SVG
+// Measures every text of the HTML report as Chromium lays it out at the window's width (its
+// box and the size it is drawn at), the page's own width, the chart markers shown and where the
+// charts sit against the findings, and writes what it finds into <pre id="feedcheck-geometry">
+// as JSON (read back by chromium_geometry_test.cpp through --dump-dom). A problem is text outside its chart's SVG
 // (clipped by the viewBox), a line or marker drawn past it, two texts of one chart overlapping,
 // or a heading wider than its card.
 (function () {
@@ -10,14 +11,27 @@
   const describe = (el) => (el.textContent || "").trim().slice(0, 60);
   const page = (r) => ({
     x: r.left + window.scrollX, y: r.top + window.scrollY, w: r.width, h: r.height});
+  let smallestFontPx = Infinity, smallestText = "";
+  const markers = [];
   document.querySelectorAll("svg.chart").forEach((svg, index) => {
     const box = svg.getBoundingClientRect();
+    // A chart drawn for the other screen size is hidden (display:none): not on the page.
+    if (box.width === 0 || box.height === 0) return;
+    svg.querySelectorAll("[data-marker]").forEach((el) => markers.push(el.getAttribute("data-marker")));
+    if (svg.hasAttribute("data-marker")) markers.push(svg.getAttribute("data-marker"));
     const label = svg.getAttribute("aria-label") || "chart " + index;
     charts.push(Object.assign({label: label}, page(box)));
     const texts = Array.from(svg.querySelectorAll("text"))
         .map((t) => ({el: t, r: t.getBoundingClientRect()}))
         .filter((t) => t.r.width > 0 && t.r.height > 0);
     texts.forEach((t) => {
+      // The size the text is drawn at on screen: its CSS size in user units times the SVG's scale.
+      const m = t.el.getScreenCTM();
+      const px = parseFloat(getComputedStyle(t.el).fontSize) * Math.hypot(m.a, m.b);
+      if (px < smallestFontPx) {
+        smallestFontPx = px;
+        smallestText = describe(t.el);
+      }
       if (t.r.left < box.left - tolerance || t.r.right > box.right + tolerance ||
           t.r.top < box.top - tolerance || t.r.bottom > box.bottom + tolerance)
         problems.push({kind: "clipped", chart: label, text: describe(t.el),
@@ -57,10 +71,23 @@
   // The markers are built, so the script's own text (also in the dumped DOM) never holds them.
   out.textContent = "FEEDCHECK-" + "GEOMETRY" + JSON.stringify({
     width: document.documentElement.clientWidth,
+    // Wider than the window means the page scrolls sideways: something does not fit.
+    scroll_width: document.documentElement.scrollWidth,
+    smallest_font_px: smallestFontPx === Infinity ? 0 : smallestFontPx,
+    smallest_text: smallestText,
+    markers: markers,
+    figures: Array.from(document.querySelectorAll("figure[data-chart]")).map((f) => ({
+      chart: f.getAttribute("data-chart"), y: f.getBoundingClientRect().top + window.scrollY})),
+    findings_y: (() => {
+      const h = Array.from(document.querySelectorAll("h2")).find((e) => e.textContent === "Findings");
+      return h ? h.getBoundingClientRect().top + window.scrollY : -1;
+    })(),
     height: document.documentElement.scrollHeight,
     texts: document.querySelectorAll("svg.chart text").length,
     charts: charts,
     problems: problems,
   }) + "END-" + "GEOMETRY";
-  document.body.appendChild(out);
+  // In an iframe (a window narrower than Chromium allows), the result goes to the page that
+  // --dump-dom prints.
+  (window.parent !== window ? window.parent.document : document).body.appendChild(out);
 })();

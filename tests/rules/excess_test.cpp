@@ -1,5 +1,6 @@
-// The rule field `excess:` (how far past a limit, a ratio) and `critical_above:` (the excess
-// past which a finding is critical), and the order of findings they give.
+// The rule field `excess:` (how far past a limit, a ratio), `critical_above:` (the excess past
+// which a finding is critical) and the order of findings they give; `demand:` and `limit:`, the
+// two sides of the ratio a chart draws.
 #include <catch2/catch.hpp>
 
 #include "rules/rule_set.h"
@@ -95,6 +96,80 @@ TEST_CASE("excess must be a ratio, critical_above a number above 1", "[rules][ex
   CHECK_FALSE(unknown.first);
   CHECK(unknown.second.find("did you mean 'node.count'") != std::string::npos);
   CHECK(load("  excess: node.count / 2\n  critical_above: 3\n").first);
+}
+
+TEST_CASE("demand and limit give a finding its gauge, in the limit's unit", "[rules][excess]") {
+  RuleSet set;
+  DiagnosticList d;
+  REQUIRE(set.LoadText("gauge.yaml", R"(
+- id: requests
+  severity: warning
+  title: requests over the limit
+  when: min(node.count * node.nic_gbps, account.egress_gbps) / dataset.median_file_bytes > account.requests_per_s
+  say: requests
+  excess: min(node.count * node.nic_gbps, account.egress_gbps) / dataset.median_file_bytes / account.requests_per_s
+  demand: min(node.count * node.nic_gbps, account.egress_gbps) / dataset.median_file_bytes
+  limit: account.requests_per_s
+  source: test
+- id: egress
+  severity: warning
+  title: NICs over egress
+  when: node.count > 10
+  say: egress
+  demand: node.count * 24000Mbit/s
+  limit: account.egress_gbps
+  source: test
+)",
+                       &d));
+  // 200 Gbit/s / 64 KiB = 381,470/s against 40,000; 12 x 24 Gbit/s = 288 against 200 Gbit/s.
+  auto result = set.Evaluate(
+      Facts({"node.count=12", "node.nic_gbps=24Gbit/s", "account.egress_gbps=200Gbit/s",
+             "account.requests_per_s=40000/s", "dataset.median_file_bytes=64KiB"}));
+  REQUIRE(result.findings.size() == 2);
+  const Finding& requests = result.findings[0];
+  REQUIRE(requests.gauge);
+  CHECK(requests.gauge->demand == Approx(200e9 / 8 / 65536));
+  CHECK(requests.gauge->limit == Approx(40000));
+  CHECK(requests.gauge->unit == Unit::kPerSecond);
+  CHECK(requests.gauge->demand / requests.gauge->limit == Approx(*requests.excess));
+  const Finding& egress = result.findings[1];
+  REQUIRE(egress.gauge);
+  CHECK(egress.gauge->demand == Approx(288));  // converted from Mbit/s to the limit's Gbit/s
+  CHECK(egress.gauge->limit == Approx(200));
+  CHECK(egress.gauge->unit == Unit::kGbps);
+  // A fact missing: the finding stands, without a gauge.
+  auto partial = set.Evaluate(Facts({"node.count=12"}));
+  REQUIRE(partial.findings.size() == 1);
+  CHECK(partial.findings[0].rule_id == "egress");
+  CHECK_FALSE(partial.findings[0].gauge);
+}
+
+TEST_CASE("demand and limit come together, in one dimension", "[rules][excess]") {
+  auto load = [](const std::string& extra) {
+    RuleSet set;
+    DiagnosticList d;
+    std::string yaml =
+        "- id: r\n  severity: warning\n  title: t\n  when: node.count > 1\n"
+        "  say: s\n  source: x\n" +
+        extra;
+    bool ok = set.LoadText("bad.yaml", yaml, &d);
+    std::string all;
+    for (const auto& diag : d.kept()) all += FormatDiagnostic(diag) + "\n";
+    return std::make_pair(ok, all);
+  };
+  auto half = load("  demand: node.count * node.nic_gbps\n");
+  CHECK_FALSE(half.first);
+  CHECK(half.second.find("R004") != std::string::npos);
+  CHECK(half.second.find("'demand' needs 'limit' too") != std::string::npos);
+  CHECK(half.second.find("bad.yaml:7:") != std::string::npos);
+  auto mixed = load("  demand: node.count * node.nic_gbps\n  limit: account.requests_per_s\n");
+  CHECK_FALSE(mixed.first);
+  CHECK(mixed.second.find("R104") != std::string::npos);
+  CHECK(mixed.second.find("demand and limit must measure one thing") != std::string::npos);
+  auto text = load("  demand: node.sku\n  limit: account.egress_gbps\n");
+  CHECK_FALSE(text.first);
+  CHECK(text.second.find("demand must be a number") != std::string::npos);
+  CHECK(load("  demand: node.count * node.nic_gbps\n  limit: account.egress_gbps\n").first);
 }
 
 TEST_CASE("if() says only what its premise supports", "[rules][evaluator]") {

@@ -151,10 +151,18 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
     std::string page = ReadFile(html);
     for (const char* title : {"Throughput vs concurrency", "Latency distribution (CDF)",
                               "Time per request vs object size", "Aggregate throughput vs nodes",
-                              "Listing: time per page"}) {
+                              "Listing: entries over time"}) {
       INFO(title);
       CHECK(page.find(title) != std::string::npos);
     }
+    // The markers that answer the verdict: the request rate needed against the account's
+    // limit (the critical finding), the sweep's knee, the small-file break-even.
+    for (const char* marker : {"requests-beyond-account", "knee", "break-even", "limit"}) {
+      INFO(marker);
+      CHECK(page.find(std::string("data-marker=\"") + marker + "\"") != std::string::npos);
+    }
+    // The charts answer the verdict before the findings do.
+    CHECK(page.find("<h2>Charts</h2>") < page.find("<h2>Findings</h2>"));
     CHECK(page.find("not drawn: this result has no <code>probe.") == std::string::npos);
     CHECK(page.find("account egress limit") != std::string::npos);
 
