@@ -14,7 +14,6 @@
 #include <system_error>
 #include <utility>
 
-#include "analyzers/analyzer_messages.h"
 #include "analyzers/azure_monitor_metrics.h"
 #include "analyzers/clock_offset.h"
 #include "analyzers/correlation.h"
@@ -28,6 +27,7 @@
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 #include "analyzers/tracing_line.h"
+#include "core/diagnostic_codes.h"
 
 namespace feedcheck::analyzers {
 
@@ -327,7 +327,7 @@ std::vector<std::string> SetAsideOtherAccounts(
         "not blamed on this job; save the metrics of the account the job read",
         account, fmt::format("'{}'", fmt::join(read, "', '")), rslex_file);
     result->evidence.diagnostics.Add(
-        {kCodeOtherAccountMetrics, DiagnosticSeverity::kWarning, why, {p, 0, 0}, "analyze", ""});
+        {codes::kOtherAccountMetrics, DiagnosticSeverity::kWarning, why, {p, 0, 0}, "analyze", ""});
   }
   return kept;
 }
@@ -376,13 +376,14 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
         result.skipped.push_back(
             {c.path, head.empty() ? "empty or unreadable" : "format not recognised"});
         if (c.explicit_file)
-          result.evidence.diagnostics.Add({kCodeFormatNotRecognised,
-                                           DiagnosticSeverity::kWarning,
-                                           fmt::format("format not recognised (use --format {})",
-                                                       fmt::join(FormatNames(), "|")),
-                                           {c.path, 0, 0},
-                                           "analyze",
-                                           ""});
+          result.evidence.diagnostics.Add(
+              {codes::kFormatNotRecognised,
+               DiagnosticSeverity::kWarning,
+               fmt::format("format not recognised (use --input-format {})",
+                           fmt::join(FormatNames(), "|")),
+               {c.path, 0, 0},
+               "analyze",
+               ""});
         continue;
       }
     }
@@ -401,7 +402,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
     if (!FeedFile(path, a, &error)) {
       result.skipped.push_back({path, error});
       result.evidence.diagnostics.Add(
-          {kCodeUnreadableFile, DiagnosticSeverity::kError, error, {path, 0, 0}, "analyze", ""});
+          {codes::kUnreadableFile, DiagnosticSeverity::kError, error, {path, 0, 0}, "analyze", ""});
       return;
     }
     result.anything_read = true;
@@ -448,7 +449,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
           if (smi && opt.gpu_utc_offset_s) {
             offset_s = -*opt.gpu_utc_offset_s;
             result.evidence.diagnostics.Add(
-                {kCodeGpuLocalTime,
+                {codes::kGpuLocalTime,
                  DiagnosticSeverity::kNote,
                  fmt::format("nvidia-smi timestamps read as local time {}, as --gpu-utc-offset "
                              "states (shifted {:+.2f} h)",
@@ -462,7 +463,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
                     LocalClockOffsetS(samples->first, samples->second, logs->first, logs->second)) {
               offset_s = *o;
               result.evidence.diagnostics.Add(
-                  {kCodeGpuLocalTime,
+                  {codes::kGpuLocalTime,
                    DiagnosticSeverity::kNote,
                    fmt::format("nvidia-smi timestamps have no zone and miss the data runtime's "
                                "UTC logs by hours: read as local time {} (shifted {:+.2f} h), a "

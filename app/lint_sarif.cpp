@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/diagnostic_codes.h"
 #include "core/json_text.h"
 
 #ifndef FEEDCHECK_VERSION
@@ -17,6 +18,9 @@ namespace feedcheck::app {
 namespace {
 
 constexpr const char* kSrcRoot = "%SRCROOT%";
+/// The public page lint's advice comes from.
+constexpr const char* kLintGuideUrl =
+    "https://learn.microsoft.com/azure/machine-learning/how-to-read-write-data-v2";
 
 const char* SarifLevel(Severity s) {
   switch (s) {
@@ -66,7 +70,9 @@ nlohmann::ordered_json ArtifactLocation(const std::string& file, const std::stri
 
 nlohmann::ordered_json Driver(std::map<std::string, size_t>* rule_index) {
   nlohmann::ordered_json rules_list = nlohmann::ordered_json::array();
-  for (const auto& c : rules::LintCodes()) {
+  // Every code lint can report: the registry's L family, in code order.
+  for (const DiagnosticCodeInfo& c : DiagnosticCodes()) {
+    if (c.code[0] != 'L') continue;
     (*rule_index)[c.code] = rules_list.size();
     nlohmann::ordered_json rule;
     rule["id"] = c.code;
@@ -74,14 +80,14 @@ nlohmann::ordered_json Driver(std::map<std::string, size_t>* rule_index) {
     rule["shortDescription"] = {{"text", c.summary}};
     rule["fullDescription"] = {{"text", fmt::format("{}. {}", c.summary, c.help)}};
     rule["help"] = {{"text", c.help}};
-    rule["helpUri"] = rules::kLintGuideUrl;
-    rule["defaultConfiguration"] = {{"level", c.level}};
+    rule["helpUri"] = kLintGuideUrl;
+    rule["defaultConfiguration"] = {{"level", SarifLevel(c.severity)}};
     rules_list.push_back(rule);
   }
   nlohmann::ordered_json driver;
   driver["name"] = "feedcheck";
   driver["version"] = FEEDCHECK_VERSION;
-  driver["informationUri"] = rules::kLintGuideUrl;
+  driver["informationUri"] = kLintGuideUrl;
   driver["rules"] = rules_list;
   return driver;
 }

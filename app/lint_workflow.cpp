@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <optional>
 
-#include "app/app_messages.h"
 #include "app/cluster_choice.h"
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
+#include "core/diagnostic_codes.h"
 #include "rules/advice.h"
 #include "rules/job_file.h"
 #include "rules/job_steps.h"
@@ -33,7 +33,7 @@ bool CheckFlags(const LintRequest& request, FactSet* flag_facts, Outcome* outcom
   if (!ResolveNode(kb, request.sku, "", &node, &error) ||
       !ResolveAccount(kb, request.region, request.account_kind, request.account_egress, &account,
                       &error)) {
-    AddMessage(&outcome->diagnostics, kCodeBadFlag, error.message);
+    AddMessage(&outcome->diagnostics, codes::kBadFlag, error.message);
     outcome->status = ExitStatus::kUsage;
     return false;
   }
@@ -71,7 +71,7 @@ std::optional<rules::LintProblem> NodeSizeProblem(const rules::JobFile& step,
                                                   const FactSet& facts) {
   if (facts.Find("node.sku")) return std::nullopt;
   rules::LintProblem p;
-  p.code = rules::kLintNodeSize;
+  p.code = codes::kLintNodeSize;
   p.severity = Severity::kInfo;
   const std::string on = step.compute.empty() ? std::string("serverless compute")
                                               : fmt::format("compute {}", step.compute);

@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "core/diagnostic_codes.h"
 #include "core/latency_histogram.h"
 #include "core/redact.h"
 #include "probes/budget_tracker.h"
@@ -17,7 +18,6 @@
 #include "probes/dataset_shape.h"
 #include "probes/http_errors.h"
 #include "probes/list_blobs_xml.h"
-#include "probes/probe_codes.h"
 
 namespace feedcheck {
 
@@ -269,7 +269,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     f.Set(NumberFact("probe.list.prefixes", static_cast<double>(prefixes), Unit::kCount, prov));
   }
   if (!complete) {
-    result.evidence.diagnostics.Add({kCodeListingIncomplete,
+    result.evidence.diagnostics.Add({codes::kListingIncomplete,
                                      DiagnosticSeverity::kWarning,
                                      "listing incomplete: " + stop,
                                      {},
@@ -395,14 +395,14 @@ ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& o
   }
   if (unreadable > 0)
     result.evidence.diagnostics.Add(
-        {kCodeEntriesUnreadable,
+        {codes::kEntriesUnreadable,
          DiagnosticSeverity::kWarning,
          fmt::format("{} entries could not be read or stat'ed", unreadable),
          {path, 0, 0},
          "list",
          ""});
   if (!complete)
-    result.evidence.diagnostics.Add({kCodeListingIncomplete,
+    result.evidence.diagnostics.Add({codes::kListingIncomplete,
                                      DiagnosticSeverity::kWarning,
                                      "listing incomplete: " + stop,
                                      {path, 0, 0},

@@ -9,10 +9,10 @@
 #include <set>
 #include <type_traits>
 
+#include "core/diagnostic_codes.h"
 #include "core/evidence_json.h"
 #include "reports/diagnosis_json.h"
 #include "reports/measurement_caveat.h"
-#include "reports/report_messages.h"
 
 namespace feedcheck {
 
@@ -78,7 +78,7 @@ json ContextToJson(const RunContext& c) {
 
 Diagnostic Bad(const std::string& file, const std::string& path, const std::string& message,
                DiagnosticSeverity severity = DiagnosticSeverity::kError) {
-  return Diagnostic{kCodeReportInvalid, severity, message, {file, 0, 0}, path, ""};
+  return Diagnostic{codes::kReportInvalid, severity, message, {file, 0, 0}, path, ""};
 }
 
 // Typed readers: a wrong type is a diagnostic naming the JSON path, and the default is kept.
@@ -458,7 +458,7 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
 }
 
 bool LoadReportFile(const std::string& path, Report* out, DiagnosticList* diags) {
-  std::optional<json> j = ReadJsonFile(path, kCodeReportUnreadable, diags);
+  std::optional<json> j = ReadJsonFile(path, codes::kReportUnreadable, diags);
   return j && ReportFromJson(*j, path, out, diags);
 }
 
