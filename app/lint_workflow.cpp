@@ -109,6 +109,22 @@ ReportTable ProblemTable(const std::vector<rules::LintProblem>& problems) {
   return t;
 }
 
+// The public page lint's advice comes from.
+constexpr const char* kLintGuideUrl =
+    "https://learn.microsoft.com/azure/machine-learning/how-to-read-write-data-v2";
+
+// Every code lint can report (the registry's L family, in code order), described for the formats
+// that list them before the problems (SARIF's rules).
+ReportCodes LintCodes() {
+  ReportCodes out;
+  out.uri = kLintGuideUrl;
+  for (const DiagnosticCodeInfo& c : DiagnosticCodes())
+    if (c.code[0] == 'L')
+      out.codes.push_back(
+          {c.code, c.name, c.summary, c.help, std::string(SeverityName(c.severity))});
+  return out;
+}
+
 void AddResults(const std::vector<rules::LintProblem>& problems, size_t evaluated, size_t skipped,
                 Report* report) {
   double by_severity[3] = {0, 0, 0};
@@ -129,6 +145,8 @@ void AddResults(const std::vector<rules::LintProblem>& problems, size_t evaluate
 LintOutcome RunLint(const LintRequest& request) {
   LintOutcome lint;
   Outcome& outcome = lint.outcome;
+  // Described from the start: a run stopped by its input still gets them in SARIF.
+  outcome.report.codes = LintCodes();
   rules::JobSteps job;
   // A job file with an error (instance_count: 0) is not linted as if it were right.
   if (!rules::ReadJobSteps(request.job, &job, &outcome.diagnostics) ||
