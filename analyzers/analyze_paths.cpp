@@ -14,7 +14,7 @@
 #include <system_error>
 #include <utility>
 
-#include "analyzers/analyzer_messages.h"
+#include "core/diagnostic_codes.h"
 #include "analyzers/azure_monitor_metrics.h"
 #include "analyzers/clock_offset.h"
 #include "analyzers/correlation.h"
@@ -273,7 +273,7 @@ std::vector<std::string> SetAsideOtherAccounts(
         "not blamed on this job; save the metrics of the account the job read",
         account, fmt::format("'{}'", fmt::join(read, "', '")), rslex_file);
     result->evidence.diagnostics.Add(
-        {kCodeOtherAccountMetrics, DiagnosticSeverity::kWarning, why, {p, 0, 0}, "analyze", ""});
+        {codes::kOtherAccountMetrics, DiagnosticSeverity::kWarning, why, {p, 0, 0}, "analyze", ""});
   }
   return kept;
 }
@@ -322,9 +322,9 @@ std::map<InputFormat, std::vector<std::string>> SniffAll(const AnalyzeRequest& r
         result->skipped.push_back(
             {c.path, head.empty() ? "empty or unreadable" : "format not recognised"});
         if (c.explicit_file)
-          result->evidence.diagnostics.Add({kCodeFormatNotRecognised,
+          result->evidence.diagnostics.Add({codes::kFormatNotRecognised,
                                             DiagnosticSeverity::kWarning,
-                                            fmt::format("format not recognised (use --format {})",
+                                            fmt::format("format not recognised (use --input-format {})",
                                                         fmt::join(FormatNames(), "|")),
                                             {c.path, 0, 0},
                                             "analyze",
@@ -368,7 +368,7 @@ double SmiClockOffsetS(const std::string& path, const Sniffed& s, const Analyzer
   if (opt.gpu_utc_offset_s) {
     double offset_s = -*opt.gpu_utc_offset_s;
     result->evidence.diagnostics.Add(
-        {kCodeGpuLocalTime,
+        {codes::kGpuLocalTime,
          DiagnosticSeverity::kNote,
          fmt::format("nvidia-smi timestamps read as local time {}, as --gpu-utc-offset "
                      "states (shifted {:+.2f} h)",
@@ -383,7 +383,7 @@ double SmiClockOffsetS(const std::string& path, const Sniffed& s, const Analyzer
   auto o = LocalClockOffsetS(s.smi_span->first, s.smi_span->second, logs->first, logs->second);
   if (!o) return 0;
   result->evidence.diagnostics.Add(
-      {kCodeGpuLocalTime,
+      {codes::kGpuLocalTime,
        DiagnosticSeverity::kNote,
        fmt::format("nvidia-smi timestamps have no zone and miss the data runtime's "
                    "UTC logs by hours: read as local time {} (shifted {:+.2f} h), a "
@@ -427,7 +427,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
     if (!FeedInput(std::move(file), a, &error)) {
       result.skipped.push_back({path, error});
       result.evidence.diagnostics.Add(
-          {kCodeUnreadableFile, DiagnosticSeverity::kError, error, {path, 0, 0}, "analyze", ""});
+          {codes::kUnreadableFile, DiagnosticSeverity::kError, error, {path, 0, 0}, "analyze", ""});
       return;
     }
     result.anything_read = true;

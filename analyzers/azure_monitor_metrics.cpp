@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
+#include "core/diagnostic_codes.h"
 
 namespace feedcheck::analyzers {
 
@@ -52,7 +52,7 @@ const char* AggregationFor(StorageMetrics::Metric m) {
 
 void Diag(DiagnosticList* d, const std::string& file, int line, std::string message,
           std::string context = {}) {
-  d->Add({kCodeMetricsField,
+  d->Add({codes::kMetricsField,
           DiagnosticSeverity::kWarning,
           std::move(message),
           {file, line, 0},
@@ -222,7 +222,7 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
     size_t offset = std::min(static_cast<size_t>(e.byte), text.size());
     int line = 1;
     for (size_t i = 0; i < offset; ++i) line += text[i] == '\n';
-    diagnostics->Add({kCodeBadJson,
+    diagnostics->Add({codes::kBadMetricsJson,
                       DiagnosticSeverity::kError,
                       fmt::format("not valid JSON: {}", e.what()),
                       {file, line, 0},
@@ -231,7 +231,7 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
     return false;
   } catch (const Json::exception& e) {
     // Valid syntax the library still refuses, e.g. a number too large for its types.
-    diagnostics->Add({kCodeBadJson,
+    diagnostics->Add({codes::kBadMetricsJson,
                       DiagnosticSeverity::kError,
                       fmt::format("unreadable JSON: {}", e.what()),
                       {file, 0, 0},
@@ -264,7 +264,7 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
     std::string account = ResourceAccount(*d);
     if (accounts_read && !accounts_read->empty() && !account.empty() &&
         accounts_read->count(account) == 0) {
-      diagnostics->Add({kCodeOtherAccountMetrics,
+      diagnostics->Add({codes::kOtherAccountMetrics,
                         DiagnosticSeverity::kWarning,
                         fmt::format("metrics of storage account '{}' ({}), which the job's rslex "
                                     "logs never read: set aside, not blamed on this job",
@@ -277,7 +277,7 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
     ParseResponse(*d, file, metrics, diagnostics, points, gpu_points);
   }
   if (!any)
-    diagnostics->Add({kCodeNotMetrics,
+    diagnostics->Add({codes::kNotMetrics,
                       DiagnosticSeverity::kError,
                       "JSON has no \"value\" array of metrics (not an Azure Monitor response)",
                       {file, 1, 0},

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
+#include "core/diagnostic_codes.h"
 
 namespace feedcheck::analyzers {
 
@@ -270,7 +270,7 @@ void DataCapabilityAnalyzer::Finish(Evidence* out) {
                           AtFile(stream_error_file_, stream_error_line_)));
   out->timeline.insert(out->timeline.end(), intervals_.begin(), intervals_.end());
   if (intervals_dropped_ > 0)
-    diagnostics().Add({kCodeTimelineFull,
+    diagnostics().Add({codes::kTimelineFull,
                        DiagnosticSeverity::kNote,
                        fmt::format("{} activities beyond {} not drawn on the timeline",
                                    intervals_dropped_, kMaxIntervals),
@@ -278,7 +278,7 @@ void DataCapabilityAnalyzer::Finish(Evidence* out) {
                        "data-capability",
                        ""});
   if (unfinished_ > 0)
-    diagnostics().Add({kCodeUnfinished,
+    diagnostics().Add({codes::kUnfinished,
                        DiagnosticSeverity::kWarning,
                        fmt::format("{} activities started but never completed (the job "
                                    "stopped, or the log was cut); the first started here",

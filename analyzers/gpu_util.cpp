@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
+#include "core/diagnostic_codes.h"
 
 namespace feedcheck::analyzers {
 
@@ -246,14 +246,14 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
   std::string first = stats().files.empty() ? "" : stats().files.front();
   if (missing_ > 0)
     diagnostics().Add(
-        {kCodeGpuNoValue,
+        {codes::kGpuNoValue,
          DiagnosticSeverity::kNote,
          fmt::format("{} samples had no value (N/A, [Not Supported], DCGM blank)", missing_),
          {first, 0, 0},
          "gpu",
          ""});
   if (untimed_ > 0)
-    diagnostics().Add({kCodeGpuNoTimestamp,
+    diagnostics().Add({codes::kGpuNoTimestamp,
                        DiagnosticSeverity::kNote,
                        fmt::format("{} samples had no timestamp: in the statistics, not on the "
                                    "timeline",
@@ -262,7 +262,7 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
                        "gpu",
                        ""});
   if (gpu_overflow_ > 0)
-    diagnostics().Add({kCodeTooManyGpus,
+    diagnostics().Add({codes::kTooManyGpus,
                        DiagnosticSeverity::kNote,
                        fmt::format("more than {} GPUs; {} samples of further GPUs ignored",
                                    kMaxGpus, gpu_overflow_),

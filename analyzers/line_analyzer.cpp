@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "analyzers/analyzer_messages.h"
 #include "analyzers/text_util.h"
+#include "core/diagnostic_codes.h"
 
 namespace feedcheck::analyzers {
 
@@ -20,7 +20,7 @@ void LineAnalyzer::Malformed(const Line& line, std::string_view reason) {
   ++stats_.malformed;
   std::string message(reason);
   if (line.unterminated) message += " (last line has no newline: truncated?)";
-  diagnostics_.Add({kCodeMalformedLine,
+  diagnostics_.Add({codes::kMalformedLine,
                     DiagnosticSeverity::kWarning,
                     message,
                     {file_, static_cast<int>(line.number), 0},
@@ -30,7 +30,7 @@ void LineAnalyzer::Malformed(const Line& line, std::string_view reason) {
 
 void LineAnalyzer::NoteCutLastLine(const Line& line) {
   if (!line.unterminated) return;
-  diagnostics_.Add({kCodeCutLastLine,
+  diagnostics_.Add({codes::kCutLastLine,
                     DiagnosticSeverity::kNote,
                     "last line has no newline (the writer stopped mid-line?): read as it stands, "
                     "its last field may be cut",
@@ -87,7 +87,7 @@ bool FeedLines(LineReader& reader, const std::string& path, LineAnalyzer& analyz
   // Said at the file, so nobody takes a part for the whole.
   if (reader.cut_at_limit())
     analyzer.diagnostics().Add(
-        {kCodeInputCut,
+        {codes::kInputCut,
          DiagnosticSeverity::kWarning,
          fmt::format("read only the first {} of this {} file (the most analyze reads of one "
                      "file); the rest was not analyzed: cut the log to the job's time window",
@@ -98,7 +98,7 @@ bool FeedLines(LineReader& reader, const std::string& path, LineAnalyzer& analyz
          ""});
   if (reader.hole_bytes() > 0)
     analyzer.diagnostics().Add(
-        {kCodeSparseFile,
+        {codes::kSparseFile,
          DiagnosticSeverity::kNote,
          fmt::format("a sparse file: {} of holes (zeros never written) skipped unread",
                      FormatBytes(static_cast<double>(reader.hole_bytes()))),

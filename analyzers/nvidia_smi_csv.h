@@ -3,8 +3,8 @@
 // The header names the columns ("utilization.gpu [%]"); values may carry units ("87 %") or not;
 // missing values are "N/A", "[N/A]" or "[Not Supported]". Without a header the columns are taken as
 // "timestamp, index, utilization.gpu" when the first cell is a timestamp, else
-// "index, utilization.gpu" (the queries docs/commands.md recommends). A header repeated mid-file
-// (several runs appended) switches to the new layout.
+// "index, utilization.gpu" (the queries docs/commands/analyze.md recommends). A header repeated
+// mid-file (several runs appended) switches to the new layout.
 #pragma once
 
 #include <optional>

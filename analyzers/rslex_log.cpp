@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analyzers/analyzer_messages.h"
 #include "analyzers/byte_scan.h"
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
+#include "core/diagnostic_codes.h"
 
 namespace feedcheck::analyzers {
 
@@ -142,7 +142,7 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
     if (e.cut) return;
     if (e.lines > kMaxEventLines || (e.keep && e.text.size() + line.text.size() > kMaxEventBytes)) {
       e.cut = true;
-      diagnostics().Add({kCodeEventCut,
+      diagnostics().Add({codes::kEventCut,
                          DiagnosticSeverity::kWarning,
                          fmt::format("the event at line {} goes on past {} lines or {} bytes; "
                                      "read up to line {}, the rest of it skipped",
@@ -580,7 +580,7 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
     for (const auto& iv : merger.Result())
       out->timeline.push_back({"access", label, iv.start, iv.end, "rslex", "rslex.log"});
   if (out_of_order_ > 0)
-    diagnostics().Add({kCodeOutOfOrder,
+    diagnostics().Add({codes::kOutOfOrder,
                        DiagnosticSeverity::kNote,
                        fmt::format("{} lines went back in time within their file", out_of_order_),
                        {stats().files.empty() ? "" : stats().files.back(), 0, 0},
@@ -588,7 +588,7 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
                        ""});
   if (span_overflow_ > 0)
     diagnostics().Add(
-        {kCodeTooManySpans,
+        {codes::kTooManySpans,
          DiagnosticSeverity::kNote,
          fmt::format("more than {} distinct spans; the rest counted as (other)", kMaxKeys),
          {},

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "app/app_messages.h"
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
+#include "core/diagnostic_codes.h"
 #include "core/runtime_settings.h"
 #include "reports/env_format.h"
 #include "rules/advice.h"
@@ -50,10 +50,10 @@ void AddResults(const rules::Advice& advice, Report* report) {
 Outcome RunAdvise(const AdviseRequest& request) {
   auto format = EnvFormatFromName(request.env_format);
   if (!format)
-    return Stopped(ExitStatus::kUsage, kCodeBadFlag,
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
                    "--env-format must be yaml, shell, python or json");
   if (request.facts_files.empty() && request.profile.empty())
-    return Stopped(ExitStatus::kUsage, kCodeMissingInput,
+    return Stopped(ExitStatus::kUsage, codes::kMissingInput,
                    "give facts files (from probe/analyze) and/or --profile P.yaml");
   Outcome outcome;
   FactSet facts;
@@ -63,7 +63,7 @@ Outcome RunAdvise(const AdviseRequest& request) {
   rules::RuleSet rule_set;
   const bool rules_ok = LoadRules(request.knowledge, &rule_set, &outcome.diagnostics);
   if (!inputs_ok || !rules_ok) {
-    AddMessage(&outcome.diagnostics, kCodeInputErrors,
+    AddMessage(&outcome.diagnostics, codes::kInputErrors,
                fmt::format("{}; no advice given",
                            !rules_ok ? "the rules have errors" : "the inputs have errors"));
     outcome.status = ExitStatus::kInputError;

@@ -8,7 +8,7 @@
 #include "analyzers/clock_offset.h"
 #include "analyzers/format_detect.h"
 #include "analyzers/job_folder_help.h"
-#include "app/app_messages.h"
+#include "core/diagnostic_codes.h"
 
 namespace feedcheck::app {
 namespace {
@@ -105,7 +105,7 @@ Outcome RunAnalyze(const AnalyzeRequest& request) {
   if (!request.input_format.empty()) {
     analyze.forced_format = analyzers::FormatFromName(request.input_format);
     if (!analyze.forced_format)
-      return Stopped(ExitStatus::kUsage, kCodeBadFlag,
+      return Stopped(ExitStatus::kUsage, codes::kBadFlag,
                      fmt::format("--input-format: unknown format '{}' ({})", request.input_format,
                                  fmt::join(InputFormatNames(), ", ")));
   }
@@ -114,7 +114,7 @@ Outcome RunAnalyze(const AnalyzeRequest& request) {
     std::string error;
     analyze.options.gpu_utc_offset_s = analyzers::ParseUtcOffsetS(request.gpu_utc_offset, &error);
     if (!analyze.options.gpu_utc_offset_s)
-      return Stopped(ExitStatus::kUsage, kCodeBadFlag, "--gpu-utc-offset: " + error);
+      return Stopped(ExitStatus::kUsage, codes::kBadFlag, "--gpu-utc-offset: " + error);
   }
   analyzers::AnalysisResult r = analyzers::AnalyzePaths(analyze);
 
@@ -127,7 +127,7 @@ Outcome RunAnalyze(const AnalyzeRequest& request) {
   report.tables.push_back(SourcesTable(r, request.paths));
   if (!r.correlation_keys.empty()) report.tables.push_back(CorrelationTable(r));
   for (const auto& s : r.skipped)
-    AddMessage(&outcome.diagnostics, kCodeNotRead,
+    AddMessage(&outcome.diagnostics, codes::kNotRead,
                fmt::format("not read: {}: {}", s.path, s.reason), DiagnosticSeverity::kWarning);
   outcome.has_report = true;
   if (!r.anything_read) {
@@ -136,7 +136,7 @@ Outcome RunAnalyze(const AnalyzeRequest& request) {
     if (!help.empty() && help.back() == '\n') help.pop_back();
     const std::string prefix = "feedcheck analyze: ";  // the CLI names the command itself
     if (help.rfind(prefix, 0) == 0) help.erase(0, prefix.size());
-    AddMessage(&outcome.diagnostics, kCodeNothingReadable, std::move(help));
+    AddMessage(&outcome.diagnostics, codes::kNothingReadable, std::move(help));
     outcome.status = ExitStatus::kInputError;
   }
   report.evidence = std::move(r.evidence);

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "app/probe_messages.h"
 #include "app/probe_report.h"
+#include "core/diagnostic_codes.h"
 #include "core/redact.h"
 #include "core/run_context.h"
 #include "core/units.h"
@@ -101,16 +101,16 @@ Outcome RunCleanup(const CleanupRequest& request, const ProbeCallbacks& callback
     report.context.warnings.push_back(fmt::format(
         "cleanup {}: {}", ProbeStatusName(r.result.status), RedactText(r.result.message)));
   if (!r.result.message.empty())
-    AddMessage(&out.diagnostics, probe_codes::kProbeStatus, RedactText(r.result.message),
+    AddMessage(&out.diagnostics, codes::kProbeStatus, RedactText(r.result.message),
                r.result.status == ProbeStatus::kOk || r.result.status == ProbeStatus::kPartial
                    ? DiagnosticSeverity::kWarning
                    : DiagnosticSeverity::kError);
   if (std::string advice = AccessDeniedAdvice(r.result, target); !advice.empty())
-    AddMessage(&out.diagnostics, probe_codes::kAccessDenied, advice, DiagnosticSeverity::kNote);
+    AddMessage(&out.diagnostics, codes::kAccessDenied, advice, DiagnosticSeverity::kNote);
   const uint64_t to_remove = r.blobs_found - r.blobs_skipped_recent;
   if (!request.dry_run && r.blobs_deleted < to_remove)
     AddMessage(
-        &out.diagnostics, probe_codes::kTestDataLeft,
+        &out.diagnostics, codes::kTestDataLeft,
         fmt::format(
             "{} of {} test blobs were not removed; {}", to_remove - r.blobs_deleted, to_remove,
             r.listing_complete ? "run cleanup again" : "the listing was not read to its end"));

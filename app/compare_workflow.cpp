@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "app/app_messages.h"
+#include "core/diagnostic_codes.h"
 #include "core/result_compare.h"
 #include "core/run_context.h"
 #include "core/units.h"
@@ -119,7 +119,7 @@ Outcome RunCompare(const CompareRequest& request) {
   std::optional<double> tolerance = ParseTolerance(request.tolerance);
   if (!tolerance)
     return Stopped(
-        ExitStatus::kUsage, kCodeBadFlag,
+        ExitStatus::kUsage, codes::kBadFlag,
         fmt::format("--tolerance '{}': give a share such as 2% or 0.02", request.tolerance));
   Outcome out;
   Report a, b;
@@ -127,7 +127,7 @@ Outcome RunCompare(const CompareRequest& request) {
   const bool ok_b = LoadReportFile(request.b, &b, &out.diagnostics);
   if (!ok_a || !ok_b) {
     out.status = ExitStatus::kInputError;
-    AddMessage(&out.diagnostics, kCodeUnreadableResult,
+    AddMessage(&out.diagnostics, codes::kUnreadableResult,
                fmt::format("cannot read {} as a saved result", !ok_a ? request.a : request.b));
     return out;
   }
@@ -136,7 +136,7 @@ Outcome RunCompare(const CompareRequest& request) {
   if (!request.floor.empty()) {
     std::optional<double> floor = ParseTolerance(request.floor);
     if (!floor || *floor <= 0) {
-      AddMessage(&out.diagnostics, kCodeBadFlag,
+      AddMessage(&out.diagnostics, codes::kBadFlag,
                  fmt::format("--floor '{}': give a share such as 50% or 0.5", request.floor));
       out.status = ExitStatus::kUsage;
       return out;

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "app/app_messages.h"
 #include "app/cluster_choice.h"
 #include "app/fact_gathering.h"
 #include "core/account_plan.h"
+#include "core/diagnostic_codes.h"
 #include "core/egress_calculator.h"
 #include "core/units.h"
 
@@ -210,7 +210,7 @@ Report OneSize(const KnowledgeBase& kb, const NodeChoice& node, const AccountCho
 
 Outcome RunEgress(const EgressRequest& request) {
   auto usage = [](std::string message) {
-    return Stopped(ExitStatus::kUsage, kCodeBadFlag, std::move(message));
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag, std::move(message));
   };
   Outcome outcome;
   KnowledgeBase kb;
@@ -233,7 +233,7 @@ Outcome RunEgress(const EgressRequest& request) {
   // Not a bad flag value (premium_block_blob is a valid kind): an input the arithmetic needs
   // is missing, so W002, not W001.
   if (!(account.target.egress_gbps > 0))
-    return Stopped(ExitStatus::kUsage, kCodeMissingInput,
+    return Stopped(ExitStatus::kUsage, codes::kMissingInput,
                    fmt::format("{} has no published egress limit ({}); give --account-egress-gbps",
                                account.target.name, account.target.source));
   if (request.all) {
@@ -244,7 +244,7 @@ Outcome RunEgress(const EgressRequest& request) {
     return outcome;
   }
   if (request.sku.empty() && request.nic_gbps.empty())
-    return Stopped(ExitStatus::kUsage, kCodeMissingInput,
+    return Stopped(ExitStatus::kUsage, codes::kMissingInput,
                    "give --sku SIZE or --nic-gbps G (or --all)");
   NodeChoice node;
   if (!ResolveNode(kb, request.sku, request.nic_gbps, &node, &error)) return usage(error.message);

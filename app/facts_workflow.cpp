@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "app/app_messages.h"
+#include "core/diagnostic_codes.h"
 #include "core/fact_registry.h"
 #include "core/run_context.h"
 #include "core/units.h"
@@ -41,7 +41,7 @@ Outcome RunFactsList(const FactsListRequest& request) {
                           {std::string(s.description), std::nullopt}});
   }
   if (table.rows.empty())
-    return Stopped(ExitStatus::kUsage, kCodeBadFlag,
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
                    fmt::format("no fact key starts with '{}'; keys start with {}", request.prefix,
                                KnownPrefixes(specs)));
   const size_t keys = table.rows.size();

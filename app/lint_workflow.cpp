@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <optional>
 
-#include "app/app_messages.h"
 #include "app/cluster_choice.h"
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
+#include "core/diagnostic_codes.h"
 #include "rules/advice.h"
 #include "rules/job_file.h"
 #include "rules/job_steps.h"
@@ -33,7 +33,7 @@ bool CheckFlags(const LintRequest& request, FactSet* flag_facts, Outcome* outcom
   if (!ResolveNode(kb, request.sku, "", &node, &error) ||
       !ResolveAccount(kb, request.region, request.account_kind, request.account_egress, &account,
                       &error)) {
-    AddMessage(&outcome->diagnostics, kCodeBadFlag, error.message);
+    AddMessage(&outcome->diagnostics, codes::kBadFlag, error.message);
     outcome->status = ExitStatus::kUsage;
     return false;
   }
@@ -71,7 +71,7 @@ std::optional<rules::LintProblem> NodeSizeProblem(const rules::JobFile& step,
                                                   const FactSet& facts) {
   if (facts.Find("node.sku")) return std::nullopt;
   rules::LintProblem p;
-  p.code = rules::kLintNodeSize;
+  p.code = codes::kLintNodeSize;
   p.severity = Severity::kInfo;
   const std::string on = step.compute.empty() ? std::string("serverless compute")
                                               : fmt::format("compute {}", step.compute);
@@ -109,6 +109,22 @@ ReportTable ProblemTable(const std::vector<rules::LintProblem>& problems) {
   return t;
 }
 
+// The public page lint's advice comes from.
+constexpr const char* kLintGuideUrl =
+    "https://learn.microsoft.com/azure/machine-learning/how-to-read-write-data-v2";
+
+// Every code lint can report (the registry's L family, in code order), described for the formats
+// that list them before the problems (SARIF's rules).
+ReportCodes LintCodes() {
+  ReportCodes out;
+  out.uri = kLintGuideUrl;
+  for (const DiagnosticCodeInfo& c : DiagnosticCodes())
+    if (c.code[0] == 'L')
+      out.codes.push_back(
+          {c.code, c.name, c.summary, c.help, std::string(SeverityName(c.severity))});
+  return out;
+}
+
 void AddResults(const std::vector<rules::LintProblem>& problems, size_t evaluated, size_t skipped,
                 Report* report) {
   double by_severity[3] = {0, 0, 0};
@@ -129,6 +145,8 @@ void AddResults(const std::vector<rules::LintProblem>& problems, size_t evaluate
 LintOutcome RunLint(const LintRequest& request) {
   LintOutcome lint;
   Outcome& outcome = lint.outcome;
+  // Described from the start: a run stopped by its input still gets them in SARIF.
+  outcome.report.codes = LintCodes();
   rules::JobSteps job;
   // A job file with an error (instance_count: 0) is not linted as if it were right.
   if (!rules::ReadJobSteps(request.job, &job, &outcome.diagnostics) ||

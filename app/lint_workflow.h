@@ -23,8 +23,9 @@ struct LintRequest {
   std::string fail_on = "critical";
 };
 
-/// The Report (a "Problems" table, `result` with problems/errors/warnings/notes and the rules
-/// evaluated) and the problems themselves, for SARIF.
+/// The Report (a "Problems" table of located problems, `result` with problems/errors/warnings/
+/// notes and the rules evaluated, the codes lint can report described for SARIF) and the
+/// problems themselves.
 struct LintOutcome {
   Outcome outcome;
   std::vector<rules::LintProblem> problems;

@@ -8,10 +8,10 @@
 #include "app/mpi_cluster_report.h"
 #include "app/mpi_cluster_result.h"
 #include "app/rule_evaluation.h"
+#include "core/diagnostic_codes.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "mpi/coordinator.h"
-#include "mpi/mpi_codes.h"
 #include "rules/advice.h"
 #include "rules/rule_set.h"
 
@@ -58,7 +58,7 @@ void AddRankMessages(const std::vector<RankReport>& reports, const std::string& 
     if (!r.active || r.message.empty()) continue;
     auto severity =
         r.status == "partial" ? DiagnosticSeverity::kWarning : DiagnosticSeverity::kError;
-    AddMessage(d, kCodeRankProbeStatus,
+    AddMessage(d, codes::kRankProbeStatus,
                fmt::format("rank {} ({}){}: {}: {}", r.rank, r.host, step, r.status, r.message),
                severity);
   }
@@ -121,7 +121,8 @@ Outcome RunMpiProbe(const MpiWorld& w, const MpiProbeRequest& f, const ProbeCall
   }
   std::vector<std::string> failures;
   status = AgreeToStart(w, status, RedactText(error), &failures);
-  for (const std::string& line : failures) AddMessage(&out.diagnostics, kCodeRankNotStarted, line);
+  for (const std::string& line : failures)
+    AddMessage(&out.diagnostics, codes::kRankNotStarted, line);
   if (status != 0) {
     out.status = static_cast<ExitStatus>(status);
     return out;
@@ -133,7 +134,7 @@ Outcome RunMpiProbe(const MpiWorld& w, const MpiProbeRequest& f, const ProbeCall
       [&s](double start) { return MeasureRank(s, start); }, &unreadable);
   if (!w.root()) return out;
   for (const std::string& e : unreadable)
-    AddMessage(&out.diagnostics, kCodeRankReportUnreadable, e);
+    AddMessage(&out.diagnostics, codes::kRankReportUnreadable, e);
   int probe_status = 0;
   out.report = MergeOnRoot(f, s, w.size(), steps, &probe_status, &out.diagnostics);
   Judge(rule_set, &out.report);

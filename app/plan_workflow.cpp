@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "app/app_messages.h"
 #include "app/cluster_choice.h"
 #include "app/fact_gathering.h"
+#include "core/diagnostic_codes.h"
 #include "core/load_plan.h"
 #include "core/units.h"
 #include "reports/text_table.h"
@@ -255,10 +255,12 @@ Outcome RunPlan(const PlanRequest& request) {
   }
   Parsed p;
   FlagError e;
-  if (!ParseAll(request, kb, &p, &e)) return Stopped(ExitStatus::kUsage, kCodeBadFlag, e.message);
+  if (!ParseAll(request, kb, &p, &e))
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag, e.message);
   PlanResult r;
   std::string why;
-  if (!ComputePlan(p.input, &r, &why)) return Stopped(ExitStatus::kUsage, kCodeMissingInput, why);
+  if (!ComputePlan(p.input, &r, &why))
+    return Stopped(ExitStatus::kUsage, codes::kMissingInput, why);
 
   Report& report = outcome.report;
   report.context = CurrentRunContext("plan");

@@ -5,9 +5,9 @@
 #include "analyzers/analyze_paths.h"
 #include "analyzers/clock_offset.h"
 #include "analyzers/job_folder_help.h"
-#include "app/app_messages.h"
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
+#include "core/diagnostic_codes.h"
 #include "diagnosis/cluster_nodes.h"
 #include "diagnosis/postmortem_diagnosis.h"
 #include "reports/measurement_caveat.h"
@@ -52,7 +52,7 @@ bool AddMeasurements(const std::vector<std::string>& paths, Report* report,
   for (const auto& path : paths) {
     Report saved;
     if (!LoadReportFile(path, &saved, diagnostics)) {
-      AddMessage(diagnostics, kCodeUnreadableResult, fmt::format("cannot read --with {}", path));
+      AddMessage(diagnostics, codes::kUnreadableResult, fmt::format("cannot read --with {}", path));
       ok = false;
       continue;
     }
@@ -112,13 +112,13 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
     std::string error;
     analyze.options.gpu_utc_offset_s = analyzers::ParseUtcOffsetS(request.gpu_utc_offset, &error);
     if (!analyze.options.gpu_utc_offset_s) {
-      AddMessage(&outcome.diagnostics, kCodeBadFlag, "--gpu-utc-offset: " + error);
+      AddMessage(&outcome.diagnostics, codes::kBadFlag, "--gpu-utc-offset: " + error);
       return Fail(std::move(outcome), ExitStatus::kUsage);
     }
   }
   analyzers::AnalysisResult analysis = analyzers::AnalyzePaths(analyze);
   for (const auto& s : analysis.skipped)
-    AddMessage(&outcome.diagnostics, kCodeNotRead,
+    AddMessage(&outcome.diagnostics, codes::kNotRead,
                fmt::format("not read: {}: {}", s.path, s.reason), DiagnosticSeverity::kWarning);
   if (!analysis.anything_read) {
     // The help lists what was looked for and where Azure ML keeps it: a next step.
@@ -126,7 +126,7 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
     if (!help.empty() && help.back() == '\n') help.pop_back();
     const std::string prefix = "feedcheck postmortem: ";  // the CLI names the command itself
     if (help.rfind(prefix, 0) == 0) help.erase(0, prefix.size());
-    AddMessage(&outcome.diagnostics, kCodeNothingReadable, std::move(help));
+    AddMessage(&outcome.diagnostics, codes::kNothingReadable, std::move(help));
     return Fail(std::move(outcome), ExitStatus::kInputError);
   }
   report.evidence = std::move(analysis.evidence);
@@ -137,7 +137,7 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
   ClusterChoice cluster;
   FlagError flag_error;
   if (!ResolveCluster(kb, request.cluster, &cluster, &flag_error)) {
-    AddMessage(&outcome.diagnostics, kCodeBadFlag, flag_error.message);
+    AddMessage(&outcome.diagnostics, codes::kBadFlag, flag_error.message);
     return Fail(std::move(outcome), ExitStatus::kUsage);
   }
   // No account named: the storage metrics say which region the account is in, and with it

@@ -5,9 +5,9 @@
 #include <algorithm>
 
 #include "app/fact_gathering.h"
-#include "app/probe_messages.h"
 #include "app/probe_report.h"
 #include "app/rule_evaluation.h"
+#include "core/diagnostic_codes.h"
 #include "core/redact.h"
 #include "core/run_context.h"
 #include "core/supply_model.h"
@@ -230,13 +230,13 @@ Outcome RunPreflight(const PreflightRequest& r, const ProbeCallbacks& callbacks)
     std::string line = fmt::format("probe {} {}: {}", PreflightStageName(s.stage),
                                    ProbeStatusName(s.result.status), RedactText(s.result.message));
     report.context.warnings.push_back(line);
-    diagnostics.Add({probe_codes::kProbeStatus, DiagnosticSeverity::kWarning, line, {}, "", ""});
+    diagnostics.Add({codes::kProbeStatus, DiagnosticSeverity::kWarning, line, {}, "", ""});
     std::string advice = AccessDeniedAdvice(
         s.result, local ? ProbeTargetInfo{local_path, "local_path", ""} : TargetInfoOf(env));
     if (!advice.empty() && std::find(report.context.warnings.begin(), report.context.warnings.end(),
                                      advice) == report.context.warnings.end()) {
       report.context.warnings.push_back(advice);
-      diagnostics.Add({probe_codes::kAccessDenied, DiagnosticSeverity::kNote, advice, {}, "", ""});
+      diagnostics.Add({codes::kAccessDenied, DiagnosticSeverity::kNote, advice, {}, "", ""});
     }
   }
   FactSet overrides = ClusterFlagFacts(r.cluster, cluster);

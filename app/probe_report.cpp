@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "app/probe_messages.h"
 #include "app/probe_session.h"
+#include "core/diagnostic_codes.h"
 #include "core/redact.h"
 #include "core/run_context.h"
 #include "core/units.h"
@@ -119,7 +119,7 @@ Outcome FinishProbe(Report report, const ProbeResult& r, const ProbeTargetInfo& 
                     DiagnosticList diagnostics) {
   Outcome out;
   if (r.status != ProbeStatus::kOk)
-    diagnostics.Add({probe_codes::kProbeStatus,
+    diagnostics.Add({codes::kProbeStatus,
                      r.status == ProbeStatus::kPartial ? DiagnosticSeverity::kWarning
                                                        : DiagnosticSeverity::kError,
                      fmt::format("{}: {}", ProbeStatusName(r.status), RedactText(r.message)),
@@ -128,7 +128,7 @@ Outcome FinishProbe(Report report, const ProbeResult& r, const ProbeTargetInfo& 
                      ""});
   std::string advice = AccessDeniedAdvice(r, target);
   if (!advice.empty()) {
-    diagnostics.Add({probe_codes::kAccessDenied, DiagnosticSeverity::kNote, advice, {}, "", ""});
+    diagnostics.Add({codes::kAccessDenied, DiagnosticSeverity::kNote, advice, {}, "", ""});
     report.context.warnings.push_back(advice);
   }
   out.report = std::move(report);

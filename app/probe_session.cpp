@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "app/probe_messages.h"
 #include "core/ascii_text.h"
+#include "core/diagnostic_codes.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "probes/budget_tracker.h"
@@ -18,7 +18,7 @@ Diagnostic Error(const char* code, const std::string& message) {
 }
 
 Diagnostic CleartextRefusal(std::string_view kind, const Target& target) {
-  return Error(probe_codes::kBadTarget,
+  return Error(codes::kBadTarget,
                "refusing to send a " + std::string(kind) + " credential over plain http:// to " +
                    target.HostName() +
                    " (anyone on the path could read it; only loopback may get one in "
@@ -57,7 +57,7 @@ std::string RefusedSecretMessage(const RefusedSecretFlag& flag) {
 }
 
 Diagnostic FlagDiagnostic(const std::string& message) {
-  return Error(probe_codes::kBadFlag, message);
+  return Error(codes::kProbeBadFlag, message);
 }
 
 bool ParseProbeBudget(const ProbeSessionRequest& r, ProbeBudget* out, DiagnosticList* diagnostics) {
@@ -93,18 +93,17 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
       !r.auth.account.empty() ? r.auth.account : get_env("AZURE_STORAGE_ACCOUNT").value_or("");
   std::string err;
   if (!ParseTarget(r.target, parse_options, &env->target, &err)) {
-    diagnostics->Add(
-        Error(probe_codes::kBadTarget, "target '" + RedactUrl(r.target) + "': " + err));
+    diagnostics->Add(Error(codes::kBadTarget, "target '" + RedactUrl(r.target) + "': " + err));
     return ExitStatus::kUsage;
   }
   if (env->target.kind == TargetKind::kLocalPath) {
     diagnostics->Add(
-        Error(probe_codes::kBadTarget,
+        Error(codes::kBadTarget,
               "target '" + r.target + "' is a path; this probe needs an http(s) or Azure URL"));
     return ExitStatus::kUsage;
   }
   if (QueryHasSignature(env->target.query)) {
-    diagnostics->Add(Error(probe_codes::kBadTarget,
+    diagnostics->Add(Error(codes::kBadTarget,
                            "target '" + RedactUrl(r.target) +
                                "' carries a SAS signature on the command line; put the token "
                                "(the part after '?') in AZURE_STORAGE_SAS_TOKEN or a --sas-file"));
@@ -117,7 +116,7 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
   // with its credential in cleartext) does not travel to a proxy from the environment.
   curl_options.no_proxy = env->target.IsLoopback();
   if (r.insecure)
-    diagnostics->Add({probe_codes::kWeakened,
+    diagnostics->Add({codes::kWeakened,
                       DiagnosticSeverity::kWarning,
                       "--insecure: TLS certificates are not verified (test servers only)",
                       {},
@@ -139,13 +138,13 @@ ExitStatus OpenHttpSession(const ProbeSessionRequest& r, HttpProbeEnv* env,
     std::unique_ptr<HttpClient> imds =
         r.make_client ? r.make_client() : std::make_unique<CurlHttpClient>(imds_options);
     if (!ResolveAuth(r.auth, env->target, get_env, imds.get(), &auth, &err)) {
-      diagnostics->Add(Error(probe_codes::kCredential, RedactText(err)));
+      diagnostics->Add(Error(codes::kCredential, RedactText(err)));
       return ExitStatus::kInputError;
     }
   } else if (r.auth.mode != "auto" && r.auth.mode != "anonymous") {
-    diagnostics->Add(Error(probe_codes::kBadFlag, "--auth " + r.auth.mode +
-                                                      " needs an Azure target; '" +
-                                                      env->target.Display() + "' is a plain URL"));
+    diagnostics->Add(Error(codes::kProbeBadFlag, "--auth " + r.auth.mode +
+                                                     " needs an Azure target; '" +
+                                                     env->target.Display() + "' is a plain URL"));
     return ExitStatus::kUsage;
   }
   if (auth.kind != AuthKind::kAnonymous && !env->target.CleartextCredentialsAllowed()) {

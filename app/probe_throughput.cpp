@@ -8,8 +8,8 @@
 
 #include "app/cluster_choice.h"
 #include "app/fact_gathering.h"
-#include "app/probe_messages.h"
 #include "app/probe_report.h"
+#include "core/diagnostic_codes.h"
 #include "core/units.h"
 #include "probes/throughput_conclusion.h"
 #include "probes/throughput_probe.h"
@@ -131,7 +131,7 @@ Outcome RunProbeThroughput(const ThroughputRequest& r, const ProbeCallbacks& cal
     return Stopped(ExitStatus::kUsage, std::move(diagnostics));
   if (!ResolveNic(r, &o.nic_gbps, &diagnostics)) {
     // A VM size the knowledge base lacks is the flag's fault; a broken knowledge base is not.
-    ExitStatus status = diagnostics.kept().back().code == probe_codes::kBadFlag
+    ExitStatus status = diagnostics.kept().back().code == codes::kProbeBadFlag
                             ? ExitStatus::kUsage
                             : ExitStatus::kInputError;
     return Stopped(status, std::move(diagnostics));

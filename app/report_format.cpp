@@ -23,6 +23,7 @@ std::string FromExtension(const std::string& path) {
   if (ext == "json") return "json";
   if (ext == "md" || ext == "markdown") return "md";
   if (ext == "html" || ext == "htm") return "html";
+  if (ext == "sarif") return "sarif";
   return "term";  // .txt, and anything else: the text a person reads
 }
 
@@ -31,8 +32,9 @@ std::string FromExtension(const std::string& path) {
 std::optional<std::string> ChooseReportFormat(const FormatFlags& flags, std::string* error) {
   if (!flags.format.empty()) {
     if (flags.format != "term" && flags.format != "json" && flags.format != "md" &&
-        flags.format != "html") {
-      *error = fmt::format("--format: unknown format '{}' (term, json, md or html)", flags.format);
+        flags.format != "html" && flags.format != "sarif") {
+      *error = fmt::format("--format: unknown format '{}' (term, json, md, html or sarif)",
+                           flags.format);
       return std::nullopt;
     }
     if (flags.json && flags.format != "json") {

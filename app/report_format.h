@@ -1,5 +1,5 @@
 // Which format a report is rendered in, from --json, -f and -o: -f when given, else the
-// extension of -o (.json .md .html .txt), else json for --json, else the terminal's text.
+// extension of -o (.json .md .html .sarif .txt), else json for --json, else the terminal's text.
 #pragma once
 
 #include <optional>
@@ -13,8 +13,8 @@ struct FormatFlags {
   std::string output;  ///< -o/--output; "" or "-" for standard output
 };
 
-/// "term", "json", "md" or "html"; nullopt with `error` naming the flags for --json with another
-/// -f, or an unknown -f.
+/// "term", "json", "md", "html" or "sarif"; nullopt with `error` naming the flags for --json with
+/// another -f, or an unknown -f.
 std::optional<std::string> ChooseReportFormat(const FormatFlags& flags, std::string* error);
 
 }  // namespace feedcheck::app

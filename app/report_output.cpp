@@ -24,6 +24,7 @@ std::optional<std::string> RenderReport(const Report& report, const std::string&
   reporter_options.color = options.color && format == "term";
   reporter_options.verbose = options.verbose;
   reporter_options.width = options.width;
+  reporter_options.base_dir = options.base_dir;
   std::unique_ptr<Reporter> reporter = MakeReporter(format, reporter_options);
   if (!reporter) return std::nullopt;
   std::ostringstream out;
@@ -37,8 +38,12 @@ std::optional<std::string> RenderReport(const Report& report, const std::string&
 std::optional<Report> ReportToShow(const Outcome& outcome, const std::string& format,
                                    const std::string& command) {
   if (!outcome.has_report) {
-    if (format != "json") return std::nullopt;
+    // A usage error is not a run: SARIF (a code-scanning upload) gets a log only for a run made.
+    const bool sarif_of_run = format == "sarif" && outcome.status == ExitStatus::kInputError;
+    if (format != "json" && !sarif_of_run) return std::nullopt;
     Report stopped;
+    stopped.complete = false;
+    stopped.codes = outcome.report.codes;  // what the command describes before it runs
     stopped.context = CurrentRunContext(command);
     stopped.title = command;
     stopped.evidence.diagnostics = outcome.diagnostics;

@@ -17,9 +17,10 @@ struct RenderOptions {
   bool color = false;    ///< terminal only: the caller knows whether stdout is a terminal
   bool verbose = false;  ///< -v: rules not evaluated and folded tables listed in full
   size_t width = 100;    ///< terminal only: the columns lines wrap to
+  std::string base_dir;  ///< SARIF only: file paths relative to it (the working directory)
 };
 
-/// "term", "json", "md", "html": the formats every command's report renders in.
+/// "term", "json", "md", "html", "sarif": the formats every command's report renders in.
 std::vector<std::string> ReportFormatNames();
 
 /// `report` rendered as `format`; nullopt for a format no reporter knows.
@@ -29,7 +30,10 @@ std::optional<std::string> RenderReport(const Report& report, const std::string&
 /// What `outcome` shows in `format`. Its report, with the outcome's diagnostics added to the
 /// evidence in the formats that are saved (the terminal has them on stderr already). When the
 /// workflow stopped before its report: nothing, except in JSON, where a script gets the one
-/// shape anyway, titled `command`, with the first error as `result.error`.
+/// shape anyway, titled `command`, with the first error as `result.error`, and in SARIF after an
+/// input error (exit 3: the run was made, its input unreadable), where an upload step gets a
+/// valid log with the error (and the codes the workflow described); both such reports are not
+/// `complete`.
 std::optional<Report> ReportToShow(const Outcome& outcome, const std::string& format,
                                    const std::string& command);
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "app/app_messages.h"
+#include "core/diagnostic_codes.h"
 #include "reports/report_json.h"
 
 namespace feedcheck::app {
@@ -14,7 +14,7 @@ Outcome RunReport(const ReportRequest& request) {
   if (!LoadReportFile(request.input, &out.report, &out.diagnostics)) {
     out.report = Report();
     out.status = ExitStatus::kInputError;
-    AddMessage(&out.diagnostics, kCodeUnreadableResult,
+    AddMessage(&out.diagnostics, codes::kUnreadableResult,
                fmt::format("cannot read {} as a saved result", request.input));
     return out;
   }

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "app/probe_messages.h"
+#include "core/diagnostic_codes.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "probes/budget_tracker.h"
@@ -54,7 +54,7 @@ SeededRun RunSeeded(const SeededRunRequest& r, const ProbeCallbacks& callbacks,
     if (r.create_test_data &&
         !td.CreateInDirectory(path, SpecFor(r.test_data_sizes), r.cleanup, &path, &error)) {
       td.Remove();
-      diagnostics->Add(Error(probe_codes::kBadTarget, error));
+      diagnostics->Add(Error(codes::kBadTarget, error));
       run.status = ExitStatus::kInputError;
       return run;
     }
@@ -73,13 +73,13 @@ SeededRun RunSeeded(const SeededRunRequest& r, const ProbeCallbacks& callbacks,
       std::vector<std::pair<std::string, uint64_t>> layout;
       // Refused before anything is written when the budget cannot hold it.
       if (!PlanTestDataWithin(SpecFor(r.test_data_sizes), env.budget, &layout, &error)) {
-        diagnostics->Add(Error(probe_codes::kBadFlag, error));
+        diagnostics->Add(Error(codes::kProbeBadFlag, error));
         run.status = ExitStatus::kUsage;
         return run;
       }
       if (!td.CreateInStorage(env, SpecFor(r.test_data_sizes), r.cleanup, &run_env, &error)) {
         td.Remove();
-        diagnostics->Add(Error(probe_codes::kBadTarget, error));
+        diagnostics->Add(Error(codes::kBadTarget, error));
         run.status = ExitStatus::kInputError;
         return run;
       }
@@ -99,7 +99,7 @@ void AddTestDataResult(const TestDataOutcome& td, Report* report, DiagnosticList
   if (td.left > 0) {
     std::string message = fmt::format("test data: {} of {} objects under {} were NOT removed",
                                       td.left, td.objects, td.location);
-    diagnostics->Add(Error(probe_codes::kTestDataLeft, message));
+    diagnostics->Add(Error(codes::kTestDataLeft, message));
     report->context.warnings.push_back(message);
   }
 }

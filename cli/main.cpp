@@ -5,50 +5,16 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/root_app.h"
 #include "cli/usage_help.h"
 #include "core/exit_status.h"
 
 int main(int argc, char** argv) {
   using namespace feedcheck;
-  CLI::App app{
-      "feedcheck: measures whether storage can feed GPU training nodes, reads what a "
-      "job left behind, and says what to change."};
-  app.name("feedcheck");  // CLI11 takes it from argv[0] only while parsing; messages need it before
-  app.set_version_flag("--version", FEEDCHECK_VERSION);
-  app.require_subcommand(1);
-  app.fallthrough();
-
+  CLI::App app;
   cli::GlobalOptions globals;
-  app.add_flag("--json", globals.json, "Machine-readable output (JSON with schema_version)");
-  app.add_option("--kb", globals.knowledge.kb_files,
-                 "Extra knowledge-base YAML file overriding built-in rows")
-      ->check(CLI::ExistingFile);
-  app.add_option("--rules", globals.knowledge.rules_dirs, "Directory of extra rules (*.yaml)");
-  app.add_option("--fail-on", globals.fail_on, "Exit 1 when a finding is at or above this severity")
-      ->check(CLI::IsMember({"info", "warning", "critical", "never"}));
-  app.add_flag("--no-color", globals.no_color, "No colour in terminal output (NO_COLOR works too)");
-  app.add_flag("-v,--verbose", globals.verbose, "List every rule not evaluated and what it lacked");
-
   cli::CommandTable table(&globals);
-  cli::SetupEgress(app, table);
-  cli::SetupPlan(app, table);
-  cli::SetupProbe(app, table);
-  cli::SetupAnalyze(app, table);
-  cli::SetupAdvise(app, table);
-  cli::SetupPreflight(app, table);
-  cli::SetupPostmortem(app, table);
-  cli::SetupLint(app, table);
-  cli::SetupReport(app, table);
-  cli::SetupRules(app, table);
-  cli::SetupFacts(app, table);
-  cli::SetupCompare(app, table);
-  cli::SetupCleanup(app, table);
-  CLI::App* version = app.add_subcommand("version", "Print feedcheck's version");
-  table.Add(version, [] {
-    std::printf("feedcheck %s\n", FEEDCHECK_VERSION);
-    return 0;
-  });
-  cli::AddGlobalFlagsToHelp(app);
+  cli::BuildRootApp(app, globals, table);
 
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (auto problem = cli::CommandPathProblem(app, args)) {

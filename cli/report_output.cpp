@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "app/report_format.h"
 #include "app/report_output.h"
@@ -32,7 +33,7 @@ void AddOutputFlags(CLI::App* sub, OutputFlags* flags,
                   "Output format: " + names + " (default: from -o's extension, else term)")
       ->check(CLI::IsMember(formats));
   sub->add_option("-o,--output", flags->output,
-                  "Write the report to FILE (.json .md .html .txt pick the format)");
+                  "Write the report to FILE (.json .md .html .sarif .txt pick the format)");
 }
 
 std::optional<std::string> ChosenFormat(const OutputFlags& flags, const GlobalOptions& globals,
@@ -46,7 +47,7 @@ std::optional<std::string> ChosenFormat(const OutputFlags& flags, const GlobalOp
 
 int WriteText(const std::string& rendered, const std::string& output, const std::string& command,
               const std::string& format, const std::string& verdict) {
-  // Every format reaches here, also those a command renders itself (SARIF, env files): the
+  // Every format reaches here, also those a command renders itself (env files): the
   // values of the credentials this process holds never leave it, whatever carried them in.
   const std::string text = ScrubKnownSecrets(rendered);
   if (output.empty() || output == "-") {
@@ -79,6 +80,8 @@ int WriteOutcome(const app::Outcome& outcome, const std::string& format, const O
                                                 std::getenv("NO_COLOR"));
   options.verbose = globals.verbose;
   options.width = TerminalWidth();
+  std::error_code ec;
+  options.base_dir = std::filesystem::current_path(ec).string();
   std::optional<std::string> text = app::RenderReport(*report, format, options);
   if (!text) {
     fmt::print(stderr, "feedcheck {}: unknown --format '{}'\n", command, format);

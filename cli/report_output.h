@@ -22,8 +22,8 @@ struct OutputFlags {
   std::string output;
 };
 
-/// Adds -f,--format term|json|md|html (and a command's own `extra_formats`, which it renders
-/// itself) and -o,--output FILE to `sub`.
+/// Adds -f,--format term|json|md|html|sarif (and a command's own `extra_formats`, which it
+/// handles itself) and -o,--output FILE to `sub`.
 void AddOutputFlags(CLI::App* sub, OutputFlags* flags,
                     const std::vector<std::string>& extra_formats = {});
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "core/atomic_file.h"
-#include "core/core_messages.h"
+#include "core/diagnostic_codes.h"
 #include "core/input_file.h"
 #include "core/json_text.h"
 
@@ -31,7 +31,7 @@ json ProvenanceToJson(const Provenance& p) {
 
 Diagnostic Bad(const std::string& file, const std::string& path, const std::string& message) {
   return Diagnostic{
-      kCodeFactsFileInvalid, DiagnosticSeverity::kError, message, {file, 0, 0}, path, ""};
+      codes::kFactsFileInvalid, DiagnosticSeverity::kError, message, {file, 0, 0}, path, ""};
 }
 
 }  // namespace
@@ -161,7 +161,7 @@ bool EvidenceFromJson(const json& j, const std::string& file, Evidence* out,
   }
   int version = j.value("schema_version", 0);
   if (version != kEvidenceSchemaVersion) {
-    diags->Add(Diagnostic{kCodeFactsSchemaVersion,
+    diags->Add(Diagnostic{codes::kFactsSchemaVersion,
                           DiagnosticSeverity::kWarning,
                           fmt::format("schema_version {} (this build reads {}); reading anyway",
                                       version, kEvidenceSchemaVersion),
@@ -270,7 +270,7 @@ std::optional<json> ReadJsonFile(const std::string& path, const char* code, Diag
 }
 
 bool LoadEvidenceFile(const std::string& path, Evidence* out, DiagnosticList* diags) {
-  std::optional<json> j = ReadJsonFile(path, kCodeFactsFileInvalid, diags);
+  std::optional<json> j = ReadJsonFile(path, codes::kFactsFileInvalid, diags);
   return j && EvidenceFromJson(*j, path, out, diags);
 }
 

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/ascii_text.h"
+#include "core/diagnostic_codes.h"
 #include "core/edit_distance.h"
 #include "core/input_file.h"
 #include "core/units.h"
@@ -89,7 +90,7 @@ class RowReader {
         for (const auto& c : candidates)
           if (near.empty() && key.rfind(c, 0) == 0) near.push_back(c);
         file_->Warning(
-            kKbUnknownKey, kv.first.Mark(),
+            codes::kKbUnknownKey, kv.first.Mark(),
             fmt::format("unknown key '{}' (ignored){}", key,
                         near.empty() ? "" : fmt::format("; did you mean '{}'?", near[0])));
       }
@@ -185,10 +186,10 @@ class RowReader {
     return v;
   }
   void Missing(const char* field) {
-    file_->Error(kKbMissingField, row_.Mark(), fmt::format("missing field '{}'", field));
+    file_->Error(codes::kKbMissingField, row_.Mark(), fmt::format("missing field '{}'", field));
   }
   void Bad(const YAML::Node& n, const char* field, const std::string& why) {
-    file_->Error(kKbBadValue, n.Mark(), fmt::format("bad value for '{}': {}", field, why));
+    file_->Error(codes::kKbBadValue, n.Mark(), fmt::format("bad value for '{}': {}", field, why));
   }
 
   const YAML::Node& row_;
@@ -217,13 +218,13 @@ std::optional<VmSize> ReadVm(const YAML::Node& row, FileReader* file) {
   if (!name || !vcpus || !gpus || !ram || !disk || !nic || !source) return std::nullopt;
   if (retired &&
       (retired->size() != 10 || (*retired)[4] != '-' || (*retired)[7] != '-' || !retired_source)) {
-    file->Error(kKbBadValue, row["retired"].Mark(),
+    file->Error(codes::kKbBadValue, row["retired"].Mark(),
                 "bad value for 'retired': a date YYYY-MM-DD, with 'retired_source' citing the "
                 "retirement notice");
     return std::nullopt;
   }
   if (*nic <= 0) {
-    file->Error(kKbBadValue, row["nic"].Mark(), "bad value for 'nic': must be above 0");
+    file->Error(codes::kKbBadValue, row["nic"].Mark(), "bad value for 'nic': must be above 0");
     return std::nullopt;
   }
   vm.name = *name;
@@ -274,7 +275,7 @@ void Upsert(std::vector<Row>* rows, Row row, std::set<std::string>* seen_in_file
             FileReader* file, const YAML::Mark& mark) {
   std::string key = ToLower(row.name);
   if (!seen_in_file->insert(key).second)
-    file->Warning(kKbDuplicate, mark,
+    file->Warning(codes::kKbDuplicate, mark,
                   fmt::format("'{}' appears twice in this file; the later row wins", row.name));
   for (auto& existing : *rows) {
     if (same(existing.name, row.name)) {
@@ -343,7 +344,7 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
   std::string text, error;
   if (!ReadBoundedRegularFile(path, kMaxConfigFileBytes, &text, &error)) {
     Diagnostic d;
-    d.code = std::string(kKbUnreadable);
+    d.code = std::string(codes::kKbUnreadable);
     d.message = fmt::format("cannot read knowledge-base file '{}': {}", path, error);
     d.location.file = shown;
     diagnostics->Add(std::move(d));
@@ -355,12 +356,12 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    file.Error(kKbSyntax, e.mark, fmt::format("YAML syntax error: {}", e.msg));
+    file.Error(codes::kKbSyntax, e.mark, fmt::format("YAML syntax error: {}", e.msg));
     return false;
   }
   if (!root || root.IsNull()) return true;  // an empty file overrides nothing
   if (!root.IsMap()) {
-    file.Error(kKbShape, root.Mark(),
+    file.Error(codes::kKbShape, root.Mark(),
                "expected a map with 'vm_sizes', 'storage_targets' and/or 'listed_regions'");
     return false;
   }
@@ -372,14 +373,15 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
       file.set_context(section);
       if (section == "vm_sizes" || section == "storage_targets") {
         if (!value.IsSequence()) {
-          file.Error(kKbShape, value.Mark(), fmt::format("'{}' must be a list of rows", section));
+          file.Error(codes::kKbShape, value.Mark(),
+                     fmt::format("'{}' must be a list of rows", section));
           continue;
         }
         std::set<std::string> seen;
         for (const auto& row : value) {
           if (!row.IsMap()) {
             file.set_context(section);
-            file.Error(kKbShape, row.Mark(), "each row must be a map of fields");
+            file.Error(codes::kKbShape, row.Mark(), "each row must be a map of fields");
             continue;
           }
           if (section == "vm_sizes") {
@@ -402,18 +404,18 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
         if (value.IsMap()) {
           for (const auto& field : value)
             if (field.first.Scalar() != "regions" && field.first.Scalar() != "source")
-              file.Warning(kKbUnknownKey, field.first.Mark(),
+              file.Warning(codes::kKbUnknownKey, field.first.Mark(),
                            fmt::format("unknown key '{}' (ignored)", field.first.Scalar()));
         }
         if (!regions || !regions.IsSequence()) {
-          file.Error(kKbShape, value.Mark(),
+          file.Error(codes::kKbShape, value.Mark(),
                      fmt::format("'{}' must be a list of region names (or a map with 'regions')",
                                  section));
           continue;
         }
         for (const auto& r : regions) {
           if (!r.IsScalar() || NormalizeRegion(r.Scalar()).empty()) {
-            file.Error(kKbBadValue, r.Mark(), "a region must be a name such as 'East US'");
+            file.Error(codes::kKbBadValue, r.Mark(), "a region must be a name such as 'East US'");
             continue;
           }
           if (list == &listed_regions_ && !IsListedRegion(r.Scalar())) {
@@ -429,7 +431,7 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
           }
         }
       } else {
-        file.Warning(kKbUnknownKey, kv.first.Mark(),
+        file.Warning(codes::kKbUnknownKey, kv.first.Mark(),
                      fmt::format("unknown section '{}' (ignored); known: vm_sizes, "
                                  "storage_targets, listed_regions, other_regions",
                                  section));
@@ -437,7 +439,7 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
     }
   } catch (const YAML::Exception& e) {
     // Structural surprises (a scalar where a map was expected deep inside) end this file only.
-    file.Error(kKbShape, e.mark, fmt::format("unexpected structure: {}", e.msg));
+    file.Error(codes::kKbShape, e.mark, fmt::format("unexpected structure: {}", e.msg));
   }
   return file.errors() == 0;
 }
@@ -455,7 +457,7 @@ bool KnowledgeBase::Load(const std::string& data_dir,
   }
   if (builtins.empty()) {
     Diagnostic d;
-    d.code = std::string(kKbUnreadable);
+    d.code = std::string(codes::kKbUnreadable);
     d.message = fmt::format("no knowledge base (*.yaml) in '{}'; set FEEDCHECK_HOME or reinstall",
                             data_dir);
     d.location.file = data_dir;
@@ -468,7 +470,7 @@ bool KnowledgeBase::Load(const std::string& data_dir,
   for (std::string_view required : {kStandardListed, kStandardOther}) {
     if (!out->FindTarget(required)) {
       Diagnostic d;
-      d.code = std::string(kKbMissingRow);
+      d.code = std::string(codes::kKbMissingRow);
       d.message = fmt::format(
           "storage target '{}' is missing; region defaults use built-in figures", required);
       d.location.file = data_dir;

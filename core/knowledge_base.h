@@ -43,18 +43,6 @@ struct StorageTarget {
   std::string note;
 };
 
-/// Diagnostic codes of the loader (stable; tests and docs name them).
-inline constexpr std::string_view kKbUnreadable = "K301";    ///< file missing or unreadable
-inline constexpr std::string_view kKbSyntax = "K302";        ///< YAML syntax error
-inline constexpr std::string_view kKbMissingField = "K303";  ///< a required field is absent
-inline constexpr std::string_view kKbBadValue =
-    "K304";  ///< a value is not a number / has the wrong unit
-inline constexpr std::string_view kKbUnknownKey =
-    "K305";  ///< a key the loader does not know (warning)
-inline constexpr std::string_view kKbDuplicate = "K306";  ///< same name twice in one file (warning)
-inline constexpr std::string_view kKbMissingRow = "K307";  ///< a row the calculators need is absent
-inline constexpr std::string_view kKbShape = "K308";  ///< wrong structure (a list expected, ...)
-
 class KnowledgeBase {
  public:
   /// Row name for standard GPv2 in the listed regions, and elsewhere.

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <random>
 
+#include "core/diagnostic_codes.h"
 #include "probes/block_device.h"
 #include "probes/disk_io.h"
-#include "probes/probe_codes.h"
 
 namespace feedcheck {
 
@@ -72,9 +72,9 @@ ProbeResult RunDiskProbe(const DiskProbeOptions& options, const ProbeBudget& bud
     facts.Set(TextFact("probe.disk.mount_point", dev.mount_point, prov));
     for (const auto& note : dev.notes)
       result.evidence.diagnostics.Add(
-          {kCodeDiskDeviceNote, DiagnosticSeverity::kNote, note, {}, "disk", ""});
+          {codes::kDiskDeviceNote, DiagnosticSeverity::kNote, note, {}, "disk", ""});
   } else {
-    result.evidence.diagnostics.Add({kCodeDiskDeviceUnknown,
+    result.evidence.diagnostics.Add({codes::kDiskDeviceUnknown,
                                      DiagnosticSeverity::kWarning,
                                      "device not identified: " + device_error,
                                      {},
@@ -101,7 +101,7 @@ ProbeResult RunDiskProbe(const DiskProbeOptions& options, const ProbeBudget& bud
   result.bytes_received += w.bytes;
   if (!w.note.empty())
     result.evidence.diagnostics.Add(
-        {kCodeDiskWriteNote, DiagnosticSeverity::kNote, w.note, {}, "disk", ""});
+        {codes::kDiskWriteNote, DiagnosticSeverity::kNote, w.note, {}, "disk", ""});
   if (!w.error.empty() || w.bytes == 0) {
     result.status = ProbeStatus::kFailed;
     result.message = w.error.empty() ? "nothing written" : w.error;

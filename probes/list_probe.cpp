@@ -15,7 +15,7 @@
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/dataset_shape.h"
-#include "probes/probe_codes.h"
+#include "core/diagnostic_codes.h"
 #include "transport/http_errors.h"
 #include "transport/list_blobs_xml.h"
 
@@ -285,7 +285,7 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     f.Set(NumberFact("probe.list.prefixes", static_cast<double>(prefixes), Unit::kCount, prov));
   }
   if (!complete) {
-    result.evidence.diagnostics.Add({kCodeListingIncomplete,
+    result.evidence.diagnostics.Add({codes::kListingIncomplete,
                                      DiagnosticSeverity::kWarning,
                                      "listing incomplete: " + stop,
                                      {},
@@ -416,14 +416,14 @@ ProbeResult RunLocalListProbe(const std::string& path, const ListProbeOptions& o
   }
   if (unreadable > 0)
     result.evidence.diagnostics.Add(
-        {kCodeEntriesUnreadable,
+        {codes::kEntriesUnreadable,
          DiagnosticSeverity::kWarning,
          fmt::format("{} entries could not be read or stat'ed", unreadable),
          {path, 0, 0},
          "list",
          ""});
   if (!complete)
-    result.evidence.diagnostics.Add({kCodeListingIncomplete,
+    result.evidence.diagnostics.Add({codes::kListingIncomplete,
                                      DiagnosticSeverity::kWarning,
                                      "listing incomplete: " + stop,
                                      {path, 0, 0},

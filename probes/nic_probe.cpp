@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/diagnostic_codes.h"
 #include "probes/nic_info.h"
-#include "probes/probe_codes.h"
 
 namespace feedcheck {
 
@@ -43,11 +43,11 @@ ProbeResult RunNicProbe(const NicProbeOptions& options) {
   if (link) {
     facts.Set(NumberFact("probe.nic.link_gbps", *link, Unit::kGbps, prov));
   } else {
-    note(kCodeNicNoLinkSpeed, DiagnosticSeverity::kNote,
+    note(codes::kNicNoLinkSpeed, DiagnosticSeverity::kNote,
          iface + " reports no link speed (virtual NIC); use the VM size's bandwidth instead");
   }
   if (nic.driver == "hv_netvsc" && !nic.accelerated) {
-    note(kCodeNicNotAccelerated, DiagnosticSeverity::kWarning,
+    note(codes::kNicNotAccelerated, DiagnosticSeverity::kWarning,
          iface +
              " is a Hyper-V synthetic NIC without an accelerated-networking VF: enable "
              "accelerated networking for full bandwidth and lower latency");
@@ -58,7 +58,7 @@ ProbeResult RunNicProbe(const NicProbeOptions& options) {
     // Azure caps bandwidth per VM size below the synthetic link speed; a link slower than the
     // size's allowance is the suspicious case.
     if (link && *link < *options.expected_gbps * 0.95) {
-      note(kCodeNicBelowVmSize, DiagnosticSeverity::kWarning,
+      note(codes::kNicBelowVmSize, DiagnosticSeverity::kWarning,
            fmt::format("{} links at {} but the VM size should get {}", iface,
                        FormatBitRate(*link * 1e9), FormatBitRate(*options.expected_gbps * 1e9)));
     }

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <functional>
 
+#include "core/diagnostic_codes.h"
 #include "core/redact.h"
 #include "probes/cleanup_registry.h"
-#include "probes/probe_codes.h"
 #include "probes/target_facts.h"
 
 namespace feedcheck {
@@ -263,7 +263,7 @@ PreflightProbeResult RunLocalPreflightProbes(const std::string& dir,
   });
   if (local.stages.size() != options.stages.size())
     out.evidence.diagnostics.Add(Diagnostic{
-        kCodeStagesSkippedOnPath,
+        codes::kStagesSkippedOnPath,
         DiagnosticSeverity::kNote,
         "latency and throughput are storage-protocol probes: not run on a local path " + dir,
         {},

@@ -19,7 +19,7 @@
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/list_probe.h"
-#include "probes/probe_codes.h"
+#include "core/diagnostic_codes.h"
 #include "transport/answer_check.h"
 #include "transport/http_errors.h"
 #include "transport/list_blobs_xml.h"
@@ -331,7 +331,7 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
     }
     result.evidence.series.push_back(std::move(fitted));
   } else if (classes.size() >= 2) {
-    result.evidence.diagnostics.Add({kCodeSmallFilesNoFit,
+    result.evidence.diagnostics.Add({codes::kSmallFilesNoFit,
                                      DiagnosticSeverity::kWarning,
                                      "times did not grow with size; no overhead/bandwidth fit",
                                      {},
@@ -341,7 +341,7 @@ ProbeResult RunEngine(const std::string& what, const std::vector<SizeClassPlan>&
   result.evidence.series.push_back(std::move(measured));
   result.evidence.series.push_back(std::move(throughput));
   for (const auto& p : plans)
-    result.evidence.diagnostics.Add({kCodeSmallFilesSizePlan,
+    result.evidence.diagnostics.Add({codes::kSmallFilesSizePlan,
                                      DiagnosticSeverity::kNote,
                                      FormatBytes(static_cast<double>(p.size)) + ": " + p.how,
                                      {},

@@ -61,6 +61,24 @@ struct ReportTable {
   bool folded = false;
 };
 
+/// One code a report's problems can carry, described for formats that list the codes before the
+/// problems (SARIF's rules): its stable name, a one-line summary, what to do and the usual level
+/// ("error", "warning" or "note").
+struct ReportCode {
+  std::string code;
+  std::string name;
+  std::string summary;
+  std::string help;
+  std::string level;
+};
+
+/// The codes a command can report with the public page their advice rests on; filled by the
+/// command (lint, from the diagnostic code registry), empty for most.
+struct ReportCodes {
+  std::string uri;
+  std::vector<ReportCode> codes;
+};
+
 struct Report {
   RunContext context;
   std::string title;    ///< "Pre-flight check", "Post-mortem", "Advice"
@@ -74,7 +92,14 @@ struct Report {
   std::vector<ConfigFragment> config;  ///< merged config fragments (BlobFuse2)
   DiagnosisSummary diagnosis;          ///< post-mortem only: GPU time lost, cause, confidence
   std::vector<ResultValue> result;     ///< the command's headline numbers, in display order
-  std::vector<ReportTable> tables;     ///< the command's tables, in display order
+  /// the command's tables, in display order. A table whose columns include `file`, `line`,
+  /// `severity`, `code` and `message` lists problems located in files (lint's): SARIF makes each
+  /// row a result (with `change` and `rule_id` when the table has them).
+  std::vector<ReportTable> tables;
+  ReportCodes codes;  ///< the codes the located problems can carry, described
+  /// False for the report of a run that stopped before its result: only the diagnostics that
+  /// stopped it (SARIF says the run did not succeed; JSON has `result.error`).
+  bool complete = true;
   /// How many of the last kept `evidence.diagnostics` are the run's own (a bad flag, a file not
   /// read): printed on stderr by the run's terminal output, saved with the other formats, and
   /// printed on stderr again when `feedcheck report` renders the saved result.

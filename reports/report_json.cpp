@@ -9,11 +9,11 @@
 #include <set>
 #include <type_traits>
 
+#include "core/diagnostic_codes.h"
 #include "core/evidence_json.h"
 #include "core/units.h"
 #include "reports/diagnosis_json.h"
 #include "reports/measurement_caveat.h"
-#include "reports/report_messages.h"
 
 namespace feedcheck {
 
@@ -83,7 +83,7 @@ json ContextToJson(const RunContext& c) {
 
 Diagnostic Bad(const std::string& file, const std::string& path, const std::string& message,
                DiagnosticSeverity severity = DiagnosticSeverity::kError) {
-  return Diagnostic{kCodeReportInvalid, severity, message, {file, 0, 0}, path, ""};
+  return Diagnostic{codes::kReportInvalid, severity, message, {file, 0, 0}, path, ""};
 }
 
 // Typed readers: a wrong type is a diagnostic naming the JSON path, and the default is kept.
@@ -373,6 +373,40 @@ void ReadTables(const json& j, const std::string& file, Report* out, DiagnosticL
   }
 }
 
+json CodesToJson(const ReportCodes& codes) {
+  json list = json::array();
+  for (const ReportCode& c : codes.codes)
+    list.push_back({{"code", c.code},
+                    {"name", c.name},
+                    {"summary", c.summary},
+                    {"help", c.help},
+                    {"level", c.level}});
+  return {{"uri", codes.uri}, {"codes", list}};
+}
+
+void ReadCodes(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
+  if (!j.contains("codes")) return;
+  if (!j["codes"].is_object()) {
+    diags->Add(Bad(file, "/codes", "'codes' should be an object"));
+    return;
+  }
+  const json& codes = j["codes"];
+  out->codes.uri = Str(codes, "uri", file, "/codes", diags);
+  const json* arr = Array(codes, "codes", file, "/codes", diags);
+  if (arr == nullptr) return;
+  for (size_t i = 0; i < arr->size(); ++i) {
+    const json& c = (*arr)[i];
+    const std::string p = fmt::format("/codes/codes/{}", i);
+    if (!c.is_object()) {
+      diags->Add(Bad(file, p, "a code should be an object"));
+      continue;
+    }
+    out->codes.codes.push_back({Str(c, "code", file, p, diags), Str(c, "name", file, p, diags),
+                                Str(c, "summary", file, p, diags), Str(c, "help", file, p, diags),
+                                Str(c, "level", file, p, diags)});
+  }
+}
+
 }  // namespace
 
 json ReportToJson(const Report& r) {
@@ -422,6 +456,8 @@ json ReportToJson(const Report& r) {
   json tables = json::array();
   for (const auto& t : r.tables) tables.push_back(TableToJson(t));
   out["tables"] = tables;
+  if (!r.codes.codes.empty()) out["codes"] = CodesToJson(r.codes);
+  if (!r.complete) out["complete"] = false;
   return out;
 }
 
@@ -468,6 +504,8 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
   if (j.contains("diagnosis")) out->diagnosis = DiagnosisFromJson(j["diagnosis"]);
   ReadResult(j, file, out, diags);
   ReadTables(j, file, out, diags);
+  ReadCodes(j, file, out, diags);
+  if (auto c = j.find("complete"); c != j.end() && c->is_boolean()) out->complete = c->get<bool>();
   if (j.contains("evidence")) {
     if (!EvidenceFromJson(j["evidence"], file, &out->evidence, diags)) return false;
   }
@@ -477,7 +515,7 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
 }
 
 bool LoadReportFile(const std::string& path, Report* out, DiagnosticList* diags) {
-  std::optional<json> j = ReadJsonFile(path, kCodeReportUnreadable, diags);
+  std::optional<json> j = ReadJsonFile(path, codes::kReportUnreadable, diags);
   return j && ReportFromJson(*j, path, out, diags);
 }
 

@@ -3,6 +3,7 @@
 #include "reports/html_reporter.h"
 #include "reports/json_reporter.h"
 #include "reports/markdown_reporter.h"
+#include "reports/sarif_reporter.h"
 #include "reports/terminal_reporter.h"
 
 namespace feedcheck {
@@ -13,11 +14,12 @@ std::unique_ptr<Reporter> MakeReporter(std::string_view name, const ReporterOpti
   if (name == "json") return std::make_unique<JsonReporter>();
   if (name == "md") return std::make_unique<MarkdownReporter>();
   if (name == "html") return std::make_unique<HtmlReporter>();
+  if (name == "sarif") return std::make_unique<SarifReporter>(options.base_dir);
   return nullptr;
 }
 
 const std::vector<std::string_view>& ReporterNames() {
-  static const std::vector<std::string_view> names{"term", "json", "md", "html"};
+  static const std::vector<std::string_view> names{"term", "json", "md", "html", "sarif"};
   return names;
 }
 

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct ReporterOptions {
   bool verbose = false;
   /// Terminal only: the columns lines wrap to (the caller reads $COLUMNS or the terminal).
   size_t width = 100;
+  /// SARIF only: the directory file paths are made relative to (the working directory).
+  std::string base_dir;
 };
 
 class Reporter {
@@ -26,7 +29,7 @@ class Reporter {
   virtual void Render(const Report& report, std::ostream& out) const = 0;
 };
 
-/// "term" | "json" | "md" | "html"; nullptr for any other name.
+/// "term" | "json" | "md" | "html" | "sarif"; nullptr for any other name.
 std::unique_ptr<Reporter> MakeReporter(std::string_view name, const ReporterOptions& options = {});
 /// The names MakeReporter accepts, for help text and errors.
 const std::vector<std::string_view>& ReporterNames();

@@ -4,6 +4,7 @@
 
 #include <cctype>
 
+#include "core/diagnostic_codes.h"
 #include "rules/rule_messages.h"
 
 namespace feedcheck::rules {
@@ -101,7 +102,7 @@ bool LexNumber(std::string_view s, size_t& i, Token* token, LexError* error) {
   std::string written(s.substr(start, i - start));
   std::string why;
   auto q = ParseQuantity(written, &why);
-  if (!q) return Fail(error, start, kCodeBadUnit, fmt::format(kMsgBadUnit, written, why));
+  if (!q) return Fail(error, start, codes::kBadUnit, fmt::format(kMsgBadUnit, written, why));
   token->kind = TokenKind::kNumber;
   token->text = written;
   token->number = q->value;
@@ -118,7 +119,7 @@ bool LexString(std::string_view s, size_t& i, Token* token, LexError* error) {
     if (s[i] == '\\' && i + 1 < s.size()) ++i;
     value += s[i++];
   }
-  if (i >= s.size()) return Fail(error, start, kCodeSyntax, kMsgUnterminatedString);
+  if (i >= s.size()) return Fail(error, start, codes::kConditionSyntax, kMsgUnterminatedString);
   ++i;
   token->kind = TokenKind::kString;
   token->text = std::move(value);
@@ -201,7 +202,7 @@ std::optional<std::vector<Token>> Lex(std::string_view s, LexError* error) {
       std::string shown = std::isprint(static_cast<unsigned char>(c))
                               ? std::string(1, c)
                               : fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-      Fail(error, i, kCodeSyntax, fmt::format(kMsgUnexpectedChar, shown));
+      Fail(error, i, codes::kConditionSyntax, fmt::format(kMsgUnexpectedChar, shown));
       return std::nullopt;
     }
     tokens.push_back(std::move(token));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/diagnostic_codes.h"
 #include "rules/rule_messages.h"
 
 namespace feedcheck::rules {
@@ -43,7 +44,7 @@ class Parser {
     const Token& t = Peek();
     std::string found = t.kind == TokenKind::kEnd ? std::string(TokenKindName(t.kind))
                                                   : fmt::format("'{}'", t.text);
-    return Fail(t.offset, kCodeSyntax, fmt::format(kMsgExpected, what, found));
+    return Fail(t.offset, codes::kConditionSyntax, fmt::format(kMsgExpected, what, found));
   }
 
   // Guards both the parser's own recursion and the height of the tree it builds.
@@ -54,7 +55,7 @@ class Parser {
   };
   bool TooDeep(size_t offset) {
     if (depth_ <= kMaxDepth) return false;
-    Fail(offset, kCodeTooDeep, fmt::format(kMsgTooDeep, kMaxDepth));
+    Fail(offset, codes::kConditionTooDeep, fmt::format(kMsgTooDeep, kMaxDepth));
     return true;
   }
 
@@ -70,7 +71,7 @@ class Parser {
     for (const auto& c : e->children) h = std::max(h, c->depth);
     e->depth = h + 1;
     if (e->depth > kMaxDepth)
-      return Fail(e->offset, kCodeTooDeep, fmt::format(kMsgTooDeep, kMaxDepth));
+      return Fail(e->offset, codes::kConditionTooDeep, fmt::format(kMsgTooDeep, kMaxDepth));
     return e;
   }
   ExprPtr Binary(Op op, ExprPtr l, ExprPtr r) {
@@ -277,7 +278,9 @@ class Parser {
 
 ExprPtr ParseCondition(std::string_view text, ParseError* error) {
   if (text.size() > kMaxLength) {
-    if (error) *error = ParseError{kMaxLength, kCodeTooLong, fmt::format(kMsgTooLong, kMaxLength)};
+    if (error)
+      *error =
+          ParseError{kMaxLength, codes::kConditionTooLong, fmt::format(kMsgTooLong, kMaxLength)};
     return nullptr;
   }
   LexError lex_error;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/diagnostic_codes.h"
 #include "core/fact_registry.h"
 #include "core/redact.h"
 #include "rules/job_keys.h"
@@ -20,7 +21,7 @@ int Line(const YAML::Node& node) { return node.Mark().line + 1; }
 
 Diagnostic JobDiagnostic(const std::string& file, int line, std::string message,
                          DiagnosticSeverity severity = DiagnosticSeverity::kError) {
-  return Diagnostic{kCodeJobFile, severity, std::move(message), {file, line, 0}, "", ""};
+  return Diagnostic{codes::kJobFile, severity, std::move(message), {file, line, 0}, "", ""};
 }
 
 bool IsDataType(const std::string& type) {
@@ -254,7 +255,7 @@ bool ReadJobText(const std::string& name, const std::string& content, JobFile* o
 
 bool ReadJobFile(const std::string& path, JobFile* out, DiagnosticList* diagnostics) {
   std::string content;
-  return ReadInputFile(path, "job file", kCodeJobFile, &content, diagnostics) &&
+  return ReadInputFile(path, "job file", codes::kJobFile, &content, diagnostics) &&
          ReadJobText(path, content, out, diagnostics);
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/ascii_text.h"
+#include "core/diagnostic_codes.h"
 #include "core/runtime_settings.h"
 
 namespace feedcheck::rules {
@@ -55,7 +56,7 @@ std::vector<LintProblem> NoEffectSettings(const JobFile& job) {
   if (!any) return out;
   for (const auto& e : job.env) {
     LintProblem p;
-    p.code = kLintNoEffect;
+    p.code = codes::kLintNoEffect;
     p.severity = Severity::kWarning;
     p.location = At(e.file, e.line);
     if (all_download && mounted_output.empty() &&
@@ -91,7 +92,7 @@ std::vector<LintProblem> SettingProblems(const JobFile& job, const Advice& advic
     if (const RuntimeSetting* setting = FindRuntimeSetting(e.name)) {
       auto problem = RuntimeSettingValueProblem(*setting, e.value);
       if (!problem) continue;
-      p.code = kLintBadValue;
+      p.code = codes::kLintBadValue;
       p.setting = e.name;
       p.message = fmt::format("{}: {}; the guide documents it as {} (default {}); source: {}",
                               e.name, *problem, setting->meaning, setting->default_value,
@@ -103,7 +104,7 @@ std::vector<LintProblem> SettingProblems(const JobFile& job, const Advice& advic
     }
     auto likely = LikelyRuntimeSetting(e.name);
     if (!likely) continue;
-    p.code = kLintUnknownSetting;
+    p.code = codes::kLintUnknownSetting;
     if (likely->empty()) {
       p.message = fmt::format(
           "{} is not a setting the Azure ML data runtime documents: it is ignored", e.name);
@@ -134,7 +135,7 @@ std::vector<LintProblem> SecretSettings(const JobFile& job) {
   for (const auto& e : job.env) {
     if (!e.secret) continue;
     LintProblem p;
-    p.code = kLintSecret;
+    p.code = codes::kLintSecret;
     p.severity = Severity::kWarning;
     p.location = At(e.file, e.line);
     p.setting = e.name;
@@ -168,7 +169,7 @@ std::vector<LintProblem> NodeLimitProblems(const JobFile& job, const std::string
     const double limit = memory ? ram_bytes : disk ? disk_bytes : 0;
     if (limit <= 0 || std::fabs(*bytes) <= limit) continue;
     LintProblem p;
-    p.code = kLintBadValue;
+    p.code = codes::kLintBadValue;
     p.severity = Severity::kWarning;
     p.setting = e.name;
     p.location = At(e.file, e.line);
@@ -193,7 +194,7 @@ std::vector<LintProblem> KeyProblems(const std::vector<KeyTypo>& typos) {
   std::vector<LintProblem> out;
   for (const auto& t : typos) {
     LintProblem p;
-    p.code = kLintUnknownKey;
+    p.code = codes::kLintUnknownKey;
     p.severity = Severity::kWarning;
     p.location = At(t.file, t.line);
     const std::string where = t.where.empty() ? "" : " under " + t.where;
@@ -212,7 +213,7 @@ std::vector<LintProblem> DirectInputs(const JobFile& job) {
   for (const auto& input : job.inputs) {
     if (input.type == "literal" || input.mode != "direct") continue;
     LintProblem p;
-    p.code = kLintDirect;
+    p.code = codes::kLintDirect;
     p.severity = Severity::kInfo;
     p.location = At(input.file, input.mode_line > 0 ? input.mode_line : input.line);
     p.message = fmt::format(
@@ -274,7 +275,7 @@ std::vector<LintProblem> OutputReads(const JobFile& job, bool dataset_declared) 
     const bool named = !arg.empty() && NamesData(arg);
     if (!named && (reads_input || !dataset_declared)) continue;
     LintProblem p;
-    p.code = kLintDirect;
+    p.code = codes::kLintDirect;
     p.severity = Severity::kInfo;
     p.location = SourceLocation{o.file, o.mode_line > 0 ? o.mode_line : o.line, 0};
     p.message =
@@ -353,7 +354,7 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
       const std::string want = ModeForInput(mode, advice.mode);
       if (mode == want) continue;
       LintProblem p;
-      p.code = kLintWrongMode;
+      p.code = codes::kLintWrongMode;
       p.severity = rule ? rule->severity : Severity::kWarning;
       p.message = fmt::format("input '{}' uses mode {}{}; rule {} recommends {}: {}", input.name,
                               mode, input.mode.empty() ? " (the default)" : "", advice.mode_rule,
@@ -379,7 +380,7 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
     p.setting = want.name;
     p.severity = rule && rule->severity > Severity::kWarning ? rule->severity : Severity::kWarning;
     if (have == job.env.end()) {
-      p.code = kLintMissingEnv;
+      p.code = codes::kLintMissingEnv;
       p.message =
           fmt::format("{} is not set; rule {} recommends \"{}\"", want.name, rule_id, want.value);
       p.change =
@@ -389,7 +390,7 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
                             want.value);
       p.location = At(job.env_line > 0 ? job.env_file : job.path, job.env_line);
     } else if (!SameEnvValue(have->value, want.value)) {
-      p.code = kLintContradictingEnv;
+      p.code = codes::kLintContradictingEnv;
       p.message = fmt::format("{} is \"{}\"; rule {} recommends \"{}\"", want.name, have->value,
                               rule_id, want.value);
       p.change =
@@ -405,11 +406,11 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
   // asked for beside "download" as if both applied, they contradict the mode change.
   const bool to_download = advice.mode == "download" &&
                            std::any_of(problems.begin(), problems.end(), [](const LintProblem& q) {
-                             return q.code == kLintWrongMode;
+                             return q.code == codes::kLintWrongMode;
                            });
   if (to_download)
     for (auto& p : problems) {
-      if (p.code != kLintMissingEnv && p.code != kLintContradictingEnv) continue;
+      if (p.code != codes::kLintMissingEnv && p.code != codes::kLintContradictingEnv) continue;
       if (!StartsWith(p.setting, "DATASET_MOUNT_") && !StartsWith(p.setting, "DATASET_UNMOUNT_"))
         continue;
       p.severity = Severity::kInfo;
@@ -422,7 +423,7 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
   // 4. More nodes than one account feeds.
   if (const Finding* f = FindFinding(result, "egress-nodes-beyond-account")) {
     LintProblem p;
-    p.code = kLintEgress;
+    p.code = codes::kLintEgress;
     p.severity = f->severity;
     p.rule_id = f->rule_id;
     p.message =
@@ -466,7 +467,7 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
     if (f.severity < Severity::kWarning) continue;
     if (std::find(covered.begin(), covered.end(), f.rule_id) != covered.end()) continue;
     LintProblem p;
-    p.code = kLintOther;
+    p.code = codes::kLintOther;
     p.severity = f.severity;
     p.rule_id = f.rule_id;
     p.message = f.title;
@@ -484,23 +485,24 @@ std::vector<LintProblem> LintJob(const JobFile& job, const EvaluationResult& res
   for (auto& p : SettingProblems(job, advice)) {
     // A misspelt name stands for the setting it was meant to be: the rename is the change, not
     // also "add" the setting. A value out of range that a rule already corrects is that rule's.
-    if (p.code == kLintUnknownSetting && !p.setting.empty())
+    if (p.code == codes::kLintUnknownSetting && !p.setting.empty())
       problems.erase(std::remove_if(problems.begin(), problems.end(),
                                     [&](const LintProblem& q) {
-                                      return q.code == kLintMissingEnv && q.setting == p.setting;
+                                      return q.code == codes::kLintMissingEnv &&
+                                             q.setting == p.setting;
                                     }),
                      problems.end());
     const bool corrected = std::any_of(problems.begin(), problems.end(), [&](const LintProblem& q) {
-      return q.code == kLintContradictingEnv && q.location.line == p.location.line;
+      return q.code == codes::kLintContradictingEnv && q.location.line == p.location.line;
     });
-    if (p.code == kLintBadValue && corrected) continue;
+    if (p.code == codes::kLintBadValue && corrected) continue;
     problems.push_back(std::move(p));
   }
   for (auto& p : NoEffectSettings(job)) {
     // A setting that does nothing is not also "to be changed to" a value.
     problems.erase(std::remove_if(problems.begin(), problems.end(),
                                   [&](const LintProblem& q) {
-                                    return q.code == kLintContradictingEnv &&
+                                    return q.code == codes::kLintContradictingEnv &&
                                            q.location.line == p.location.line;
                                   }),
                    problems.end());

@@ -10,7 +10,6 @@
 #include "core/finding.h"
 #include "rules/advice.h"
 #include "rules/job_file.h"
-#include "rules/lint_codes.h"
 #include "rules/rule_set.h"
 
 namespace feedcheck::rules {
@@ -29,8 +28,8 @@ struct LintProblem {
 };
 
 /// Compares the job with the advice. Findings of severity warning or above that no problem
-/// class covers are reported as kLintOther so nothing the rules say is lost. Problems come in
-/// line order (the way a reader goes through the file), those about the whole file last.
+/// class covers are reported as codes::kLintOther so nothing the rules say is lost. Problems come
+/// in line order (the way a reader goes through the file), those about the whole file last.
 /// Environment variables that cannot act on this job: DATASET_MOUNT_* / DATASET_UNMOUNT_* when
 /// every data input is downloaded, RSLEX_DOWNLOADER_THREADS when every data input is mounted.
 std::vector<LintProblem> NoEffectSettings(const JobFile& job);

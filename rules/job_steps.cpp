@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/ascii_text.h"
+#include "core/diagnostic_codes.h"
 #include "rules/job_keys.h"
 #include "rules/profile.h"
 #include "rules/rule_messages.h"
@@ -20,7 +21,7 @@ int Line(const YAML::Node& node) { return node.Mark().line + 1; }
 
 Diagnostic JobDiagnostic(const std::string& file, int line, std::string message) {
   return Diagnostic{
-      kCodeJobFile, DiagnosticSeverity::kError, std::move(message), {file, line, 0}, "", ""};
+      codes::kJobFile, DiagnosticSeverity::kError, std::move(message), {file, line, 0}, "", ""};
 }
 
 std::string Scalar(const YAML::Node& node) {
@@ -95,7 +96,7 @@ bool ReadComponent(const YAML::Node& component, const std::string& where,
   const std::string path = Relative(job_path, file);
   std::string content;
   DiagnosticList read;
-  if (!ReadInputFile(path, "component file", kCodeJobFile, &content, &read)) {
+  if (!ReadInputFile(path, "component file", codes::kJobFile, &content, &read)) {
     diagnostics->Add(JobDiagnostic(
         job_path, Line(component),
         fmt::format("{}: component file {} (from '{}', relative to the job file) cannot be read",
@@ -279,7 +280,7 @@ bool ReadJobStepsText(const std::string& name, const std::string& content, JobSt
     if (type == "pipeline") return ReadPipeline(name, root, out, diagnostics);
     if (type == "sweep") return ReadSweep(name, root, out, diagnostics);
   } catch (const YAML::Exception& e) {
-    diagnostics->Add(YamlExceptionDiagnostic(name, e, kCodeJobFile));
+    diagnostics->Add(YamlExceptionDiagnostic(name, e, codes::kJobFile));
     return false;
   }
   out->kind = "command";
@@ -291,7 +292,7 @@ bool ReadJobStepsText(const std::string& name, const std::string& content, JobSt
 
 bool ReadJobSteps(const std::string& path, JobSteps* out, DiagnosticList* diagnostics) {
   std::string content;
-  return ReadInputFile(path, "job file", kCodeJobFile, &content, diagnostics) &&
+  return ReadInputFile(path, "job file", codes::kJobFile, &content, diagnostics) &&
          ReadJobStepsText(path, content, out, diagnostics);
 }
 

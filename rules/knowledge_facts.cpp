@@ -9,6 +9,7 @@
 #if __has_include("core/knowledge_base.h") && __has_include("core/egress_calculator.h")
 #define FEEDCHECK_HAVE_KB 1
 #include "core/account_lookup.h"
+#include "core/diagnostic_codes.h"
 #include "core/egress_calculator.h"
 #include "core/knowledge_base.h"
 #include "core/supply_model.h"
@@ -57,7 +58,7 @@ bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string& data_
           !facts->Has("workload.gpu_demand_gbps")) {
         SourceLocation at{per_gpu->provenance.file, per_gpu->provenance.line, 0};
         diagnostics->Add(Diagnostic{
-            kCodeProfileValue, DiagnosticSeverity::kError,
+            codes::kProfileValue, DiagnosticSeverity::kError,
             fmt::format("a per-GPU input demand ({} per GPU) on {}, a size with no GPUs: give "
                         "the GPU size the job runs on, or the whole node's demand (gpu: per_node:)",
                         per_gpu->is_number() ? FormatValue(per_gpu->number(), per_gpu->unit) : "",
@@ -83,7 +84,7 @@ bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string& data_
             "; declare the node's figures in the profile (node: {nic: 100 Gbit/s, vcpus: 96, "
             "local_disk: 1000 GiB}), or add the size with --kb FILE";
       diagnostics->Add(Diagnostic{
-          kCodeUnknownVm, declared ? DiagnosticSeverity::kWarning : DiagnosticSeverity::kError,
+          codes::kUnknownVm, declared ? DiagnosticSeverity::kWarning : DiagnosticSeverity::kError,
           message, request.sku_location, "", ""});
     }
   }
@@ -95,7 +96,7 @@ bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string& data_
   AccountLookupResult found = LookUpAccount(kb, lookup);
   if (!found.error.empty()) {
     diagnostics->Add(Diagnostic{
-        found.region_error ? kCodeUnknownRegion : kCodeUnknownVm, DiagnosticSeverity::kError,
+        found.region_error ? codes::kUnknownRegion : codes::kUnknownVm, DiagnosticSeverity::kError,
         found.error, found.region_error ? request.region_location : request.account_location, "",
         ""});
   }
@@ -111,7 +112,7 @@ bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string& data_
 bool AddKnowledgeFacts(const KnowledgeRequest& request, const std::string&,
                        const std::vector<std::string>&, FactSet*, DiagnosticList* diagnostics) {
   if (!request.sku.empty() || !request.region.empty() || !request.account.empty())
-    diagnostics->Add(Diagnostic{kCodeUnknownVm, DiagnosticSeverity::kWarning,
+    diagnostics->Add(Diagnostic{codes::kUnknownVm, DiagnosticSeverity::kWarning,
                                 "this build has no knowledge base: node and account facts must "
                                 "be declared in the profile",
                                 request.sku_location, "", ""});

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/declared_bounds.h"
+#include "core/diagnostic_codes.h"
 #include "core/edit_distance.h"
 #include "core/fact_registry.h"
 #include "rules/rule_messages.h"
@@ -143,7 +144,7 @@ class ProfileReader {
 
   bool Read(const YAML::Node& root) {
     if (!root.IsMap()) {
-      Error(root.Mark(), kCodeProfileField,
+      Error(root.Mark(), codes::kProfileField,
             "a profile is a YAML mapping (nodes, sku, dataset, ...)");
       return false;
     }
@@ -157,7 +158,7 @@ class ProfileReader {
       const std::string text =
           static_cast<size_t>(mark.line) < lines_.size() ? lines_[mark.line] : std::string();
       mark.column = static_cast<int>(std::min(text.find_first_not_of(' '), text.size()));
-      Error(mark, kCodeProfileValue, c.message);
+      Error(mark, codes::kProfileValue, c.message);
     }
     if (!compute_region_.empty() && !out_->region.empty() &&
         !out_->facts.Has("account.same_region")) {
@@ -222,13 +223,13 @@ class ProfileReader {
         if (section.empty())
           for (const char* s : {"dataset", "workload", "gpu", "node", "account_limits", "facts"})
             names.push_back(s);
-        Error(kv.first.Mark(), kCodeProfileField,
+        Error(kv.first.Mark(), codes::kProfileField,
               fmt::format("unknown profile field '{}{}' (known: {})",
                           section.empty() ? "" : section + ".", name, fmt::join(names, ", ")));
         continue;
       }
       if (!value.IsScalar()) {
-        Error(value.Mark(), kCodeProfileValue, fmt::format("'{}' must be a single value", name));
+        Error(value.Mark(), codes::kProfileValue, fmt::format("'{}' must be a single value", name));
         continue;
       }
       std::string text = value.as<std::string>();
@@ -270,7 +271,7 @@ class ProfileReader {
     if (allowed.empty() || std::find(allowed.begin(), allowed.end(), text) != allowed.end())
       return true;
     if (field.check == Check::kMode && (text == "rw_mount" || text == "upload")) {
-      Error(mark, kCodeProfileValue,
+      Error(mark, codes::kProfileValue,
             fmt::format("'{}' is an output mode; inputs are ro_mount, download, direct (and "
                         "eval_mount, eval_download for MLTable)",
                         text));
@@ -284,7 +285,7 @@ class ProfileReader {
     else if (field.check == Check::kPreset)
       for (const auto& p : allowed)
         if (p.rfind(text, 0) == 0) hint = fmt::format(kMsgDidYouMean, p);
-    Error(mark, kCodeProfileValue,
+    Error(mark, codes::kProfileValue,
           fmt::format("'{}' is not one of {}{}", text, fmt::join(allowed, ", "), hint));
     return false;
   }
@@ -296,7 +297,7 @@ class ProfileReader {
     if (!ParseFactValue(key, text, &fact, &error)) {
       // The field as the user wrote it, when its fact has another name (gpu.per_node is
       // workload.gpu_demand_gbps).
-      Error(mark, kCodeProfileValue,
+      Error(mark, codes::kProfileValue,
             field.empty() || field == key ? error : fmt::format("{}: {}", field, error));
       return;
     }
@@ -305,7 +306,7 @@ class ProfileReader {
       const double* n = std::get_if<double>(&fact.value);
       if (!n || *n < 1 || *n >= 1e6 || *n != std::floor(*n)) {
         Error(
-            mark, kCodeProfileValue,
+            mark, codes::kProfileValue,
             fmt::format("nodes '{}' is not a node count (a whole number from 1 to 999999)", text));
         return;
       }
@@ -326,12 +327,12 @@ class ProfileReader {
 
   void ReadFacts(const YAML::Node& map) {
     if (!map.IsMap()) {
-      Error(map.Mark(), kCodeProfileValue, "'facts' must map fact keys to values");
+      Error(map.Mark(), codes::kProfileValue, "'facts' must map fact keys to values");
       return;
     }
     for (const auto& kv : map) {
       if (!kv.second.IsScalar()) {
-        Error(kv.second.Mark(), kCodeProfileValue, "a fact value must be a single value");
+        Error(kv.second.Mark(), codes::kProfileValue, "a fact value must be a single value");
         continue;
       }
       AddFact(kv.first.as<std::string>(), kv.second.as<std::string>(), kv.second.Mark());
@@ -356,14 +357,14 @@ bool LoadProfileText(const std::string& name, const std::string& content, Profil
   try {
     return reader.Read(root);
   } catch (const YAML::Exception& e) {
-    diagnostics->Add(YamlExceptionDiagnostic(name, e, kCodeProfileValue));
+    diagnostics->Add(YamlExceptionDiagnostic(name, e, codes::kProfileValue));
     return false;
   }
 }
 
 bool LoadProfile(const std::string& path, Profile* out, DiagnosticList* diagnostics) {
   std::string content;
-  return ReadInputFile(path, "profile", kCodeUnreadable, &content, diagnostics) &&
+  return ReadInputFile(path, "profile", codes::kRulesUnreadable, &content, diagnostics) &&
          LoadProfileText(path, content, out, diagnostics);
 }
 

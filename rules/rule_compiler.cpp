@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/diagnostic_codes.h"
 #include "core/runtime_settings.h"
 #include "core/units.h"
 #include "rules/expression.h"
@@ -40,7 +41,7 @@ bool CompileGauge(const RuleInfo& info, const FactRegistry& registry, const std:
   if (has_demand != has_limit) {
     const SourceText& given = has_demand ? info.demand : info.limit;
     const char* name = has_demand ? "demand" : "limit";
-    diagnostics->Add(given.At(0, kCodeMissingField,
+    diagnostics->Add(given.At(0, codes::kRuleMissingField,
                               fmt::format(kMsgGaugeHalf, name, has_demand ? "limit" : "demand"),
                               context + " > " + name));
     return false;
@@ -52,7 +53,7 @@ bool CompileGauge(const RuleInfo& info, const FactRegistry& registry, const std:
     if (!*expr) {
       ok = false;
     } else if ((*expr)->type != ValueType::kNumber) {
-      diagnostics->Add(text.At(0, kCodeTypeMismatch,
+      diagnostics->Add(text.At(0, codes::kTypeMismatch,
                                fmt::format(kMsgGaugeNotQuantity, name, DescribeType(**expr)),
                                context + " > " + name));
       ok = false;
@@ -67,7 +68,7 @@ bool CompileGauge(const RuleInfo& info, const FactRegistry& registry, const std:
   };
   if (group(out->demand->unit) != group(out->limit->unit)) {
     diagnostics->Add(info.limit.At(
-        0, kCodeUnitMismatch,
+        0, codes::kUnitMismatch,
         fmt::format(kMsgGaugeDimensions, DescribeType(*out->demand), DescribeType(*out->limit)),
         context + " > limit"));
     return false;
@@ -96,7 +97,7 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
 
   auto severity = SeverityFromName(info.severity);
   if (!severity) {
-    diagnostics->Add(At(info.severity_location, file, kCodeBadSeverity,
+    diagnostics->Add(At(info.severity_location, file, codes::kBadSeverity,
                         fmt::format(kMsgBadSeverity, info.severity), context + " > severity"));
     ok = false;
   } else {
@@ -106,7 +107,7 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
     if (auto b = BottleneckFromName(info.bottleneck)) {
       out->bottleneck = *b;
     } else {
-      diagnostics->Add(At(info.bottleneck_location, file, kCodeBadClass,
+      diagnostics->Add(At(info.bottleneck_location, file, codes::kBadClass,
                           fmt::format(kMsgBadClass, info.bottleneck), context + " > class"));
       ok = false;
     }
@@ -115,14 +116,14 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
     if (auto b = FindingBasisFromName(info.basis)) {
       out->basis = *b;
     } else {
-      diagnostics->Add(At(info.basis_location, file, kCodeBadBasis,
+      diagnostics->Add(At(info.basis_location, file, codes::kBadBasis,
                           fmt::format(kMsgBadBasis, info.basis), context + " > basis"));
       ok = false;
     }
   }
   if (!info.mode.empty() && !IsInputMode(info.mode)) {
-    diagnostics->Add(At(info.mode_location, file, kCodeBadMode, fmt::format(kMsgBadMode, info.mode),
-                        context + " > mode"));
+    diagnostics->Add(At(info.mode_location, file, codes::kBadMode,
+                        fmt::format(kMsgBadMode, info.mode), context + " > mode"));
     ok = false;
   }
 
@@ -131,7 +132,7 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
   if (!out->when) {
     ok = false;
   } else if (out->when->type != ValueType::kBool) {
-    diagnostics->Add(info.when.At(0, kCodeTypeMismatch,
+    diagnostics->Add(info.when.At(0, codes::kTypeMismatch,
                                   fmt::format(kMsgConditionNotBool, DescribeType(*out->when)),
                                   context + " > when"));
     ok = false;
@@ -144,7 +145,7 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
       ok = false;
     } else if (out->excess->type != ValueType::kNumber || out->excess->unit != Unit::kCount) {
       // A ratio of two quantities of one dimension: 288 Gbit/s / 200 Gbit/s, not 88 Gbit/s.
-      diagnostics->Add(info.excess.At(0, kCodeTypeMismatch,
+      diagnostics->Add(info.excess.At(0, codes::kTypeMismatch,
                                       fmt::format(kMsgExcessNotRatio, DescribeType(*out->excess)),
                                       context + " > excess"));
       ok = false;
@@ -154,7 +155,7 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
   if (!info.critical_above.empty()) {
     auto q = ParseQuantity(info.critical_above);
     if (info.excess.value.empty() || !q || q->unit != Unit::kCount || !(q->value > 1)) {
-      diagnostics->Add(At(info.critical_above_location, file, kCodeWrongFieldType,
+      diagnostics->Add(At(info.critical_above_location, file, codes::kWrongFieldType,
                           fmt::format(kMsgBadCriticalAbove, info.critical_above),
                           context + " > critical_above"));
       ok = false;
@@ -171,7 +172,7 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
     std::string message = fmt::format(kMsgUnknownFact, key.value);
     auto near = registry.Suggest(key.value);
     if (!near.empty()) message += fmt::format(kMsgDidYouMean, near.front());
-    diagnostics->Add(key.At(0, kCodeUnknownFact, message, context + " > evidence"));
+    diagnostics->Add(key.At(0, codes::kUnknownFact, message, context + " > evidence"));
     ok = false;
   }
   if (out->evidence.empty() && out->when) out->evidence = FactKeys(*out->when);
@@ -181,15 +182,15 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
   for (const auto& env : info.env) {
     std::string where = fmt::format("{} > env {}", context, env.name);
     if (!IsEnvName(env.name)) {
-      diagnostics->Add(
-          At(env.value.start, file, kCodeBadEnvName, fmt::format(kMsgBadEnvName, env.name), where));
+      diagnostics->Add(At(env.value.start, file, codes::kBadEnvName,
+                          fmt::format(kMsgBadEnvName, env.name), where));
       ok = false;
       continue;
     }
     // A name the data runtime does not document is ignored by it: say so, with the likely one.
     if (auto likely = LikelyRuntimeSetting(env.name)) {
       Diagnostic d = At(
-          env.value.start, file, kCodeUndocumentedSetting,
+          env.value.start, file, codes::kUndocumentedSetting,
           fmt::format("{} is not a setting the Azure ML data runtime documents{}", env.name,
                       likely->empty() ? std::string(" (the guide's \"Available download "
                                                     "settings\" and \"Available mount settings\")")
@@ -207,7 +208,7 @@ bool CompileRule(const RuleInfo& info, const FactRegistry& registry, CompiledRul
   for (const auto& config : info.config) {
     std::string where = fmt::format("{} > config {}", context, config.kind);
     if (config.kind != "blobfuse2") {
-      diagnostics->Add(At(config.text.start, file, kCodeBadConfigKind,
+      diagnostics->Add(At(config.text.start, file, codes::kBadConfigKind,
                           fmt::format(kMsgBadConfigKind, config.kind), where));
       ok = false;
       continue;

@@ -1,52 +1,11 @@
-// Diagnostic codes and message texts of the rules engine, in one place so tests can assert on
-// them (Falco's rule_loading_messages.h). Codes are stable: R0xx reading, R1xx conditions,
-// R2xx templates, env and config, R3xx profiles and job files.
+// Message texts of the rules engine, in one place so tests can assert on them (Falco's
+// rule_loading_messages.h). Their codes (R0xx-R3xx) are in the registry, core/diagnostic_codes.h.
 #pragma once
 
 #include <exception>
 #include <string>
 
 namespace feedcheck::rules {
-
-// --- reading (YAML -> RuleInfo) ---
-inline constexpr const char* kCodeYamlSyntax = "R001";
-inline constexpr const char* kCodeNotAList = "R002";
-inline constexpr const char* kCodeRuleNotAMap = "R003";
-inline constexpr const char* kCodeMissingField = "R004";
-inline constexpr const char* kCodeUnknownField = "R005";  // warning
-inline constexpr const char* kCodeBadSeverity = "R006";
-inline constexpr const char* kCodeDuplicateId = "R007";
-inline constexpr const char* kCodeWrongFieldType = "R008";
-inline constexpr const char* kCodeUnreadable = "R009";
-inline constexpr const char* kCodeOverride = "R010";  // warning
-inline constexpr const char* kCodeDuplicateKey = "R011";
-
-// --- conditions ---
-inline constexpr const char* kCodeSyntax = "R101";
-inline constexpr const char* kCodeTooDeep = "R102";
-inline constexpr const char* kCodeUnknownFact = "R103";
-inline constexpr const char* kCodeUnitMismatch = "R104";
-inline constexpr const char* kCodeTypeMismatch = "R105";
-inline constexpr const char* kCodeBadUnit = "R106";
-inline constexpr const char* kCodeBadCall = "R107";
-inline constexpr const char* kCodeTooLong = "R108";
-
-// --- templates, env, config ---
-inline constexpr const char* kCodeBadTemplate = "R201";
-inline constexpr const char* kCodeBadEnvName = "R203";
-/// A warning: an env name with the data runtime's prefix that the guide does not document.
-inline constexpr const char* kCodeUndocumentedSetting = "R214";
-inline constexpr const char* kCodeBadConfigKind = "R204";
-inline constexpr const char* kCodeBadMode = "R205";
-inline constexpr const char* kCodeBadClass = "R206";
-inline constexpr const char* kCodeBadBasis = "R207";
-
-// --- profiles and job files ---
-inline constexpr const char* kCodeProfileField = "R301";
-inline constexpr const char* kCodeProfileValue = "R302";
-inline constexpr const char* kCodeJobFile = "R303";
-inline constexpr const char* kCodeUnknownVm = "R304";
-inline constexpr const char* kCodeUnknownRegion = "R305";
 
 // Message texts (fmt patterns where they take arguments).
 /// yaml-cpp's message for a YAML exception, with a readable text for its recursion guard

@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "core/diagnostic_codes.h"
 #include "rules/rule_messages.h"
 
 namespace feedcheck::rules {
@@ -38,7 +39,7 @@ class Reader {
 
   bool ReadRule(const YAML::Node& node, RuleInfo* rule) {
     if (!node.IsMap()) {
-      diagnostics_->Add(At(*file_, node.Mark(), kCodeRuleNotAMap, kMsgRuleNotAMap));
+      diagnostics_->Add(At(*file_, node.Mark(), codes::kRuleNotAMap, kMsgRuleNotAMap));
       return false;
     }
     rule->location = SourceLocation{file_->name, node.Mark().line + 1, node.Mark().column + 1};
@@ -52,7 +53,7 @@ class Reader {
                                                     "when", "say",   "source"};
     for (const auto& field : kRequired) {
       if (!node[field]) {
-        diagnostics_->Add(At(*file_, node.Mark(), kCodeMissingField,
+        diagnostics_->Add(At(*file_, node.Mark(), codes::kRuleMissingField,
                              fmt::format(kMsgMissingField, field), context));
         ok = false;
       }
@@ -129,7 +130,7 @@ class Reader {
             rule->config.back().text.start = Location(entry.first);
         }
       } else {
-        diagnostics_->Add(At(*file_, kv.first.Mark(), kCodeUnknownField,
+        diagnostics_->Add(At(*file_, kv.first.Mark(), codes::kRuleUnknownField,
                              fmt::format(kMsgUnknownField, key), context,
                              DiagnosticSeverity::kWarning));
       }
@@ -143,7 +144,7 @@ class Reader {
   }
   bool WrongType(const YAML::Node& node, const std::string& field, const std::string& want,
                  const std::string& context) {
-    diagnostics_->Add(At(*file_, node.Mark(), kCodeWrongFieldType,
+    diagnostics_->Add(At(*file_, node.Mark(), codes::kWrongFieldType,
                          fmt::format(kMsgWrongFieldType, field, want), context));
     return false;
   }
@@ -160,12 +161,12 @@ bool ReadRules(const std::shared_ptr<const SourceFile>& file, std::vector<RuleIn
   try {
     root = YAML::Load(file->content);
   } catch (const YAML::Exception& e) {
-    diagnostics->Add(At(*file, e.mark, kCodeYamlSyntax, YamlErrorMessage(e)));
+    diagnostics->Add(At(*file, e.mark, codes::kYamlSyntax, YamlErrorMessage(e)));
     return false;
   }
   if (root.IsNull()) return true;  // an empty file holds no rules
   if (!root.IsSequence()) {
-    diagnostics->Add(At(*file, root.Mark(), kCodeNotAList, kMsgNotAList));
+    diagnostics->Add(At(*file, root.Mark(), codes::kRulesNotAList, kMsgNotAList));
     return false;
   }
   Reader reader(file, diagnostics);
@@ -174,7 +175,7 @@ bool ReadRules(const std::shared_ptr<const SourceFile>& file, std::vector<RuleIn
     try {
       if (reader.ReadRule(node, &rule)) out->push_back(std::move(rule));
     } catch (const YAML::Exception& e) {
-      diagnostics->Add(At(*file, e.mark, kCodeWrongFieldType, YamlErrorMessage(e)));
+      diagnostics->Add(At(*file, e.mark, codes::kWrongFieldType, YamlErrorMessage(e)));
     }
   }
   return true;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/diagnostic_codes.h"
 #include "core/units.h"
 #include "rules/evaluator.h"
 #include "rules/rule_messages.h"
@@ -21,7 +22,7 @@ std::string Where(const SourceLocation& l) { return fmt::format("{}:{}", l.file,
 bool RuleSet::LoadFile(const std::string& path, DiagnosticList* diagnostics,
                        const std::string& display_name) {
   std::string content;
-  return ReadInputFile(path, "rules file", kCodeUnreadable, &content, diagnostics) &&
+  return ReadInputFile(path, "rules file", codes::kRulesUnreadable, &content, diagnostics) &&
          LoadText(display_name.empty() ? path : display_name, std::move(content), diagnostics);
 }
 
@@ -35,7 +36,7 @@ bool RuleSet::LoadText(const std::string& name, std::string content, DiagnosticL
     auto dup =
         std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == info.id; });
     if (dup != seen.end()) {
-      Diagnostic d{kCodeDuplicateId,
+      Diagnostic d{codes::kDuplicateRuleId,
                    DiagnosticSeverity::kError,
                    fmt::format(kMsgDuplicateId, info.id, Where(dup->second)),
                    info.location,
@@ -55,7 +56,7 @@ void RuleSet::Add(CompiledRule rule, DiagnosticList* diagnostics) {
   for (auto& existing : rules_) {
     if (existing.id != rule.id) continue;
     // A later file replaces a rule of an earlier one (user rules over built-ins), and says so.
-    diagnostics->Add(Diagnostic{kCodeOverride, DiagnosticSeverity::kWarning,
+    diagnostics->Add(Diagnostic{codes::kRuleOverride, DiagnosticSeverity::kWarning,
                                 fmt::format(kMsgOverride, rule.id, Where(existing.location)),
                                 rule.location, fmt::format("rule '{}'", rule.id), ""});
     existing = std::move(rule);
@@ -74,7 +75,7 @@ bool RuleSet::LoadDirectory(const std::string& dir, DiagnosticList* diagnostics,
       files.push_back(entry.path().string());
   }
   if (ec) {
-    diagnostics->Add(Diagnostic{kCodeUnreadable,
+    diagnostics->Add(Diagnostic{codes::kRulesUnreadable,
                                 DiagnosticSeverity::kError,
                                 "cannot read the rules directory: " + ec.message(),
                                 {dir, 0, 0},

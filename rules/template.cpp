@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/diagnostic_codes.h"
 #include "rules/evaluator.h"
 #include "rules/expression.h"
 #include "rules/rule_messages.h"
@@ -34,17 +35,17 @@ bool CompileTemplate(const SourceText& text, const FactRegistry& registry,
       literal += '}';
       i += 2;
     } else if (c == '}') {
-      diagnostics->Add(text.At(i, kCodeBadTemplate, kMsgStrayBrace, context));
+      diagnostics->Add(text.At(i, codes::kBadTemplate, kMsgStrayBrace, context));
       ok = false;
       ++i;
     } else if (c == '{') {
       size_t close = s.find('}', i + 1);
       if (close == std::string::npos) {
-        diagnostics->Add(text.At(i, kCodeBadTemplate, kMsgUnclosedBrace, context));
+        diagnostics->Add(text.At(i, codes::kBadTemplate, kMsgUnclosedBrace, context));
         return false;
       }
       if (s.find_first_not_of(" \t\n", i + 1) >= close) {
-        diagnostics->Add(text.At(i, kCodeBadTemplate, kMsgEmptyPlaceholder, context));
+        diagnostics->Add(text.At(i, codes::kBadTemplate, kMsgEmptyPlaceholder, context));
         ok = false;
       } else {
         ExprPtr expr = CompileExpression(text, i + 1, close, registry, context, diagnostics);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/diagnostic_codes.h"
 #include "rules/rule_messages.h"
 
 namespace feedcheck::rules {
@@ -98,7 +99,7 @@ class Checker {
   bool Want(const Expr& e, ValueType type, std::string_view role) {
     if (e.type == type) return true;
     static constexpr const char* kNames[] = {"unknown", "a number", "text", "true/false"};
-    return Error(e, kCodeTypeMismatch,
+    return Error(e, codes::kTypeMismatch,
                  fmt::format(kMsgTypeMismatch, fmt::format("{} needs {}, but {} is {}", role,
                                                            kNames[static_cast<int>(type)],
                                                            ToString(e), DescribeType(e))));
@@ -110,7 +111,7 @@ class Checker {
       std::string message = fmt::format(kMsgUnknownFact, e.text);
       auto near = registry_.Suggest(e.text);
       if (!near.empty()) message += fmt::format(kMsgDidYouMean, near.front());
-      return Error(e, kCodeUnknownFact, message);
+      return Error(e, codes::kUnknownFact, message);
     }
     if (e.spec->unit == Unit::kText) {
       e.type = ValueType::kText;
@@ -152,7 +153,7 @@ class Checker {
       e.unit = l.unit;
       e.scales[ri] = Base(r.unit) / Base(l.unit);
     } else {
-      return Error(r, kCodeUnitMismatch,
+      return Error(r, codes::kUnitMismatch,
                    fmt::format(kMsgUnitMismatch, ToString(l), DescribeType(l), op, ToString(r),
                                DescribeType(r)));
     }
@@ -236,7 +237,7 @@ class Checker {
       e.out_scale = p->factor / Base(e.unit);
       return true;
     }
-    return Error(r, kCodeUnitMismatch,
+    return Error(r, codes::kUnitMismatch,
                  fmt::format(kMsgUnitMismatch, ToString(l), DescribeType(l), op, ToString(r),
                              DescribeType(r)));
   }
@@ -266,18 +267,20 @@ class Checker {
     const std::string& name = e.text;
     const auto& known = KnownFunctions();
     if (std::find(known.begin(), known.end(), name) == known.end()) {
-      return Error(e, kCodeBadCall, fmt::format(kMsgUnknownFunction, name, fmt::join(known, ", ")));
+      return Error(e, codes::kBadCall,
+                   fmt::format(kMsgUnknownFunction, name, fmt::join(known, ", ")));
     }
     size_t n = e.children.size();
     auto arity = [&](size_t lo, size_t hi, std::string_view shown) {
       if (n >= lo && n <= hi) return true;
-      return Error(e, kCodeBadCall, fmt::format(kMsgArgCount, name, shown, n));
+      return Error(e, codes::kBadCall, fmt::format(kMsgArgCount, name, shown, n));
     };
     if (name == "exists") {
       e.type = ValueType::kBool;
       if (!arity(1, 1, "1")) return false;
       Expr& arg = *e.children[0];
-      if (arg.kind != NodeKind::kFact) return Error(arg, kCodeBadCall, "exists() takes a fact key");
+      if (arg.kind != NodeKind::kFact)
+        return Error(arg, codes::kBadCall, "exists() takes a fact key");
       e.scales.assign(1, 1.0);
       return Fact(arg);
     }
@@ -309,7 +312,7 @@ class Checker {
           Expr& arg = *e.children[i];
           if (i == anchor || arg.bare) continue;
           if (Group(arg.unit) != Group(e.unit))
-            ok = Error(arg, kCodeUnitMismatch,
+            ok = Error(arg, codes::kUnitMismatch,
                        fmt::format(kMsgUnitMismatch, ToString(*e.children[anchor]),
                                    DescribeType(*e.children[anchor]), ",", ToString(arg),
                                    DescribeType(arg)));
@@ -328,7 +331,7 @@ class Checker {
       e.type = ValueType::kText;
       if (!arity(5, 8, "5, 6 or 8")) return false;
       if (e.children.size() == 7)
-        return Error(e, kCodeBadCall,
+        return Error(e, codes::kBadCall,
                      "account_plan() takes the median file size and the request limit together");
       bool ok = Want(*e.children[0], ValueType::kNumber, "account_plan()");
       for (size_t i : {size_t{1}, size_t{2}}) {
@@ -338,7 +341,7 @@ class Checker {
           continue;
         }
         if (rate.bare || Group(rate.unit) != Dimension::kBitRate) {
-          ok = Error(rate, kCodeUnitMismatch,
+          ok = Error(rate, codes::kUnitMismatch,
                      fmt::format("account_plan() takes rates here, not {}", DescribeType(rate)));
           continue;
         }
@@ -359,7 +362,7 @@ class Checker {
         }
         if (arg.bare) continue;
         if (Group(arg.unit) != kRequestArgs[i - 6].first) {
-          ok = Error(arg, kCodeUnitMismatch,
+          ok = Error(arg, codes::kUnitMismatch,
                      fmt::format("account_plan() takes {} here, not {}",
                                  i == 6 ? "the median file size" : "the request limit",
                                  DescribeType(arg)));
@@ -402,7 +405,7 @@ class Checker {
       }
       if (type != ValueType::kNumber || i == anchor || arg.bare) continue;
       if (Group(arg.unit) != Group(e.unit)) {
-        ok = Error(arg, kCodeUnitMismatch,
+        ok = Error(arg, codes::kUnitMismatch,
                    fmt::format(kMsgUnitMismatch, ToString(*e.children[anchor]),
                                DescribeType(*e.children[anchor]), ",", ToString(arg),
                                DescribeType(arg))) &&

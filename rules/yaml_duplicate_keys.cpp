@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/diagnostic_codes.h"
 #include "rules/rule_messages.h"
 
 namespace feedcheck::rules {
@@ -63,7 +64,7 @@ class DuplicateKeyFinder : public YAML::EventHandler {
     if (inserted) return;
     ++found_;
     diagnostics_->Add(Diagnostic{
-        kCodeDuplicateKey,
+        codes::kDuplicateKey,
         DiagnosticSeverity::kError,
         fmt::format("key '{}' is given twice in one mapping, at line {} and again at line {}: "
                     "remove one (YAML readers differ on which one counts)",

@@ -10,7 +10,7 @@
 
 namespace feedcheck::rules {
 
-/// Adds one kCodeDuplicateKey error per key repeated in a mapping of `content` (at the repeat,
+/// Adds one codes::kDuplicateKey error per key repeated in a mapping of `content` (at the repeat,
 /// naming the line of the first) and returns how many. Plain scalar keys are compared as
 /// written; the merge key "<<" may repeat.
 int FindDuplicateYamlKeys(const std::string& name, const std::string& content,

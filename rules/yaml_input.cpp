@@ -1,5 +1,6 @@
 #include "rules/yaml_input.h"
 
+#include "core/diagnostic_codes.h"
 #include "core/input_file.h"
 #include "rules/rule_messages.h"
 #include "rules/yaml_duplicate_keys.h"
@@ -36,7 +37,7 @@ bool ParseYaml(const std::string& name, const std::string& content, YAML::Node* 
   try {
     *out = YAML::Load(content);
   } catch (const YAML::Exception& e) {
-    diagnostics->Add(YamlExceptionDiagnostic(name, e, kCodeYamlSyntax));
+    diagnostics->Add(YamlExceptionDiagnostic(name, e, codes::kYamlSyntax));
     return false;
   }
   // A key given twice would silently mean its first value: refused, both lines named.

@@ -21,8 +21,8 @@ bool ReadInputFile(const std::string& path, std::string_view what, const char* c
 Diagnostic YamlExceptionDiagnostic(const std::string& name, const YAML::Exception& e,
                                    const char* code);
 
-/// Parses `content` into `out`. False, with a kCodeYamlSyntax error where parsing stopped, on
-/// malformed YAML or nesting past yaml-cpp's recursion guard; false with a kCodeDuplicateKey
+/// Parses `content` into `out`. False, with a codes::kYamlSyntax error where parsing stopped, on
+/// malformed YAML or nesting past yaml-cpp's recursion guard; false with a codes::kDuplicateKey
 /// error per repeat (naming both lines) when a mapping gives a key twice.
 bool ParseYaml(const std::string& name, const std::string& content, YAML::Node* out,
                DiagnosticList* diagnostics);

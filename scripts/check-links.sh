@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that every relative link and #anchor in the documentation resolves: README.md,
-# CONTRIBUTING.md, docs/*.md and examples/**/*.md (or the files given). A link resolves when its
-# file or directory exists in the tree and, for a link into a Markdown file, when that file has a
+# CONTRIBUTING.md, docs/*.md, docs/commands/*.md and examples/**/*.md (or the files given). A
+# link resolves when its file or directory exists in the tree and, for a link into a Markdown file, when that file has a
 # heading (or an <a id=...>/<a name=...>) whose GitHub anchor is the #fragment. GitHub's anchor
 # rules: the heading's rendered text, lower-cased, every character that is not a letter, digit,
 # space, '-' or '_' removed, spaces turned into '-', and repeated anchors suffixed -1, -2, ...
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if (($# == 0)); then
-  set -- README.md CONTRIBUTING.md docs/*.md
+  set -- README.md CONTRIBUTING.md docs/*.md docs/commands/*.md
   while IFS= read -r f; do set -- "$@" "$f"; done < <(find examples -name '*.md' | sort)
 fi
 exec python3 - "$@" <<'PY'

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "analyzers/analyze_paths.h"
-#include "analyzers/analyzer_messages.h"
+#include "core/diagnostic_codes.h"
 #include "test_util.h"
 
 using namespace feedcheck;
@@ -39,7 +39,7 @@ TEST_CASE("a job whose nvidia-smi wrote UTC-7: samples shifted, a note names the
   REQUIRE(r.anything_read);
   int notes = 0;
   for (const auto& d : r.evidence.diagnostics.kept())
-    if (d.code == std::string(kCodeGpuLocalTime)) {
+    if (d.code == std::string(codes::kGpuLocalTime)) {
       ++notes;
       CHECK(d.message.find("UTC-07:00") != std::string::npos);
       CHECK(d.location.file.find("nvidia-smi-") != std::string::npos);
@@ -88,7 +88,7 @@ TEST_CASE("a stated --gpu-utc-offset is used instead of the guess", "[analyzers]
   AnalysisResult guessed = run(std::nullopt);
   int notes = 0;
   for (const auto& d : stated.evidence.diagnostics.kept())
-    if (d.code == std::string(kCodeGpuLocalTime)) {
+    if (d.code == std::string(codes::kGpuLocalTime)) {
       ++notes;
       CHECK(d.message.find("as --gpu-utc-offset states") != std::string::npos);
       CHECK(d.message.find("UTC-07:00") != std::string::npos);

@@ -12,7 +12,6 @@
 #include <sstream>
 #include <string>
 
-#include "analyzers/analyzer_messages.h"
 #include "analyzers/data_capability_log.h"
 #include "analyzers/data_capability_shapes.h"
 #include "analyzers/rslex_log.h"

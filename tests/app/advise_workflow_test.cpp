@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
-#include "app/app_messages.h"
 #include "app_test_support.h"
+#include "core/diagnostic_codes.h"
 
 using namespace feedcheck;
 using namespace feedcheck::app;
@@ -124,7 +124,7 @@ TEST_CASE("advise --env-format shell and python", "[app][advise]") {
         std::string::npos);
   Outcome bad = Advise({}, Example("small-files-multi-epoch.yaml"), "never", "toml");
   CHECK(bad.status == ExitStatus::kUsage);
-  CHECK(HasDiagnostic(bad.diagnostics, kCodeBadFlag, "--env-format"));
+  CHECK(HasDiagnostic(bad.diagnostics, codes::kBadFlag, "--env-format"));
 }
 
 TEST_CASE("advise: 12 ND96asr_v4 nodes on one account get the replication plan",
@@ -153,10 +153,10 @@ TEST_CASE("advise --fail-on and facts files", "[app][advise]") {
   CHECK(Advise({facts}, "", "never").status == ExitStatus::kOk);
   Outcome none = Advise({}, "");
   CHECK(none.status == ExitStatus::kUsage);
-  CHECK(HasDiagnostic(none.diagnostics, kCodeMissingInput, "--profile"));
+  CHECK(HasDiagnostic(none.diagnostics, codes::kMissingInput, "--profile"));
   Outcome broken = Advise({WriteTempFile("broken.json", "{")}, "");
   CHECK(broken.status == ExitStatus::kInputError);
-  CHECK(HasDiagnostic(broken.diagnostics, kCodeInputErrors, "no advice given"));
+  CHECK(HasDiagnostic(broken.diagnostics, codes::kInputErrors, "no advice given"));
 }
 
 TEST_CASE("advise reads a saved report's evidence like a facts file", "[app][advise]") {

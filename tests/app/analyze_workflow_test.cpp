@@ -2,8 +2,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "app/app_messages.h"
 #include "app_test_support.h"
+#include "core/diagnostic_codes.h"
 
 using namespace feedcheck;
 using namespace feedcheck::app;
@@ -38,7 +38,7 @@ TEST_CASE("analyze: nothing readable is an input error, an unknown file a warnin
   request.paths = {WriteTempFile("notes.txt", "nothing a job writes\n")};
   Outcome out = RunAnalyze(request);
   CHECK(out.status == ExitStatus::kInputError);
-  CHECK(HasDiagnostic(out.diagnostics, kCodeNothingReadable, "nothing readable"));
-  CHECK(HasDiagnostic(out.diagnostics, kCodeNotRead, "notes.txt"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kNothingReadable, "nothing readable"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kNotRead, "notes.txt"));
   CHECK(ResultNumber(out.report, "not_read") == 1);
 }

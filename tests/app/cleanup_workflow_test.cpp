@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "app/probe_messages.h"
 #include "app_test_support.h"
+#include "core/diagnostic_codes.h"
 #include "scripted_session.h"
 #include "tests/fakes/list_blobs_page.h"
 
@@ -113,8 +113,8 @@ TEST_CASE("cleanup: blobs it could not delete are a failed run that says so", "[
   CHECK(out.status == ExitStatus::kProbeFailed);
   CHECK(ResultNumber(out.report, "delete_failures") == 3);
   CHECK(Cell(*FindTable(out.report, "Test-data prefixes"), 0, "action")->text == "attempted");
-  CHECK(HasDiagnostic(out.diagnostics, app::probe_codes::kTestDataLeft, "3 of 3 test blobs"));
-  CHECK(HasDiagnostic(out.diagnostics, app::probe_codes::kProbeStatus, "Delete Blob: HTTP 403"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kTestDataLeft, "3 of 3 test blobs"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kProbeStatus, "Delete Blob: HTTP 403"));
 }
 
 TEST_CASE("cleanup: a missing container is an input error, a bad flag a usage error",
@@ -132,7 +132,7 @@ TEST_CASE("cleanup: a missing container is an input error, a bad flag a usage er
   anonymous.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", refused);
   out = app::RunCleanup(anonymous);
   CHECK(out.status == ExitStatus::kProbeFailed);
-  CHECK(HasDiagnostic(out.diagnostics, app::probe_codes::kAccessDenied, "AZURE_STORAGE_SAS_TOKEN"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kAccessDenied, "AZURE_STORAGE_SAS_TOKEN"));
   CHECK(FindTable(out.report, "Test-data prefixes") == nullptr);
 
   auto client = Container();
@@ -141,6 +141,6 @@ TEST_CASE("cleanup: a missing container is an input error, a bad flag a usage er
   out = app::RunCleanup(request);
   CHECK(out.status == ExitStatus::kUsage);
   CHECK_FALSE(out.has_report);
-  CHECK(HasDiagnostic(out.diagnostics, app::probe_codes::kBadFlag, "--max-pages"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kProbeBadFlag, "--max-pages"));
   CHECK(client->requests().empty());
 }

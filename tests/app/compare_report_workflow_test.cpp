@@ -3,12 +3,12 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "app/app_messages.h"
 #include "app/compare_workflow.h"
 #include "app/facts_workflow.h"
 #include "app/report_output.h"
 #include "app/report_workflow.h"
 #include "app_test_support.h"
+#include "core/diagnostic_codes.h"
 
 using namespace feedcheck;
 using namespace feedcheck::app::testing;
@@ -131,7 +131,7 @@ TEST_CASE("compare refuses what it cannot read or cannot mean", "[app][compare]"
   app::Outcome out = app::RunCompare(request);
   CHECK(out.status == ExitStatus::kInputError);
   CHECK_FALSE(out.has_report);
-  CHECK(HasDiagnostic(out.diagnostics, app::kCodeUnreadableResult, "broken.json"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kUnreadableResult, "broken.json"));
   bool located = false;
   for (const auto& d : out.diagnostics.kept()) located |= d.location.line == 2;
   CHECK(located);  // the JSON syntax error's line
@@ -140,7 +140,7 @@ TEST_CASE("compare refuses what it cannot read or cannot mean", "[app][compare]"
   request.tolerance = "150%";
   out = app::RunCompare(request);
   CHECK(out.status == ExitStatus::kUsage);
-  CHECK(HasDiagnostic(out.diagnostics, app::kCodeBadFlag, "--tolerance '150%'"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kBadFlag, "--tolerance '150%'"));
 }
 
 TEST_CASE("report: a saved result reads back as it was; a non-report is exit 3", "[app][report]") {
@@ -162,12 +162,12 @@ TEST_CASE("report: a saved result reads back as it was; a non-report is exit 3",
   out = app::RunReport({WriteTempFile("not-a-report.json", "{\"kind\": \"something\"}")});
   CHECK(out.status == ExitStatus::kInputError);
   CHECK_FALSE(out.has_report);
-  CHECK(HasDiagnostic(out.diagnostics, app::kCodeUnreadableResult, "not-a-report.json"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kUnreadableResult, "not-a-report.json"));
   CHECK(app::RunReport({"/nonexistent/x.json"}).status == ExitStatus::kInputError);
 }
 
 TEST_CASE("report output: a stopped workflow still gives JSON its one shape", "[app][report]") {
-  app::Outcome stopped = app::Stopped(ExitStatus::kUsage, app::kCodeBadFlag, "--x: bad");
+  app::Outcome stopped = app::Stopped(ExitStatus::kUsage, codes::kBadFlag, "--x: bad");
   CHECK_FALSE(app::ReportToShow(stopped, "term", "egress"));
   auto json = app::ReportToShow(stopped, "json", "egress");
   REQUIRE(json);
@@ -175,7 +175,7 @@ TEST_CASE("report output: a stopped workflow still gives JSON its one shape", "[
   CHECK(json->evidence.diagnostics.total() == 1);
 
   app::Outcome done = app::RunFactsList({"egress."});
-  done.diagnostics.Add({app::kCodeNotRead, DiagnosticSeverity::kWarning, "w", {}, "", ""});
+  done.diagnostics.Add({codes::kNotRead, DiagnosticSeverity::kWarning, "w", {}, "", ""});
   CHECK(app::ReportToShow(done, "term", "facts list")->evidence.diagnostics.total() == 0);
   CHECK(app::ReportToShow(done, "md", "facts list")->evidence.diagnostics.total() == 1);
   CHECK(app::DisplaySafe("https://a.blob.core.windows.net/c?sv=1&sig=SECRET\x1b[31m")

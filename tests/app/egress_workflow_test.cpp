@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "app/app_messages.h"
 #include "app_test_support.h"
+#include "core/diagnostic_codes.h"
 
 using namespace feedcheck;
 using namespace feedcheck::app;
@@ -145,30 +145,31 @@ TEST_CASE("egress: unknown size and bad numbers are usage errors naming the flag
   };
   EgressRequest sku;
   sku.sku = "Standard_ND96asr_v5";
-  usage(sku, kCodeBadFlag, "unknown VM size 'Standard_ND96asr_v5'");
-  usage(sku, kCodeBadFlag, "did you mean Standard_ND96asr_v4");
+  usage(sku, codes::kBadFlag, "unknown VM size 'Standard_ND96asr_v5'");
+  usage(sku, codes::kBadFlag, "did you mean Standard_ND96asr_v4");
   EgressRequest nodes;
   nodes.sku = "ND96asr_v4";
   nodes.nodes = "many";
-  usage(nodes, kCodeBadFlag, "--nodes");
+  usage(nodes, codes::kBadFlag, "--nodes");
   EgressRequest egress;
   egress.nic_gbps = "24";
   egress.account_egress_gbps = "12 parsecs";
-  usage(egress, kCodeBadFlag, "--account-egress-gbps");
+  usage(egress, codes::kBadFlag, "--account-egress-gbps");
   EgressRequest nic;
   nic.nic_gbps = "4MiB";
-  usage(nic, kCodeBadFlag, "--nic-gbps");
-  usage(EgressRequest{}, kCodeMissingInput, "--sku");
+  usage(nic, codes::kBadFlag, "--nic-gbps");
+  usage(EgressRequest{}, codes::kMissingInput, "--sku");
   EgressRequest kind;
   kind.nic_gbps = "24";
   kind.account_kind = "standard_gpv3";
-  usage(kind, kCodeBadFlag, "did you mean standard_gpv2");
+  usage(kind, codes::kBadFlag, "did you mean standard_gpv2");
   kind.account_kind = "premium_block_blob";
-  usage(kind, kCodeMissingInput, "no published egress limit");  // a missing figure, not a bad flag
+  usage(kind, codes::kMissingInput,
+        "no published egress limit");  // a missing figure, not a bad flag
   EgressRequest all;
   all.all = true;
   all.sku = "ND96asr_v4";
-  usage(all, kCodeBadFlag, "--all lists every size");
+  usage(all, codes::kBadFlag, "--all lists every size");
 }
 
 TEST_CASE("egress --nic-gbps accepts units", "[app][egress]") {

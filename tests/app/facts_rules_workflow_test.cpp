@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <set>
 
-#include "app/app_messages.h"
 #include "app/facts_workflow.h"
 #include "app/rules_workflow.h"
 #include "app_test_support.h"
+#include "core/diagnostic_codes.h"
 #include "core/fact_registry.h"
 
 using namespace feedcheck;
@@ -52,8 +52,8 @@ TEST_CASE("facts list PREFIX: only those keys; an unknown prefix names the known
   out = app::RunFactsList({"prob.through"});
   CHECK(out.status == ExitStatus::kUsage);
   CHECK_FALSE(out.has_report);
-  CHECK(HasDiagnostic(out.diagnostics, app::kCodeBadFlag, "keys start with"));
-  CHECK(HasDiagnostic(out.diagnostics, app::kCodeBadFlag, "probe"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kBadFlag, "keys start with"));
+  CHECK(HasDiagnostic(out.diagnostics, codes::kBadFlag, "probe"));
 }
 
 TEST_CASE("rules list: the built-ins with file and line, their sources folded", "[app][rules]") {

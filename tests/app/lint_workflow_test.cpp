@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "app/app_messages.h"
 #include "app_test_support.h"
+#include "core/diagnostic_codes.h"
 
 using namespace feedcheck;
 using namespace feedcheck::app;
@@ -47,14 +47,14 @@ TEST_CASE("lint prints the change to make at file:line", "[app][lint]") {
   LintOutcome lint = RunLint(request);
   CHECK(lint.outcome.status == ExitStatus::kFindings);
   // 12 x ND96asr_v4 (24 Gbit/s) on an East US account (200 Gbit/s).
-  const rules::LintProblem* egress = Problem(lint, rules::kLintEgress, 19);
+  const rules::LintProblem* egress = Problem(lint, codes::kLintEgress, 19);
   REQUIRE(egress);
   CHECK(egress->severity == Severity::kWarning);
   CHECK(egress->location.file == request.job);
   CHECK(Has(egress->message, "resources.instance_count is 12"));
   // AZUREML_DATASET_HTTP_RETRY_COUNT "20" (line 15) is not told to go back to 7: no evidence of
   // client-side latency in a job file and a profile.
-  CHECK_FALSE(Problem(lint, rules::kLintContradictingEnv, 15));
+  CHECK_FALSE(Problem(lint, codes::kLintContradictingEnv, 15));
   // RSLEX_DOWNLOADER_THREADS 8 on 96 cores -> 384.
   bool threads = false;
   for (const auto& p : lint.problems)
@@ -74,17 +74,17 @@ TEST_CASE("lint prints the change to make at file:line", "[app][lint]") {
 TEST_CASE("lint reads the job's own distribution: NODE_RANK under PyTorch", "[app][lint]") {
   LintOutcome lint = Lint(Job("pytorch-12-nodes-download.yml"), "eastus", "warning");
   CHECK(lint.outcome.status == ExitStatus::kFindings);
-  const rules::LintProblem* egress = Problem(lint, rules::kLintEgress, 18);
+  const rules::LintProblem* egress = Problem(lint, codes::kLintEgress, 18);
   REQUIRE(egress);
   CHECK(Has(egress->message, "resources.instance_count is 12"));
   CHECK_FALSE(Has(egress->message, "ranks 0-"));
   CHECK(Has(egress->change, "account = int(os.environ[\"NODE_RANK\"]) * 2 // 12"));
   CHECK(Has(egress->change, "nodes 0-5 -> account 1, nodes 6-11 -> account 2"));
   // DATASET_MOUNT_* on a job whose inputs are all downloaded do nothing.
-  const rules::LintProblem* threads = Problem(lint, rules::kLintNoEffect, 13);
+  const rules::LintProblem* threads = Problem(lint, codes::kLintNoEffect, 13);
   REQUIRE(threads);
   CHECK(Has(threads->message, "DATASET_MOUNT_READ_THREADS has no effect"));
-  const rules::LintProblem* cache = Problem(lint, rules::kLintNoEffect, 15);
+  const rules::LintProblem* cache = Problem(lint, codes::kLintNoEffect, 15);
   REQUIRE(cache);
   CHECK(Has(cache->message, "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED has no effect"));
   // Problems in line order, those about the whole file last.
@@ -98,12 +98,12 @@ TEST_CASE("lint reads the job's own distribution: NODE_RANK under PyTorch", "[ap
 TEST_CASE("lint: MPI jobs derive the node index from the rank", "[app][lint]") {
   LintOutcome lint = Lint(Job("mpi-12-nodes-mount.yml"), "eastus");
   CHECK(lint.outcome.status == ExitStatus::kOk);  // warnings only, --fail-on critical
-  const rules::LintProblem* egress = Problem(lint, rules::kLintEgress);
+  const rules::LintProblem* egress = Problem(lint, codes::kLintEgress);
   REQUIRE(egress);
   CHECK(Has(egress->change, "int(os.environ[\"OMPI_COMM_WORLD_RANK\"]) // 8 * 2 // 12"));
   CHECK_FALSE(Has(egress->change, "NODE_RANK\"]"));
   // The download threads on a job that only mounts do nothing.
-  const rules::LintProblem* threads = Problem(lint, rules::kLintNoEffect, 12);
+  const rules::LintProblem* threads = Problem(lint, codes::kLintNoEffect, 12);
   REQUIRE(threads);
   CHECK(Has(threads->message, "RSLEX_DOWNLOADER_THREADS has no effect"));
 }
@@ -118,12 +118,12 @@ TEST_CASE("lint states the region it assumes, and checks its flags", "[app][lint
   LintOutcome stated = Lint(job, "italynorth");
   CHECK_FALSE(Has(stated.outcome.report.verdict_detail, "assuming"));
   // 50 Gbit/s there, as `egress` says: 6 accounts.
-  const rules::LintProblem* egress = Problem(stated, rules::kLintEgress);
+  const rules::LintProblem* egress = Problem(stated, codes::kLintEgress);
   REQUIRE(egress);
   CHECK(Has(egress->change, "across 6 storage accounts"));
   LintOutcome typo = Lint(job, "eastuss");
   CHECK(typo.outcome.status == ExitStatus::kUsage);
-  CHECK(HasDiagnostic(typo.outcome.diagnostics, kCodeBadFlag, "did you mean eastus"));
+  CHECK(HasDiagnostic(typo.outcome.diagnostics, codes::kBadFlag, "did you mean eastus"));
   LintRequest sku;
   sku.job = job;
   sku.sku = "ND96asr_v5";
@@ -137,7 +137,7 @@ TEST_CASE("lint states the region it assumes, and checks its flags", "[app][lint
   with.sku = "Standard_ND96isr_H100_v5";
   with.fail_on = "never";
   LintOutcome h100 = RunLint(with);
-  const rules::LintProblem* stripe = Problem(h100, rules::kLintEgress);
+  const rules::LintProblem* stripe = Problem(h100, codes::kLintEgress);
   REQUIRE(stripe);
   CHECK(stripe->location.line == 11);
   CHECK(Has(stripe->change, "stripe the data across"));  // 80 Gbit/s NICs on 50 Gbit/s
@@ -163,7 +163,7 @@ TEST_CASE("lint: a file that is not a command job is an input error", "[app][lin
   CHECK(type);
   LintOutcome pipeline = Lint(Job("pipeline-job.yml"));
   CHECK(pipeline.outcome.status == ExitStatus::kOk);
-  const rules::LintProblem* size = Problem(pipeline, rules::kLintNodeSize);
+  const rules::LintProblem* size = Problem(pipeline, codes::kLintNodeSize);
   REQUIRE(size);
   CHECK(Has(size->message, "step 'train': the job runs on serverless compute"));
 }
@@ -171,7 +171,7 @@ TEST_CASE("lint: a file that is not a command job is an input error", "[app][lin
 TEST_CASE("lint flags a retired instance type at its line", "[app][lint]") {
   LintOutcome lint = Lint(Job("retired-size.yml"), "eastus", "warning");
   CHECK(lint.outcome.status == ExitStatus::kFindings);
-  const rules::LintProblem* retired = Problem(lint, rules::kLintOther, 12);
+  const rules::LintProblem* retired = Problem(lint, codes::kLintOther, 12);
   REQUIRE(retired);
   CHECK(Has(retired->message, "The VM size is retired"));
 }

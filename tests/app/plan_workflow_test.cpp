@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "app/app_messages.h"
 #include "app_test_support.h"
+#include "core/diagnostic_codes.h"
 
 using namespace feedcheck;
 using namespace feedcheck::app;
@@ -128,21 +128,21 @@ TEST_CASE("plan: errors name the flag and are usage errors", "[app][plan][errors
     CHECK(out.status == ExitStatus::kUsage);
     CHECK(HasDiagnostic(out.diagnostics, code, part));
   };
-  usage(Shape("lots", "10"), kCodeBadFlag, "--bytes");
+  usage(Shape("lots", "10"), codes::kBadFlag, "--bytes");
   PlanRequest block = Shape("1TB", "10");
   block.block = "4 Gbit/s";
-  usage(block, kCodeBadFlag, "--block");
-  usage(block, kCodeBadFlag, "expected a size");
-  usage(Shape("1TB", "2.5"), kCodeBadFlag, "--files");
-  usage(Shape("1TB", ""), kCodeMissingInput, "file count is unknown");
+  usage(block, codes::kBadFlag, "--block");
+  usage(block, codes::kBadFlag, "expected a size");
+  usage(Shape("1TB", "2.5"), codes::kBadFlag, "--files");
+  usage(Shape("1TB", ""), codes::kMissingInput, "file count is unknown");
   PlanRequest sku = Shape("1TB", "10");
   sku.sku = "D2_v3";
-  usage(sku, kCodeBadFlag, "did you mean");
-  usage(sku, kCodeBadFlag, "Standard_D2_v2");
+  usage(sku, codes::kBadFlag, "did you mean");
+  usage(sku, codes::kBadFlag, "Standard_D2_v2");
   PlanRequest latency = Shape("1TB", "10");
   latency.request_latency_ms = "-3";
-  usage(latency, kCodeBadFlag, "--request-latency-ms");
+  usage(latency, codes::kBadFlag, "--request-latency-ms");
   PlanRequest epochs = Shape("1TB", "10");
   epochs.epochs = "0";
-  usage(epochs, kCodeBadFlag, "--epochs");
+  usage(epochs, codes::kBadFlag, "--epochs");
 }

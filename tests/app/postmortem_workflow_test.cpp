@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "app/app_messages.h"
 #include "app_test_support.h"
+#include "core/diagnostic_codes.h"
 #include "diagnosis/claim_checks.h"
 
 using namespace feedcheck;
@@ -147,17 +147,17 @@ TEST_CASE("postmortem: a folder with nothing readable, a bad --with, a bad flag"
   Outcome nothing = RunPostmortem(empty);
   CHECK(nothing.status == ExitStatus::kInputError);
   CHECK_FALSE(nothing.has_report);
-  CHECK(HasDiagnostic(nothing.diagnostics, kCodeNothingReadable, "nothing readable"));
+  CHECK(HasDiagnostic(nothing.diagnostics, codes::kNothingReadable, "nothing readable"));
 
   PostmortemRequest with = Request("job-demo", nlohmann::json::array());
   with.with = {WriteTempFile("not-a-result.json", "{\"hello\": 1}")};
   Outcome bad_with = RunPostmortem(with);
   CHECK(bad_with.status == ExitStatus::kInputError);
-  CHECK(HasDiagnostic(bad_with.diagnostics, kCodeUnreadableResult, "--with"));
+  CHECK(HasDiagnostic(bad_with.diagnostics, codes::kUnreadableResult, "--with"));
 
   PostmortemRequest sku = Request("job-demo", nlohmann::json::array());
   sku.cluster.sku = "Standard_ND96asr_v5";
   Outcome bad_sku = RunPostmortem(sku);
   CHECK(bad_sku.status == ExitStatus::kUsage);
-  CHECK(HasDiagnostic(bad_sku.diagnostics, kCodeBadFlag, "did you mean"));
+  CHECK(HasDiagnostic(bad_sku.diagnostics, codes::kBadFlag, "did you mean"));
 }

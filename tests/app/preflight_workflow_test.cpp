@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "app/probe_messages.h"
+#include "core/diagnostic_codes.h"
 #include "scripted_session.h"
 
 using namespace feedcheck;
@@ -47,7 +47,7 @@ TEST_CASE(
   CHECK(out.status == ExitStatus::kProbeFailed);
   bool advised = false;
   for (const auto& d : out.diagnostics.kept())
-    advised = advised || (d.code == app::probe_codes::kAccessDenied &&
+    advised = advised || (d.code == codes::kAccessDenied &&
                           d.message.find("Storage Blob Data Reader") != std::string::npos);
   CHECK(advised);
   bool in_report = false;

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "app/probe_messages.h"
+#include "core/diagnostic_codes.h"
 #include "scripted_session.h"
 
 using namespace feedcheck;
@@ -27,7 +27,7 @@ TEST_CASE("probe session: budget errors name the flag", "[app][probe_session]") 
   DiagnosticList d1;
   CHECK_FALSE(app::ParseProbeBudget(r, &budget, &d1));
   CHECK(FirstMessage(d1).find("--duration '0s'") != std::string::npos);
-  CHECK(d1.kept().front().code == app::probe_codes::kBadFlag);
+  CHECK(d1.kept().front().code == codes::kProbeBadFlag);
   r.duration = "90s";
   r.max_bytes = "lots";
   DiagnosticList d2;
@@ -97,7 +97,7 @@ TEST_CASE("probe session: credentials come from the environment given, never ove
     HttpProbeEnv env;
     DiagnosticList d;
     CHECK(app::OpenHttpSession(r, &env, &d) == ExitStatus::kInputError);
-    CHECK(d.kept().front().code == app::probe_codes::kCredential);
+    CHECK(d.kept().front().code == codes::kCredential);
   }
 }
 
@@ -109,7 +109,7 @@ TEST_CASE("probe session: --insecure is a warning, a path is not a URL", "[app][
   REQUIRE(app::OpenHttpSession(r, &env, &d) == ExitStatus::kOk);
   REQUIRE(d.total() == 1);
   CHECK(d.kept().front().severity == DiagnosticSeverity::kWarning);
-  CHECK(d.kept().front().code == app::probe_codes::kWeakened);
+  CHECK(d.kept().front().code == codes::kWeakened);
 
   std::string path;
   CHECK(app::IsLocalPathTarget("/tmp", &path));

@@ -5,8 +5,8 @@
 
 #include "app/probe_latency.h"
 #include "app/probe_listing.h"
-#include "app/probe_messages.h"
 #include "app/probe_throughput.h"
+#include "core/diagnostic_codes.h"
 #include "scripted_session.h"
 
 using namespace feedcheck;
@@ -74,7 +74,7 @@ TEST_CASE(
   app::Outcome out = app::RunProbeThroughput(r, {});
   REQUIRE(out.has_report);
   CHECK(out.status == ExitStatus::kProbeFailed);
-  const Diagnostic* advice = WithCode(out.diagnostics, app::probe_codes::kAccessDenied);
+  const Diagnostic* advice = WithCode(out.diagnostics, codes::kAccessDenied);
   REQUIRE(advice != nullptr);
   CHECK(advice->message.find("AZURE_STORAGE_SAS_TOKEN") != std::string::npos);
   CHECK(advice->message.find("--auth managed-identity") != std::string::npos);
@@ -94,7 +94,7 @@ TEST_CASE(
   app::ThroughputRequest r;
   r.session = testing::ScriptedSession("https://acct.blob.core.windows.net/private/", client);
   app::Outcome out = app::RunProbeThroughput(r, {});
-  const Diagnostic* advice = WithCode(out.diagnostics, app::probe_codes::kAccessDenied);
+  const Diagnostic* advice = WithCode(out.diagnostics, codes::kAccessDenied);
   REQUIRE(advice != nullptr);
   CHECK(advice->message.find("private container") != std::string::npos);
 }
@@ -108,7 +108,7 @@ TEST_CASE("probe throughput: a credential that is refused gets no anonymous advi
                                        {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sig=x"}});
   app::Outcome out = app::RunProbeThroughput(r, {});
   CHECK(out.status == ExitStatus::kProbeFailed);
-  CHECK(WithCode(out.diagnostics, app::probe_codes::kAccessDenied) == nullptr);
+  CHECK(WithCode(out.diagnostics, codes::kAccessDenied) == nullptr);
 }
 
 TEST_CASE("probe throughput: bad flags stop before any request, naming the flag",

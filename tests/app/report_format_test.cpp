@@ -21,6 +21,8 @@ TEST_CASE("format: -f wins, then the extension of -o, then --json, then term", "
   CHECK(Choose({false, "", "out/Report.HTML"}) == "html");
   CHECK(Choose({false, "", "report.md"}) == "md");
   CHECK(Choose({false, "", "report.txt"}) == "term");
+  CHECK(Choose({false, "", "lint.sarif"}) == "sarif");
+  CHECK(Choose({false, "sarif", ""}) == "sarif");
   CHECK(Choose({false, "", "dir.v2/report"}) == "term");  // a dot in a folder is no extension
   CHECK(Choose({false, "", "-"}) == "term");
   CHECK(Choose({false, "json", "report.md"}) == "json");  // -f says otherwise

@@ -41,6 +41,8 @@ TEST_CASE("every format renders a report's secrets redacted, the rest intact", "
     INFO(format << ":\n" << text->substr(0, 3000));
     for (const char* secret : {"U2VjcmV0U2ln", "a2V5a2V5a2V5", "QWNjb3VudEtleQ", "c2VjcmV0c2Vj"})
       CHECK(text->find(secret) == std::string::npos);
+    // SARIF carries only located problems and error diagnostics: none of the facts to check.
+    if (format == "sarif") continue;
     CHECK(text->find("RSLEX_DOWNLOADER_THREADS") != std::string::npos);
     CHECK(text->find("REDACTED") != std::string::npos);
   }

@@ -7,7 +7,6 @@
 
 #include "app/advise_workflow.h"
 #include "app/analyze_workflow.h"
-#include "app/app_messages.h"
 #include "app/compare_workflow.h"
 #include "app/egress_workflow.h"
 #include "app/lint_workflow.h"

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include "core/diagnostic_codes.h"
+
 using namespace feedcheck;
 namespace fs = std::filesystem;
 
@@ -272,7 +274,7 @@ TEST_CASE("bad rows are diagnosed with file:line and skipped, good rows stay", "
   KnowledgeBase kb;
   CHECK_FALSE(KnowledgeBase::Load(kDataDir, {over.path()}, &kb, &d));
 
-  const Diagnostic* bad = FindCode(d, kKbBadValue);
+  const Diagnostic* bad = FindCode(d, codes::kKbBadValue);
   REQUIRE(bad);
   CHECK(bad->location.file == over.path());
   CHECK(bad->location.line == 3);
@@ -280,13 +282,13 @@ TEST_CASE("bad rows are diagnosed with file:line and skipped, good rows stay", "
   CHECK(bad->snippet == "    vcpus: lots");
   CHECK(FormatDiagnostic(*bad).find(over.path() + ":3:") != std::string::npos);
 
-  const Diagnostic* missing = FindCode(d, kKbMissingField);
+  const Diagnostic* missing = FindCode(d, codes::kKbMissingField);
   REQUIRE(missing);
   CHECK(missing->location.line == 9);
   CHECK(missing->message.find("missing field 'nic'") != std::string::npos);
   CHECK(missing->context.find("Standard_Missing_Nic") != std::string::npos);
 
-  const Diagnostic* unknown = FindCode(d, kKbUnknownKey);
+  const Diagnostic* unknown = FindCode(d, codes::kKbUnknownKey);
   REQUIRE(unknown);
   CHECK(unknown->severity == DiagnosticSeverity::kWarning);
   CHECK(unknown->location.line == 21);
@@ -296,7 +298,7 @@ TEST_CASE("bad rows are diagnosed with file:line and skipped, good rows stay", "
   // "ram: 900" would silently be 900 bytes; "nic: 24" has no unit either.
   int bare = 0;
   for (const auto& x : d.kept())
-    if (x.code == kKbBadValue && (x.location.line == 26 || x.location.line == 28)) ++bare;
+    if (x.code == codes::kKbBadValue && (x.location.line == 26 || x.location.line == 28)) ++bare;
   CHECK(bare == 2);
 
   CHECK_FALSE(kb.FindVm("Bad_Number"));
@@ -311,7 +313,7 @@ TEST_CASE("YAML syntax errors and wrong shapes name the file and line", "[core][
   DiagnosticList d;
   KnowledgeBase kb;
   CHECK_FALSE(kb.LoadFile(broken.path(), &d));
-  const Diagnostic* syntax = FindCode(d, kKbSyntax);
+  const Diagnostic* syntax = FindCode(d, codes::kKbSyntax);
   REQUIRE(syntax);
   CHECK(syntax->location.file == broken.path());
   CHECK(syntax->location.line >= 2);
@@ -319,16 +321,16 @@ TEST_CASE("YAML syntax errors and wrong shapes name the file and line", "[core][
   TempFile shape("shape.yaml", "vm_sizes:\n  name: Standard_X\nsurprise: 1\n");
   DiagnosticList d2;
   CHECK_FALSE(kb.LoadFile(shape.path(), &d2));
-  const Diagnostic* s = FindCode(d2, kKbShape);
+  const Diagnostic* s = FindCode(d2, codes::kKbShape);
   REQUIRE(s);
   CHECK(s->location.line == 2);
-  const Diagnostic* section = FindCode(d2, kKbUnknownKey);
+  const Diagnostic* section = FindCode(d2, codes::kKbUnknownKey);
   REQUIRE(section);
   CHECK(section->location.line == 3);
 
   DiagnosticList d3;
   CHECK_FALSE(kb.LoadFile("/nonexistent/feedcheck.yaml", &d3));
-  REQUIRE(FindCode(d3, kKbUnreadable));
+  REQUIRE(FindCode(d3, codes::kKbUnreadable));
 
   TempFile empty("empty.yaml", "");
   DiagnosticList d4;
@@ -344,7 +346,7 @@ TEST_CASE("a duplicate row in one file warns and the later wins", "[core][kb]") 
   DiagnosticList d;
   KnowledgeBase kb;
   CHECK(kb.LoadFile(dup.path(), &d));
-  const Diagnostic* w = FindCode(d, kKbDuplicate);
+  const Diagnostic* w = FindCode(d, codes::kKbDuplicate);
   REQUIRE(w);
   CHECK(w->location.line == 3);
   REQUIRE(kb.FindTarget("mine"));
@@ -356,7 +358,7 @@ TEST_CASE("a data directory without the standard rows is an error, with fallback
   DiagnosticList d;
   KnowledgeBase kb;
   CHECK_FALSE(KnowledgeBase::Load(only.dir(), {}, &kb, &d));
-  CHECK(FindCode(d, kKbMissingRow));
+  CHECK(FindCode(d, codes::kKbMissingRow));
   // No listed regions were loaded: every region gets the other-regions fallback, a valid reference.
   CHECK(kb.TargetForRegion("eastus").egress_gbps == 50);
   CHECK(kb.TargetForRegion("westindia").name == "standard_gpv2_other_regions");
@@ -364,7 +366,7 @@ TEST_CASE("a data directory without the standard rows is an error, with fallback
   DiagnosticList d2;
   KnowledgeBase none;
   CHECK_FALSE(KnowledgeBase::Load("/nonexistent/data", {}, &none, &d2));
-  CHECK(FindCode(d2, kKbUnreadable));
+  CHECK(FindCode(d2, codes::kKbUnreadable));
 }
 
 TEST_CASE("malformed knowledge-base files never crash and always say why", "[core][kb]") {

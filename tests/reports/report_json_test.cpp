@@ -53,6 +53,33 @@ TEST_CASE("a report round-trips through JSON unchanged", "[reports][json]") {
   REQUIRE(back.result.size() == 3);
 }
 
+TEST_CASE("the codes a report describes and a stopped run survive the round trip",
+          "[reports][json]") {
+  Report sample = testing::MakeSampleReport(3);
+  CHECK_FALSE(ReportToJson(sample).contains("codes"));  // most reports describe none
+  CHECK_FALSE(ReportToJson(sample).contains("complete"));
+  sample.codes.uri = "https://example.org/guide";
+  sample.codes.codes = {{"L001", "InputMode", "A mode", "Change it.", "warning"}};
+  sample.complete = false;
+  const json first = ReportToJson(sample);
+  Report back;
+  DiagnosticList diags;
+  REQUIRE(ReportFromJson(first, "mem.json", &back, &diags));
+  CHECK(diags.total() == 0);
+  CHECK_FALSE(back.complete);
+  CHECK(back.codes.uri == "https://example.org/guide");
+  REQUIRE(back.codes.codes.size() == 1);
+  CHECK(back.codes.codes[0].name == "InputMode");
+  CHECK(back.codes.codes[0].level == "warning");
+  CHECK(ReportToJson(back) == first);
+  json broken = first;
+  broken["codes"] = "L001";
+  Report bad;
+  DiagnosticList bad_diags;
+  ReportFromJson(broken, "mem.json", &bad, &bad_diags);
+  CHECK(AllMessages(bad_diags).find("'codes' should be an object") != std::string::npos);
+}
+
 TEST_CASE("a finding's gauge round-trips; a broken one is dropped with a warning",
           "[reports][json]") {
   Report charted = testing::MakeChartSampleReport(10);

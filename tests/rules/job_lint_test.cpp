@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/diagnostic_codes.h"
 #include "rules/profile.h"
 #include "test_facts.h"
 
@@ -82,14 +83,14 @@ TEST_CASE("the job file reader keeps lines", "[rules][lint]") {
 TEST_CASE("L001 wrong mode points at the mode line", "[rules][lint]") {
   // 10 TB does not fit a 6000 GiB disk: download is wrong, mount is the change.
   Linted l = Lint(kJob, Facts({"dataset.bytes=10TB", "node.local_disk_bytes=6000GiB"}));
-  const LintProblem* p = Problem(l, kLintWrongMode);
+  const LintProblem* p = Problem(l, codes::kLintWrongMode);
   REQUIRE(p);
   CHECK(p->severity == Severity::kCritical);
   CHECK(p->location.line == 9);
   CHECK(p->change == "mode: download -> mode: ro_mount");
   CHECK(p->rule_id == "download-does-not-fit");
   Linted fits = Lint(kJob, Facts({"dataset.bytes=1TB", "node.local_disk_bytes=6000GiB"}));
-  CHECK_FALSE(Problem(fits, kLintWrongMode));
+  CHECK_FALSE(Problem(fits, codes::kLintWrongMode));
 }
 
 TEST_CASE("L002 missing env var for the scenario, L003 contradicting value", "[rules][lint]") {
@@ -100,7 +101,7 @@ TEST_CASE("L002 missing env var for the scenario, L003 contradicting value", "[r
                               "workload.readers=8"}));
   // epochs=10 comes from the job's literal input: scenario (d), block cache on.
   const LintProblem* wrong =
-      Problem(l, kLintContradictingEnv, "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED");
+      Problem(l, codes::kLintContradictingEnv, "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED");
   REQUIRE(wrong);
   CHECK(wrong->location.line == 11);
   CHECK(wrong->change ==
@@ -108,13 +109,13 @@ TEST_CASE("L002 missing env var for the scenario, L003 contradicting value", "[r
         "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED: \"true\"");
   // A raised retry count alone is not contradicted: the guide ties fewer retries to client
   // latency that storage does not see, which these facts do not show.
-  CHECK_FALSE(Problem(l, kLintContradictingEnv, "AZUREML_DATASET_HTTP_RETRY_COUNT"));
+  CHECK_FALSE(Problem(l, codes::kLintContradictingEnv, "AZUREML_DATASET_HTTP_RETRY_COUNT"));
   Linted slow =
       Lint(job, Facts({"dataset.median_file_bytes=500KB", "dataset.files=2000000",
                        "workload.readers=8", "metrics.e2e_latency_ms=12ms",
                        "metrics.server_latency_ms=10ms", "probe.latency.ttfb_p50_ms=80ms"}));
   const LintProblem* retries =
-      Problem(slow, kLintContradictingEnv, "AZUREML_DATASET_HTTP_RETRY_COUNT");
+      Problem(slow, codes::kLintContradictingEnv, "AZUREML_DATASET_HTTP_RETRY_COUNT");
   REQUIRE(retries);
   CHECK(retries->location.line == 12);
 
@@ -122,17 +123,18 @@ TEST_CASE("L002 missing env var for the scenario, L003 contradicting value", "[r
   one_epoch.replace(one_epoch.find("epochs: 10"), 10, "epochs: 1");
   Linted c = Lint(one_epoch, Facts({"dataset.median_file_bytes=500KB", "dataset.files=2000000",
                                     "workload.readers=8"}));
-  const LintProblem* missing = Problem(c, kLintMissingEnv, "DATASET_MOUNT_MEMORY_CACHE_SIZE");
+  const LintProblem* missing =
+      Problem(c, codes::kLintMissingEnv, "DATASET_MOUNT_MEMORY_CACHE_SIZE");
   REQUIRE(missing);
   CHECK(missing->location.line == 10);
   CHECK(missing->change ==
         "add under environment_variables:  DATASET_MOUNT_MEMORY_CACHE_SIZE: \"0\"");
-  CHECK(Problem(c, kLintMissingEnv, "DATASET_MOUNT_BLOCK_FILE_CACHE_ENABLED"));
+  CHECK(Problem(c, codes::kLintMissingEnv, "DATASET_MOUNT_BLOCK_FILE_CACHE_ENABLED"));
 }
 
 TEST_CASE("L004 more nodes than one account feeds", "[rules][lint]") {
   Linted l = Lint(kJob, Facts({"node.nic_gbps=24Gbit/s", "account.egress_gbps=200Gbit/s"}));
-  const LintProblem* p = Problem(l, kLintEgress);
+  const LintProblem* p = Problem(l, codes::kLintEgress);
   REQUIRE(p);
   CHECK(p->location.line == 15);
   CHECK(p->message ==
@@ -143,7 +145,7 @@ TEST_CASE("L004 more nodes than one account feeds", "[rules][lint]") {
   eight.replace(eight.find("instance_count: 12"), 18, "instance_count: 8");
   CHECK_FALSE(
       Problem(Lint(eight, Facts({"node.nic_gbps=24Gbit/s", "account.egress_gbps=200Gbit/s"})),
-              kLintEgress));
+              codes::kLintEgress));
 }
 
 TEST_CASE("a clean job has no problems", "[rules][lint]") {
@@ -157,7 +159,7 @@ TEST_CASE("a clean job has no problems", "[rules][lint]") {
   for (const auto& p : l.problems) UNSCOPED_INFO(p.code << " " << p.message);
   // Only the small-files advice remains (L005: nothing in the job can fix it).
   REQUIRE(l.problems.size() == 1);
-  CHECK(l.problems[0].code == kLintOther);
+  CHECK(l.problems[0].code == codes::kLintOther);
   CHECK(l.problems[0].rule_id == "small-files-pack-shards");
 }
 
@@ -214,7 +216,7 @@ TEST_CASE("settings for the other input mode have no effect", "[rules][lint]") {
   REQUIRE(ReadJobText("job.yml", kJob, &job, &d));
   auto problems = NoEffectSettings(job);  // kJob downloads its one data input
   REQUIRE(problems.size() == 1);
-  CHECK(problems[0].code == kLintNoEffect);
+  CHECK(problems[0].code == codes::kLintNoEffect);
   CHECK(problems[0].location.line == 11);
   CHECK(problems[0].message.rfind("DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED has no effect", 0) == 0);
   JobFile mounted;

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "core/diagnostic_codes.h"
 #include "rules/job_lint.h"
 
 using namespace feedcheck;
@@ -186,7 +187,7 @@ TEST_CASE("training data read through an rw_mount output is questioned", "[rules
   CHECK(OutputReads(job, /*dataset_declared=*/false).empty());
   auto with_dataset = OutputReads(job, /*dataset_declared=*/true);
   REQUIRE(with_dataset.size() == 1);
-  CHECK(with_dataset[0].code == kLintDirect);
+  CHECK(with_dataset[0].code == codes::kLintDirect);
   CHECK(with_dataset[0].severity == Severity::kInfo);
   CHECK(with_dataset[0].location.line == 4);
   CHECK(with_dataset[0].message.find("reads no data input") != std::string::npos);

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/diagnostic_codes.h"
 #include "rules/rule_messages.h"
 
 using namespace feedcheck;
@@ -65,12 +66,12 @@ facts:
 )",
                           &p, &d));
   REQUIRE(d.total() == 4);
-  CHECK(d.kept()[0].code == kCodeProfileValue);
+  CHECK(d.kept()[0].code == codes::kProfileValue);
   CHECK(d.kept()[0].location.line == 3);
   CHECK(d.kept()[0].message ==
         "dataset.median_file: '20Gbit/s' is a rate, but dataset.median_file_bytes is a size "
         "(bytes)");
-  CHECK(d.kept()[1].code == kCodeProfileField);
+  CHECK(d.kept()[1].code == codes::kProfileField);
   CHECK(d.kept()[1].location.line == 4);
   CHECK(d.kept()[1].message.rfind("unknown profile field 'dataset.filez'", 0) == 0);
   CHECK(d.kept()[2].message == "'sideways' is not one of sequential, random, shuffled_files");
@@ -83,9 +84,9 @@ TEST_CASE("a profile that is not a mapping or not YAML is an error", "[rules][pr
   Profile p;
   DiagnosticList d;
   CHECK_FALSE(LoadProfileText("p.yaml", "- a\n- b\n", &p, &d));
-  CHECK(d.kept().back().code == kCodeProfileField);
+  CHECK(d.kept().back().code == codes::kProfileField);
   CHECK_FALSE(LoadProfileText("p.yaml", "a: [\n", &p, &d));
-  CHECK(d.kept().back().code == kCodeYamlSyntax);
+  CHECK(d.kept().back().code == codes::kYamlSyntax);
   CHECK_FALSE(LoadProfile("/nonexistent/p.yaml", &p, &d));
 }
 
@@ -118,7 +119,7 @@ TEST_CASE("a declared value outside its field's bounds is refused at its line",
   REQUIRE(d.total() == 4);
   std::vector<int> lines;
   for (const auto& diag : d.kept()) {
-    CHECK(diag.code == kCodeProfileValue);
+    CHECK(diag.code == codes::kProfileValue);
     lines.push_back(diag.location.line);
   }
   CHECK(lines == std::vector<int>{3, 5, 6, 8});
@@ -139,7 +140,7 @@ TEST_CASE("nodes must be a whole node count, as in a job file", "[rules][profile
     DiagnosticList d;
     LoadProfileText("p.yaml", std::string("sku: Standard_D4s_v5\nnodes: ") + bad + "\n", &p, &d);
     REQUIRE(d.total() == 1);
-    CHECK(d.kept()[0].code == kCodeProfileValue);
+    CHECK(d.kept()[0].code == codes::kProfileValue);
     CHECK(d.kept()[0].location.line == 2);
     CHECK(d.kept()[0].message.find("is not a node count") != std::string::npos);
     CHECK_FALSE(p.facts.Has("node.count"));
@@ -180,7 +181,7 @@ TEST_CASE("a key given twice is an error naming both lines", "[rules][profile]")
                               &p, &d));
   REQUIRE(d.kept().size() == 2);
   // Inner mapping first (it closes first in the parse), each at its repeat, naming the first.
-  CHECK(d.kept()[0].code == kCodeDuplicateKey);
+  CHECK(d.kept()[0].code == codes::kDuplicateKey);
   CHECK(d.kept()[0].location.line == 4);
   CHECK(d.kept()[0].message.find("key 'bytes' is given twice in one mapping, at line 3 and "
                                  "again at line 4") == 0);

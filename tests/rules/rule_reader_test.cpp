@@ -2,6 +2,7 @@
 // in the style of Falco's test_rule_loader.cpp).
 #include <catch2/catch.hpp>
 
+#include "core/diagnostic_codes.h"
 #include "rules/rule_messages.h"
 #include "rules/rule_set.h"
 
@@ -64,18 +65,18 @@ TEST_CASE("R001 YAML syntax error with line and column", "[rules][validate]") {
   Loaded l = Load("- id: x\n  title: [unclosed\n");
   CHECK_FALSE(l.ok);
   const Diagnostic& d = Only(l);
-  CHECK(d.code == kCodeYamlSyntax);
+  CHECK(d.code == codes::kYamlSyntax);
   CHECK(d.location.file == "test.yaml");
   CHECK(d.location.line == 3);
 }
 
 TEST_CASE("R002 not a list, R003 rule not a mapping", "[rules][validate]") {
   Loaded l = Load("id: x\n");
-  CHECK(Only(l).code == kCodeNotAList);
+  CHECK(Only(l).code == codes::kRulesNotAList);
   CHECK(Only(l).message == kMsgNotAList);
   Loaded m = Load("- just a string\n");
   CHECK_FALSE(m.ok);
-  CHECK(Only(m).code == kCodeRuleNotAMap);
+  CHECK(Only(m).code == codes::kRuleNotAMap);
   CHECK(Only(m).location.line == 1);
   CHECK(Only(m).location.column == 3);
 }
@@ -83,14 +84,14 @@ TEST_CASE("R002 not a list, R003 rule not a mapping", "[rules][validate]") {
 TEST_CASE("R004 missing field, R005 unknown field (warning)", "[rules][validate]") {
   Loaded l = Load("- id: x\n  severity: info\n  title: t\n  when: node.count > 1\n  say: s\n");
   CHECK_FALSE(l.ok);
-  CHECK(Only(l).code == kCodeMissingField);
+  CHECK(Only(l).code == codes::kRuleMissingField);
   CHECK(Only(l).message == "rule has no 'source'");
   CHECK(Only(l).context == "rule 'x'");
   CHECK(Only(l).location.line == 1);
 
   Loaded w = Load(std::string(kGood) + "  tags: [a]\n");
   CHECK(w.ok);  // warnings do not invalidate
-  CHECK(Only(w).code == kCodeUnknownField);
+  CHECK(Only(w).code == codes::kRuleUnknownField);
   CHECK(Only(w).severity == DiagnosticSeverity::kWarning);
   CHECK(Only(w).message == "unknown field 'tags' is ignored");
   CHECK(Only(w).location.line == 13);
@@ -101,7 +102,7 @@ TEST_CASE("R006 bad severity points at the value", "[rules][validate]") {
   yaml.replace(yaml.find("warning"), 7, "urgent");
   Loaded l = Load(yaml);
   CHECK_FALSE(l.ok);
-  CHECK(Only(l).code == kCodeBadSeverity);
+  CHECK(Only(l).code == codes::kBadSeverity);
   CHECK(Only(l).message == "severity 'urgent' is not one of critical, warning, info");
   CHECK(Only(l).location.line == 3);
   CHECK(Only(l).location.column == 13);
@@ -110,7 +111,7 @@ TEST_CASE("R006 bad severity points at the value", "[rules][validate]") {
 TEST_CASE("R007 duplicate id names the first definition", "[rules][validate]") {
   Loaded l = Load(std::string(kGood) + kGood);
   CHECK_FALSE(l.ok);
-  CHECK(Only(l).code == kCodeDuplicateId);
+  CHECK(Only(l).code == codes::kDuplicateRuleId);
   CHECK(Only(l).message == "rule id 'good' is already defined at test.yaml:2");
   CHECK(Only(l).location.line == 14);
   CHECK(l.rules.rules().size() == 1);
@@ -121,7 +122,7 @@ TEST_CASE("R008 wrong field type", "[rules][validate]") {
   yaml.replace(yaml.find("[dataset.median_file_bytes, dataset.files]"), 42, "dataset.files");
   Loaded l = Load(yaml);
   CHECK_FALSE(l.ok);
-  CHECK(Only(l).code == kCodeWrongFieldType);
+  CHECK(Only(l).code == codes::kWrongFieldType);
   CHECK(Only(l).message == "'evidence' must be a list of fact keys");
   CHECK(Only(l).location.line == 6);
 }
@@ -135,7 +136,7 @@ TEST_CASE("condition errors point at the column, with a caret", "[rules][validat
   };
   SECTION("R101 syntax") {
     Loaded l = with_when("dataset.files >");
-    CHECK(Only(l).code == kCodeSyntax);
+    CHECK(Only(l).code == codes::kConditionSyntax);
     CHECK(Only(l).location.line == 5);
     CHECK(Only(l).location.column == 24);
     CHECK(Only(l).context == "rule 'good' > when");
@@ -147,33 +148,33 @@ TEST_CASE("condition errors point at the column, with a caret", "[rules][validat
   }
   SECTION("R102 too deep") {
     Loaded l = with_when(std::string(100, '(') + "dataset.files" + std::string(100, ')') + " > 1");
-    CHECK(Only(l).code == kCodeTooDeep);
+    CHECK(Only(l).code == codes::kConditionTooDeep);
     CHECK(Only(l).message == "expression nests deeper than 64 levels");
   }
   SECTION("R103 unknown fact with a suggestion") {
     Loaded l = with_when("dataset.files > 1 and node.cont > 3");
-    CHECK(Only(l).code == kCodeUnknownFact);
+    CHECK(Only(l).code == codes::kUnknownFact);
     CHECK(Only(l).message == "unknown fact 'node.cont'; did you mean 'node.count'?");
     CHECK(Only(l).location.column == 31);
   }
   SECTION("R104 unit mismatch") {
     Loaded l = with_when("dataset.median_file_bytes < 24Gbit/s");
-    CHECK(Only(l).code == kCodeUnitMismatch);
+    CHECK(Only(l).code == codes::kUnitMismatch);
     CHECK(Only(l).location.column == 37);
   }
   SECTION("R105 condition is not true/false") {
     Loaded l = with_when("dataset.files * 2");
-    CHECK(Only(l).code == kCodeTypeMismatch);
+    CHECK(Only(l).code == codes::kTypeMismatch);
     CHECK(Only(l).message == "the condition must be true/false, not a count");
   }
   SECTION("R106 bad unit") {
     Loaded l = with_when("dataset.bytes > 4Mib");
-    CHECK(Only(l).code == kCodeBadUnit);
+    CHECK(Only(l).code == codes::kBadUnit);
     CHECK(Only(l).location.column == 25);
   }
   SECTION("R107 bad call") {
     Loaded l = with_when("nope(dataset.files)");
-    CHECK(Only(l).code == kCodeBadCall);
+    CHECK(Only(l).code == codes::kBadCall);
   }
 }
 
@@ -188,7 +189,7 @@ TEST_CASE("folded conditions map columns onto their own lines", "[rules][validat
   say: s
   source: x
 )");
-  CHECK(Only(l).code == kCodeUnitMismatch);
+  CHECK(Only(l).code == codes::kUnitMismatch);
   CHECK(Only(l).location.line == 7);
   CHECK(Only(l).location.column == 21);
   CHECK(Only(l).snippet == "    node.nic_gbps > 20MiB");
@@ -199,7 +200,7 @@ TEST_CASE("template, env, config and mode errors", "[rules][validate]") {
     std::string yaml = kGood;
     yaml.replace(yaml.find("{dataset.files}"), 15, "{dataset.files");
     Loaded l = Load(yaml);
-    CHECK(Only(l).code == kCodeBadTemplate);
+    CHECK(Only(l).code == codes::kBadTemplate);
     CHECK(Only(l).message == kMsgUnclosedBrace);
     CHECK(Only(l).location.line == 9);
     CHECK(Only(l).location.column == 10);
@@ -216,7 +217,7 @@ TEST_CASE("template, env, config and mode errors", "[rules][validate]") {
     std::string yaml = kGood;
     yaml.replace(yaml.find("{dataset.files}"), 15, "{dataset.fles}");
     Loaded l = Load(yaml);
-    CHECK(Only(l).code == kCodeUnknownFact);
+    CHECK(Only(l).code == codes::kUnknownFact);
     CHECK(Only(l).context == "rule 'good' > say");
     CHECK(Only(l).location.line == 9);
     CHECK(Only(l).location.column == 11);
@@ -225,7 +226,7 @@ TEST_CASE("template, env, config and mode errors", "[rules][validate]") {
     std::string yaml = kGood;
     yaml.replace(yaml.find("node.vcpus * 4"), 14, "node.vcpus + 4MiB");
     Loaded l = Load(yaml);
-    CHECK(Only(l).code == kCodeUnitMismatch);
+    CHECK(Only(l).code == codes::kUnitMismatch);
     CHECK(Only(l).context == "rule 'good' > env RSLEX_DOWNLOADER_THREADS");
     CHECK(Only(l).location.line == 11);
   }
@@ -233,24 +234,24 @@ TEST_CASE("template, env, config and mode errors", "[rules][validate]") {
     std::string yaml = kGood;
     yaml.replace(yaml.find("RSLEX_DOWNLOADER_THREADS"), 24, "rslex-threads");
     Loaded l = Load(yaml);
-    CHECK(Only(l).code == kCodeBadEnvName);
+    CHECK(Only(l).code == codes::kBadEnvName);
     CHECK(Only(l).location.line == 11);
   }
   SECTION("R204 bad config kind") {
     Loaded l = Load(std::string(kGood) + "  config:\n    blobfuse1: |\n      x: 1\n");
-    CHECK(Only(l).code == kCodeBadConfigKind);
+    CHECK(Only(l).code == codes::kBadConfigKind);
     CHECK(Only(l).message == "config kind 'blobfuse1' is not one of blobfuse2");
   }
   SECTION("R205 bad mode") {
     Loaded l = Load(std::string(kGood) + "  mode: stream\n");
-    CHECK(Only(l).code == kCodeBadMode);
+    CHECK(Only(l).code == codes::kBadMode);
     CHECK(Only(l).location.line == 13);
   }
   SECTION("R103 unknown evidence key") {
     std::string yaml = kGood;
     yaml.replace(yaml.find("dataset.files]"), 13, "dataset.filez");
     Loaded l = Load(yaml);
-    CHECK(Only(l).code == kCodeUnknownFact);
+    CHECK(Only(l).code == codes::kUnknownFact);
     CHECK(Only(l).message == "unknown fact 'dataset.filez'; did you mean 'dataset.files'?");
   }
 }
@@ -273,7 +274,7 @@ TEST_CASE("a later file overrides a rule and says so", "[rules][validate]") {
   other.replace(other.find("warning"), 7, "critical");
   REQUIRE(set.LoadText("b.yaml", other, &d));
   REQUIRE(d.total() == 1);
-  CHECK(d.kept()[0].code == kCodeOverride);
+  CHECK(d.kept()[0].code == codes::kRuleOverride);
   CHECK(d.kept()[0].message == "rule 'good' replaces the rule defined at a.yaml:2");
   REQUIRE(set.rules().size() == 1);
   CHECK(set.rules()[0].severity == Severity::kCritical);
@@ -282,6 +283,6 @@ TEST_CASE("a later file overrides a rule and says so", "[rules][validate]") {
 TEST_CASE("deeply nested YAML is an error, not a crash", "[rules][validate][limits]") {
   Loaded l = Load("- " + std::string(100000, '['));
   CHECK_FALSE(l.ok);
-  CHECK(Only(l).code == kCodeYamlSyntax);
+  CHECK(Only(l).code == codes::kYamlSyntax);
   CHECK(Only(l).message == "YAML nests deeper than 500 levels");
 }

@@ -18,7 +18,7 @@ namespace {
 const std::string kKey =
     "UmVwb3J0U2VjcmV0S2V5LXRoaXJkLXBhc3MtZmVlZGNoZWNrLTAxMjM0NTY3ODlBQkNERUZHSElKS0xNTk9Q";
 const std::string kSig = "UmVwb3J0U2FzU2lnbmF0dXJlVGhpcmQ%3D";
-const std::string kFormats[] = {"term", "json", "md", "html"};
+const std::string kFormats[] = {"term", "json", "md", "html", "sarif"};
 
 std::string Feedcheck() { return EnvOr("FEEDCHECK", FEEDCHECK_BINARY_DIR "/feedcheck"); }
 
