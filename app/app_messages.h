@@ -10,5 +10,7 @@ inline constexpr const char* kCodeNothingReadable = "W003";   ///< no input coul
 inline constexpr const char* kCodeUnreadableResult = "W004";  ///< a saved result cannot be read
 inline constexpr const char* kCodeInputErrors = "W005";       ///< inputs or rules have errors
 inline constexpr const char* kCodeNotRead = "W006";           ///< warning: one input skipped
+inline constexpr const char* kCodeJobNotDiagnosed = "W020";   ///< a fleet's job: no post-mortem
+inline constexpr const char* kCodeNotAJob = "W021";           ///< a fleet's subfolder is no job
 
 }  // namespace feedcheck::app

@@ -11,6 +11,7 @@
 
 #include "core/evidence_json.h"
 #include "reports/diagnosis_json.h"
+#include "reports/fleet_json.h"
 #include "reports/measurement_caveat.h"
 #include "reports/report_messages.h"
 
@@ -384,6 +385,7 @@ json ReportToJson(const Report& r) {
               {"evidence", EvidenceToJson(r.evidence)}};
   if (caveat.any()) out["measurement_caveat"] = caveat.banner;
   if (r.diagnosis.present) out["diagnosis"] = DiagnosisToJson(r.diagnosis);
+  if (r.fleet.present) out["fleet"] = FleetToJson(r.fleet);
   json result = json::object();
   json display = json::array();
   for (const auto& v : r.result) {
@@ -447,6 +449,7 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
   out->env = ReadEnv(j, "env", file, "", diags);
   out->config = ReadConfig(j, "config", file, "", diags);
   if (j.contains("diagnosis")) out->diagnosis = DiagnosisFromJson(j["diagnosis"]);
+  if (j.contains("fleet")) out->fleet = FleetFromJson(j["fleet"]);
   ReadResult(j, file, out, diags);
   ReadTables(j, file, out, diags);
   if (j.contains("evidence")) {
