@@ -51,9 +51,16 @@ double DurationS(const Report& r) {
   return span;
 }
 
+// The first error's first line (with its file:line when it has one): a row's problem is one
+// line; `feedcheck postmortem JOB` on the folder gives the whole message.
 std::string FirstError(const DiagnosticList& diagnostics) {
-  for (const auto& d : diagnostics.kept())
-    if (d.severity == DiagnosticSeverity::kError) return FormatDiagnostic(d);
+  for (const auto& d : diagnostics.kept()) {
+    if (d.severity != DiagnosticSeverity::kError) continue;
+    std::string line = d.message.substr(0, d.message.find('\n'));
+    if (d.location.file.empty()) return line;
+    return d.location.line > 0 ? fmt::format("{}:{}: {}", d.location.file, d.location.line, line)
+                               : fmt::format("{}: {}", d.location.file, line);
+  }
   return "its post-mortem gave no report";
 }
 

@@ -166,10 +166,13 @@ Outcome RunFleet(const FleetRequest& request, const FleetLayout& layout) {
       findings = findings || r.status == ExitStatus::kFindings;
       jobs_with_warnings += r.warnings > 0 ? 1 : 0;
     } else {
-      AddMessage(&outcome.diagnostics, kCodeJobNotDiagnosed, r.row.problem,
+      AddMessage(&outcome.diagnostics, kCodeJobNotDiagnosed,
+                 fmt::format("{} (feedcheck postmortem {} says more)", r.row.problem, r.row.path),
                  DiagnosticSeverity::kWarning);
+      // Errors at a file's line are kept as they were (the fleet goes on: as warnings).
       for (const auto& d : r.errors.kept()) {
-        Diagnostic as_warning = d;  // the fleet goes on: the job's error is the fleet's warning
+        if (d.location.file.empty()) continue;
+        Diagnostic as_warning = d;
         as_warning.severity = DiagnosticSeverity::kWarning;
         outcome.diagnostics.Add(std::move(as_warning));
       }
