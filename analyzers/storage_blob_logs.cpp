@@ -12,6 +12,7 @@ namespace feedcheck::analyzers {
 namespace {
 constexpr size_t kMaxOperations = 128;
 constexpr size_t kMaxStatusCodes = 64;
+constexpr size_t kMaxBlobs = 4096;
 
 // The log's milliseconds into the shared histogram; a negative or NaN field (a hand-edited or
 // corrupt record) is left out rather than counted as 0 ms.
@@ -53,6 +54,21 @@ bool IsThrottled(std::string_view status_code, std::string_view status_text) {
   return status_code == "503" || IContains(status_text, "Throttling");
 }
 }  // namespace
+
+std::string_view BlobPathOf(std::string_view uri) {
+  uri = Trim(uri);
+  if (size_t q = uri.find_first_of("?#"); q != std::string_view::npos) uri = uri.substr(0, q);
+  if (size_t scheme = uri.find("://"); scheme != std::string_view::npos) {
+    uri = uri.substr(scheme + 3);
+    size_t slash = uri.find('/');
+    if (slash == std::string_view::npos) return {};
+    uri = uri.substr(slash + 1);
+  }
+  while (!uri.empty() && uri.front() == '/') uri.remove_prefix(1);
+  size_t slash = uri.find('/');  // container/blob: a blob follows the container's name
+  if (slash == std::string_view::npos || slash + 1 >= uri.size()) return {};
+  return uri;
+}
 
 std::optional<double> ParseUsDateTime(std::string_view s) {
   s = Trim(s);
@@ -136,6 +152,8 @@ void StorageBlobLogsAnalyzer::OnCsvLine(const Line& line) {
         col_duration_ = idx;
       else if (IEquals(name, "ServerLatencyMs"))
         col_server_ = idx;
+      else if (IEquals(name, "Uri"))
+        col_uri_ = idx;
     }
     if (col_op_ < 0 || col_duration_ < 0) {
       Malformed(line, "header lacks OperationName and DurationMs (not StorageBlobLogs)");
@@ -154,6 +172,7 @@ void StorageBlobLogsAnalyzer::OnCsvLine(const Line& line) {
   r.status_text = cell(col_status_text_);
   r.duration_ms = NumberOf(cell(col_duration_));
   r.server_latency_ms = NumberOf(cell(col_server_));
+  r.uri = cell(col_uri_);
   if (col_time_ >= 0) r.epoch_s = TimeOf(cell(col_time_));
   if (r.operation.empty() || !r.duration_ms) {
     Malformed(line, "row without OperationName or a numeric DurationMs");
@@ -196,6 +215,7 @@ void StorageBlobLogsAnalyzer::OnJsonLine(const Line& line) {
   if (props != j.end() && props->is_object())
     r.server_latency_ms = number(*props, "serverLatencyMs");
   if (!r.server_latency_ms) r.server_latency_ms = number(j, "serverLatencyMs");
+  r.uri = text(j, "uri", &json_strings_[3]);
   auto time = j.find("time");
   if (time != j.end() && time->is_string())
     r.epoch_s = ParseTimestamp(time->get_ref<const std::string&>());
@@ -225,9 +245,39 @@ void StorageBlobLogsAnalyzer::AddRecord(const struct Record& r) {
       sc = s->status_codes.emplace(std::string(code), 0).first;
     if (sc != s->status_codes.end()) ++sc->second;
   }
-  if (IsThrottled(r.status_code, r.status_text)) {
+  const bool throttled = IsThrottled(r.status_code, r.status_text);
+  if (throttled) {
     ++throttled_;
     if (r.epoch_s) throttle_intervals_.Add(*r.epoch_s, *r.epoch_s + 1);
+  }
+  if (std::string_view blob = BlobPathOf(r.uri); !blob.empty())
+    CountBlob(blob, throttled, r.epoch_s);
+}
+
+void StorageBlobLogsAnalyzer::CountBlob(std::string_view blob, bool throttled,
+                                        std::optional<double> epoch_s) {
+  if (throttled) ++blob_throttled_;
+  auto it = blobs_.find(std::string(blob));
+  if (it == blobs_.end()) {
+    if (blobs_.size() >= kMaxBlobs) {
+      // Full: every counter gives one up, those at zero leave (amortised O(1) per record).
+      for (auto b = blobs_.begin(); b != blobs_.end();)
+        b = --b->second.weight == 0 ? blobs_.erase(b) : std::next(b);
+      if (blobs_.size() >= kMaxBlobs) return;
+    }
+    it = blobs_.emplace(std::string(blob), BlobStats{}).first;
+  }
+  BlobStats& b = it->second;
+  ++b.weight;
+  ++b.requests;
+  b.throttled += throttled ? 1 : 0;
+  if (epoch_s) {
+    const auto second = static_cast<int64_t>(*epoch_s);
+    if (second != b.second) {
+      b.second = second;
+      b.in_second = 0;
+    }
+    b.peak_per_s = std::max(b.peak_per_s, ++b.in_second);
   }
 }
 
@@ -255,6 +305,25 @@ void StorageBlobLogsAnalyzer::Finish(Evidence* out) {
          "ServerLatencyMs p99");
       ms("metrics.bloblog.network_p50_ms", PercentileMs(all_.network, 0.5),
          "DurationMs - ServerLatencyMs p50");
+    }
+    const BlobStats* hot = nullptr;
+    const std::string* hot_name = nullptr;
+    for (const auto& [name, b] : blobs_)
+      if (b.throttled > 0 && (!hot || b.throttled > hot->throttled ||
+                              (b.throttled == hot->throttled && name < *hot_name))) {
+        hot = &b;
+        hot_name = &name;
+      }
+    if (hot) {
+      SetFact(out, TextFact("metrics.bloblog.hot_blob", *hot_name,
+                            prov("Uri of the most refused blob")));
+      SetFact(
+          out,
+          NumberFact("metrics.bloblog.hot_blob_throttled_share",
+                     static_cast<double>(hot->throttled) / static_cast<double>(blob_throttled_),
+                     Unit::kFraction, prov("its share of the refused requests that named a blob")));
+      SetFact(out, NumberFact("metrics.bloblog.hot_blob_requests_per_s_peak", hot->peak_per_s,
+                              Unit::kPerSecond, prov("most of its requests in one second")));
     }
     for (const auto& [code, n] : all_.status_codes)
       SetFact(out, NumberFact("metrics.bloblog.status." + KeySegment(code), static_cast<double>(n),

@@ -15,7 +15,20 @@ namespace {
 
 TableCell Count(uint64_t n) { return {std::to_string(n), static_cast<double>(n)}; }
 
-ReportTable SourcesTable(const analyzers::AnalysisResult& r) {
+// A file under the one folder given is named from that folder, as the user sees it there: the
+// full path repeats what the report's target already says and outgrows the terminal.
+std::string ShownPath(const std::string& file, const std::vector<std::string>& roots) {
+  if (roots.size() != 1) return file;
+  std::string root = roots[0];
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  if (file.size() > root.size() + 1 && file.compare(0, root.size(), root) == 0 &&
+      file[root.size()] == '/')
+    return file.substr(root.size() + 1);
+  return file;
+}
+
+ReportTable SourcesTable(const analyzers::AnalysisResult& r,
+                         const std::vector<std::string>& roots) {
   ReportTable t;
   t.title = "Sources";
   t.columns = {{"format", "Format"},
@@ -30,7 +43,8 @@ ReportTable SourcesTable(const analyzers::AnalysisResult& r) {
                       Count(s.lines),
                       Count(s.malformed),
                       {fmt::format("{:.1f}", mb), mb}});
-    for (const auto& f : s.files) t.notes.push_back(fmt::format("{}: {}", s.format, f));
+    for (const auto& f : s.files)
+      t.notes.push_back(fmt::format("{}: {}", s.format, ShownPath(f, roots)));
   }
   if (r.sources.empty()) t.notes.push_back("nothing read");
   return t;
@@ -110,7 +124,7 @@ Outcome RunAnalyze(const AnalyzeRequest& request) {
   report.context.target = fmt::format("{}", fmt::join(request.paths, " "));
   report.title = "Analysis";
   AddResults(r, &report);
-  report.tables.push_back(SourcesTable(r));
+  report.tables.push_back(SourcesTable(r, request.paths));
   if (!r.correlation_keys.empty()) report.tables.push_back(CorrelationTable(r));
   for (const auto& s : r.skipped)
     AddMessage(&outcome.diagnostics, kCodeNotRead,

@@ -251,6 +251,9 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"metrics.bloblog.server_latency_p99_ms", U::kMilliseconds, O::kObserved, "StorageBlobLogs ServerLatencyMs, 99th percentile"},
       {"metrics.bloblog.network_p50_ms", U::kMilliseconds, O::kObserved, "StorageBlobLogs DurationMs - ServerLatencyMs per request, median (network + client)"},
       {"metrics.bloblog.status.<code>", U::kCount, O::kObserved, "StorageBlobLogs records by StatusCode"},
+      {"metrics.bloblog.hot_blob", U::kText, O::kObserved, "container/blob with the most refused requests in StorageBlobLogs (the Uri without its query)"},
+      {"metrics.bloblog.hot_blob_throttled_share", U::kFraction, O::kObserved, "that blob's share of the refused requests that named a blob"},
+      {"metrics.bloblog.hot_blob_requests_per_s_peak", U::kPerSecond, O::kObserved, "most requests that blob met in one second (one blob serves up to 500/s)"},
       {"metrics.bloblog.duration_p50_ms.<operation>", U::kMilliseconds, O::kObserved, "DurationMs median of one operation"},
       {"metrics.bloblog.server_latency_p50_ms.<operation>", U::kMilliseconds, O::kObserved, "ServerLatencyMs median of one operation"},
       // --- observed: GPU ---

@@ -17,6 +17,9 @@ double Count(const FactSet& facts, const std::string& key) {
   return Number(facts, key).value_or(0);
 }
 
+// A blob serves up to 500 requests/s (the targets page); 400 in one logged second is near it.
+constexpr double kNearBlobTargetPerS = 400;
+
 }  // namespace
 
 PartitionLimit PartitionTargetHit(const FactSet& facts) {
@@ -46,6 +49,22 @@ PartitionLimit PartitionTargetHit(const FactSet& facts) {
       "egress peaked at {:.1f} of the account's {:.0f} Gbit/s and transactions at {:.0f} of "
       "its {:.0f}/s",
       *egress, *egress_limit, *requests, *requests_limit);
+  const Fact* hot = facts.Find("metrics.bloblog.hot_blob");
+  if (!out.confirmed || !hot || !hot->is_text()) return out;
+  out.hot_blob = hot->text();
+  const double share = Count(facts, "metrics.bloblog.hot_blob_throttled_share");
+  const double peak_per_s = Count(facts, "metrics.bloblog.hot_blob_requests_per_s_peak");
+  out.one_blob = share >= 0.5 || peak_per_s >= kNearBlobTargetPerS;
+  out.figures += out.one_blob ? fmt::format(
+                                    "; StorageBlobLogs put {:.0f}% of the refused requests on one "
+                                    "blob, {}, which met up to {:.0f} requests in a second",
+                                    100 * share, out.hot_blob, peak_per_s)
+                              : fmt::format(
+                                    "; StorageBlobLogs spread the refused requests over many "
+                                    "blobs, the most refused ({}, {:.0f}% of them) meeting at "
+                                    "most {:.0f} requests in a second: the blobs' partition, not "
+                                    "one blob",
+                                    out.hot_blob, 100 * share, peak_per_s);
   return out;
 }
 

@@ -20,11 +20,17 @@ struct PartitionLimit {
   bool applies = false;
   std::string figures;  ///< "egress peaked at 3.1 of 200 Gbit/s, transactions at 1,200 of 40,000/s"
   bool confirmed = false;  ///< StorageBlobLogs show the refused requests themselves
+  /// From StorageBlobLogs' Uri column, when it was there: the blob most refused requests were on.
+  std::string hot_blob;
+  bool one_blob = false;  ///< most refusals on it, or it met near a blob's 500 requests/s
 };
 
 /// applies when storage refused requests (rslex 503s, or throttling ResponseTypes) while
 /// metrics.egress_gbps_peak and metrics.requests_per_s_peak were both under half of
 /// account.egress_gbps and account.requests_per_s, and no ResponseType named an account limit.
+/// figures then also say where StorageBlobLogs put the refused requests (metrics.bloblog.hot_blob):
+/// on one blob (half of them or more, or near its 500 requests/s) or spread over many blobs
+/// none of which came near it, which is a partition's target rather than a blob's.
 PartitionLimit PartitionTargetHit(const FactSet& facts);
 
 }  // namespace feedcheck::diagnosis

@@ -12,8 +12,12 @@ seconds=${1:-30}
 shift || true
 build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
 cxx=${FUZZ_CXX:-$(command -v clang++-14 || command -v clang++)}
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DFEEDCHECK_BUILD_FUZZERS=ON -DFEEDCHECK_BUILD_BENCHMARKS=OFF >/dev/null
+# A build dir already configured with fuzzers (scripts/sanitize.sh's, in CI) is built as it is:
+# configuring it again with another compiler path would reset its cache.
+if ! grep -qs '^FEEDCHECK_BUILD_FUZZERS:BOOL=ON' "$build_dir/CMakeCache.txt"; then
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DFEEDCHECK_BUILD_FUZZERS=ON -DFEEDCHECK_BUILD_BENCHMARKS=OFF >/dev/null
+fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(fuzz_azure_monitor fuzz_data_capability fuzz_dcgm fuzz_metrics_csv fuzz_nvidia_smi

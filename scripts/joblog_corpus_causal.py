@@ -43,9 +43,13 @@ Each label was written with its scenario before feedcheck was run on the job:
     cache-cap-thrash-mount            DATASET_MOUNT_CACHE_SIZE=20GB against 640 GB per epoch
     shared-account-egress-own-share   the account at its egress limit mostly from another
                                       workload; the fix estimate uses the job's own share
+    blob-target-confirmed-by-bloblogs hot-shard refusals confirmed by a StorageBlobLogs export:
+                                      the blob named from its Uri column
 """
 
+import datetime as dt
 import os
+import random
 
 BUSY = 10.0
 
@@ -756,3 +760,71 @@ def shared_account_egress_own_share(c, rng):
                     "end (another workload), while the job's own 300 GB take 21 min 34 s "
                     "(~1.9 Gbit/s): account egress, and the fix estimate must use the job's own "
                     "share (an account of its own buys a faster download), not the total")
+
+
+def storage_blob_logs_csv(c, path, rows):
+    """A Log Analytics export of StorageBlobLogs (the portal's CSV: PascalCase columns, the time
+    in the US locale); rows are (epoch_s, status, status_text, uri, duration_ms). The service's
+    own share of a request's time (ServerLatencyMs) is most of DurationMs, never more."""
+    def us_time(t):
+        d = dt.datetime.fromtimestamp(t, dt.timezone.utc)
+        hour = d.hour % 12 or 12
+        return (f'"{d.month}/{d.day}/{d.year}, {hour}:{d.minute:02d}:{d.second:02d}.'
+                f'{d.microsecond // 1000:03d} {"PM" if d.hour >= 12 else "AM"}"')
+    lines = ["TimeGenerated [UTC],AccountName,OperationName,StatusCode,StatusText,DurationMs,"
+             "ServerLatencyMs,CallerIpAddress,Uri,Protocol,AuthenticationType"]
+    for t, status, text, uri, duration in sorted(rows):
+        server = duration * (0.6 + 0.3 * ((t * 1000) % 1))
+        lines.append(f"{us_time(t)},stmlcorpus01,GetBlob,{status},{text},{duration:.0f},"
+                     f"{server:.0f},10.0.4.7:{49152 + int(t * 7) % 16000},{uri},HTTPS,OAuth")
+    c.write(path, "\n".join(lines) + "\n")
+
+
+@job
+def blob_target_confirmed_by_bloblogs(c, _rng):
+    # Its own seed: the job's data stays the same wherever it sits in the list.
+    rng = random.Random("blob-target-confirmed-by-bloblogs")
+    name = "blob-target-confirmed-by-bloblogs"
+    d = c.folder(name)
+    t0 = c.utc("2026-05-18 08:00:00")
+    m, end = t0 + 25, t0 + 40 * 60
+    ddir = f"{d}/system_logs/data_capability"
+    c.write_data_capability(f"{ddir}/data-capability.log", [("mount", m, m + 2.2, "Success")],
+                            rng, noise=False)
+    log = Log(c, rng)
+    log.resolved(m - 1)
+    log.reads(m + 3, end - 30, "mount", 4)
+    log.throttled(m + 90, end - 90, 240, "sync", message="The server is busy.")
+    log.write(ddir)
+    ledger = c.GpuLedger()
+    c.smi_csv(f"{d}/gpu/nvidia-smi.csv", 8, t0, end, 15,
+              lambda t, g: c.idle(rng) if t < m + 90 or rng.random() < 0.5 else c.busy(rng),
+              ledger, rng)
+    healthy_metrics(c, f"{d}/metrics/storage.json", t0, end, lambda t: rng.uniform(9, 11),
+                    lambda t: rng.uniform(2300, 2700), rng,
+                    extra=lambda t: {"ServerBusyError": rng.uniform(150, 250) if t > m + 90 else 0})
+    # The account's refused reads, exported for the job's window: two thirds on one shard that
+    # every rank opens first (its bursts pass a blob's 500 requests/s), the rest spread thin.
+    base = "https://stmlcorpus01.blob.core.windows.net/data/train"
+    rows = []
+    for burst in range(12):
+        second = m + 120 + burst * 170
+        for _ in range(rng.randrange(60, 110)):
+            rows.append((second + rng.random(), 503, "ThrottlingError",
+                         f"{base}/shard-00017.tar", rng.uniform(2, 6)))
+    for _ in range(420):
+        rows.append((rng.uniform(m + 90, end - 90), 503, "ThrottlingError",
+                     f"{base}/shard-{rng.randrange(18, 2048):05d}.tar", rng.uniform(2, 6)))
+    for _ in range(900):
+        rows.append((rng.uniform(m, end - 60), 200, "Success",
+                     f"{base}/shard-{rng.randrange(2048):05d}.tar", rng.uniform(30, 90)))
+    storage_blob_logs_csv(c, f"{d}/metrics/storagebloblogs-refused.csv", rows)
+    return dict(name=name, args=["--sku", "Standard_ND96asr_v4", "--nodes", "1", "--region",
+                                 "eastus"],
+                verdict="blob or partition target", confidence="confirmed",
+                gpu_lost_gpu_s=ledger.lost_gpu_s,
+                why="synchronous 503 ServerBusy in the log and ServerBusyError in the metrics "
+                    "with the account at ~10 of 200 Gbit/s and ~2,500 of 40,000 requests/s; the "
+                    "StorageBlobLogs export of the window puts two thirds of the refused reads "
+                    "on one shard, data/train/shard-00017.tar, which every rank opens first: a "
+                    "blob's target, named and confirmed by the request log")

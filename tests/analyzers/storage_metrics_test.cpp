@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -174,6 +175,40 @@ TEST_CASE("StorageBlobLogs JSON lines (camelCase archive form)", "[analyzers][bl
   CHECK(a.operations().at("GetBlob").network.max_s() == Approx(0.060));
   CHECK(a.stats().malformed == 1);
   CHECK(ev.diagnostics.kept()[0].location.line == 3);
+}
+
+TEST_CASE("StorageBlobLogs Uri: the blob the refused requests were on, never a SAS",
+          "[analyzers][bloblogs]") {
+  CHECK(BlobPathOf("https://acct.blob.core.windows.net/data/train/a.tar?sv=2021&sig=SECRET") ==
+        "data/train/a.tar");
+  CHECK(BlobPathOf("https://acct.blob.core.windows.net/data?restype=container&comp=list").empty());
+  CHECK(BlobPathOf("https://acct.blob.core.windows.net/").empty());
+  CHECK(BlobPathOf("/data/x.bin") == "data/x.bin");
+  CHECK(BlobPathOf("").empty());
+  std::string csv = "TimeGenerated,OperationName,StatusCode,StatusText,DurationMs,Uri\n";
+  auto row = [&](int second, const std::string& blob, bool refused) {
+    csv += fmt::format(
+        "2026-04-06T19:{:02d}:{:02d}.{:03d}Z,GetBlob,{},{},4,"
+        "https://acct.blob.core.windows.net/{}?sv=2021-08-06&sig=SECRETSIG\n",
+        second / 60, second % 60, csv.size() % 1000, refused ? "503" : "200",
+        refused ? "ThrottlingError" : "Success", blob);
+  };
+  // The hot shard: 520 requests in second 10 (120 refused), 30 refused later.
+  for (int i = 0; i < 520; ++i) row(10, "data/hot.tar", i >= 400);
+  for (int i = 0; i < 30; ++i) row(20 + i, "data/hot.tar", true);
+  // Many other blobs read once each, 50 of them refused; a listing names no blob.
+  for (int i = 0; i < 6000; ++i) row(30 + i % 60, fmt::format("data/img/{:06d}.jpg", i), i < 50);
+  row(99, "data?restype=container&comp=list", false);
+  StorageBlobLogsAnalyzer a;
+  Evidence ev = Run(a, csv, "bloblogs.csv");
+  CHECK(Num(ev, "metrics.bloblog.throttled") == 200);
+  const Fact* hot = ev.facts.Find("metrics.bloblog.hot_blob");
+  REQUIRE(hot);
+  CHECK(hot->text() == "data/hot.tar");  // kept through 6,000 other blobs, over the table's size
+  CHECK(Num(ev, "metrics.bloblog.hot_blob_throttled_share") == Approx(150.0 / 200));
+  CHECK(Num(ev, "metrics.bloblog.hot_blob_requests_per_s_peak") == 520);
+  for (const auto& [key, fact] : ev.facts)
+    CHECK(FormatFactValue(fact).find("SECRETSIG") == std::string::npos);
 }
 
 TEST_CASE("US date-time of Log Analytics exports", "[analyzers][bloblogs]") {

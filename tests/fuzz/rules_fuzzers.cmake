@@ -6,6 +6,6 @@
 foreach(f fuzz_condition_parser fuzz_rule_reader fuzz_job_yaml fuzz_units fuzz_knowledge_base)
   add_executable(${f} ${CMAKE_CURRENT_LIST_DIR}/${f}.cpp)
   target_link_libraries(${f} PRIVATE feedcheck_fuzz_objects)
-  target_link_options(${f} PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_options(${f} PRIVATE ${_fuzz_link})
   list(APPEND FEEDCHECK_RULES_FUZZERS ${f})
 endforeach()

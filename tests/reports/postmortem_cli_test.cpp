@@ -269,12 +269,12 @@ TEST_CASE("postmortem says less by default and fits the terminal", "[reports][cl
 TEST_CASE("postmortem of a folder of jobs: a fleet, one row per job, every format",
           "[reports][cli][postmortem][fleet]") {
   const std::string corpus = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs";
-  // The terminal at 100 columns: one table, never a 52-node "job".
+  // The terminal at 100 columns: one table, never a "job" of 50-odd nodes.
   Run term = Feedcheck("postmortem " + corpus + " --workers 2");
   INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
   CHECK(term.code == 1);  // jobs with critical findings
   CHECK(term.out.find("feedcheck Fleet post-mortem") != std::string::npos);
-  CHECK(term.out.find("Verdict: 52 jobs") != std::string::npos);
+  CHECK(term.out.find(" jobs: ") != std::string::npos);
   CHECK(term.out.find("Nodes (") == std::string::npos);
   std::istringstream lines(term.out);
   for (std::string line; std::getline(lines, line);) {
@@ -292,7 +292,8 @@ TEST_CASE("postmortem of a folder of jobs: a fleet, one row per job, every forma
       Feedcheck("--fail-on never postmortem " + corpus + " --gpu-hour-price 2.5 --format json");
   REQUIRE(json.code == 0);
   auto j = nlohmann::json::parse(json.out);
-  CHECK(j["fleet"]["jobs"].size() == 52);
+  std::ifstream labels(corpus + "/corpus.json");
+  CHECK(j["fleet"]["jobs"].size() == nlohmann::json::parse(labels)["jobs"].size());
   CHECK(j["fleet"]["totals"]["price"]["note"].get<std::string>().find("estimate") !=
         std::string::npos);
   CHECK(j["result"].contains("lost_usd_estimate"));

@@ -207,6 +207,13 @@ std::map<std::string, Case> Cases() {
   c["throttled-server-busy"] = {
       Facts({"runtime.throttled.server_busy=3"}),
       Facts({"runtime.throttled.server_busy=0", "metrics.throttled.ServerBusyError=0"})};
+
+  c["throttled-hot-blob"] = {
+      Facts({"metrics.bloblog.throttled=300", "metrics.bloblog.hot_blob_throttled_share=0.72",
+             "metrics.bloblog.hot_blob_requests_per_s_peak=610"}),
+      // Refusals spread over many blobs, none near a blob's 500/s: a partition, not one blob.
+      Facts({"metrics.bloblog.throttled=300", "metrics.bloblog.hot_blob_throttled_share=0.04",
+             "metrics.bloblog.hot_blob_requests_per_s_peak=35"})};
   // gpu.yaml
   c["gpu-idle-waiting-for-download"] = {
       Facts({"runtime.mode=download", "gpu.lost_download_gpu_s=3600s", "gpu.sampled_gpu_s=20000s"}),
@@ -505,4 +512,13 @@ TEST_CASE("the measured break-even size judges the dataset's files", "[rules][bu
       message(Facts({"dataset.median_file_bytes=500KB", "probe.smallfile.breakeven_bytes=1.5MB"}))
           .empty());
   CHECK(Builtin().Find("small-files-below-breakeven")->bottleneck == Bottleneck::kSmallFiles);
+}
+
+TEST_CASE("a 503 is 'limit unknown' only while no source names what was hit", "[rules][builtin]") {
+  FactSet hot = Facts({"runtime.throttled.server_busy=3", "metrics.bloblog.throttled=40",
+                       "metrics.bloblog.hot_blob_throttled_share=0.72",
+                       "metrics.bloblog.hot_blob_requests_per_s_peak=61"});
+  EvaluationResult r = Builtin().Evaluate(hot);
+  CHECK(Fired(r, "throttled-hot-blob"));
+  CHECK_FALSE(Fired(r, "throttled-server-busy"));
 }
