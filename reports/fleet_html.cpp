@@ -32,7 +32,12 @@ grid-template-columns:minmax(9em,2fr) 6em 6em 6em minmax(8em,1.6fr) 6.5em minmax
 .frow .fixbuys{display:block;color:#475569;font-size:13px}
 .frow.bad{border-left:4px solid #dc2626}.frow.warning{border-left:4px solid #d97706}
 .frow.good{border-left:4px solid #16a34a}.frow.unknown{border-left:4px solid #94a3b8}
-.fleet-chart svg{width:100%;height:auto;max-width:900px}
+.fbar{display:grid;grid-template-columns:17em 1fr 16em;gap:4px 12px;
+align-items:center;margin:4px 0;font-size:14px}
+.flabel{text-align:right;color:#1e293b}.fval{color:#334155;font-variant-numeric:tabular-nums}
+.ftrack{background:#f1f5f9;border-radius:4px;height:18px}
+.ffill{display:block;height:18px;border-radius:4px}
+@media (max-width:640px){.fbar{grid-template-columns:1fr;margin:10px 0}.flabel{text-align:left}}
 )css";
 
 struct Column {
@@ -64,38 +69,28 @@ std::string SortCss(const FleetSummary& f) {
   return css;
 }
 
+// Bars of HTML, not SVG: the text stays readable at phone width, where the rows stack (label,
+// bar, figure). Each bar's length is its share of the longest, the only mapping done here.
 std::string BarChart(const FleetSummary& f) {
   if (f.causes.empty()) return "";
   double most = 0;
   for (const auto& c : f.causes) most = std::max(most, c.gpu_lost_gpu_s);
-  const int label_w = 290, bar_w = 380, row_h = 30, width = label_w + bar_w + 250;
-  const int height = static_cast<int>(f.causes.size()) * row_h + 36;
-  std::string svg = fmt::format(
-      "<svg viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
-      "aria-label=\"GPU-hours lost by cause\" font-family=\"system-ui,sans-serif\" "
-      "font-size=\"13\">\n",
-      width, height);
-  int y = 8;
+  std::string out =
+      "<section><h2>GPU time lost by cause</h2>\n<div class=\"card\"><div class=\"fbars\" "
+      "role=\"img\" aria-label=\"GPU-hours lost by cause\">\n";
   for (const auto& c : f.causes) {
-    const double w = most > 0 ? c.gpu_lost_gpu_s / most * bar_w : 0;
-    svg += fmt::format(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#1e293b\">{}</text>"
-        "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" rx=\"3\" fill=\"{}\">"
-        "<title>{}: {} GPU-hours, {}</title></rect>"
-        "<text x=\"{:.1f}\" y=\"{}\" fill=\"#334155\">{} GPU-h · {}{}</text>\n",
-        label_w - 10, y + 17, E(c.cause), label_w, y + 4, std::max(w, 1.0), row_h - 10, kBarColor,
-        E(c.cause), FleetGpuHoursText(c.gpu_lost_gpu_s), FleetJobsText(c.jobs),
-        label_w + std::max(w, 1.0) + 8, y + 17, FleetGpuHoursText(c.gpu_lost_gpu_s),
+    const double percent = most > 0 ? c.gpu_lost_gpu_s / most * 100 : 0;
+    out += fmt::format(
+        "<div class=\"fbar\"><span class=\"flabel\">{}</span><span class=\"ftrack\">"
+        "<span class=\"ffill\" style=\"width:{:.1f}%;background:{}\"></span></span>"
+        "<span class=\"fval\">{} GPU-h · {}{}</span></div>\n",
+        E(c.cause), std::max(percent, 0.5), kBarColor, FleetGpuHoursText(c.gpu_lost_gpu_s),
         FleetJobsText(c.jobs),
         c.lost_usd >= 0 ? fmt::format(" · {} est.", FleetUsdText(c.lost_usd)) : "");
-    y += row_h;
   }
-  svg += fmt::format(
-      "<text x=\"{}\" y=\"{}\" fill=\"#64748b\" font-size=\"12\">GPU-hours lost, summed over "
-      "the jobs' GPUs</text>\n</svg>\n",
-      label_w, y + 18);
-  return "<section><h2>GPU time lost by cause</h2>\n<div class=\"card fleet-chart\">" + svg +
-         "</div></section>\n";
+  return out +
+         "</div><p class=\"note\">GPU-hours lost, summed over the jobs' GPUs.</p></div>"
+         "</section>\n";
 }
 
 std::string JobsTable(const FleetSummary& f) {

@@ -228,8 +228,14 @@ TEST_CASE("the fleet renders in every format", "[app][fleet]") {
   CHECK(html.rfind("<!doctype html>", 0) == 0);
   CHECK(html.find("<script") == std::string::npos);
   CHECK(html.find(" src=") == std::string::npos);
-  CHECK(html.find("<svg") != std::string::npos);  // the bar chart
-  CHECK(html.find("aria-label=\"GPU-hours lost by cause\"") != std::string::npos);
+  CHECK(html.find("aria-label=\"GPU-hours lost by cause\"") != std::string::npos);  // the chart
+  // One bar per cause, the longest full width.
+  size_t bars = 0;
+  for (size_t at = html.find("class=\"ffill\""); at != std::string::npos;
+       at = html.find("class=\"ffill\"", at + 1))
+    ++bars;
+  CHECK(bars == r.fleet.causes.size());
+  CHECK(html.find("width:100.0%") != std::string::npos);
   CHECK(html.find("id=\"fs-gpu_lost_gpu_s-d\"") != std::string::npos);  // sortable columns
   CHECK(html.find("#fs-cause-a:checked") != std::string::npos);
   for (const auto& j : r.fleet.jobs) CHECK(html.find(">" + j.job + "<") != std::string::npos);
