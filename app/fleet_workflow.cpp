@@ -202,7 +202,15 @@ Outcome RunPostmortemCommand(const FleetRequest& request) {
   if (!(request.gpu_hour_price_usd >= 0) && request.gpu_hour_price_usd != -1)
     return Stopped(ExitStatus::kUsage, kCodeBadFlag,
                    "--gpu-hour-price: a price in USD per GPU-hour, 0 or more");
-  FleetLayout layout = DetectFleetLayout(request.each.job_dir, request.layout);
+  FleetLayoutChoice choice = FleetLayoutChoice::kAuto;
+  if (request.layout == "job")
+    choice = FleetLayoutChoice::kJob;
+  else if (request.layout == "fleet")
+    choice = FleetLayoutChoice::kFleet;
+  else if (request.layout != "auto" && !request.layout.empty())
+    return Stopped(ExitStatus::kUsage, kCodeBadFlag,
+                   fmt::format("--layout {}: auto, job or fleet", request.layout));
+  FleetLayout layout = DetectFleetLayout(request.each.job_dir, choice);
   if (layout.fleet) {
     // A fleet reads each job's metrics and GPU samples from its own folder.
     if (!request.each.metrics.empty() || !request.each.gpu.empty() || !request.each.with.empty())

@@ -3,6 +3,8 @@
 // cause, the fixes ranked by what they win back, the storage accounts the jobs shared.
 #pragma once
 
+#include <string>
+
 #include "app/fleet_layout.h"
 #include "app/outcome.h"
 #include "app/postmortem_workflow.h"
@@ -12,7 +14,7 @@ namespace feedcheck::app {
 struct FleetRequest {
   /// The flags every job shares (--sku, --nodes, --profile, ...); `job_dir` is the folder given.
   PostmortemRequest each;
-  FleetLayoutChoice layout = FleetLayoutChoice::kAuto;
+  std::string layout = "auto";  ///< --layout: auto | job | fleet
   /// --gpu-hour-price in USD; < 0: none given, no money shown.
   double gpu_hour_price_usd = -1;
   /// Jobs diagnosed at once; 0: one per core of the machine.
