@@ -70,7 +70,26 @@ bool LooksLikeNodeName(const std::string& raw) {
   return false;
 }
 
-FleetLayout DetectFleetLayout(const std::string& dir, FleetLayoutChoice choice) {
+namespace {
+
+FleetLayout Detect(const std::string& dir, FleetLayoutChoice choice, int depth);
+
+// A subfolder with node folders is a multi-node job, unless it is itself a folder of jobs (a
+// week's jobs under one experiment's folder): then its jobs join the fleet as "sub/job".
+void AddNested(const fs::path& root, const std::string& name, int depth,
+               std::vector<std::string>* jobs, std::vector<std::string>* skipped) {
+  if (depth < 2) {
+    FleetLayout inner = Detect((root / name).string(), FleetLayoutChoice::kAuto, depth + 1);
+    if (inner.fleet) {
+      for (const auto& j : inner.jobs) jobs->push_back(name + "/" + j);
+      for (const auto& s : inner.skipped) skipped->push_back(name + "/" + s);
+      return;
+    }
+  }
+  jobs->push_back(name);
+}
+
+FleetLayout Detect(const std::string& dir, FleetLayoutChoice choice, int depth) {
   FleetLayout out;
   const fs::path root(dir);
   if (!IsDir(root)) {
@@ -100,7 +119,7 @@ FleetLayout DetectFleetLayout(const std::string& dir, FleetLayoutChoice choice) 
     }
   }
   std::vector<std::string> jobs = with_logs;
-  jobs.insert(jobs.end(), multi_node.begin(), multi_node.end());
+  for (const auto& name : multi_node) AddNested(root, name, depth, &jobs, &out.skipped);
   std::sort(jobs.begin(), jobs.end());
 
   auto fleet = [&](std::string why) {
@@ -141,6 +160,12 @@ FleetLayout DetectFleetLayout(const std::string& dir, FleetLayoutChoice choice) 
   return fleet(
       "several subfolders hold logs and are not named like nodes: each is a job (--layout job "
       "reads them as the nodes of one)");
+}
+
+}  // namespace
+
+FleetLayout DetectFleetLayout(const std::string& dir, FleetLayoutChoice choice) {
+  return Detect(dir, choice, 0);
 }
 
 }  // namespace feedcheck::app

@@ -21,7 +21,9 @@ struct FleetLayout {
 /// system_logs/, azureml-logs/, user_logs/ or data_capability/ folder directly inside.
 ///  1. DIR holds logs itself: one job (per-node folders inside its log tree are its nodes).
 ///  2. A subfolder holds no logs but has node folders that do (job/node-0/system_logs): that
-///     subfolder is a multi-node job, so DIR is a fleet (a node never holds nodes).
+///     subfolder is a multi-node job, so DIR is a fleet (a node never holds nodes). When that
+///     subfolder is by these same rules a fleet itself (DIR/experiment/job/...), its jobs join
+///     DIR's as "experiment/job" (two levels down at most).
 ///  3. DIR has a metrics/, gpu/ or outputs/ folder beside its subfolders: those describe one
 ///     job, and the subfolders are its nodes.
 ///  4. Fewer than two subfolders hold logs: one job.

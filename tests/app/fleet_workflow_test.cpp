@@ -115,6 +115,18 @@ TEST_CASE("the layout rule: one job of many nodes stays one job", "[app][fleet]"
   CHECK_FALSE(DetectFleetLayout(jobs.string(), FleetLayoutChoice::kJob).fleet);
 }
 
+TEST_CASE("the layout rule: a folder of experiments, each a folder of jobs", "[app][fleet]") {
+  fs::path dir = Scratch("experiments");
+  Touch(dir / "resnet" / "run-a" / "system_logs" / "data_capability" / "data-capability.log");
+  Touch(dir / "resnet" / "run-b" / "system_logs" / "data_capability" / "data-capability.log");
+  Touch(dir / "bert" / "node-0" / "system_logs" / "data_capability" / "data-capability.log");
+  Touch(dir / "bert" / "node-1" / "system_logs" / "data_capability" / "data-capability.log");
+  FleetLayout l = DetectFleetLayout(dir.string(), FleetLayoutChoice::kAuto);
+  REQUIRE(l.fleet);
+  // resnet/ holds two jobs; bert/ is one job of two nodes.
+  CHECK(l.jobs == std::vector<std::string>{"bert", "resnet/run-a", "resnet/run-b"});
+}
+
 TEST_CASE("the layout rule: the corpus folder is a fleet of its job folders", "[app][fleet]") {
   FleetLayout l = DetectFleetLayout(kCorpus, FleetLayoutChoice::kAuto);
   REQUIRE(l.fleet);
