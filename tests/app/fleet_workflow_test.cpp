@@ -378,3 +378,19 @@ TEST_CASE("one worker or several: the same fleet", "[app][fleet]") {
   nlohmann::json jb = nlohmann::json::parse(Render(b.report, "json"))["fleet"]["jobs"];
   CHECK(ja == jb);
 }
+
+TEST_CASE("a job folder's name cannot drive the terminal or the page", "[app][fleet]") {
+  fs::path dir = Scratch("fleet-names");
+  fs::copy(kCorpus + "/job-demo", dir / "job-demo", fs::copy_options::recursive);
+  const std::string evil = "x\x1b]0;owned\x07<i id=evil>";
+  fs::copy(kCorpus + "/job-demo", dir / evil, fs::copy_options::recursive);
+  Outcome o = RunPostmortemCommand(Request(dir.string()));
+  REQUIRE(o.report.fleet.jobs.size() == 2);
+  const std::string term = Render(o.report, "term", 100, true);
+  CHECK(term.find('\x1b') == std::string::npos);
+  CHECK(term.find('\x07') == std::string::npos);
+  const std::string html = Render(o.report, "html");
+  CHECK(html.find("<i id=evil>") == std::string::npos);
+  CHECK(html.find("&lt;i id=evil&gt;") != std::string::npos);
+  CHECK(Render(o.report, "md").find("<i id=evil>") == std::string::npos);
+}
