@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "app/app_messages.h"
+#include "app/compare_workflow.h"
 #include "app_test_support.h"
 #include "reports/report_json.h"
 #include "reports/reporter.h"
@@ -393,4 +394,46 @@ TEST_CASE("a job folder's name cannot drive the terminal or the page", "[app][fl
   CHECK(html.find("<i id=evil>") == std::string::npos);
   CHECK(html.find("&lt;i id=evil&gt;") != std::string::npos);
   CHECK(Render(o.report, "md").find("<i id=evil>") == std::string::npos);
+}
+
+TEST_CASE("compare of two fleets: totals and causes side by side, judged per job", "[app][fleet]") {
+  fs::path last = Scratch("fleet-last-week");
+  fs::path now = Scratch("fleet-this-week");
+  for (const char* job : {"egress-throttled-download", "multinode-straggler", "job-demo"})
+    fs::copy(kCorpus + "/" + job, last / job, fs::copy_options::recursive);
+  for (const char* job : {"egress-throttled-download", "job-demo", "healthy-12-nodes"})
+    fs::copy(kCorpus + "/" + job, now / job, fs::copy_options::recursive);
+  const std::string a = WriteTempFile(
+      "fleet-a.json", Render(RunPostmortemCommand(Request(last.string())).report, "json"));
+  const std::string b = WriteTempFile(
+      "fleet-b.json", Render(RunPostmortemCommand(Request(now.string())).report, "json"));
+  CompareRequest request;
+  request.a = a;
+  request.b = b;
+  request.fail_on_worse = true;
+  Outcome better = RunCompare(request);
+  REQUIRE(better.has_report);
+  CHECK(better.report.title == "Compare fleets");
+  // The straggler's 13.7 GPU-hours left, a healthy job came: less lost per job.
+  CHECK(better.report.verdict == "better");
+  CHECK(better.status == ExitStatus::kOk);
+  CHECK(*ResultNumber(better.report, "jobs_a") == 3);
+  CHECK(*ResultNumber(better.report, "gpu_hours_lost_per_job_b") <
+        *ResultNumber(better.report, "gpu_hours_lost_per_job_a"));
+  const ReportTable* causes =
+      FindTable(better.report, "GPU time lost by cause, A -> B (GPU-hours)");
+  REQUIRE(causes);
+  bool access_mode_gone = false;
+  for (size_t i = 0; i < causes->rows.size(); ++i)
+    access_mode_gone = access_mode_gone || (causes->rows[i][0].text == "access mode" &&
+                                            Cell(*causes, i, "change")->text == "gone");
+  CHECK(access_mode_gone);
+  // The other way round: worse, and --fail-on-worse fails it.
+  std::swap(request.a, request.b);
+  Outcome worse = RunCompare(request);
+  CHECK(worse.report.verdict == "worse");
+  CHECK(worse.status == ExitStatus::kFindings);
+  // The same fleet twice: no change.
+  request.b = request.a;
+  CHECK(RunCompare(request).report.verdict == "no change");
 }
