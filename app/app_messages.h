@@ -12,5 +12,6 @@ inline constexpr const char* kCodeInputErrors = "W005";       ///< inputs or rul
 inline constexpr const char* kCodeNotRead = "W006";           ///< warning: one input skipped
 inline constexpr const char* kCodeJobNotDiagnosed = "W020";   ///< a fleet's job: no post-mortem
 inline constexpr const char* kCodeNotAJob = "W021";           ///< a fleet's subfolder is no job
+inline constexpr const char* kCodeJobWarnings = "W022";       ///< note: a fleet's jobs had warnings
 
 }  // namespace feedcheck::app

@@ -181,7 +181,7 @@ Outcome RunFleet(const FleetRequest& request, const FleetLayout& layout) {
   }
   if (jobs_with_warnings > 0)
     AddMessage(
-        &outcome.diagnostics, kCodeNotRead,
+        &outcome.diagnostics, kCodeJobWarnings,
         fmt::format("{} job{} had warnings (lines not parsed, files not read): "
                     "`feedcheck postmortem {}/JOB -v` lists them",
                     jobs_with_warnings, jobs_with_warnings == 1 ? "" : "s", request.each.job_dir),
