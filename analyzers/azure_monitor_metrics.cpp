@@ -158,6 +158,11 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
     metrics->SetRegion(region,
                        {FactOrigin::kObserved,
                         fmt::format("{} (resourceregion of the metrics response)", file), file, 0});
+  // And which account it is: several jobs throttled by one account are one finding.
+  if (std::string account = ResourceAccount(doc); !account.empty() && account.size() <= 24)
+    metrics->SetAccount(account,
+                        {FactOrigin::kObserved,
+                         fmt::format("{} (resource id of the metrics response)", file), file, 0});
   for (size_t mi = 0; mi < value->size(); ++mi) {
     const Json& metric = (*value)[mi];
     std::string name = StringAt(metric, "name");

@@ -554,6 +554,11 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
     SetFact(out, TextFact("runtime.setting." + var, s.value, AtFile(s.file, s.line)));
   if (!stream_error_.empty())
     SetFact(out, TextFact("runtime.stream_error", stream_error_, prov(stream_error_at_)));
+  if (!accounts_.empty()) {
+    Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
+    p.source = fmt::format("{} (account_name fields and request URIs)", p.file);
+    SetFact(out, TextFact("runtime.accounts", fmt::format("{}", fmt::join(accounts_, ", ")), p));
+  }
   if (download_hint_.count || mount_hint_.count) {
     bool download = download_hint_.count > 0;
     SetFact(out, TextFact("runtime.mode",

@@ -211,6 +211,8 @@ void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const
     for (const auto& iv : merger.Result())
       out->timeline.push_back({"storage", label, iv.start, iv.end, "metrics", p.file});
   if (!region_.empty() && !buckets_.empty()) set(TextFact("metrics.region", region_, region_at_));
+  if (!account_.empty() && !buckets_.empty())
+    set(TextFact("metrics.account", account_, account_at_));
 }
 
 }  // namespace feedcheck::analyzers

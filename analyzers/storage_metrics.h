@@ -35,6 +35,11 @@ class StorageMetrics {
     region_ = std::move(region);
     region_at_ = where;
   }
+  /// The storage account the metrics are about (from the response's resource id), lower case.
+  void SetAccount(std::string account, const Provenance& where) {
+    account_ = std::move(account);
+    account_at_ = where;
+  }
   /// Sets the interval of every bucket that has none (CSV rows: spacing of the time column).
   void SetDefaultInterval(double interval_s);
   bool empty() const { return buckets_.empty() && latency_count_[0] + latency_count_[1] == 0; }
@@ -69,6 +74,8 @@ class StorageMetrics {
   uint64_t dropped_buckets_ = 0;
   std::string region_;
   Provenance region_at_;
+  std::string account_;
+  Provenance account_at_;
 };
 
 }  // namespace feedcheck::analyzers

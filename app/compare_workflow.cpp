@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "app/fleet_compare.h"
 #include "core/diagnostic_codes.h"
 #include "core/result_compare.h"
 #include "core/run_context.h"
@@ -130,6 +131,12 @@ Outcome RunCompare(const CompareRequest& request) {
     AddMessage(&out.diagnostics, codes::kUnreadableResult,
                fmt::format("cannot read {} as a saved result", !ok_a ? request.a : request.b));
     return out;
+  }
+  // Two fleets (last week's jobs, this week's): their totals and causes, side by side.
+  if (a.fleet.present && b.fleet.present) {
+    Outcome fleets = CompareFleets(request.a, a, request.b, b, *tolerance, request.fail_on_worse);
+    fleets.diagnostics.Append(out.diagnostics);
+    return fleets;
   }
   CompareLimits limits;
   limits.tolerance = *tolerance;

@@ -1,9 +1,11 @@
 // `feedcheck postmortem JOB_LOG_DIR [--metrics M] [--gpu G] [--profile P] [--with RESULT.json]
-// [--sku S --nodes N --region R] [-f F] [-o FILE]`: flags for app::RunPostmortem, which names
-// the cause with its confidence and the GPU time it cost.
+// [--sku S --nodes N --region R] [--layout auto|job|fleet] [--gpu-hour-price USD] [-f F]
+// [-o FILE]`: flags for app::RunPostmortemCommand, which names the cause with its confidence and
+// the GPU time it cost, for one job or for each job of a folder of jobs.
+#include <map>
 #include <memory>
 
-#include "app/postmortem_workflow.h"
+#include "app/fleet_workflow.h"
 #include "cli/cluster_options.h"
 #include "cli/command.h"
 #include "cli/report_output.h"
@@ -11,13 +13,26 @@
 namespace feedcheck::cli {
 
 void SetupPostmortem(CLI::App& root, CommandTable& table) {
-  auto request = std::make_shared<app::PostmortemRequest>();
+  auto fleet = std::make_shared<app::FleetRequest>();
+  app::PostmortemRequest* request = &fleet->each;
   auto output = std::make_shared<OutputFlags>();
   CLI::App* sub = root.add_subcommand(
       "postmortem",
       "Name the bottleneck of a finished job from its logs, storage metrics and GPU samples");
-  sub->add_option("JOB_LOG_DIR", request->job_dir, "Job log folder (system_logs/data_capability/)")
+  sub->add_option("JOB_LOG_DIR", request->job_dir,
+                  "Job log folder (system_logs/data_capability/), or a folder of job folders")
       ->required();
+  sub->add_option("--layout", fleet->layout,
+                  "auto: a folder of job folders is a fleet, one row per job (default); job: "
+                  "one job; fleet: each subfolder a job")
+      ->type_name("auto|job|fleet");
+  sub->add_option("--gpu-hour-price", fleet->gpu_hour_price_usd,
+                  "Your price of one GPU-hour in USD: GPU time lost is also shown in money, "
+                  "as an estimate from this price")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--workers", fleet->workers,
+                  "Jobs of a fleet diagnosed at once (default: one per core)")
+      ->check(CLI::Range(1u, 256u));
   sub->add_option("--metrics", request->metrics, "Storage account metrics export (JSON or CSV)");
   sub->add_option("--gpu", request->gpu, "GPU utilisation samples (nvidia-smi CSV, DCGM)");
   sub->add_option("--profile", request->profile, "Workload profile YAML (examples/*.yaml)");
@@ -32,10 +47,10 @@ void SetupPostmortem(CLI::App& root, CommandTable& table) {
                   "GPU utilisation (%) under which a sample counts as starved")
       ->check(CLI::Range(0.0, 100.0));
   AddOutputFlags(sub, output.get());
-  table.Add(sub, [request, output, &table] {
-    request->knowledge = table.globals().knowledge;
-    request->fail_on = table.globals().fail_on;
-    return Render(app::RunPostmortem(*request), *output, table.globals(), "postmortem");
+  table.Add(sub, [fleet, output, &table] {
+    fleet->each.knowledge = table.globals().knowledge;
+    fleet->each.fail_on = table.globals().fail_on;
+    return Render(app::RunPostmortemCommand(*fleet), *output, table.globals(), "postmortem");
   });
 }
 

@@ -379,6 +379,17 @@ constexpr std::array kCodes = {
                        "Fix the errors reported above it."},
     DiagnosticCodeInfo{codes::kNotRead, "NotRead", kWarning, "One input was skipped",
                        "Read the reason; the rest of the inputs were used."},
+    DiagnosticCodeInfo{codes::kJobNotDiagnosed, "JobNotDiagnosed", kWarning,
+                       "A job folder of a fleet could not be diagnosed",
+                       "Run feedcheck postmortem on that folder alone: it says what is missing; "
+                       "the rest of the fleet is reported."},
+    DiagnosticCodeInfo{codes::kNotAJob, "NotAJob", kNote,
+                       "A subfolder of a fleet holds no job",
+                       "Nothing to do unless it is a job: then check its layout (logs under "
+                       "system_logs/ or a data-capability.log)."},
+    DiagnosticCodeInfo{codes::kJobWarnings, "JobWarnings", kNote,
+                       "Some jobs of a fleet had warnings of their own",
+                       "Run feedcheck postmortem on such a job with -v to list them."},
     // --- probe workflows ---
     DiagnosticCodeInfo{codes::kProbeBadFlag, "ProbeBadFlag", kError,
                        "A probe flag's value is unusable (exit 2)",

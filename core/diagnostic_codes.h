@@ -145,6 +145,9 @@ inline constexpr const char* kNothingReadable = "W003";
 inline constexpr const char* kUnreadableResult = "W004";
 inline constexpr const char* kInputErrors = "W005";
 inline constexpr const char* kNotRead = "W006";
+inline constexpr const char* kJobNotDiagnosed = "W020";
+inline constexpr const char* kNotAJob = "W021";
+inline constexpr const char* kJobWarnings = "W022";
 
 inline constexpr const char* kProbeBadFlag = "W101";
 inline constexpr const char* kBadTarget = "W102";

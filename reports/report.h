@@ -12,6 +12,7 @@
 #include "core/finding.h"
 #include "core/run_context.h"
 #include "reports/diagnosis_summary.h"
+#include "reports/fleet_summary.h"
 
 namespace feedcheck {
 
@@ -91,6 +92,7 @@ struct Report {
   std::vector<EnvSetting> env;         ///< merged settings to paste
   std::vector<ConfigFragment> config;  ///< merged config fragments (BlobFuse2)
   DiagnosisSummary diagnosis;          ///< post-mortem only: GPU time lost, cause, confidence
+  FleetSummary fleet;                  ///< post-mortem of a folder of jobs only: one row per job
   std::vector<ResultValue> result;     ///< the command's headline numbers, in display order
   /// the command's tables, in display order. A table whose columns include `file`, `line`,
   /// `severity`, `code` and `message` lists problems located in files (lint's): SARIF makes each

@@ -13,6 +13,7 @@
 #include "core/evidence_json.h"
 #include "core/units.h"
 #include "reports/diagnosis_json.h"
+#include "reports/fleet_json.h"
 #include "reports/measurement_caveat.h"
 
 namespace feedcheck {
@@ -437,6 +438,7 @@ json ReportToJson(const Report& r) {
               {"evidence", EvidenceToJson(r.evidence)}};
   if (caveat.any()) out["measurement_caveat"] = caveat.banner;
   if (r.diagnosis.present) out["diagnosis"] = DiagnosisToJson(r.diagnosis);
+  if (r.fleet.present) out["fleet"] = FleetToJson(r.fleet);
   json result = json::object();
   json display = json::array();
   for (const auto& v : r.result) {
@@ -502,6 +504,7 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
   out->env = ReadEnv(j, "env", file, "", diags);
   out->config = ReadConfig(j, "config", file, "", diags);
   if (j.contains("diagnosis")) out->diagnosis = DiagnosisFromJson(j["diagnosis"]);
+  if (j.contains("fleet")) out->fleet = FleetFromJson(j["fleet"]);
   ReadResult(j, file, out, diags);
   ReadTables(j, file, out, diags);
   ReadCodes(j, file, out, diags);

@@ -265,3 +265,51 @@ TEST_CASE("postmortem says less by default and fits the terminal", "[reports][cl
   CHECK(Feedcheck(fmt::format("-v --fail-on never postmortem {} --region eastus", kJob))
             .out.find("Key facts") != std::string::npos);
 }
+
+TEST_CASE("postmortem of a folder of jobs: a fleet, one row per job, every format",
+          "[reports][cli][postmortem][fleet]") {
+  const std::string corpus = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs";
+  // The terminal at 100 columns: one table, never a "job" of 50-odd nodes.
+  Run term = Feedcheck("postmortem " + corpus + " --workers 2");
+  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  CHECK(term.code == 1);  // jobs with critical findings
+  CHECK(term.out.find("feedcheck Fleet post-mortem") != std::string::npos);
+  CHECK(term.out.find(" jobs: ") != std::string::npos);
+  CHECK(term.out.find("Nodes (") == std::string::npos);
+  std::istringstream lines(term.out);
+  for (std::string line; std::getline(lines, line);) {
+    size_t points = 0;
+    for (unsigned char c : line) points += (c & 0xC0) != 0x80;
+    INFO(line);
+    CHECK(points <= 100);
+  }
+  // --layout job: the old reading, one job whose nodes are the folders.
+  Run one = Feedcheck("--fail-on never postmortem " + corpus + " --layout job --format json");
+  REQUIRE(one.code == 0);
+  CHECK(nlohmann::json::parse(one.out)["title"] == "Post-mortem");
+  // JSON with a price: the jobs and the totals, money marked an estimate.
+  Run json =
+      Feedcheck("--fail-on never postmortem " + corpus + " --gpu-hour-price 2.5 --format json");
+  REQUIRE(json.code == 0);
+  auto j = nlohmann::json::parse(json.out);
+  std::ifstream labels(corpus + "/corpus.json");
+  CHECK(j["fleet"]["jobs"].size() == nlohmann::json::parse(labels)["jobs"].size());
+  CHECK(j["fleet"]["totals"]["price"]["note"].get<std::string>().find("estimate") !=
+        std::string::npos);
+  CHECK(j["result"].contains("lost_usd_estimate"));
+  // HTML and Markdown to files, by extension.
+  Run html = Feedcheck("--fail-on never postmortem " + corpus + " -o " + kDir + "/fleet.html");
+  REQUIRE(html.code == 0);
+  std::string page = testing::ReadFileOrEmpty(kDir + "/fleet.html");
+  CHECK(page.find("GPU time lost by cause") != std::string::npos);
+  CHECK(page.find("<script") == std::string::npos);
+  Run md = Feedcheck("--fail-on never postmortem " + corpus + " -o " + kDir + "/fleet.md");
+  REQUIRE(md.code == 0);
+  CHECK(testing::ReadFileOrEmpty(kDir + "/fleet.md").find("| job-demo |") != std::string::npos);
+  // Bad flag values name the flag.
+  CHECK(Feedcheck("postmortem " + corpus + " --gpu-hour-price -1").code == 2);
+  CHECK(Feedcheck("postmortem " + corpus + " --layout nodes").code == 2);
+  CHECK(Feedcheck("postmortem " + corpus + " --metrics " + kJob + "/metrics/storage-metrics.json")
+            .code == 2);
+  CHECK(testing::ReadFileOrEmpty(kDir + "/stderr.txt").find("--metrics") != std::string::npos);
+}

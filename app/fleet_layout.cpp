@@ -1,0 +1,171 @@
+#include "app/fleet_layout.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <system_error>
+
+namespace feedcheck::app {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool IsDir(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(p, ec);
+}
+
+// The folders a job's download keeps its logs in (docs/postmortem.md lists where Azure ML puts
+// them).
+bool HoldsLogs(const fs::path& dir) {
+  for (const char* name : {"system_logs", "azureml-logs", "user_logs", "data_capability"})
+    if (IsDir(dir / name)) return true;
+  return false;
+}
+
+// Subfolders by name; bounded so a huge tree is never listed whole into memory twice.
+std::vector<std::string> SubfolderNames(const fs::path& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->is_directory(type_ec)) out.push_back(it->path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool HasNodeFolders(const fs::path& dir) {
+  for (const auto& name : SubfolderNames(dir))
+    if (HoldsLogs(dir / name)) return true;
+  return false;
+}
+
+bool IsJobLevelFolder(const std::string& name) {
+  return name == "metrics" || name == "gpu" || name == "gpus" || name == "outputs";
+}
+
+bool AllDigits(std::string_view s) {
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+}  // namespace
+
+bool LooksLikeNodeName(const std::string& raw) {
+  std::string name;
+  for (unsigned char c : raw) name.push_back(static_cast<char>(std::tolower(c)));
+  if (AllDigits(name)) return true;
+  // Azure ML's node ids (tvmps_<hex>_d, tvmss_...) and the usual prefixes with a number.
+  for (const char* prefix : {"tvmps_", "tvmss_", "wkr"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  for (const char* prefix : {"node", "rank", "worker", "host", "vm"}) {
+    if (name.rfind(prefix, 0) != 0) continue;
+    std::string_view rest = std::string_view(name).substr(std::string_view(prefix).size());
+    if (!rest.empty() && (rest.front() == '-' || rest.front() == '_')) rest.remove_prefix(1);
+    if (AllDigits(rest)) return true;
+  }
+  return false;
+}
+
+namespace {
+
+FleetLayout Detect(const std::string& dir, FleetLayoutChoice choice, int depth);
+
+// A subfolder with node folders is a multi-node job, unless it is itself a folder of jobs (a
+// week's jobs under one experiment's folder): then its jobs join the fleet as "sub/job".
+void AddNested(const fs::path& root, const std::string& name, int depth,
+               std::vector<std::string>* jobs, std::vector<std::string>* skipped) {
+  if (depth < 2) {
+    FleetLayout inner = Detect((root / name).string(), FleetLayoutChoice::kAuto, depth + 1);
+    if (inner.fleet) {
+      for (const auto& j : inner.jobs) jobs->push_back(name + "/" + j);
+      for (const auto& s : inner.skipped) skipped->push_back(name + "/" + s);
+      return;
+    }
+  }
+  jobs->push_back(name);
+}
+
+FleetLayout Detect(const std::string& dir, FleetLayoutChoice choice, int depth) {
+  FleetLayout out;
+  const fs::path root(dir);
+  if (!IsDir(root)) {
+    out.why = "not a folder: read as one job";
+    return out;
+  }
+  // Each subfolder: a job of one node (logs inside), of several (node folders inside), or none.
+  std::vector<std::string> with_logs, multi_node, with_metrics;
+  std::vector<std::string> names = SubfolderNames(root);
+  bool job_level_files = false;
+  for (const auto& name : names) {
+    const fs::path sub = root / name;
+    if (IsJobLevelFolder(name)) {
+      job_level_files = true;
+      continue;
+    }
+    if (HoldsLogs(sub)) {
+      with_logs.push_back(name);
+      if (IsDir(sub / "metrics")) with_metrics.push_back(name);
+    } else if (HasNodeFolders(sub)) {
+      multi_node.push_back(name);
+    } else {
+      out.skipped.push_back(
+          fmt::format("{}: no system_logs/, azureml-logs/, user_logs/ or "
+                      "data_capability/ folder, nor node folders holding one",
+                      name));
+    }
+  }
+  std::vector<std::string> jobs = with_logs;
+  for (const auto& name : multi_node) AddNested(root, name, depth, &jobs, &out.skipped);
+  std::sort(jobs.begin(), jobs.end());
+
+  auto fleet = [&](std::string why) {
+    out.fleet = true;
+    out.jobs = jobs;
+    out.why = std::move(why);
+    return out;
+  };
+  auto one_job = [&](std::string why) {
+    out.fleet = false;
+    out.skipped.clear();
+    out.why = std::move(why);
+    return out;
+  };
+
+  if (choice == FleetLayoutChoice::kJob) return one_job("--layout job: read as one job");
+  if (choice == FleetLayoutChoice::kFleet)
+    return fleet("--layout fleet: each subfolder holding logs (or node folders) is a job");
+  if (HoldsLogs(root))
+    return one_job("the folder holds a job's logs itself (system_logs/ or the like): one job");
+  if (!multi_node.empty())
+    return fleet(
+        fmt::format("{} holds node folders of its own, so it is a job and the folder a fleet: each "
+                    "subfolder holding logs or node folders is a job",
+                    multi_node.front()));
+  if (job_level_files)
+    return one_job(
+        "a metrics/, gpu/ or outputs/ folder beside the subfolders describes one job: the "
+        "subfolders are its nodes");
+  if (with_logs.size() < 2) return one_job("fewer than two subfolders hold logs: one job");
+  if (!with_metrics.empty())
+    return fleet(fmt::format(
+        "{} has storage metrics of its own (a job's, not a node's): each subfolder holding logs "
+        "is a job",
+        with_metrics.front()));
+  if (std::all_of(with_logs.begin(), with_logs.end(), LooksLikeNodeName))
+    return one_job("every subfolder is named like a node (node-0, rank-1, tvmps_...): one job");
+  return fleet(
+      "several subfolders hold logs and are not named like nodes: each is a job (--layout job "
+      "reads them as the nodes of one)");
+}
+
+}  // namespace
+
+FleetLayout DetectFleetLayout(const std::string& dir, FleetLayoutChoice choice) {
+  return Detect(dir, choice, 0);
+}
+
+}  // namespace feedcheck::app

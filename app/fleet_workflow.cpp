@@ -1,0 +1,234 @@
+#include "app/fleet_workflow.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include "core/diagnostic_codes.h"
+#include "app/fleet_job.h"
+#include "app/fleet_totals.h"
+
+namespace feedcheck::app {
+namespace {
+
+// What one worker keeps of one job: its row, its exit status and its first errors.
+struct JobResult {
+  FleetJob row;
+  ExitStatus status = ExitStatus::kOk;
+  DiagnosticList errors{5};
+  size_t warnings = 0;
+};
+
+JobResult DiagnoseOne(const FleetRequest& request, const std::string& job) {
+  PostmortemRequest each = request.each;
+  each.job_dir = (std::filesystem::path(request.each.job_dir) / job).string();
+  // The call goes through the post-mortem's own entry point: the fleet knows nothing of how a
+  // job is read or diagnosed.
+  Outcome outcome = RunPostmortem(each);
+  JobResult r;
+  r.row = FleetJobFromOutcome(job, each.job_dir, outcome);
+  r.status = outcome.status;
+  for (const auto& d : outcome.diagnostics.kept()) {
+    if (d.severity == DiagnosticSeverity::kError)
+      r.errors.Add(d);
+    else if (d.severity == DiagnosticSeverity::kWarning)
+      ++r.warnings;
+  }
+  r.warnings += outcome.report.evidence.diagnostics.total() > 0 ? 1 : 0;
+  return r;
+}
+
+unsigned WorkerCount(unsigned asked, size_t jobs) {
+  unsigned n = asked > 0 ? asked : std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>(n, jobs)));
+}
+
+// A fleet counts in GPU-hours, whatever the size of one job's loss.
+std::string GpuHours(double gpu_s) { return fmt::format("{:.1f} GPU-hours", gpu_s / 3600); }
+
+VerdictLevel FleetLevel(const FleetSummary& f) {
+  VerdictLevel level = f.jobs.empty() ? VerdictLevel::kUnknown : VerdictLevel::kGood;
+  for (const auto& j : f.jobs) {
+    if (j.verdict_level == "bad") return VerdictLevel::kBad;
+    if (j.verdict_level == "warning" || !j.diagnosed) level = VerdictLevel::kWarning;
+  }
+  return level;
+}
+
+void AddVerdict(Report* report) {
+  const FleetSummary& f = report->fleet;
+  report->verdict_level = FleetLevel(f);
+  std::string lost = f.with_gpu_samples > 0 ? GpuHours(f.gpu_lost_gpu_s) + " of GPU time lost"
+                                            : "no GPU samples, GPU time lost not known";
+  report->verdict = fmt::format("{} job{}: {}", f.jobs.size(), f.jobs.size() == 1 ? "" : "s", lost);
+  std::string detail;
+  for (const auto& c : f.causes)
+    if (c.gpu_lost_gpu_s > 0) {
+      detail = fmt::format("Most of it to {} ({} job{}, {}).", c.cause, c.jobs,
+                           c.jobs == 1 ? "" : "s", GpuHours(c.gpu_lost_gpu_s));
+      break;
+    }
+  if (!f.fixes.empty() && f.fixes.front().won_back_gpu_s > 0) {
+    const FleetFixTotal& x = f.fixes.front();
+    detail +=
+        fmt::format(" The fix that wins back most: the one for \"{}\" ({} job{}, {}).", x.title,
+                    x.jobs.size(), x.jobs.size() == 1 ? "" : "s", GpuHours(x.won_back_gpu_s));
+  }
+  if (f.not_diagnosed > 0)
+    detail += fmt::format(" {} job folder{} could not be diagnosed (see below).", f.not_diagnosed,
+                          f.not_diagnosed == 1 ? "" : "s");
+  report->verdict_detail = detail.empty() ? detail : detail.substr(detail[0] == ' ' ? 1 : 0);
+}
+
+// The headline numbers, where scripts and `compare` look.
+void AddResults(Report* report) {
+  const FleetSummary& f = report->fleet;
+  auto& r = report->result;
+  r.push_back({"jobs", static_cast<double>(f.jobs.size()), "", "Jobs"});
+  r.push_back({"jobs_diagnosed", static_cast<double>(f.diagnosed), "", "Jobs diagnosed"});
+  r.push_back({"gpu_hours_lost", f.gpu_lost_gpu_s / 3600, "GPU-h", "GPU time lost"});
+  r.push_back(
+      {"gpu_hours_won_back", f.won_back_gpu_s / 3600, "GPU-h", "GPU time the fixes win back"});
+  if (!f.causes.empty()) r.push_back({"top_cause", f.causes.front().cause, "", "Top cause"});
+  if (f.gpu_hour_price_usd >= 0) {
+    r.push_back({"lost_usd_estimate", f.lost_usd, "USD", "GPU time lost, priced (estimate)"});
+    r.push_back({"won_back_usd_estimate", f.won_back_usd, "USD", "Won back, priced (estimate)"});
+  }
+}
+
+// A single job's post-mortem with the user's price: its GPU time in money, said to be an
+// estimate from that price, as a table every format shows.
+void PriceOneJob(double usd_per_gpu_hour, Report* report) {
+  const DiagnosisSummary& d = report->diagnosis;
+  if (usd_per_gpu_hour < 0 || !d.present) return;
+  ReportTable t;
+  t.title = "GPU time in money (an estimate from your price)";
+  t.columns = {{"what", "", false}, {"gpu_hours", "GPU-hours", true}, {"usd", "USD", true}};
+  auto row = [&](const char* what, double gpu_s) {
+    if (gpu_s < 0) return;
+    const double usd = gpu_s / 3600 * usd_per_gpu_hour;
+    t.rows.push_back({{what, std::nullopt},
+                      {fmt::format("{:.1f}", gpu_s / 3600), gpu_s / 3600},
+                      {fmt::format("${:.2f}", usd), usd}});
+  };
+  if (d.gpu.known) row("GPU time lost", d.gpu.lost_gpu_s);
+  row("lost to the cause", d.attributed_gpu_s);
+  if (d.estimate.available && d.gpu.known)
+    row("won back by the fix (estimate)",
+        std::max(0.0, (d.estimate.idle_fraction_before - d.estimate.idle_fraction_after) *
+                          d.gpu.sampled_gpu_s));
+  if (t.rows.empty()) t.notes.push_back("No GPU samples were read: no GPU time to price.");
+  t.notes.push_back(fmt::format(
+      "Estimate from the price you gave (--gpu-hour-price {:.2f} USD per GPU-hour), not a bill: "
+      "reservations, discounts and the VM's other costs are not in it.",
+      usd_per_gpu_hour));
+  report->tables.push_back(std::move(t));
+}
+
+}  // namespace
+
+Outcome RunFleet(const FleetRequest& request, const FleetLayout& layout) {
+  Outcome outcome;
+  Report& report = outcome.report;
+  report.context = CurrentRunContext("postmortem");
+  report.context.target = request.each.job_dir;
+  report.title = "Fleet post-mortem";
+  FleetSummary& fleet = report.fleet;
+  fleet.present = true;
+  fleet.root = request.each.job_dir;
+  fleet.layout = layout.why;
+  fleet.skipped = layout.skipped;
+  for (const auto& s : layout.skipped)
+    AddMessage(&outcome.diagnostics, codes::kNotAJob,
+               fmt::format("{}/{}: not read as a job", request.each.job_dir, s),
+               DiagnosticSeverity::kNote);
+
+  // A bounded pool: each worker takes the next job, keeps its row and drops its evidence.
+  std::vector<JobResult> results(layout.jobs.size());
+  std::atomic<size_t> next{0};
+  fleet.workers = WorkerCount(request.workers, layout.jobs.size());
+  auto work = [&] {
+    for (size_t i = next++; i < layout.jobs.size(); i = next++)
+      results[i] = DiagnoseOne(request, layout.jobs[i]);
+  };
+  std::vector<std::thread> pool;
+  for (int w = 1; w < fleet.workers; ++w) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+
+  bool findings = false;
+  size_t jobs_with_warnings = 0;
+  for (auto& r : results) {
+    if (r.row.diagnosed) {
+      findings = findings || r.status == ExitStatus::kFindings;
+      jobs_with_warnings += r.warnings > 0 ? 1 : 0;
+    } else {
+      AddMessage(&outcome.diagnostics, codes::kJobNotDiagnosed,
+                 fmt::format("{} (feedcheck postmortem {} says more)", r.row.problem, r.row.path),
+                 DiagnosticSeverity::kWarning);
+      // Errors at a file's line are kept as they were (the fleet goes on: as warnings).
+      for (const auto& d : r.errors.kept()) {
+        if (d.location.file.empty()) continue;
+        Diagnostic as_warning = d;
+        as_warning.severity = DiagnosticSeverity::kWarning;
+        outcome.diagnostics.Add(std::move(as_warning));
+      }
+    }
+    fleet.jobs.push_back(std::move(r.row));
+  }
+  if (jobs_with_warnings > 0)
+    AddMessage(
+        &outcome.diagnostics, codes::kJobWarnings,
+        fmt::format("{} job{} had warnings (lines not parsed, files not read): "
+                    "`feedcheck postmortem {}/JOB -v` lists them",
+                    jobs_with_warnings, jobs_with_warnings == 1 ? "" : "s", request.each.job_dir),
+        DiagnosticSeverity::kNote);
+  AddFleetTotals(&fleet);
+  PriceFleet(request.gpu_hour_price_usd, &fleet);
+  SetFleetOrders(&fleet);
+  AddVerdict(&report);
+  AddResults(&report);
+  outcome.has_report = true;
+  outcome.status = findings          ? ExitStatus::kFindings
+                   : fleet.diagnosed ? ExitStatus::kOk
+                                     : ExitStatus::kInputError;
+  return outcome;
+}
+
+Outcome RunPostmortemCommand(const FleetRequest& request) {
+  if (!(request.gpu_hour_price_usd >= 0) && request.gpu_hour_price_usd != -1)
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
+                   "--gpu-hour-price: a price in USD per GPU-hour, 0 or more");
+  FleetLayoutChoice choice = FleetLayoutChoice::kAuto;
+  if (request.layout == "job")
+    choice = FleetLayoutChoice::kJob;
+  else if (request.layout == "fleet")
+    choice = FleetLayoutChoice::kFleet;
+  else if (request.layout != "auto" && !request.layout.empty())
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
+                   fmt::format("--layout {}: auto, job or fleet", request.layout));
+  FleetLayout layout = DetectFleetLayout(request.each.job_dir, choice);
+  if (layout.fleet) {
+    // A fleet reads each job's metrics and GPU samples from its own folder.
+    if (!request.each.metrics.empty() || !request.each.gpu.empty() || !request.each.with.empty())
+      return Stopped(ExitStatus::kUsage, codes::kBadFlag,
+                     fmt::format("--metrics, --gpu and --with name one job's files, and {} holds "
+                                 "several jobs: put each job's files in its own folder "
+                                 "(JOB/metrics/, JOB/gpu/), or give one job's folder",
+                                 request.each.job_dir));
+    if (layout.jobs.empty())
+      return Stopped(ExitStatus::kInputError, codes::kNothingReadable,
+                     fmt::format("{}: no subfolder holds a job's logs (system_logs/, "
+                                 "azureml-logs/, user_logs/ or data_capability/)",
+                                 request.each.job_dir));
+    return RunFleet(request, layout);
+  }
+  Outcome outcome = RunPostmortem(request.each);
+  if (outcome.has_report) PriceOneJob(request.gpu_hour_price_usd, &outcome.report);
+  return outcome;
+}
+
+}  // namespace feedcheck::app

@@ -1,0 +1,218 @@
+#include "reports/fleet_json.h"
+
+#include <algorithm>
+#include <string>
+
+namespace feedcheck {
+
+using nlohmann::json;
+
+namespace {
+
+// Unknown (< 0) is null, so a script never sums a -1.
+json Known(double v) { return v < 0 ? json(nullptr) : json(v); }
+json Known(int v) { return v < 0 ? json(nullptr) : json(v); }
+
+double Num(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : -1;
+}
+
+int Int(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<int>() : -1;
+}
+
+std::string Text(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool Flag(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
+std::vector<std::string> Texts(const json& j, const char* key) {
+  std::vector<std::string> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& v : *it)
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+const json& Array(const json& j, const char* key) {
+  static const json kEmpty = json::array();
+  auto it = j.find(key);
+  return it != j.end() && it->is_array() ? *it : kEmpty;
+}
+
+const json& Object(const json& j, const char* key) {
+  static const json kEmpty = json::object();
+  auto it = j.find(key);
+  return it != j.end() && it->is_object() ? *it : kEmpty;
+}
+
+json JobToJson(const FleetJob& r) {
+  json j = {{"job", r.job},
+            {"path", r.path},
+            {"diagnosed", r.diagnosed},
+            {"nodes", Known(r.nodes)},
+            {"gpus", Known(r.gpus)},
+            {"duration_s", Known(r.duration_s)},
+            {"gpu_lost_gpu_s", Known(r.gpu_lost_gpu_s)},
+            {"cause_gpu_s", Known(r.cause_gpu_s)},
+            {"cause", r.cause},
+            {"confidence", r.confidence},
+            {"verdict_level", r.verdict_level},
+            {"fix",
+             {{"id", r.fix_id},
+              {"title", r.fix_title},
+              {"advice", r.fix},
+              {"buys", r.fix_buys},
+              {"won_back_gpu_s", Known(r.won_back_gpu_s)},
+              {"won_back_estimated", r.won_back_estimated}}},
+            {"accounts", r.accounts}};
+  if (!r.problem.empty()) j["problem"] = r.problem;
+  if (r.lost_usd >= 0) {
+    j["lost_usd_estimate"] = r.lost_usd;
+    j["fix"]["won_back_usd_estimate"] = Known(r.won_back_usd);
+  }
+  return j;
+}
+
+FleetJob JobFromJson(const json& j) {
+  FleetJob r;
+  r.job = Text(j, "job");
+  r.path = Text(j, "path");
+  r.diagnosed = Flag(j, "diagnosed");
+  r.problem = Text(j, "problem");
+  r.nodes = Int(j, "nodes");
+  r.gpus = Int(j, "gpus");
+  r.duration_s = Num(j, "duration_s");
+  r.gpu_lost_gpu_s = Num(j, "gpu_lost_gpu_s");
+  r.cause_gpu_s = Num(j, "cause_gpu_s");
+  r.cause = Text(j, "cause");
+  r.confidence = Text(j, "confidence");
+  r.verdict_level = Text(j, "verdict_level");
+  const json& fix = Object(j, "fix");
+  r.fix_id = Text(fix, "id");
+  r.fix_title = Text(fix, "title");
+  r.fix = Text(fix, "advice");
+  r.fix_buys = Text(fix, "buys");
+  r.won_back_gpu_s = Num(fix, "won_back_gpu_s");
+  r.won_back_estimated = Flag(fix, "won_back_estimated");
+  r.won_back_usd = Num(fix, "won_back_usd_estimate");
+  r.accounts = Texts(j, "accounts");
+  r.lost_usd = Num(j, "lost_usd_estimate");
+  return r;
+}
+
+}  // namespace
+
+json FleetToJson(const FleetSummary& f) {
+  const bool priced = f.gpu_hour_price_usd >= 0;
+  json jobs = json::array();
+  for (const auto& r : f.jobs) jobs.push_back(JobToJson(r));
+  json causes = json::array();
+  for (const auto& c : f.causes) {
+    json j = {{"cause", c.cause}, {"jobs", c.jobs}, {"gpu_lost_gpu_s", c.gpu_lost_gpu_s}};
+    if (priced) j["lost_usd_estimate"] = c.lost_usd;
+    causes.push_back(std::move(j));
+  }
+  json fixes = json::array();
+  for (const auto& x : f.fixes) {
+    json j = {{"id", x.fix_id},
+              {"title", x.title},
+              {"advice", x.fix},
+              {"jobs", x.jobs},
+              {"estimated_jobs", x.estimated_jobs},
+              {"won_back_gpu_s", x.won_back_gpu_s}};
+    if (priced) j["won_back_usd_estimate"] = x.won_back_usd;
+    fixes.push_back(std::move(j));
+  }
+  json accounts = json::array();
+  for (const auto& a : f.accounts) {
+    json j = {{"account", a.account},
+              {"jobs", a.jobs},
+              {"throttled_jobs", a.throttled_jobs},
+              {"causes", a.causes},
+              {"throttled_gpu_s", a.throttled_gpu_s},
+              {"finding", a.finding}};
+    if (priced) j["lost_usd_estimate"] = a.lost_usd;
+    accounts.push_back(std::move(j));
+  }
+  json totals = {{"jobs", f.jobs.size()},
+                 {"diagnosed", f.diagnosed},
+                 {"not_diagnosed", f.not_diagnosed},
+                 {"with_gpu_samples", f.with_gpu_samples},
+                 {"gpu_lost_gpu_s", f.gpu_lost_gpu_s},
+                 {"won_back_gpu_s", f.won_back_gpu_s},
+                 {"by_cause", std::move(causes)},
+                 {"fixes", std::move(fixes)},
+                 {"accounts", std::move(accounts)}};
+  if (priced) {
+    totals["price"] = {{"gpu_hour_usd", f.gpu_hour_price_usd}, {"note", f.price_note}};
+    totals["lost_usd_estimate"] = f.lost_usd;
+    totals["won_back_usd_estimate"] = f.won_back_usd;
+  }
+  return {{"root", f.root},       {"layout", f.layout},      {"workers", f.workers},
+          {"skipped", f.skipped}, {"jobs", std::move(jobs)}, {"totals", std::move(totals)}};
+}
+
+FleetSummary FleetFromJson(const json& j) {
+  FleetSummary f;
+  if (!j.is_object()) return f;
+  f.present = true;
+  f.root = Text(j, "root");
+  f.layout = Text(j, "layout");
+  f.workers = std::max(0, Int(j, "workers"));
+  f.skipped = Texts(j, "skipped");
+  for (const auto& r : Array(j, "jobs"))
+    if (r.is_object()) f.jobs.push_back(JobFromJson(r));
+  const json& t = Object(j, "totals");
+  f.diagnosed = std::max(0, Int(t, "diagnosed"));
+  f.not_diagnosed = std::max(0, Int(t, "not_diagnosed"));
+  f.with_gpu_samples = std::max(0, Int(t, "with_gpu_samples"));
+  f.gpu_lost_gpu_s = std::max(0.0, Num(t, "gpu_lost_gpu_s"));
+  f.won_back_gpu_s = std::max(0.0, Num(t, "won_back_gpu_s"));
+  const json& price = Object(t, "price");
+  f.gpu_hour_price_usd = Num(price, "gpu_hour_usd");
+  f.price_note = Text(price, "note");
+  f.lost_usd = Num(t, "lost_usd_estimate");
+  f.won_back_usd = Num(t, "won_back_usd_estimate");
+  for (const auto& c : Array(t, "by_cause")) {
+    if (!c.is_object()) continue;
+    f.causes.push_back({Text(c, "cause"), std::max(0, Int(c, "jobs")),
+                        std::max(0.0, Num(c, "gpu_lost_gpu_s")), Num(c, "lost_usd_estimate")});
+  }
+  for (const auto& x : Array(t, "fixes")) {
+    if (!x.is_object()) continue;
+    FleetFixTotal fix;
+    fix.fix_id = Text(x, "id");
+    fix.title = Text(x, "title");
+    fix.fix = Text(x, "advice");
+    fix.jobs = Texts(x, "jobs");
+    fix.estimated_jobs = std::max(0, Int(x, "estimated_jobs"));
+    fix.won_back_gpu_s = std::max(0.0, Num(x, "won_back_gpu_s"));
+    fix.won_back_usd = Num(x, "won_back_usd_estimate");
+    f.fixes.push_back(std::move(fix));
+  }
+  for (const auto& a : Array(t, "accounts")) {
+    if (!a.is_object()) continue;
+    FleetAccount acc;
+    acc.account = Text(a, "account");
+    acc.jobs = Texts(a, "jobs");
+    acc.throttled_jobs = Texts(a, "throttled_jobs");
+    acc.causes = Texts(a, "causes");
+    acc.throttled_gpu_s = std::max(0.0, Num(a, "throttled_gpu_s"));
+    acc.lost_usd = Num(a, "lost_usd_estimate");
+    acc.finding = Text(a, "finding");
+    f.accounts.push_back(std::move(acc));
+  }
+  SetFleetOrders(&f);
+  return f;
+}
+
+}  // namespace feedcheck

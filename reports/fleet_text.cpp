@@ -1,0 +1,57 @@
+#include "reports/fleet_text.h"
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+#include "reports/text_table.h"
+
+namespace feedcheck {
+
+std::string FleetNodesGpusText(const FleetJob& j) {
+  if (j.nodes <= 0) return "-";
+  if (j.gpus <= 0) return fmt::format("{}×?", j.nodes);
+  if (j.gpus % j.nodes == 0) return fmt::format("{}×{}", j.nodes, j.gpus / j.nodes);
+  return fmt::format("{} on {}", j.gpus, j.nodes);
+}
+
+std::string FleetDurationText(double seconds) {
+  if (seconds < 0) return "-";
+  if (seconds < 5940) return fmt::format("{:.0f} min", seconds / 60);
+  return fmt::format("{:.1f} h", seconds / 3600);
+}
+
+std::string FleetGpuHoursText(double gpu_s) {
+  if (gpu_s < 0) return "-";
+  const double h = gpu_s / 3600;
+  if (h >= 1000) return Grouped(static_cast<double>(static_cast<long long>(h + 0.5)));
+  return fmt::format("{:.1f}", h);
+}
+
+std::string FleetUsdText(double usd) {
+  if (usd < 0) return "-";
+  if (usd >= 1000) return "$" + Grouped(static_cast<double>(static_cast<long long>(usd + 0.5)));
+  return fmt::format("${:.2f}", usd);
+}
+
+std::string FleetCauseText(const FleetJob& j) {
+  return j.diagnosed ? (j.cause.empty() ? "-" : j.cause) : "not diagnosed";
+}
+
+std::string FleetWonBackText(const FleetJob& j) {
+  if (j.won_back_gpu_s < 0) return "-";
+  const std::string h = FleetGpuHoursText(j.won_back_gpu_s);
+  return j.won_back_estimated ? h : "≤ " + h;
+}
+
+std::string FleetFixCountText(const FleetFixTotal& fix) {
+  const size_t jobs = fix.jobs.size();
+  if (fix.estimated_jobs == static_cast<int>(jobs)) return "";
+  if (fix.estimated_jobs == 0) return "at most";
+  return fmt::format("{} of the {} jobs estimated, the rest at most", fix.estimated_jobs, jobs);
+}
+
+std::string FleetJobsText(size_t jobs) {
+  return fmt::format("{} job{}", jobs, jobs == 1 ? "" : "s");
+}
+
+}  // namespace feedcheck

@@ -1,0 +1,29 @@
+// The fleet's cells as every format shows them (terminal, Markdown, HTML), so a job's row reads
+// the same everywhere. Formatting only: the figures come from the FleetSummary.
+#pragma once
+
+#include <string>
+
+#include "reports/fleet_summary.h"
+
+namespace feedcheck {
+
+/// "3×8" (nodes × GPUs each), "12 on 5" (GPUs on nodes) when uneven, "1×?" without GPU samples.
+std::string FleetNodesGpusText(const FleetJob& job);
+/// "62 min", "3.2 h", "-" when not known.
+std::string FleetDurationText(double seconds);
+/// GPU-hours with one decimal ("7.7", "1,234.5"), "-" when not known.
+std::string FleetGpuHoursText(double gpu_s);
+/// "$19.25", "-" when not priced or not known.
+std::string FleetUsdText(double usd);
+/// The cause, or "not diagnosed".
+std::string FleetCauseText(const FleetJob& job);
+/// "7.7 (estimate)" / "at most 7.7" / "-": GPU-hours the job's fix wins back.
+std::string FleetWonBackText(const FleetJob& job);
+/// How a fix's figure was reckoned: "" (every job estimated), "at most" (none), "2 of the 5
+/// jobs estimated, the rest at most".
+std::string FleetFixCountText(const FleetFixTotal& fix);
+/// "12 jobs" / "1 job".
+std::string FleetJobsText(size_t jobs);
+
+}  // namespace feedcheck

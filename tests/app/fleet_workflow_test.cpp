@@ -1,0 +1,439 @@
+// `postmortem DIR` on a folder of jobs: the layout rule (a fleet or one job of many nodes), the
+// fleet of the labelled corpus (tests/data/joblogs) through app::RunPostmortemCommand, a broken
+// job folder beside good ones, the JSON shape, every format, and money only from a given price.
+#include "app/fleet_workflow.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "core/diagnostic_codes.h"
+#include "app/compare_workflow.h"
+#include "app_test_support.h"
+#include "reports/report_json.h"
+#include "reports/reporter.h"
+#include "reports/text_wrap.h"
+
+using namespace feedcheck;
+using namespace feedcheck::app;
+using namespace feedcheck::app::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCorpus = SourcePath("tests/data/joblogs");
+
+// The corpus's jobs, as its labels list them: every one is a job folder of the fleet.
+size_t CorpusJobs() {
+  std::ifstream in(kCorpus + "/corpus.json");
+  return nlohmann::json::parse(in)["jobs"].size();
+}
+
+FleetRequest Request(const std::string& dir) {
+  FleetRequest r;
+  r.each.job_dir = dir;
+  r.each.fail_on = "never";
+  return r;
+}
+
+// The corpus as a fleet, diagnosed once for every test case below.
+const Outcome& CorpusFleet() {
+  static const Outcome outcome = RunPostmortemCommand(Request(kCorpus));
+  return outcome;
+}
+
+const FleetJob* Row(const FleetSummary& f, const std::string& job) {
+  for (const auto& j : f.jobs)
+    if (j.job == job) return &j;
+  return nullptr;
+}
+
+std::string Render(const Report& r, const char* format, size_t width = 100, bool verbose = false) {
+  ReporterOptions options;
+  options.width = width;
+  options.verbose = verbose;
+  std::ostringstream out;
+  MakeReporter(format, options)->Render(r, out);
+  return out.str();
+}
+
+// A scratch folder of its own for each test that builds a tree.
+fs::path Scratch(const std::string& name) {
+  fs::path dir = fs::path(WriteTempFile(name + ".marker", "")).parent_path() / (name + "-tree");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+void Touch(const fs::path& file, const std::string& text = "") {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << text;
+}
+
+}  // namespace
+
+TEST_CASE("node folder names are recognised, job names are not", "[app][fleet]") {
+  for (const char* n :
+       {"node-0", "node3", "Node_12", "rank-1", "worker-2", "tvmps_5e0c11a2b4_d", "wkr0001", "7"})
+    CHECK(LooksLikeNodeName(n));
+  for (const char* n : {"job-demo", "sincere_apple_x9", "node", "egress-throttled-download",
+                        "rank-one", "nodes-list"})
+    CHECK_FALSE(LooksLikeNodeName(n));
+}
+
+TEST_CASE("the layout rule: one job of many nodes stays one job", "[app][fleet]") {
+  // Node folders beside the job's metrics (the corpus's multi-node jobs).
+  for (const char* job : {"multinode-straggler", "egress-throttled-one-node-idle"}) {
+    FleetLayout l = DetectFleetLayout(kCorpus + "/" + job, FleetLayoutChoice::kAuto);
+    INFO(job << ": " << l.why);
+    CHECK_FALSE(l.fleet);
+  }
+  // Node folders and nothing else: named like nodes, so one job.
+  FleetLayout bare =
+      DetectFleetLayout(kCorpus + "/idle-node-download-no-metrics", FleetLayoutChoice::kAuto);
+  CHECK_FALSE(bare.fleet);
+  CHECK(bare.why.find("named like a node") != std::string::npos);
+  // Logs inside, nodes nested in the log tree.
+  CHECK_FALSE(
+      DetectFleetLayout(kCorpus + "/multinode-nested-logs-egress", FleetLayoutChoice::kAuto).fleet);
+  // Several jobs with nothing but logs, named like jobs: a fleet; named like nodes: one job.
+  fs::path jobs = Scratch("two-jobs");
+  Touch(jobs / "train-resnet" / "system_logs" / "data_capability" / "data-capability.log");
+  Touch(jobs / "train-bert" / "system_logs" / "data_capability" / "data-capability.log");
+  FleetLayout two = DetectFleetLayout(jobs.string(), FleetLayoutChoice::kAuto);
+  CHECK(two.fleet);
+  CHECK(two.jobs == std::vector<std::string>{"train-bert", "train-resnet"});
+  fs::path nodes = Scratch("two-nodes");
+  Touch(nodes / "node-0" / "system_logs" / "data_capability" / "data-capability.log");
+  Touch(nodes / "node-1" / "system_logs" / "data_capability" / "data-capability.log");
+  CHECK_FALSE(DetectFleetLayout(nodes.string(), FleetLayoutChoice::kAuto).fleet);
+  // --layout says otherwise either way.
+  CHECK(DetectFleetLayout(nodes.string(), FleetLayoutChoice::kFleet).fleet);
+  CHECK_FALSE(DetectFleetLayout(jobs.string(), FleetLayoutChoice::kJob).fleet);
+}
+
+TEST_CASE("the layout rule: a folder of experiments, each a folder of jobs", "[app][fleet]") {
+  fs::path dir = Scratch("experiments");
+  Touch(dir / "resnet" / "run-a" / "system_logs" / "data_capability" / "data-capability.log");
+  Touch(dir / "resnet" / "run-b" / "system_logs" / "data_capability" / "data-capability.log");
+  Touch(dir / "bert" / "node-0" / "system_logs" / "data_capability" / "data-capability.log");
+  Touch(dir / "bert" / "node-1" / "system_logs" / "data_capability" / "data-capability.log");
+  FleetLayout l = DetectFleetLayout(dir.string(), FleetLayoutChoice::kAuto);
+  REQUIRE(l.fleet);
+  // resnet/ holds two jobs; bert/ is one job of two nodes.
+  CHECK(l.jobs == std::vector<std::string>{"bert", "resnet/run-a", "resnet/run-b"});
+}
+
+TEST_CASE("the layout rule: the corpus folder is a fleet of its job folders", "[app][fleet]") {
+  FleetLayout l = DetectFleetLayout(kCorpus, FleetLayoutChoice::kAuto);
+  REQUIRE(l.fleet);
+  CHECK(l.jobs.size() == CorpusJobs());
+  std::set<std::string> jobs(l.jobs.begin(), l.jobs.end());
+  CHECK(jobs.count("multinode-straggler") == 1);  // a multi-node job is one job of the fleet
+  CHECK(jobs.count("job-demo") == 1);
+  CHECK(jobs.count("profiles") == 0);
+  REQUIRE(l.skipped.size() == 2);  // profiles/ and with/ hold no logs
+  CHECK(l.skipped[0].rfind("profiles:", 0) == 0);
+}
+
+TEST_CASE("a single multi-node job is still one job's post-mortem", "[app][fleet]") {
+  Outcome o = RunPostmortemCommand(Request(kCorpus + "/multinode-straggler"));
+  REQUIRE(o.has_report);
+  CHECK_FALSE(o.report.fleet.present);
+  CHECK(o.report.diagnosis.present);
+  CHECK(o.report.diagnosis.nodes.size() == 4);
+  CHECK(o.report.title == "Post-mortem");
+}
+
+TEST_CASE("the corpus as a fleet: one row per job, totals that add up", "[app][fleet]") {
+  const Outcome& o = CorpusFleet();
+  REQUIRE(o.has_report);
+  const FleetSummary& f = o.report.fleet;
+  REQUIRE(f.present);
+  REQUIRE(f.jobs.size() == CorpusJobs());
+  CHECK(f.diagnosed == static_cast<int>(CorpusJobs()));
+  CHECK(f.not_diagnosed == 0);
+  CHECK(f.workers >= 1);
+  // A multi-node job is one row with its nodes, not 4 jobs.
+  const FleetJob* straggler = Row(f, "multinode-straggler");
+  REQUIRE(straggler);
+  CHECK(straggler->nodes == 4);
+  CHECK(straggler->gpus == 32);
+  const FleetJob* twelve = Row(f, "healthy-12-nodes");
+  REQUIRE(twelve);
+  CHECK(twelve->nodes == 12);
+  CHECK(twelve->cause == "none found");
+  // The same cause as the job's own post-mortem (no flags: the corpus labels' flags differ).
+  Outcome alone = RunPostmortem([] {
+    PostmortemRequest r;
+    r.job_dir = kCorpus + "/egress-throttled-download";
+    r.fail_on = "never";
+    return r;
+  }());
+  const FleetJob* egress = Row(f, "egress-throttled-download");
+  REQUIRE(egress);
+  CHECK(egress->cause == alone.report.diagnosis.cause);
+  CHECK(egress->gpu_lost_gpu_s == Approx(alone.report.diagnosis.gpu.lost_gpu_s));
+  CHECK(egress->fix_id == "throttled-egress");
+  CHECK(egress->won_back_estimated);
+  CHECK(egress->won_back_gpu_s > 0);
+  CHECK(egress->won_back_gpu_s < egress->gpu_lost_gpu_s);
+  CHECK(egress->duration_s > 3600);
+
+  // Totals: the rows' sum, split by cause without double counting.
+  double rows = 0, by_cause = 0, fixes = 0;
+  for (const auto& j : f.jobs)
+    if (j.gpu_lost_gpu_s > 0) rows += j.gpu_lost_gpu_s;
+  for (const auto& c : f.causes) by_cause += c.gpu_lost_gpu_s;
+  for (const auto& x : f.fixes) fixes += x.won_back_gpu_s;
+  CHECK(f.gpu_lost_gpu_s == Approx(rows));
+  CHECK(by_cause == Approx(rows));
+  CHECK(f.won_back_gpu_s == Approx(fixes));
+  for (size_t i = 1; i < f.causes.size(); ++i)
+    CHECK(f.causes[i - 1].gpu_lost_gpu_s >= f.causes[i].gpu_lost_gpu_s);
+  for (size_t i = 1; i < f.fixes.size(); ++i)
+    CHECK(f.fixes[i - 1].won_back_gpu_s >= f.fixes[i].won_back_gpu_s);
+  // The order the tables are shown in: most GPU time lost first.
+  REQUIRE(f.by_gpu_lost.size() == f.jobs.size());
+  CHECK(f.jobs[f.by_gpu_lost[0]].gpu_lost_gpu_s >= f.jobs[f.by_gpu_lost[1]].gpu_lost_gpu_s);
+
+  // One account shared by many throttled jobs is one finding, not one per job.
+  std::map<std::string, int> seen;
+  for (const auto& a : f.accounts) ++seen[a.account];
+  for (const auto& [name, count] : seen) CHECK(count == 1);
+  const FleetAccount& top = f.accounts.front();
+  CHECK(top.throttled_jobs.size() > 1);
+  CHECK(top.finding.find("one finding") != std::string::npos);
+  // No price given: no money anywhere.
+  CHECK(f.gpu_hour_price_usd < 0);
+  CHECK(f.lost_usd < 0);
+  CHECK(ResultNumber(o.report, "jobs") == Approx(CorpusJobs()));
+}
+
+TEST_CASE("the fleet renders in every format", "[app][fleet]") {
+  const Report& r = CorpusFleet().report;
+  const std::string term = Render(r, "term");
+  std::istringstream lines(term);
+  size_t widest = 0, count = 0;
+  for (std::string line; std::getline(lines, line); ++count)
+    widest = std::max(widest, DisplayWidth(line));
+  CHECK(widest <= 100);
+  const std::string verdict = "Verdict: " + std::to_string(CorpusJobs()) + " jobs";
+  CHECK(term.find(verdict) != std::string::npos);
+  CHECK(term.rfind(verdict) != term.find(verdict));  // first and last
+  CHECK(term.find("GPU time lost by cause") != std::string::npos);
+  CHECK(term.find("Fixes, ranked") != std::string::npos);
+  CHECK(term.find("stmlcorpus01") != std::string::npos);
+  CHECK(term.find("-v lists all") != std::string::npos);  // 50-odd jobs: the top ones by default
+  const std::string all = Render(r, "term", 100, true);
+  for (const auto& j : r.fleet.jobs) CHECK(all.find(j.job.substr(0, 12)) != std::string::npos);
+
+  const std::string md = Render(r, "md");
+  CHECK(md.find("## Jobs (" + std::to_string(CorpusJobs())) != std::string::npos);
+  CHECK(md.find("| multinode-straggler | 4×8 |") != std::string::npos);
+  CHECK(md.find("## GPU time lost by cause") != std::string::npos);
+
+  const std::string html = Render(r, "html");
+  CHECK(html.rfind("<!doctype html>", 0) == 0);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find(" src=") == std::string::npos);
+  CHECK(html.find("aria-label=\"GPU-hours lost by cause\"") != std::string::npos);  // the chart
+  // One bar per cause, the longest full width.
+  size_t bars = 0;
+  for (size_t at = html.find("class=\"ffill\""); at != std::string::npos;
+       at = html.find("class=\"ffill\"", at + 1))
+    ++bars;
+  CHECK(bars == r.fleet.causes.size());
+  CHECK(html.find("width:100.0%") != std::string::npos);
+  CHECK(html.find("id=\"fs-gpu_lost_gpu_s-d\"") != std::string::npos);  // sortable columns
+  CHECK(html.find("#fs-cause-a:checked") != std::string::npos);
+  for (const auto& j : r.fleet.jobs) CHECK(html.find(">" + j.job + "<") != std::string::npos);
+}
+
+TEST_CASE("the fleet's JSON: one result per job and the totals, read back whole", "[app][fleet]") {
+  const Report& r = CorpusFleet().report;
+  nlohmann::json j = nlohmann::json::parse(Render(r, "json"));
+  CHECK(j["result"]["jobs"] == CorpusJobs());
+  const auto& fleet = j["fleet"];
+  REQUIRE(fleet["jobs"].size() == CorpusJobs());
+  for (const auto& job : fleet["jobs"]) {
+    for (const char* key :
+         {"job", "path", "diagnosed", "nodes", "gpus", "duration_s", "gpu_lost_gpu_s",
+          "cause_gpu_s", "cause", "confidence", "fix", "accounts"})
+      CHECK(job.contains(key));
+    for (const char* key : {"id", "title", "advice", "buys", "won_back_gpu_s"})
+      CHECK(job["fix"].contains(key));
+    CHECK_FALSE(job.contains("lost_usd_estimate"));
+  }
+  const auto& totals = fleet["totals"];
+  CHECK(totals["jobs"] == CorpusJobs());
+  CHECK(totals["by_cause"].is_array());
+  CHECK(totals["fixes"].is_array());
+  CHECK(totals["accounts"].is_array());
+  CHECK(totals["gpu_lost_gpu_s"].get<double>() == Approx(r.fleet.gpu_lost_gpu_s));
+  // Unknown figures are null, never -1.
+  bool null_gpus = false;
+  for (const auto& job : fleet["jobs"]) null_gpus = null_gpus || job["gpus"].is_null();
+  CHECK(null_gpus);  // no-gpu-egress-throttled has no GPU samples
+
+  Report back;
+  DiagnosticList d;
+  REQUIRE(ReportFromJson(j, "fleet.json", &back, &d));
+  CHECK(back.fleet.present);
+  CHECK(back.fleet.jobs.size() == CorpusJobs());
+  CHECK(back.fleet.by_gpu_lost == r.fleet.by_gpu_lost);
+  CHECK(Render(back, "md") == Render(r, "md"));
+}
+
+TEST_CASE("a broken job folder is reported by name and the rest of the fleet kept",
+          "[app][fleet]") {
+  fs::path dir = Scratch("fleet-broken");
+  for (const char* job : {"egress-throttled-download", "multinode-straggler"})
+    fs::copy(kCorpus + "/" + job, dir / job, fs::copy_options::recursive);
+  // Logs where a job keeps them, but nothing in them feedcheck reads.
+  Touch(dir / "broken-job" / "system_logs" / "data_capability" / "notes.bin", "\x01\x02\x03");
+  Outcome o = RunPostmortemCommand(Request(dir.string()));
+  REQUIRE(o.has_report);
+  const FleetSummary& f = o.report.fleet;
+  REQUIRE(f.jobs.size() == 3);
+  CHECK(f.diagnosed == 2);
+  CHECK(f.not_diagnosed == 1);
+  const FleetJob* broken = Row(f, "broken-job");
+  REQUIRE(broken);
+  CHECK_FALSE(broken->diagnosed);
+  CHECK(broken->problem.find("broken-job") != std::string::npos);
+  CHECK(HasDiagnostic(o.diagnostics, codes::kJobNotDiagnosed, "broken-job"));
+  CHECK(o.status != ExitStatus::kInputError);  // the rest of the fleet was diagnosed
+  CHECK(Render(o.report, "term").find("Not diagnosed (1)") != std::string::npos);
+  CHECK(Row(f, "multinode-straggler")->nodes == 4);
+
+  // Nothing diagnosable at all: an input error, still one row per folder.
+  fs::path none = Scratch("fleet-none");
+  Touch(none / "a" / "system_logs" / "x.bin", "\x01");
+  Touch(none / "b" / "system_logs" / "y.bin", "\x01");
+  Outcome empty = RunPostmortemCommand(Request(none.string()));
+  CHECK(empty.status == ExitStatus::kInputError);
+  CHECK(empty.report.fleet.jobs.size() == 2);
+}
+
+TEST_CASE("money only from the user's price, every figure an estimate", "[app][fleet]") {
+  fs::path dir = Scratch("fleet-priced");
+  for (const char* job : {"egress-throttled-download", "job-demo"})
+    fs::copy(kCorpus + "/" + job, dir / job, fs::copy_options::recursive);
+  FleetRequest request = Request(dir.string());
+  request.gpu_hour_price_usd = 2.5;
+  request.workers = 1;
+  Outcome o = RunPostmortemCommand(request);
+  const FleetSummary& f = o.report.fleet;
+  REQUIRE(f.present);
+  CHECK(f.lost_usd == Approx(f.gpu_lost_gpu_s / 3600 * 2.5));
+  for (const auto& j : f.jobs) CHECK(j.lost_usd == Approx(j.gpu_lost_gpu_s / 3600 * 2.5));
+  CHECK(f.price_note.find("estimate from the price you gave") != std::string::npos);
+  for (const char* format : {"term", "md", "html"})
+    CHECK(Render(o.report, format).find("estimate from the price you gave") != std::string::npos);
+  nlohmann::json j = nlohmann::json::parse(Render(o.report, "json"));
+  CHECK(j["fleet"]["totals"]["price"]["gpu_hour_usd"] == 2.5);
+  CHECK(j["fleet"]["jobs"][0].contains("lost_usd_estimate"));
+
+  // One job: its GPU time in money, said to be an estimate from the price.
+  FleetRequest one = Request(kCorpus + "/egress-throttled-download");
+  one.gpu_hour_price_usd = 4;
+  Outcome single = RunPostmortemCommand(one);
+  const ReportTable* money =
+      FindTable(single.report, "GPU time in money (an estimate from your price)");
+  REQUIRE(money);
+  REQUIRE_FALSE(money->rows.empty());
+  CHECK(money->rows[0][2].value == Approx(single.report.diagnosis.gpu.lost_gpu_s / 3600 * 4));
+  CHECK(money->notes.back().find("--gpu-hour-price 4.00") != std::string::npos);
+}
+
+TEST_CASE("a fleet refuses one job's files and a negative price", "[app][fleet]") {
+  FleetRequest r = Request(kCorpus);
+  r.each.metrics.push_back(kCorpus + "/job-demo/metrics/storage-metrics.json");
+  Outcome o = RunPostmortemCommand(r);
+  CHECK(o.status == ExitStatus::kUsage);
+  CHECK(HasDiagnostic(o.diagnostics, codes::kBadFlag, "--metrics"));
+  FleetRequest p = Request(kCorpus + "/job-demo");
+  p.gpu_hour_price_usd = -3;
+  CHECK(RunPostmortemCommand(p).status == ExitStatus::kUsage);
+}
+
+TEST_CASE("one worker or several: the same fleet", "[app][fleet]") {
+  fs::path dir = Scratch("fleet-workers");
+  for (const char* job : {"egress-throttled-download", "job-demo", "multinode-straggler",
+                          "small-files-seen-in-metrics"})
+    fs::copy(kCorpus + "/" + job, dir / job, fs::copy_options::recursive);
+  FleetRequest one = Request(dir.string());
+  one.workers = 1;
+  FleetRequest three = Request(dir.string());
+  three.workers = 3;
+  Outcome a = RunPostmortemCommand(one);
+  Outcome b = RunPostmortemCommand(three);
+  CHECK(a.report.fleet.workers == 1);
+  CHECK(b.report.fleet.workers == 3);
+  nlohmann::json ja = nlohmann::json::parse(Render(a.report, "json"))["fleet"]["jobs"];
+  nlohmann::json jb = nlohmann::json::parse(Render(b.report, "json"))["fleet"]["jobs"];
+  CHECK(ja == jb);
+}
+
+TEST_CASE("a job folder's name cannot drive the terminal or the page", "[app][fleet]") {
+  fs::path dir = Scratch("fleet-names");
+  fs::copy(kCorpus + "/job-demo", dir / "job-demo", fs::copy_options::recursive);
+  const std::string evil = "x\x1b]0;owned\x07<i id=evil>";
+  fs::copy(kCorpus + "/job-demo", dir / evil, fs::copy_options::recursive);
+  Outcome o = RunPostmortemCommand(Request(dir.string()));
+  REQUIRE(o.report.fleet.jobs.size() == 2);
+  const std::string term = Render(o.report, "term", 100, true);
+  CHECK(term.find('\x1b') == std::string::npos);
+  CHECK(term.find('\x07') == std::string::npos);
+  const std::string html = Render(o.report, "html");
+  CHECK(html.find("<i id=evil>") == std::string::npos);
+  CHECK(html.find("&lt;i id=evil&gt;") != std::string::npos);
+  CHECK(Render(o.report, "md").find("<i id=evil>") == std::string::npos);
+}
+
+TEST_CASE("compare of two fleets: totals and causes side by side, judged per job", "[app][fleet]") {
+  fs::path last = Scratch("fleet-last-week");
+  fs::path now = Scratch("fleet-this-week");
+  for (const char* job : {"egress-throttled-download", "multinode-straggler", "job-demo"})
+    fs::copy(kCorpus + "/" + job, last / job, fs::copy_options::recursive);
+  for (const char* job : {"egress-throttled-download", "job-demo", "healthy-12-nodes"})
+    fs::copy(kCorpus + "/" + job, now / job, fs::copy_options::recursive);
+  const std::string a = WriteTempFile(
+      "fleet-a.json", Render(RunPostmortemCommand(Request(last.string())).report, "json"));
+  const std::string b = WriteTempFile(
+      "fleet-b.json", Render(RunPostmortemCommand(Request(now.string())).report, "json"));
+  CompareRequest request;
+  request.a = a;
+  request.b = b;
+  request.fail_on_worse = true;
+  Outcome better = RunCompare(request);
+  REQUIRE(better.has_report);
+  CHECK(better.report.title == "Compare fleets");
+  // The straggler's 13.7 GPU-hours left, a healthy job came: less lost per job.
+  CHECK(better.report.verdict == "better");
+  CHECK(better.status == ExitStatus::kOk);
+  CHECK(*ResultNumber(better.report, "jobs_a") == 3);
+  CHECK(*ResultNumber(better.report, "gpu_hours_lost_per_job_b") <
+        *ResultNumber(better.report, "gpu_hours_lost_per_job_a"));
+  const ReportTable* causes =
+      FindTable(better.report, "GPU time lost by cause, A -> B (GPU-hours)");
+  REQUIRE(causes);
+  bool access_mode_gone = false;
+  for (size_t i = 0; i < causes->rows.size(); ++i)
+    access_mode_gone = access_mode_gone || (causes->rows[i][0].text == "access mode" &&
+                                            Cell(*causes, i, "change")->text == "gone");
+  CHECK(access_mode_gone);
+  // The other way round: worse, and --fail-on-worse fails it.
+  std::swap(request.a, request.b);
+  Outcome worse = RunCompare(request);
+  CHECK(worse.report.verdict == "worse");
+  CHECK(worse.status == ExitStatus::kFindings);
+  // The same fleet twice: no change.
+  request.b = request.a;
+  CHECK(RunCompare(request).report.verdict == "no change");
+}
