@@ -17,6 +17,9 @@ struct RenderOptions {
   bool color = false;    ///< terminal only: the caller knows whether stdout is a terminal
   bool verbose = false;  ///< -v: rules not evaluated and folded tables listed in full
   size_t width = 100;    ///< terminal only: the columns lines wrap to
+  /// Terminal only: a listing asked for whole (facts list, rules list, egress --all) shows every
+  /// row; any other report says less until it fits one screen (reports/terminal_layout.h).
+  bool whole = false;
 };
 
 /// "term", "json", "md", "html": the formats every command's report renders in.

@@ -56,12 +56,17 @@ void SetupLint(CLI::App& root, CommandTable& table) {
       "Storage target from the knowledge base (standard_gpv2, premium_block_blob, ...)");
   sub->add_option("--account-egress-gbps", request->account_egress,
                   "Account egress limit, overriding the knowledge base");
+  output->extension_formats = {"sarif"};
   AddOutputFlags(sub, output.get(), {"sarif"});
   table.Add(sub, [request, output, &table] {
     request->knowledge = table.globals().knowledge;
     request->fail_on = table.globals().fail_on;
     app::LintOutcome lint = app::RunLint(*request);
-    if (output->format == "sarif") return RenderSarif(lint, *output, table.globals());
+    // SARIF by -f sarif or by -o's extension (results.sarif).
+    if (output->format == "sarif" ||
+        (output->format.empty() && !table.globals().json &&
+         ChosenFormat(*output, table.globals(), "lint").value_or("") == "sarif"))
+      return RenderSarif(lint, *output, table.globals());
     return Render(lint.outcome, *output, table.globals(), "lint");
   });
 }

@@ -18,6 +18,8 @@ struct ReporterOptions {
   bool verbose = false;
   /// Terminal only: the columns lines wrap to (the caller reads $COLUMNS or the terminal).
   size_t width = 100;
+  /// Terminal only, without -v: the lines the report says less to fit in (0: no bound).
+  size_t line_budget = 0;
 };
 
 class Reporter {

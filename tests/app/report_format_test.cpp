@@ -35,3 +35,23 @@ TEST_CASE("format: --json with another -f is an error naming both flags", "[app]
   CHECK(message.find("--format md") != std::string::npos);
   CHECK(Choose({false, "pdf", ""}).find("unknown format 'pdf'") != std::string::npos);
 }
+
+TEST_CASE("format: -o with an extension no format has is refused, naming the flag",
+          "[app][format]") {
+  // report.pdf would otherwise get terminal text under a name that promises a PDF.
+  std::string message = Choose({false, "", "out/report.pdf"});
+  CHECK(message.rfind("error: ", 0) == 0);
+  CHECK(message.find("--output out/report.pdf") != std::string::npos);
+  CHECK(message.find(".json, .md, .html, .txt") != std::string::npos);
+  CHECK(message.find("-f/--format") != std::string::npos);
+  // An explicit format decides: -f, or --json.
+  CHECK(Choose({false, "html", "report.pdf"}) == "html");
+  CHECK(Choose({true, "", "report.pdf"}) == "json");
+  // A command's own format by its extension (lint's SARIF); not for the others.
+  CHECK(Choose({false, "", "results.sarif", {"sarif"}}) == "sarif");
+  CHECK(Choose({false, "", "results.sarif"}).rfind("error: ", 0) == 0);
+  CHECK(Choose({false, "", "notes.text"}) == "term");
+  CHECK(feedcheck::app::OutputExtensionProblem("report.pdf", {}).find(".pdf") != std::string::npos);
+  CHECK(feedcheck::app::OutputExtensionProblem("report.HTML", {}).empty());
+  CHECK(feedcheck::app::OutputExtensionProblem("-", {}).empty());
+}

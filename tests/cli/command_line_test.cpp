@@ -97,3 +97,24 @@ TEST_CASE("durations and sizes are taken as users type them", "[cli][usage]") {
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err, "1h30m"));
 }
+
+TEST_CASE("-o with an unknown extension is refused before the command runs", "[cli][usage]") {
+  const std::string dir = WriteTempFile("o-ext-probe", "");  // a file: its folder is scratch
+  const std::string pdf = dir + ".report.pdf";
+  RunResult r = RunFeedcheck({"egress", "--sku", "Standard_ND96asr_v4", "-o", pdf});
+  CHECK(r.exit_code == 2);
+  INFO(r.err);
+  CHECK(Has(r.err, "--output " + pdf));
+  CHECK(Has(r.err, ".json, .md, .html, .txt"));
+  CHECK(r.out.empty());
+  // The same before a probe ever connects.
+  RunResult probe = RunFeedcheck({"probe", "latency", "http://127.0.0.1:1/c/x", "-o", pdf});
+  CHECK(probe.exit_code == 2);
+  CHECK(Has(probe.err, "--output"));
+  CHECK(!Has(probe.err, "127.0.0.1"));  // refused at parse time: no connection was tried
+  // An explicit format writes any name; so does --json, before or after the command.
+  RunResult md = RunFeedcheck({"egress", "--sku", "Standard_ND96asr_v4", "-f", "md", "-o", pdf});
+  CHECK(md.exit_code == 0);
+  RunResult json = RunFeedcheck({"egress", "--sku", "Standard_ND96asr_v4", "-o", pdf, "--json"});
+  CHECK(json.exit_code == 0);
+}
