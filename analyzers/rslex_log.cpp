@@ -9,6 +9,7 @@
 #include "analyzers/byte_scan.h"
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
+#include "core/utf8_cut.h"
 
 namespace feedcheck::analyzers {
 
@@ -483,7 +484,8 @@ void RslexLogAnalyzer::OnSetting(const TracingLine& t, const Line& line) {
   }
   if (value.empty()) value = "set";
   if (settings_.size() >= kMaxKeys && settings_.find(var) == settings_.end()) return;
-  settings_[std::string(var)] = {std::string(value.substr(0, 256)), file(), line.number};
+  // Cut at a character boundary: a value quoted in every report must stay valid UTF-8.
+  settings_[std::string(var)] = {std::string(Utf8Prefix(value, 256)), file(), line.number};
 }
 
 void RslexLogAnalyzer::Finish(Evidence* out) {

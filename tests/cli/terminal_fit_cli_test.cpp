@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -157,4 +158,45 @@ TEST_CASE("a listing asked for whole is not cut to a screen", "[cli][terminal]")
   std::string line;
   while (std::getline(in, line)) CHECK(Columns(line) <= 100);
   unsetenv("COLUMNS");
+}
+
+TEST_CASE("quotes cut at a character: every format stays valid UTF-8", "[cli][terminal][utf8]") {
+  // A job whose logs put "µ" (0xC2 0xB5) right at the points quotes are cut: a setting's value
+  // at byte 256, an error code at byte 128, a malformed line at 160 characters.
+  const fs::path job = fs::path(WriteTempFile("utf8-job-marker", "")).parent_path() / "utf8-job";
+  const fs::path logs = job / "system_logs" / "data_capability";
+  fs::create_directories(logs);
+  const std::string micro = "\xC2\xB5";
+  std::string value(255, 'a');
+  value += micro + std::string(40, 'b');
+  std::string rslex =
+      "2024-05-01T09:52:01.400040Z  INFO rslex::settings: RSLEX_DOWNLOADER_THREADS set in "
+      "environment, using: " +
+      value + " threads=16\n";
+  rslex += "2024-05-01T09:52:02.000000Z  INFO rslex::x: close time.busy=1ms time.idle=9.50" +
+           micro + "s";
+  for (int i = 0; i < 200; ++i) rslex += micro;
+  rslex += "\ngarbage line " + std::string(146, 'x');
+  for (int i = 0; i < 10; ++i) rslex += micro;
+  rslex += " tail\n";
+  std::string code(107, 'S');
+  for (int i = 0; i < 4; ++i) code += micro;
+  const std::string capability =
+      "INFO 2024-05-01 09:52:01,112 sdk_logger.py:44 [28] - ActivityStarted, download\n"
+      "ERROR 2024-05-01 09:55:00,000 data_capability.py:318 [28] - Error Code: "
+      "ScriptExecution." +
+      code + ", more text\n";
+  std::ofstream(logs / "rslex.log.2024-05-01-09", std::ios::binary) << rslex;
+  std::ofstream(logs / "data-capability.log", std::ios::binary) << capability;
+  for (const char* command : {"postmortem", "analyze"})
+    for (const char* format : {"term", "json", "md", "html"}) {
+      RunResult r = RunFeedcheck({"-v", "--fail-on", "never", command, job.string(), "-f", format});
+      INFO(command << " -f " << format << "\n" << r.err);
+      CHECK(r.exit_code == 0);
+      CHECK(ValidUtf8(r.out));
+      CHECK(ValidUtf8(r.err));
+      // The cut values are quoted (the test reached the cut points).
+      CHECK(r.out.find(std::string(200, 'a')) != std::string::npos);
+      CHECK(r.out.find("ScriptExecution.SSSS") != std::string::npos);
+    }
 }
