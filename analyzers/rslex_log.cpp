@@ -9,6 +9,7 @@
 #include "analyzers/byte_scan.h"
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
+#include "core/plural.h"
 #include "core/utf8_cut.h"
 
 namespace feedcheck::analyzers {
@@ -504,7 +505,8 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
                             Unit::kCount, prov(c)));
   if (non_success_ > 0 || parsed_ > 0) {
     Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
-    p.source = fmt::format("{} ({} lines)", p.file, parsed_);
+    p.source =
+        fmt::format("{} ({})", p.file, feedcheck::Counted(static_cast<double>(parsed_), "line"));
     SetFact(out, NumberFact("runtime.non_success_responses", static_cast<double>(non_success_),
                             Unit::kCount, p));
     SetFact(out, NumberFact("runtime.retries", static_cast<double>(retries_.count), Unit::kCount,
@@ -542,7 +544,8 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
   if (ranked.size() > 8) ranked.resize(8);
   for (const auto& [name, s] : ranked) {
     Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
-    p.source = fmt::format("rslex span '{}' ({} closes)", name, s.closes);
+    p.source = fmt::format("rslex span '{}' ({})", name,
+                           feedcheck::Counted(static_cast<double>(s.closes), "close"));
     SetFact(out, NumberFact("runtime.span_busy_s." + KeySegment(name), s.busy_ns / 1e9,
                             Unit::kSeconds, p));
   }

@@ -80,7 +80,10 @@ FixEstimate Unavailable(std::string why) {
 
 FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLost& gpu) {
   auto phase = DataPhase(facts, gpu);
-  if (!phase) return Unavailable("no estimate: no GPU time was lost while data loaded");
+  if (!phase)
+    return Unavailable(gpu.known ? "no estimate: no GPU time was lost while data loaded"
+                                 : "no estimate: there were no GPU samples, so the GPU time "
+                                   "lost is not known");
   // Nodes: as declared, else as many as sent GPU samples.
   int sampled_nodes = 0;
   for (const auto& [key, fact] : facts)

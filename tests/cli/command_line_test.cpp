@@ -1,7 +1,9 @@
 // The command line for someone who has not read the manual: usage for a bare `feedcheck`, "did
 // you mean" for misspelt commands and flags, `version`, and the global flags in every --help.
 #include <catch2/catch.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/run_feedcheck.h"
 
@@ -117,4 +119,49 @@ TEST_CASE("-o with an unknown extension is refused before the command runs", "[c
   CHECK(md.exit_code == 0);
   RunResult json = RunFeedcheck({"egress", "--sku", "Standard_ND96asr_v4", "-o", pdf, "--json"});
   CHECK(json.exit_code == 0);
+}
+
+TEST_CASE("each command's --help ends with examples that run as printed", "[cli][usage]") {
+  const std::string top = FEEDCHECK_SOURCE_DIR;
+  const std::string scratch = WriteTempFile("help-example-out", "");
+  for (const char* command :
+       {"egress", "plan", "probe throughput", "probe latency", "probe list", "probe smallfiles",
+        "probe disk", "probe nic", "cleanup", "advise", "lint", "rules list", "rules validate",
+        "facts list", "report", "preflight", "postmortem", "compare", "analyze"}) {
+    std::vector<std::string> args;
+    std::istringstream words(command);
+    for (std::string w; words >> w;) args.push_back(w);
+    args.push_back("--help");
+    RunResult help = RunFeedcheck(args);
+    INFO(command << ":\n" << help.out);
+    REQUIRE(help.exit_code == 0);
+    const size_t at = help.out.rfind("Examples:\n");
+    REQUIRE(at != std::string::npos);
+    // Two or three, and nothing after them.
+    std::istringstream lines(help.out.substr(at + 10));
+    std::vector<std::string> examples;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.empty()) continue;  // CLI11 ends the help with a blank line
+      REQUIRE(line.rfind("  feedcheck ", 0) == 0);
+      examples.push_back(line.substr(2));
+    }
+    CHECK(examples.size() >= 2);
+    CHECK(examples.size() <= 3);
+    // Those that need no Azure account or saved file run from the top directory as printed
+    // (a report file goes to scratch instead).
+    for (const std::string& example : examples) {
+      if (Has(example, "ACCOUNT") || Has(example, ".json ") || Has(example, "probe ") ||
+          Has(example, "my-rules") || Has(example, ".json\n") ||
+          example.substr(example.size() - 5) == ".json")
+        continue;
+      std::vector<std::string> run;
+      std::istringstream in(example.substr(10));
+      for (std::string w; in >> w;) run.push_back(w);
+      for (size_t i = 0; i + 1 < run.size(); ++i)
+        if (run[i] == "-o") run[i + 1] = scratch + "." + run[i + 1];
+      RunResult r = RunFeedcheckIn(top, run);
+      INFO(example << "\n" << r.err);
+      CHECK((r.exit_code == 0 || r.exit_code == 1));
+    }
+  }
 }
