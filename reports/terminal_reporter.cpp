@@ -414,15 +414,17 @@ size_t LineCount(const std::string& text) {
 
 // The last word: the verdict again (or, for a command without one, its summary line when the
 // report is long enough for the top to have scrolled away), and where the rest is.
-std::string Closing(const Report& r, const Painter& paint, size_t body_lines) {
+std::string Closing(const Report& r, const Painter& paint, size_t body_lines, bool pointer) {
   std::ostringstream out;
   if (!r.verdict.empty()) {
     PrintVerdictLine(r, out, paint);
   } else if (!r.verdict_detail.empty() && body_lines > 20) {
+    // A one-line summary ("6 problems", "2 findings") is the verdict of a command without one;
+    // a longer description (egress's setup) is not repeated.
     std::string first = r.verdict_detail.substr(0, r.verdict_detail.find('\n'));
-    PrintWrapped(out, first, "", paint, kBold);
+    if (DisplayWidth(first) <= paint.width()) PrintWrapped(out, first, "", paint, kBold);
   }
-  if (!paint.verbose())
+  if (pointer && !paint.verbose())
     PrintWrapped(out, "-v: every finding, fact and rule; -f html -o report.html: the charts", "  ",
                  paint, kDim);
   return out.str();
@@ -438,7 +440,8 @@ void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) co
   for (int fold = 0; fold <= kMaxFold; ++fold) {
     Painter paint(color_, width_, verbose_, fold);
     body = Body(report, paint);
-    closing = Closing(report, paint, LineCount(body));
+    // A listing asked for whole (no budget) has nothing left out to point at.
+    closing = Closing(report, paint, LineCount(body), line_budget_ != 0);
     if (verbose_ || line_budget_ == 0 || LineCount(body) + LineCount(closing) <= line_budget_)
       break;
   }
