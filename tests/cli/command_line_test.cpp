@@ -1,6 +1,7 @@
 // The command line for someone who has not read the manual: usage for a bare `feedcheck`, "did
 // you mean" for misspelt commands and flags, `version`, and the global flags in every --help.
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -164,4 +165,27 @@ TEST_CASE("each command's --help ends with examples that run as printed", "[cli]
       CHECK((r.exit_code == 0 || r.exit_code == 1));
     }
   }
+}
+
+TEST_CASE("a probe on a terminal shows its progress against the time budget", "[cli][usage]") {
+  // script(1) gives the probe a terminal on stderr; the disk probe needs no server.
+  const std::string dir = WriteTempFile("progress-probe-marker", "") + ".dir";
+  const std::string bin = std::string(FEEDCHECK_BINARY_DIR) + "/feedcheck";
+  const std::string cmd = "mkdir -p '" + dir + "' && script -qec \"'" + bin + "' probe disk '" +
+                          dir + "' --file-size 16MiB --duration 5s\" /dev/null 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+  CHECK(pclose(pipe) == 0);
+  INFO(out);
+  CHECK(Has(out, "% of 5 s, at most "));
+  CHECK(Has(out, " left]"));
+  // Without a terminal (a pipe, a CI log) no progress line at all.
+  RunResult piped =
+      RunFeedcheck({"probe", "disk", dir, "--file-size", "16MiB", "--duration", "5s"});
+  CHECK(piped.exit_code == 0);
+  CHECK(!Has(piped.err, "left]"));
 }
