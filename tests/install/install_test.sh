@@ -55,6 +55,8 @@ check_installed "$work/prefix/bin/feedcheck" "$work/prefix"
 check_stripped "$work/prefix/bin/feedcheck"
 [[ -f "$work/prefix/share/feedcheck/data/vm_sizes.yaml" ]] || fail "no data/ in the prefix"
 [[ -f "$work/prefix/share/doc/feedcheck/README.md" ]] || fail "no README in the prefix"
+[[ -f "$work/prefix/share/bash-completion/completions/feedcheck" ]] ||
+  fail "no bash completion in the prefix"
 
 # 2. The Debian packages (cpack installs from the build, it does not build).
 cpack --config "$build/CPackConfig.cmake" -B "$work/pkg" >"$work/cpack.log" 2>&1 ||
