@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "core/plural.h"
 #include "core/supply_model.h"
 #include "core/units.h"
 #include "diagnosis/gpu_time_summary.h"
@@ -147,11 +148,11 @@ FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLos
       e.assumptions = {
           fmt::format("the data is replicated to {} accounts and the ranks split between them",
                       accounts),
-          nic > 0 ? fmt::format("the {} runs at {} instead of the {} observed: min({} nodes x "
+          nic > 0 ? fmt::format("the {} runs at {} instead of the {} observed: min({} x "
                                 "{}, {} x {})",
                                 phase->name, FormatBitRate(aggregate * 1e9),
-                                FormatBitRate(*observed * 1e9), nodes, FormatBitRate(nic * 1e9),
-                                accounts, FormatBitRate(limit * 1e9))
+                                FormatBitRate(*observed * 1e9), Counted(nodes, "node"),
+                                FormatBitRate(nic * 1e9), accounts, FormatBitRate(limit * 1e9))
                   : fmt::format("the {} runs at {} x {} = {} instead of the {} observed (the "
                                 "nodes' NIC is unknown: --sku caps it)",
                                 phase->name, accounts, FormatBitRate(limit * 1e9),
