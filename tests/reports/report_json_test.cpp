@@ -153,8 +153,8 @@ TEST_CASE("the JSON document puts schema_version, verdict and result first", "[r
   CHECK(schema == text.find('"'));
   CHECK(schema < verdict);
   CHECK(verdict < result);
-  for (const char* later : {"\"kind\"", "\"title\"", "\"findings\"", "\"evidence\"",
-                            "\"context\"", "\"verdict_level\""}) {
+  for (const char* later : {"\"kind\"", "\"title\"", "\"findings\"", "\"evidence\"", "\"context\"",
+                            "\"verdict_level\""}) {
     INFO(later);
     CHECK(text.find(later) > result);
   }
