@@ -8,6 +8,7 @@
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 #include "core/diagnostic_codes.h"
+#include "core/utf8_cut.h"
 
 namespace feedcheck::analyzers {
 
@@ -223,7 +224,7 @@ void DataCapabilityAnalyzer::OnLine(const Line& line) {
   size_t code = msg.find("Error Code: ");
   if (code != std::string_view::npos && stream_error_.empty()) {
     std::string_view c = msg.substr(code + 12);
-    stream_error_ = std::string(c.substr(0, c.find_first_of(" ,")).substr(0, 128));
+    stream_error_ = std::string(Utf8Prefix(c.substr(0, c.find_first_of(" ,")), 128));
     stream_error_file_ = file();
     stream_error_line_ = line.number;
   }

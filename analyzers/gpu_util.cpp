@@ -7,6 +7,7 @@
 
 #include "analyzers/text_util.h"
 #include "core/diagnostic_codes.h"
+#include "core/plural.h"
 
 namespace feedcheck::analyzers {
 
@@ -164,8 +165,9 @@ void GpuUtilAnalyzer::Finish(Evidence* out) {
   double threshold = options().gpu_busy_threshold_percent;
   if (overall_.count() > 0) {
     Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
-    p.source = fmt::format("{} samples of {} GPUs in {} file{}", overall_.count(), gpus_.size(),
-                           stats().files.size(), stats().files.size() == 1 ? "" : "s");
+    p.source = fmt::format("{} of {} in {}", Counted(double(overall_.count()), "sample"),
+                           Counted(double(gpus_.size()), "GPU"),
+                           Counted(double(stats().files.size()), "file"));
     auto pct = [&](std::string key, double v) {
       SetFact(out, NumberFact(std::move(key), v, Unit::kPercent, p));
     };

@@ -9,6 +9,8 @@
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
 #include "core/diagnostic_codes.h"
+#include "core/plural.h"
+#include "core/utf8_cut.h"
 
 namespace feedcheck::analyzers {
 
@@ -512,7 +514,8 @@ void RslexLogAnalyzer::OnSetting(const TracingLine& t, const Line& line) {
   }
   if (value.empty()) value = "set";
   if (settings_.size() >= kMaxKeys && settings_.find(var) == settings_.end()) return;
-  settings_[std::string(var)] = {std::string(value.substr(0, 256)), file(), line.number};
+  // Cut at a character boundary: a value quoted in every report must stay valid UTF-8.
+  settings_[std::string(var)] = {std::string(Utf8Prefix(value, 256)), file(), line.number};
 }
 
 void RslexLogAnalyzer::Finish(Evidence* out) {
@@ -531,7 +534,8 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
                             Unit::kCount, prov(c)));
   if (non_success_ > 0 || parsed_ > 0) {
     Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
-    p.source = fmt::format("{} ({} lines)", p.file, parsed_);
+    p.source =
+        fmt::format("{} ({})", p.file, feedcheck::Counted(static_cast<double>(parsed_), "line"));
     SetFact(out, NumberFact("runtime.non_success_responses", static_cast<double>(non_success_),
                             Unit::kCount, p));
     SetFact(out, NumberFact("runtime.retries", static_cast<double>(retries_.count), Unit::kCount,
@@ -574,7 +578,8 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
   if (ranked.size() > 8) ranked.resize(8);
   for (const auto& [name, s] : ranked) {
     Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
-    p.source = fmt::format("rslex span '{}' ({} closes)", name, s.closes);
+    p.source = fmt::format("rslex span '{}' ({})", name,
+                           feedcheck::Counted(static_cast<double>(s.closes), "close"));
     SetFact(out, NumberFact("runtime.span_busy_s." + KeySegment(name), s.busy_ns / 1e9,
                             Unit::kSeconds, p));
   }

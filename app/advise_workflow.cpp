@@ -5,6 +5,7 @@
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
+#include "core/plural.h"
 #include "core/runtime_settings.h"
 #include "reports/env_format.h"
 #include "rules/advice.h"
@@ -17,12 +18,12 @@ std::string Summary(const std::vector<Finding>& findings, size_t skipped, size_t
   for (const auto& f : findings) ++counts[static_cast<int>(f.severity)];
   std::vector<std::string> parts;
   if (counts[2]) parts.push_back(fmt::format("{} critical", counts[2]));
-  if (counts[1]) parts.push_back(fmt::format("{} warning", counts[1]));
+  if (counts[1]) parts.push_back(Counted(counts[1], "warning"));
   if (counts[0]) parts.push_back(fmt::format("{} info", counts[0]));
-  return fmt::format("{} finding{}{}; {} rule{} not evaluated (from {} facts)", findings.size(),
-                     findings.size() == 1 ? "" : "s",
-                     parts.empty() ? "" : fmt::format(" ({})", fmt::join(parts, ", ")), skipped,
-                     skipped == 1 ? "" : "s", facts);
+  return fmt::format(
+      "{}{}; {} not evaluated (from {})", Counted(static_cast<double>(findings.size()), "finding"),
+      parts.empty() ? "" : fmt::format(" ({})", fmt::join(parts, ", ")),
+      Counted(static_cast<double>(skipped), "rule"), Counted(static_cast<double>(facts), "fact"));
 }
 
 void AddResults(const rules::Advice& advice, Report* report) {
@@ -115,6 +116,11 @@ Outcome RunAdvise(const AdviseRequest& request) {
   outcome.has_report = true;
   outcome.status = FindingsExitStatus(report.findings, request.fail_on);
   return outcome;
+}
+
+std::string AdviceEnvText(const Report& report, const std::string& env_format) {
+  const std::optional<EnvFormat> format = EnvFormatFromName(env_format);
+  return FormatEnv(report.env, format.value_or(EnvFormat::kYaml));
 }
 
 }  // namespace feedcheck::app

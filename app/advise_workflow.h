@@ -24,4 +24,8 @@ struct AdviseRequest {
 /// kInputError for broken inputs or rules, kFindings at or above fail_on.
 Outcome RunAdvise(const AdviseRequest& request);
 
+/// The merged settings alone, in `env_format` (yaml, shell, python, json): what
+/// `advise --env-format F` prints for a person, ready to paste and nothing else.
+std::string AdviceEnvText(const Report& report, const std::string& env_format);
+
 }  // namespace feedcheck::app

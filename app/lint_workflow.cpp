@@ -9,6 +9,7 @@
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
+#include "core/plural.h"
 #include "rules/advice.h"
 #include "rules/job_file.h"
 #include "rules/job_steps.h"
@@ -221,13 +222,13 @@ LintOutcome RunLint(const LintRequest& request) {
   report.title = "Lint";
   if (lint.problems.empty())
     report.verdict_detail =
-        fmt::format("{}: Ok ({} rules evaluated, {} not evaluated for missing facts)", request.job,
-                    evaluated, skipped.size());
+        fmt::format("{}: Ok ({} evaluated, {} not evaluated for missing facts)", request.job,
+                    Counted(double(evaluated), "rule"), skipped.size());
   else
-    report.verdict_detail =
-        fmt::format("{} problem{} ({} rules not evaluated for missing facts{})",
-                    lint.problems.size(), lint.problems.size() == 1 ? "" : "s", skipped.size(),
-                    request.profile.empty() ? "; give --profile to say more" : "");
+    report.verdict_detail = fmt::format(
+        "{} ({} not evaluated for missing facts{})",
+        Counted(double(lint.problems.size()), "problem"), Counted(double(skipped.size()), "rule"),
+        request.profile.empty() ? "; give --profile to say more" : "");
   for (const auto& a : assumptions) report.verdict_detail += "\nnote: " + a;
   AddResults(lint.problems, evaluated, skipped.size(), &report);
   report.tables.push_back(ProblemTable(lint.problems));

@@ -9,6 +9,7 @@
 #include "app/mpi_cluster_result.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
+#include "core/plural.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "mpi/coordinator.h"
@@ -68,7 +69,8 @@ Report MergeOnRoot(const MpiProbeRequest& f, const RankProbe& s, int n,
                    const std::vector<std::vector<RankReport>>& steps, int* exit_status,
                    DiagnosticList* d) {
   for (size_t i = 0; i < steps.size(); ++i)
-    AddRankMessages(steps[i], steps.size() > 1 ? fmt::format(" at {} nodes", i + 1) : "", d);
+    AddRankMessages(
+        steps[i], steps.size() > 1 ? " at " + Counted(static_cast<double>(i + 1), "node") : "", d);
   const std::vector<RankReport>& last = steps.back();
   if (f.command == "throughput") {
     std::vector<ClusterThroughput> merged;

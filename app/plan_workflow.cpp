@@ -8,6 +8,7 @@
 #include "app/fact_gathering.h"
 #include "core/diagnostic_codes.h"
 #include "core/load_plan.h"
+#include "core/plural.h"
 #include "core/units.h"
 #include "reports/text_table.h"
 
@@ -172,7 +173,7 @@ void AddTables(const Parsed& p, const PlanResult& r, Report* report) {
                             Size(r.mean_file_bytes), FormatBytes(r.block_bytes))));
   req.rows.push_back(Row("List, one flat listing", Grouped(r.list_requests_flat),
                          r.list_requests_flat,
-                         fmt::format("{} entries / 5,000 per page", Grouped(r.files))));
+                         fmt::format("{} / 5,000 per page", Counted(r.files, "entry", "entries"))));
   req.rows.push_back(Row(
       "List, directory walk", Grouped(r.list_requests_walk), r.list_requests_walk,
       r.walk_from_layout
@@ -228,8 +229,8 @@ void AddTables(const Parsed& p, const PlanResult& r, Report* report) {
 
 std::string Header(const Parsed& p, const PlanResult& r) {
   std::string out =
-      fmt::format("Dataset: {} in {} files (mean {}), read in {} blocks", Size(r.dataset_bytes),
-                  Grouped(r.files), Size(r.mean_file_bytes), FormatBytes(r.block_bytes));
+      fmt::format("Dataset: {} in {} (mean {}), read in {} blocks", Size(r.dataset_bytes),
+                  Counted(r.files, "file"), Size(r.mean_file_bytes), FormatBytes(r.block_bytes));
   if (p.node.nic_gbps > 0)
     out += fmt::format("\nNode:    {}{} NIC, {} node{}",
                        p.node.vm ? VmLabel(*p.node.vm) + ", "

@@ -18,13 +18,24 @@ std::string LowerExtension(const std::string& path) {
   return ext;
 }
 
-std::string FromExtension(const std::string& path) {
+// The format -o's extension names; "" for an extension no format has. No extension at all
+// (a name like "report", /dev/stdout) is the text a person reads, as .txt.
+std::string FromExtension(const std::string& path, const std::vector<std::string>& extra) {
   const std::string ext = LowerExtension(path);
   if (ext == "json") return "json";
   if (ext == "md" || ext == "markdown") return "md";
   if (ext == "html" || ext == "htm") return "html";
   if (ext == "sarif") return "sarif";
-  return "term";  // .txt, and anything else: the text a person reads
+  if (ext == "txt" || ext == "text" || ext.empty()) return "term";
+  for (const auto& f : extra)
+    if (ext == f) return f;
+  return "";
+}
+
+std::string KnownExtensions(const std::vector<std::string>& extra) {
+  std::string out = ".json, .md, .html, .sarif, .txt";
+  for (const auto& f : extra) out += ", ." + f;
+  return out;
 }
 
 }  // namespace
@@ -45,12 +56,25 @@ std::optional<std::string> ChooseReportFormat(const FormatFlags& flags, std::str
   }
   const bool to_file = !flags.output.empty() && flags.output != "-";
   if (to_file) {
-    const std::string by_extension = FromExtension(flags.output);
     // --json with -o report.md: the extension and the flag disagree; the flag is explicit.
     if (flags.json) return std::string("json");
-    return by_extension;
+    std::string problem = OutputExtensionProblem(flags.output, flags.extra_formats);
+    if (!problem.empty()) {
+      *error = std::move(problem);
+      return std::nullopt;
+    }
+    return FromExtension(flags.output, flags.extra_formats);
   }
   return std::string(flags.json ? "json" : "term");
+}
+
+std::string OutputExtensionProblem(const std::string& output,
+                                   const std::vector<std::string>& extra_formats) {
+  if (output.empty() || output == "-" || !FromExtension(output, extra_formats).empty()) return "";
+  return fmt::format(
+      "--output {}: no format has the extension '.{}'; the extension picks the format ({}), or "
+      "give -f/--format",
+      output, LowerExtension(output), KnownExtensions(extra_formats));
 }
 
 }  // namespace feedcheck::app

@@ -8,6 +8,7 @@
 #include "core/redact.h"
 #include "core/terminal_text.h"
 #include "reports/reporter.h"
+#include "reports/terminal_layout.h"
 #include "reports/text_wrap.h"
 
 namespace feedcheck::app {
@@ -25,6 +26,7 @@ std::optional<std::string> RenderReport(const Report& report, const std::string&
   reporter_options.verbose = options.verbose;
   reporter_options.width = options.width;
   reporter_options.base_dir = options.base_dir;
+  reporter_options.line_budget = options.whole ? 0 : kTerminalLineBudget;
   std::unique_ptr<Reporter> reporter = MakeReporter(format, reporter_options);
   if (!reporter) return std::nullopt;
   std::ostringstream out;

@@ -18,6 +18,9 @@ struct RenderOptions {
   bool verbose = false;  ///< -v: rules not evaluated and folded tables listed in full
   size_t width = 100;    ///< terminal only: the columns lines wrap to
   std::string base_dir;  ///< SARIF only: file paths relative to it (the working directory)
+  /// Terminal only: a listing asked for whole (facts list, rules list, egress --all) shows every
+  /// row; any other report says less until it fits one screen (reports/terminal_layout.h).
+  bool whole = false;
 };
 
 /// "term", "json", "md", "html", "sarif": the formats every command's report renders in.

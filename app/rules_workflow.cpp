@@ -5,6 +5,7 @@
 #include <set>
 
 #include "app/fact_gathering.h"
+#include "core/plural.h"
 #include "core/run_context.h"
 #include "rules/rule_set.h"
 
@@ -47,8 +48,8 @@ Outcome RunRulesList(const RulesListRequest& request) {
   Report& report = out.report;
   report.context = CurrentRunContext("rules list");
   report.title = "Rule set";
-  report.verdict_detail = fmt::format("{} rules from {} {}", set.rules().size(), files.size(),
-                                      files.size() == 1 ? "file" : "files");
+  report.verdict_detail = fmt::format("{} from {}", Counted(double(set.rules().size()), "rule"),
+                                      Counted(double(files.size()), "file"));
   AddCount(&report, "rules", set.rules().size(), "Rules");
   AddCount(&report, "critical", by_severity[0], "Critical");
   AddCount(&report, "warnings", by_severity[1], "Warnings");

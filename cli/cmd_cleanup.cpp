@@ -22,7 +22,7 @@ int RunCleanup(const CleanupFlags& flags, const GlobalOptions& globals) {
   {
     // Deletes stop between requests on a signal; nothing is created here, so nothing to undo.
     SignalGuard guard(nullptr, 5);
-    outcome = app::RunCleanup(flags.request, TerminalCallbacks());
+    outcome = app::RunCleanup(flags.request, TerminalCallbacks(flags.request.session.duration));
   }
   return FinishProbeCommand("cleanup", outcome, flags.output, globals);
 }

@@ -27,6 +27,7 @@ void SetupEgress(CLI::App& root, CommandTable& table) {
   AddOutputFlags(sub, output.get());
   table.Add(sub, [request, output, &table] {
     request->knowledge = table.globals().knowledge;
+    output->whole = request->all;  // --all asks for every row
     return Render(app::RunEgress(*request), *output, table.globals(), "egress");
   });
 }

@@ -15,6 +15,7 @@ void SetupFacts(CLI::App& root, CommandTable& table) {
   auto output = std::make_shared<OutputFlags>();
   CLI::App* list = sub->add_subcommand("list", "Every fact key with unit, origin and meaning");
   list->add_option("PREFIX", request->prefix, "Only keys starting with PREFIX (probe.throughput)");
+  output->whole = true;  // a listing: every key
   AddOutputFlags(list, output.get());
   table.Add(list, [request, output, &table] {
     return Render(app::RunFactsList(*request), *output, table.globals(), "facts list");

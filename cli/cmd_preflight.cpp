@@ -28,7 +28,7 @@ int RunPreflight(PreflightFlags& flags, const GlobalOptions& globals) {
     flags.request.knowledge = globals.knowledge;
     flags.request.fail_on = globals.fail_on;
     flags.request.cleanup = &registry;
-    outcome = app::RunPreflight(flags.request, TerminalCallbacks());
+    outcome = app::RunPreflight(flags.request, TerminalCallbacks(flags.request.session.duration));
   }
   return FinishProbeCommand("preflight", outcome, flags.report, globals);
 }

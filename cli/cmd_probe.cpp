@@ -34,13 +34,15 @@ int RunThroughput(ThroughputFlags& flags, const GlobalOptions& globals) {
   // grace is a backstop should a request not stop.
   SignalGuard guard(nullptr, kStopGraceS);
   flags.request.knowledge = globals.knowledge;
-  app::Outcome outcome = app::RunProbeThroughput(flags.request, TerminalCallbacks());
+  app::Outcome outcome =
+      app::RunProbeThroughput(flags.request, TerminalCallbacks(flags.request.session.duration));
   return FinishProbeCommand("probe throughput", outcome, flags.report, globals);
 }
 
 int RunLatency(const LatencyFlags& flags, const GlobalOptions& globals) {
   SignalGuard guard(nullptr, kStopGraceS);  // as for throughput
-  app::Outcome outcome = app::RunProbeLatency(flags.request, TerminalCallbacks());
+  app::Outcome outcome =
+      app::RunProbeLatency(flags.request, TerminalCallbacks(flags.request.session.duration));
   return FinishProbeCommand("probe latency", outcome, flags.report, globals);
 }
 

@@ -26,7 +26,8 @@ int RunDisk(DiskFlags& flags, const GlobalOptions& globals) {
   app::CleanupRegistry registry;
   SignalGuard guard(&registry);
   flags.request.cleanup = &registry;
-  app::Outcome outcome = app::RunProbeDisk(flags.request, TerminalCallbacks());
+  app::Outcome outcome =
+      app::RunProbeDisk(flags.request, TerminalCallbacks(flags.request.session.duration));
   return FinishProbeCommand("probe disk", outcome, flags.report, globals);
 }
 

@@ -28,7 +28,8 @@ int RunList(ListFlags& flags, const GlobalOptions& globals) {
   app::CleanupRegistry registry;
   SignalGuard guard(&registry);
   flags.request.cleanup = &registry;
-  app::Outcome outcome = app::RunProbeList(flags.request, TerminalCallbacks());
+  app::Outcome outcome =
+      app::RunProbeList(flags.request, TerminalCallbacks(flags.request.session.duration));
   return FinishProbeCommand("probe list", outcome, flags.report, globals);
 }
 
@@ -36,7 +37,8 @@ int RunSmallFiles(SmallFileFlags& flags, const GlobalOptions& globals) {
   app::CleanupRegistry registry;
   SignalGuard guard(&registry);
   flags.request.cleanup = &registry;
-  app::Outcome outcome = app::RunProbeSmallFiles(flags.request, TerminalCallbacks());
+  app::Outcome outcome =
+      app::RunProbeSmallFiles(flags.request, TerminalCallbacks(flags.request.session.duration));
   return FinishProbeCommand("probe smallfiles", outcome, flags.report, globals);
 }
 

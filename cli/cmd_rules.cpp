@@ -15,6 +15,7 @@ void SetupRules(CLI::App& root, CommandTable& table) {
 
   auto list_output = std::make_shared<OutputFlags>();
   CLI::App* list = sub->add_subcommand("list", "List built-in rules and those of --rules DIR");
+  list_output->whole = true;  // a listing: every rule
   AddOutputFlags(list, list_output.get());
   table.Add(list, [list_output, &table] {
     app::RulesListRequest request;
@@ -27,6 +28,7 @@ void SetupRules(CLI::App& root, CommandTable& table) {
   CLI::App* validate = sub->add_subcommand(
       "validate", "Read and compile rules files: each Ok, Ok with warnings, or Invalid");
   validate->add_option("FILE", request->files, "Rules YAML file(s)")->required();
+  validate_output->whole = true;
   AddOutputFlags(validate, validate_output.get());
   table.Add(validate, [request, validate_output, &table] {
     return Render(app::RunRulesValidate(*request), *validate_output, table.globals(),

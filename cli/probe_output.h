@@ -12,11 +12,17 @@
 
 namespace feedcheck::cli {
 
-/// A progress callback that writes to stderr when it is a terminal, nothing otherwise.
-ProgressFn TerminalProgress();
+/// A progress callback that writes to stderr when it is a terminal, nothing otherwise: one line,
+/// rewritten in place, ending with how much of the time budget `duration` ("2min"; "" for none)
+/// has passed and the most time left ("[38% of 2 min 0 s, at most 1 min 14 s left]"), as fio
+/// shows its ETA. A probe stops at its budget, so the time left is a bound, not a guess.
+ProgressFn TerminalProgress(const std::string& duration = "");
 
-/// The budget statement on stderr, progress on a terminal.
-app::ProbeCallbacks TerminalCallbacks();
+/// The budget statement on stderr, progress on a terminal (TerminalProgress).
+app::ProbeCallbacks TerminalCallbacks(const std::string& duration = "");
+
+/// The suffix TerminalProgress adds after `elapsed_s` of a `budget_s` budget; "" without one.
+std::string ProgressSuffix(double elapsed_s, double budget_s);
 
 /// Prints the outcome's diagnostics to stderr ("feedcheck COMMAND: ..."), renders its report,
 /// and returns the exit code: 2 when the format flags conflict, 128 + signal when a signal

@@ -34,13 +34,22 @@ void AddOutputFlags(CLI::App* sub, OutputFlags* flags,
       ->check(CLI::IsMember(formats));
   sub->add_option("-o,--output", flags->output,
                   "Write the report to FILE (.json .md .html .sarif .txt pick the format)");
+  sub->parse_complete_callback([sub, flags] {
+    if (!flags->format.empty()) return;
+    const CLI::App* root = sub;
+    while (root->get_parent() != nullptr) root = root->get_parent();
+    const CLI::Option* json = root->get_option_no_throw("--json");
+    if (json != nullptr && json->count() > 0) return;
+    std::string problem = app::OutputExtensionProblem(flags->output, flags->extension_formats);
+    if (!problem.empty()) throw CLI::ValidationError(problem);
+  });
 }
 
 std::optional<std::string> ChosenFormat(const OutputFlags& flags, const GlobalOptions& globals,
                                         const std::string& command) {
   std::string error;
-  std::optional<std::string> format =
-      app::ChooseReportFormat({globals.json, flags.format, flags.output}, &error);
+  std::optional<std::string> format = app::ChooseReportFormat(
+      {globals.json, flags.format, flags.output, flags.extension_formats}, &error);
   if (!format) fmt::print(stderr, "feedcheck {}: {}\n", command, error);
   return format;
 }
@@ -82,6 +91,7 @@ int WriteOutcome(const app::Outcome& outcome, const std::string& format, const O
   options.width = TerminalWidth();
   std::error_code ec;
   options.base_dir = std::filesystem::current_path(ec).string();
+  options.whole = flags.whole;
   std::optional<std::string> text = app::RenderReport(*report, format, options);
   if (!text) {
     fmt::print(stderr, "feedcheck {}: unknown --format '{}'\n", command, format);

@@ -20,10 +20,17 @@ size_t TerminalWidth();
 struct OutputFlags {
   std::string format;
   std::string output;
+  /// A command's own formats that -o's extension also picks (lint: "sarif" for .sarif).
+  std::vector<std::string> extension_formats = {};
+  /// A listing asked for whole (facts list, rules list, egress --all): the terminal shows every
+  /// row; otherwise a report says less until it fits one screen (-v says all).
+  bool whole = false;
 };
 
 /// Adds -f,--format term|json|md|html|sarif (and a command's own `extra_formats`, which it
-/// handles itself) and -o,--output FILE to `sub`.
+/// renders itself) and -o,--output FILE to `sub`. An -o whose extension names no format
+/// (report.pdf), without -f or --json, is a usage error when the command line is parsed: before a
+/// probe runs.
 void AddOutputFlags(CLI::App* sub, OutputFlags* flags,
                     const std::vector<std::string>& extra_formats = {});
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/help_examples.h"
 #include "core/edit_distance.h"
 
 namespace feedcheck::cli {
@@ -175,7 +176,13 @@ void AddGlobalFlagsToHelp(CLI::App& root) {
   while (!pending.empty()) {
     CLI::App* app = pending.back();
     pending.pop_back();
-    app->footer(footer);
+    // The command's path under the root ("probe throughput"), for its examples, which end it.
+    std::string path;
+    for (const CLI::App* a = app; a != nullptr && a->get_parent() != nullptr; a = a->get_parent())
+      path = a->get_name() + (path.empty() ? "" : " " + path);
+    std::string examples;
+    for (const auto& e : HelpExamples(path)) examples += "  " + e + "\n";
+    app->footer(examples.empty() ? footer : footer + "Examples:\n" + examples);
     for (CLI::App* sub : app->get_subcommands([](CLI::App*) { return true; }))
       pending.push_back(sub);
   }

@@ -3,6 +3,7 @@
 #   bin/feedcheck, bin/feedcheck-mpi
 #   share/feedcheck/data/*.yaml    the knowledge base (found from bin/ as ../share/feedcheck/data)
 #   share/feedcheck/rules/*.yaml   the built-in rules
+#   share/bash-completion/completions/feedcheck   bash completion (commands, flags, values)
 #   share/doc/feedcheck/           README, docs/, examples/ (profiles, Azure ML jobs)
 #
 # `cmake --install build --prefix P` installs everything; `cpack --config build/CPackConfig.cmake`
@@ -25,6 +26,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/ DESTINATION ${CMAKE_INSTALL_DATADI
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules/builtin/
   DESTINATION ${CMAKE_INSTALL_DATADIR}/feedcheck/rules COMPONENT cli FILES_MATCHING PATTERN "*.yaml")
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
+install(FILES ${PROJECT_SOURCE_DIR}/completion/feedcheck.bash
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME feedcheck COMPONENT cli)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs ${PROJECT_SOURCE_DIR}/examples
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
 set(_feedcheck_components cli)

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/utf8_cut.h"
+
 namespace feedcheck {
 
 std::string_view SeverityName(DiagnosticSeverity severity) {
@@ -28,14 +30,18 @@ std::string FormatDiagnostic(const Diagnostic& d) {
   std::string out = fmt::format("{}{}[{}]: {}", where, SeverityName(d.severity), d.code, d.message);
   if (!d.context.empty()) out += fmt::format(" ({})", d.context);
   if (!d.snippet.empty()) {
-    // Long lines are cut around the column so the caret stays on screen.
+    // Long lines are cut around the column so the caret stays on screen; at character
+    // boundaries, so a quoted line never ends in half a "µ" (reports must stay valid UTF-8).
     std::string line = d.snippet;
     int column = d.location.column;
     constexpr size_t kWidth = 120;
     if (line.size() > kWidth) {
-      size_t start = column > 60 ? static_cast<size_t>(column) - 60 : 0;
-      line = line.substr(start, kWidth);
-      if (column > 0) column -= static_cast<int>(start);
+      const size_t start = column > 60 ? static_cast<size_t>(column) - 60 : 0;
+      std::string_view rest = Utf8SuffixFrom(line, start);
+      const size_t skipped = line.size() - rest.size();
+      line = std::string(Utf8Prefix(rest, kWidth));
+      if (column > 0) column -= static_cast<int>(skipped);
+      if (column < 1) column = 0;
     }
     out += "\n    " + line;
     if (column > 0) out += "\n    " + std::string(static_cast<size_t>(column - 1), ' ') + "^";

@@ -21,7 +21,8 @@ constexpr std::array<UnitInfo, 14> kUnits{{
     {Unit::kBytesPerSecond, "B/s", Dimension::kBitRate, 8},
     {Unit::kSeconds, "s", Dimension::kDuration, 1},
     {Unit::kMilliseconds, "ms", Dimension::kDuration, 1e-3},
-    {Unit::kMicroseconds, "us", Dimension::kDuration, 1e-6},
+    // One spelling wherever people read it ("55 \xC2\xB5s" in FormatSeconds too).
+    {Unit::kMicroseconds, "\xC2\xB5s", Dimension::kDuration, 1e-6},
     {Unit::kPerSecond, "/s", Dimension::kFrequency, 1},
     {Unit::kFraction, "fraction", Dimension::kRatio, 1},
     {Unit::kPercent, "%", Dimension::kRatio, 0.01},
@@ -109,6 +110,7 @@ std::string_view UnitName(Unit unit) { return InfoOf(unit).name; }
 std::optional<Unit> UnitFromName(std::string_view name) {
   for (const auto& info : kUnits)
     if (info.name == name) return info.unit;
+  if (name == "us") return Unit::kMicroseconds;  // the ASCII spelling, as saved by older builds
   return std::nullopt;
 }
 

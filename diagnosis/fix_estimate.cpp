@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "core/plural.h"
 #include "core/supply_model.h"
 #include "core/units.h"
 #include "diagnosis/gpu_time_summary.h"
@@ -80,7 +81,10 @@ FixEstimate Unavailable(std::string why) {
 
 FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLost& gpu) {
   auto phase = DataPhase(facts, gpu);
-  if (!phase) return Unavailable("no estimate: no GPU time was lost while data loaded");
+  if (!phase)
+    return Unavailable(gpu.known ? "no estimate: no GPU time was lost while data loaded"
+                                 : "no estimate: there were no GPU samples, so the GPU time "
+                                   "lost is not known");
   // Nodes: as declared, else as many as sent GPU samples.
   int sampled_nodes = 0;
   for (const auto& [key, fact] : facts)
@@ -144,11 +148,11 @@ FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLos
       e.assumptions = {
           fmt::format("the data is replicated to {} accounts and the ranks split between them",
                       accounts),
-          nic > 0 ? fmt::format("the {} runs at {} instead of the {} observed: min({} nodes x "
+          nic > 0 ? fmt::format("the {} runs at {} instead of the {} observed: min({} x "
                                 "{}, {} x {})",
                                 phase->name, FormatBitRate(aggregate * 1e9),
-                                FormatBitRate(*observed * 1e9), nodes, FormatBitRate(nic * 1e9),
-                                accounts, FormatBitRate(limit * 1e9))
+                                FormatBitRate(*observed * 1e9), Counted(nodes, "node"),
+                                FormatBitRate(nic * 1e9), accounts, FormatBitRate(limit * 1e9))
                   : fmt::format("the {} runs at {} x {} = {} instead of the {} observed (the "
                                 "nodes' NIC is unknown: --sku caps it)",
                                 phase->name, accounts, FormatBitRate(limit * 1e9),

@@ -558,8 +558,12 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                    [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
   rules::Advice advice = rules::MergeAdvice(primary);
 
-  report->verdict =
-      d.cause == "inconclusive" ? d.cause : fmt::format("{}, {}", d.cause, d.confidence);
+  // "none found, confirmed" read as if nothing had been found for sure: the verdict says what
+  // was found (the cause stays "none found" in the result, for scripts).
+  report->verdict = d.cause == "inconclusive" ? d.cause
+                    : d.cause == "none found"
+                        ? fmt::format("no storage bottleneck, {}", d.confidence)
+                        : fmt::format("{}, {}", d.cause, d.confidence);
   if (d.cause == "none found")
     report->verdict_level = VerdictLevel::kGood;
   else if (d.cause == "not storage")

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/latency_histogram.h"
+#include "core/plural.h"
 #include "core/redact.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
@@ -252,9 +253,10 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
     stop = fmt::format("--max-pages {} reached before the end of the listing", options.max_pages);
 
   std::string params =
-      fmt::format("probe list ({}{}, maxresults={}, {} pages)", dfs ? "List Paths" : "List Blobs",
+      fmt::format("probe list ({}{}, maxresults={}, {})", dfs ? "List Paths" : "List Blobs",
                   options.delimiter.empty() ? " flat" : " delimiter '" + options.delimiter + "'",
-                  std::clamp(options.max_results, 1, 5000), pages);
+                  std::clamp(options.max_results, 1, 5000),
+                  feedcheck::Counted(static_cast<double>(pages), "page"));
   Provenance prov{FactOrigin::kMeasured, params, "", 0, "", -1};
   FactSet& f = result.evidence.facts;
   errors.AddFacts(&f, prov);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/plural.h"
 #include "core/units.h"
 #include "reports/html_charts.h"
 #include "reports/html_escape.h"
@@ -69,12 +70,13 @@ std::string DiagnosisSection(const Report& r) {
         "<table><tr><th>Node</th><th>Download</th><th>GPU busy</th><th>GPU time lost</th>"
         "<th>Throttled</th></tr>\n";
     for (const auto& n : d.nodes)
-      out += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                         E(n.node), n.straggler ? " (straggler)" : "",
-                         n.download_s >= 0 ? E(FormatSeconds(n.download_s)) : "-",
-                         n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
-                         n.gpu_lost_gpu_s >= 0 ? E(GpuTimeText(n.gpu_lost_gpu_s)) : "-",
-                         n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
+      out += fmt::format(
+          "<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", E(n.node),
+          n.straggler ? " (straggler)" : "",
+          n.download_s >= 0 ? E(FormatSeconds(n.download_s)) : "-",
+          n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
+          n.gpu_lost_gpu_s >= 0 ? E(GpuTimeText(n.gpu_lost_gpu_s, MostGpuLostS(d.nodes))) : "-",
+          n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
     out += "</table>\n";
     if (!d.straggler.empty()) out += fmt::format("<p>Straggler: {}</p>\n", E(d.straggler));
     for (const auto& n : d.not_storage_nodes) out += fmt::format("<p>Not storage: {}</p>\n", E(n));
@@ -211,9 +213,9 @@ std::string Diagnostics(const Report& r) {
   const DiagnosticList& d = r.evidence.diagnostics;
   if (d.total() == 0) return "";
   std::string out = fmt::format(
-      "<section><h2>Diagnostics</h2>\n<div class=\"card\"><p>{} "
-      "diagnostics, {} errors.</p><pre class=\"env\">",
-      d.total(), d.errors());
+      "<section><h2>Diagnostics</h2>\n<div class=\"card\"><p>{}, {}.</p><pre class=\"env\">",
+      Counted(static_cast<double>(d.total()), "diagnostic"),
+      Counted(static_cast<double>(d.errors()), "error"));
   for (const auto& diag : d.kept()) out += E(FormatDiagnostic(diag)) + "\n";
   if (d.dropped() > 0) out += fmt::format("... and {} more not kept\n", d.dropped());
   return out + "</pre></div></section>\n";

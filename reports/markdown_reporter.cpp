@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/plural.h"
 #include "core/units.h"
 #include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
@@ -135,12 +136,13 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
     if (!dx.nodes.empty()) {
       out << "| Node | Download | GPU busy | GPU time lost | Throttled |\n|---|---|---|---|---|\n";
       for (const auto& n : dx.nodes)
-        out << fmt::format("| {}{} | {} | {} | {} | {} |\n", MarkdownCell(n.node),
-                           n.straggler ? " (straggler)" : "",
-                           n.download_s >= 0 ? FormatSeconds(n.download_s) : "-",
-                           n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
-                           n.gpu_lost_gpu_s >= 0 ? GpuTimeText(n.gpu_lost_gpu_s) : "-",
-                           n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
+        out << fmt::format(
+            "| {}{} | {} | {} | {} | {} |\n", MarkdownCell(n.node),
+            n.straggler ? " (straggler)" : "",
+            n.download_s >= 0 ? FormatSeconds(n.download_s) : "-",
+            n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
+            n.gpu_lost_gpu_s >= 0 ? GpuTimeText(n.gpu_lost_gpu_s, MostGpuLostS(dx.nodes)) : "-",
+            n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
       if (!dx.straggler.empty()) out << "\nStraggler: " << dx.straggler << "\n";
       for (const auto& n : dx.not_storage_nodes) out << "\nNot storage: " << n << "\n";
       out << "\n";
@@ -226,8 +228,8 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
     if (d.dropped() > 0) text += fmt::format("... and {} more not kept\n", d.dropped());
     // A fence longer than any backtick run in the messages (which quote server text).
     std::string fence = Fence(text);
-    out << fmt::format("\n## Diagnostics ({} total, {} errors)\n\n{}text\n{}{}\n", d.total(),
-                       d.errors(), fence, text, fence);
+    out << fmt::format("\n## Diagnostics ({} total, {})\n\n{}text\n{}{}\n", d.total(),
+                       Counted(static_cast<double>(d.errors()), "error"), fence, text, fence);
   }
 
   const RunContext& c = r.context;

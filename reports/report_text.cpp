@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
 #include "core/units.h"
 
 namespace feedcheck {
@@ -55,17 +59,32 @@ const std::vector<Severity>& SeveritiesMostSevereFirst() {
   return order;
 }
 
-std::string GpuTimeText(double gpu_s) {
-  if (gpu_s < 120) return fmt::format("{:.0f} GPU-seconds", gpu_s);
-  if (gpu_s < 100 * 3600) return fmt::format("{:.0f} GPU-minutes", gpu_s / 60);
+std::string GpuTimeText(double gpu_s) { return GpuTimeText(gpu_s, gpu_s); }
+
+std::string GpuTimeText(double gpu_s, double unit_for_gpu_s) {
+  const double scale = std::max(std::fabs(gpu_s), std::fabs(unit_for_gpu_s));
+  if (scale < 120) return fmt::format("{:.0f} GPU-seconds", gpu_s);
+  if (scale < 100 * 3600) return fmt::format("{:.0f} GPU-minutes", gpu_s / 60);
   return fmt::format("{} GPU-hours", FormatNumber(gpu_s / 3600));
+}
+
+double MostGpuLostS(const std::vector<NodeRow>& nodes) {
+  double most = 0;
+  for (const auto& n : nodes) most = std::max(most, n.gpu_lost_gpu_s);
+  return most;
 }
 
 std::string ResultValueText(const ResultValue& v) {
   if (const bool* b = std::get_if<bool>(&v.value)) return *b ? "yes" : "no";
   if (const std::string* t = std::get_if<std::string>(&v.value)) return *t;
-  std::string number = FormatGrouped(std::get<double>(v.value), 4);
-  return v.unit.empty() ? number : number + " " + v.unit;
+  const double number = std::get<double>(v.value);
+  // A unit the units table knows prints as a fact of that unit would (durations and sizes
+  // scaled to be read); any other with three significant digits.
+  if (std::optional<Unit> unit = UnitFromName(v.unit);
+      unit && *unit != Unit::kCount && *unit != Unit::kText && *unit != Unit::kBool)
+    return FormatValue(number, *unit);
+  std::string text = FormatGrouped(number, 3);
+  return v.unit.empty() ? text : text + " " + v.unit;
 }
 
 std::string ResultLabel(const ResultValue& v) { return v.label.empty() ? v.key : v.label; }

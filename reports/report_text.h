@@ -24,12 +24,18 @@ std::map<std::string, std::vector<const Fact*>> FactsByPrefix(const FactSet& fac
 
 /// GPU time summed over GPUs: "40 GPU-seconds", "108 GPU-minutes", "3.2 GPU-hours".
 std::string GpuTimeText(double gpu_s);
+/// The same in the unit GpuTimeText picks for `unit_for_gpu_s`: a column of values all in the
+/// unit of its largest ("0 GPU-minutes" beside "63 GPU-minutes", never "0 GPU-seconds").
+std::string GpuTimeText(double gpu_s, double unit_for_gpu_s);
+/// The GPU time the node that lost most lost: the unit of a nodes table's "GPU time lost".
+double MostGpuLostS(const std::vector<NodeRow>& nodes);
 
 /// "30 rules need facts this run did not have": the one line that stands for the rules not
 /// evaluated unless the reader asks for the list.
 std::string SkippedRulesSummary(size_t skipped_count);
 
-/// A headline value as people read it: "23.1 Gbit/s", "549,316", "yes", or the text itself.
+/// A headline value as people read it, in the unit its size calls for and three significant
+/// digits: "23.1 Gbit/s", "55 µs" (0.055 ms), "1.57 GiB" (bytes), "549,316", "yes", or the text.
 std::string ResultValueText(const ResultValue& value);
 /// The label, or the key when the workflow gave none.
 std::string ResultLabel(const ResultValue& value);

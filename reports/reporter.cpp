@@ -40,7 +40,8 @@ class FleetAwareReporter : public Reporter {
 std::unique_ptr<Reporter> MakeOneJobReporter(std::string_view name,
                                              const ReporterOptions& options) {
   if (name == "term")
-    return std::make_unique<TerminalReporter>(options.color, options.verbose, options.width);
+    return std::make_unique<TerminalReporter>(options.color, options.verbose, options.width,
+                                              options.line_budget);
   if (name == "json") return std::make_unique<JsonReporter>();
   if (name == "md") return std::make_unique<MarkdownReporter>();
   if (name == "html") return std::make_unique<HtmlReporter>();

@@ -21,6 +21,8 @@ struct ReporterOptions {
   size_t width = 100;
   /// SARIF only: the directory file paths are made relative to (the working directory).
   std::string base_dir;
+  /// Terminal only, without -v: the lines the report says less to fit in (0: no bound).
+  size_t line_budget = 0;
 };
 
 class Reporter {

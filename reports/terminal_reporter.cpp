@@ -3,11 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 
+#include "core/plural.h"
 #include "core/units.h"
 #include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
+#include "reports/terminal_layout.h"
 #include "reports/terminal_safe.h"
+#include "reports/terminal_tables.h"
 #include "reports/text_table.h"
 #include "reports/text_wrap.h"
 
@@ -15,36 +19,15 @@ namespace feedcheck {
 
 namespace {
 
-// SGR codes; Paint returns the text unchanged without colour.
-constexpr const char* kBold = "1";
-constexpr const char* kDim = "2";
+// SGR codes; TerminalLayout returns the text unchanged without colour.
+constexpr const char* kBold = kSgrBold;
+constexpr const char* kDim = kSgrDim;
 constexpr const char* kRed = "1;31";
 constexpr const char* kYellow = "1;33";
 constexpr const char* kGreen = "1;32";
 constexpr const char* kCyan = "36";
 
-// How many of a long list the default output shows before "N more; -v lists them".
-constexpr size_t kFindingsShown = 3;
-constexpr size_t kNodesShown = 8;
-constexpr size_t kDiagnosticsShown = 3;
-
-// Colour, the width lines wrap to, and whether everything is listed (-v).
-class Painter {
- public:
-  Painter(bool color, size_t width, bool verbose)
-      : color_(color), width_(width), verbose_(verbose) {}
-  std::string operator()(const char* sgr, std::string_view text) const {
-    if (!color_ || sgr == nullptr) return std::string(text);
-    return fmt::format("\x1b[{}m{}\x1b[0m", sgr, text);
-  }
-  size_t width() const { return width_; }
-  bool verbose() const { return verbose_; }
-
- private:
-  bool color_;
-  size_t width_;
-  bool verbose_;
-};
+using Painter = TerminalLayout;
 
 const char* SeverityColor(Severity s) {
   switch (s) {
@@ -77,42 +60,6 @@ std::string Upper(std::string_view s) {
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return out;
-}
-
-// Calls `each` with every line of a multi-line text (no newlines; a final newline ends the
-// last line rather than starting an empty one).
-template <typename Each>
-void ForEachLine(std::string_view text, Each each) {
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find('\n', start);
-    std::string_view line =
-        text.substr(start, end == std::string_view::npos ? text.npos : end - start);
-    if (end == std::string_view::npos && line.empty()) break;
-    each(line);
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
-}
-
-// Indents every line of a multi-line text as it is (config fragments: never re-flowed).
-void PrintIndented(std::ostream& out, std::string_view text, std::string_view indent) {
-  ForEachLine(text, [&](std::string_view line) { out << indent << line << "\n"; });
-}
-
-// Prose: each line of `text` after `indent`, wrapped to the width at spaces, continuation
-// lines indented alike; `sgr` paints each physical line.
-void PrintWrapped(std::ostream& out, std::string_view text, std::string_view indent,
-                  const Painter& paint, const char* sgr = nullptr) {
-  ForEachLine(text, [&](std::string_view line) {
-    std::vector<std::string> pieces =
-        WrapText(line, paint.width(), DisplayWidth(indent), std::string(indent));
-    for (size_t i = 0; i < pieces.size(); ++i) {
-      std::string_view body = pieces[i];
-      if (i > 0) body.remove_prefix(indent.size());
-      out << indent << paint(sgr, body) << "\n";
-    }
-  });
 }
 
 // Key, value and provenance aligned; a provenance that does not fit goes on under its column
@@ -169,13 +116,6 @@ void PrintVerdict(const Report& r, std::ostream& out, const Painter& paint) {
   if (caveat.any()) PrintWrapped(out, "warning: " + caveat.banner, "  ", paint, kYellow);
 }
 
-// "... 12 more nodes; -v lists them": what a folded list leaves out.
-void PrintMore(std::ostream& out, size_t more, std::string_view what, std::string_view indent,
-               const Painter& paint) {
-  if (more == 0) return;
-  PrintWrapped(out, fmt::format("... {} more {}; -v lists them", more, what), indent, paint, kDim);
-}
-
 void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
   const DiagnosisSummary& d = r.diagnosis;
   if (!d.present) return;
@@ -186,8 +126,9 @@ void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
   if (!d.fix.empty()) PrintWrapped(out, "Fix: " + d.fix, "  ", paint);
   if (d.estimate.available) {
     PrintWrapped(out, "What the fix buys (estimate): " + d.estimate.text, "  ", paint);
-    for (const auto& a : d.estimate.assumptions)
-      PrintWrapped(out, "assumes: " + a, "    ", paint, kDim);
+    if (paint.ShowsAssumptions())
+      for (const auto& a : d.estimate.assumptions)
+        PrintWrapped(out, "assumes: " + a, "    ", paint, kDim);
   } else if (!d.estimate.text.empty()) {
     // Why no figure: said plainly rather than left out.
     PrintWrapped(out, "What the fix buys: " + d.estimate.text, "  ", paint);
@@ -197,28 +138,32 @@ void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
     TextTable table({"node", "download", "GPU busy", "GPU time lost", "throttled", ""});
     for (size_t c = 1; c <= 4; ++c) table.AlignRight(c);
     table.FitTo(paint.width());
+    // One unit for the whole column: "0 GPU-seconds" never stands beside "63 GPU-minutes".
+    const double most_lost_gpu_s = MostGpuLostS(d.nodes);
     // The straggler is always shown; the others up to the limit.
     size_t shown = 0;
     for (const auto& n : d.nodes) {
-      if (!paint.verbose() && shown >= kNodesShown && !n.straggler) continue;
+      if (shown >= paint.NodesShown() && !n.straggler) continue;
       ++shown;
       table.AddRow({n.node, n.download_s >= 0 ? FormatSeconds(n.download_s) : "-",
                     n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
-                    n.gpu_lost_gpu_s >= 0 ? GpuTimeText(n.gpu_lost_gpu_s) : "-",
+                    n.gpu_lost_gpu_s >= 0 ? GpuTimeText(n.gpu_lost_gpu_s, most_lost_gpu_s) : "-",
                     n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-",
                     n.straggler ? "<- straggler" : ""});
     }
     out << table.Render();
-    PrintMore(out, d.nodes.size() - shown, "nodes", "  ", paint);
+    PrintMore(out, d.nodes.size() - shown, "node", "nodes", "  ", paint);
     if (!d.straggler.empty()) PrintWrapped(out, "straggler: " + d.straggler, "  ", paint);
     for (const auto& n : d.not_storage_nodes) PrintWrapped(out, "not storage: " + n, "  ", paint);
   }
 }
 
-// One finding: by default its title, cost, message and settings (the message left out when the
-// post-mortem's fix above already says it); with -v its evidence, source and rule too.
+// One finding: its title and cost; its message as the layout allows (left out when the
+// post-mortem's fix above already says it); its own settings only with -v or when the report
+// gathers none (the "Settings to paste" block has them); with -v its evidence, source and rule.
 void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
-                  const MeasurementCaveat& caveat, std::string_view said_above) {
+                  const MeasurementCaveat& caveat, std::string_view said_above,
+                  bool settings_below) {
   constexpr std::string_view kIn = "           ";
   out << "\n  "
       << paint(SeverityColor(f.severity), fmt::format("{:<8}", Upper(SeverityName(f.severity))))
@@ -238,10 +183,12 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
     PrintWrapped(out, "secondary: " + f.secondary_note, kIn, paint, kDim);
   else if (!f.impact.empty())
     PrintWrapped(out, "cost: " + f.impact, kIn, paint, kBold);
-  if (std::string note = FindingCaveat(f, caveat); !note.empty())
-    PrintWrapped(out, note, kIn, paint, kYellow);
+  if (paint.MessageDetail() != TextDetail::kNone)
+    if (std::string note = FindingCaveat(f, caveat); !note.empty())
+      PrintWrapped(out, note, kIn, paint, kYellow);
   if (!f.message.empty() && (paint.verbose() || f.message != said_above))
-    PrintWrapped(out, f.message, kIn, paint);
+    if (std::string text = WithDetail(f.message, paint.MessageDetail()); !text.empty())
+      PrintWrapped(out, text, kIn, paint);
   if (f.excess)
     PrintWrapped(out,
                  fmt::format("{:.3g}x its limit{}", *f.excess,
@@ -253,10 +200,12 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
     for (const auto& e : f.evidence) facts.push_back(&e);
     PrintFactRows(out, facts, paint, "             ");
   }
-  for (const auto& e : f.env) out << kIn << "set: " << e.name << "=" << e.value << "\n";
-  for (const auto& c : f.config) {
-    out << kIn << c.kind << ":\n";
-    PrintIndented(out, c.text, "             ");
+  if (paint.verbose() || !settings_below) {
+    for (const auto& e : f.env) out << kIn << "set: " << e.name << "=" << e.value << "\n";
+    for (const auto& c : f.config) {
+      out << kIn << c.kind << ":\n";
+      PrintIndented(out, c.text, "             ");
+    }
   }
   std::string where = RuleLocation(f);
   if (paint.verbose() && (!f.source.empty() || !where.empty())) {
@@ -267,51 +216,36 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
 }
 
 // The command's headline numbers, aligned, right under the verdict: what a probe measured.
+// Two pairs to a line when they fit, so a dozen values take six lines.
 void PrintResult(const Report& r, std::ostream& out, const Painter& paint) {
   if (!ShowsResultBlock(r)) return;
   out << "\n" << paint(kBold, "Result") << "\n";
+  // Each half as wide as its own pairs: the first half of the values on the left, the rest on
+  // the right, read down then across.
+  const size_t half = (r.result.size() + 1) / 2;
+  auto pair_width = [&](size_t from, size_t to) {
+    size_t label = 0, value = 0;
+    for (size_t i = from; i < to; ++i) {
+      label = std::max(label, DisplayWidth(ResultLabel(r.result[i])));
+      value = std::max(value, DisplayWidth(ResultValueText(r.result[i])));
+    }
+    return label + 2 + value;
+  };
+  const bool two = r.result.size() > 3 &&
+                   2 + pair_width(0, half) + 4 + pair_width(half, r.result.size()) <= paint.width();
   TextTable table;
   table.FitTo(paint.width());
-  for (const auto& v : r.result) table.AddRow({ResultLabel(v), ResultValueText(v)});
-  out << table.Render();
-}
-
-// Long cells (lint's problem and change texts) wrap inside their column at this width, so a
-// table stays readable; the widest columns narrow further until a row fits the terminal.
-constexpr size_t kTableCellChars = 48;
-
-void PrintTables(const Report& r, std::ostream& out, const Painter& paint) {
-  for (const auto& t : r.tables) {
-    if (t.folded && !paint.verbose()) {
-      out << "\n"
-          << paint(kDim,
-                   fmt::format("{}: {} {}; -v lists them", t.title.empty() ? "Table" : t.title,
-                               t.rows.size(), t.rows.size() == 1 ? "row" : "rows"))
-          << "\n";
-      continue;
+  const size_t rows = two ? (r.result.size() + 1) / 2 : r.result.size();
+  for (size_t i = 0; i < rows; ++i) {
+    std::vector<std::string> row{ResultLabel(r.result[i]), ResultValueText(r.result[i])};
+    if (two && i + rows < r.result.size()) {
+      row.push_back("");
+      row.push_back(ResultLabel(r.result[i + rows]));
+      row.push_back(ResultValueText(r.result[i + rows]));
     }
-    if (!t.title.empty()) {
-      out << "\n";
-      PrintWrapped(out, t.title, "", paint, kBold);
-    }
-    bool header = false;
-    for (const auto& c : t.columns) header = header || !c.label.empty();
-    std::vector<std::string> labels;
-    if (header)
-      for (const auto& c : t.columns) labels.push_back(c.label);
-    TextTable table(labels);
-    table.WrapCellsAt(kTableCellChars);
-    table.FitTo(paint.width());
-    for (size_t c = 0; c < t.columns.size(); ++c)
-      if (t.columns[c].numeric) table.AlignRight(c);
-    for (const auto& row : t.rows) {
-      std::vector<std::string> cells;
-      for (const auto& cell : row) cells.push_back(cell.text);
-      table.AddRow(std::move(cells));
-    }
-    out << table.Render();
-    for (const auto& n : t.notes) PrintWrapped(out, n, "  ", paint);
+    table.AddRow(std::move(row));
   }
+  out << table.Render();
 }
 
 void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
@@ -333,6 +267,7 @@ void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
       for (const auto& f : r.findings)
         if (f.severity == s) order.push_back(&f);
   }
+  const bool settings_below = !r.env.empty() || !r.config.empty();
   size_t shown = 0, more = 0, secondary = 0;
   bool secondary_heading = false;
   for (const Finding* f : order) {
@@ -340,7 +275,7 @@ void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
       ++secondary;
       continue;
     }
-    if (!paint.verbose() && shown >= kFindingsShown) {
+    if (shown >= paint.FindingsShown()) {
       ++more;
       continue;
     }
@@ -348,21 +283,27 @@ void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
       out << "\n" << paint(kBold, "Secondary (not what cost this job its GPU time)") << "\n";
       secondary_heading = true;
     }
-    PrintFinding(*f, out, paint, caveat, r.diagnosis.fix);
+    PrintFinding(*f, out, paint, caveat, r.diagnosis.fix, settings_below);
     ++shown;
   }
-  PrintMore(out, more, more == 1 ? "finding" : "findings", "  ", paint);
+  PrintMore(out, more, "finding", "findings", "  ", paint);
   if (secondary > 0)
     PrintWrapped(out,
-                 fmt::format("{} secondary {} (not what cost this job its GPU time); -v lists them",
-                             secondary, secondary == 1 ? "finding" : "findings"),
+                 fmt::format("{} (not what cost this job its GPU time); -v lists them",
+                             Counted(static_cast<double>(secondary), "secondary finding")),
                  "  ", paint, kDim);
 }
 
 void PrintSettings(const Report& r, std::ostream& out, const Painter& paint) {
   if (r.env.empty() && r.config.empty()) return;
   out << "\n" << paint(kBold, "Settings to paste") << "\n";
-  for (const auto& e : r.env) out << "  " << e.name << "=" << e.value << "\n";
+  // The variables once: as the env block a fragment already formats (--env-format), else as
+  // NAME=value lines.
+  bool env_block = false;
+  for (const auto& c : r.config)
+    env_block = env_block || c.kind.rfind("environment variables", 0) == 0;
+  if (!env_block || paint.verbose())
+    for (const auto& e : r.env) out << "  " << e.name << "=" << e.value << "\n";
   for (const auto& c : r.config) {
     out << "  " << paint(kDim, "# " + c.kind) << "\n";
     PrintIndented(out, c.text, "  ");
@@ -388,31 +329,36 @@ void PrintFacts(const Report& r, std::ostream& out, const Painter& paint) {
   }
 }
 
+std::string DiagnosticsCount(const DiagnosticList& d) {
+  return fmt::format("{} ({})", d.total(), Counted(static_cast<double>(d.errors()), "error"));
+}
+
 // By default one line stands for the lists a reader rarely came for: the facts (also in JSON
 // and HTML), the rules not evaluated and the diagnostics about the inputs.
 void PrintFolded(const Report& r, std::ostream& out, const Painter& paint) {
   std::vector<std::string> parts;
   if (!r.evidence.facts.empty())
-    parts.push_back(fmt::format("{} facts behind {}", r.evidence.facts.size(),
+    parts.push_back(fmt::format("{} behind {}",
+                                Counted(static_cast<double>(r.evidence.facts.size()), "fact"),
                                 !r.tables.empty() ? "these figures" : "this report"));
   if (!r.skipped.empty()) parts.push_back(SkippedRulesSummary(r.skipped.size()));
   const DiagnosticList& d = r.evidence.diagnostics;
-  if (d.total() > 0)
-    parts.push_back(fmt::format("{} {} about the inputs ({} {})", d.total(),
-                                d.total() == 1 ? "diagnostic" : "diagnostics", d.errors(),
-                                d.errors() == 1 ? "error" : "errors"));
+  if (d.total() > 0) {
+    parts.push_back(fmt::format("{} about the inputs ({})",
+                                Counted(static_cast<double>(d.total()), "diagnostic"),
+                                Counted(static_cast<double>(d.errors()), "error")));
+  }
   if (parts.empty()) return;
   // Warnings and errors about the inputs (metrics of another account, a cut file) change how
   // far the answer can be trusted: the first few are shown.
   size_t shown = 0;
   for (const auto& diag : d.kept()) {
-    if (diag.severity == DiagnosticSeverity::kNote || shown == kDiagnosticsShown) continue;
+    if (diag.severity == DiagnosticSeverity::kNote || shown == paint.DiagnosticsShown()) continue;
     if (shown++ == 0) out << "\n";
     PrintWrapped(out, FormatDiagnostic(diag), "", paint);
   }
   std::string line;
-  for (size_t i = 0; i < parts.size(); ++i)
-    line += (i == 0 ? "" : i + 1 == parts.size() ? "; " : "; ") + parts[i];
+  for (size_t i = 0; i < parts.size(); ++i) line += (i == 0 ? "" : "; ") + parts[i];
   out << "\n";
   PrintWrapped(out, line + "; -v lists them", "", paint, kDim);
 }
@@ -420,46 +366,38 @@ void PrintFolded(const Report& r, std::ostream& out, const Painter& paint) {
 void PrintDiagnostics(const Report& r, std::ostream& out, const Painter& paint) {
   const DiagnosticList& d = r.evidence.diagnostics;
   if (d.total() == 0) return;
-  out << "\n"
-      << paint(kBold, fmt::format("Diagnostics: {} ({} errors)", d.total(), d.errors())) << "\n";
+  out << "\n" << paint(kBold, "Diagnostics: " + DiagnosticsCount(d)) << "\n";
   for (const auto& diag : d.kept()) PrintWrapped(out, FormatDiagnostic(diag), "  ", paint);
-  if (d.dropped() > 0) out << fmt::format("  ... and {} more not kept\n", d.dropped());
+  if (d.dropped() > 0)
+    out << fmt::format("  ... and {} more not kept\n", Counted(double(d.dropped()), "diagnostic"));
 }
 
+// Who ran what, where and when: with -v (JSON, Markdown and HTML always carry it); the run's
+// warnings always.
 void PrintContext(const Report& r, std::ostream& out, const Painter& paint) {
   const RunContext& c = r.context;
-  out << "\n";
-  PrintWrapped(out,
-               fmt::format("feedcheck {} {} on {} at {} ({} build)", c.tool_version, c.command,
-                           c.host, c.started_at_utc, c.build_type),
-               "", paint, kDim);
-  if (!c.target.empty() && paint.verbose())
-    PrintWrapped(out, "target: " + c.target, "", paint, kDim);
+  if (paint.verbose()) {
+    out << "\n";
+    PrintWrapped(out,
+                 fmt::format("feedcheck {} {} on {} at {} ({} build)", c.tool_version, c.command,
+                             c.host, c.started_at_utc, c.build_type),
+                 "", paint, kDim);
+    if (!c.target.empty()) PrintWrapped(out, "target: " + c.target, "", paint, kDim);
+  }
+  if (!c.warnings.empty() && !paint.verbose()) out << "\n";
   for (const auto& w : c.warnings) PrintWrapped(out, "warning: " + w, "", paint, kYellow);
 }
 
-// The last word: the verdict again, and where the rest is.
-void PrintClosing(const Report& r, std::ostream& out, const Painter& paint) {
-  if (r.verdict.empty()) return;
-  PrintVerdictLine(r, out, paint);
-  if (!paint.verbose())
-    PrintWrapped(out, "-v: every finding, fact and rule; -f html -o report.html: the charts", "  ",
-                 paint, kDim);
-}
-
-}  // namespace
-
-void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) const {
-  // Server text (error codes, blob names) and input files can carry escape sequences.
-  const Report report = TerminalSafeCopy(unsafe_report);
-  Painter paint(color_, width_, verbose_);
+// The body of the report at the layout's fold level: everything but the closing lines.
+std::string Body(const Report& report, const Painter& paint) {
+  std::ostringstream out;
   PrintVerdict(report, out, paint);
   PrintDiagnosis(report, out, paint);
   PrintResult(report, out, paint);
-  PrintTables(report, out, paint);
+  PrintTerminalTables(report, out, paint);
   PrintFindings(report, out, paint);
   PrintSettings(report, out, paint);
-  if (verbose_) {
+  if (paint.verbose()) {
     PrintFacts(report, out, paint);
     PrintSkipped(report, out, paint);
     PrintDiagnostics(report, out, paint);
@@ -467,7 +405,47 @@ void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) co
     PrintFolded(report, out, paint);
   }
   PrintContext(report, out, paint);
-  PrintClosing(report, out, paint);
+  return out.str();
+}
+
+size_t LineCount(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// The last word: the verdict again (or, for a command without one, its summary line when the
+// report is long enough for the top to have scrolled away), and where the rest is.
+std::string Closing(const Report& r, const Painter& paint, size_t body_lines, bool pointer) {
+  std::ostringstream out;
+  if (!r.verdict.empty()) {
+    PrintVerdictLine(r, out, paint);
+  } else if (!r.verdict_detail.empty() && body_lines > 20) {
+    // A one-line summary ("6 problems", "2 findings") is the verdict of a command without one;
+    // a longer description (egress's setup) is not repeated.
+    std::string first = r.verdict_detail.substr(0, r.verdict_detail.find('\n'));
+    if (DisplayWidth(first) <= paint.width()) PrintWrapped(out, first, "", paint, kBold);
+  }
+  if (pointer && !paint.verbose())
+    PrintWrapped(out, "-v: every finding, fact and rule; -f html -o report.html: the charts", "  ",
+                 paint, kDim);
+  return out.str();
+}
+
+}  // namespace
+
+void TerminalReporter::Render(const Report& unsafe_report, std::ostream& out) const {
+  // Server text (error codes, blob names) and input files can carry escape sequences.
+  const Report report = TerminalSafeCopy(unsafe_report);
+  // By default, one screen: the report says less at each fold level until it fits (-v: all).
+  std::string body, closing;
+  for (int fold = 0; fold <= kMaxFold; ++fold) {
+    Painter paint(color_, width_, verbose_, fold);
+    body = Body(report, paint);
+    // A listing asked for whole (no budget) has nothing left out to point at.
+    closing = Closing(report, paint, LineCount(body), line_budget_ != 0);
+    if (verbose_ || line_budget_ == 0 || LineCount(body) + LineCount(closing) <= line_budget_)
+      break;
+  }
+  out << body << closing;
 }
 
 }  // namespace feedcheck

@@ -16,6 +16,18 @@ size_t Width(const std::string& s) {
   return n;
 }
 
+// The widest space-separated word of `text`: how narrow its column can wrap.
+size_t LongestWord(const std::string& text) {
+  size_t longest = 0, start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    longest = std::max(longest, Width(text.substr(start, end - start)));
+    start = end + 1;
+  }
+  return longest;
+}
+
 // A path wider than `limit` cut after its slashes into pieces that fit (a piece with no slash
 // to cut at stays whole).
 std::vector<std::string> SplitPath(const std::string& word, size_t limit) {
@@ -75,7 +87,7 @@ std::vector<std::string> WrapCell(const std::string& text, size_t limit, bool cu
 
 }  // namespace
 
-std::string TextTable::Render(int indent) const {
+std::string TextTable::Render(int indent, size_t* tallest_row) const {
   std::vector<size_t> widths;
   auto measure = [&](const std::vector<std::string>& row) {
     if (widths.size() < row.size()) widths.resize(row.size(), 0);
@@ -97,16 +109,42 @@ std::string TextTable::Render(int indent) const {
       for (size_t l : limit) sum += l;
       return sum;
     };
+    // First the columns a long header makes wide ("Full-rate nodes" over "8"): their header
+    // wraps onto a second line, down to its longest word and the widest cell.
+    std::vector<size_t> cell_width(columns, 0), header_floor(columns, 0);
+    for (const auto& row : rows_)
+      for (size_t i = 0; i < row.size(); ++i)
+        cell_width[i] = std::max(cell_width[i], Width(row[i]));
+    for (size_t i = 0; i < headers_.size(); ++i)
+      header_floor[i] = std::max(cell_width[i], LongestWord(headers_[i]));
     while (total() > fit_) {
-      size_t widest = 0;
+      size_t pick = columns;
+      for (size_t i = 0; i < columns; ++i)
+        if (limit[i] > header_floor[i] && (pick == columns || limit[i] > limit[pick])) pick = i;
+      if (pick == columns) break;
+      --limit[pick];
+    }
+    // Then the widest columns whose cells can wrap (a word is never cut: a column narrower than
+    // its longest word would not get narrower on screen).
+    std::vector<size_t> word_floor(columns, 0);
+    for (const auto& row : rows_)
+      for (size_t i = 0; i < row.size(); ++i)
+        word_floor[i] = std::max(word_floor[i], LongestWord(row[i]));
+    for (size_t i = 0; i < headers_.size(); ++i)
+      word_floor[i] = std::max(word_floor[i], LongestWord(headers_[i]));
+    while (total() > fit_) {
+      size_t pick = columns;
       for (size_t i = 1; i < columns; ++i)
-        if (limit[i] > limit[widest]) widest = i;
-      if (limit[widest] <= kNarrowest) break;
-      --limit[widest];
+        if (limit[i] > std::max(kNarrowest, word_floor[i]) &&
+            (pick == columns || limit[i] > limit[pick]))
+          pick = i;
+      if (pick == columns) break;
+      --limit[pick];
     }
   }
   // Each row as one or more physical lines, cells wrapped to their column's limit.
   std::vector<std::vector<std::string>> lines;
+  if (tallest_row != nullptr) *tallest_row = 0;
   for (const auto& row : rows_) {
     std::vector<std::vector<std::string>> cells;
     size_t height = 1;
@@ -114,13 +152,20 @@ std::string TextTable::Render(int indent) const {
       cells.push_back(WrapCell(row[i], fit_ > 0 || wrap_ > 0 ? limit[i] : 0, fit_ > 0));
       height = std::max(height, cells.back().size());
     }
+    if (tallest_row != nullptr) *tallest_row = std::max(*tallest_row, height);
     for (size_t h = 0; h < height; ++h) {
       std::vector<std::string> line;
       for (const auto& c : cells) line.push_back(h < c.size() ? c[h] : std::string());
       lines.push_back(std::move(line));
     }
   }
-  measure(headers_);
+  for (size_t i = 0; i < headers_.size(); ++i) {
+    std::vector<std::string> head(i + 1);
+    for (const auto& piece : WrapCell(headers_[i], fit_ > 0 ? limit[i] : 0, false)) {
+      head[i] = piece;
+      measure(head);
+    }
+  }
   for (const auto& line : lines) measure(line);
 
   std::string out;
@@ -139,7 +184,18 @@ std::string TextTable::Render(int indent) const {
     out += '\n';
   };
   if (!headers_.empty()) {
-    emit(headers_);
+    // A header wider than its column wraps too, onto as many lines as it needs.
+    std::vector<std::vector<std::string>> heads;
+    size_t height = 1;
+    for (size_t i = 0; i < headers_.size(); ++i) {
+      heads.push_back(WrapCell(headers_[i], fit_ > 0 ? limit[i] : 0, false));
+      height = std::max(height, heads.back().size());
+    }
+    for (size_t h = 0; h < height; ++h) {
+      std::vector<std::string> line;
+      for (const auto& c : heads) line.push_back(h < c.size() ? c[h] : std::string());
+      emit(line);
+    }
     std::vector<std::string> rule;
     for (size_t w : widths) rule.emplace_back(w, '-');
     emit(rule);

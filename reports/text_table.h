@@ -23,7 +23,8 @@ class TextTable {
   /// `columns` (the indent included); 0 (the default) never narrows.
   void FitTo(size_t columns) { fit_ = columns; }
   /// Rows indented by `indent` spaces, columns separated by two spaces, no trailing blanks.
-  std::string Render(int indent = 2) const;
+  /// `tallest_row`, when given, gets the most physical lines one row took (its cells wrapped).
+  std::string Render(int indent = 2, size_t* tallest_row = nullptr) const;
 
  private:
   std::vector<std::string> headers_;

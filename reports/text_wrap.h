@@ -1,6 +1,6 @@
 // Prose fitted to a terminal's width: lines cut at spaces, counted in code points (so "µs" is
-// two columns, not three), never inside a UTF-8 character. A word longer than the width (a URL,
-// a path) stays whole on its own line: better long than broken.
+// two columns, not three), never inside a UTF-8 character. A path longer than a line is cut after
+// its slashes; a URL longer than the width stays whole on its own line (a cut URL no longer opens).
 #pragma once
 
 #include <string>

@@ -37,3 +37,25 @@ TEST_CASE("format: --json with another -f is an error naming both flags", "[app]
   CHECK(message.find("--format md") != std::string::npos);
   CHECK(Choose({false, "pdf", ""}).find("unknown format 'pdf'") != std::string::npos);
 }
+
+TEST_CASE("format: -o with an extension no format has is refused, naming the flag",
+          "[app][format]") {
+  // report.pdf would otherwise get terminal text under a name that promises a PDF.
+  std::string message = Choose({false, "", "out/report.pdf"});
+  CHECK(message.rfind("error: ", 0) == 0);
+  CHECK(message.find("--output out/report.pdf") != std::string::npos);
+  CHECK(message.find(".json, .md, .html, .sarif, .txt") != std::string::npos);
+  CHECK(message.find("-f/--format") != std::string::npos);
+  // An explicit format decides: -f, or --json.
+  CHECK(Choose({false, "html", "report.pdf"}) == "html");
+  CHECK(Choose({true, "", "report.pdf"}) == "json");
+  // SARIF is a format of every report (the problems a report locates); a command's own extra
+  // format is picked by its extension too.
+  CHECK(Choose({false, "", "results.sarif"}) == "sarif");
+  CHECK(Choose({false, "", "trace.otlp", {"otlp"}}) == "otlp");
+  CHECK(Choose({false, "", "trace.otlp"}).rfind("error: ", 0) == 0);
+  CHECK(Choose({false, "", "notes.text"}) == "term");
+  CHECK(feedcheck::app::OutputExtensionProblem("report.pdf", {}).find(".pdf") != std::string::npos);
+  CHECK(feedcheck::app::OutputExtensionProblem("report.HTML", {}).empty());
+  CHECK(feedcheck::app::OutputExtensionProblem("-", {}).empty());
+}

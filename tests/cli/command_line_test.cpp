@@ -1,7 +1,10 @@
 // The command line for someone who has not read the manual: usage for a bare `feedcheck`, "did
 // you mean" for misspelt commands and flags, `version`, and the global flags in every --help.
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/run_feedcheck.h"
 
@@ -96,4 +99,93 @@ TEST_CASE("durations and sizes are taken as users type them", "[cli][usage]") {
   r = RunFeedcheck({"probe", "throughput", "http://127.0.0.1:9/x.bin", "--duration", "soon"});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err, "1h30m"));
+}
+
+TEST_CASE("-o with an unknown extension is refused before the command runs", "[cli][usage]") {
+  const std::string dir = WriteTempFile("o-ext-probe", "");  // a file: its folder is scratch
+  const std::string pdf = dir + ".report.pdf";
+  RunResult r = RunFeedcheck({"egress", "--sku", "Standard_ND96asr_v4", "-o", pdf});
+  CHECK(r.exit_code == 2);
+  INFO(r.err);
+  CHECK(Has(r.err, "--output " + pdf));
+  CHECK(Has(r.err, ".json, .md, .html, .sarif, .txt"));
+  CHECK(r.out.empty());
+  // The same before a probe ever connects.
+  RunResult probe = RunFeedcheck({"probe", "latency", "http://127.0.0.1:1/c/x", "-o", pdf});
+  CHECK(probe.exit_code == 2);
+  CHECK(Has(probe.err, "--output"));
+  CHECK(!Has(probe.err, "127.0.0.1"));  // refused at parse time: no connection was tried
+  // An explicit format writes any name; so does --json, before or after the command.
+  RunResult md = RunFeedcheck({"egress", "--sku", "Standard_ND96asr_v4", "-f", "md", "-o", pdf});
+  CHECK(md.exit_code == 0);
+  RunResult json = RunFeedcheck({"egress", "--sku", "Standard_ND96asr_v4", "-o", pdf, "--json"});
+  CHECK(json.exit_code == 0);
+}
+
+TEST_CASE("each command's --help ends with examples that run as printed", "[cli][usage]") {
+  const std::string top = FEEDCHECK_SOURCE_DIR;
+  const std::string scratch = WriteTempFile("help-example-out", "");
+  for (const char* command :
+       {"egress", "plan", "probe throughput", "probe latency", "probe list", "probe smallfiles",
+        "probe disk", "probe nic", "cleanup", "advise", "lint", "rules list", "rules validate",
+        "facts list", "report", "preflight", "postmortem", "compare", "analyze"}) {
+    std::vector<std::string> args;
+    std::istringstream words(command);
+    for (std::string w; words >> w;) args.push_back(w);
+    args.push_back("--help");
+    RunResult help = RunFeedcheck(args);
+    INFO(command << ":\n" << help.out);
+    REQUIRE(help.exit_code == 0);
+    const size_t at = help.out.rfind("Examples:\n");
+    REQUIRE(at != std::string::npos);
+    // Two or three, and nothing after them.
+    std::istringstream lines(help.out.substr(at + 10));
+    std::vector<std::string> examples;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.empty()) continue;  // CLI11 ends the help with a blank line
+      REQUIRE(line.rfind("  feedcheck ", 0) == 0);
+      examples.push_back(line.substr(2));
+    }
+    CHECK(examples.size() >= 2);
+    CHECK(examples.size() <= 3);
+    // Those that need no Azure account or saved file run from the top directory as printed
+    // (a report file goes to scratch instead).
+    for (const std::string& example : examples) {
+      if (Has(example, "ACCOUNT") || Has(example, ".json ") || Has(example, "probe ") ||
+          Has(example, "my-rules") || Has(example, ".json\n") ||
+          example.substr(example.size() - 5) == ".json")
+        continue;
+      std::vector<std::string> run;
+      std::istringstream in(example.substr(10));
+      for (std::string w; in >> w;) run.push_back(w);
+      for (size_t i = 0; i + 1 < run.size(); ++i)
+        if (run[i] == "-o") run[i + 1] = scratch + "." + run[i + 1];
+      RunResult r = RunFeedcheckIn(top, run);
+      INFO(example << "\n" << r.err);
+      CHECK((r.exit_code == 0 || r.exit_code == 1));
+    }
+  }
+}
+
+TEST_CASE("a probe on a terminal shows its progress against the time budget", "[cli][usage]") {
+  // script(1) gives the probe a terminal on stderr; the disk probe needs no server.
+  const std::string dir = WriteTempFile("progress-probe-marker", "") + ".dir";
+  const std::string bin = std::string(FEEDCHECK_BINARY_DIR) + "/feedcheck";
+  const std::string cmd = "mkdir -p '" + dir + "' && script -qec \"'" + bin + "' probe disk '" +
+                          dir + "' --file-size 16MiB --duration 5s\" /dev/null 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+  CHECK(pclose(pipe) == 0);
+  INFO(out);
+  CHECK(Has(out, "% of 5 s, at most "));
+  CHECK(Has(out, " left]"));
+  // Without a terminal (a pipe, a CI log) no progress line at all.
+  RunResult piped =
+      RunFeedcheck({"probe", "disk", dir, "--file-size", "16MiB", "--duration", "5s"});
+  CHECK(piped.exit_code == 0);
+  CHECK(!Has(piped.err, "left]"));
 }

@@ -169,7 +169,7 @@ TEST_CASE("causes charged only the idle time they coincided with, claims checked
       Postmortem("head-404-optional-upload-timeout",
                  {"--sku", "Standard_ND96asr_v4", "--nodes", "1", "--region", "eastus"}, "term");
   REQUIRE(late.exit_code == 0);
-  CHECK(late.out.find("Verdict: NONE FOUND") != std::string::npos);
+  CHECK(late.out.find("Verdict: NO STORAGE BOTTLENECK, CONFIRMED") != std::string::npos);
   CHECK(late.out.find("before the upload that failed: they did not end the job") !=
         std::string::npos);
   CHECK(late.out.find("The output upload failed") != std::string::npos);

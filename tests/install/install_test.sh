@@ -55,6 +55,8 @@ check_installed "$work/prefix/bin/feedcheck" "$work/prefix"
 check_stripped "$work/prefix/bin/feedcheck"
 [[ -f "$work/prefix/share/feedcheck/data/vm_sizes.yaml" ]] || fail "no data/ in the prefix"
 [[ -f "$work/prefix/share/doc/feedcheck/README.md" ]] || fail "no README in the prefix"
+[[ -f "$work/prefix/share/bash-completion/completions/feedcheck" ]] ||
+  fail "no bash completion in the prefix"
 
 # 2. The Debian packages (cpack installs from the build, it does not build).
 cpack --config "$build/CPackConfig.cmake" -B "$work/pkg" >"$work/cpack.log" 2>&1 ||
@@ -71,7 +73,7 @@ for f in ./usr/bin/feedcheck ./usr/share/feedcheck/data/vm_sizes.yaml \
   grep -q " $f\$" <<<"$contents" || fail "$f is not in $(basename "$deb")"
 done
 grep -q "./usr/share/feedcheck/rules/.*\.yaml$" <<<"$contents" || fail "no rules in the package"
-grep -q "feedcheck-mpi" <<<"$contents" && fail "feedcheck-mpi belongs in its own package"
+grep -q "/bin/feedcheck-mpi" <<<"$contents" && fail "feedcheck-mpi belongs in its own package"
 dpkg-deb -x "$deb" "$work/root"
 check_installed "$work/root/usr/bin/feedcheck" "$work/root/usr"
 check_stripped "$work/root/usr/bin/feedcheck"

@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/evidence_json.h"
+#include "reports/json_reporter.h"
 #include "tests/reports/sample_report.h"
 
 using namespace feedcheck;
@@ -187,4 +189,25 @@ TEST_CASE("a newer schema_version is read with a warning", "[reports][json]") {
   REQUIRE(ReportFromJson(j, "new.json", &back, &diags));
   CHECK(diags.errors() == 0);
   CHECK(diags.total() == 1);
+}
+
+TEST_CASE("the JSON document puts schema_version, verdict and result first", "[reports][json]") {
+  Report sample = testing::MakeSampleReport(5);
+  std::ostringstream out;
+  JsonReporter().Render(sample, out);
+  const std::string text = out.str();
+  const size_t schema = text.find("\"schema_version\"");
+  const size_t verdict = text.find("\"verdict\"");
+  const size_t result = text.find("\"result\"");
+  // The first three keys, in this order, before any other (the text a person or `head` reads).
+  CHECK(schema == text.find('"'));
+  CHECK(schema < verdict);
+  CHECK(verdict < result);
+  for (const char* later : {"\"kind\"", "\"title\"", "\"findings\"", "\"evidence\"", "\"context\"",
+                            "\"verdict_level\""}) {
+    INFO(later);
+    CHECK(text.find(later) > result);
+  }
+  // The result keeps the order the run showed its values in.
+  CHECK(text.find("\"gpu_idle_fraction\"") < text.find("\"cause\""));
 }

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/support/subprocess.h"
 
@@ -165,6 +166,30 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
     CHECK(page.find("<h2>Charts</h2>") < page.find("<h2>Findings</h2>"));
     CHECK(page.find("not drawn: this result has no <code>probe.") == std::string::npos);
     CHECK(page.find("account egress limit") != std::string::npos);
+
+    // The terminal report of the same run fits one screen of 100 columns: the verdict, the top
+    // findings with their cost, ending with the verdict again and where the rest is.
+    CommandResult term = RunCommand("timeout -s KILL 120 env COLUMNS=100 " + Env() +
+                                    ShellQuote(Bin("feedcheck")) + " preflight " + ShellQuote(url) +
+                                    " --sku Standard_ND96asr_v4 --nodes 12" + budget);
+    INFO(term.err << term.out);
+    CHECK(term.exit_code == 1);
+    std::istringstream lines(term.out);
+    std::vector<std::string> shown;
+    for (std::string line; std::getline(lines, line);) {
+      size_t columns = 0;
+      for (unsigned char ch : line) columns += (ch & 0xC0) != 0x80;
+      INFO(line);
+      if (columns > 100) CHECK(line.find("://") != std::string::npos);  // only a long URL
+      shown.push_back(line);
+    }
+    CHECK(shown.size() <= 40);  // it printed 203 lines once, then 72
+    REQUIRE(shown.size() >= 3);
+    CHECK(shown[1] == "Verdict: WILL STARVE THE GPUS");
+    CHECK(shown[shown.size() - 2] == "Verdict: WILL STARVE THE GPUS");
+    CHECK(shown.back().find("-v: every finding") != std::string::npos);
+    CHECK(term.out.find("CRITICAL") != std::string::npos);
+    CHECK(term.out.find("[requests-beyond-account]") != std::string::npos);
 
     CommandResult critical = Preflight(
         url, "--sku Standard_ND96asr_v4 --nodes 12" + budget + "--probes list,latency --json");

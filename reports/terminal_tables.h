@@ -1,0 +1,17 @@
+// A report's tables on a terminal: aligned columns when they fit the width, else one record per
+// row (the short cells on one line, each long cell wrapped under it with its column's label), so
+// a table never runs off the screen or wraps a sentence into a column 17 characters wide.
+#pragma once
+
+#include <ostream>
+
+#include "reports/report.h"
+#include "reports/terminal_layout.h"
+
+namespace feedcheck {
+
+/// Every table of `report` as the layout allows: a folded table as one line counting its rows
+/// (unless -v), at most RowsShown() rows and NotesShown() notes of the others.
+void PrintTerminalTables(const Report& report, std::ostream& out, const TerminalLayout& paint);
+
+}  // namespace feedcheck

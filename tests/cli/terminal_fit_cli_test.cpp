@@ -1,0 +1,202 @@
+// The default terminal report of each judging command (postmortem, analyze, advise, lint,
+// egress, plan) on the bundled inputs: one screen (at most 40 lines), every line within
+// $COLUMNS (100 and 80), valid UTF-8, ending with the verdict (when the command has one) and the
+// line that says where the rest is; -v says more. Preflight's is checked against Azurite in
+// tests/workflows/preflight_azurite_test.cpp.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli/run_feedcheck.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string Source(const std::string& path) {
+  return std::string(FEEDCHECK_SOURCE_DIR) + "/" + path;
+}
+
+bool ValidUtf8(const std::string& s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    auto b = static_cast<unsigned char>(s[i]);
+    size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+    i += n;
+  }
+  return true;
+}
+
+size_t Columns(const std::string& line) {
+  size_t n = 0;
+  for (unsigned char c : line) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+struct Shape {
+  size_t lines = 0;
+  size_t widest = 0;
+  std::string last, verdict_line;
+};
+
+// Checks the screen rules on `out` for `columns` and returns its shape. Config fragments are
+// printed as they are pasted, never re-flowed: `verbatim_ok` lets their lines run over.
+Shape CheckFits(const std::string& out, size_t columns, bool verbatim_ok = false) {
+  REQUIRE(ValidUtf8(out));
+  Shape s;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    ++s.lines;
+    s.widest = std::max(s.widest, Columns(line));
+    INFO(columns << " columns: '" << line << "'");
+    // Only a URL longer than a line may run over (a path is cut after a slash).
+    if (Columns(line) > columns && !verbatim_ok) CHECK(line.find("://") != std::string::npos);
+    if (line.rfind("Verdict: ", 0) == 0) s.verdict_line = line;
+    s.last = line;
+  }
+  CHECK(s.lines <= 40);
+  CHECK(s.last.find("-v: every finding, fact and rule") != std::string::npos);
+  return s;
+}
+
+struct Case {
+  std::vector<std::string> args;
+  bool has_verdict;
+};
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases = {
+      {{"postmortem", Source("tests/data/joblogs/job-demo")}, true},
+      {{"analyze", Source("tests/data/joblogs/job-demo")}, false},
+      {{"egress", "--sku", "Standard_ND96asr_v4", "--region", "eastus", "--nodes", "12"}, false},
+      {{"plan", "--bytes", "1TB", "--mean-file-bytes", "500KB", "--sku", "Standard_ND96asr_v4",
+        "--nodes", "12", "--region", "eastus"},
+       false},
+  };
+  for (const auto& e : fs::directory_iterator(Source("examples")))
+    if (e.path().extension() == ".yaml")
+      cases.push_back({{"advise", "--profile", e.path().string()}, false});
+  for (const auto& e : fs::directory_iterator(Source("examples/jobs")))
+    if (e.path().extension() == ".yml") {
+      cases.push_back({{"lint", e.path().string()}, false});
+      cases.push_back(
+          {{"lint", e.path().string(), "--profile", Source("examples/small-files-multi-epoch.yaml"),
+            "--region", "eastus", "--sku", "Standard_ND96asr_v4"},
+           false});
+    }
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("each judging command's terminal report fits one screen", "[cli][terminal]") {
+  for (const char* columns : {"100", "80"}) {
+    setenv("COLUMNS", columns, 1);
+    for (const Case& c : Cases()) {
+      std::vector<std::string> args = {"--fail-on", "never"};
+      args.insert(args.end(), c.args.begin(), c.args.end());
+      RunResult r = RunFeedcheck(args);
+      std::string command;
+      for (const auto& a : c.args) command += a + " ";
+      INFO(columns << " columns: feedcheck " << command << "\n" << r.out << r.err);
+      REQUIRE(r.exit_code == 0);
+      // At 100 columns every line fits; at 80 a BlobFuse2 fragment's line may not (pasted as is).
+      Shape shape =
+          CheckFits(r.out, std::stoul(columns), c.args[0] == "advise" && columns[0] == '8');
+      // The verdict again, at the end, when the command has one.
+      if (c.has_verdict) {
+        CHECK(!shape.verdict_line.empty());
+        CHECK(r.out.rfind(shape.verdict_line) > r.out.size() / 2);
+      }
+      // -v says more: every fact, every rule not evaluated.
+      RunResult verbose = RunFeedcheck([&] {
+        std::vector<std::string> v = args;
+        v.insert(v.begin(), "-v");
+        return v;
+      }());
+      CHECK(verbose.out.size() > r.out.size());
+    }
+  }
+  unsetenv("COLUMNS");
+}
+
+TEST_CASE("every bundled job's post-mortem and analysis fit one screen", "[cli][terminal]") {
+  setenv("COLUMNS", "100", 1);
+  size_t jobs = 0;
+  for (const auto& e : fs::directory_iterator(Source("tests/data/joblogs"))) {
+    if (!e.is_directory() || e.path().filename() == "profiles") continue;
+    ++jobs;
+    for (const char* command : {"postmortem", "analyze"}) {
+      RunResult r = RunFeedcheck({"--fail-on", "never", command, e.path().string()});
+      INFO(command << " " << e.path().string() << "\n" << r.out << r.err);
+      CHECK(r.exit_code == 0);
+      CheckFits(r.out, 100);
+    }
+  }
+  CHECK(jobs > 40);
+  unsetenv("COLUMNS");
+}
+
+TEST_CASE("a listing asked for whole is not cut to a screen", "[cli][terminal]") {
+  setenv("COLUMNS", "100", 1);
+  RunResult facts = RunFeedcheck({"facts", "list"});
+  CHECK(facts.out.find("-v lists them") == std::string::npos);
+  CHECK(facts.out.find("node.local_disk_bytes") != std::string::npos);
+  RunResult all = RunFeedcheck({"egress", "--all"});
+  CHECK(all.out.find("Standard_D4s_v5") != std::string::npos);
+  CHECK(all.out.find("more rows") == std::string::npos);
+  // Its columns still fit: the long headers wrap onto a second line.
+  std::istringstream in(all.out);
+  std::string line;
+  while (std::getline(in, line)) CHECK(Columns(line) <= 100);
+  unsetenv("COLUMNS");
+}
+
+TEST_CASE("quotes cut at a character: every format stays valid UTF-8", "[cli][terminal][utf8]") {
+  // A job whose logs put "µ" (0xC2 0xB5) right at the points quotes are cut: a setting's value
+  // at byte 256, an error code at byte 128, a malformed line at 160 characters.
+  const fs::path job = fs::path(WriteTempFile("utf8-job-marker", "")).parent_path() / "utf8-job";
+  const fs::path logs = job / "system_logs" / "data_capability";
+  fs::create_directories(logs);
+  const std::string micro = "\xC2\xB5";
+  std::string value(255, 'a');
+  value += micro + std::string(40, 'b');
+  std::string rslex =
+      "2024-05-01T09:52:01.400040Z  INFO rslex::settings: RSLEX_DOWNLOADER_THREADS set in "
+      "environment, using: " +
+      value + " threads=16\n";
+  rslex += "2024-05-01T09:52:02.000000Z  INFO rslex::x: close time.busy=1ms time.idle=9.50" +
+           micro + "s";
+  for (int i = 0; i < 200; ++i) rslex += micro;
+  rslex += "\ngarbage line " + std::string(146, 'x');
+  for (int i = 0; i < 10; ++i) rslex += micro;
+  rslex += " tail\n";
+  std::string code(107, 'S');
+  for (int i = 0; i < 4; ++i) code += micro;
+  const std::string capability =
+      "INFO 2024-05-01 09:52:01,112 sdk_logger.py:44 [28] - ActivityStarted, download\n"
+      "ERROR 2024-05-01 09:55:00,000 data_capability.py:318 [28] - Error Code: "
+      "ScriptExecution." +
+      code + ", more text\n";
+  std::ofstream(logs / "rslex.log.2024-05-01-09", std::ios::binary) << rslex;
+  std::ofstream(logs / "data-capability.log", std::ios::binary) << capability;
+  for (const char* command : {"postmortem", "analyze"})
+    for (const char* format : {"term", "json", "md", "html"}) {
+      RunResult r = RunFeedcheck({"-v", "--fail-on", "never", command, job.string(), "-f", format});
+      INFO(command << " -f " << format << "\n" << r.err);
+      CHECK(r.exit_code == 0);
+      CHECK(ValidUtf8(r.out));
+      CHECK(ValidUtf8(r.err));
+      // The cut values are quoted (the test reached the cut points).
+      CHECK(r.out.find(std::string(200, 'a')) != std::string::npos);
+      CHECK(r.out.find("ScriptExecution.SSSS") != std::string::npos);
+    }
+}
