@@ -118,6 +118,11 @@ double CoincidentGpuS(const Finding& f, const IdlePools& pools) {
   return Draw(f.bottleneck, &copy);
 }
 
+IdlePools LeftAfter(Bottleneck symptom, IdlePools pools) {
+  Draw(symptom, &pools);
+  return pools;
+}
+
 double AllocateShares(const Finding* cause, std::vector<Finding>* findings, IdlePools pools) {
   double total = 0;
   auto give = [&](Finding* f) {

@@ -62,6 +62,11 @@ IdlePools PoolsOf(const GpuTimeLost& gpu, const FactSet& facts,
 /// idle time of nodes never refused.
 double CoincidentGpuS(const Finding& f, const IdlePools& pools);
 
+/// The pools left once a cause that no finding carries (a verdict the diagnosis reached itself:
+/// a blob or partition target, throttling whose limit is unknown) has drawn what its symptom
+/// coincided with, so the findings after it cannot claim the same GPU-seconds again.
+IdlePools LeftAfter(Bottleneck symptom, IdlePools pools);
+
 /// Gives each finding its own share: `cause` (may be null) first, then the other primary
 /// findings in order, then secondary findings whose note states a cost; each draws from the
 /// pools what earlier ones left. Secondary findings without a cost get 0. Sets impact_gpu_s

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "analyzers/text_util.h"
+#include "core/bottleneck.h"
 #include "core/units.h"
 
 namespace feedcheck::diagnosis {
@@ -63,8 +64,14 @@ std::vector<std::string> ContradictedClaims(const Report& r) {
   const Evidence& ev = r.evidence;
   // Shares: every GPU-second goes to one finding at most.
   double shares = 0;
-  for (const auto& f : r.findings)
+  bool cause_is_a_finding = false;
+  for (const auto& f : r.findings) {
     if (f.impact_gpu_s > 0) shares += f.impact_gpu_s;
+    cause_is_a_finding |= !f.secondary && BottleneckName(f.bottleneck) == d.cause;
+  }
+  // A verdict the diagnosis reached itself (a blob or partition target, a node that read
+  // nothing) holds its GPU time beside the findings', not inside one of them.
+  if (!cause_is_a_finding && d.attributed_gpu_s > 0) shares += d.attributed_gpu_s;
   if (d.gpu.known && shares > d.gpu.lost_gpu_s + 1)
     out.push_back(fmt::format("the findings' costs sum to {:.0f} GPU-s, past the {:.0f} lost",
                               shares, d.gpu.lost_gpu_s));

@@ -503,7 +503,11 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   }
   // Each finding's own share of the idle time: the cause first; never more than was lost.
   if (gpu.known) {
-    AllocateShares(cause, &findings, pools);
+    // A throttling verdict no finding carries (blob or partition target, limit unknown) holds
+    // the refused time itself: the findings share what it left.
+    const bool throttle_verdict = busy_unexplained && d.attributed_gpu_s > 0 && rule_id.empty();
+    AllocateShares(cause, &findings,
+                   throttle_verdict ? LeftAfter(Bottleneck::kRequestRate, pools) : pools);
     if (!rule_id.empty() && d.attributed_gpu_s >= 0)
       for (const auto& f : findings)
         if (f.rule_id == rule_id) d.attributed_gpu_s = f.impact_gpu_s;

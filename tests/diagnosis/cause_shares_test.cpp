@@ -199,6 +199,30 @@ TEST_CASE("claims the run's own evidence contradicts are found", "[diagnosis][cl
   CHECK(ContradictedClaims(ok).size() == 1);
 }
 
+TEST_CASE("a verdict no finding carries holds its time beside the findings'",
+          "[diagnosis][shares]") {
+  // A blob target's refused time, and a small-files finding claiming the same minutes again.
+  Report r;
+  r.diagnosis.gpu = Mount(1000, 0);
+  r.diagnosis.cause = "blob or partition target";
+  r.diagnosis.confidence = "likely";
+  r.diagnosis.attributed_gpu_s = 1000;
+  r.findings = {Of("small", Bottleneck::kSmallFiles)};
+  r.findings[0].impact_gpu_s = 1000;
+  REQUIRE(ContradictedClaims(r).size() == 1);
+  CHECK(ContradictedClaims(r)[0].find("sum to 2000 GPU-s, past the 1000 lost") !=
+        std::string::npos);
+  // The findings share what the verdict left.
+  IdlePools pools;
+  pools.mount_throttled_gpu_s = 1000;
+  pools.throttle_times_known = true;
+  IdlePools left = LeftAfter(Bottleneck::kRequestRate, pools);
+  CHECK(left.Total() == 0);
+  r.findings[0].impact_gpu_s = AllocateShares(nullptr, &r.findings, left);
+  CHECK(r.findings[0].impact_gpu_s == 0);
+  CHECK(ContradictedClaims(r).empty());
+}
+
 TEST_CASE("throttled with the account far below its limits: a blob or partition target",
           "[diagnosis][partition]") {
   FactSet f;
