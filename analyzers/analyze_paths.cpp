@@ -14,7 +14,6 @@
 #include <system_error>
 #include <utility>
 
-#include "core/diagnostic_codes.h"
 #include "analyzers/azure_monitor_metrics.h"
 #include "analyzers/clock_offset.h"
 #include "analyzers/correlation.h"
@@ -31,6 +30,7 @@
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 #include "analyzers/tracing_line.h"
+#include "core/diagnostic_codes.h"
 
 namespace feedcheck::analyzers {
 
@@ -322,13 +322,14 @@ std::map<InputFormat, std::vector<std::string>> SniffAll(const AnalyzeRequest& r
         result->skipped.push_back(
             {c.path, head.empty() ? "empty or unreadable" : "format not recognised"});
         if (c.explicit_file)
-          result->evidence.diagnostics.Add({codes::kFormatNotRecognised,
-                                            DiagnosticSeverity::kWarning,
-                                            fmt::format("format not recognised (use --input-format {})",
-                                                        fmt::join(FormatNames(), "|")),
-                                            {c.path, 0, 0},
-                                            "analyze",
-                                            ""});
+          result->evidence.diagnostics.Add(
+              {codes::kFormatNotRecognised,
+               DiagnosticSeverity::kWarning,
+               fmt::format("format not recognised (use --input-format {})",
+                           fmt::join(FormatNames(), "|")),
+               {c.path, 0, 0},
+               "analyze",
+               ""});
         continue;
       }
     }

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <thread>
 
-#include "core/diagnostic_codes.h"
 #include "app/fleet_job.h"
 #include "app/fleet_totals.h"
+#include "core/diagnostic_codes.h"
 
 namespace feedcheck::app {
 namespace {

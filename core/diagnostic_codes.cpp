@@ -383,8 +383,7 @@ constexpr std::array kCodes = {
                        "A job folder of a fleet could not be diagnosed",
                        "Run feedcheck postmortem on that folder alone: it says what is missing; "
                        "the rest of the fleet is reported."},
-    DiagnosticCodeInfo{codes::kNotAJob, "NotAJob", kNote,
-                       "A subfolder of a fleet holds no job",
+    DiagnosticCodeInfo{codes::kNotAJob, "NotAJob", kNote, "A subfolder of a fleet holds no job",
                        "Nothing to do unless it is a job: then check its layout (logs under "
                        "system_logs/ or a data-capability.log)."},
     DiagnosticCodeInfo{codes::kJobWarnings, "JobWarnings", kNote,

@@ -10,13 +10,13 @@
 #include <random>
 #include <thread>
 
+#include "core/diagnostic_codes.h"
 #include "core/latency_histogram.h"
 #include "core/plural.h"
 #include "core/redact.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/dataset_shape.h"
-#include "core/diagnostic_codes.h"
 #include "transport/http_errors.h"
 #include "transport/list_blobs_xml.h"
 

@@ -14,12 +14,12 @@
 #include <random>
 #include <thread>
 
+#include "core/diagnostic_codes.h"
 #include "core/redact.h"
 #include "core/smallfile_fit.h"
 #include "probes/budget_tracker.h"
 #include "probes/cleanup_registry.h"
 #include "probes/list_probe.h"
-#include "core/diagnostic_codes.h"
 #include "transport/answer_check.h"
 #include "transport/http_errors.h"
 #include "transport/list_blobs_xml.h"

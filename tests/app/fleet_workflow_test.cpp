@@ -11,9 +11,9 @@
 #include <set>
 #include <sstream>
 
-#include "core/diagnostic_codes.h"
 #include "app/compare_workflow.h"
 #include "app_test_support.h"
+#include "core/diagnostic_codes.h"
 #include "reports/report_json.h"
 #include "reports/reporter.h"
 #include "reports/text_wrap.h"
