@@ -2,43 +2,13 @@
 
 #include <string>
 
+#include "reports/json_fields.h"
+
 namespace feedcheck {
 
 using nlohmann::json;
 
-namespace {
-
-double Num(const json& j, const char* key, double fallback) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
-}
-
-std::string Text(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-bool Flag(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_boolean() && it->get<bool>();
-}
-
-std::vector<std::string> Texts(const json& j, const char* key) {
-  std::vector<std::string> out;
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const auto& v : *it)
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
-
-const json& Object(const json& j, const char* key) {
-  static const json kEmpty = json::object();
-  auto it = j.find(key);
-  return it != j.end() && it->is_object() ? *it : kEmpty;
-}
-
-}  // namespace
+using namespace json_fields;  // lenient readers of a saved file
 
 json DiagnosisToJson(const DiagnosisSummary& d) {
   const GpuTimeLost& g = d.gpu;

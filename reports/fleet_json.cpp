@@ -3,56 +3,19 @@
 #include <algorithm>
 #include <string>
 
+#include "reports/json_fields.h"
+
 namespace feedcheck {
 
 using nlohmann::json;
 
 namespace {
 
+using namespace json_fields;
+
 // Unknown (< 0) is null, so a script never sums a -1.
 json Known(double v) { return v < 0 ? json(nullptr) : json(v); }
 json Known(int v) { return v < 0 ? json(nullptr) : json(v); }
-
-double Num(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : -1;
-}
-
-int Int(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<int>() : -1;
-}
-
-std::string Text(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-bool Flag(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_boolean() && it->get<bool>();
-}
-
-std::vector<std::string> Texts(const json& j, const char* key) {
-  std::vector<std::string> out;
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const auto& v : *it)
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
-
-const json& Array(const json& j, const char* key) {
-  static const json kEmpty = json::array();
-  auto it = j.find(key);
-  return it != j.end() && it->is_array() ? *it : kEmpty;
-}
-
-const json& Object(const json& j, const char* key) {
-  static const json kEmpty = json::object();
-  auto it = j.find(key);
-  return it != j.end() && it->is_object() ? *it : kEmpty;
-}
 
 json JobToJson(const FleetJob& r) {
   json j = {{"job", r.job},
@@ -88,11 +51,11 @@ FleetJob JobFromJson(const json& j) {
   r.path = Text(j, "path");
   r.diagnosed = Flag(j, "diagnosed");
   r.problem = Text(j, "problem");
-  r.nodes = Int(j, "nodes");
-  r.gpus = Int(j, "gpus");
-  r.duration_s = Num(j, "duration_s");
-  r.gpu_lost_gpu_s = Num(j, "gpu_lost_gpu_s");
-  r.cause_gpu_s = Num(j, "cause_gpu_s");
+  r.nodes = Int(j, "nodes", -1);
+  r.gpus = Int(j, "gpus", -1);
+  r.duration_s = Num(j, "duration_s", -1);
+  r.gpu_lost_gpu_s = Num(j, "gpu_lost_gpu_s", -1);
+  r.cause_gpu_s = Num(j, "cause_gpu_s", -1);
   r.cause = Text(j, "cause");
   r.confidence = Text(j, "confidence");
   r.verdict_level = Text(j, "verdict_level");
@@ -101,11 +64,11 @@ FleetJob JobFromJson(const json& j) {
   r.fix_title = Text(fix, "title");
   r.fix = Text(fix, "advice");
   r.fix_buys = Text(fix, "buys");
-  r.won_back_gpu_s = Num(fix, "won_back_gpu_s");
+  r.won_back_gpu_s = Num(fix, "won_back_gpu_s", -1);
   r.won_back_estimated = Flag(fix, "won_back_estimated");
-  r.won_back_usd = Num(fix, "won_back_usd_estimate");
+  r.won_back_usd = Num(fix, "won_back_usd_estimate", -1);
   r.accounts = Texts(j, "accounts");
-  r.lost_usd = Num(j, "lost_usd_estimate");
+  r.lost_usd = Num(j, "lost_usd_estimate", -1);
   return r;
 }
 
@@ -167,25 +130,26 @@ FleetSummary FleetFromJson(const json& j) {
   f.present = true;
   f.root = Text(j, "root");
   f.layout = Text(j, "layout");
-  f.workers = std::max(0, Int(j, "workers"));
+  f.workers = std::max(0, Int(j, "workers", -1));
   f.skipped = Texts(j, "skipped");
   for (const auto& r : Array(j, "jobs"))
     if (r.is_object()) f.jobs.push_back(JobFromJson(r));
   const json& t = Object(j, "totals");
-  f.diagnosed = std::max(0, Int(t, "diagnosed"));
-  f.not_diagnosed = std::max(0, Int(t, "not_diagnosed"));
-  f.with_gpu_samples = std::max(0, Int(t, "with_gpu_samples"));
-  f.gpu_lost_gpu_s = std::max(0.0, Num(t, "gpu_lost_gpu_s"));
-  f.won_back_gpu_s = std::max(0.0, Num(t, "won_back_gpu_s"));
+  f.diagnosed = std::max(0, Int(t, "diagnosed", -1));
+  f.not_diagnosed = std::max(0, Int(t, "not_diagnosed", -1));
+  f.with_gpu_samples = std::max(0, Int(t, "with_gpu_samples", -1));
+  f.gpu_lost_gpu_s = std::max(0.0, Num(t, "gpu_lost_gpu_s", -1));
+  f.won_back_gpu_s = std::max(0.0, Num(t, "won_back_gpu_s", -1));
   const json& price = Object(t, "price");
-  f.gpu_hour_price_usd = Num(price, "gpu_hour_usd");
+  f.gpu_hour_price_usd = Num(price, "gpu_hour_usd", -1);
   f.price_note = Text(price, "note");
-  f.lost_usd = Num(t, "lost_usd_estimate");
-  f.won_back_usd = Num(t, "won_back_usd_estimate");
+  f.lost_usd = Num(t, "lost_usd_estimate", -1);
+  f.won_back_usd = Num(t, "won_back_usd_estimate", -1);
   for (const auto& c : Array(t, "by_cause")) {
     if (!c.is_object()) continue;
-    f.causes.push_back({Text(c, "cause"), std::max(0, Int(c, "jobs")),
-                        std::max(0.0, Num(c, "gpu_lost_gpu_s")), Num(c, "lost_usd_estimate")});
+    f.causes.push_back({Text(c, "cause"), std::max(0, Int(c, "jobs", -1)),
+                        std::max(0.0, Num(c, "gpu_lost_gpu_s", -1)),
+                        Num(c, "lost_usd_estimate", -1)});
   }
   for (const auto& x : Array(t, "fixes")) {
     if (!x.is_object()) continue;
@@ -194,9 +158,9 @@ FleetSummary FleetFromJson(const json& j) {
     fix.title = Text(x, "title");
     fix.fix = Text(x, "advice");
     fix.jobs = Texts(x, "jobs");
-    fix.estimated_jobs = std::max(0, Int(x, "estimated_jobs"));
-    fix.won_back_gpu_s = std::max(0.0, Num(x, "won_back_gpu_s"));
-    fix.won_back_usd = Num(x, "won_back_usd_estimate");
+    fix.estimated_jobs = std::max(0, Int(x, "estimated_jobs", -1));
+    fix.won_back_gpu_s = std::max(0.0, Num(x, "won_back_gpu_s", -1));
+    fix.won_back_usd = Num(x, "won_back_usd_estimate", -1);
     f.fixes.push_back(std::move(fix));
   }
   for (const auto& a : Array(t, "accounts")) {
@@ -206,8 +170,8 @@ FleetSummary FleetFromJson(const json& j) {
     acc.jobs = Texts(a, "jobs");
     acc.throttled_jobs = Texts(a, "throttled_jobs");
     acc.causes = Texts(a, "causes");
-    acc.throttled_gpu_s = std::max(0.0, Num(a, "throttled_gpu_s"));
-    acc.lost_usd = Num(a, "lost_usd_estimate");
+    acc.throttled_gpu_s = std::max(0.0, Num(a, "throttled_gpu_s", -1));
+    acc.lost_usd = Num(a, "lost_usd_estimate", -1);
     acc.finding = Text(a, "finding");
     f.accounts.push_back(std::move(acc));
   }
