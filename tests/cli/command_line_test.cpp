@@ -101,7 +101,7 @@ TEST_CASE("durations and sizes are taken as users type them", "[cli][usage]") {
   CHECK(Has(r.err, "1h30m"));
 }
 
-TEST_CASE("-o with an unknown extension is refused before the command runs", "[cli][usage]") {
+TEST_CASE("an -o with an unknown extension is refused before the command runs", "[cli][usage]") {
   const std::string dir = WriteTempFile("o-ext-probe", "");  // a file: its folder is scratch
   const std::string pdf = dir + ".report.pdf";
   RunResult r = RunFeedcheck({"egress", "--sku", "Standard_ND96asr_v4", "-o", pdf});
