@@ -227,6 +227,20 @@ TEST_CASE("postmortem: a setting in the job's job.yml drives a finding, naming j
   CHECK(from_json->provenance.source.find("environment_variables.RSLEX_DOWNLOADER_THREADS") !=
         std::string::npos);
 
+  // A definition that is a link out of the folder is not read (it could point at any file).
+  {
+    const std::string outside = WriteTempFile("outside-job.json",
+                                              "{\"environment_variables\": "
+                                              "{\"RSLEX_DOWNLOADER_THREADS\": \"8\"}}");
+    std::filesystem::remove(bare.job_dir + "/job.json");
+    std::filesystem::create_symlink(outside, bare.job_dir + "/job.json");
+    Outcome linked = RunPostmortem(bare);
+    REQUIRE(linked.has_report);
+    CHECK_FALSE(linked.report.evidence.facts.Find("runtime.setting.RSLEX_DOWNLOADER_THREADS"));
+    CHECK(HasDiagnostic(linked.diagnostics, codes::kNotRead, "a link out of the folder"));
+    std::filesystem::remove(bare.job_dir + "/job.json");
+  }
+
   // A broken definition is a warning naming file:line; the logs are still read.
   { std::ofstream(bare.job_dir + "/job.json") << "{\n  \"environment_variables\": {\n}}}\n"; }
   Outcome broken = RunPostmortem(bare);
