@@ -117,15 +117,14 @@ void AddJobSettings(const std::vector<std::string>& definitions, Evidence* evide
               {path, 0, 0},
               "",
               ""});
-  if (!file.ok() ||
-      !rules::ReadJobSpecText(path, file.ReadAt(0, kMaxConfigFileBytes + 1), &spec, &read)) {
-    read.ForEachKept([](Diagnostic& d) {
-      d.severity = DiagnosticSeverity::kWarning;
-      d.message += " (the job's settings are taken from its logs only)";
-    });
-    diagnostics->Append(read);
-    return;
-  }
+  const bool ok = file.ok() && rules::ReadJobSpecText(path, file.ReadAt(0, kMaxConfigFileBytes + 1),
+                                                      &spec, &read);
+  read.ForEachKept([&](Diagnostic& d) {
+    d.severity = DiagnosticSeverity::kWarning;
+    if (!ok) d.message += " (the job's settings are taken from its logs only)";
+  });
+  diagnostics->Append(read);
+  if (!ok) return;
   static const std::string kLogged = "runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT";
   for (const auto& [key, fact] : rules::JobSpecFacts(spec)) {
     const Fact* logged = evidence->facts.Find(key);

@@ -119,12 +119,7 @@ bool ReadJson(const std::string& name, const std::string& content, JobSpec* out,
 bool ReadYaml(const std::string& name, const std::string& content, JobSpec* out,
               DiagnosticList* diagnostics) {
   JobFile job;
-  DiagnosticList read;
-  const bool ok = ReadJobText(name, content, &job, &read);
-  // Only what makes the definition unreadable matters here: lint reports the rest.
-  for (const auto& d : read.kept())
-    if (d.severity == DiagnosticSeverity::kError) diagnostics->Add(d);
-  if (!ok) return false;
+  if (!ReadJobText(name, content, &job, diagnostics)) return false;
   for (auto& e : job.env) {
     if (out->env.size() >= kMaxJobSpecSettings) break;
     std::string key = "environment_variables." + e.name;

@@ -25,9 +25,10 @@ struct JobSpec {
   std::vector<std::string> keys;  ///< per env entry: "environment_variables.<VAR>" (JSON)
 };
 
-/// Reads a job's definition (which files are one: analyzers/analyze_paths.h). False, with a
-/// diagnostic naming file:line, when it cannot be read (past 16 MiB, malformed YAML or JSON, not
-/// a command job, environment_variables not a mapping).
+/// Reads a job's definition (which files are one: analyzers/job_definition.h). False, with an
+/// error naming file:line, when it cannot be read (past 16 MiB, malformed YAML or JSON, not a
+/// command job; in JSON, environment_variables not an object); a YAML environment_variables that
+/// is not a mapping is a warning, as lint says it, and gives no settings.
 bool ReadJobSpecFile(const std::string& path, JobSpec* out, DiagnosticList* diagnostics);
 
 /// Reads one job definition: JSON when `name` ends in .json, else the CLI v2 YAML. Content past

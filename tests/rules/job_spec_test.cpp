@@ -146,6 +146,17 @@ TEST_CASE("job spec: malformed definitions are named by file:line", "[rules][job
     CHECK(d.kept()[0].location.line >= 4);
   }
   {
+    DiagnosticList d;  // a list, not a mapping: read, as lint reads it, with a warning there
+    REQUIRE(ReadJobSpecText("job.yml",
+                            "type: command\ncommand: python x.py\nenvironment_variables:\n"
+                            "  - A=1\n",
+                            &spec, &d));
+    CHECK(spec.env.empty());
+    REQUIRE(d.total() == 1);
+    CHECK(d.kept()[0].severity == DiagnosticSeverity::kWarning);
+    CHECK(d.kept()[0].location.line == 4);
+  }
+  {
     DiagnosticList d;  // a pipeline job's settings are its steps': not this reader's
     CHECK_FALSE(ReadJobSpecText("job.yml", "type: pipeline\njobs: {}\n", &spec, &d));
     REQUIRE(d.errors() == 1);
