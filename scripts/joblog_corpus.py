@@ -4,7 +4,7 @@ CSV, DCGM text, Azure Monitor metrics (REST and `az` forms), a StorageBlobLogs e
 GPU ledger that counts the GPU time lost from the very samples written.
 
 The rslex forms are those docs/postmortem.md lists with their public sources: span closes,
-`... set in environment` settings, the resolver line, non-successful responses (asynchronous
+the retry count's `AZUREML_DATASET_HTTP_RETRY_COUNT set in environment` line, the resolver line, non-successful responses (asynchronous
 and synchronous over several lines, the 2026 field form, the one-line form of a bug report),
 retries, give-ups and body-read timeouts. Every writer draws from the job's seeded random
 generator in a fixed order, so the corpus is the same on every run.
@@ -135,9 +135,12 @@ class Rslex:
         blob = blob or f"train/shard-{self.rng.randrange(99999):05d}.tar"
         return f"https://{self.account}.blob.core.windows.net/data/{blob}"
 
-    def setting(self, t, var, value):
-        self.add(t, "INFO", "rslex::settings",
-                 f"{var} set in environment, using: {value} value={value}")
+    def retry_count(self, t, value):
+        """The one setting line the data runtime is known to print (rslex-http-stream's retry
+        module, formats in docs/postmortem.md); every other setting is in the job's job.yml."""
+        self.add(t, "INFO", "rslex_http_stream::retry::retry",
+                 "AZUREML_DATASET_HTTP_RETRY_COUNT set in environment, using for http client: "
+                 f"{value} num_retries={value}")
 
     def resolved(self, t, datastore="workspaceblobstore"):
         self.add(t, "INFO", "rslex_azureml::data_store::resolver",
@@ -269,6 +272,45 @@ class Rslex:
             if cut_last and i == len(hours) - 1:
                 text = text[: len(text) - 25]  # the job was killed mid-write
             write(os.path.join(folder, f"rslex.log.{hour}"), text)
+
+
+# ---------------------------------------------------------------- the job's definition
+
+
+def job_yml(path, name, mode, env, nodes=1, gpus=8):
+    """The Azure ML CLI v2 command job the job was submitted with (`az ml job create --file
+    job.yml`; schema commandJob.schema.json): its environment_variables are the settings the
+    data runtime ran with. No random draws: adding one changes no other file."""
+    lines = [
+        "$schema: https://azuremlschemas.azureedge.net/latest/commandJob.schema.json",
+        "type: command",
+        f"display_name: {name}",
+        "experiment_name: feed-check",
+        "code: ./src",
+        "command: >-",
+        "  torchrun --nproc_per_node " + str(gpus) + " train.py",
+        "  --data ${{inputs.training_data}} --out ${{outputs.checkpoints}}",
+        "environment: azureml:acpt-pytorch-2.2-cuda12.1@latest",
+        "environment_variables:",
+    ]
+    lines += [f'  {k}: "{v}"' for k, v in env.items()]
+    lines += [
+        "inputs:",
+        "  training_data:",
+        "    type: uri_folder",
+        f"    path: azureml://datastores/workspaceblobstore/paths/datasets/{name}/",
+        f"    mode: {mode}",
+        "outputs:",
+        "  checkpoints:",
+        "    type: uri_folder",
+        "    mode: rw_mount",
+        "compute: azureml:gpu-cluster",
+        "resources:",
+        f"  instance_count: {nodes}",
+    ]
+    if nodes > 1:
+        lines += ["distribution:", "  type: pytorch", f"  process_count_per_instance: {gpus}"]
+    write(path, "".join(l + "\n" for l in lines))
 
 
 # ---------------------------------------------------------------- GPU samples

@@ -36,7 +36,7 @@ DOC = os.path.join(HERE, "..", "docs", "postmortem.md")
 # builtins) over the job's names. Each step's parameters, in order: NAME is an expression, NAME:s a text template (an
 # f-string over the job's names), NAME:f(a,b) a function of (a, b) given as an expression.
 LOG_OPS = {
-    "setting": "t var:s value:s", "resolved": "t datastore:s", "spans": "start end mode:s every",
+    "retry_count": "t value:s", "resolved": "t datastore:s", "spans": "start end mode:s every",
     "refusals": "start end count status reason:s code:s sync blobs tries delays",
     "refused": "t status reason:s code:s", "one_line": "t status code:s method:s uri:s rid",
     "field": "t status", "retry": "t", "retry_error": "t attempt", "give_up": "t",
@@ -54,7 +54,7 @@ STEPS = {
     "gpu_metric": "path:s form:s interval nodes gpus start end util:f(n,t,g) point:f() workspace:s",
     "storage": "path:s form:s interval start end egress:f(t) tx:f(t) e2e server",
     "metrics": "path:s form:s interval start end metrics account:s region:s resource_ids",
-    "file": "path:s text:s json crlf", "bloblogs": "path:s groups",
+    "file": "path:s text:s json crlf", "job": "mode:s env nodes gpus", "bloblogs": "path:s groups",
 }
 
 
@@ -192,6 +192,11 @@ class Job:
         built = [(name, unit, [(dims, self.fn("t", expr)) for dims, expr in series])
                  for name, unit, series in metrics]
         lib.account_metrics(path, form, interval, start, end, built, **kw)
+
+    def do_job(self, mode, env, nodes=1, gpus=8):
+        """The job's definition, job.yml in its folder: the settings it ran with."""
+        lib.job_yml(os.path.join(self.env["d"], "job.yml"), self.env["name"], mode, env, nodes,
+                    gpus)
 
     def do_file(self, path, text=None, crlf=False, **doc):
         """A file beside the jobs (a profile, a saved report: `json` is dumped)."""
