@@ -7,10 +7,7 @@
 
 namespace feedcheck::app {
 
-namespace {
-
-// Flags into probe options; false with a diagnostic naming the flag.
-bool ParseOptions(const LatencyRequest& r, LatencyProbeOptions* o, DiagnosticList* d) {
+bool ParseLatencyOptions(const LatencyRequest& r, LatencyProbeOptions* o, DiagnosticList* d) {
   std::string error;
   auto range = ParseBytes(r.range_size, &error);
   if (!range || *range < 1 || *range > double(64ull << 20)) {
@@ -34,15 +31,13 @@ bool ParseOptions(const LatencyRequest& r, LatencyProbeOptions* o, DiagnosticLis
   return true;
 }
 
-}  // namespace
-
 Outcome RunProbeLatency(const LatencyRequest& r, const ProbeCallbacks& callbacks) {
   DiagnosticList diagnostics;
   HttpProbeEnv env;
   ExitStatus opened = OpenHttpSession(r.session, &env, &diagnostics);
   if (opened != ExitStatus::kOk) return Stopped(opened, std::move(diagnostics));
   LatencyProbeOptions o;
-  if (!ParseOptions(r, &o, &diagnostics))
+  if (!ParseLatencyOptions(r, &o, &diagnostics))
     return Stopped(ExitStatus::kUsage, std::move(diagnostics));
   env.progress = callbacks.progress;
   callbacks.Notice(DescribeSession(

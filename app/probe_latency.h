@@ -22,6 +22,11 @@ struct LatencyRequest {
   std::string range_size = "4KiB";                      ///< 1B to 64MiB
 };
 
+/// The request's flags as probe options; false with a W101 diagnostic naming the flag out of
+/// range (--range-size, --requests, --concurrency). `feedcheck-mpi probe latency` uses it too.
+bool ParseLatencyOptions(const LatencyRequest& request, LatencyProbeOptions* options,
+                         DiagnosticList* diagnostics);
+
 /// Result keys: ttfb_p50_ms, ttfb_p90_ms, ttfb_p99_ms, ttfb_p999_ms, ttfb_max_ms, total_p50_ms,
 /// head_p50_ms, connect_ms, tls_ms (https only), requests_measured, errors, then the run's status.
 Outcome RunProbeLatency(const LatencyRequest& request, const ProbeCallbacks& callbacks);
