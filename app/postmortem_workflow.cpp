@@ -8,9 +8,9 @@
 #include "app/fact_gathering.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
+#include "core/measurement_caveat.h"
 #include "diagnosis/cluster_nodes.h"
 #include "diagnosis/postmortem_diagnosis.h"
-#include "reports/measurement_caveat.h"
 #include "reports/report_json.h"
 #include "reports/report_text.h"
 
@@ -68,6 +68,19 @@ bool AddMeasurements(const std::vector<std::string>& paths, Report* report,
     report->evidence.Merge(measured);
   }
   return ok;
+}
+
+// What the diagnosis concluded, into the report every reporter renders.
+void PutPostmortem(diagnosis::Postmortem postmortem, Report* report) {
+  report->evidence = std::move(postmortem.evidence);
+  report->verdict = std::move(postmortem.verdict);
+  report->verdict_level = postmortem.verdict_level;
+  report->verdict_detail = std::move(postmortem.verdict_detail);
+  report->findings = std::move(postmortem.findings);
+  report->skipped = std::move(postmortem.skipped);
+  report->env = std::move(postmortem.env);
+  report->config = std::move(postmortem.config);
+  report->diagnosis = std::move(postmortem.diagnosis);
 }
 
 // The headline numbers, where fio and elbencho users look first.
@@ -172,7 +185,10 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
     return Fail(std::move(outcome), ExitStatus::kInputError);
   report.evidence.facts = facts;
   // A job folder with one subfolder per node: the node table, from the same read.
-  diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), &report);
+  diagnosis::Postmortem postmortem;
+  postmortem.evidence = std::move(report.evidence);
+  diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), &postmortem);
+  PutPostmortem(std::move(postmortem), &report);
   AddResults(&report);
   outcome.has_report = true;
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "reports/measurement_caveat.h"
+#include "core/measurement_caveat.h"
 
 namespace feedcheck::diagnosis {
 

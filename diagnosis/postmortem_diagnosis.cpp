@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyzers/text_util.h"
+#include "core/measurement_caveat.h"
 #include "core/units.h"
 #include "diagnosis/access_fix_estimate.h"
 #include "diagnosis/cause_shares.h"
@@ -17,7 +18,6 @@
 #include "diagnosis/fix_estimate.h"
 #include "diagnosis/gpu_time_summary.h"
 #include "diagnosis/partition_limit.h"
-#include "reports/measurement_caveat.h"
 #include "rules/advice.h"
 
 namespace feedcheck::diagnosis {
@@ -225,8 +225,8 @@ void AddObservedWorkloadFacts(FactSet* facts) {
 }
 
 void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nodes,
-                        Report* report) {
-  FactSet& facts = report->evidence.facts;
+                        Postmortem* postmortem) {
+  FactSet& facts = postmortem->evidence.facts;
   AddObservedWorkloadFacts(&facts);
   rules::EvaluationResult result = rule_set.Evaluate(facts);
   std::vector<Finding>& findings = result.findings;
@@ -251,7 +251,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
           : pools.unknown_gpu_s;
   // Refusals that did not coincide with the activity that failed did not end the job (two 404s
   // on optional files at the start, an upload that timed out an hour later).
-  if (std::string why = AccessRefusalsMissFailure(report->evidence); !why.empty())
+  if (std::string why = AccessRefusalsMissFailure(postmortem->evidence); !why.empty())
     for (auto& f : findings)
       if (f.bottleneck == Bottleneck::kAccessFailure) MarkSecondary(&f, why);
   // Storage refused the job outright: whatever the GPUs did, the job failed on access.
@@ -408,7 +408,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                       when)
                 : "Nothing to fix on the storage side.";
     // A failed output write is not GPU time lost, but it is not nothing either: say so.
-    for (const auto& iv : report->evidence.timeline)
+    for (const auto& iv : postmortem->evidence.timeline)
       if (iv.lane == "data-runtime" && analyzers::IContains(iv.label, "upload") &&
           iv.status.rfind("Failure", 0) == 0) {
         d.fix += fmt::format(
@@ -528,7 +528,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
 
   // 5. What the fix buys, and the nodes.
   if (cls == Bottleneck::kAccessFailure)
-    d.estimate = EstimateAccessFix(report->evidence, gpu);
+    d.estimate = EstimateAccessFix(postmortem->evidence, gpu);
   else if (cls != Bottleneck::kNone && d.confidence != "inconclusive")
     d.estimate = EstimateFix(cls, facts, gpu);
   d.straggler = MarkStraggler(&nodes);
@@ -564,23 +564,23 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
 
   // "none found, confirmed" read as if nothing had been found for sure: the verdict says what
   // was found (the cause stays "none found" in the result, for scripts).
-  report->verdict = d.cause == "inconclusive" ? d.cause
-                    : d.cause == "none found"
-                        ? fmt::format("no storage bottleneck, {}", d.confidence)
-                        : fmt::format("{}, {}", d.cause, d.confidence);
+  postmortem->verdict = d.cause == "inconclusive" ? d.cause
+                        : d.cause == "none found"
+                            ? fmt::format("no storage bottleneck, {}", d.confidence)
+                            : fmt::format("{}, {}", d.cause, d.confidence);
   if (d.cause == "none found")
-    report->verdict_level = VerdictLevel::kGood;
+    postmortem->verdict_level = VerdictLevel::kGood;
   else if (d.cause == "not storage")
-    report->verdict_level = VerdictLevel::kWarning;  // GPU time lost, but not to storage
+    postmortem->verdict_level = VerdictLevel::kWarning;  // GPU time lost, but not to storage
   else if (d.confidence == "inconclusive")
-    report->verdict_level = VerdictLevel::kUnknown;
+    postmortem->verdict_level = VerdictLevel::kUnknown;
   else if (cls == Bottleneck::kAccessFailure)
-    report->verdict_level = VerdictLevel::kBad;  // the job failed, however busy it was before
+    postmortem->verdict_level = VerdictLevel::kBad;  // the job failed, however busy it was before
   else
-    report->verdict_level = gpu.known && d.attributed_gpu_s >= 0 &&
-                                    d.attributed_gpu_s < kBusyIdleFraction * gpu.sampled_gpu_s
-                                ? VerdictLevel::kWarning
-                                : VerdictLevel::kBad;
+    postmortem->verdict_level = gpu.known && d.attributed_gpu_s >= 0 &&
+                                        d.attributed_gpu_s < kBusyIdleFraction * gpu.sampled_gpu_s
+                                    ? VerdictLevel::kWarning
+                                    : VerdictLevel::kBad;
   std::string detail;
   if (!rule_id.empty()) detail = fmt::format("{} [{}]", rule_title, rule_id);
   if (!d.agreeing_sources.empty())
@@ -589,12 +589,12 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                           fmt::join(d.agreeing_sources, " + "));
   if (!d.settle_with.empty())
     detail += fmt::format("{}would settle it: {}", detail.empty() ? "" : "\n", d.settle_with);
-  report->verdict_detail = detail;
-  report->findings = std::move(findings);
-  report->skipped = std::move(result.skipped);
-  report->env = advice.env;
-  report->config = advice.config;
-  report->diagnosis = std::move(d);
+  postmortem->verdict_detail = detail;
+  postmortem->findings = std::move(findings);
+  postmortem->skipped = std::move(result.skipped);
+  postmortem->env = advice.env;
+  postmortem->config = advice.config;
+  postmortem->diagnosis = std::move(d);
 }
 
 }  // namespace feedcheck::diagnosis

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reports/diagnosis_summary.h"
+#include "core/diagnosis_summary.h"
 
 namespace feedcheck {
 

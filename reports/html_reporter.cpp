@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "core/measurement_caveat.h"
 #include "core/plural.h"
 #include "core/units.h"
 #include "reports/html_charts.h"
 #include "reports/html_escape.h"
 #include "reports/html_style.h"
-#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 
 namespace feedcheck {

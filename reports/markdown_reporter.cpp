@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "core/measurement_caveat.h"
 #include "core/plural.h"
 #include "core/units.h"
-#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 
 namespace feedcheck {

@@ -8,22 +8,16 @@
 #include <variant>
 #include <vector>
 
+#include "core/diagnosis_summary.h"
 #include "core/evidence.h"
 #include "core/finding.h"
 #include "core/run_context.h"
-#include "reports/diagnosis_summary.h"
+#include "core/verdict_level.h"
 #include "reports/fleet_summary.h"
 
 namespace feedcheck {
 
 inline constexpr int kReportSchemaVersion = 1;
-
-/// How good the verdict is, decided by whoever wrote the verdict (preflight, postmortem), so a
-/// reporter can colour the banner without reading the verdict's words.
-enum class VerdictLevel { kUnknown, kGood, kWarning, kBad };
-
-std::string_view VerdictLevelName(VerdictLevel level);
-std::optional<VerdictLevel> VerdictLevelFromName(std::string_view name);
 
 /// One headline number of a command's result: the "result" object of its JSON (where fio and
 /// elbencho users look first), the "Result" block of the terminal and Markdown reports. The key

@@ -11,10 +11,10 @@
 
 #include "core/diagnostic_codes.h"
 #include "core/evidence_json.h"
+#include "core/measurement_caveat.h"
 #include "core/units.h"
 #include "reports/diagnosis_json.h"
 #include "reports/fleet_json.h"
-#include "reports/measurement_caveat.h"
 
 namespace feedcheck {
 

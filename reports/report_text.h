@@ -9,6 +9,7 @@
 #include "core/fact.h"
 #include "core/fact_set.h"
 #include "core/finding.h"
+#include "core/gpu_time_text.h"
 #include "reports/report.h"
 
 namespace feedcheck {
@@ -22,11 +23,6 @@ std::string RuleLocation(const Finding& finding);
 /// Facts grouped by the first segment of their key ("probe", "gpu", ...), keys sorted.
 std::map<std::string, std::vector<const Fact*>> FactsByPrefix(const FactSet& facts);
 
-/// GPU time summed over GPUs: "40 GPU-seconds", "108 GPU-minutes", "3.2 GPU-hours".
-std::string GpuTimeText(double gpu_s);
-/// The same in the unit GpuTimeText picks for `unit_for_gpu_s`: a column of values all in the
-/// unit of its largest ("0 GPU-minutes" beside "63 GPU-minutes", never "0 GPU-seconds").
-std::string GpuTimeText(double gpu_s, double unit_for_gpu_s);
 /// The GPU time the node that lost most lost: the unit of a nodes table's "GPU time lost".
 double MostGpuLostS(const std::vector<NodeRow>& nodes);
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/measurement_caveat.h"
 #include "core/plural.h"
 #include "core/units.h"
-#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 #include "reports/terminal_layout.h"
 #include "reports/terminal_safe.h"

@@ -112,7 +112,12 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
       }
     // The verdict's claims hold against the job's own timeline and facts, and every finding's
     // cost is its own share: they never sum past the GPU time lost.
-    for (const auto& claim : diagnosis::ContradictedClaims(r))
+    diagnosis::Postmortem concluded;
+    concluded.evidence = r.evidence;
+    concluded.findings = r.findings;
+    concluded.env = r.env;
+    concluded.diagnosis = r.diagnosis;
+    for (const auto& claim : diagnosis::ContradictedClaims(concluded))
       FAIL_CHECK("contradiction: " << claim);
     // "Not storage" names the node that idled while reading nothing.
     if (d.cause == "not storage") CHECK_FALSE(d.not_storage_nodes.empty());
