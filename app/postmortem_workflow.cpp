@@ -6,6 +6,7 @@
 #include "analyzers/clock_offset.h"
 #include "analyzers/job_folder_help.h"
 #include "app/fact_gathering.h"
+#include "app/postmortem_report.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
 #include "core/measurement_caveat.h"
@@ -70,22 +71,8 @@ bool AddMeasurements(const std::vector<std::string>& paths, Report* report,
   return ok;
 }
 
-// What the diagnosis concluded, into the report every reporter renders.
-void PutPostmortem(diagnosis::Postmortem postmortem, Report* report) {
-  report->evidence = std::move(postmortem.evidence);
-  report->verdict = std::move(postmortem.verdict);
-  report->verdict_level = postmortem.verdict_level;
-  report->verdict_detail = std::move(postmortem.verdict_detail);
-  report->findings = std::move(postmortem.findings);
-  report->skipped = std::move(postmortem.skipped);
-  report->env = std::move(postmortem.env);
-  report->config = std::move(postmortem.config);
-  report->diagnosis = std::move(postmortem.diagnosis);
-}
-
 // The headline numbers, where fio and elbencho users look first.
-void AddResults(Report* report) {
-  const DiagnosisSummary& d = report->diagnosis;
+void AddResults(const DiagnosisSummary& d, Report* report) {
   if (d.gpu.known) {
     report->result.push_back({"gpu_idle_fraction", d.gpu.idle_fraction, "", "GPU idle fraction"});
     report->result.push_back(
@@ -188,8 +175,9 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
   diagnosis::Postmortem postmortem;
   postmortem.evidence = std::move(report.evidence);
   diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), &postmortem);
+  const DiagnosisSummary diagnosed = postmortem.diagnosis;
   PutPostmortem(std::move(postmortem), &report);
-  AddResults(&report);
+  AddResults(diagnosed, &report);
   outcome.has_report = true;
 
   // Findings the diagnosis marked secondary do not describe this job: they do not fail it.

@@ -110,44 +110,50 @@ void FindingSection(std::ostream& out, const feedcheck::Finding& f,
   if (!where.empty()) out << "Rule: " << MarkdownCode(where) << "\n";
 }
 
+// A table under a heading of `level` ("##" for the command's own, "###" in a section), its
+// notes under it.
+void TableBlock(std::ostream& out, const ReportTable& t, std::string_view level) {
+  out << level << " " << (t.title.empty() ? "Table" : MarkdownCell(t.title)) << "\n\n|";
+  std::string rule = "|";
+  for (const auto& c : t.columns) {
+    out << " " << MarkdownCell(c.label) << " |";
+    rule += c.numeric ? "---:|" : "---|";
+  }
+  out << "\n" << rule << "\n";
+  for (const auto& row : t.rows) {
+    out << "|";
+    for (const auto& cell : row) out << " " << MarkdownCell(cell.text) << " |";
+    out << "\n";
+  }
+  for (const auto& n : t.notes) out << "\n" << MarkdownCell(n) << "\n";
+  out << "\n";
+}
+
+// A section: its title, a paragraph per line (its details as a list), then its tables.
+void SectionBlock(std::ostream& out, const ReportSection& s) {
+  if (s.lines.empty() && s.tables.empty()) return;
+  if (!s.title.empty()) out << "## " << MarkdownCell(s.title) << "\n\n";
+  for (const auto& line : s.lines) {
+    if (!line.label.empty()) out << line.label << ": ";
+    out << line.text << "\n\n";
+    for (const auto& d : line.details) out << "- " << d << "\n";
+    if (!line.details.empty()) out << "\n";
+  }
+  for (const auto& t : s.tables) TableBlock(out, t, "###");
+}
+
 }  // namespace
 
 void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
   out << "# feedcheck " << (r.title.empty() ? "report" : r.title) << "\n\n";
   if (!r.verdict.empty()) out << "**Verdict: " << r.verdict << "**\n\n";
+  if (!r.headline.empty()) out << "**" << MarkdownCell(r.headline) << "**\n\n";
   // The detail and the warnings quote probe messages, which quote servers: one escaped line.
   if (!r.verdict_detail.empty()) out << "> " << MarkdownCell(r.verdict_detail) << "\n\n";
   MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (caveat.any()) out << "> **Warning:** " << caveat.banner << "\n\n";
 
-  const DiagnosisSummary& dx = r.diagnosis;
-  if (dx.present) {
-    if (!dx.gpu.headline.empty()) out << "**" << dx.gpu.headline << "**\n\n";
-    out << "Cause: **" << dx.cause << "** (" << dx.confidence << ")\n\n";
-    if (!dx.settle_with.empty()) out << "Would settle it: " << dx.settle_with << "\n\n";
-    if (!dx.fix.empty()) out << "Fix: " << dx.fix << "\n\n";
-    if (dx.estimate.available) {
-      out << "What the fix buys (estimate): " << dx.estimate.text << "\n\n";
-      for (const auto& a : dx.estimate.assumptions) out << "- assumes " << a << "\n";
-      out << "\n";
-    } else if (!dx.estimate.text.empty()) {
-      out << "What the fix buys: " << dx.estimate.text << "\n\n";
-    }
-    if (!dx.nodes.empty()) {
-      out << "| Node | Download | GPU busy | GPU time lost | Throttled |\n|---|---|---|---|---|\n";
-      for (const auto& n : dx.nodes)
-        out << fmt::format(
-            "| {}{} | {} | {} | {} | {} |\n", MarkdownCell(n.node),
-            n.straggler ? " (straggler)" : "",
-            n.download_s >= 0 ? FormatSeconds(n.download_s) : "-",
-            n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
-            n.gpu_lost_gpu_s >= 0 ? GpuTimeText(n.gpu_lost_gpu_s, MostGpuLostS(dx.nodes)) : "-",
-            n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
-      if (!dx.straggler.empty()) out << "\nStraggler: " << dx.straggler << "\n";
-      for (const auto& n : dx.not_storage_nodes) out << "\nNot storage: " << n << "\n";
-      out << "\n";
-    }
-  }
+  for (const auto& section : r.sections) SectionBlock(out, section);
   if (ShowsResultBlock(r)) {
     out << "## Result\n\n| | |\n|---|---:|\n";
     for (const auto& v : r.result)
@@ -155,28 +161,13 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
           << " |\n";
     out << "\n";
   }
-  for (const auto& t : r.tables) {
-    out << "## " << (t.title.empty() ? "Table" : MarkdownCell(t.title)) << "\n\n|";
-    std::string rule = "|";
-    for (const auto& c : t.columns) {
-      out << " " << MarkdownCell(c.label) << " |";
-      rule += c.numeric ? "---:|" : "---|";
-    }
-    out << "\n" << rule << "\n";
-    for (const auto& row : t.rows) {
-      out << "|";
-      for (const auto& cell : row) out << " " << MarkdownCell(cell.text) << " |";
-      out << "\n";
-    }
-    for (const auto& n : t.notes) out << "\n" << MarkdownCell(n) << "\n";
-    out << "\n";
-  }
+  for (const auto& t : r.tables) TableBlock(out, t, "##");
   // A command whose output is its tables (egress, plan) has no rules to report on.
-  const bool tables_only = r.tables.size() > 0 && !dx.present;
+  const bool tables_only = r.tables.size() > 0 && !r.findings_ranked;
   if (!r.findings.empty() || !tables_only) out << "## Findings\n";
   if (r.findings.empty() && !tables_only) out << "\nNone.\n";
-  if (dx.present) {
-    // Ordered by the GPU time they cost; secondary ones last.
+  if (r.findings_ranked) {
+    // In the order the command ranked them (a post-mortem's: by the GPU time they cost).
     for (const auto& f : r.findings) FindingSection(out, f, caveat);
   } else {
     for (Severity s : SeveritiesMostSevereFirst())

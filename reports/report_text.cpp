@@ -59,12 +59,6 @@ const std::vector<Severity>& SeveritiesMostSevereFirst() {
   return order;
 }
 
-double MostGpuLostS(const std::vector<NodeRow>& nodes) {
-  double most = 0;
-  for (const auto& n : nodes) most = std::max(most, n.gpu_lost_gpu_s);
-  return most;
-}
-
 std::string ResultValueText(const ResultValue& v) {
   if (const bool* b = std::get_if<bool>(&v.value)) return *b ? "yes" : "no";
   if (const std::string* t = std::get_if<std::string>(&v.value)) return *t;
@@ -81,7 +75,7 @@ std::string ResultValueText(const ResultValue& v) {
 std::string ResultLabel(const ResultValue& v) { return v.label.empty() ? v.key : v.label; }
 
 bool ShowsResultBlock(const Report& r) {
-  return !r.result.empty() && r.tables.empty() && !r.diagnosis.present;
+  return !r.result.empty() && r.tables.empty() && r.sections.empty();
 }
 
 }  // namespace feedcheck

@@ -1,5 +1,6 @@
-// The post-mortem's DiagnosisSummary as JSON and back, so `feedcheck report` re-renders a saved
-// post-mortem with its GPU time, cause, confidence, estimate and node table.
+// The post-mortem's DiagnosisSummary as JSON and back: the `diagnosis` object of its report,
+// which scripts read and from which `feedcheck report` lays a saved post-mortem out again (its
+// GPU time, cause, confidence, estimate and node table).
 #pragma once
 
 #include <nlohmann/json.hpp>
