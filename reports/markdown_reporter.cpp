@@ -142,18 +142,19 @@ void SectionBlock(std::ostream& out, const ReportSection& s) {
   for (const auto& t : s.tables) TableBlock(out, t, "###");
 }
 
-}  // namespace
-
-void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
+// The title, the verdict and its headline, its detail, and the caveat of figures measured
+// against this machine or an emulator.
+void Heading(const Report& r, const MeasurementCaveat& caveat, std::ostream& out) {
   out << "# feedcheck " << (r.title.empty() ? "report" : r.title) << "\n\n";
   if (!r.verdict.empty()) out << "**Verdict: " << r.verdict << "**\n\n";
   if (!r.headline.empty()) out << "**" << MarkdownCell(r.headline) << "**\n\n";
   // The detail and the warnings quote probe messages, which quote servers: one escaped line.
   if (!r.verdict_detail.empty()) out << "> " << MarkdownCell(r.verdict_detail) << "\n\n";
-  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (caveat.any()) out << "> **Warning:** " << caveat.banner << "\n\n";
+}
 
-  for (const auto& section : r.sections) SectionBlock(out, section);
+// The command's headline numbers, unless its tables or sections carry them.
+void ResultBlock(const Report& r, std::ostream& out) {
   if (ShowsResultBlock(r)) {
     out << "## Result\n\n| | |\n|---|---:|\n";
     for (const auto& v : r.result)
@@ -161,7 +162,11 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
           << " |\n";
     out << "\n";
   }
-  for (const auto& t : r.tables) TableBlock(out, t, "##");
+}
+
+// The findings: in the order the command ranked them, else by severity. A command whose
+// output is its tables has none to report.
+void FindingsBlock(const Report& r, const MeasurementCaveat& caveat, std::ostream& out) {
   // A command whose output is its tables (egress, plan) has no rules to report on.
   const bool tables_only = r.tables.size() > 0 && !r.findings_ranked;
   if (!r.findings.empty() || !tables_only) out << "## Findings\n";
@@ -174,7 +179,10 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
       for (const auto& f : r.findings)
         if (f.severity == s) FindingSection(out, f, caveat);
   }
+}
 
+// The primary findings' settings, merged, to paste.
+void SettingsBlock(const Report& r, std::ostream& out) {
   if (!r.env.empty() || !r.config.empty()) {
     out << "\n## Settings to paste\n";
     if (!r.env.empty()) {
@@ -189,7 +197,10 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
       out << fence << "\n";
     }
   }
+}
 
+// Every fact, grouped by the first segment of its key.
+void FactsBlock(const Report& r, std::ostream& out) {
   if (!r.evidence.facts.empty()) {
     out << "\n## Facts\n";
     for (const auto& [prefix, facts] : FactsByPrefix(r.evidence.facts)) {
@@ -197,7 +208,10 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
       FactTable(out, facts);
     }
   }
+}
 
+// The rules not evaluated and the facts each lacked.
+void SkippedBlock(const Report& r, std::ostream& out) {
   if (!r.skipped.empty()) {
     // Below the facts and folded: the list is long and rarely what the reader came for.
     out << "\n## Not evaluated\n\n<details><summary>" << SkippedRulesSummary(r.skipped.size())
@@ -211,7 +225,10 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
     }
     out << "\n</details>\n";
   }
+}
 
+// The diagnostics kept, in a fence longer than any backtick run they quote.
+void DiagnosticsBlock(const Report& r, std::ostream& out) {
   const DiagnosticList& d = r.evidence.diagnostics;
   if (d.total() > 0) {
     std::string text;
@@ -222,7 +239,10 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
     out << fmt::format("\n## Diagnostics ({} total, {})\n\n{}text\n{}{}\n", d.total(),
                        Counted(static_cast<double>(d.errors()), "error"), fence, text, fence);
   }
+}
 
+// Where and how the report was made.
+void ContextBlock(const Report& r, std::ostream& out) {
   const RunContext& c = r.context;
   out << "\n## Context\n\n| | |\n|---|---|\n";
   out << fmt::format("| Tool | feedcheck {} ({} build) |\n", MarkdownCell(c.tool_version),
@@ -232,6 +252,22 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
   out << fmt::format("| Started | {} |\n", MarkdownCell(c.started_at_utc));
   if (!c.target.empty()) out << fmt::format("| Target | {} |\n", MarkdownCode(c.target));
   for (const auto& w : c.warnings) out << "\n> **Warning:** " << MarkdownCell(w) << "\n";
+}
+
+}  // namespace
+
+void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
+  const MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
+  Heading(r, caveat, out);
+  for (const auto& section : r.sections) SectionBlock(out, section);
+  ResultBlock(r, out);
+  for (const auto& t : r.tables) TableBlock(out, t, "##");
+  FindingsBlock(r, caveat, out);
+  SettingsBlock(r, out);
+  FactsBlock(r, out);
+  SkippedBlock(r, out);
+  DiagnosticsBlock(r, out);
+  ContextBlock(r, out);
 }
 
 }  // namespace feedcheck
