@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "app/postmortem_report.h"
 #include "core/bottleneck.h"
 
 namespace feedcheck::app {
@@ -28,8 +29,8 @@ void AddNames(const FactSet& facts, const char* key, std::set<std::string>* out)
 }
 
 // Nodes: the node folders read, else the GPU files per node, else one when anything was read.
-int NodeCount(const Report& r) {
-  if (!r.diagnosis.nodes.empty()) return static_cast<int>(r.diagnosis.nodes.size());
+int NodeCount(const Report& r, const DiagnosisSummary& d) {
+  if (!d.nodes.empty()) return static_cast<int>(d.nodes.size());
   int gpu_nodes = 0;
   for (const auto& [key, fact] : r.evidence.facts)
     if (key.rfind("gpu.node_gpus.", 0) == 0) ++gpu_nodes;
@@ -37,7 +38,7 @@ int NodeCount(const Report& r) {
 }
 
 // Wall clock from the first to the last thing the job's logs and samples saw.
-double DurationS(const Report& r) {
+double DurationS(const Report& r, const DiagnosisSummary& d) {
   double from = 0, to = 0;
   bool any = false;
   for (const auto& t : r.evidence.timeline) {
@@ -47,7 +48,7 @@ double DurationS(const Report& r) {
     any = true;
   }
   double span = any ? to - from : -1;
-  if (r.diagnosis.gpu.known) span = std::max(span, r.diagnosis.gpu.span_s);
+  if (d.gpu.known) span = std::max(span, d.gpu.span_s);
   return span;
 }
 
@@ -78,15 +79,15 @@ FleetJob FleetJobFromOutcome(const std::string& job, const std::string& path,
   row.job = job;
   row.path = path;
   const Report& r = outcome.report;
-  if (!outcome.has_report || !r.diagnosis.present) {
+  const DiagnosisSummary d = DiagnosisOf(r);
+  if (!outcome.has_report || !d.present) {
     row.problem = fmt::format("{}: not diagnosed: {}", path, FirstError(outcome.diagnostics));
     row.verdict_level = "unknown";
     return row;
   }
-  const DiagnosisSummary& d = r.diagnosis;
   row.diagnosed = true;
-  row.nodes = NodeCount(r);
-  row.duration_s = DurationS(r);
+  row.nodes = NodeCount(r, d);
+  row.duration_s = DurationS(r, d);
   if (d.gpu.known) {
     row.gpus = d.gpu.gpus;
     row.gpu_lost_gpu_s = d.gpu.lost_gpu_s;

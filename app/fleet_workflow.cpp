@@ -9,6 +9,7 @@
 
 #include "app/fleet_job.h"
 #include "app/fleet_totals.h"
+#include "app/postmortem_report.h"
 #include "core/diagnostic_codes.h"
 
 namespace feedcheck::app {
@@ -102,7 +103,7 @@ void AddResults(Report* report) {
 // A single job's post-mortem with the user's price: its GPU time in money, said to be an
 // estimate from that price, as a table every format shows.
 void PriceOneJob(double usd_per_gpu_hour, Report* report) {
-  const DiagnosisSummary& d = report->diagnosis;
+  const DiagnosisSummary d = DiagnosisOf(*report);
   if (usd_per_gpu_hour < 0 || !d.present) return;
   ReportTable t;
   t.title = "GPU time in money (an estimate from your price)";

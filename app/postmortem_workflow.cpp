@@ -7,12 +7,13 @@
 #include "analyzers/input_file.h"
 #include "analyzers/job_folder_help.h"
 #include "app/fact_gathering.h"
+#include "app/postmortem_report.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
 #include "core/input_file.h"
+#include "core/measurement_caveat.h"
 #include "diagnosis/cluster_nodes.h"
 #include "diagnosis/postmortem_diagnosis.h"
-#include "reports/measurement_caveat.h"
 #include "reports/report_json.h"
 #include "reports/report_text.h"
 #include "rules/job_spec.h"
@@ -74,8 +75,7 @@ bool AddMeasurements(const std::vector<std::string>& paths, Report* report,
 }
 
 // The headline numbers, where fio and elbencho users look first.
-void AddResults(Report* report) {
-  const DiagnosisSummary& d = report->diagnosis;
+void AddResults(const DiagnosisSummary& d, Report* report) {
   if (d.gpu.known) {
     report->result.push_back({"gpu_idle_fraction", d.gpu.idle_fraction, "", "GPU idle fraction"});
     report->result.push_back(
@@ -225,8 +225,12 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
     return Fail(std::move(outcome), ExitStatus::kInputError);
   report.evidence.facts = facts;
   // A job folder with one subfolder per node: the node table, from the same read.
-  diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), &report);
-  AddResults(&report);
+  diagnosis::Postmortem postmortem;
+  postmortem.evidence = std::move(report.evidence);
+  diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), &postmortem);
+  const DiagnosisSummary diagnosed = postmortem.diagnosis;
+  PutPostmortem(std::move(postmortem), &report);
+  AddResults(diagnosed, &report);
   outcome.has_report = true;
 
   // Findings the diagnosis marked secondary do not describe this job: they do not fail it.

@@ -214,7 +214,7 @@ Outcome RunPreflight(const PreflightRequest& r, const ProbeCallbacks& callbacks)
   report.context.target = local ? local_path : RedactUrl(env.target.Display());
   report.title = "Pre-flight check";
   // A loopback or emulator target is said once, in the verdict banner, from the target.* facts
-  // the probes add (reports/measurement_caveat).
+  // the probes add (core/measurement_caveat).
   for (const auto& s : probed.stages) {
     if (s.result.status == ProbeStatus::kOk) continue;
     std::string line = fmt::format("probe {} {}: {}", PreflightStageName(s.stage),

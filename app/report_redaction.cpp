@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/postmortem_report.h"
 #include "core/redact.h"
 #include "reports/report_json.h"
 
@@ -83,6 +84,8 @@ Report RedactReport(const Report& report) {
     empty.title = RedactText(report.title);
     return empty;
   }
+  // The sections' lines come back from their (redacted) JSON, as a saved report's do.
+  RestoreSections(&redacted);
   redacted.evidence.diagnostics = out.evidence.diagnostics;
   return redacted;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/postmortem_report.h"
 #include "core/diagnostic_codes.h"
 #include "reports/report_json.h"
 
@@ -18,6 +19,8 @@ Outcome RunReport(const ReportRequest& request) {
                fmt::format("cannot read {} as a saved result", request.input));
     return out;
   }
+  // Its sections laid out again (the post-mortem's GPU time and cause) from their JSON.
+  RestoreSections(&out.report);
   // The run printed its own diagnostics on stderr, not in its terminal report: so does this.
   const DiagnosticList& saved = out.report.evidence.diagnostics;
   const std::vector<Diagnostic>& kept = saved.kept();

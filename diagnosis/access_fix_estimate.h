@@ -6,8 +6,8 @@
 // and so is every case where the logs do not allow a figure.
 #pragma once
 
+#include "core/diagnosis_summary.h"
 #include "core/evidence.h"
-#include "reports/diagnosis_summary.h"
 
 namespace feedcheck::diagnosis {
 

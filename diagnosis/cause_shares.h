@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "core/diagnosis_summary.h"
 #include "core/fact_set.h"
 #include "core/finding.h"
-#include "reports/diagnosis_summary.h"
 
 namespace feedcheck::diagnosis {
 

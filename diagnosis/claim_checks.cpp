@@ -58,7 +58,7 @@ bool InputReadBefore(const Evidence& ev, double epoch_s) {
   });
 }
 
-std::vector<std::string> ContradictedClaims(const Report& r) {
+std::vector<std::string> ContradictedClaims(const Postmortem& r) {
   std::vector<std::string> out;
   const DiagnosisSummary& d = r.diagnosis;
   const Evidence& ev = r.evidence;

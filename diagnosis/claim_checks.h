@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/evidence.h"
-#include "reports/report.h"
+#include "diagnosis/postmortem.h"
 
 namespace feedcheck::diagnosis {
 
@@ -23,7 +23,7 @@ std::string AccessRefusalsMissFailure(const Evidence& evidence);
 /// True when an input activity (download or mount) ended in Success before `epoch_s`.
 bool InputReadBefore(const Evidence& evidence, double epoch_s);
 
-/// Every claim of `report` that its own evidence contradicts, as sentences; empty when none.
-std::vector<std::string> ContradictedClaims(const Report& report);
+/// Every claim of `postmortem` that its own evidence contradicts, as sentences; empty when none.
+std::vector<std::string> ContradictedClaims(const Postmortem& postmortem);
 
 }  // namespace feedcheck::diagnosis

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "analyzers/job_nodes.h"
+#include "core/diagnosis_summary.h"
 #include "core/fact_set.h"
-#include "reports/diagnosis_summary.h"
 
 namespace feedcheck::diagnosis {
 

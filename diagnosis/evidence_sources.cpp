@@ -3,7 +3,7 @@
 #include <string>
 
 #include "analyzers/job_definition.h"
-#include "reports/measurement_caveat.h"
+#include "core/measurement_caveat.h"
 
 namespace feedcheck::diagnosis {
 

@@ -18,7 +18,7 @@ std::string_view SourceKindName(SourceKind kind);
 
 /// The sources behind `fact` (a fact joining two, like the GPU time lost during the download,
 /// rests on both). Empty for declared, knowledge and computed facts. `probes_saw_storage` is
-/// false when the probes measured a loopback host or an emulator (reports/measurement_caveat.h):
+/// false when the probes measured a loopback host or an emulator (core/measurement_caveat.h):
 /// their storage figures then describe that machine and confirm nothing about the account.
 std::set<SourceKind> SourcesOf(const Fact& fact, bool probes_saw_storage = true);
 

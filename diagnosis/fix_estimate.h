@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/bottleneck.h"
+#include "core/diagnosis_summary.h"
 #include "core/fact_set.h"
-#include "reports/diagnosis_summary.h"
 
 namespace feedcheck::diagnosis {
 

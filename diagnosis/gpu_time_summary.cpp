@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/gpu_time_text.h"
 #include "core/units.h"
-#include "reports/report_text.h"
 
 namespace feedcheck::diagnosis {
 

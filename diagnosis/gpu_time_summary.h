@@ -4,8 +4,8 @@
 
 #include <string>
 
+#include "core/diagnosis_summary.h"
 #include "core/fact_set.h"
-#include "reports/diagnosis_summary.h"
 
 namespace feedcheck::diagnosis {
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "reports/diagnosis_summary.h"
-#include "reports/report.h"
+#include "core/diagnosis_summary.h"
+#include "diagnosis/postmortem.h"
 #include "rules/rule_set.h"
 
 namespace feedcheck::diagnosis {
@@ -21,10 +21,11 @@ inline constexpr double kBusyIdleFraction = 0.10;
 /// job did.
 void AddObservedWorkloadFacts(FactSet* facts);
 
-/// Evaluates `rules` over report->evidence.facts and writes the conclusion into `report`:
-/// findings (impact set, ordered by it, contradicted or contradicting ones secondary), rules
-/// not evaluated, the settings of the primary findings, the verdict and report->diagnosis.
-/// `nodes`: the per-node rows of a multi-node job (may be empty).
-void DiagnosePostmortem(const rules::RuleSet& rules, std::vector<NodeRow> nodes, Report* report);
+/// Evaluates `rules` over postmortem->evidence.facts and writes the conclusion into
+/// `postmortem`: findings (impact set, ordered by it, contradicted or contradicting ones
+/// secondary), rules not evaluated, the settings of the primary findings, the verdict and
+/// postmortem->diagnosis. `nodes`: the per-node rows of a multi-node job (may be empty).
+void DiagnosePostmortem(const rules::RuleSet& rules, std::vector<NodeRow> nodes,
+                        Postmortem* postmortem);
 
 }  // namespace feedcheck::diagnosis

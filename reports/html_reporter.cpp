@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "core/measurement_caveat.h"
 #include "core/plural.h"
 #include "core/units.h"
 #include "reports/html_charts.h"
 #include "reports/html_escape.h"
 #include "reports/html_style.h"
-#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 
 namespace feedcheck {
@@ -39,6 +39,7 @@ std::string Banner(const Report& r) {
       "</div>\n",
       VerdictLevelName(r.verdict_level), E(r.title.empty() ? "report" : r.title));
   out += fmt::format("<h1>{}</h1>\n", E(r.verdict.empty() ? "No verdict" : r.verdict));
+  if (!r.headline.empty()) out += fmt::format("<p><b>{}</b></p>\n", E(r.headline));
   if (!r.verdict_detail.empty()) out += fmt::format("<p>{}</p>\n", E(r.verdict_detail));
   MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (caveat.any()) out += fmt::format("<p class=\"caveat\">{}</p>\n", E(caveat.banner));
@@ -47,41 +48,6 @@ std::string Banner(const Report& r) {
   if (!c.host.empty()) out += fmt::format("<span>host {}</span>", E(c.host));
   if (!c.started_at_utc.empty()) out += fmt::format("<span>{}</span>", E(c.started_at_utc));
   return out + "</div>\n</header>\n";
-}
-
-std::string DiagnosisSection(const Report& r) {
-  const DiagnosisSummary& d = r.diagnosis;
-  if (!d.present) return "";
-  std::string out = "<section><h2>GPU time and cause</h2>\n";
-  if (!d.gpu.headline.empty()) out += fmt::format("<p><b>{}</b></p>\n", E(d.gpu.headline));
-  out += fmt::format("<p>Cause: <b>{}</b> ({})</p>\n", E(d.cause), E(d.confidence));
-  if (!d.settle_with.empty())
-    out += fmt::format("<p class=\"note\">Would settle it: {}</p>\n", E(d.settle_with));
-  if (!d.fix.empty()) out += fmt::format("<p>Fix: {}</p>\n", E(d.fix));
-  if (d.estimate.available) {
-    out += fmt::format("<p><b>What the fix buys (estimate):</b> {}</p>\n<ul>", E(d.estimate.text));
-    for (const auto& a : d.estimate.assumptions) out += fmt::format("<li>assumes {}</li>", E(a));
-    out += "</ul>\n";
-  } else if (!d.estimate.text.empty()) {
-    out += fmt::format("<p>What the fix buys: {}</p>\n", E(d.estimate.text));
-  }
-  if (!d.nodes.empty()) {
-    out +=
-        "<table><tr><th>Node</th><th>Download</th><th>GPU busy</th><th>GPU time lost</th>"
-        "<th>Throttled</th></tr>\n";
-    for (const auto& n : d.nodes)
-      out += fmt::format(
-          "<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", E(n.node),
-          n.straggler ? " (straggler)" : "",
-          n.download_s >= 0 ? E(FormatSeconds(n.download_s)) : "-",
-          n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
-          n.gpu_lost_gpu_s >= 0 ? E(GpuTimeText(n.gpu_lost_gpu_s, MostGpuLostS(d.nodes))) : "-",
-          n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
-    out += "</table>\n";
-    if (!d.straggler.empty()) out += fmt::format("<p>Straggler: {}</p>\n", E(d.straggler));
-    for (const auto& n : d.not_storage_nodes) out += fmt::format("<p>Not storage: {}</p>\n", E(n));
-  }
-  return out + "</section>\n";
 }
 
 std::string FindingCard(const Finding& f, const MeasurementCaveat& caveat) {
@@ -127,40 +93,69 @@ std::string ResultSection(const Report& r) {
   return out + "</table></div></section>\n";
 }
 
+// A table's rows under its header (when a column has a label), then its notes.
+std::string TableHtml(const ReportTable& t) {
+  std::string out = "<table>";
+  bool header = false;
+  for (const auto& c : t.columns) header = header || !c.label.empty();
+  if (header) {
+    out += "<tr>";
+    for (const auto& c : t.columns) out += fmt::format("<th>{}</th>", E(c.label));
+    out += "</tr>\n";
+  }
+  for (const auto& row : t.rows) {
+    out += "<tr>";
+    for (size_t c = 0; c < row.size(); ++c) {
+      const bool numeric = c < t.columns.size() && t.columns[c].numeric;
+      out += fmt::format("<td{}>{}</td>", numeric ? " class=\"value\"" : "", E(row[c].text));
+    }
+    out += "</tr>\n";
+  }
+  out += "</table>";
+  for (const auto& n : t.notes) out += fmt::format("<p class=\"note\">{}</p>", E(n));
+  return out;
+}
+
 std::string Tables(const Report& r) {
   std::string out;
-  for (const auto& t : r.tables) {
-    out += fmt::format("<section><h2>{}</h2>\n<div class=\"card\"><table>", E(t.title));
-    bool header = false;
-    for (const auto& c : t.columns) header = header || !c.label.empty();
-    if (header) {
-      out += "<tr>";
-      for (const auto& c : t.columns) out += fmt::format("<th>{}</th>", E(c.label));
-      out += "</tr>\n";
+  for (const auto& t : r.tables)
+    out += fmt::format("<section><h2>{}</h2>\n<div class=\"card\">{}</div></section>\n", E(t.title),
+                       TableHtml(t));
+  return out;
+}
+
+// Each section: its title, a paragraph per line (its details as a list), then its tables.
+std::string Sections(const Report& r) {
+  std::string out;
+  for (const auto& s : r.sections) {
+    if (s.lines.empty() && s.tables.empty()) continue;
+    out += fmt::format("<section><h2>{}</h2>\n", E(s.title));
+    for (const auto& line : s.lines) {
+      if (line.label.empty())
+        out += fmt::format("<p>{}</p>\n", E(line.text));
+      else
+        out += fmt::format("<p><b>{}:</b> {}</p>\n", E(line.label), E(line.text));
+      if (line.details.empty()) continue;
+      out += "<ul>";
+      for (const auto& d : line.details) out += fmt::format("<li>{}</li>", E(d));
+      out += "</ul>\n";
     }
-    for (const auto& row : t.rows) {
-      out += "<tr>";
-      for (size_t c = 0; c < row.size(); ++c) {
-        const bool numeric = c < t.columns.size() && t.columns[c].numeric;
-        out += fmt::format("<td{}>{}</td>", numeric ? " class=\"value\"" : "", E(row[c].text));
-      }
-      out += "</tr>\n";
-    }
-    out += "</table>";
-    for (const auto& n : t.notes) out += fmt::format("<p class=\"note\">{}</p>", E(n));
-    out += "</div></section>\n";
+    for (const auto& t : s.tables)
+      out +=
+          (t.title.empty() ? "" : fmt::format("<h3>{}</h3>\n", E(t.title))) + TableHtml(t) + "\n";
+    out += "</section>\n";
   }
   return out;
 }
 
 std::string Findings(const Report& r) {
   // A command whose output is its tables (egress, plan) has no rules to report on.
-  if (r.findings.empty() && !r.tables.empty() && !r.diagnosis.present) return "";
+  if (r.findings.empty() && !r.tables.empty() && !r.findings_ranked) return "";
   std::string out = "<section><h2>Findings</h2>\n";
   MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) out += "<p class=\"note\">No rule found a problem.</p>\n";
-  if (r.diagnosis.present) {
-    // Ordered by the GPU time they cost; secondary ones last.
+  if (r.findings_ranked) {
+    // In the order the command ranked them (a post-mortem's: by the GPU time they cost).
     for (const auto& f : r.findings) out += FindingCard(f, caveat);
     return out + "</section>\n";
   }
@@ -257,7 +252,7 @@ void HtmlReporter::Render(const Report& r, std::ostream& out) const {
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
       << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
-      << Banner(r) << Warnings(r) << DiagnosisSection(r) << ResultSection(r)
+      << Banner(r) << Warnings(r) << Sections(r) << ResultSection(r)
       << (charts.figures > 0 ? ChartsSection(charts) : "") << Tables(r) << Findings(r)
       << Settings(r) << (charts.figures > 0 ? "" : ChartsSection(charts)) << Facts(r) << Skipped(r)
       << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";

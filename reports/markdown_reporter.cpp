@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "core/measurement_caveat.h"
 #include "core/plural.h"
 #include "core/units.h"
-#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 
 namespace feedcheck {
@@ -110,44 +110,51 @@ void FindingSection(std::ostream& out, const feedcheck::Finding& f,
   if (!where.empty()) out << "Rule: " << MarkdownCode(where) << "\n";
 }
 
-}  // namespace
+// A table under a heading of `level` ("##" for the command's own, "###" in a section), its
+// notes under it.
+void TableBlock(std::ostream& out, const ReportTable& t, std::string_view level) {
+  out << level << " " << (t.title.empty() ? "Table" : MarkdownCell(t.title)) << "\n\n|";
+  std::string rule = "|";
+  for (const auto& c : t.columns) {
+    out << " " << MarkdownCell(c.label) << " |";
+    rule += c.numeric ? "---:|" : "---|";
+  }
+  out << "\n" << rule << "\n";
+  for (const auto& row : t.rows) {
+    out << "|";
+    for (const auto& cell : row) out << " " << MarkdownCell(cell.text) << " |";
+    out << "\n";
+  }
+  for (const auto& n : t.notes) out << "\n" << MarkdownCell(n) << "\n";
+  out << "\n";
+}
 
-void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
+// A section: its title, a paragraph per line (its details as a list), then its tables.
+void SectionBlock(std::ostream& out, const ReportSection& s) {
+  if (s.lines.empty() && s.tables.empty()) return;
+  if (!s.title.empty()) out << "## " << MarkdownCell(s.title) << "\n\n";
+  for (const auto& line : s.lines) {
+    if (!line.label.empty()) out << line.label << ": ";
+    out << line.text << "\n\n";
+    for (const auto& d : line.details) out << "- " << d << "\n";
+    if (!line.details.empty()) out << "\n";
+  }
+  for (const auto& t : s.tables) TableBlock(out, t, "###");
+}
+
+// The title, the verdict and its headline, its detail, and the caveat of figures measured
+// against this machine or an emulator.
+void Heading(const Report& r, const MeasurementCaveat& caveat, std::ostream& out) {
   out << "# feedcheck " << (r.title.empty() ? "report" : r.title) << "\n\n";
   if (!r.verdict.empty()) out << "**Verdict: " << r.verdict << "**\n\n";
+  if (!r.headline.empty()) out << "**" << MarkdownCell(r.headline) << "**\n\n";
   // The detail and the warnings quote probe messages, which quote servers: one escaped line.
   if (!r.verdict_detail.empty()) out << "> " << MarkdownCell(r.verdict_detail) << "\n\n";
-  MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (caveat.any()) out << "> **Warning:** " << caveat.banner << "\n\n";
+}
 
-  const DiagnosisSummary& dx = r.diagnosis;
-  if (dx.present) {
-    if (!dx.gpu.headline.empty()) out << "**" << dx.gpu.headline << "**\n\n";
-    out << "Cause: **" << dx.cause << "** (" << dx.confidence << ")\n\n";
-    if (!dx.settle_with.empty()) out << "Would settle it: " << dx.settle_with << "\n\n";
-    if (!dx.fix.empty()) out << "Fix: " << dx.fix << "\n\n";
-    if (dx.estimate.available) {
-      out << "What the fix buys (estimate): " << dx.estimate.text << "\n\n";
-      for (const auto& a : dx.estimate.assumptions) out << "- assumes " << a << "\n";
-      out << "\n";
-    } else if (!dx.estimate.text.empty()) {
-      out << "What the fix buys: " << dx.estimate.text << "\n\n";
-    }
-    if (!dx.nodes.empty()) {
-      out << "| Node | Download | GPU busy | GPU time lost | Throttled |\n|---|---|---|---|---|\n";
-      for (const auto& n : dx.nodes)
-        out << fmt::format(
-            "| {}{} | {} | {} | {} | {} |\n", MarkdownCell(n.node),
-            n.straggler ? " (straggler)" : "",
-            n.download_s >= 0 ? FormatSeconds(n.download_s) : "-",
-            n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
-            n.gpu_lost_gpu_s >= 0 ? GpuTimeText(n.gpu_lost_gpu_s, MostGpuLostS(dx.nodes)) : "-",
-            n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-");
-      if (!dx.straggler.empty()) out << "\nStraggler: " << dx.straggler << "\n";
-      for (const auto& n : dx.not_storage_nodes) out << "\nNot storage: " << n << "\n";
-      out << "\n";
-    }
-  }
+// The command's headline numbers, unless its tables or sections carry them.
+void ResultBlock(const Report& r, std::ostream& out) {
   if (ShowsResultBlock(r)) {
     out << "## Result\n\n| | |\n|---|---:|\n";
     for (const auto& v : r.result)
@@ -155,35 +162,27 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
           << " |\n";
     out << "\n";
   }
-  for (const auto& t : r.tables) {
-    out << "## " << (t.title.empty() ? "Table" : MarkdownCell(t.title)) << "\n\n|";
-    std::string rule = "|";
-    for (const auto& c : t.columns) {
-      out << " " << MarkdownCell(c.label) << " |";
-      rule += c.numeric ? "---:|" : "---|";
-    }
-    out << "\n" << rule << "\n";
-    for (const auto& row : t.rows) {
-      out << "|";
-      for (const auto& cell : row) out << " " << MarkdownCell(cell.text) << " |";
-      out << "\n";
-    }
-    for (const auto& n : t.notes) out << "\n" << MarkdownCell(n) << "\n";
-    out << "\n";
-  }
+}
+
+// The findings: in the order the command ranked them, else by severity. A command whose
+// output is its tables has none to report.
+void FindingsBlock(const Report& r, const MeasurementCaveat& caveat, std::ostream& out) {
   // A command whose output is its tables (egress, plan) has no rules to report on.
-  const bool tables_only = r.tables.size() > 0 && !dx.present;
+  const bool tables_only = r.tables.size() > 0 && !r.findings_ranked;
   if (!r.findings.empty() || !tables_only) out << "## Findings\n";
   if (r.findings.empty() && !tables_only) out << "\nNone.\n";
-  if (dx.present) {
-    // Ordered by the GPU time they cost; secondary ones last.
+  if (r.findings_ranked) {
+    // In the order the command ranked them (a post-mortem's: by the GPU time they cost).
     for (const auto& f : r.findings) FindingSection(out, f, caveat);
   } else {
     for (Severity s : SeveritiesMostSevereFirst())
       for (const auto& f : r.findings)
         if (f.severity == s) FindingSection(out, f, caveat);
   }
+}
 
+// The primary findings' settings, merged, to paste.
+void SettingsBlock(const Report& r, std::ostream& out) {
   if (!r.env.empty() || !r.config.empty()) {
     out << "\n## Settings to paste\n";
     if (!r.env.empty()) {
@@ -198,7 +197,10 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
       out << fence << "\n";
     }
   }
+}
 
+// Every fact, grouped by the first segment of its key.
+void FactsBlock(const Report& r, std::ostream& out) {
   if (!r.evidence.facts.empty()) {
     out << "\n## Facts\n";
     for (const auto& [prefix, facts] : FactsByPrefix(r.evidence.facts)) {
@@ -206,7 +208,10 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
       FactTable(out, facts);
     }
   }
+}
 
+// The rules not evaluated and the facts each lacked.
+void SkippedBlock(const Report& r, std::ostream& out) {
   if (!r.skipped.empty()) {
     // Below the facts and folded: the list is long and rarely what the reader came for.
     out << "\n## Not evaluated\n\n<details><summary>" << SkippedRulesSummary(r.skipped.size())
@@ -220,7 +225,10 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
     }
     out << "\n</details>\n";
   }
+}
 
+// The diagnostics kept, in a fence longer than any backtick run they quote.
+void DiagnosticsBlock(const Report& r, std::ostream& out) {
   const DiagnosticList& d = r.evidence.diagnostics;
   if (d.total() > 0) {
     std::string text;
@@ -231,7 +239,10 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
     out << fmt::format("\n## Diagnostics ({} total, {})\n\n{}text\n{}{}\n", d.total(),
                        Counted(static_cast<double>(d.errors()), "error"), fence, text, fence);
   }
+}
 
+// Where and how the report was made.
+void ContextBlock(const Report& r, std::ostream& out) {
   const RunContext& c = r.context;
   out << "\n## Context\n\n| | |\n|---|---|\n";
   out << fmt::format("| Tool | feedcheck {} ({} build) |\n", MarkdownCell(c.tool_version),
@@ -241,6 +252,22 @@ void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
   out << fmt::format("| Started | {} |\n", MarkdownCell(c.started_at_utc));
   if (!c.target.empty()) out << fmt::format("| Target | {} |\n", MarkdownCode(c.target));
   for (const auto& w : c.warnings) out << "\n> **Warning:** " << MarkdownCell(w) << "\n";
+}
+
+}  // namespace
+
+void MarkdownReporter::Render(const Report& r, std::ostream& out) const {
+  const MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
+  Heading(r, caveat, out);
+  for (const auto& section : r.sections) SectionBlock(out, section);
+  ResultBlock(r, out);
+  for (const auto& t : r.tables) TableBlock(out, t, "##");
+  FindingsBlock(r, caveat, out);
+  SettingsBlock(r, out);
+  FactsBlock(r, out);
+  SkippedBlock(r, out);
+  DiagnosticsBlock(r, out);
+  ContextBlock(r, out);
 }
 
 }  // namespace feedcheck

@@ -11,19 +11,12 @@
 #include "core/evidence.h"
 #include "core/finding.h"
 #include "core/run_context.h"
-#include "reports/diagnosis_summary.h"
+#include "core/verdict_level.h"
 #include "reports/fleet_summary.h"
 
 namespace feedcheck {
 
 inline constexpr int kReportSchemaVersion = 1;
-
-/// How good the verdict is, decided by whoever wrote the verdict (preflight, postmortem), so a
-/// reporter can colour the banner without reading the verdict's words.
-enum class VerdictLevel { kUnknown, kGood, kWarning, kBad };
-
-std::string_view VerdictLevelName(VerdictLevel level);
-std::optional<VerdictLevel> VerdictLevelFromName(std::string_view name);
 
 /// One headline number of a command's result: the "result" object of its JSON (where fio and
 /// elbencho users look first), the "Result" block of the terminal and Markdown reports. The key
@@ -62,6 +55,28 @@ struct ReportTable {
   bool folded = false;
 };
 
+/// One line of a ReportSection: "Fix: ..." (label, then text), or a sentence of its own when
+/// the label is "". `details` go under it (the assumptions behind an estimate): the terminal
+/// folds them unless -v; other formats always show them.
+struct SectionLine {
+  std::string label;
+  std::string text;
+  std::vector<std::string> details;
+};
+
+/// A titled part of a command's result beside its tables: lines of label and text, then
+/// tables with their notes (the post-mortem's "GPU time and cause": what the cause cost, the
+/// fix, what it buys, the nodes). `json` is the same part for scripts, a JSON object's text:
+/// the JSON report writes it under `key` ("diagnosis") and a saved report reads it back there.
+/// Reporters lay out the lines and tables; none reads `json`.
+struct ReportSection {
+  std::string key;
+  std::string title;
+  std::vector<SectionLine> lines;
+  std::vector<ReportTable> tables;
+  std::string json;
+};
+
 /// One code a report's problems can carry, described for formats that list the codes before the
 /// problems (SARIF's rules): its stable name, a one-line summary, what to do and the usual level
 /// ("error", "warning" or "note").
@@ -86,14 +101,20 @@ struct Report {
   std::string verdict;  ///< "ready" | "at risk" | "will starve the GPUs" | bottleneck; "" for none
   VerdictLevel verdict_level = VerdictLevel::kUnknown;
   std::string verdict_detail;  ///< one or two sentences with the deciding evidence
+  /// What the verdict cost, in one sentence every format shows in bold right under the verdict
+  /// ("GPUs idle 13 min 32 s of 61 min (22%), 108 GPU-minutes: ..."); "" for none.
+  std::string headline;
   Evidence evidence;
-  std::vector<Finding> findings;       ///< ordered by severity, most severe first
-  std::vector<SkippedRule> skipped;    ///< rules not evaluated for missing facts
-  std::vector<EnvSetting> env;         ///< merged settings to paste
-  std::vector<ConfigFragment> config;  ///< merged config fragments (BlobFuse2)
-  DiagnosisSummary diagnosis;          ///< post-mortem only: GPU time lost, cause, confidence
-  FleetSummary fleet;                  ///< post-mortem of a folder of jobs only: one row per job
-  std::vector<ResultValue> result;     ///< the command's headline numbers, in display order
+  std::vector<Finding> findings;  ///< ordered by severity, most severe first
+  /// The findings come in the order to show them (the post-mortem's: by the GPU time each cost,
+  /// secondary ones last), not grouped by severity; the Findings block shows even when empty.
+  bool findings_ranked = false;
+  std::vector<SkippedRule> skipped;     ///< rules not evaluated for missing facts
+  std::vector<EnvSetting> env;          ///< merged settings to paste
+  std::vector<ConfigFragment> config;   ///< merged config fragments (BlobFuse2)
+  std::vector<ReportSection> sections;  ///< shown after the verdict, before the result
+  FleetSummary fleet;                   ///< post-mortem of a folder of jobs only: one row per job
+  std::vector<ResultValue> result;      ///< the command's headline numbers, in display order
   /// the command's tables, in display order. A table whose columns include `file`, `line`,
   /// `severity`, `code` and `message` lists problems located in files (lint's): SARIF makes each
   /// row a result (with `change` and `rule_id` when the table has them).

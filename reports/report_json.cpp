@@ -3,18 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
 #include <type_traits>
 
 #include "core/diagnostic_codes.h"
 #include "core/evidence_json.h"
+#include "core/measurement_caveat.h"
 #include "core/units.h"
-#include "reports/diagnosis_json.h"
 #include "reports/fleet_json.h"
-#include "reports/measurement_caveat.h"
 
 namespace feedcheck {
 
@@ -408,6 +409,33 @@ void ReadCodes(const json& j, const std::string& file, Report* out, DiagnosticLi
   }
 }
 
+// The keys of a report's own JSON; any other object at the top is a section's.
+bool IsReportKey(std::string_view key) {
+  static constexpr std::array<std::string_view, 20> kKeys{"schema_version",  "kind",
+                                                          "title",           "verdict",
+                                                          "verdict_level",   "verdict_detail",
+                                                          "context",         "findings",
+                                                          "skipped",         "env",
+                                                          "config",          "evidence",
+                                                          "fleet",           "measurement_caveat",
+                                                          "result",          "result_display",
+                                                          "run_diagnostics", "tables",
+                                                          "codes",           "complete"};
+  return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
+}
+
+// The sections of a saved report: each object under a key the report does not use itself, its
+// text kept (the command that wrote it lays its lines out again; see ReportSection).
+void ReadSections(const json& j, Report* out) {
+  for (const auto& [key, value] : j.items())
+    if (value.is_object() && !IsReportKey(key)) {
+      ReportSection s;
+      s.key = key;
+      s.json = value.dump();
+      out->sections.push_back(std::move(s));
+    }
+}
+
 }  // namespace
 
 json ReportToJson(const Report& r) {
@@ -437,7 +465,6 @@ json ReportToJson(const Report& r) {
               {"config", ConfigToJson(r.config)},
               {"evidence", EvidenceToJson(r.evidence)}};
   if (caveat.any()) out["measurement_caveat"] = caveat.banner;
-  if (r.diagnosis.present) out["diagnosis"] = DiagnosisToJson(r.diagnosis);
   if (r.fleet.present) out["fleet"] = FleetToJson(r.fleet);
   json result = json::object();
   json display = json::array();
@@ -460,6 +487,13 @@ json ReportToJson(const Report& r) {
   out["tables"] = tables;
   if (!r.codes.codes.empty()) out["codes"] = CodesToJson(r.codes);
   if (!r.complete) out["complete"] = false;
+  // Each section as the object its command wrote for scripts, under its key (never over a key
+  // of the report's own).
+  for (const auto& s : r.sections) {
+    if (s.key.empty() || s.json.empty() || out.contains(s.key) || IsReportKey(s.key)) continue;
+    json data = json::parse(s.json, nullptr, /*allow_exceptions=*/false);
+    if (data.is_object()) out[s.key] = std::move(data);
+  }
   return out;
 }
 
@@ -503,7 +537,7 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
   ReadSkipped(j, file, out, diags);
   out->env = ReadEnv(j, "env", file, "", diags);
   out->config = ReadConfig(j, "config", file, "", diags);
-  if (j.contains("diagnosis")) out->diagnosis = DiagnosisFromJson(j["diagnosis"]);
+  ReadSections(j, out);
   if (j.contains("fleet")) out->fleet = FleetFromJson(j["fleet"]);
   ReadResult(j, file, out, diags);
   ReadTables(j, file, out, diags);

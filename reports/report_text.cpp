@@ -59,21 +59,6 @@ const std::vector<Severity>& SeveritiesMostSevereFirst() {
   return order;
 }
 
-std::string GpuTimeText(double gpu_s) { return GpuTimeText(gpu_s, gpu_s); }
-
-std::string GpuTimeText(double gpu_s, double unit_for_gpu_s) {
-  const double scale = std::max(std::fabs(gpu_s), std::fabs(unit_for_gpu_s));
-  if (scale < 120) return fmt::format("{:.0f} GPU-seconds", gpu_s);
-  if (scale < 100 * 3600) return fmt::format("{:.0f} GPU-minutes", gpu_s / 60);
-  return fmt::format("{} GPU-hours", FormatNumber(gpu_s / 3600));
-}
-
-double MostGpuLostS(const std::vector<NodeRow>& nodes) {
-  double most = 0;
-  for (const auto& n : nodes) most = std::max(most, n.gpu_lost_gpu_s);
-  return most;
-}
-
 std::string ResultValueText(const ResultValue& v) {
   if (const bool* b = std::get_if<bool>(&v.value)) return *b ? "yes" : "no";
   if (const std::string* t = std::get_if<std::string>(&v.value)) return *t;
@@ -90,7 +75,7 @@ std::string ResultValueText(const ResultValue& v) {
 std::string ResultLabel(const ResultValue& v) { return v.label.empty() ? v.key : v.label; }
 
 bool ShowsResultBlock(const Report& r) {
-  return !r.result.empty() && r.tables.empty() && !r.diagnosis.present;
+  return !r.result.empty() && r.tables.empty() && r.sections.empty();
 }
 
 }  // namespace feedcheck

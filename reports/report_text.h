@@ -9,6 +9,7 @@
 #include "core/fact.h"
 #include "core/fact_set.h"
 #include "core/finding.h"
+#include "core/gpu_time_text.h"
 #include "reports/report.h"
 
 namespace feedcheck {
@@ -22,14 +23,6 @@ std::string RuleLocation(const Finding& finding);
 /// Facts grouped by the first segment of their key ("probe", "gpu", ...), keys sorted.
 std::map<std::string, std::vector<const Fact*>> FactsByPrefix(const FactSet& facts);
 
-/// GPU time summed over GPUs: "40 GPU-seconds", "108 GPU-minutes", "3.2 GPU-hours".
-std::string GpuTimeText(double gpu_s);
-/// The same in the unit GpuTimeText picks for `unit_for_gpu_s`: a column of values all in the
-/// unit of its largest ("0 GPU-minutes" beside "63 GPU-minutes", never "0 GPU-seconds").
-std::string GpuTimeText(double gpu_s, double unit_for_gpu_s);
-/// The GPU time the node that lost most lost: the unit of a nodes table's "GPU time lost".
-double MostGpuLostS(const std::vector<NodeRow>& nodes);
-
 /// "30 rules need facts this run did not have": the one line that stands for the rules not
 /// evaluated unless the reader asks for the list.
 std::string SkippedRulesSummary(size_t skipped_count);
@@ -39,7 +32,7 @@ std::string SkippedRulesSummary(size_t skipped_count);
 std::string ResultValueText(const ResultValue& value);
 /// The label, or the key when the workflow gave none.
 std::string ResultLabel(const ResultValue& value);
-/// Whether a report shows its Result block: not when its tables or its diagnosis already carry
+/// Whether a report shows its Result block: not when its tables or sections already carry
 /// the same numbers (egress, plan, lint; the post-mortem), so nothing is said twice.
 bool ShowsResultBlock(const Report& report);
 

@@ -24,11 +24,6 @@ size_t TerminalLayout::RowsShown() const {
   return fold_ >= 3 ? 4 : 8;
 }
 
-size_t TerminalLayout::NodesShown() const {
-  if (verbose_) return static_cast<size_t>(-1);
-  return fold_ >= 3 ? 4 : 8;
-}
-
 size_t TerminalLayout::NotesShown() const {
   if (verbose_ || fold_ < 2) return static_cast<size_t>(-1);
   return fold_ >= 3 ? 1 : 3;

@@ -32,9 +32,8 @@ class TerminalLayout {
 
   /// How many findings are shown in full (the rest counted in one line).
   size_t FindingsShown() const;
-  /// How many rows of a table, nodes of a post-mortem and notes under a table are shown.
+  /// How many rows of a table and notes under a table are shown.
   size_t RowsShown() const;
-  size_t NodesShown() const;
   size_t NotesShown() const;
   /// How many warnings about the inputs are quoted.
   size_t DiagnosticsShown() const;

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/measurement_caveat.h"
 #include "core/plural.h"
 #include "core/units.h"
-#include "reports/measurement_caveat.h"
 #include "reports/report_text.h"
 #include "reports/terminal_layout.h"
 #include "reports/terminal_safe.h"
@@ -108,62 +108,42 @@ void PrintVerdict(const Report& r, std::ostream& out, const Painter& paint) {
   }
   out << "\n";
   if (!r.verdict.empty()) PrintVerdictLine(r, out, paint);
-  // A post-mortem leads with the GPU time lost, then why.
-  if (!r.diagnosis.gpu.headline.empty())
-    PrintWrapped(out, r.diagnosis.gpu.headline, "  ", paint, kBold);
+  // What the verdict cost leads, then why.
+  if (!r.headline.empty()) PrintWrapped(out, r.headline, "  ", paint, kBold);
   if (!r.verdict_detail.empty()) PrintWrapped(out, r.verdict_detail, "  ", paint);
   MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (caveat.any()) PrintWrapped(out, "warning: " + caveat.banner, "  ", paint, kYellow);
 }
 
-void PrintDiagnosis(const Report& r, std::ostream& out, const Painter& paint) {
-  const DiagnosisSummary& d = r.diagnosis;
-  if (!d.present) return;
-  if (d.attributed_gpu_s >= 0 && d.gpu.known)
-    PrintWrapped(
-        out, fmt::format("GPU time attributed to the cause: {}", GpuTimeText(d.attributed_gpu_s)),
-        "  ", paint);
-  if (!d.fix.empty()) PrintWrapped(out, "Fix: " + d.fix, "  ", paint);
-  if (d.estimate.available) {
-    PrintWrapped(out, "What the fix buys (estimate): " + d.estimate.text, "  ", paint);
-    if (paint.ShowsAssumptions())
-      for (const auto& a : d.estimate.assumptions)
-        PrintWrapped(out, "assumes: " + a, "    ", paint, kDim);
-  } else if (!d.estimate.text.empty()) {
-    // Why no figure: said plainly rather than left out.
-    PrintWrapped(out, "What the fix buys: " + d.estimate.text, "  ", paint);
-  }
-  if (!d.nodes.empty()) {
-    out << "\n" << paint(kBold, fmt::format("Nodes ({})", d.nodes.size())) << "\n";
-    TextTable table({"node", "download", "GPU busy", "GPU time lost", "throttled", ""});
-    for (size_t c = 1; c <= 4; ++c) table.AlignRight(c);
-    table.FitTo(paint.width());
-    // One unit for the whole column: "0 GPU-seconds" never stands beside "63 GPU-minutes".
-    const double most_lost_gpu_s = MostGpuLostS(d.nodes);
-    // The straggler is always shown; the others up to the limit.
-    size_t shown = 0;
-    for (const auto& n : d.nodes) {
-      if (shown >= paint.NodesShown() && !n.straggler) continue;
-      ++shown;
-      table.AddRow({n.node, n.download_s >= 0 ? FormatSeconds(n.download_s) : "-",
-                    n.gpu_util_mean >= 0 ? fmt::format("{:.0f}%", n.gpu_util_mean) : "-",
-                    n.gpu_lost_gpu_s >= 0 ? GpuTimeText(n.gpu_lost_gpu_s, most_lost_gpu_s) : "-",
-                    n.throttled >= 0 ? fmt::format("{:.0f}", n.throttled) : "-",
-                    n.straggler ? "<- straggler" : ""});
+// Each section: its title, its lines ("Fix: ..."), their details with -v, then its tables
+// laid out as the command's own tables are.
+void PrintSections(const Report& r, std::ostream& out, const Painter& paint) {
+  for (const auto& s : r.sections) {
+    if (s.lines.empty() && s.tables.empty()) continue;
+    if (!s.title.empty()) out << "\n" << paint(kBold, s.title) << "\n";
+    for (const auto& line : s.lines) {
+      PrintWrapped(out, line.label.empty() ? line.text : line.label + ": " + line.text, "  ",
+                   paint);
+      if (paint.ShowsAssumptions())
+        for (const auto& d : line.details) PrintWrapped(out, d, "    ", paint, kDim);
     }
-    out << table.Render();
-    PrintMore(out, d.nodes.size() - shown, "node", "nodes", "  ", paint);
-    if (!d.straggler.empty()) PrintWrapped(out, "straggler: " + d.straggler, "  ", paint);
-    for (const auto& n : d.not_storage_nodes) PrintWrapped(out, "not storage: " + n, "  ", paint);
+    PrintTerminalTables(s.tables, out, paint);
   }
+}
+
+// Whether a section above already says `text` (the post-mortem's fix is its cause's message).
+bool SaidInSections(const Report& r, std::string_view text) {
+  for (const auto& s : r.sections)
+    for (const auto& line : s.lines)
+      if (line.text == text) return true;
+  return false;
 }
 
 // One finding: its title and cost; its message as the layout allows (left out when the
 // post-mortem's fix above already says it); its own settings only with -v or when the report
 // gathers none (the "Settings to paste" block has them); with -v its evidence, source and rule.
 void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
-                  const MeasurementCaveat& caveat, std::string_view said_above,
-                  bool settings_below) {
+                  const MeasurementCaveat& caveat, bool said_above, bool settings_below) {
   constexpr std::string_view kIn = "           ";
   out << "\n  "
       << paint(SeverityColor(f.severity), fmt::format("{:<8}", Upper(SeverityName(f.severity))))
@@ -186,7 +166,7 @@ void PrintFinding(const Finding& f, std::ostream& out, const Painter& paint,
   if (paint.MessageDetail() != TextDetail::kNone)
     if (std::string note = FindingCaveat(f, caveat); !note.empty())
       PrintWrapped(out, note, kIn, paint, kYellow);
-  if (!f.message.empty() && (paint.verbose() || f.message != said_above))
+  if (!f.message.empty() && (paint.verbose() || !said_above))
     if (std::string text = WithDetail(f.message, paint.MessageDetail()); !text.empty())
       PrintWrapped(out, text, kIn, paint);
   if (f.excess)
@@ -250,17 +230,17 @@ void PrintResult(const Report& r, std::ostream& out, const Painter& paint) {
 
 void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
   // A command whose output is its tables (egress, plan) has no rules to report on.
-  if (r.findings.empty() && !r.tables.empty() && !r.diagnosis.present) return;
+  if (r.findings.empty() && !r.tables.empty() && !r.findings_ranked) return;
   out << "\n" << paint(kBold, "Findings") << "\n";
   MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) {
     out << "  none\n";
     return;
   }
-  // A post-mortem ordered them by the GPU time they cost, the secondary ones last; the others
-  // go by severity.
+  // Ranked by the command (a post-mortem's by the GPU time they cost, the secondary ones
+  // last), else by severity.
   std::vector<const Finding*> order;
-  if (r.diagnosis.present) {
+  if (r.findings_ranked) {
     for (const auto& f : r.findings) order.push_back(&f);
   } else {
     for (Severity s : SeveritiesMostSevereFirst())
@@ -283,7 +263,7 @@ void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
       out << "\n" << paint(kBold, "Secondary (not what cost this job its GPU time)") << "\n";
       secondary_heading = true;
     }
-    PrintFinding(*f, out, paint, caveat, r.diagnosis.fix, settings_below);
+    PrintFinding(*f, out, paint, caveat, SaidInSections(r, f->message), settings_below);
     ++shown;
   }
   PrintMore(out, more, "finding", "findings", "  ", paint);
@@ -392,9 +372,9 @@ void PrintContext(const Report& r, std::ostream& out, const Painter& paint) {
 std::string Body(const Report& report, const Painter& paint) {
   std::ostringstream out;
   PrintVerdict(report, out, paint);
-  PrintDiagnosis(report, out, paint);
+  PrintSections(report, out, paint);
   PrintResult(report, out, paint);
-  PrintTerminalTables(report, out, paint);
+  PrintTerminalTables(report.tables, out, paint);
   PrintFindings(report, out, paint);
   PrintSettings(report, out, paint);
   if (paint.verbose()) {

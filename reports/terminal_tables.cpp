@@ -88,8 +88,9 @@ void Records(const ReportTable& t, size_t rows, std::ostream& out, const Termina
 
 }  // namespace
 
-void PrintTerminalTables(const Report& r, std::ostream& out, const TerminalLayout& paint) {
-  for (const auto& t : r.tables) {
+void PrintTerminalTables(const std::vector<ReportTable>& tables, std::ostream& out,
+                         const TerminalLayout& paint) {
+  for (const auto& t : tables) {
     if (t.folded && !paint.verbose()) {
       out << "\n"
           << paint(kSgrDim,

@@ -4,14 +4,17 @@
 #pragma once
 
 #include <ostream>
+#include <vector>
 
 #include "reports/report.h"
 #include "reports/terminal_layout.h"
 
 namespace feedcheck {
 
-/// Every table of `report` as the layout allows: a folded table as one line counting its rows
-/// (unless -v), at most RowsShown() rows and NotesShown() notes of the others.
-void PrintTerminalTables(const Report& report, std::ostream& out, const TerminalLayout& paint);
+/// Every table of `tables` (a report's own, or a section's) as the layout allows: a folded table
+/// as one line counting its rows (unless -v), at most RowsShown() rows and NotesShown() notes
+/// of the others.
+void PrintTerminalTables(const std::vector<ReportTable>& tables, std::ostream& out,
+                         const TerminalLayout& paint);
 
 }  // namespace feedcheck

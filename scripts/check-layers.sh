@@ -15,12 +15,13 @@ probes: core transport
 analyzers: core
 rules: core
 reports: core
-diagnosis: core analyzers rules reports
+diagnosis: core analyzers rules
 mpi: core
 app: core transport probes analyzers rules reports diagnosis mpi
 cli: core app
 tools: core app transport probes analyzers rules reports diagnosis mpi"
-# diagnosis reasons over the results of analyzers, rules and reports; tools never include cli.
+# diagnosis reasons over the results of analyzers and rules (the app puts its conclusion into a
+# report: diagnosis knows no report); tools never include cli.
 
 # Single files allowed one more edge, each with the reason. `file edge-layer`, one per line.
 # feedcheck-mpi's main owns MPI_Init/MPI_Finalize for the whole process (mpi/mpi_world).

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "app/compare_workflow.h"
+#include "app/postmortem_report.h"
 #include "app_test_support.h"
 #include "core/diagnostic_codes.h"
 #include "reports/report_json.h"
@@ -144,8 +145,8 @@ TEST_CASE("a single multi-node job is still one job's post-mortem", "[app][fleet
   Outcome o = RunPostmortemCommand(Request(kCorpus + "/multinode-straggler"));
   REQUIRE(o.has_report);
   CHECK_FALSE(o.report.fleet.present);
-  CHECK(o.report.diagnosis.present);
-  CHECK(o.report.diagnosis.nodes.size() == 4);
+  CHECK(DiagnosisOf(o.report).present);
+  CHECK(DiagnosisOf(o.report).nodes.size() == 4);
   CHECK(o.report.title == "Post-mortem");
 }
 
@@ -176,8 +177,8 @@ TEST_CASE("the corpus as a fleet: one row per job, totals that add up", "[app][f
   }());
   const FleetJob* egress = Row(f, "egress-throttled-download");
   REQUIRE(egress);
-  CHECK(egress->cause == alone.report.diagnosis.cause);
-  CHECK(egress->gpu_lost_gpu_s == Approx(alone.report.diagnosis.gpu.lost_gpu_s));
+  CHECK(egress->cause == DiagnosisOf(alone.report).cause);
+  CHECK(egress->gpu_lost_gpu_s == Approx(DiagnosisOf(alone.report).gpu.lost_gpu_s));
   CHECK(egress->fix_id == "throttled-egress");
   CHECK(egress->won_back_estimated);
   CHECK(egress->won_back_gpu_s > 0);
@@ -347,7 +348,7 @@ TEST_CASE("money only from the user's price, every figure an estimate", "[app][f
       FindTable(single.report, "GPU time in money (an estimate from your price)");
   REQUIRE(money);
   REQUIRE_FALSE(money->rows.empty());
-  CHECK(money->rows[0][2].value == Approx(single.report.diagnosis.gpu.lost_gpu_s / 3600 * 4));
+  CHECK(money->rows[0][2].value == Approx(DiagnosisOf(single.report).gpu.lost_gpu_s / 3600 * 4));
   CHECK(money->notes.back().find("--gpu-hour-price 4.00") != std::string::npos);
 }
 

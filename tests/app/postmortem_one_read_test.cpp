@@ -12,9 +12,11 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "analyzers/input_file.h"
+#include "app/postmortem_report.h"
 #include "app/postmortem_workflow.h"
 #include "app_test_support.h"
 
@@ -142,10 +144,10 @@ double FactOr(const Report& r, const std::string& key, double fallback) {
   return f && f->is_number() ? f->number() : fallback;
 }
 
-const NodeRow* Row(const Report& r, const std::string& node) {
-  for (const auto& n : r.diagnosis.nodes)
-    if (n.node == node) return &n;
-  return nullptr;
+std::optional<NodeRow> Row(const Report& r, const std::string& node) {
+  for (const auto& n : DiagnosisOf(r).nodes)
+    if (n.node == node) return n;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -162,7 +164,7 @@ TEST_CASE("the post-mortem opens each input file of a job exactly once",
     OpenCounter counter;
     Outcome out = RunPostmortem(CorpusRequest(name, label["args"]));
     REQUIRE(out.has_report);
-    if (out.report.diagnosis.nodes.size() >= 2) ++multi_node;
+    if (DiagnosisOf(out.report).nodes.size() >= 2) ++multi_node;
     // Every regular file of the folder was opened, and none twice.
     std::set<std::string> files;
     for (const auto& e : fs::recursive_directory_iterator(kCorpus + "/" + name))
@@ -191,7 +193,7 @@ TEST_CASE("a 16-node job folder is opened once per file, node table included",
   request.cluster.nodes = 16;
   Outcome out = RunPostmortem(request);
   REQUIRE(out.has_report);
-  CHECK(out.report.diagnosis.nodes.size() == 16);
+  CHECK(DiagnosisOf(out.report).nodes.size() == 16);
   CHECK(counter.opens().size() == 16 * 3);
   for (const auto& [path, n] : counter.opens()) {
     INFO(path);
@@ -208,14 +210,14 @@ TEST_CASE("refusals are charged to the node that met them, not to a busy or unre
     Outcome out = RunPostmortem(TwoNodeRequest(job));
     REQUIRE(out.has_report);
     const Report& r = out.report;
-    INFO(r.verdict << ": " << r.diagnosis.fix);
+    INFO(r.verdict << ": " << DiagnosisOf(r).fix);
     // A's 8 GPUs idle for 600 s, all of it while A was refused.
     CHECK(FactOr(r, "gpu.lost_gpu_s", -1) == Approx(4800).margin(60));
     CHECK(FactOr(r, "gpu.lost_throttled_gpu_s", -1) == Approx(4800).margin(60));
-    const NodeRow* a = Row(r, "node-a");
-    const NodeRow* b = Row(r, "node-b");
-    REQUIRE(a);
-    REQUIRE(b);
+    const std::optional<NodeRow> a = Row(r, "node-a");
+    const std::optional<NodeRow> b = Row(r, "node-b");
+    REQUIRE(a.has_value());
+    REQUIRE(b.has_value());
     CHECK(a->throttled > 0);
     CHECK(a->lost_throttled_gpu_s == Approx(4800).margin(60));
     CHECK(b->throttled == 0);
@@ -229,17 +231,17 @@ TEST_CASE("refusals are charged to the node that met them, not to a busy or unre
     Outcome out = RunPostmortem(TwoNodeRequest(job));
     REQUIRE(out.has_report);
     const Report& r = out.report;
-    INFO(r.verdict << ": " << r.diagnosis.fix);
+    INFO(r.verdict << ": " << DiagnosisOf(r).fix);
     // Both nodes lost 4,800 GPU-s in the same minutes; only A's fell while A was refused (a
     // job-wide reading of the refusals would charge all 9,600).
     CHECK(FactOr(r, "gpu.lost_gpu_s", -1) == Approx(9600).margin(120));
     CHECK(FactOr(r, "gpu.lost_throttled_gpu_s", -1) == Approx(4800).margin(60));
-    const NodeRow* b = Row(r, "node-b");
-    REQUIRE(b);
+    const std::optional<NodeRow> b = Row(r, "node-b");
+    REQUIRE(b.has_value());
     CHECK(b->lost_throttled_gpu_s == 0);
     CHECK(b->lost_mount_gpu_s == Approx(4800).margin(60));
     // The cause's share is never more than the refused node's idle time.
-    if (r.diagnosis.cause == "throttled, limit unknown")
-      CHECK(r.diagnosis.attributed_gpu_s <= 4800 + 60);
+    if (DiagnosisOf(r).cause == "throttled, limit unknown")
+      CHECK(DiagnosisOf(r).attributed_gpu_s <= 4800 + 60);
   }
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "app/postmortem_report.h"
 #include "app_test_support.h"
 #include "core/diagnostic_codes.h"
 #include "diagnosis/claim_checks.h"
@@ -75,7 +76,7 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
     REQUIRE(out.has_report);
     ++checked;
     const Report& r = out.report;
-    const DiagnosisSummary& d = r.diagnosis;
+    const DiagnosisSummary d = DiagnosisOf(r);
     CHECK(d.cause == label["verdict"].get<std::string>());
     CHECK(d.confidence == label["confidence"].get<std::string>());
     CHECK(ResultText(r, "cause") == d.cause);
@@ -113,7 +114,12 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
       }
     // The verdict's claims hold against the job's own timeline and facts, and every finding's
     // cost is its own share: they never sum past the GPU time lost.
-    for (const auto& claim : diagnosis::ContradictedClaims(r))
+    diagnosis::Postmortem concluded;
+    concluded.evidence = r.evidence;
+    concluded.findings = r.findings;
+    concluded.env = r.env;
+    concluded.diagnosis = d;
+    for (const auto& claim : diagnosis::ContradictedClaims(concluded))
       FAIL_CHECK("contradiction: " << claim);
     // "Not storage" names the node that idled while reading nothing.
     if (d.cause == "not storage") CHECK_FALSE(d.not_storage_nodes.empty());

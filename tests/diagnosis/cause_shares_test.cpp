@@ -158,7 +158,7 @@ TEST_CASE("refusals blamed for a failure must coincide with it", "[diagnosis][cl
 }
 
 TEST_CASE("claims the run's own evidence contradicts are found", "[diagnosis][claims]") {
-  Report r;
+  Postmortem r;
   r.diagnosis.present = true;
   r.diagnosis.gpu = Mount(1000, 0);
   r.diagnosis.cause = "storage access failed";
@@ -186,7 +186,7 @@ TEST_CASE("claims the run's own evidence contradicts are found", "[diagnosis][cl
   CHECK(has("blames storage access"));
   CHECK(has("asks for --region, which was given"));
   // A consistent report has none.
-  Report ok;
+  Postmortem ok;
   ok.diagnosis.gpu = Mount(1000, 0);
   ok.diagnosis.cause = "small files";
   ok.diagnosis.confidence = "likely";
@@ -202,7 +202,7 @@ TEST_CASE("claims the run's own evidence contradicts are found", "[diagnosis][cl
 TEST_CASE("a verdict no finding carries holds its time beside the findings'",
           "[diagnosis][shares]") {
   // A blob target's refused time, and a small-files finding claiming the same minutes again.
-  Report r;
+  Postmortem r;
   r.diagnosis.gpu = Mount(1000, 0);
   r.diagnosis.cause = "blob or partition target";
   r.diagnosis.confidence = "likely";

@@ -263,14 +263,14 @@ const char* kRules = R"(
   source: test
 )";
 
-Report Diagnose(FactSet facts) {
-  Report r;
+diagnosis::Postmortem Diagnose(FactSet facts) {
+  diagnosis::Postmortem r;
   r.evidence.facts = std::move(facts);
   diagnosis::DiagnosePostmortem(Rules(kRules), {}, &r);
   return r;
 }
 
-const Finding* FindingOf(const Report& r, const std::string& id) {
+const Finding* FindingOf(const diagnosis::Postmortem& r, const std::string& id) {
   for (const auto& f : r.findings)
     if (f.rule_id == id) return &f;
   return nullptr;
@@ -297,7 +297,7 @@ TEST_CASE("busy GPUs: none found, and a capacity finding contradicted by the met
   FactSet f = Base(0.04);
   f.Set(Observed("metrics.egress_gbps_peak", 14, Unit::kGbps));
   f.Set(Observed("metrics.throttled_total", 0, Unit::kCount));
-  Report r = Diagnose(f);
+  diagnosis::Postmortem r = Diagnose(f);
   CHECK(r.diagnosis.cause == "none found");
   CHECK(r.diagnosis.confidence == "confirmed");  // GPU samples + account metrics
   CHECK(r.verdict_level == VerdictLevel::kGood);
@@ -309,7 +309,7 @@ TEST_CASE("busy GPUs: none found, and a capacity finding contradicted by the met
 
 TEST_CASE("idle GPUs with only a capacity finding: inconclusive, naming the metrics",
           "[diagnosis][verdict]") {
-  Report r = Diagnose(Base(0.3));
+  diagnosis::Postmortem r = Diagnose(Base(0.3));
   CHECK(r.diagnosis.cause == "account egress");
   CHECK(r.diagnosis.confidence == "inconclusive");
   CHECK(r.diagnosis.settle_with.find("az monitor metrics list") != std::string::npos);
@@ -319,7 +319,7 @@ TEST_CASE("no GPU samples and no finding: inconclusive, naming the GPU metric",
           "[diagnosis][verdict]") {
   FactSet f;
   f.Set(TextFact("runtime.mode", "download", {FactOrigin::kObserved, "dc", "dc.log", 3}));
-  Report r = Diagnose(f);
+  diagnosis::Postmortem r = Diagnose(f);
   CHECK(r.verdict == "inconclusive");
   CHECK(r.diagnosis.settle_with.find("GpuUtilization") != std::string::npos);
   // The observed mode reaches the rules as workload.mode.
@@ -334,7 +334,7 @@ TEST_CASE("an observed account limit decides; advice for more threads becomes se
   f.Set(Observed("runtime.throttled.egress", 300, Unit::kCount));
   f.Set(TextFact("runtime.setting.RSLEX_DOWNLOADER_THREADS", "16",
                  {FactOrigin::kObserved, "rslex", "rslex.log", 2}));
-  Report r = Diagnose(f);
+  diagnosis::Postmortem r = Diagnose(f);
   CHECK(r.diagnosis.cause == "account egress");
   CHECK(r.diagnosis.confidence == "likely");  // the log alone
   CHECK(r.findings.front().rule_id == "seen-egress");
@@ -356,7 +356,7 @@ TEST_CASE("an observed account limit decides; advice for more threads becomes se
   say: at limit
   source: test
 )");
-  Report both;
+  diagnosis::Postmortem both;
   both.evidence.facts = f;
   diagnosis::DiagnosePostmortem(more, {}, &both);
   CHECK(both.verdict == "account egress, confirmed");
@@ -368,7 +368,7 @@ TEST_CASE("a bare 'server is busy' without metrics: throttled, limit unknown",
   f.Set(Observed("runtime.throttled.server_busy", 40, Unit::kCount));
   f.Set(TextFact("runtime.setting.RSLEX_DOWNLOADER_THREADS", "16",
                  {FactOrigin::kObserved, "rslex", "rslex.log", 2}));
-  Report r = Diagnose(f);
+  diagnosis::Postmortem r = Diagnose(f);
   CHECK(r.diagnosis.cause == "throttled, limit unknown");
   CHECK(r.diagnosis.confidence == "inconclusive");
   CHECK(r.diagnosis.settle_with.find("az monitor metrics list") != std::string::npos);
@@ -460,7 +460,8 @@ const char* kThrottleRules = R"(
   source: test
 )";
 
-Report DiagnoseMount(double lost_s, double mount_s, double throttled_s, bool denied) {
+diagnosis::Postmortem DiagnoseMount(double lost_s, double mount_s, double throttled_s,
+                                    bool denied) {
   FactSet f = Base(lost_s / 28800);
   f.Set(Observed("runtime.throttled.egress", 140, Unit::kCount));
   f.Set(Observed("gpu.lost_download_gpu_s", 0, Unit::kSeconds));
@@ -470,7 +471,7 @@ Report DiagnoseMount(double lost_s, double mount_s, double throttled_s, bool den
   if (denied)
     f.Set(TextFact("runtime.stream_error", "ScriptExecution.StreamAccess.Authentication",
                    {FactOrigin::kObserved, "rslex", "rslex.log", 9}));
-  Report r;
+  diagnosis::Postmortem r;
   r.evidence.facts = std::move(f);
   diagnosis::DiagnosePostmortem(Rules(kThrottleRules), {}, &r);
   return r;
@@ -481,7 +482,7 @@ Report DiagnoseMount(double lost_s, double mount_s, double throttled_s, bool den
 TEST_CASE("a short throttling burst in a mount is charged only its own idle time",
           "[diagnosis][verdict]") {
   // 4000 GPU-s lost during the mount (14%), 800 of them while requests were refused (2.8%).
-  Report brief = DiagnoseMount(4000, 4000, 800, false);
+  diagnosis::Postmortem brief = DiagnoseMount(4000, 4000, 800, false);
   CHECK(brief.diagnosis.cause == "none found");
   const Finding* egress = FindingOf(brief, "seen-egress");
   REQUIRE(egress);
@@ -489,7 +490,7 @@ TEST_CASE("a short throttling burst in a mount is charged only its own idle time
   CHECK(egress->impact_gpu_s == Approx(800));
   CHECK(egress->secondary_note.find("too little to have held the job back") != std::string::npos);
   // Refusals over most of the mount's idle time are its condition: all of it is charged.
-  Report pervasive = DiagnoseMount(4000, 4000, 3000, false);
+  diagnosis::Postmortem pervasive = DiagnoseMount(4000, 4000, 3000, false);
   CHECK(pervasive.diagnosis.cause == "account egress");
   CHECK(pervasive.diagnosis.attributed_gpu_s == Approx(4000));
 }
@@ -497,7 +498,7 @@ TEST_CASE("a short throttling burst in a mount is charged only its own idle time
 TEST_CASE("storage refusing the job names the failure, even with the GPUs busy before it",
           "[diagnosis][verdict]") {
   // 5% idle, but the runtime stopped on a 403: the job failed on access.
-  Report r = DiagnoseMount(1440, 1440, 0, true);
+  diagnosis::Postmortem r = DiagnoseMount(1440, 1440, 0, true);
   CHECK(r.diagnosis.cause == "storage access failed");
   CHECK(r.diagnosis.confidence == "likely");  // the data runtime's logs alone
   CHECK(r.verdict_level == VerdictLevel::kBad);

@@ -162,7 +162,7 @@ TEST_CASE("causes charged only the idle time they coincided with, claims checked
                                   "term");
   REQUIRE(idle.exit_code == 0);
   CHECK(idle.out.find("Verdict: NOT STORAGE, CONFIRMED") != std::string::npos);
-  CHECK(idle.out.find("not storage: node-3: GPUs") != std::string::npos);
+  CHECK(idle.out.find("Not storage: node-3: GPUs") != std::string::npos);
   // Two HEAD 404s at the start do not explain an upload that failed an hour later, and a job
   // whose input was read is never said to have not got past it.
   CommandResult late =

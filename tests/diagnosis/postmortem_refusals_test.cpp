@@ -37,7 +37,7 @@ rules::RuleSet NoRules() {
 
 // 8 GPUs over an hour (28,800 GPU-s sampled), a mount whose GPUs lost `mount_s`, `throttled_s`
 // of it while storage answered 503 "The server is busy" (no limit named).
-Report ServerBusyMount(double mount_s, double throttled_s) {
+diagnosis::Postmortem ServerBusyMount(double mount_s, double throttled_s) {
   FactSet f;
   f.Set(Observed("gpu.count", 8, Unit::kCount));
   f.Set(Observed("gpu.lost_gpu_s", mount_s, Unit::kSeconds));
@@ -51,7 +51,7 @@ Report ServerBusyMount(double mount_s, double throttled_s) {
   f.Set(Observed("gpu.lost_throttled_gpu_s", throttled_s, Unit::kSeconds));
   f.Set(Observed("runtime.throttled.server_busy", 90, Unit::kCount));
   f.Set(Observed("runtime.non_success_responses", 90, Unit::kCount));
-  Report r;
+  diagnosis::Postmortem r;
   r.evidence.facts = std::move(f);
   diagnosis::DiagnosePostmortem(NoRules(), {}, &r);
   return r;
@@ -63,16 +63,16 @@ TEST_CASE("a bare 'server is busy' burst is charged the time its refusals covere
           "[diagnosis][verdict]") {
   // 6,000 GPU-s lost in the mount (21%), 700 of them while requests were refused (2.4%): the
   // burst did not hold the job back, and it is not charged the other 5,300.
-  Report brief = ServerBusyMount(6000, 700);
+  diagnosis::Postmortem brief = ServerBusyMount(6000, 700);
   CHECK(brief.diagnosis.cause == "none found");
   INFO(brief.diagnosis.fix);
   CHECK(brief.diagnosis.fix.find("server is busy' cost 12 GPU-minutes (2.4%") != std::string::npos);
   // Refusals over 4,000 of 14,000 (14% of the GPU time): throttled, charged those 4,000 only.
-  Report burst = ServerBusyMount(14000, 4000);
+  diagnosis::Postmortem burst = ServerBusyMount(14000, 4000);
   CHECK(burst.diagnosis.cause == "throttled, limit unknown");
   CHECK(burst.diagnosis.attributed_gpu_s == Approx(4000));
   // Refusals over most of the mount's idle time are its condition: all of it.
-  Report pervasive = ServerBusyMount(14000, 12000);
+  diagnosis::Postmortem pervasive = ServerBusyMount(14000, 12000);
   CHECK(pervasive.diagnosis.cause == "throttled, limit unknown");
   CHECK(pervasive.diagnosis.attributed_gpu_s == Approx(14000));
 }
@@ -170,18 +170,18 @@ TEST_CASE("storage that served fast is not the cause, unless the client was star
     }
     f.Set(
         NumberFact("account.egress_gbps", 200, Unit::kGbps, {FactOrigin::kKnowledge, "kb", "", 0}));
-    Report r;
+    diagnosis::Postmortem r;
     r.evidence.facts = std::move(f);
     diagnosis::DiagnosePostmortem(NoRules(), {}, &r);
     return r;
   };
-  Report fast = run(38, 33);
+  diagnosis::Postmortem fast = run(38, 33);
   CHECK(fast.diagnosis.cause == "none found");
   CHECK(fast.diagnosis.fix.find("served every request fast, far below its limits") !=
         std::string::npos);
   // 120 ms end to end, 30 in the service: the client waited on itself, which storage's
   // metrics cannot clear.
-  Report starved = run(120, 30);
+  diagnosis::Postmortem starved = run(120, 30);
   CHECK(starved.diagnosis.cause == "inconclusive");
   // Without latency figures nothing says the client kept pace.
   CHECK(run(-1, -1).diagnosis.cause == "inconclusive");

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A test of scripts/check-layers.sh: it passes on a copy of the source tree, and fails, naming
 # the file and line, once a forbidden include is planted in that copy (cli -> probes, core ->
-# reports, tools -> cli, probes -> rules). Usage: check_layers_test.sh SOURCE_DIR SCRATCH_DIR
+# reports, tools -> cli, probes -> rules, diagnosis -> reports).
+# Usage: check_layers_test.sh SOURCE_DIR SCRATCH_DIR
 set -eu
 src=$1
 scratch=$2
@@ -48,6 +49,7 @@ plant tools/facts_doc.cpp cli/command.h
 plant probes/probe.h rules/rule_set.h
 plant app/outcome.h cli/command.h
 plant transport/http_client.h probes/probe.h
+plant diagnosis/postmortem_diagnosis.h reports/report.h
 
 # diagnosis/ reads no file: a stream header or a reader's call there is refused, named.
 for planted in '#include <fstream>' '#include "analyzers/analyze_paths.h"' \

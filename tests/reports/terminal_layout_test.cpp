@@ -92,7 +92,7 @@ TEST_CASE("a long report says less until it fits one screen; -v says all", "[rep
 TEST_CASE("a table too wide for the terminal prints as records", "[reports][terminal]") {
   Report r = testing::MakeSampleReport(5);
   r.findings.clear();
-  r.diagnosis = {};
+  r.sections.clear();
   ReportTable t;
   t.title = "Problems";
   t.columns = {{"file", "File", false},
@@ -163,10 +163,6 @@ TEST_CASE("a nodes column of GPU time is in one unit", "[reports][terminal]") {
   CHECK(GpuTimeText(0, 3780) == "0 GPU-minutes");
   CHECK(GpuTimeText(3780, 3780) == "63 GPU-minutes");
   CHECK(GpuTimeText(40) == "40 GPU-seconds");
-  std::vector<NodeRow> nodes(2);
-  nodes[0].gpu_lost_gpu_s = 0;
-  nodes[1].gpu_lost_gpu_s = 7200;
-  CHECK(MostGpuLostS(nodes) == 7200);
 }
 
 TEST_CASE("headline values read in their unit, three significant digits", "[reports][terminal]") {

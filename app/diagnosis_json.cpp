@@ -1,4 +1,4 @@
-#include "reports/diagnosis_json.h"
+#include "app/diagnosis_json.h"
 
 #include <string>
 
@@ -39,6 +39,13 @@ json DiagnosisToJson(const DiagnosisSummary& d) {
                      {"gpu_lost_gpu_s", n.gpu_lost_gpu_s},
                      {"throttled", n.throttled},
                      {"reads", n.reads},
+                     {"phases_known", n.phases_known},
+                     {"lost_download_gpu_s", n.lost_download_gpu_s},
+                     {"lost_mount_gpu_s", n.lost_mount_gpu_s},
+                     {"lost_throttled_gpu_s", n.lost_throttled_gpu_s},
+                     {"lost_cached_gpu_s", n.lost_cached_gpu_s},
+                     {"lost_after_data_gpu_s", n.lost_after_data_gpu_s},
+                     {"lost_unknown_gpu_s", n.lost_unknown_gpu_s},
                      {"straggler", n.straggler}});
   return {{"cause", d.cause},
           {"confidence", d.confidence},
@@ -94,6 +101,13 @@ DiagnosisSummary DiagnosisFromJson(const json& j) {
       row.gpu_lost_gpu_s = Num(n, "gpu_lost_gpu_s", -1);
       row.throttled = Num(n, "throttled", -1);
       row.reads = Num(n, "reads", -1);
+      row.phases_known = Flag(n, "phases_known");
+      row.lost_download_gpu_s = Num(n, "lost_download_gpu_s", 0);
+      row.lost_mount_gpu_s = Num(n, "lost_mount_gpu_s", 0);
+      row.lost_throttled_gpu_s = Num(n, "lost_throttled_gpu_s", 0);
+      row.lost_cached_gpu_s = Num(n, "lost_cached_gpu_s", 0);
+      row.lost_after_data_gpu_s = Num(n, "lost_after_data_gpu_s", 0);
+      row.lost_unknown_gpu_s = Num(n, "lost_unknown_gpu_s", 0);
       row.straggler = Flag(n, "straggler");
       d.nodes.push_back(std::move(row));
     }

@@ -1,4 +1,4 @@
-#include "reports/measurement_caveat.h"
+#include "core/measurement_caveat.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "reports/report.h"
+#include "core/verdict_level.h"
 
 #include <array>
 #include <utility>

@@ -1,0 +1,105 @@
+#include "app/postmortem_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "app/diagnosis_json.h"
+#include "core/gpu_time_text.h"
+#include "core/units.h"
+
+namespace feedcheck::app {
+namespace {
+
+std::string NodeText(double value, const std::string& text) { return value >= 0 ? text : "-"; }
+
+TableCell Cell(std::string text, double value) {
+  return {std::move(text), value >= 0 ? std::optional<double>(value) : std::nullopt};
+}
+
+// One row per node; the straggler marked; every GPU time in the unit of the largest, so
+// "0 GPU-seconds" never stands beside "63 GPU-minutes".
+ReportTable NodesTable(const DiagnosisSummary& d) {
+  ReportTable t;
+  t.title = fmt::format("Nodes ({})", d.nodes.size());
+  t.columns = {{"node", "Node"},
+               {"download_s", "Download", true},
+               {"gpu_util_mean", "GPU busy", true},
+               {"gpu_lost_gpu_s", "GPU time lost", true},
+               {"throttled", "Throttled", true}};
+  double most_lost_gpu_s = 0;
+  for (const auto& n : d.nodes) most_lost_gpu_s = std::max(most_lost_gpu_s, n.gpu_lost_gpu_s);
+  for (const auto& n : d.nodes)
+    t.rows.push_back(
+        {{n.straggler ? n.node + " (straggler)" : n.node, std::nullopt},
+         Cell(NodeText(n.download_s, FormatSeconds(n.download_s)), n.download_s),
+         Cell(NodeText(n.gpu_util_mean, fmt::format("{:.0f}%", n.gpu_util_mean)), n.gpu_util_mean),
+         Cell(NodeText(n.gpu_lost_gpu_s, GpuTimeText(n.gpu_lost_gpu_s, most_lost_gpu_s)),
+              n.gpu_lost_gpu_s),
+         Cell(NodeText(n.throttled, fmt::format("{:.0f}", n.throttled)), n.throttled)});
+  return t;
+}
+
+}  // namespace
+
+void PutPostmortem(diagnosis::Postmortem postmortem, Report* report) {
+  report->evidence = std::move(postmortem.evidence);
+  report->verdict = std::move(postmortem.verdict);
+  report->verdict_level = postmortem.verdict_level;
+  report->verdict_detail = std::move(postmortem.verdict_detail);
+  report->findings = std::move(postmortem.findings);
+  report->skipped = std::move(postmortem.skipped);
+  report->env = std::move(postmortem.env);
+  report->config = std::move(postmortem.config);
+  PutDiagnosis(postmortem.diagnosis, report);
+}
+
+void PutDiagnosis(const DiagnosisSummary& d, Report* report) {
+  ReportSection s;
+  s.key = kDiagnosisSection;
+  s.title = "GPU time and cause";
+  s.json = DiagnosisToJson(d).dump();
+  if (d.attributed_gpu_s >= 0 && d.gpu.known)
+    s.lines.push_back({"GPU time attributed to the cause", GpuTimeText(d.attributed_gpu_s), {}});
+  if (!d.fix.empty()) s.lines.push_back({"Fix", d.fix, {}});
+  if (d.estimate.available) {
+    SectionLine buys{"What the fix buys (estimate)", d.estimate.text, {}};
+    for (const auto& a : d.estimate.assumptions) buys.details.push_back("assumes " + a);
+    s.lines.push_back(std::move(buys));
+  } else if (!d.estimate.text.empty()) {
+    // Why no figure: said plainly rather than left out.
+    s.lines.push_back({"What the fix buys", d.estimate.text, {}});
+  }
+  if (!d.nodes.empty()) {
+    if (!d.straggler.empty()) s.lines.push_back({"Straggler", d.straggler, {}});
+    for (const auto& n : d.not_storage_nodes) s.lines.push_back({"Not storage", n, {}});
+    s.tables.push_back(NodesTable(d));
+  }
+  // A post-mortem leads with the GPU time lost, then why; its findings come in the order the
+  // diagnosis ranked them (by the GPU time they cost, secondary ones last).
+  report->headline = d.gpu.headline;
+  report->findings_ranked = true;
+  auto same = std::find_if(report->sections.begin(), report->sections.end(),
+                           [](const ReportSection& r) { return r.key == kDiagnosisSection; });
+  if (same != report->sections.end())
+    *same = std::move(s);
+  else
+    report->sections.push_back(std::move(s));
+}
+
+DiagnosisSummary DiagnosisOf(const Report& report) {
+  for (const auto& s : report.sections)
+    if (s.key == kDiagnosisSection && !s.json.empty()) {
+      nlohmann::json j = nlohmann::json::parse(s.json, nullptr, /*allow_exceptions=*/false);
+      if (j.is_object()) return DiagnosisFromJson(j);
+    }
+  return {};
+}
+
+void RestoreSections(Report* report) {
+  DiagnosisSummary d = DiagnosisOf(*report);
+  if (d.present) PutDiagnosis(d, report);
+}
+
+}  // namespace feedcheck::app

@@ -1,0 +1,56 @@
+// The phases of DiagnosePostmortem (postmortem_diagnosis.h) that its two files share: what the
+// diagnosis reasons over, the cause as it is being settled, and the phase that states the cause
+// in words (cause_statement.cpp). Internal to diagnosis/.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/diagnosis_summary.h"
+#include "core/evidence.h"
+#include "core/finding.h"
+#include "diagnosis/account_view.h"
+#include "diagnosis/cause_shares.h"
+
+namespace feedcheck::diagnosis {
+
+// What the diagnosis reasons over, read once: the GPU time lost, what the account showed,
+// the nodes that read nothing and the idle time there was to explain.
+struct Situation {
+  const Evidence* evidence = nullptr;
+  const FactSet* facts = nullptr;
+  GpuTimeLost gpu;
+  AccountView account;
+  // Figures from a loopback or emulator target (a demo's Azurite) confirm nothing about the
+  // job's storage account.
+  bool probes_saw_storage = true;
+  std::vector<IdleNodeReadingNothing> idle_nodes;  ///< GPUs idle while they read nothing
+  double not_storage_gpu_s = 0;                    ///< the GPU time those nodes lost
+  IdlePools pools;
+  bool gpus_busy = false;  ///< storage cost the job no GPU time to speak of
+};
+
+// The cause as it is settled: the findings that may be it, and what else explains the time.
+struct CauseChoice {
+  const Finding* cause = nullptr;           // observed
+  const Finding* capacity_cause = nullptr;  // arithmetic on paper
+  bool served_fast = false;
+  bool busy_unexplained = false;  // 503s that no named limit explains
+  double busy_burst_gpu_s = -1;   // a 503 burst too short to matter: what it cost
+  Bottleneck cls = Bottleneck::kNone;
+  std::string rule_id, rule_title;  // copies: ranking moves the findings
+};
+
+/// What refusals cost. Throttling that covered less than half of a mount's idle time (a burst)
+/// costs the GPU time lost while requests were refused, not the mount's other idle time.
+/// Refusals over most of it were the mount's condition: all of it, as a download's GPUs wait
+/// for all of the download. The same holds for a bare 503 "server is busy" that names no limit.
+double ThrottleCostGpuS(const IdlePools& pools);
+
+/// The cause in words, its confidence, the sources that agree, the fix, the GPU time it is
+/// charged, and the file that would settle an inconclusive one; sets the cause's class and rule
+/// in `choice`.
+void StateCause(const Situation& s, const std::vector<Finding>& findings, CauseChoice* choice,
+                DiagnosisSummary* summary);
+
+}  // namespace feedcheck::diagnosis

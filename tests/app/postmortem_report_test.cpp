@@ -1,0 +1,123 @@
+// The post-mortem's conclusion as the generic parts of a report (app/postmortem_report.h): the
+// headline, the ranked findings and the "GPU time and cause" section, laid out by reporters that
+// know no post-mortem; its `diagnosis` JSON written under its key and read back into the same
+// lines, so `feedcheck report` renders a saved post-mortem as the run did.
+#include "app/postmortem_report.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/diagnosis_json.h"
+#include "reports/report_json.h"
+#include "reports/reporter.h"
+
+using namespace feedcheck;
+using namespace feedcheck::app;
+
+namespace {
+
+DiagnosisSummary TwoNodes() {
+  DiagnosisSummary d;
+  d.present = true;
+  d.cause = "account egress";
+  d.confidence = "confirmed";
+  d.fix = "Spread the job over two storage accounts.";
+  d.attributed_gpu_s = 7200;
+  d.gpu.known = true;
+  d.gpu.lost_gpu_s = 7200;
+  d.gpu.headline = "GPUs idle 15 min of 61 min (25%), 120 GPU-minutes";
+  d.estimate.available = true;
+  d.estimate.text = "2 accounts: GPUs idle 10% instead of 25%";
+  d.estimate.assumptions = {"the reads split evenly"};
+  d.nodes.resize(2);
+  d.nodes[0].node = "node-0";
+  d.nodes[0].gpu_lost_gpu_s = 0;
+  d.nodes[1].node = "node-1";
+  d.nodes[1].gpu_lost_gpu_s = 7200;
+  d.nodes[1].straggler = true;
+  d.nodes[1].lost_throttled_gpu_s = 7200;
+  d.nodes[1].phases_known = true;
+  d.straggler = "node-1: download 2.5 times the others'";
+  return d;
+}
+
+std::string Render(const Report& r, const char* format) {
+  std::ostringstream out;
+  MakeReporter(format)->Render(r, out);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("a diagnosis becomes a headline, ranked findings and one keyed section",
+          "[app][postmortem][report]") {
+  Report r;
+  r.title = "Post-mortem";
+  r.verdict = "account egress, confirmed";
+  Finding cause;
+  cause.rule_id = "throttled-egress";
+  cause.title = "Egress throttled";
+  cause.severity = Severity::kWarning;
+  cause.message = TwoNodes().fix;
+  Finding info;
+  info.rule_id = "info-first";
+  info.title = "Listed first by the diagnosis";
+  info.severity = Severity::kInfo;
+  r.findings = {info, cause};
+  PutDiagnosis(TwoNodes(), &r);
+  CHECK(r.headline == TwoNodes().gpu.headline);
+  CHECK(r.findings_ranked);
+  REQUIRE(r.sections.size() == 1);
+  const ReportSection& s = r.sections[0];
+  CHECK(s.key == "diagnosis");
+  REQUIRE(s.tables.size() == 1);
+  // One unit for the nodes' GPU time: "0 GPU-minutes" beside "120 GPU-minutes".
+  CHECK(s.tables[0].rows[0][3].text == "0 GPU-minutes");
+  CHECK(s.tables[0].rows[1][3].text == "120 GPU-minutes");
+  CHECK(s.tables[0].rows[1][0].text == "node-1 (straggler)");
+  // Put twice, still one section.
+  PutDiagnosis(TwoNodes(), &r);
+  CHECK(r.sections.size() == 1);
+
+  const std::string term = Render(r, "term");
+  CHECK(term.find("GPU time and cause") != std::string::npos);
+  CHECK(term.find("Fix: Spread the job over two storage accounts.") != std::string::npos);
+  CHECK(term.find("Straggler: node-1") != std::string::npos);
+  // The fix said above is not repeated under its finding.
+  CHECK(term.find("Spread the job") == term.rfind("Spread the job"));
+  // Ranked as given, not by severity: the info finding first.
+  CHECK(term.find("[info-first]") < term.find("[throttled-egress]"));
+  const std::string md = Render(r, "md");
+  CHECK(md.find("## GPU time and cause") != std::string::npos);
+  CHECK(md.find("- assumes the reads split evenly") != std::string::npos);
+  CHECK(md.find("| node-1 (straggler) |") != std::string::npos);
+  const std::string html = Render(r, "html");
+  CHECK(html.find("<h2>GPU time and cause</h2>") != std::string::npos);
+  CHECK(html.find("<b>" + TwoNodes().gpu.headline + "</b>") != std::string::npos);
+}
+
+TEST_CASE("the diagnosis JSON is written under its key and read back into the same section",
+          "[app][postmortem][report][json]") {
+  Report r;
+  r.title = "Post-mortem";
+  PutDiagnosis(TwoNodes(), &r);
+  nlohmann::json j = ReportToJson(r);
+  REQUIRE(j.contains("diagnosis"));
+  CHECK(j["diagnosis"] == DiagnosisToJson(TwoNodes()));
+  CHECK(j["diagnosis"]["nodes"][1]["lost_throttled_gpu_s"] == 7200);
+  Report back;
+  DiagnosticList diags;
+  REQUIRE(ReportFromJson(j, "saved.json", &back, &diags));
+  // Read back: the section's JSON only, until the app lays it out again.
+  REQUIRE(back.sections.size() == 1);
+  CHECK(back.sections[0].lines.empty());
+  CHECK(DiagnosisOf(back).nodes[1].lost_throttled_gpu_s == 7200);
+  RestoreSections(&back);
+  CHECK(back.headline == r.headline);
+  CHECK(back.findings_ranked);
+  CHECK(Render(back, "term") == Render(r, "term"));
+  CHECK(ReportToJson(back)["diagnosis"] == j["diagnosis"]);
+  // A report without a diagnosis has none.
+  CHECK_FALSE(DiagnosisOf(Report()).present);
+}
