@@ -6,6 +6,7 @@
 #include "analyzers/clock_offset.h"
 #include "analyzers/job_folder_help.h"
 #include "app/fact_gathering.h"
+#include "app/money_tables.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
 #include "diagnosis/cluster_nodes.h"
@@ -173,6 +174,7 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
   report.evidence.facts = facts;
   // A job folder with one subfolder per node: the node table, from the same read.
   diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), &report);
+  AddSmallFilesReadCostTable(kb, &report);
   AddResults(&report);
   outcome.has_report = true;
 

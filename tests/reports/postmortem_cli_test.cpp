@@ -313,3 +313,44 @@ TEST_CASE("postmortem of a folder of jobs: a fleet, one row per job, every forma
             .code == 2);
   CHECK(testing::ReadFileOrEmpty(kDir + "/stderr.txt").find("--metrics") != std::string::npos);
 }
+
+TEST_CASE("postmortem prices GPU time from the size's dated public price, with its source",
+          "[reports][cli][postmortem][money]") {
+  const std::string job =
+      std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/egress-throttled-download";
+  setenv("COLUMNS", "400", 1);  // the notes on one line each, to find them whole
+  Run term = Feedcheck("--fail-on never postmortem " + job + " --sku Standard_ND96asr_v4");
+  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  REQUIRE(term.code == 0);
+  CHECK(term.out.find("GPU time in money (an estimate)") != std::string::npos);
+  CHECK(term.out.find("An estimate from Standard_ND96asr_v4: 27.197 USD per VM-hour "
+                      "pay-as-you-go (Linux, eastus, as of 2026-11-09) / 8 GPUs") !=
+        std::string::npos);
+  CHECK(term.out.find("source: data-receipts") != std::string::npos);
+  CHECK(term.out.find("not a bill") != std::string::npos);
+  // JSON: the same table, the figure and its note.
+  Run json =
+      Feedcheck("--fail-on never postmortem " + job + " --sku Standard_ND96asr_v4 --format json");
+  REQUIRE(json.code == 0);
+  auto j = nlohmann::json::parse(json.out);
+  bool found = false;
+  for (const auto& t : j["tables"])
+    if (t["title"] == "GPU time in money (an estimate)") {
+      found = true;
+      CHECK(t.dump().find("https://raw.githubusercontent.com/datareceipts") != std::string::npos);
+    }
+  CHECK(found);
+  // --gpu-hour-price overrides, and says so.
+  Run given = Feedcheck("--fail-on never postmortem " + job +
+                        " --sku Standard_ND96asr_v4 --gpu-hour-price 2");
+  REQUIRE(given.code == 0);
+  CHECK(given.out.find("An estimate from the price you gave (--gpu-hour-price 2.00 USD per "
+                       "GPU-hour)") != std::string::npos);
+  CHECK(given.out.find("data-receipts") == std::string::npos);
+  // A size with no public price: unpriced, and the output says what to give.
+  Run unpriced = Feedcheck("--fail-on never postmortem " + job + " --sku Standard_ND40rs_v2");
+  REQUIRE(unpriced.code == 0);
+  CHECK(unpriced.out.find(
+            "no public price known for SKU Standard_ND40rs_v2: give --gpu-hour-price") !=
+        std::string::npos);
+}

@@ -1,0 +1,227 @@
+// `fetch` against a stand-in `az` (tests/data/az-standin/az, first on PATH) that prints the
+// documented output shapes and fails the ways az fails; the process runner is the real one.
+#include "app/fetch_workflow.h"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "app_test_support.h"
+#include "core/diagnostic_codes.h"
+#include "reports/report_text.h"
+
+using namespace feedcheck;
+using namespace feedcheck::app;
+using feedcheck::app::testing::HasDiagnostic;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kStandIn = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/az-standin";
+const std::string kBundled =
+    std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/egress-throttled-download";
+const std::string kJob = "egress-throttled-download";
+
+// The stand-in first on PATH, its settings in the environment, undone at the end of the case.
+class StandInAz {
+ public:
+  explicit StandInAz(const std::string& fail = "", const std::string& fail_on = "") {
+    old_path_ = std::getenv("PATH") ? std::getenv("PATH") : "";
+    setenv("PATH", (kStandIn + ":" + old_path_).c_str(), 1);
+    setenv("FEEDCHECK_AZ_JOB_DIR", kBundled.c_str(), 1);
+    if (!fail.empty()) setenv("FEEDCHECK_AZ_FAIL", fail.c_str(), 1);
+    if (!fail_on.empty()) setenv("FEEDCHECK_AZ_FAIL_ON", fail_on.c_str(), 1);
+  }
+  ~StandInAz() {
+    setenv("PATH", old_path_.c_str(), 1);
+    unsetenv("FEEDCHECK_AZ_JOB_DIR");
+    unsetenv("FEEDCHECK_AZ_FAIL");
+    unsetenv("FEEDCHECK_AZ_FAIL_ON");
+  }
+
+ private:
+  std::string old_path_;
+};
+
+std::string FreshDir(const std::string& name) {
+  fs::path dir =
+      fs::temp_directory_path() / ("feedcheck-fetch-test-" + std::to_string(getpid())) / name;
+  fs::remove_all(dir);
+  return dir.string();
+}
+
+FetchRequest Request(const std::string& out_dir) {
+  FetchRequest r;
+  r.job = kJob;
+  r.workspace = {"ws-ml", "rg-ml", ""};
+  r.out_dir = out_dir;
+  r.command_timeout_s = 60;
+  return r;
+}
+
+Outcome Postmortem(const std::string& dir) {
+  FleetRequest r;
+  r.each.job_dir = dir;
+  r.each.fail_on = "never";
+  r.workers = 1;
+  return RunPostmortemCommand(r);
+}
+
+bool Mentions(const DiagnosticList& d, const std::string& text) {
+  for (const auto& x : d.kept())
+    if (x.message.find(text) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("fetch of the stand-in job: its post-mortem equals the bundled folder's",
+          "[app][fetch]") {
+  StandInAz az;
+  const std::string dir = FreshDir("equal");
+  Outcome fetched = RunFetch(Request(dir), RunProcess);
+  INFO(
+      (fetched.diagnostics.kept().empty() ? std::string() : fetched.diagnostics.kept()[0].message));
+  REQUIRE(fetched.status == ExitStatus::kOk);
+  // The layout postmortem reads: the job's logs at the top, the account's metrics in metrics/.
+  CHECK(fs::exists(fs::path(dir) / "system_logs/data_capability/data-capability.log"));
+  CHECK(fs::exists(fs::path(dir) / "metrics/stmlcorpus01-egress.json"));
+  CHECK(fs::exists(fs::path(dir) / "metrics/stmlcorpus01-transactions.json"));
+  CHECK_FALSE(fs::exists(fs::path(dir) / "metrics/egress.json"));  // not the bundled file
+
+  Outcome a = Postmortem(dir), b = Postmortem(kBundled);
+  REQUIRE(a.has_report);
+  REQUIRE(b.has_report);
+  CHECK(a.report.verdict == "account egress, confirmed");
+  CHECK(a.report.verdict == b.report.verdict);
+  CHECK(a.report.verdict_detail == b.report.verdict_detail);
+  CHECK(a.report.diagnosis.cause == b.report.diagnosis.cause);
+  CHECK(a.report.diagnosis.confidence == b.report.diagnosis.confidence);
+  CHECK(a.report.diagnosis.attributed_gpu_s == Approx(b.report.diagnosis.attributed_gpu_s));
+  CHECK(a.report.diagnosis.gpu.lost_gpu_s == Approx(b.report.diagnosis.gpu.lost_gpu_s));
+  REQUIRE(a.report.result.size() == b.report.result.size());
+  for (size_t i = 0; i < a.report.result.size(); ++i) {
+    CHECK(a.report.result[i].key == b.report.result[i].key);
+    CHECK(ResultValueText(a.report.result[i]) == ResultValueText(b.report.result[i]));
+  }
+  REQUIRE(a.report.findings.size() == b.report.findings.size());
+  for (size_t i = 0; i < a.report.findings.size(); ++i) {
+    CHECK(a.report.findings[i].rule_id == b.report.findings[i].rule_id);
+    CHECK(a.report.findings[i].severity == b.report.findings[i].severity);
+    CHECK(a.report.findings[i].secondary == b.report.findings[i].secondary);
+  }
+  // What the fetch reported: the account, and a SAS in an input's path redacted.
+  const std::string all = fetched.report.tables[0].rows[0][1].text;
+  CHECK(all.find("STANDINSECRETSIG") == std::string::npos);
+  CHECK(fetched.report.verdict_detail.find("feedcheck postmortem " + dir) != std::string::npos);
+
+  // A second fetch into the same folder is refused: a fetch never overwrites.
+  Outcome again = RunFetch(Request(dir), RunProcess);
+  CHECK(again.status == ExitStatus::kUsage);
+  CHECK(HasDiagnostic(again.diagnostics, codes::kBadFlag, "never overwrites"));
+}
+
+TEST_CASE("postmortem --job: fetch, then the post-mortem of what was fetched", "[app][fetch]") {
+  StandInAz az;
+  FleetRequest pm;
+  pm.each.fail_on = "never";
+  pm.gpu_hour_price_usd = 2;
+  Outcome o = RunFetchAndPostmortem(Request(FreshDir("then")), pm, RunProcess);
+  REQUIRE(o.has_report);
+  CHECK(o.report.title == "Post-mortem");
+  CHECK(o.report.verdict == "account egress, confirmed");
+  bool said = false;
+  for (const auto& w : o.report.context.warnings) said = said || w.find("fetched from") == 0;
+  CHECK(said);
+}
+
+TEST_CASE("fetch says which az command failed and why", "[app][fetch]") {
+  struct Case {
+    const char* mode;
+    const char* code;
+    const char* says;
+  };
+  for (const Case& c : {Case{"not-logged-in", codes::kAzNotLoggedIn, "Please run 'az login'"},
+                        Case{"forbidden", codes::kAzForbidden, "AuthorizationFailed"},
+                        Case{"not-found", codes::kAzNotFound, "ResourceNotFound"}}) {
+    INFO(c.mode);
+    StandInAz az(c.mode);
+    Outcome o = RunFetch(Request(FreshDir(c.mode)), RunProcess);
+    CHECK(o.status == ExitStatus::kInputError);
+    CHECK(HasDiagnostic(o.diagnostics, c.code, "`az ml job show --name egress-throttled-download"));
+    CHECK(Mentions(o.diagnostics, c.says));
+    // az's words may carry a SAS: never printed.
+    CHECK_FALSE(Mentions(o.diagnostics, "STANDINSECRETSIG"));
+    REQUIRE(o.has_report);
+    CHECK(o.report.verdict_level == VerdictLevel::kBad);
+  }
+  // A later command failing is named as that command.
+  StandInAz az("forbidden", "monitor");
+  Outcome o = RunFetch(Request(FreshDir("monitor")), RunProcess);
+  CHECK(HasDiagnostic(o.diagnostics, codes::kAzForbidden, "`az monitor metrics list --resource"));
+  // A job the workspace does not have.
+  StandInAz plain;
+  FetchRequest other = Request(FreshDir("other"));
+  other.job = "no-such-job";
+  CHECK(HasDiagnostic(RunFetch(other, RunProcess).diagnostics, codes::kAzNotFound, "no-such-job"));
+}
+
+TEST_CASE("fetch without az on PATH, and its flags", "[app][fetch]") {
+  const std::string old = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", "/nonexistent-feedcheck", 1);
+  Outcome o = RunFetch(Request(FreshDir("no-az")), RunProcess);
+  setenv("PATH", old.c_str(), 1);
+  CHECK(HasDiagnostic(o.diagnostics, codes::kAzMissing, "cannot run `az ml job show"));
+  FetchRequest missing = Request(FreshDir("flags"));
+  missing.workspace.resource_group.clear();
+  CHECK(RunFetch(missing, RunProcess).status == ExitStatus::kUsage);
+}
+
+TEST_CASE("the process runner: argv as given, no shell, a time limit", "[app][fetch]") {
+  ProcessResult r = RunProcess({"printf", "%s", "$(echo hi); rm -rf /tmp/x `id` 'q'"}, 10);
+  REQUIRE(r.started);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "$(echo hi); rm -rf /tmp/x `id` 'q'");
+  ProcessResult err = RunProcess({"sh", "-c", "echo oops >&2; exit 3"}, 10);
+  CHECK(err.exit_code == 3);
+  CHECK(err.err == "oops\n");
+  ProcessResult slow = RunProcess({"sleep", "30"}, 0.3);
+  CHECK(slow.timed_out);
+  ProcessResult none = RunProcess({"feedcheck-no-such-program"}, 1);
+  CHECK_FALSE(none.started);
+  CHECK_FALSE(none.start_error.empty());
+  CHECK(AzCommandFailure({"az", "x"}, slow)->code == codes::kAzTimeout);
+}
+
+TEST_CASE("az ml job show: window, inputs and the datastore or account each names",
+          "[app][fetch]") {
+  std::ifstream in(kStandIn + "/job-show.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  AzJob job;
+  std::string error;
+  REQUIRE(ParseAzJob(text, &job, &error));
+  CHECK(job.status == "Completed");
+  CHECK(job.start_utc == "2025-03-11T08:05:00.000000+00:00");
+  REQUIRE(job.inputs.size() == 2);  // the literal input "epochs" is not a path
+  CHECK(job.inputs[0].name == "labels");
+  CHECK(job.inputs[0].account == "stmlcorpus01");
+  CHECK(job.inputs[1].datastore == "training_data");
+  AzJob full;
+  REQUIRE(ParseAzJob(R"({"name":"j","properties":{"StartTimeUtc":"2025-01-01T00:00:00Z",
+      "EndTimeUtc":"2025-01-01T01:00:00Z"},"inputs":{"d":{"path":
+      "azureml://subscriptions/s/resourcegroups/rg/workspaces/w/datastores/ds2/paths/a/b"},
+      "w":{"path":"wasbs://c@acct2.blob.core.windows.net/p"}}})",
+                     &full, &error));
+  CHECK(full.end_utc == "2025-01-01T01:00:00Z");
+  CHECK(full.inputs[0].datastore == "ds2");
+  CHECK(full.inputs[1].account == "acct2");
+  CHECK_FALSE(ParseAzJob("[]", &full, &error));
+  CHECK_FALSE(ParseAzJob(R"({"name":"j"})", &full, &error));
+  CHECK(error.find("start") != std::string::npos);
+  AzDatastore ds;
+  CHECK_FALSE(ParseAzDatastore(R"({"name":"f","type":"azure_file"})", &ds, &error));
+  CHECK(error.find("account_name") != std::string::npos);
+}
