@@ -101,8 +101,16 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, double timeout_s)
   }
   Close(&fds[0]);
   Close(&fds[1]);
+  // Its output closed, the program may still run: it gets the rest of the time limit.
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid || (done < 0 && errno != EINTR)) break;
+    if (done == 0 && std::chrono::steady_clock::now() >= deadline && !r.timed_out) {
+      r.timed_out = true;
+      kill(pid, SIGKILL);
+    }
+    if (done == 0) usleep(r.timed_out ? 1000 : 10000);
   }
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (dropped) r.err += "\n[feedcheck: output past 64 MiB dropped]";

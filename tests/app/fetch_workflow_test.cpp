@@ -190,6 +190,9 @@ TEST_CASE("the process runner: argv as given, no shell, a time limit", "[app][fe
   CHECK(err.err == "oops\n");
   ProcessResult slow = RunProcess({"sleep", "30"}, 0.3);
   CHECK(slow.timed_out);
+  // Its output closed but still running: stopped at the limit all the same.
+  ProcessResult quiet = RunProcess({"sh", "-c", "exec >&- 2>&-; sleep 30"}, 0.3);
+  CHECK(quiet.timed_out);
   ProcessResult none = RunProcess({"feedcheck-no-such-program"}, 1);
   CHECK_FALSE(none.started);
   CHECK_FALSE(none.start_error.empty());
