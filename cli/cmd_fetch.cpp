@@ -3,6 +3,7 @@
 // Also `postmortem --job JOB ...` (see cmd_postmortem.cpp) shares AddFetchOptions.
 #include <memory>
 
+#include "app/fetch_fleet.h"
 #include "app/fetch_workflow.h"
 #include "app/report_output.h"
 #include "cli/command.h"
@@ -28,7 +29,12 @@ void SetupFetch(CLI::App& root, CommandTable& table) {
       "fetch",
       "Download what a post-mortem needs from Azure ML (logs, window, storage metrics) "
       "with the az CLI");
-  sub->add_option("JOB_NAME", request->job, "The Azure ML job's name")->required();
+  auto since = std::make_shared<std::string>();
+  sub->add_option("JOB_NAME", request->job, "The Azure ML job's name");
+  sub->add_option("--jobs-since", *since,
+                  "Instead of one job: every job of the workspace that finished and was created "
+                  "within this long (7d, 36h, 90m), each into DIR/JOB, a fleet for postmortem")
+      ->type_name("DURATION");
   AddFetchOptions(sub, request.get());
   sub->add_option("-o,--output", request->out_dir,
                   "Folder to write (new or empty): the job's logs and metrics, as feedcheck "
@@ -37,7 +43,19 @@ void SetupFetch(CLI::App& root, CommandTable& table) {
   // -o is the folder here: the report goes to the terminal, in the format asked.
   sub->add_option("-f,--format", output->format, "Output format of the fetch's own report")
       ->check(CLI::IsMember(app::ReportFormatNames()));
-  table.Add(sub, [request, output, &table] {
+  sub->parse_complete_callback([request, since] {
+    if (request->job.empty() == since->empty())
+      throw CLI::ValidationError("give JOB_NAME, or --jobs-since DURATION (not both)");
+    if (!since->empty() && !app::ParseSince(*since))
+      throw CLI::ValidationError("--jobs-since " + *since + ": a duration such as 7d, 36h, 90m");
+  });
+  table.Add(sub, [request, since, output, &table] {
+    if (!since->empty()) {
+      app::FetchFleetRequest fleet;
+      fleet.each = *request;
+      fleet.since_s = *app::ParseSince(*since);
+      return Render(app::RunFetchFleet(fleet, app::RunProcess), *output, table.globals(), "fetch");
+    }
     return Render(app::RunFetch(*request, app::RunProcess), *output, table.globals(), "fetch");
   });
 }

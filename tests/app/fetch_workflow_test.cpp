@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/fetch_fleet.h"
 #include "app_test_support.h"
 #include "core/diagnostic_codes.h"
 #include "reports/report_text.h"
@@ -227,4 +228,42 @@ TEST_CASE("az ml job show: window, inputs and the datastore or account each name
   AzDatastore ds;
   CHECK_FALSE(ParseAzDatastore(R"({"name":"f","type":"azure_file"})", &ds, &error));
   CHECK(error.find("account_name") != std::string::npos);
+}
+
+TEST_CASE("fetch --jobs-since: the finished jobs of the window, a fleet postmortem reads",
+          "[app][fetch]") {
+  CHECK(ParseSince("7d") == Approx(7 * 86400));
+  CHECK(ParseSince("36h") == Approx(36 * 3600));
+  CHECK(ParseSince("90m") == Approx(90 * 60));
+  CHECK_FALSE(ParseSince("7"));
+  CHECK_FALSE(ParseSince("d"));
+  CHECK_FALSE(ParseSince("-7d"));
+  CHECK_FALSE(ParseSince("0d"));
+  StandInAz az;
+  FetchFleetRequest r;
+  r.each = Request(FreshDir("fleet"));
+  r.since_s = 7 * 86400;
+  r.now_epoch_s = 1742000000;  // 2025-03-15T00:53:20Z
+  Outcome o = RunFetchFleet(r, RunProcess);
+  REQUIRE(o.has_report);
+  CHECK(o.status == ExitStatus::kOk);
+  // Finished and in the window: the bundled job and the one deleted since (a warning, its
+  // folder removed); not the running one, not last month's.
+  REQUIRE(o.report.tables.size() == 1);
+  CHECK(o.report.tables[0].rows.size() == 2);
+  CHECK(HasDiagnostic(o.diagnostics, codes::kAzNotFound, "deleted-since"));
+  CHECK(fs::exists(fs::path(r.each.out_dir) / kJob / "metrics/stmlcorpus01-egress.json"));
+  CHECK_FALSE(fs::exists(fs::path(r.each.out_dir) / "deleted-since"));
+  CHECK_FALSE(fs::exists(fs::path(r.each.out_dir) / "still-running"));
+  CHECK(o.report.verdict.find("fetched 1 of 2 finished jobs") == 0);
+  Outcome pm = Postmortem(r.each.out_dir);
+  REQUIRE(pm.has_report);
+  CHECK(pm.report.verdict.find("account egress") != std::string::npos);
+
+  // Not logged in: the list fails, nothing is fetched.
+  StandInAz out("not-logged-in");
+  r.each.out_dir = FreshDir("fleet-refused");
+  Outcome refused = RunFetchFleet(r, RunProcess);
+  CHECK(refused.status == ExitStatus::kInputError);
+  CHECK(HasDiagnostic(refused.diagnostics, codes::kAzNotLoggedIn, "az ml job list"));
 }
