@@ -116,6 +116,44 @@ std::vector<std::string> AzMetricsArgv(const std::string& account_id,
   return argv;
 }
 
+std::vector<std::string> AzGpuMetricsArgv(const std::string& workspace_id, const std::string& job,
+                                          const std::string& start_utc,
+                                          const std::string& end_utc) {
+  return {"az",
+          "monitor",
+          "metrics",
+          "list",
+          "--resource",
+          workspace_id,
+          "--metric",
+          "GpuUtilization",
+          "--interval",
+          "PT1M",
+          "--aggregation",
+          "Average",
+          "--filter",
+          "RunId eq '" + job + "' and NodeId eq '*' and DeviceId eq '*'",
+          "--start-time",
+          start_utc,
+          "--end-time",
+          end_utc,
+          "--output",
+          "json"};
+}
+
+bool AzMetricsHaveData(const std::string& text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("value") || !j["value"].is_array()) return false;
+  for (const auto& metric : j["value"]) {
+    if (!metric.is_object() || !metric.contains("timeseries")) continue;
+    for (const auto& series : metric["timeseries"])
+      if (series.is_object() && series.contains("data") && series["data"].is_array() &&
+          !series["data"].empty())
+        return true;
+  }
+  return false;
+}
+
 std::string AzCommandText(const std::vector<std::string>& argv) {
   std::string out;
   for (const auto& a : argv) {
@@ -168,6 +206,12 @@ bool ParseAzJob(const std::string& text, AzJob* job, std::string* error) {
   job->name = Str(j, "name");
   job->status = Str(j, "status");
   job->compute = Str(j, "compute");
+  // "azureml:/subscriptions/<s>/resourceGroups/<rg>/providers/Microsoft.MachineLearningServices/
+  // workspaces/<w>/jobs/<j>": the workspace's resource id is what precedes "/jobs/".
+  std::string id = Str(j, "id");
+  if (id.rfind("azureml:", 0) == 0) id.erase(0, std::string("azureml:").size());
+  if (const size_t jobs = id.rfind("/jobs/"); jobs != std::string::npos && id.rfind("/", 0) == 0)
+    job->workspace_id = id.substr(0, jobs);
   if (job->name.empty()) {
     *error = "no 'name'";
     return false;

@@ -34,6 +34,14 @@ std::vector<std::string> AzMetricsArgv(const std::string& account_id,
                                        const std::string& dimension,
                                        const std::vector<std::string>& aggregations);
 
+/// `az monitor metrics list` of Azure ML's GpuUtilization for one job (the workspace metric,
+/// filtered to the job's RunId, split by NodeId and DeviceId), 1-minute averages.
+std::vector<std::string> AzGpuMetricsArgv(const std::string& workspace_id, const std::string& job,
+                                          const std::string& start_utc, const std::string& end_utc);
+
+/// True when an `az monitor metrics list` response holds at least one data point.
+bool AzMetricsHaveData(const std::string& json);
+
 /// The command as a person would type it, secrets redacted: for messages.
 std::string AzCommandText(const std::vector<std::string>& argv);
 
@@ -62,8 +70,9 @@ struct AzJob {
   std::string name;
   std::string status;
   std::string compute;
-  std::string start_utc;  ///< properties.StartTimeUtc, else creation_context.created_at
-  std::string end_utc;    ///< properties.EndTimeUtc, else creation_context.last_modified_at
+  std::string workspace_id;  ///< from `id` (azureml:/subscriptions/.../workspaces/W/jobs/J)
+  std::string start_utc;     ///< properties.StartTimeUtc, else creation_context.created_at
+  std::string end_utc;       ///< properties.EndTimeUtc, else creation_context.last_modified_at
   std::vector<AzJobInput> inputs;
 };
 bool ParseAzJob(const std::string& json, AzJob* job, std::string* error);

@@ -181,6 +181,30 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
   }
   if (job.inputs.empty())
     accounts.notes.push_back("The job has no inputs with a path: no storage metrics fetched.");
+
+  // 4. Where it can: Azure ML's own GPU utilisation for the job. Optional: a workspace
+  // without the metric, or a filter az refuses, leaves the GPU samples to the job's own files.
+  std::string gpu = "not fetched: the job's id names no workspace";
+  if (!job.workspace_id.empty()) {
+    const auto argv = AzGpuMetricsArgv(job.workspace_id, job.name, from, to);
+    r = run(argv, t);
+    const auto failure = AzCommandFailure(argv, r);
+    log.commands.rows.push_back(
+        {{AzCommandText(argv), std::nullopt}, {failure ? "failed" : "ok", std::nullopt}});
+    if (failure) {
+      AddMessage(&outcome.diagnostics, failure->code.c_str(),
+                 failure->message + "; GPU samples are read from the job's own files only",
+                 DiagnosticSeverity::kWarning);
+      gpu = "not fetched: " + failure->code;
+    } else if (!AzMetricsHaveData(r.out)) {
+      gpu = "none: the workspace has no GpuUtilization samples for the job";
+    } else {
+      if (!WriteFile(fs::path(request.out_dir) / "metrics" / "workspace-gpu.json", r.out, &outcome))
+        return finish(std::move(outcome));
+      gpu = "metrics/workspace-gpu.json";
+    }
+  }
+  accounts.notes.push_back("Azure ML GpuUtilization: " + gpu + ".");
   report.tables.push_back(std::move(accounts));
   report.verdict_level = VerdictLevel::kGood;
   report.verdict = fmt::format("fetched {} into {}", request.job, request.out_dir);

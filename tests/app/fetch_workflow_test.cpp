@@ -125,6 +125,35 @@ TEST_CASE("fetch of the stand-in job: its post-mortem equals the bundled folder'
   CHECK(HasDiagnostic(again.diagnostics, codes::kBadFlag, "never overwrites"));
 }
 
+TEST_CASE("fetch: Azure ML's GpuUtilization for the job, where the workspace has it",
+          "[app][fetch]") {
+  StandInAz az;
+  // By default the workspace kept no GPU series for the job: nothing written, said so.
+  const std::string none = FreshDir("gpu-none");
+  Outcome o = RunFetch(Request(none), RunProcess);
+  REQUIRE(o.status == ExitStatus::kOk);
+  CHECK_FALSE(fs::exists(fs::path(none) / "metrics/workspace-gpu.json"));
+  CHECK(o.report.tables[0].notes.back().find("no GpuUtilization samples") != std::string::npos);
+  // With samples: written where postmortem reads the workspace metric.
+  const std::string gpu = std::string(FEEDCHECK_SOURCE_DIR) +
+                          "/tests/data/joblogs/gpu-metric-rest-pt5m-egress/metrics/"
+                          "workspace-gpu.json";
+  setenv("FEEDCHECK_AZ_GPU_METRICS", gpu.c_str(), 1);
+  const std::string with = FreshDir("gpu-with");
+  Outcome w = RunFetch(Request(with), RunProcess);
+  unsetenv("FEEDCHECK_AZ_GPU_METRICS");
+  REQUIRE(w.status == ExitStatus::kOk);
+  CHECK(fs::exists(fs::path(with) / "metrics/workspace-gpu.json"));
+  // A workspace that refuses the metric: a warning, the fetch goes on.
+  StandInAz refuses("forbidden", "GpuUtilization");
+  Outcome f = RunFetch(Request(FreshDir("gpu-refused")), RunProcess);
+  CHECK(f.status == ExitStatus::kOk);
+  CHECK(HasDiagnostic(f.diagnostics, codes::kAzForbidden, "GpuUtilization"));
+  CHECK(AzMetricsHaveData("{\"value\":[{\"timeseries\":[{\"data\":[{\"average\":3}]}]}]}"));
+  CHECK_FALSE(AzMetricsHaveData("{\"value\":[{\"timeseries\":[]}]}"));
+  CHECK_FALSE(AzMetricsHaveData("[]"));
+}
+
 TEST_CASE("postmortem --job: fetch, then the post-mortem of what was fetched", "[app][fetch]") {
   StandInAz az;
   FleetRequest pm;
@@ -208,6 +237,9 @@ TEST_CASE("az ml job show: window, inputs and the datastore or account each name
   std::string error;
   REQUIRE(ParseAzJob(text, &job, &error));
   CHECK(job.status == "Completed");
+  CHECK(job.workspace_id ==
+        "/subscriptions/0000/resourceGroups/rg-ml/providers/"
+        "Microsoft.MachineLearningServices/workspaces/ws-ml");
   CHECK(job.start_utc == "2025-03-11T08:05:00.000000+00:00");
   REQUIRE(job.inputs.size() == 2);  // the literal input "epochs" is not a path
   CHECK(job.inputs[0].name == "labels");
