@@ -24,13 +24,21 @@ struct FetchLog {
 };
 
 // Runs one az command; on failure adds the diagnostic naming it and returns false.
+// With `not_found_skips`, a ResourceNotFound is a warning (the caller skips that part: a
+// datastore deleted since the job ran) and the status is left as it was.
 bool Run(const ProcessRunner& run, const std::vector<std::string>& argv, double timeout_s,
-         FetchLog* log, Outcome* outcome, ProcessResult* result) {
+         FetchLog* log, Outcome* outcome, ProcessResult* result, bool not_found_skips = false) {
   *result = run(argv, timeout_s);
   const auto failure = AzCommandFailure(argv, *result);
   log->commands.rows.push_back(
       {{AzCommandText(argv), std::nullopt}, {failure ? "failed" : "ok", std::nullopt}});
   if (!failure) return true;
+  if (not_found_skips && failure->code == codes::kAzNotFound) {
+    AddMessage(&outcome->diagnostics, failure->code.c_str(),
+               failure->message + "; its storage metrics are not fetched",
+               DiagnosticSeverity::kWarning);
+    return false;
+  }
   AddMessage(&outcome->diagnostics, failure->code.c_str(), failure->message);
   outcome->status = ExitStatus::kInputError;
   return false;
@@ -129,8 +137,15 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
   for (const auto& in : job.inputs) {
     std::string account = in.account;
     if (account.empty() && !in.datastore.empty()) {
-      if (!Run(run, AzDatastoreShowArgv(in.datastore, request.workspace), t, &log, &outcome, &r))
-        return finish(std::move(outcome));
+      if (!Run(run, AzDatastoreShowArgv(in.datastore, request.workspace), t, &log, &outcome, &r,
+               /*not_found_skips=*/true)) {
+        if (outcome.status == ExitStatus::kInputError) return finish(std::move(outcome));
+        accounts.rows.push_back({{in.name, {}},
+                                 {RedactUrl(in.path), {}},
+                                 {"-", {}},
+                                 {"none: datastore not found", {}}});
+        continue;
+      }
       AzDatastore ds;
       if (!ParseAzDatastore(r.out, &ds, &error)) {
         AddMessage(&outcome.diagnostics, codes::kAzBadOutput,

@@ -192,6 +192,15 @@ TEST_CASE("fetch says which az command failed and why", "[app][fetch]") {
   StandInAz az("forbidden", "monitor");
   Outcome o = RunFetch(Request(FreshDir("monitor")), RunProcess);
   CHECK(HasDiagnostic(o.diagnostics, codes::kAzForbidden, "`az monitor metrics list --resource"));
+  // A datastore deleted since the job ran: a warning, the rest is fetched.
+  {
+    StandInAz gone("not-found", "datastore");
+    const std::string dir = FreshDir("datastore-gone");
+    Outcome d = RunFetch(Request(dir), RunProcess);
+    CHECK(d.status == ExitStatus::kOk);
+    CHECK(HasDiagnostic(d.diagnostics, codes::kAzNotFound, "`az ml datastore show --name"));
+    CHECK(fs::exists(fs::path(dir) / "metrics/stmlcorpus01-egress.json"));  // via the https input
+  }
   // A job the workspace does not have.
   StandInAz plain;
   FetchRequest other = Request(FreshDir("other"));
