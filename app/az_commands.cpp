@@ -91,6 +91,25 @@ std::vector<std::string> AzDatastoreShowArgv(const std::string& datastore, const
   return argv;
 }
 
+std::vector<std::string> AzComputeShowArgv(const std::string& compute, const AzWorkspace& ws) {
+  std::vector<std::string> argv = {"az", "ml", "compute", "show", "--name", compute};
+  AddWorkspace(ws, &argv);
+  argv.insert(argv.end(), {"--output", "json"});
+  return argv;
+}
+
+std::string ComputeName(const std::string& compute) {
+  std::string name = compute;
+  if (name.rfind("azureml:", 0) == 0) name.erase(0, std::string("azureml:").size());
+  if (const size_t slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+  return name;
+}
+
+std::string ParseAzComputeSize(const std::string& text) {
+  const json j = json::parse(text, nullptr, false);
+  return j.is_object() ? Str(j, "size") : "";
+}
+
 std::vector<std::string> AzStorageAccountShowArgv(const std::string& account,
                                                   const AzWorkspace& ws) {
   std::vector<std::string> argv = {"az", "storage", "account", "show", "--name", account};

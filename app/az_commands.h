@@ -23,6 +23,13 @@ std::vector<std::string> AzJobShowArgv(const std::string& job, const AzWorkspace
 std::vector<std::string> AzJobDownloadArgv(const std::string& job, const AzWorkspace& ws,
                                            const std::string& download_path);
 std::vector<std::string> AzDatastoreShowArgv(const std::string& datastore, const AzWorkspace& ws);
+/// `az ml compute show`: the compute the job ran on, for its VM size.
+std::vector<std::string> AzComputeShowArgv(const std::string& compute, const AzWorkspace& ws);
+/// "azureml:gpu-cluster" (or an ARM id ending .../computes/gpu-cluster) -> "gpu-cluster".
+std::string ComputeName(const std::string& compute);
+/// `az ml compute show -o json`: its `size` ("STANDARD_ND96ASR_V4"), "" when it has none.
+std::string ParseAzComputeSize(const std::string& json);
+
 std::vector<std::string> AzStorageAccountShowArgv(const std::string& account,
                                                   const AzWorkspace& ws);
 /// `az monitor metrics list` of the blob service of `account_id` at 1-minute grain, totals;

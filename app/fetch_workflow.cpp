@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <variant>
 
 #include "analyzers/timestamp.h"
 #include "core/diagnostic_codes.h"
@@ -122,6 +123,22 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
   const std::string from = IsoUtc(*start - request.margin_min * 60);
   const std::string to = IsoUtc(*end + request.margin_min * 60);
 
+  // 1b. The VM size of its compute (optional: serverless jobs and deleted clusters have none).
+  std::string vm_size;
+  if (const std::string compute = ComputeName(job.compute); !compute.empty()) {
+    const auto argv = AzComputeShowArgv(compute, request.workspace);
+    r = run(argv, t);
+    const auto failure = AzCommandFailure(argv, r);
+    log.commands.rows.push_back(
+        {{AzCommandText(argv), std::nullopt}, {failure ? "failed" : "ok", std::nullopt}});
+    if (failure)
+      AddMessage(&outcome.diagnostics, failure->code.c_str(),
+                 failure->message + "; the VM size is not known: give --sku to the post-mortem",
+                 DiagnosticSeverity::kWarning);
+    else
+      vm_size = ParseAzComputeSize(r.out);
+  }
+
   // 2. Its logs, where postmortem reads them.
   fs::create_directories(request.out_dir, ec);
   if (!Run(run, AzJobDownloadArgv(request.job, request.workspace, request.out_dir), t, &log,
@@ -224,13 +241,15 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
   report.verdict_level = VerdictLevel::kGood;
   report.verdict = fmt::format("fetched {} into {}", request.job, request.out_dir);
   report.verdict_detail = fmt::format(
-      "Job {} ({}, compute {}), {} to {}; metrics from {} to {} for {} account{}. Next: "
-      "feedcheck postmortem {}",
+      "Job {} ({}, compute {}{}), {} to {}; metrics from {} to {} for {} account{}. Next: "
+      "feedcheck postmortem {}{}",
       job.name, job.status.empty() ? "status unknown" : job.status,
-      job.compute.empty() ? "unknown" : job.compute, job.start_utc, job.end_utc, from, to,
-      fetched.size(), fetched.size() == 1 ? "" : "s", request.out_dir);
+      job.compute.empty() ? "unknown" : job.compute, vm_size.empty() ? "" : ", " + vm_size,
+      job.start_utc, job.end_utc, from, to, fetched.size(), fetched.size() == 1 ? "" : "s",
+      request.out_dir, vm_size.empty() ? "" : " --sku " + vm_size);
   report.result.push_back({"job", job.name, "", "Job"});
   report.result.push_back({"accounts", static_cast<double>(fetched.size()), "", "Accounts"});
+  if (!vm_size.empty()) report.result.push_back({"vm_size", vm_size, "", "VM size"});
   report.result.push_back({"folder", request.out_dir, "", "Folder"});
   outcome.status = ExitStatus::kOk;
   return finish(std::move(outcome));
@@ -245,8 +264,21 @@ Outcome RunFetchAndPostmortem(const FetchRequest& fetch, FleetRequest postmortem
   Outcome fetched = RunFetch(fetch, run);
   if (fetched.status != ExitStatus::kOk) return fetched;
   postmortem.each.job_dir = fetch.out_dir;
+  // The compute's VM size prices the GPU time and sizes the nodes, unless --sku said otherwise.
+  bool sized = false;
+  if (postmortem.each.cluster.sku.empty())
+    for (const auto& v : fetched.report.result)
+      if (v.key == "vm_size")
+        if (const auto* size = std::get_if<std::string>(&v.value)) {
+          postmortem.each.cluster.sku = *size;
+          sized = true;
+        }
   Outcome outcome = RunPostmortemCommand(postmortem);
   for (const auto& d : fetched.diagnostics.kept()) outcome.diagnostics.Add(d);
+  if (outcome.has_report && sized)
+    outcome.report.context.warnings.push_back(
+        fmt::format("--sku {}: the VM size of the job's compute (az ml compute show)",
+                    postmortem.each.cluster.sku));
   if (outcome.has_report)
     outcome.report.context.warnings.push_back(fmt::format(
         "fetched from Azure ML: {} (feedcheck postmortem {} runs it again without az)",

@@ -117,7 +117,8 @@ TEST_CASE("fetch of the stand-in job: its post-mortem equals the bundled folder'
   // What the fetch reported: the account, and a SAS in an input's path redacted.
   const std::string all = fetched.report.tables[0].rows[0][1].text;
   CHECK(all.find("STANDINSECRETSIG") == std::string::npos);
-  CHECK(fetched.report.verdict_detail.find("feedcheck postmortem " + dir) != std::string::npos);
+  CHECK(fetched.report.verdict_detail.find("feedcheck postmortem " + dir +
+                                           " --sku STANDARD_ND96ASR_V4") != std::string::npos);
 
   // A second fetch into the same folder is refused: a fetch never overwrites.
   Outcome again = RunFetch(Request(dir), RunProcess);
@@ -158,11 +159,17 @@ TEST_CASE("postmortem --job: fetch, then the post-mortem of what was fetched", "
   StandInAz az;
   FleetRequest pm;
   pm.each.fail_on = "never";
-  pm.gpu_hour_price_usd = 2;
   Outcome o = RunFetchAndPostmortem(Request(FreshDir("then")), pm, RunProcess);
   REQUIRE(o.has_report);
   CHECK(o.report.title == "Post-mortem");
   CHECK(o.report.verdict == "account egress, confirmed");
+  // The compute's VM size (az ml compute show) sized the nodes and priced the GPU time.
+  CHECK(o.report.evidence.facts.Text("node.sku").value_or("") == "STANDARD_ND96ASR_V4");
+  bool priced = false;
+  for (const auto& t : o.report.tables)
+    if (t.title == "GPU time in money (an estimate)" && !t.rows.empty())
+      priced = t.notes.back().find("An estimate from Standard_ND96asr_v4: 27.197") == 0;
+  CHECK(priced);
   bool said = false;
   for (const auto& w : o.report.context.warnings) said = said || w.find("fetched from") == 0;
   CHECK(said);
@@ -192,6 +199,13 @@ TEST_CASE("fetch says which az command failed and why", "[app][fetch]") {
   StandInAz az("forbidden", "monitor");
   Outcome o = RunFetch(Request(FreshDir("monitor")), RunProcess);
   CHECK(HasDiagnostic(o.diagnostics, codes::kAzForbidden, "`az monitor metrics list --resource"));
+  // A compute deleted since: a warning, the VM size unknown, the rest fetched.
+  {
+    StandInAz gone("not-found", "compute");
+    Outcome d = RunFetch(Request(FreshDir("compute-gone")), RunProcess);
+    CHECK(d.status == ExitStatus::kOk);
+    CHECK(HasDiagnostic(d.diagnostics, codes::kAzNotFound, "give --sku"));
+  }
   // A datastore deleted since the job ran: a warning, the rest is fetched.
   {
     StandInAz gone("not-found", "datastore");
@@ -246,6 +260,11 @@ TEST_CASE("az ml job show: window, inputs and the datastore or account each name
   std::string error;
   REQUIRE(ParseAzJob(text, &job, &error));
   CHECK(job.status == "Completed");
+  CHECK(ComputeName(job.compute) == "gpu-nd96asr");
+  CHECK(ComputeName("/subscriptions/s/resourceGroups/r/providers/"
+                    "Microsoft.MachineLearningServices/workspaces/w/computes/c1") == "c1");
+  CHECK(ParseAzComputeSize(R"({"size":"STANDARD_NC24ADS_A100_V4"})") == "STANDARD_NC24ADS_A100_V4");
+  CHECK(ParseAzComputeSize("[]").empty());
   CHECK(job.workspace_id ==
         "/subscriptions/0000/resourceGroups/rg-ml/providers/"
         "Microsoft.MachineLearningServices/workspaces/ws-ml");
