@@ -353,6 +353,7 @@ TEST_CASE("postmortem prices GPU time from the size's dated public price, with i
   CHECK(unpriced.out.find(
             "no public price known for SKU Standard_ND40rs_v2: give --gpu-hour-price") !=
         std::string::npos);
+  unsetenv("COLUMNS");
 }
 
 TEST_CASE("fetch and postmortem --job with a stand-in az on PATH", "[reports][cli][fetch]") {
