@@ -65,8 +65,13 @@ std::string LinkOutOfFolder(const fs::path& root, const fs::directory_entry& ent
   return fmt::format("a link out of the folder (to {})", shown.string());
 }
 
+// Whether `entry`, met at `depth` of a folder walk, is the job's definition (its root only).
+bool IsJobDefinition(const fs::directory_entry& entry, int depth) {
+  return depth == 0 && IsJobDefinitionFile(entry.path().filename().string());
+}
+
 void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
-             std::vector<SkippedFile>* skipped) {
+             std::vector<SkippedFile>* skipped, std::vector<std::string>* definitions) {
   for (const auto& p : req.paths) {
     std::error_code ec;
     auto status = fs::status(p, ec);
@@ -110,6 +115,10 @@ void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
         continue;
       }
       if (!it->is_regular_file(fec)) continue;
+      if (IsJobDefinition(*it, it.depth())) {
+        definitions->push_back(it->path().string());
+        continue;
+      }
       if (files->size() + found.size() >= req.max_files) {
         skipped->push_back(
             {p, fmt::format("more than {} files; the rest not read", req.max_files)});
@@ -401,7 +410,12 @@ double SmiClockOffsetS(const std::string& path, const Sniffed& s, const Analyzer
 AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
   AnalysisResult result;
   std::vector<Candidate> candidates;
-  Collect(req, &candidates, &result.skipped);
+  Collect(req, &candidates, &result.skipped, &result.job_definitions);
+  // In the order of preference, whatever order the folder listed them in.
+  std::stable_sort(result.job_definitions.begin(), result.job_definitions.end(),
+                   [](const std::string& a, const std::string& b) {
+                     return JobDefinitionRank(a) < JobDefinitionRank(b);
+                   });
   std::map<std::string, std::string> root_of;
   for (const auto& c : candidates) root_of[c.path] = c.root;
   const std::map<std::string, std::string> node_of = NodesOf(candidates);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzers/format_detect.h"
+#include "analyzers/job_definition.h"
 #include "analyzers/job_nodes.h"
 #include "analyzers/line_analyzer.h"
 #include "core/evidence.h"
@@ -35,6 +36,9 @@ struct AnalysisResult {
   /// A job folder with one folder per node (two or more read): what each node's own files
   /// showed, from the same read (each input file is opened once), in node name order.
   std::vector<NodeEvidence> nodes;
+  /// Job definitions found in a folder's root (analyzers/job_definition.h), most preferred
+  /// first; not read here.
+  std::vector<std::string> job_definitions;
 };
 
 AnalysisResult AnalyzePaths(const AnalyzeRequest& request);

@@ -45,9 +45,11 @@ constexpr std::array<RslexShapeInfo, kRslexShapeCount - 1> kShapes = {{
     {RslexShape::kSetting, "setting",
      "<ts>  INFO rslex_http_stream::retry: AZUREML_DATASET_HTTP_RETRY_COUNT set in environment, "
      "using for http client: 10 num_retries=10",
-     "rslex, crate rslex-http-stream: retry module (the AZUREML_DATASET_HTTP_RETRY_COUNT line; "
-     "other variables are read in the same \"<VAR> set in environment, using ...: <value>\" "
-     "words); that rslex.log lists the settings: Microsoft Learn, \"Access data in a job\", "
+     "rslex, crate rslex-http-stream: retry module (the AZUREML_DATASET_HTTP_RETRY_COUNT line, "
+     "the only setting line a public source shows; a \"<VAR> set in environment ...: <value>\" "
+     "line for another variable is read the same way, but no public log shows one: a job's "
+     "other settings come from its definition, job.yml or job.json); that rslex.log lists the "
+     "settings: Microsoft Learn, \"Access data in a job\", "
      "https://learn.microsoft.com/azure/machine-learning/how-to-read-write-data-v2"},
     {RslexShape::kResponseAsync, "response-async",
      "<ts>  WARN rslex_http_stream::http_client::response: [AsyncResponse::success()] "

@@ -51,12 +51,7 @@ ReportTable PrefixTable(const LeftoverCleanupResult& r, bool dry_run) {
 }  // namespace
 
 Outcome RunCleanup(const CleanupRequest& request, const ProbeCallbacks& callbacks) {
-  if (request.max_pages < 1) {
-    Outcome out;
-    out.status = ExitStatus::kUsage;
-    out.diagnostics.Add(FlagDiagnostic("--max-pages must be >= 1"));
-    return out;
-  }
+  if (request.max_pages < 1) return StoppedOnFlag(DiagnosticList(), "--max-pages must be >= 1");
   Outcome out;
   HttpProbeEnv env;
   ExitStatus opened = OpenHttpSession(request.session, &env, &out.diagnostics);

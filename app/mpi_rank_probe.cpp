@@ -113,12 +113,13 @@ int PrepareRankProbe(const MpiProbeRequest& r, RankProbe* s, std::string* error)
     return ToInt(opened);
   }
   if (r.command == "throughput") return PrepareThroughput(r, s, error);
-  s->latency = r.latency;
-  std::string why;
-  auto range = ParseBytes(r.range_size, &why);
-  if (!range || *range < 1 || *range > double(64ull << 20))
-    return Fail(error, "--range-size '" + r.range_size + "': must be a size from 1B to 64MiB");
-  s->latency.range_bytes = static_cast<uint64_t>(*range);
+  LatencyRequest latency;
+  latency.requests = r.requests;
+  latency.head_requests = r.head_requests;
+  latency.new_connections = r.new_connections;
+  latency.warmup_requests = r.warmup_requests;
+  latency.range_size = r.range_size;
+  if (!ParseLatencyOptions(latency, &s->latency, &d)) return Fail(error, FirstError(d));
   return 0;
 }
 

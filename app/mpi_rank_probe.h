@@ -9,6 +9,7 @@
 
 #include "app/cluster_choice.h"
 #include "app/knowledge_inputs.h"
+#include "app/probe_latency.h"
 #include "app/probe_session.h"
 #include "core/knowledge_base.h"
 #include "mpi/cluster_merge.h"
@@ -36,9 +37,12 @@ struct MpiProbeRequest {
   std::string region;
   std::string account_kind;
   std::string account_egress_gbps;
-  // Latency.
-  LatencyProbeOptions latency;
-  std::string range_size = "4KiB";
+  // Latency: the flags as given, checked by ParseLatencyOptions (app/probe_latency).
+  uint64_t requests = LatencyRequest{}.requests;
+  uint64_t head_requests = LatencyRequest{}.head_requests;
+  uint64_t new_connections = LatencyRequest{}.new_connections;
+  uint64_t warmup_requests = LatencyRequest{}.warmup_requests;
+  std::string range_size = LatencyRequest{}.range_size;
   // Small files.
   std::vector<std::string> sizes;
   int requests_per_size = SmallFileOptions{}.requests_per_size;

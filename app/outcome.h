@@ -20,6 +20,11 @@ struct Outcome {
 
 /// An Outcome that stopped before its report: `status` and one error naming what was wrong.
 Outcome Stopped(ExitStatus status, const char* code, std::string message);
+/// An Outcome that stopped before its report: `status` and the diagnostics met so far (the last
+/// says why).
+Outcome Stopped(ExitStatus status, DiagnosticList diagnostics);
+/// A usage stop (exit 2): the diagnostics met so far and one flag error (W101) naming the flag.
+Outcome StoppedOnFlag(DiagnosticList diagnostics, std::string message);
 
 /// Adds an error (or warning, note) without a file location: a flag, a built-in.
 void AddMessage(DiagnosticList* diagnostics, const char* code, std::string message,

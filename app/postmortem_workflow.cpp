@@ -4,16 +4,19 @@
 
 #include "analyzers/analyze_paths.h"
 #include "analyzers/clock_offset.h"
+#include "analyzers/input_file.h"
 #include "analyzers/job_folder_help.h"
 #include "app/fact_gathering.h"
 #include "app/money_tables.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
+#include "core/input_file.h"
 #include "diagnosis/cluster_nodes.h"
 #include "diagnosis/postmortem_diagnosis.h"
 #include "reports/measurement_caveat.h"
 #include "reports/report_json.h"
 #include "reports/report_text.h"
+#include "rules/job_spec.h"
 
 namespace feedcheck::app {
 namespace {
@@ -90,6 +93,55 @@ void AddResults(Report* report) {
         {"idle_fraction_after_fix", d.estimate.idle_fraction_after, "", "Idle after the fix"});
 }
 
+// The settings the job's definition (job.yml, job.json in the folder) gave it: runtime.setting
+// facts. The retry count's line is the one setting line the data runtime is known to print (it
+// says what it used): that wins, and a definition that says otherwise is noted. Any other
+// "<VAR> set in environment" line is of no documented form: the definition wins over it. An
+// unreadable definition is a warning: the logs are still read.
+void AddJobSettings(const std::vector<std::string>& definitions, Evidence* evidence,
+                    DiagnosticList* diagnostics) {
+  if (definitions.empty()) return;
+  const std::string& path = definitions.front();
+  for (size_t i = 1; i < definitions.size(); ++i)
+    AddMessage(diagnostics, codes::kNotRead,
+               fmt::format("not read: {}: {} is the job's definition read", definitions[i], path),
+               DiagnosticSeverity::kWarning);
+  rules::JobSpec spec;
+  DiagnosticList read;
+  // Opened as every input of the job is (once, through the analyzers' file), and bounded: a
+  // byte past the limit is enough for the reader to refuse it.
+  analyzers::InputFile file = analyzers::InputFile::Open(path);
+  if (!file.ok())
+    read.Add({codes::kJobFile,
+              DiagnosticSeverity::kError,
+              "cannot read the job's definition: " + file.error(),
+              {path, 0, 0},
+              "",
+              ""});
+  const bool ok = file.ok() && rules::ReadJobSpecText(path, file.ReadAt(0, kMaxConfigFileBytes + 1),
+                                                      &spec, &read);
+  read.ForEachKept([&](Diagnostic& d) {
+    d.severity = DiagnosticSeverity::kWarning;
+    if (!ok) d.message += " (the job's settings are taken from its logs only)";
+  });
+  diagnostics->Append(read);
+  if (!ok) return;
+  static const std::string kLogged = "runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT";
+  for (const auto& [key, fact] : rules::JobSpecFacts(spec)) {
+    const Fact* logged = evidence->facts.Find(key);
+    if (!logged || key != kLogged) {
+      evidence->facts.Set(fact);
+    } else if (logged->is_text() && fact.is_text() && logged->text() != fact.text()) {
+      AddMessage(diagnostics, codes::kJobFile,
+                 fmt::format("{} sets {} to '{}', but the data runtime logged '{}' ({}): the "
+                             "log's value is used",
+                             fact.provenance.source, key.substr(key.rfind('.') + 1), fact.text(),
+                             logged->text(), logged->provenance.source),
+                 DiagnosticSeverity::kNote);
+    }
+  }
+}
+
 Outcome Fail(Outcome outcome, ExitStatus status) {
   outcome.status = status;
   return outcome;
@@ -131,6 +183,7 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
     return Fail(std::move(outcome), ExitStatus::kInputError);
   }
   report.evidence = std::move(analysis.evidence);
+  AddJobSettings(analysis.job_definitions, &report.evidence, &outcome.diagnostics);
 
   KnowledgeBase kb;
   if (!LoadKnowledgeBase(request.knowledge, &kb, &outcome.diagnostics))

@@ -19,18 +19,6 @@
 namespace feedcheck::app {
 namespace {
 
-Outcome Stop(ExitStatus status, DiagnosticList diagnostics) {
-  Outcome out;
-  out.status = status;
-  out.diagnostics = std::move(diagnostics);
-  return out;
-}
-
-Outcome Usage(DiagnosticList diagnostics, const std::string& message) {
-  diagnostics.Add(FlagDiagnostic(message));
-  return Stop(ExitStatus::kUsage, std::move(diagnostics));
-}
-
 // The storage stages and the NIC always; the cache disk when a directory for it is named.
 std::vector<std::string> DefaultProbes(const PreflightRequest& r) {
   std::vector<std::string> probes = {"list", "latency", "smallfiles", "throughput", "nic"};
@@ -162,23 +150,25 @@ void AddHeadline(const FactSet& facts, const PreflightProbeResult& probed, Repor
 Outcome RunPreflight(const PreflightRequest& r, const ProbeCallbacks& callbacks) {
   DiagnosticList diagnostics;
   if (r.cluster.sku.empty() && r.profile.empty())
-    return Usage(std::move(diagnostics),
-                 "--sku is required (the VM size of the cluster's nodes), or a --profile that "
-                 "names one");
+    return StoppedOnFlag(
+        std::move(diagnostics),
+        "--sku is required (the VM size of the cluster's nodes), or a --profile that "
+        "names one");
   if (r.cluster.nodes <= 0 && r.profile.empty())
-    return Usage(std::move(diagnostics),
-                 "--nodes is required (how many nodes will read at once), or a --profile that "
-                 "states node.count");
+    return StoppedOnFlag(
+        std::move(diagnostics),
+        "--nodes is required (how many nodes will read at once), or a --profile that "
+        "states node.count");
   PreflightProbeOptions options;
   if (!PlanStages(r, &options, &diagnostics))
-    return Stop(ExitStatus::kUsage, std::move(diagnostics));
+    return Stopped(ExitStatus::kUsage, std::move(diagnostics));
   KnowledgeBase kb;
   if (!LoadKnowledgeBase(r.knowledge, &kb, &diagnostics))
-    return Stop(ExitStatus::kInputError, std::move(diagnostics));
+    return Stopped(ExitStatus::kInputError, std::move(diagnostics));
   ClusterChoice cluster;
   FlagError flag_error;
   if (!ResolveCluster(kb, r.cluster, &cluster, &flag_error))
-    return Usage(std::move(diagnostics), flag_error.message);
+    return StoppedOnFlag(std::move(diagnostics), flag_error.message);
 
   // Probe.
   std::string local_path;
@@ -186,10 +176,10 @@ Outcome RunPreflight(const PreflightRequest& r, const ProbeCallbacks& callbacks)
   HttpProbeEnv env;
   if (local) {
     if (!ParseProbeBudget(r.session, &options.budget, &diagnostics))
-      return Stop(ExitStatus::kUsage, std::move(diagnostics));
+      return Stopped(ExitStatus::kUsage, std::move(diagnostics));
   } else {
     ExitStatus opened = OpenHttpSession(r.session, &env, &diagnostics);
-    if (opened != ExitStatus::kOk) return Stop(opened, std::move(diagnostics));
+    if (opened != ExitStatus::kOk) return Stopped(opened, std::move(diagnostics));
     options.budget = env.budget;
   }
   std::string stage_list;
@@ -258,7 +248,7 @@ Outcome RunPreflight(const PreflightRequest& r, const ProbeCallbacks& callbacks)
   AddClusterKnowledge(kb, cluster, /*use_default_account=*/true, &facts);
   rules::RuleSet rule_set;
   inputs_ok = LoadRules(r.knowledge, &rule_set, &diagnostics) && inputs_ok;
-  if (!inputs_ok) return Stop(ExitStatus::kInputError, std::move(diagnostics));
+  if (!inputs_ok) return Stopped(ExitStatus::kInputError, std::move(diagnostics));
 
   report.evidence = std::move(probed.evidence);
   report.evidence.facts = facts;

@@ -14,14 +14,6 @@
 namespace feedcheck::app {
 namespace {
 
-Outcome Usage(DiagnosticList diagnostics, const std::string& message) {
-  Outcome out;
-  diagnostics.Add(FlagDiagnostic(message));
-  out.diagnostics = std::move(diagnostics);
-  out.status = ExitStatus::kUsage;
-  return out;
-}
-
 // Gbit/s to MB/s (10^6 bytes per second), the unit fio and dd print.
 double MegabytesPerSecond(double gbps) { return gbps * 1e9 / 8 / 1e6; }
 
@@ -32,24 +24,22 @@ Outcome RunProbeDisk(const DiskRequest& r, const ProbeCallbacks& callbacks) {
   DiskProbeOptions o;
   o.path = r.path;
   ProbeBudget budget;
-  if (!ParseProbeBudget(r.session, &budget, &diagnostics)) {
-    Outcome out;
-    out.diagnostics = std::move(diagnostics);
-    out.status = ExitStatus::kUsage;
-    return out;
-  }
+  if (!ParseProbeBudget(r.session, &budget, &diagnostics))
+    return Stopped(ExitStatus::kUsage, std::move(diagnostics));
   std::string error;
   auto file = ParseBytes(r.file_size, &error);
   if (!file || *file < double(8 << 20))
-    return Usage(std::move(diagnostics), "--file-size '" + r.file_size + "': at least 8MiB");
+    return StoppedOnFlag(std::move(diagnostics),
+                         "--file-size '" + r.file_size + "': at least 8MiB");
   auto block = ParseBytes(r.block_size, &error);
   if (!block || *block < 4096 || *block > double(64 << 20))
-    return Usage(std::move(diagnostics), "--block-size '" + r.block_size + "': from 4KiB to 64MiB");
+    return StoppedOnFlag(std::move(diagnostics),
+                         "--block-size '" + r.block_size + "': from 4KiB to 64MiB");
   auto rd = ParseSeconds(r.random_duration, &error);
   if (!rd || *rd <= 0)
-    return Usage(std::move(diagnostics), "--random-duration '" + r.random_duration + "'");
+    return StoppedOnFlag(std::move(diagnostics), "--random-duration '" + r.random_duration + "'");
   if (r.random_threads < 1 || r.random_threads > 256)
-    return Usage(std::move(diagnostics), "--random-threads must be from 1 to 256");
+    return StoppedOnFlag(std::move(diagnostics), "--random-threads must be from 1 to 256");
   o.file_bytes = static_cast<uint64_t>(*file);
   o.block_bytes = static_cast<uint64_t>(*block);
   o.random_duration_s = *rd;
@@ -90,21 +80,18 @@ Outcome RunProbeNic(const NicRequest& r, const ProbeCallbacks&) {
     Target t;
     std::string error;
     if (!ParseTarget(r.target, {}, &t, &error))
-      return Usage(std::move(diagnostics), "target '" + RedactUrl(r.target) + "': " + error);
+      return StoppedOnFlag(std::move(diagnostics),
+                           "target '" + RedactUrl(r.target) + "': " + error);
     if (t.kind != TargetKind::kLocalPath) o.host = t.HostName();
   }
   if (!r.sku.empty() || !r.nic_gbps.empty()) {
     KnowledgeBase kb;
-    if (!LoadKnowledgeBase(r.knowledge, &kb, &diagnostics)) {
-      Outcome out;
-      out.diagnostics = std::move(diagnostics);
-      out.status = ExitStatus::kInputError;
-      return out;
-    }
+    if (!LoadKnowledgeBase(r.knowledge, &kb, &diagnostics))
+      return Stopped(ExitStatus::kInputError, std::move(diagnostics));
     NodeChoice node;
     FlagError err;
     if (!ResolveNode(kb, r.sku, r.nic_gbps, &node, &err))
-      return Usage(std::move(diagnostics), err.message);
+      return StoppedOnFlag(std::move(diagnostics), err.message);
     o.expected_gbps = node.nic_gbps;
     o.expected_source = NicSource(node);
   }

@@ -7,26 +7,38 @@
 
 namespace feedcheck::app {
 
-Outcome RunProbeLatency(const LatencyRequest& r, const ProbeCallbacks& callbacks) {
-  Outcome stopped;
-  HttpProbeEnv env;
-  stopped.status = OpenHttpSession(r.session, &env, &stopped.diagnostics);
-  if (stopped.status != ExitStatus::kOk) return stopped;
-  LatencyProbeOptions o = r.probe;
+bool ParseLatencyOptions(const LatencyRequest& r, LatencyProbeOptions* o, DiagnosticList* d) {
   std::string error;
   auto range = ParseBytes(r.range_size, &error);
   if (!range || *range < 1 || *range > double(64ull << 20)) {
-    stopped.diagnostics.Add(
-        FlagDiagnostic("--range-size '" + r.range_size + "': must be a size from 1B to 64MiB"));
-    stopped.status = ExitStatus::kUsage;
-    return stopped;
+    d->Add(FlagDiagnostic("--range-size '" + r.range_size + "': must be a size from 1B to 64MiB"));
+    return false;
   }
-  if (o.requests < 1) {
-    stopped.diagnostics.Add(FlagDiagnostic("--requests must be at least 1"));
-    stopped.status = ExitStatus::kUsage;
-    return stopped;
+  if (r.requests < 1 || r.requests > 10000000) {
+    d->Add(FlagDiagnostic("--requests must be from 1 to 10000000"));
+    return false;
   }
-  o.range_bytes = static_cast<uint64_t>(*range);
+  if (r.concurrency < 1 || r.concurrency > 1024) {
+    d->Add(FlagDiagnostic("--concurrency must be from 1 to 1024"));
+    return false;
+  }
+  o->range_bytes = static_cast<uint64_t>(*range);
+  o->requests = r.requests;
+  o->head_requests = r.head_requests;
+  o->new_connections = r.new_connections;
+  o->warmup_requests = r.warmup_requests;
+  o->concurrency = r.concurrency;
+  return true;
+}
+
+Outcome RunProbeLatency(const LatencyRequest& r, const ProbeCallbacks& callbacks) {
+  DiagnosticList diagnostics;
+  HttpProbeEnv env;
+  ExitStatus opened = OpenHttpSession(r.session, &env, &diagnostics);
+  if (opened != ExitStatus::kOk) return Stopped(opened, std::move(diagnostics));
+  LatencyProbeOptions o;
+  if (!ParseLatencyOptions(r, &o, &diagnostics))
+    return Stopped(ExitStatus::kUsage, std::move(diagnostics));
   env.progress = callbacks.progress;
   callbacks.Notice(DescribeSession(
       "latency", env,
@@ -56,7 +68,7 @@ Outcome RunProbeLatency(const LatencyRequest& r, const ProbeCallbacks& callbacks
                 &report);
   AddFactResult(f, "probe.errors.total", "errors", "Errors", &report);
   AddRunResult(out.result, target, &report);
-  return FinishProbe(std::move(report), out.result, target, std::move(stopped.diagnostics));
+  return FinishProbe(std::move(report), out.result, target, std::move(diagnostics));
 }
 
 }  // namespace feedcheck::app

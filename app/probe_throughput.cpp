@@ -25,13 +25,6 @@ int UsableCores() {
   return static_cast<int>(std::thread::hardware_concurrency());
 }
 
-Outcome Stopped(ExitStatus status, DiagnosticList diagnostics) {
-  Outcome out;
-  out.status = status;
-  out.diagnostics = std::move(diagnostics);
-  return out;
-}
-
 // Flags into probe options; false with a diagnostic naming the flag.
 bool ParseOptions(const ThroughputRequest& r, ThroughputProbeOptions* o, DiagnosticList* d) {
   std::string error;

@@ -61,8 +61,7 @@ void SetupThroughput(CLI::App* probe, CommandTable& table) {
                  "Connections, or auto: 1, 2, 4, ... until more stop helping (as azcopy bench "
                  "tunes itself)")
       ->capture_default_str();
-  tp->add_option("--max-concurrency", r.max_concurrency, "Upper bound of the auto sweep")
-      ->check(CLI::Range(1, 1024))
+  tp->add_option("--max-concurrency", r.max_concurrency, "Upper bound of the auto sweep, 1-1024")
       ->capture_default_str();
   tp->add_option("--step-duration", r.step_duration,
                  "Length of each auto step (default: the budget split over the steps)");
@@ -72,8 +71,7 @@ void SetupThroughput(CLI::App* probe, CommandTable& table) {
       ->check(CLI::PositiveNumber);
   tp->add_option("--sku", r.sku,
                  "VM size of this node: the NIC bandwidth for the NIC fraction (knowledge base)");
-  tp->add_option("--retries", r.retries, "Retries per block on throttling/faults")
-      ->check(CLI::Range(0, 10))
+  tp->add_option("--retries", r.retries, "Retries per block on throttling/faults, 0-10")
       ->capture_default_str();
   AddOutputFlags(tp, &flags->report);
   table.Add(tp, [flags, &table] { return RunThroughput(*flags, table.globals()); });
@@ -81,24 +79,22 @@ void SetupThroughput(CLI::App* probe, CommandTable& table) {
 
 void SetupLatency(CLI::App* probe, CommandTable& table) {
   auto flags = std::make_shared<LatencyFlags>();
-  LatencyProbeOptions& o = flags->request.probe;
+  app::LatencyRequest& r = flags->request;
   CLI::App* lp = probe->add_subcommand(
       "latency", "Small ranged GETs and HEADs: first byte, total, connect, TLS percentiles");
-  AddProbeTargetOptions(lp, &flags->request.session);
-  AddProbeBudgetOptions(lp, &flags->request.session);
-  lp->add_option("--requests", o.requests, "Measured GETs on a reused connection")
-      ->check(CLI::Range(1, 10000000))
+  AddProbeTargetOptions(lp, &r.session);
+  AddProbeBudgetOptions(lp, &r.session);
+  lp->add_option("--requests", r.requests, "Measured GETs on a reused connection, 1-10000000")
       ->capture_default_str();
-  lp->add_option("--head-requests", o.head_requests, "Measured HEADs")->capture_default_str();
-  lp->add_option("--new-connections", o.new_connections, "Measured GETs, each on a new connection")
+  lp->add_option("--head-requests", r.head_requests, "Measured HEADs")->capture_default_str();
+  lp->add_option("--new-connections", r.new_connections, "Measured GETs, each on a new connection")
       ->capture_default_str();
-  lp->add_option("--warmup-requests", o.warmup_requests, "Excluded first GETs")
+  lp->add_option("--warmup-requests", r.warmup_requests, "Excluded first GETs")
       ->capture_default_str();
-  lp->add_option("--range-size", flags->request.range_size, "Size of each ranged GET")
-      ->capture_default_str();
-  lp->add_option("--concurrency", o.concurrency,
-                 "Connections with a request in flight each (request rate, CPU per request)")
-      ->check(CLI::Range(1, 1024))
+  lp->add_option("--range-size", r.range_size, "Size of each ranged GET")->capture_default_str();
+  lp->add_option("--concurrency", r.concurrency,
+                 "Connections with a request in flight each (request rate, CPU per request), "
+                 "1-1024")
       ->capture_default_str();
   AddOutputFlags(lp, &flags->report);
   table.Add(lp, [flags, &table] { return RunLatency(*flags, table.globals()); });

@@ -67,15 +67,14 @@ CLI::App* AddLatency(CLI::App* probe, app::MpiProbeRequest* r, OutputFlags* outp
   CLI::App* lp = probe->add_subcommand(
       "latency", "Small ranged GETs from every rank; percentiles of all samples together");
   AddCommonFlags(lp, r, output);
-  lp->add_option("--requests", r->latency.requests, "Measured GETs per rank, reused connection")
-      ->check(CLI::Range(1, 10000000))
+  lp->add_option("--requests", r->requests, "Measured GETs per rank, reused connection, 1-10000000")
       ->capture_default_str();
-  lp->add_option("--head-requests", r->latency.head_requests, "Measured HEADs per rank")
+  lp->add_option("--head-requests", r->head_requests, "Measured HEADs per rank")
       ->capture_default_str();
-  lp->add_option("--new-connections", r->latency.new_connections,
+  lp->add_option("--new-connections", r->new_connections,
                  "Measured GETs per rank, each on a new connection")
       ->capture_default_str();
-  lp->add_option("--warmup-requests", r->latency.warmup_requests, "Excluded first GETs")
+  lp->add_option("--warmup-requests", r->warmup_requests, "Excluded first GETs")
       ->capture_default_str();
   lp->add_option("--range-size", r->range_size, "Size of each ranged GET")->capture_default_str();
   return lp;

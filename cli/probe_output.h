@@ -24,8 +24,8 @@ app::ProbeCallbacks TerminalCallbacks(const std::string& duration = "");
 /// The suffix TerminalProgress adds after `elapsed_s` of a `budget_s` budget; "" without one.
 std::string ProgressSuffix(double elapsed_s, double budget_s);
 
-/// Prints the outcome's diagnostics to stderr ("feedcheck COMMAND: ..."), renders its report,
-/// and returns the exit code: 2 when the format flags conflict, 128 + signal when a signal
+/// Prints the outcome's diagnostics to stderr (PrintDiagnostics, as every command), renders its
+/// report, and returns the exit code: 2 when the format flags conflict, 128 + signal when a signal
 /// stopped the run, else the outcome's.
 int FinishProbeCommand(const std::string& command, const app::Outcome& outcome,
                        const OutputFlags& output, const GlobalOptions& globals);

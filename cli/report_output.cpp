@@ -12,7 +12,6 @@
 #include "core/atomic_file.h"
 #include "core/exit_status.h"
 #include "core/known_secrets.h"
-#include "core/redact.h"
 
 namespace feedcheck::cli {
 
@@ -112,9 +111,9 @@ int Render(const app::Outcome& outcome, const OutputFlags& flags, const GlobalOp
 void PrintDiagnostics(const DiagnosticList& diagnostics, const std::string& command) {
   for (const auto& d : diagnostics.kept()) {
     if (!command.empty() && d.location.file.empty())
-      fmt::print(stderr, "feedcheck {}: {}\n", command, RedactText(FormatDiagnostic(d)));
+      fmt::print(stderr, "feedcheck {}: {}\n", command, app::DisplaySafe(FormatDiagnostic(d)));
     else
-      fmt::print(stderr, "{}\n", RedactText(FormatDiagnostic(d)));
+      fmt::print(stderr, "{}\n", app::DisplaySafe(FormatDiagnostic(d)));
   }
   if (diagnostics.dropped() > 0)
     fmt::print(stderr, "... and {} more diagnostics\n", diagnostics.dropped());

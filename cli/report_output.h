@@ -56,8 +56,9 @@ int Render(const app::Outcome& outcome, const OutputFlags& flags, const GlobalOp
 int WriteText(const std::string& text, const std::string& output, const std::string& command,
               const std::string& format, const std::string& verdict = "");
 
-/// Prints diagnostics to stderr, one per entry, with the dropped count; `command` prefixes the
-/// ones without a file ("feedcheck egress: error[W001]: --sku: ...").
+/// The one diagnostics printer of every command: to stderr, one per entry with its severity and
+/// code, secrets removed and control characters escaped (app::DisplaySafe), then the dropped
+/// count; `command` prefixes the ones without a file ("feedcheck egress: error[W001]: --sku: ...").
 void PrintDiagnostics(const DiagnosticList& diagnostics, const std::string& command = "");
 
 }  // namespace feedcheck::cli

@@ -4,6 +4,7 @@
 #   share/feedcheck/data/*.yaml    the knowledge base (found from bin/ as ../share/feedcheck/data)
 #   share/feedcheck/rules/*.yaml   the built-in rules
 #   share/bash-completion/completions/feedcheck   bash completion (commands, flags, values)
+#   share/zsh/vendor-completions/_feedcheck       zsh completion (the same, on Debian's fpath)
 #   share/doc/feedcheck/           README, docs/, examples/ (profiles, Azure ML jobs)
 #
 # `cmake --install build --prefix P` installs everything; `cpack --config build/CPackConfig.cmake`
@@ -28,6 +29,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules/builtin/
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
 install(FILES ${PROJECT_SOURCE_DIR}/completion/feedcheck.bash
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME feedcheck COMPONENT cli)
+install(FILES ${PROJECT_SOURCE_DIR}/completion/_feedcheck
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions COMPONENT cli)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs ${PROJECT_SOURCE_DIR}/examples
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
 set(_feedcheck_components cli)

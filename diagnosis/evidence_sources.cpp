@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "analyzers/job_definition.h"
 #include "reports/measurement_caveat.h"
 
 namespace feedcheck::diagnosis {
@@ -10,6 +11,7 @@ namespace {
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
+
 }  // namespace
 
 std::string_view SourceKindName(SourceKind kind) {
@@ -22,6 +24,8 @@ std::string_view SourceKindName(SourceKind kind) {
       return "GPU samples";
     case SourceKind::kProbe:
       return "probe measurements";
+    case SourceKind::kJobDefinition:
+      return "the job's definition";
   }
   return "";
 }
@@ -29,8 +33,15 @@ std::string_view SourceKindName(SourceKind kind) {
 std::set<SourceKind> SourcesOf(const Fact& fact, bool probes_saw_storage) {
   std::set<SourceKind> out;
   FactOrigin origin = fact.provenance.origin;
-  if (origin == FactOrigin::kDeclared || origin == FactOrigin::kKnowledge) return out;
   std::string_view key = fact.key;
+  // The settings the job ran with, as its definition records them (and what is derived from
+  // them): the job's own record, not a claim about it.
+  if (StartsWith(key, "runtime.") && origin != FactOrigin::kKnowledge &&
+      analyzers::IsJobDefinitionFile(fact.provenance.file)) {
+    out.insert(SourceKind::kJobDefinition);
+    return out;
+  }
+  if (origin == FactOrigin::kDeclared || origin == FactOrigin::kKnowledge) return out;
   if (StartsWith(key, "runtime.")) out.insert(SourceKind::kDataRuntimeLog);
   if (StartsWith(key, "metrics.")) out.insert(SourceKind::kStorageMetrics);
   if ((StartsWith(key, "probe.") || StartsWith(key, "preflight.")) &&

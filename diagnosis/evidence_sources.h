@@ -1,6 +1,8 @@
 // Which independent source a fact rests on: the data runtime's logs, the storage account's
-// metrics, the GPU samples or a probe. A verdict is "confirmed" only when two of them agree,
-// so declared and knowledge-base facts (what someone wrote down) are no source at all.
+// metrics, the GPU samples, a probe or the job's own definition (the settings it ran with, from
+// job.yml or job.json in its folder). A verdict is "confirmed" only when two of them agree, so
+// other declared and knowledge-base facts (flags, a profile: what someone wrote down about the
+// job) are no source at all.
 #pragma once
 
 #include <set>
@@ -10,7 +12,7 @@
 
 namespace feedcheck::diagnosis {
 
-enum class SourceKind { kDataRuntimeLog, kStorageMetrics, kGpuSamples, kProbe };
+enum class SourceKind { kDataRuntimeLog, kStorageMetrics, kGpuSamples, kProbe, kJobDefinition };
 
 std::string_view SourceKindName(SourceKind kind);
 

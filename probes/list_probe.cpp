@@ -81,22 +81,18 @@ std::string ListPageUrl(const Target& target, const ListProbeOptions& options,
   return url;
 }
 
-ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& options) {
-  ProbeResult result;
-  result.probe = "list";
-  const Target& t = env.target;
-  if (!t.is_azure()) {
-    result.status = ProbeStatus::kFailed;
-    result.message = t.Display() +
-                     " is not a storage account URL; listing needs Azure Blob, ADLS "
-                     "or the emulator";
-    return result;
-  }
-  bool dfs = t.kind == TargetKind::kDfs;
-  BudgetTracker budget(env.budget);
-  auto client = env.make_client();
-  std::string dir_prefix =
-      t.prefix.substr(0, t.prefix.rfind('/') == std::string::npos ? 0 : t.prefix.rfind('/') + 1);
+namespace {
+
+// What one page request came to, after its retries.
+struct PageFetch {
+  HttpResponse resp;
+  HttpResponse retried;       ///< the last failed attempt that was retried, if any
+  bool admitted = false;      ///< false: the budget refused the (next) attempt
+  bool deadline_cut = false;  ///< the last attempt was cut by the probe's own deadline
+};
+
+// The listing as it is walked: the loop's state, then what the facts and charts are made of.
+struct ListWalk {
   DatasetShape shape;
   LatencyHistogram page_hist;
   Series page_series{"probe.list.page_ms",
@@ -108,88 +104,134 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
                      {}};
   // Entries listed by time: its slope is the listing's rate, seen even when one page held all.
   Series listed = ListedSeries();
-  ListPage page;
-  std::string marker;
   uint64_t entries = 0, pages = 0, prefixes = 0, largest_page_bytes = 0;
   double first_entry_s = -1;
+  double elapsed_s = 0;
   bool complete = false;
   std::string stop;
-  ErrorTally errors;
-  RetryPolicy retry;
-  std::minstd_rand rng(std::random_device{}());
-  std::uniform_real_distribution<double> jitter(0, 1);
   bool never_connected = false, not_found = false;
+};
+
+// Measure: one page, retried on throttling and transient faults with RetryPolicy's backoff
+// (every attempt is a request of the budget; none is sent after the deadline or a stop).
+PageFetch FetchPage(const HttpProbeEnv& env, const ListProbeOptions& options,
+                    const std::string& marker, HttpClient* client, BudgetTracker* budget,
+                    std::minstd_rand* rng, ErrorTally* errors, ListWalk* walk,
+                    ProbeResult* result) {
+  std::uniform_real_distribution<double> jitter(0, 1);
+  RetryPolicy retry;
+  PageFetch fetch;
+  for (int attempt = 0;; ++attempt) {
+    ListProbeOptions page_options = options;
+    page_options.max_results = PageEntries(options.max_results, budget->bytes_left());
+    // Never less than the largest page seen: a server that ignores maxresults would have the
+    // page cut (and its unread rest lost in flight, past the budget as the server counts).
+    uint64_t reserve =
+        std::max(ListPageMaxBytes(page_options.max_results), walk->largest_page_bytes);
+    fetch.admitted = budget->TryStart(reserve);
+    if (!fetch.admitted) break;
+    HttpRequest req = env.SignedRequest("GET", ListPageUrl(env.target, page_options, marker));
+    req.keep_body = true;
+    req.max_body_bytes = reserve;
+    req.timeout_s = budget->RequestTimeout(60);
+    req.connect_timeout_s = std::min(req.connect_timeout_s, req.timeout_s);
+    HttpResponse& resp = fetch.resp;
+    resp = client->Perform(req);
+    walk->largest_page_bytes = std::max(walk->largest_page_bytes, resp.body_bytes);
+    // A body cut short may have left the server in full: charge the reservation.
+    bool cut = !resp.transport_error.empty() && resp.status / 100 == 2;
+    budget->Finish(reserve, cut ? reserve : resp.body_bytes);
+    result->requests_sent++;
+    result->bytes_received += resp.body_bytes;
+    if (resp.stopped || (resp.status == 200 && resp.transport_error.empty())) break;
+    // Timed out only because the budget capped its timeout, after pages came or after a
+    // failure that was retried: the probe's own limit, not slow storage (the throughput and
+    // latency probes' rule). A first page that never came in the whole budget is a timeout.
+    fetch.deadline_cut = resp.timed_out && req.timeout_s < 60 && (walk->pages > 0 || attempt > 0);
+    if (fetch.deadline_cut) break;
+    ErrorClass c = ClassifyResponse(resp);
+    // At least the wait the server asked for (Retry-After); none past the budget's end.
+    double delay_s =
+        std::max(retry.DelaySeconds(attempt + 1, jitter(*rng)), RetryAfterSeconds(resp));
+    if (attempt >= retry.max_retries || !IsRetryable(c) || delay_s >= budget->RemainingSeconds())
+      break;
+    errors->Add(resp);
+    ++errors->retries;
+    fetch.retried = resp;
+    std::this_thread::sleep_for(std::chrono::duration<double>(delay_s));
+  }
+  return fetch;
+}
+
+// Measure: a page's entries into the dataset's shape, the counts and the page's timings.
+void TakePage(const ListPage& page, const HttpResponse& resp, const std::string& dir_prefix,
+              Clock::time_point t0, ListWalk* walk) {
+  ++walk->pages;
+  double page_s = resp.timing.total_s;
+  walk->page_hist.RecordSeconds(page_s);
+  walk->page_series.points.push_back({static_cast<double>(walk->pages), page_s * 1e3});
+  if (walk->first_entry_s < 0 && (!page.entries.empty() || !page.prefixes.empty()))
+    walk->first_entry_s = Seconds(t0, Clock::now());
+  for (const auto& e : page.entries) {
+    std::string_view rel = Relative(e.name, dir_prefix);
+    if (e.is_dir) {
+      walk->shape.AddDir(rel);
+    } else {
+      walk->shape.AddFile(rel, e.size_bytes);
+    }
+  }
+  for (const auto& p : page.prefixes) walk->shape.AddDir(Relative(p, dir_prefix));
+  walk->entries += page.entries.size() + page.prefixes.size();
+  walk->prefixes += page.prefixes.size();
+  walk->listed.points.push_back({Seconds(t0, Clock::now()), static_cast<double>(walk->entries)});
+}
+
+// Measure: pages until the listing ends, --max-pages, the budget, a failure or a looping
+// marker; `walk->stop` says which when it did not end.
+ListWalk WalkListing(const HttpProbeEnv& env, const ListProbeOptions& options, ErrorTally* errors,
+                     ProbeResult* result) {
+  const Target& t = env.target;
+  const bool dfs = t.kind == TargetKind::kDfs;
+  BudgetTracker budget(env.budget);
+  auto client = env.make_client();
+  std::string dir_prefix =
+      t.prefix.substr(0, t.prefix.rfind('/') == std::string::npos ? 0 : t.prefix.rfind('/') + 1);
+  std::minstd_rand rng(std::random_device{}());
+  ListWalk walk;
+  ListPage page;
+  std::string marker;
   // Each marker followed, with the page it asked for (bounded by --max-pages).
   std::map<std::string, uint64_t> markers_followed{{"", 1}};
   auto t0 = Clock::now();
-  while (static_cast<int>(pages) < options.max_pages) {
-    // One page, retried on throttling and transient faults with RetryPolicy's backoff (every
-    // attempt is a request of the budget; none is sent after the deadline or a stop).
-    HttpResponse resp;
-    HttpResponse retried;  // the last failed attempt that was retried, if any
-    bool admitted = false;
-    bool deadline_cut = false;  // the last attempt was cut by the probe's own deadline
-    for (int attempt = 0;; ++attempt) {
-      ListProbeOptions page_options = options;
-      page_options.max_results = PageEntries(options.max_results, budget.bytes_left());
-      // Never less than the largest page seen: a server that ignores maxresults would have the
-      // page cut (and its unread rest lost in flight, past the budget as the server counts).
-      uint64_t reserve = std::max(ListPageMaxBytes(page_options.max_results), largest_page_bytes);
-      admitted = budget.TryStart(reserve);
-      if (!admitted) break;
-      HttpRequest req = env.SignedRequest("GET", ListPageUrl(t, page_options, marker));
-      req.keep_body = true;
-      req.max_body_bytes = reserve;
-      req.timeout_s = budget.RequestTimeout(60);
-      req.connect_timeout_s = std::min(req.connect_timeout_s, req.timeout_s);
-      resp = client->Perform(req);
-      largest_page_bytes = std::max(largest_page_bytes, resp.body_bytes);
-      // A body cut short may have left the server in full: charge the reservation.
-      bool cut = !resp.transport_error.empty() && resp.status / 100 == 2;
-      budget.Finish(reserve, cut ? reserve : resp.body_bytes);
-      result.requests_sent++;
-      result.bytes_received += resp.body_bytes;
-      if (resp.stopped || (resp.status == 200 && resp.transport_error.empty())) break;
-      // Timed out only because the budget capped its timeout, after pages came or after a
-      // failure that was retried: the probe's own limit, not slow storage (the throughput and
-      // latency probes' rule). A first page that never came in the whole budget is a timeout.
-      deadline_cut = resp.timed_out && req.timeout_s < 60 && (pages > 0 || attempt > 0);
-      if (deadline_cut) break;
-      ErrorClass c = ClassifyResponse(resp);
-      // At least the wait the server asked for (Retry-After); none past the budget's end.
-      double delay_s =
-          std::max(retry.DelaySeconds(attempt + 1, jitter(rng)), RetryAfterSeconds(resp));
-      if (attempt >= retry.max_retries || !IsRetryable(c) || delay_s >= budget.RemainingSeconds())
-        break;
-      errors.Add(resp);
-      ++errors.retries;
-      retried = resp;
-      std::this_thread::sleep_for(std::chrono::duration<double>(delay_s));
-    }
-    if (deadline_cut && retried.status == 0 && retried.transport_error.empty()) {
-      stop = "duration budget reached";  // nothing failed: the time was up
+  while (static_cast<int>(walk.pages) < options.max_pages) {
+    PageFetch fetch =
+        FetchPage(env, options, marker, client.get(), &budget, &rng, errors, &walk, result);
+    HttpResponse& resp = fetch.resp;
+    if (fetch.deadline_cut && fetch.retried.status == 0 && fetch.retried.transport_error.empty()) {
+      walk.stop = "duration budget reached";  // nothing failed: the time was up
       break;
     }
-    if (!admitted || resp.stopped) {
-      stop = budget.stop_reason();
-      if (stop.empty()) stop = StopReason();
+    if (!fetch.admitted || resp.stopped) {
+      walk.stop = budget.stop_reason();
+      if (walk.stop.empty()) walk.stop = StopReason();
       break;
     }
-    if (deadline_cut) {
+    if (fetch.deadline_cut) {
       // The page failed, was retried, and the retry ran into the deadline: what the server did
       // is the failure before it (already counted).
-      resp = retried;
+      resp = fetch.retried;
     } else if (resp.status != 200 || !resp.transport_error.empty()) {
-      errors.Add(resp);
+      errors->Add(resp);
     }
     if (resp.status != 200 || !resp.transport_error.empty()) {
-      never_connected = NoHttpAnswer(resp);
-      not_found = resp.status == 404;
+      walk.never_connected = NoHttpAnswer(resp);
+      walk.not_found = resp.status == 404;
       if (resp.status == 0 || resp.status == 200) {
-        stop = "page " + std::to_string(pages + 1) + ": " + RedactText(resp.transport_error);
+        walk.stop =
+            "page " + std::to_string(walk.pages + 1) + ": " + RedactText(resp.transport_error);
       } else {
-        stop = fmt::format("page {}: {}{}", pages + 1, StatusText(resp),
-                           RetryAfterNote(resp, budget.RemainingSeconds()));
+        walk.stop = fmt::format("page {}: {}{}", walk.pages + 1, StatusText(resp),
+                                RetryAfterNote(resp, budget.RemainingSeconds()));
       }
       break;
     }
@@ -198,111 +240,132 @@ ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& option
                   : ParseListBlobsXml(resp.body, &page, &error);
     if (!ok) {
       // A malformed or truncated page (a proxy that cut the connection): a failed request.
-      ++errors.total;
-      if (errors.first_message.empty()) errors.first_message = "malformed listing: " + error;
-      stop = "page " + std::to_string(pages + 1) + ": " + error;
+      ++errors->total;
+      if (errors->first_message.empty()) errors->first_message = "malformed listing: " + error;
+      walk.stop = "page " + std::to_string(walk.pages + 1) + ": " + error;
       break;
     }
     if (dfs) page.next_marker = resp.Header("x-ms-continuation");
-    ++pages;
-    double page_s = resp.timing.total_s;
-    page_hist.RecordSeconds(page_s);
-    page_series.points.push_back({static_cast<double>(pages), page_s * 1e3});
-    if (first_entry_s < 0 && (!page.entries.empty() || !page.prefixes.empty()))
-      first_entry_s = Seconds(t0, Clock::now());
-    for (const auto& e : page.entries) {
-      std::string_view rel = Relative(e.name, dir_prefix);
-      if (e.is_dir) {
-        shape.AddDir(rel);
-      } else {
-        shape.AddFile(rel, e.size_bytes);
-      }
-    }
-    for (const auto& p : page.prefixes) shape.AddDir(Relative(p, dir_prefix));
-    entries += page.entries.size() + page.prefixes.size();
-    prefixes += page.prefixes.size();
-    listed.points.push_back({Seconds(t0, Clock::now()), static_cast<double>(entries)});
-    env.Progress(fmt::format("page {}: {} entries", pages, entries));
+    TakePage(page, resp, dir_prefix, t0, &walk);
+    env.Progress(fmt::format("page {}: {} entries", walk.pages, walk.entries));
     if (page.next_marker.empty()) {
-      complete = true;
+      walk.complete = true;
       break;
     }
     if (page.next_marker == marker) {
       // The same page would come back forever, counted again each time: a broken or hostile
       // server. Stop with what was listed once.
-      stop = fmt::format(
+      walk.stop = fmt::format(
           "page {}: the NextMarker did not change, so the listing would repeat "
           "forever; stopped",
-          pages);
+          walk.pages);
       break;
     }
     // A marker that points back to a page already listed (A, B, A, ...) loops the same way.
-    auto [seen, fresh] = markers_followed.emplace(page.next_marker, pages + 1);
+    auto [seen, fresh] = markers_followed.emplace(page.next_marker, walk.pages + 1);
     if (!fresh) {
-      stop = fmt::format(
+      walk.stop = fmt::format(
           "page {}: the NextMarker leads back to page {}, so the listing would loop forever; "
           "stopped",
-          pages, seen->second);
+          walk.pages, seen->second);
       break;
     }
     marker = page.next_marker;
   }
-  double elapsed = Seconds(t0, Clock::now());
-  result.elapsed_s = elapsed;
-  if (!complete && stop.empty())
-    stop = fmt::format("--max-pages {} reached before the end of the listing", options.max_pages);
+  walk.elapsed_s = Seconds(t0, Clock::now());
+  if (!walk.complete && walk.stop.empty())
+    walk.stop =
+        fmt::format("--max-pages {} reached before the end of the listing", options.max_pages);
+  return walk;
+}
+
+// Summarize: the listing's figures as probe.list.* facts, and the dataset's shape (a flat
+// listing only: a one-level listing sees only the top of the tree).
+void AddListFacts(const ListWalk& walk, const ListProbeOptions& options, uint64_t requests_sent,
+                  const Provenance& prov, FactSet* f) {
+  f->Set(NumberFact("probe.list.pages", static_cast<double>(walk.pages), Unit::kCount, prov));
+  f->Set(NumberFact("probe.list.requests", static_cast<double>(requests_sent), Unit::kCount, prov));
+  f->Set(NumberFact("probe.list.entries", static_cast<double>(walk.entries), Unit::kCount, prov));
+  f->Set(BoolFact("probe.list.complete", walk.complete, prov));
+  if (walk.pages > 0) {
+    f->Set(NumberFact("probe.list.entries_per_s",
+                      walk.elapsed_s > 0 ? static_cast<double>(walk.entries) / walk.elapsed_s : 0,
+                      Unit::kPerSecond, prov));
+    f->Set(NumberFact("probe.list.page_p50_ms", walk.page_hist.PercentileSeconds(0.5) * 1e3,
+                      Unit::kMilliseconds, prov));
+    f->Set(NumberFact("probe.list.page_p99_ms", walk.page_hist.PercentileSeconds(0.99) * 1e3,
+                      Unit::kMilliseconds, prov));
+    if (walk.first_entry_s >= 0)
+      f->Set(NumberFact("probe.list.first_entry_ms", walk.first_entry_s * 1e3, Unit::kMilliseconds,
+                        prov));
+  }
+  if (options.delimiter.empty()) {
+    walk.shape.AddFacts(prov, walk.complete, f);
+  } else {
+    f->Set(
+        NumberFact("probe.list.prefixes", static_cast<double>(walk.prefixes), Unit::kCount, prov));
+  }
+}
+
+// Chart: page latency and entries by time (when a page came), the sizes of a flat listing.
+void AddListCharts(ListWalk walk, const ListProbeOptions& options, std::vector<Series>* series) {
+  if (walk.pages > 0) {
+    series->push_back(std::move(walk.page_series));
+    series->push_back(std::move(walk.listed));
+  }
+  if (options.delimiter.empty() && walk.shape.files() > 0)
+    series->push_back(walk.shape.SizeHistogram());
+}
+
+// Conclude: ok when complete, partial with why when not; no page is failed (exit 4), or a
+// target error (exit 3) when nothing answered or there is no such container.
+void JudgeListRun(const ListWalk& walk, ProbeResult* result) {
+  if (!walk.complete) {
+    result->evidence.diagnostics.Add({codes::kListingIncomplete,
+                                      DiagnosticSeverity::kWarning,
+                                      "listing incomplete: " + walk.stop,
+                                      {},
+                                      "list",
+                                      ""});
+  }
+  if (walk.pages == 0) {
+    result->status =
+        walk.never_connected || walk.not_found ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
+    result->message = walk.stop;
+  } else {
+    result->status = walk.complete ? ProbeStatus::kOk : ProbeStatus::kPartial;
+    result->message = walk.complete ? "" : walk.stop;
+  }
+}
+
+}  // namespace
+
+ProbeResult RunListProbe(const HttpProbeEnv& env, const ListProbeOptions& options) {
+  ProbeResult result;
+  result.probe = "list";
+  const Target& t = env.target;
+  if (!t.is_azure()) {
+    result.status = ProbeStatus::kFailed;
+    result.message = t.Display() +
+                     " is not a storage account URL; listing needs Azure Blob, ADLS "
+                     "or the emulator";
+    return result;
+  }
+  ErrorTally errors;
+  ListWalk walk = WalkListing(env, options, &errors, &result);
+  result.elapsed_s = walk.elapsed_s;
 
   std::string params =
-      fmt::format("probe list ({}{}, maxresults={}, {})", dfs ? "List Paths" : "List Blobs",
+      fmt::format("probe list ({}{}, maxresults={}, {})",
+                  t.kind == TargetKind::kDfs ? "List Paths" : "List Blobs",
                   options.delimiter.empty() ? " flat" : " delimiter '" + options.delimiter + "'",
                   std::clamp(options.max_results, 1, 5000),
-                  feedcheck::Counted(static_cast<double>(pages), "page"));
+                  feedcheck::Counted(static_cast<double>(walk.pages), "page"));
   Provenance prov{FactOrigin::kMeasured, params, "", 0, "", -1};
-  FactSet& f = result.evidence.facts;
-  errors.AddFacts(&f, prov);
-  f.Set(NumberFact("probe.list.pages", static_cast<double>(pages), Unit::kCount, prov));
-  f.Set(NumberFact("probe.list.requests", static_cast<double>(result.requests_sent), Unit::kCount,
-                   prov));
-  f.Set(NumberFact("probe.list.entries", static_cast<double>(entries), Unit::kCount, prov));
-  f.Set(BoolFact("probe.list.complete", complete, prov));
-  if (pages > 0) {
-    f.Set(NumberFact("probe.list.entries_per_s",
-                     elapsed > 0 ? static_cast<double>(entries) / elapsed : 0, Unit::kPerSecond,
-                     prov));
-    f.Set(NumberFact("probe.list.page_p50_ms", page_hist.PercentileSeconds(0.5) * 1e3,
-                     Unit::kMilliseconds, prov));
-    f.Set(NumberFact("probe.list.page_p99_ms", page_hist.PercentileSeconds(0.99) * 1e3,
-                     Unit::kMilliseconds, prov));
-    if (first_entry_s >= 0)
-      f.Set(
-          NumberFact("probe.list.first_entry_ms", first_entry_s * 1e3, Unit::kMilliseconds, prov));
-    result.evidence.series.push_back(std::move(page_series));
-    result.evidence.series.push_back(std::move(listed));
-  }
-  // A one-level (delimiter) listing sees only the top of the tree: its shape is not the dataset's.
-  if (options.delimiter.empty()) {
-    shape.AddFacts(prov, complete, &f);
-    if (shape.files() > 0) result.evidence.series.push_back(shape.SizeHistogram());
-  } else {
-    f.Set(NumberFact("probe.list.prefixes", static_cast<double>(prefixes), Unit::kCount, prov));
-  }
-  if (!complete) {
-    result.evidence.diagnostics.Add({codes::kListingIncomplete,
-                                     DiagnosticSeverity::kWarning,
-                                     "listing incomplete: " + stop,
-                                     {},
-                                     "list",
-                                     ""});
-  }
-  if (pages == 0) {
-    // Reached but refused, throttled or cut off: failed (exit 4); no connection or no such
-    // container: a target error (exit 3).
-    result.status = never_connected || not_found ? ProbeStatus::kUnreachable : ProbeStatus::kFailed;
-    result.message = stop;
-  } else {
-    result.status = complete ? ProbeStatus::kOk : ProbeStatus::kPartial;
-    result.message = complete ? "" : stop;
-  }
+  errors.AddFacts(&result.evidence.facts, prov);
+  AddListFacts(walk, options, result.requests_sent, prov, &result.evidence.facts);
+  JudgeListRun(walk, &result);
+  AddListCharts(std::move(walk), options, &result.evidence.series);
   return result;
 }
 

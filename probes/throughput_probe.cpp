@@ -14,6 +14,7 @@
 #include "probes/concurrency_sweep.h"
 #include "probes/object_discovery.h"
 #include "probes/sweep_stagger.h"
+#include "probes/throughput_summary.h"
 #include "transport/http_errors.h"
 
 namespace feedcheck {
@@ -328,13 +329,173 @@ size_t KneeIndex(const std::vector<ThroughputStep>& steps, double min_gain) {
   return KneeOf(rates, min_gain);
 }
 
+namespace {
+
+// Plan: the objects to read. Objects smaller than a block measure request overhead, not
+// bandwidth (the smallfiles probe measures that): when the prefix also holds objects of a whole
+// block or more, read only those.
+void KeepWholeBlockObjects(uint64_t block_bytes, std::vector<ObjectInfo>* objects) {
+  if (std::any_of(objects->begin(), objects->end(),
+                  [&](const ObjectInfo& x) { return x.size_bytes >= block_bytes; })) {
+    std::erase_if(*objects, [&](const ObjectInfo& x) { return x.size_bytes < block_bytes; });
+  }
+}
+
+// Measure: runs steps of N connections into `out->steps`, and knows when the sweep must end
+// (budget, stop, errors that rise with the connections).
+class StepRunner {
+ public:
+  StepRunner(const HttpProbeEnv& env, const ThroughputProbeOptions& o, BudgetTracker* budget,
+             BlockCursor* cursor, ErrorTally* errors, ThroughputProbeResult* out)
+      : env_(env), o_(o), budget_(budget), cursor_(cursor), errors_(errors), out_(out) {
+    double remaining = budget->RemainingSeconds();
+    step_s_ = o.concurrency > 0       ? remaining
+              : o.step_duration_s > 0 ? o.step_duration_s
+                                      // 1, 2, 4, 8, a repeated pair, the count between.
+                                      : std::max(2.0, remaining / 7);
+  }
+
+  // Runs one step of `c` connections, appended, or pooled `into` a step of the same count;
+  // false when the sweep must end.
+  bool Run(int c, ThroughputStep* into) {
+    double left = budget_->RemainingSeconds();
+    if (left < 0.2 || StopRequested()) return false;
+    // A little room at the end so in-flight requests are cut by the window, not the deadline.
+    double this_step = std::min(step_s_, left - std::min(0.1, left * 0.02));
+    double warmup =
+        o_.warmup_s >= 0 ? std::min(o_.warmup_s, this_step / 2) : std::min(1.0, this_step * 0.2);
+    env_.Progress(
+        fmt::format("throughput: {} connection{} for {:.1f} s", c, c == 1 ? "" : "s", this_step));
+    // The one-connection step measured the cycle (round trip + one block) to spread over.
+    const std::vector<ThroughputStep>& steps = out_->steps;
+    double cycle_s = o_.concurrency > 0 || steps.empty() || steps.front().concurrency != 1
+                         ? 0
+                         : MeanRequestSeconds(1, steps.front().window_s, steps.front().requests);
+    ThroughputStep step =
+        RunStep(env_, o_, budget_, cursor_, c, this_step, warmup, cycle_s, errors_, &budget_hit_);
+    if (out_->cycle_s == 0) out_->cycle_s = step.cycle_s;
+    env_.Progress(fmt::format(
+        "throughput: {} connection{}: {:.3f} +- {:.3f} Gbit/s{}", c, c == 1 ? "" : "s", step.gbps,
+        step.noise_gbps,
+        step.request_gap_s > 0
+            ? fmt::format(" (requests at least {:.1f} ms apart)", step.request_gap_s * 1e3)
+            : ""));
+    double attempts = static_cast<double>(step.requests + step.errors);
+    double error_rate = attempts > 0 ? static_cast<double>(step.errors) / attempts : 0;
+    if (into) {
+      double before_gbps = into->gbps, new_gbps = step.gbps;
+      size_t set_aside = into->set_aside_gbps.size();
+      PoolInto(into, std::move(step), o_.min_gain);
+      if (into->set_aside_gbps.size() > set_aside)
+        env_.Progress(fmt::format(
+            "throughput: {} connection{}: runs disagree beyond both bands ({:.3f}, then {:.3f} "
+            "Gbit/s); the slower run is set aside",
+            c, c == 1 ? "" : "s", before_gbps, new_gbps));
+    } else {
+      out_->steps.push_back(std::move(step));
+    }
+    if (budget_hit_ || StopRequested()) return false;
+    // An answer that is not the one asked for (a Range ignored, gzip): more connections would
+    // only get more of it, each costing the server its send buffer.
+    if (errors_->wrong_answers > 0) return false;
+    if (out_->steps.size() >= 2 && error_rate > worst_error_rate_ + 0.01)
+      return false;  // errors rise
+    worst_error_rate_ = std::max(worst_error_rate_, error_rate);
+    return true;
+  }
+
+  // Time for one more run of a step, so a repeat or a refinement is not a truncated step.
+  bool Room() const { return budget_->RemainingSeconds() >= std::min(step_s_, 2.0) + 0.2; }
+  // A repeated pair must leave room for the count between two doublings.
+  bool RoomForPair() const { return budget_->RemainingSeconds() >= 3 * step_s_; }
+  bool budget_hit() const { return budget_hit_; }
+
+ private:
+  const HttpProbeEnv& env_;
+  const ThroughputProbeOptions& o_;
+  BudgetTracker* budget_;
+  BlockCursor* cursor_;
+  ErrorTally* errors_;
+  ThroughputProbeResult* out_;
+  double step_s_ = 0;
+  bool budget_hit_ = false;
+  double worst_error_rate_ = 0;
+};
+
+// Measure: 1, 2, 4, ... connections while doubling gains beyond the noise; false when the
+// budget, a stop or errors ended it.
+bool SweepDoublings(const ThroughputProbeOptions& o, StepRunner* runner,
+                    std::vector<ThroughputStep>* steps) {
+  bool going = runner->Run(1, nullptr);
+  int c = 1;
+  while (going && c * 2 <= std::max(1, o.max_concurrency)) {
+    c *= 2;
+    if (!(going = runner->Run(c, nullptr))) break;
+    ThroughputStep& prev = (*steps)[steps->size() - 2];
+    ThroughputStep& cur = steps->back();
+    StepGain gain = CompareSteps(RateOf(prev), RateOf(cur), o.min_gain);
+    // Inside the noise, or a loss: measure both longer until the band resolves it or the
+    // repeats or the budget run out (at 50 ms RTT one run measured 2 connections at 0.79
+    // and 4 at 0.74 Gbit/s, where most give 0.6 and 0.8). A gain that never leaves the
+    // noise is no gain.
+    for (int r = 0; gain != StepGain::kGained && r < o.max_repeats && runner->RoomForPair(); ++r) {
+      if (!(going = runner->Run(c, &steps->back()))) break;
+      if (!runner->Room()) break;
+      if (!(going = runner->Run(c / 2, &(*steps)[steps->size() - 2]))) break;
+      gain = CompareSteps(RateOf((*steps)[steps->size() - 2]), RateOf(steps->back()), o.min_gain);
+    }
+    if (gain != StepGain::kGained) break;
+  }
+  return going;
+}
+
+// Measure: the knee between two doublings (2 -> 4, 4 -> 8): the count between them may already
+// be enough (a 50 ms RTT at 1 Gbit/s needs about 3 connections of 4 MiB).
+void RefineKnee(const ThroughputProbeOptions& o, StepRunner* runner,
+                std::vector<ThroughputStep>* steps) {
+  size_t knee = KneeIndex(*steps, o.min_gain);
+  if (knee == 0 || !runner->Room()) return;
+  int lower = (*steps)[knee - 1].concurrency, upper = (*steps)[knee].concurrency;
+  int middle = lower + (upper - lower) / 2;
+  if (middle <= lower || middle >= upper) return;
+  size_t at = steps->size();
+  runner->Run(middle, nullptr);
+  if (steps->size() <= at) return;
+  // In concurrency order, also when the budget cut it.
+  ThroughputStep mid = std::move((*steps)[at]);
+  steps->erase(steps->begin() + static_cast<std::ptrdiff_t>(at));
+  steps->insert(steps->begin() + static_cast<std::ptrdiff_t>(knee), std::move(mid));
+  // One run of the middle short of the doubling above would move the knee up on that run
+  // alone (at 50 ms RTT 3 connections once ran at 0.755 Gbit/s where 4 reached 0.963, and
+  // 0.965 in the other sweeps): measure it again on fresh connections.
+  if (MiddleFellShort(RateOf((*steps)[knee]), RateOf((*steps)[knee + 1]), o.min_gain) &&
+      runner->Room() && !StopRequested())
+    runner->Run(middle, &(*steps)[knee]);
+}
+
+// Measure: every step the options ask for, and the CPU they cost; true when the budget ended
+// a step.
+bool MeasureSteps(const HttpProbeEnv& env, const ThroughputProbeOptions& o, BudgetTracker* budget,
+                  BlockCursor* cursor, ErrorTally* errors, ThroughputProbeResult* out) {
+  StepRunner runner(env, o, budget, cursor, errors, out);
+  double cpu0 = CpuSeconds();
+  if (o.concurrency > 0) {
+    runner.Run(o.concurrency, nullptr);
+  } else if (SweepDoublings(o, &runner, &out->steps)) {
+    RefineKnee(o, &runner, &out->steps);
+  }
+  out->cpu_s = CpuSeconds() - cpu0;
+  return runner.budget_hit();
+}
+
+}  // namespace
+
 ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const ThroughputProbeOptions& o) {
   ThroughputProbeResult out;
   ProbeResult& result = out.result;
   result.probe = "throughput";
   BudgetTracker budget(env.budget);
   ErrorTally errors;
-  Provenance p{FactOrigin::kMeasured, ""};
 
   DiscoveryResult found;
   {
@@ -349,210 +510,24 @@ ThroughputProbeResult RunThroughputProbe(const HttpProbeEnv& env, const Throughp
     errors.AddFacts(&result.evidence.facts, {FactOrigin::kMeasured, "probe throughput"});
     return out;
   }
-  // Objects smaller than a block measure request overhead, not bandwidth (the smallfiles probe
-  // measures that): when the prefix also holds objects of a whole block or more, read only those.
-  if (std::any_of(found.objects.begin(), found.objects.end(),
-                  [&](const ObjectInfo& x) { return x.size_bytes >= o.block_bytes; })) {
-    std::erase_if(found.objects, [&](const ObjectInfo& x) { return x.size_bytes < o.block_bytes; });
-  }
+  KeepWholeBlockObjects(o.block_bytes, &found.objects);
   BlockCursor cursor(found.objects, o.block_bytes);
-
-  double remaining = budget.RemainingSeconds();
-  double step_s = o.concurrency > 0       ? remaining
-                  : o.step_duration_s > 0 ? o.step_duration_s
-                                          // 1, 2, 4, 8, a repeated pair, the count between.
-                                          : std::max(2.0, remaining / 7);
-  double cpu0 = CpuSeconds();
-  bool budget_hit = false;
-  double worst_error_rate = 0;
-  // Runs one step of `c` connections; false when the sweep must end (budget, stop, errors).
-  auto run = [&](int c, ThroughputStep* into) {
-    double left = budget.RemainingSeconds();
-    if (left < 0.2 || StopRequested()) return false;
-    // A little room at the end so in-flight requests are cut by the window, not the deadline.
-    double this_step = std::min(step_s, left - std::min(0.1, left * 0.02));
-    double warmup =
-        o.warmup_s >= 0 ? std::min(o.warmup_s, this_step / 2) : std::min(1.0, this_step * 0.2);
-    env.Progress(
-        fmt::format("throughput: {} connection{} for {:.1f} s", c, c == 1 ? "" : "s", this_step));
-    // The one-connection step measured the cycle (round trip + one block) to spread over.
-    double cycle_s =
-        o.concurrency > 0 || out.steps.empty() || out.steps.front().concurrency != 1
-            ? 0
-            : MeanRequestSeconds(1, out.steps.front().window_s, out.steps.front().requests);
-    ThroughputStep step =
-        RunStep(env, o, &budget, &cursor, c, this_step, warmup, cycle_s, &errors, &budget_hit);
-    if (out.cycle_s == 0) out.cycle_s = step.cycle_s;
-    env.Progress(fmt::format(
-        "throughput: {} connection{}: {:.3f} +- {:.3f} Gbit/s{}", c, c == 1 ? "" : "s", step.gbps,
-        step.noise_gbps,
-        step.request_gap_s > 0
-            ? fmt::format(" (requests at least {:.1f} ms apart)", step.request_gap_s * 1e3)
-            : ""));
-    double attempts = static_cast<double>(step.requests + step.errors);
-    double error_rate = attempts > 0 ? static_cast<double>(step.errors) / attempts : 0;
-    if (into) {
-      double before_gbps = into->gbps, new_gbps = step.gbps;
-      size_t set_aside = into->set_aside_gbps.size();
-      PoolInto(into, std::move(step), o.min_gain);
-      if (into->set_aside_gbps.size() > set_aside)
-        env.Progress(fmt::format(
-            "throughput: {} connection{}: runs disagree beyond both bands ({:.3f}, then {:.3f} "
-            "Gbit/s); the slower run is set aside",
-            c, c == 1 ? "" : "s", before_gbps, new_gbps));
-    } else {
-      out.steps.push_back(std::move(step));
-    }
-    if (budget_hit || StopRequested()) return false;
-    // An answer that is not the one asked for (a Range ignored, gzip): more connections would
-    // only get more of it, each costing the server its send buffer.
-    if (errors.wrong_answers > 0) return false;
-    if (out.steps.size() >= 2 && error_rate > worst_error_rate + 0.01) return false;  // errors rise
-    worst_error_rate = std::max(worst_error_rate, error_rate);
-    return true;
-  };
-  // Time for one more run of a step, so a repeat or a refinement is not a truncated step.
-  auto room = [&]() { return budget.RemainingSeconds() >= std::min(step_s, 2.0) + 0.2; };
-  if (o.concurrency > 0) {
-    run(o.concurrency, nullptr);
-  } else {
-    bool going = run(1, nullptr);
-    int c = 1;
-    while (going && c * 2 <= std::max(1, o.max_concurrency)) {
-      c *= 2;
-      if (!(going = run(c, nullptr))) break;
-      ThroughputStep& prev = out.steps[out.steps.size() - 2];
-      ThroughputStep& cur = out.steps.back();
-      StepGain gain = CompareSteps(RateOf(prev), RateOf(cur), o.min_gain);
-      // Inside the noise, or a loss: measure both longer until the band resolves it or the
-      // repeats or the budget run out (at 50 ms RTT one run measured 2 connections at 0.79
-      // and 4 at 0.74 Gbit/s, where most give 0.6 and 0.8). A gain that never leaves the
-      // noise is no gain. A repeated pair must leave room for the count between two doublings.
-      auto room_for_pair = [&]() { return budget.RemainingSeconds() >= 3 * step_s; };
-      for (int r = 0; gain != StepGain::kGained && r < o.max_repeats && room_for_pair(); ++r) {
-        if (!(going = run(c, &out.steps.back()))) break;
-        if (!room()) break;
-        if (!(going = run(c / 2, &out.steps[out.steps.size() - 2]))) break;
-        gain = CompareSteps(RateOf(out.steps[out.steps.size() - 2]), RateOf(out.steps.back()),
-                            o.min_gain);
-      }
-      if (gain != StepGain::kGained) break;
-    }
-    // The knee between two doublings (2 -> 4, 4 -> 8): the count between them may already be
-    // enough (a 50 ms RTT at 1 Gbit/s needs about 3 connections of 4 MiB).
-    size_t knee = KneeIndex(out.steps, o.min_gain);
-    if (going && knee > 0 && room()) {
-      int lower = out.steps[knee - 1].concurrency, upper = out.steps[knee].concurrency;
-      int middle = lower + (upper - lower) / 2;
-      if (middle > lower && middle < upper) {
-        size_t at = out.steps.size();
-        run(middle, nullptr);
-        if (out.steps.size() > at) {  // in concurrency order, also when the budget cut it
-          ThroughputStep mid = std::move(out.steps[at]);
-          out.steps.erase(out.steps.begin() + static_cast<std::ptrdiff_t>(at));
-          out.steps.insert(out.steps.begin() + static_cast<std::ptrdiff_t>(knee), std::move(mid));
-          // One run of the middle short of the doubling above would move the knee up on that
-          // run alone (at 50 ms RTT 3 connections once ran at 0.755 Gbit/s where 4 reached
-          // 0.963, and 0.965 in the other sweeps): measure it again on fresh connections.
-          if (MiddleFellShort(RateOf(out.steps[knee]), RateOf(out.steps[knee + 1]), o.min_gain) &&
-              room() && !StopRequested())
-            run(middle, &out.steps[knee]);
-        }
-      }
-    }
-  }
-  out.cpu_s = CpuSeconds() - cpu0;
+  const bool budget_hit = MeasureSteps(env, o, &budget, &cursor, &errors, &out);
 
   result.requests_sent = budget.requests();
   result.bytes_received = budget.received_bytes();
   result.bytes_charged = budget.bytes();
   result.elapsed_s = budget.ElapsedSeconds();
-  uint64_t window_bytes = 0, data_bytes = 0, completed = 0;
-  for (const ThroughputStep& s : out.steps) {
-    out.best_gbps = std::max(out.best_gbps, s.gbps);
-    window_bytes += s.window_bytes;
-    data_bytes += s.received_bytes;
-    completed += s.completed_requests;
-  }
-  size_t knee = KneeIndex(out.steps, o.min_gain);
-  if (!out.steps.empty()) {
-    out.knee_concurrency = out.steps[knee].concurrency;
-    out.knee_gbps = out.steps[knee].gbps;
-    out.knee_noise_gbps = out.steps[knee].noise_gbps;
-  }
-
-  p.source = fmt::format("probe throughput ({} MiB blocks, {} connections, {} object{})",
-                         o.block_bytes >> 20,
-                         o.concurrency > 0 ? std::to_string(o.concurrency) : std::string("auto"),
-                         found.objects.size(), found.objects.size() == 1 ? "" : "s");
-  FactSet& f = result.evidence.facts;
-  // Error bodies never reach window_bytes (only 2xx bodies are counted), so nothing read from
-  // an object is no measurement. Blocks cut short (a reset, the deadline) still delivered data:
-  // partial, flagged below when not one block completed.
-  const bool measured_nothing = window_bytes == 0;
-  if (!measured_nothing) {
-    f.Set(NumberFact("probe.throughput.gbps", out.best_gbps, Unit::kGbps, p));
-    f.Set(NumberFact("probe.throughput.best_concurrency", out.knee_concurrency, Unit::kCount, p));
-    f.Set(NumberFact("probe.throughput.knee_gbps", out.knee_gbps, Unit::kGbps, p));
-    f.Set(NumberFact("probe.throughput.knee_noise_gbps", out.knee_noise_gbps, Unit::kGbps, p));
-    size_t set_aside = 0;
-    for (const ThroughputStep& s : out.steps) set_aside += s.set_aside_gbps.size();
-    if (o.concurrency == 0)
-      f.Set(NumberFact("probe.throughput.runs_set_aside", static_cast<double>(set_aside),
-                       Unit::kCount, p));
-    if (out.cycle_s > 0)
-      f.Set(NumberFact("probe.throughput.request_cycle_ms", out.cycle_s * 1e3, Unit::kMilliseconds,
-                       p));
-    if (o.nic_gbps > 0)
-      f.Set(NumberFact("probe.throughput.nic_fraction", out.best_gbps / o.nic_gbps, Unit::kFraction,
-                       p));
-    // CPU per GB of object data that arrived: error bodies and bytes cut off are not data.
-    double gb = static_cast<double>(data_bytes) / 1e9;
-    if (gb > 0)
-      f.Set(NumberFact("probe.throughput.cpu_s_per_gb", out.cpu_s / gb, Unit::kCpuSecondsPerGB, p));
-  }
-  f.Set(NumberFact("probe.throughput.bytes", static_cast<double>(window_bytes), Unit::kBytes, p));
-  f.Set(NumberFact("probe.throughput.block_bytes", static_cast<double>(o.block_bytes), Unit::kBytes,
-                   p));
-  f.Set(NumberFact("probe.throughput.objects", static_cast<double>(found.objects.size()),
-                   Unit::kCount, p));
-  errors.AddFacts(&f, p);
-  Series series;
-  series.key = "probe.throughput.by_concurrency";
-  series.title = "throughput by connections";
-  series.x_label = "connections";
-  series.x_unit = Unit::kCount;
-  series.y_label = "throughput";
-  series.y_unit = Unit::kGbps;
-  for (const ThroughputStep& s : out.steps)
-    series.points.push_back({static_cast<double>(s.concurrency), s.gbps});
-  result.evidence.series.push_back(std::move(series));
-
-  if (measured_nothing) {
-    result.status = ProbeStatus::kFailed;
-    result.message = !errors.first_message.empty() ? "no bytes arrived: " + errors.first_message
-                     : !budget.stop_reason().empty()
-                         ? "no bytes arrived in the measurement window: " + budget.stop_reason()
-                         : "no block completed in the measurement window (every transfer "
-                           "stalled or was too slow to finish one)";
-  } else if (budget_hit || errors.total > 0 || StopRequested() || completed == 0 ||
-             !found.skipped.empty()) {
-    result.status = ProbeStatus::kPartial;
-    std::string why = budget_hit || StopRequested() ? budget.stop_reason() : "";
-    if (!found.skipped.empty()) why += std::string(why.empty() ? "" : "; ") + found.skipped;
-    if (completed == 0)
-      why += std::string(why.empty() ? "" : "; ") +
-             "no block completed: the figure comes from transfers cut short";
-    if (StopRequested()) why = StopReason();
-    if (std::any_of(out.steps.begin(), out.steps.end(),
-                    [](const ThroughputStep& s) { return s.warmup_included; }))
-      why += " during the warm-up (measured including it: slow start lowers the figure)";
-    if (errors.total)
-      why += (why.empty() ? "" : "; ") + fmt::format("{} failed requests, {} retries (first: {})",
-                                                     errors.total, errors.retries,
-                                                     errors.first_message);
-    result.message = why;
-  }
+  const StepTotals totals = SummarizeSteps(o, &out);
+  Provenance p{FactOrigin::kMeasured,
+               fmt::format("probe throughput ({} MiB blocks, {} connections, {} object{})",
+                           o.block_bytes >> 20,
+                           o.concurrency > 0 ? std::to_string(o.concurrency) : std::string("auto"),
+                           found.objects.size(), found.objects.size() == 1 ? "" : "s")};
+  AddThroughputFacts(out, o, totals, found.objects.size(), p, &result.evidence.facts);
+  errors.AddFacts(&result.evidence.facts, p);
+  result.evidence.series.push_back(ThroughputByConcurrency(out.steps));
+  JudgeThroughputRun(out, totals, budget_hit, found.skipped, budget, errors, &result);
   return out;
 }
 

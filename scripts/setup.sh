@@ -45,6 +45,8 @@ test_packages=(
   dpkg-dev  # dpkg-shlibdeps: the Depends of the .deb CPack makes (tests/install)
   python3   # scripts/check-links.sh (the docs test)
   python3-jsonschema  # the SARIF schema test (tests/cli/sarif_schema_check.py)
+  python3-yaml  # scripts/make-joblog-corpus.py (the joblog corpus test regenerates it)
+  zsh       # the zsh completion's test (tests/cli/completion_zsh_test.zsh)
 )
 case "$set_name" in
   format) packages=(clang-format) npm=false ;;

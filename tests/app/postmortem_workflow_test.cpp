@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -160,4 +161,126 @@ TEST_CASE("postmortem: a folder with nothing readable, a bad --with, a bad flag"
   Outcome bad_sku = RunPostmortem(sku);
   CHECK(bad_sku.status == ExitStatus::kUsage);
   CHECK(HasDiagnostic(bad_sku.diagnostics, codes::kBadFlag, "did you mean"));
+}
+
+namespace {
+
+// The finding of `rule_id` and its evidence fact `key`; nullptr when either is absent.
+const Fact* EvidenceOf(const Report& r, const std::string& rule_id, const std::string& key) {
+  for (const auto& f : r.findings)
+    if (f.rule_id == rule_id)
+      for (const auto& e : f.evidence)
+        if (e.key == key) return &e;
+  return nullptr;
+}
+
+// A copy of a corpus job without its job.yml, in a scratch folder.
+std::string CopyJobWithoutDefinition(const std::string& job, const std::string& as) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(WriteTempFile(as + "-marker", "")).parent_path() / as;
+  fs::remove_all(dir);
+  fs::copy(kCorpus + "/" + job, dir, fs::copy_options::recursive);
+  fs::remove(dir / "job.yml");
+  return dir.string();
+}
+
+}  // namespace
+
+TEST_CASE("postmortem: a setting in the job's job.yml drives a finding, naming job.yml:line",
+          "[app][postmortem][job_spec]") {
+  const nlohmann::json args = {"--sku", "Standard_ND96asr_v4", "--nodes", "1", "--region",
+                               "eastus"};
+  PostmortemRequest request = Request("client-bound-few-threads", args);
+  Outcome out = RunPostmortem(request);
+  REQUIRE(out.has_report);
+  // The rslex log says nothing of the thread count: job.yml line 11 does.
+  const Fact* threads =
+      EvidenceOf(out.report, "downloader-threads-low", "runtime.setting.RSLEX_DOWNLOADER_THREADS");
+  REQUIRE(threads);
+  CHECK(threads->text() == "8");
+  CHECK(threads->provenance.file == request.job_dir + "/job.yml");
+  CHECK(threads->provenance.line == 11);
+  CHECK(out.report.diagnosis.cause == "client threads/CPU");
+  // The definition is not a log: no "not read" warning for it.
+  CHECK_FALSE(HasDiagnostic(out.diagnostics, codes::kNotRead, "job.yml"));
+
+  // Without the definition the setting is unknown and the finding is gone.
+  PostmortemRequest bare = request;
+  bare.job_dir = CopyJobWithoutDefinition("client-bound-few-threads", "threads-no-definition");
+  Outcome without = RunPostmortem(bare);
+  REQUIRE(without.has_report);
+  CHECK_FALSE(EvidenceOf(without.report, "downloader-threads-low",
+                         "runtime.setting.RSLEX_DOWNLOADER_THREADS"));
+
+  // The same setting from `az ml job show -o json` (job.json): named by file:line and key.
+  {
+    std::ofstream(bare.job_dir + "/job.json")
+        << "{\n  \"type\": \"command\",\n  \"environment_variables\": {\n"
+           "    \"RSLEX_DOWNLOADER_THREADS\": \"8\"\n  },\n  \"status\": \"Completed\"\n}\n";
+  }
+  Outcome json = RunPostmortem(bare);
+  REQUIRE(json.has_report);
+  const Fact* from_json =
+      EvidenceOf(json.report, "downloader-threads-low", "runtime.setting.RSLEX_DOWNLOADER_THREADS");
+  REQUIRE(from_json);
+  CHECK(from_json->provenance.line == 4);
+  CHECK(from_json->provenance.source.find("environment_variables.RSLEX_DOWNLOADER_THREADS") !=
+        std::string::npos);
+
+  // A definition that is a link out of the folder is not read (it could point at any file).
+  {
+    const std::string outside = WriteTempFile("outside-job.json",
+                                              "{\"environment_variables\": "
+                                              "{\"RSLEX_DOWNLOADER_THREADS\": \"8\"}}");
+    std::filesystem::remove(bare.job_dir + "/job.json");
+    std::filesystem::create_symlink(outside, bare.job_dir + "/job.json");
+    Outcome linked = RunPostmortem(bare);
+    REQUIRE(linked.has_report);
+    CHECK_FALSE(linked.report.evidence.facts.Find("runtime.setting.RSLEX_DOWNLOADER_THREADS"));
+    CHECK(HasDiagnostic(linked.diagnostics, codes::kNotRead, "a link out of the folder"));
+    std::filesystem::remove(bare.job_dir + "/job.json");
+  }
+
+  // A broken definition is a warning naming file:line; the logs are still read.
+  { std::ofstream(bare.job_dir + "/job.json") << "{\n  \"environment_variables\": {\n}}}\n"; }
+  Outcome broken = RunPostmortem(bare);
+  REQUIRE(broken.has_report);
+  CHECK(broken.status == ExitStatus::kOk);
+  REQUIRE(HasDiagnostic(broken.diagnostics, codes::kJobFile, "settings are taken from its logs"));
+  for (const auto& d : broken.diagnostics.kept())
+    if (d.code == std::string(codes::kJobFile)) {
+      CHECK(d.severity == DiagnosticSeverity::kWarning);
+      CHECK(d.location.line == 3);
+    }
+}
+
+TEST_CASE("postmortem: the runtime's retry-count line wins over the definition, no other line",
+          "[app][postmortem][job_spec]") {
+  // retry-count-high-no-503 logs AZUREML_DATASET_HTTP_RETRY_COUNT=20; a definition saying 5
+  // is noted, the log's value kept.
+  PostmortemRequest r = Request("retry-count-high-no-503", {"--sku", "Standard_ND96asr_v4"});
+  r.job_dir = CopyJobWithoutDefinition("retry-count-high-no-503", "retry-log-wins");
+  {
+    std::ofstream(r.job_dir + "/job.yml")
+        << "type: command\ncommand: python train.py\nenvironment_variables:\n"
+           "  AZUREML_DATASET_HTTP_RETRY_COUNT: \"5\"\n  RSLEX_DOWNLOADER_THREADS: \"16\"\n";
+  }
+  // A setting line of no documented form: the definition's value wins over it.
+  {
+    std::ofstream(r.job_dir + "/system_logs/data_capability/rslex.log.2025-03-30-20", std::ios::app)
+        << "2025-03-30T20:59:00.000000Z  INFO rslex::settings: RSLEX_DOWNLOADER_THREADS set in "
+           "environment, using: 32 value=32\n";
+  }
+  Outcome out = RunPostmortem(r);
+  REQUIRE(out.has_report);
+  const Fact* retries =
+      out.report.evidence.facts.Find("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT");
+  REQUIRE(retries);
+  CHECK(retries->text() == "20");
+  CHECK(retries->provenance.file.find("rslex.log") != std::string::npos);
+  CHECK(HasDiagnostic(out.diagnostics, codes::kJobFile, "the log's value is used"));
+  const Fact* threads = out.report.evidence.facts.Find("runtime.setting.RSLEX_DOWNLOADER_THREADS");
+  REQUIRE(threads);
+  CHECK(threads->text() == "16");
+  CHECK(threads->provenance.line == 5);
 }

@@ -134,6 +134,50 @@ TEST_CASE("probe throughput: bad flags stop before any request, naming the flag"
     app::Outcome out = app::RunProbeThroughput(r, {});
     CHECK(out.status == ExitStatus::kUsage);
   }
+  // The ranges are checked here only (the command line binds the numbers as given).
+  SECTION("max concurrency") {
+    r.max_concurrency = 1025;
+    app::Outcome out = app::RunProbeThroughput(r, {});
+    CHECK(out.status == ExitStatus::kUsage);
+    CHECK(out.diagnostics.kept().front().message == "--max-concurrency must be from 1 to 1024");
+  }
+  SECTION("retries") {
+    r.retries = -1;
+    app::Outcome out = app::RunProbeThroughput(r, {});
+    CHECK(out.status == ExitStatus::kUsage);
+    CHECK(out.diagnostics.kept().front().message == "--retries must be from 0 to 10");
+  }
+  CHECK(client->requests().empty());
+}
+
+TEST_CASE("probe latency: flags out of range stop before any request, naming the flag",
+          "[app][probes][latency]") {
+  auto client = OneBigBlob();
+  app::LatencyRequest r;
+  r.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
+  std::string expected;
+  SECTION("requests") {
+    r.requests = 0;
+    expected = "--requests must be from 1 to 10000000";
+  }
+  SECTION("too many requests") {
+    r.requests = 10000001;
+    expected = "--requests must be from 1 to 10000000";
+  }
+  SECTION("concurrency") {
+    r.concurrency = 1025;
+    expected = "--concurrency must be from 1 to 1024";
+  }
+  SECTION("range size") {
+    r.range_size = "65MiB";
+    expected = "--range-size '65MiB': must be a size from 1B to 64MiB";
+  }
+  app::Outcome out = app::RunProbeLatency(r, {});
+  CHECK(out.status == ExitStatus::kUsage);
+  CHECK_FALSE(out.has_report);
+  REQUIRE(out.diagnostics.total() == 1);
+  CHECK(out.diagnostics.kept().front().code == std::string(codes::kProbeBadFlag));
+  CHECK(out.diagnostics.kept().front().message == expected);
   CHECK(client->requests().empty());
 }
 
@@ -159,10 +203,10 @@ TEST_CASE("probe latency: the result object holds the first-byte percentiles",
   // The emulator's loopback address: plain http, so no TLS figure, and the figures marked.
   r.session = testing::ScriptedSession("http://127.0.0.1:10000/devstoreaccount1/data/big", client,
                                        {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sig=x"}});
-  r.probe.requests = 40;
-  r.probe.head_requests = 5;
-  r.probe.new_connections = 3;
-  r.probe.warmup_requests = 1;
+  r.requests = 40;
+  r.head_requests = 5;
+  r.new_connections = 3;
+  r.warmup_requests = 1;
   app::Outcome out = app::RunProbeLatency(r, {});
   INFO(out.report.verdict_detail);
   REQUIRE(out.has_report);

@@ -101,7 +101,31 @@ TEST_CASE("durations and sizes are taken as users type them", "[cli][usage]") {
   CHECK(Has(r.err, "1h30m"));
 }
 
-TEST_CASE("-o with an unknown extension is refused before the command runs", "[cli][usage]") {
+TEST_CASE("a probe's counts out of range are usage errors naming the flag", "[cli][usage]") {
+  // Checked once, by the workflow, before any request (port 9 would refuse one: exit 3).
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::string url = "http://127.0.0.1:9/x.bin";
+  for (const Case& c : std::vector<Case>{
+           {{"probe", "throughput", url, "--max-concurrency", "0"},
+            "feedcheck probe throughput: error[W101]: --max-concurrency must be from 1 to 1024"},
+           {{"probe", "throughput", url, "--retries", "11"},
+            "feedcheck probe throughput: error[W101]: --retries must be from 0 to 10"},
+           {{"probe", "latency", url, "--requests", "0"},
+            "feedcheck probe latency: error[W101]: --requests must be from 1 to 10000000"},
+           {{"probe", "latency", url, "--concurrency", "2000"},
+            "feedcheck probe latency: error[W101]: --concurrency must be from 1 to 1024"},
+       }) {
+    RunResult r = RunFeedcheck(c.args);
+    INFO(c.args[3] << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(Has(r.err, c.message));
+  }
+}
+
+TEST_CASE("an -o with an unknown extension is refused before the command runs", "[cli][usage]") {
   const std::string dir = WriteTempFile("o-ext-probe", "");  // a file: its folder is scratch
   const std::string pdf = dir + ".report.pdf";
   RunResult r = RunFeedcheck({"egress", "--sku", "Standard_ND96asr_v4", "-o", pdf});

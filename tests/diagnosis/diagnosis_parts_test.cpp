@@ -12,6 +12,7 @@
 #include "analyzers/timestamp.h"
 #include "core/supply_model.h"
 #include "diagnosis/cluster_nodes.h"
+#include "diagnosis/evidence_sources.h"
 #include "diagnosis/postmortem_diagnosis.h"
 
 using namespace feedcheck;
@@ -528,4 +529,38 @@ TEST_CASE("node rows: logs named by node id, GPU files by rank, paired not doubl
   REQUIRE(named.size() == 2);
   CHECK(named[0].gpu_util_mean == 60);
   CHECK(named[1].node == "node-0");
+}
+
+TEST_CASE("sources: the job's definition is a source, a flag or a profile is not",
+          "[diagnosis][sources]") {
+  using diagnosis::SourceKind;
+  using diagnosis::SourcesOf;
+  auto at = [](FactOrigin origin, const std::string& file) {
+    Provenance p;
+    p.origin = origin;
+    p.file = file;
+    return p;
+  };
+  // A setting from job.yml / job.json: the job's own record of what it ran with.
+  for (const char* file : {"jobs/a/job.yml", "job.yaml", "/x/job.json"}) {
+    INFO(file);
+    auto s = SourcesOf(
+        TextFact("runtime.setting.RSLEX_DOWNLOADER_THREADS", "8", at(FactOrigin::kDeclared, file)));
+    CHECK(s == std::set<SourceKind>{SourceKind::kJobDefinition});
+  }
+  // What is derived from it rests on it too (the mount cache's size from its setting).
+  CHECK(SourcesOf(NumberFact("runtime.mount_cache_bytes", 2e10, Unit::kBytes,
+                             at(FactOrigin::kDerived, "job/job.yml"))) ==
+        std::set<SourceKind>{SourceKind::kJobDefinition});
+  // The runtime's own line: the data-runtime logs.
+  CHECK(SourcesOf(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", "10",
+                           at(FactOrigin::kObserved, "rslex.log.2024-05-01-09"))) ==
+        std::set<SourceKind>{SourceKind::kDataRuntimeLog});
+  // Declared elsewhere (a profile, a flag, a lint job file named otherwise): no source.
+  CHECK(SourcesOf(TextFact("runtime.setting.RSLEX_DOWNLOADER_THREADS", "8",
+                           at(FactOrigin::kDeclared, "train.yml")))
+            .empty());
+  CHECK(SourcesOf(NumberFact("node.count", 2, Unit::kCount, at(FactOrigin::kDeclared, "job.yml")))
+            .empty());
+  CHECK(diagnosis::SourceKindName(SourceKind::kJobDefinition) == "the job's definition");
 }

@@ -57,6 +57,8 @@ check_stripped "$work/prefix/bin/feedcheck"
 [[ -f "$work/prefix/share/doc/feedcheck/README.md" ]] || fail "no README in the prefix"
 [[ -f "$work/prefix/share/bash-completion/completions/feedcheck" ]] ||
   fail "no bash completion in the prefix"
+[[ -f "$work/prefix/share/zsh/vendor-completions/_feedcheck" ]] ||
+  fail "no zsh completion in the prefix"
 
 # 2. The Debian packages (cpack installs from the build, it does not build).
 cpack --config "$build/CPackConfig.cmake" -B "$work/pkg" >"$work/cpack.log" 2>&1 ||
@@ -69,7 +71,8 @@ grep -q "Depends:.*libcurl" <<<"$info" || fail "Depends does not name libcurl: $
 grep -q "Depends:.*libyaml-cpp" <<<"$info" || fail "Depends does not name yaml-cpp: $info"
 contents=$(dpkg-deb --contents "$deb")
 for f in ./usr/bin/feedcheck ./usr/share/feedcheck/data/vm_sizes.yaml \
-  ./usr/share/feedcheck/data/storage_targets.yaml ./usr/share/doc/feedcheck/README.md; do
+  ./usr/share/feedcheck/data/storage_targets.yaml ./usr/share/doc/feedcheck/README.md \
+  ./usr/share/bash-completion/completions/feedcheck ./usr/share/zsh/vendor-completions/_feedcheck; do
   grep -q " $f\$" <<<"$contents" || fail "$f is not in $(basename "$deb")"
 done
 grep -q "./usr/share/feedcheck/rules/.*\.yaml$" <<<"$contents" || fail "no rules in the package"
