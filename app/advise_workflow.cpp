@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "app/fact_gathering.h"
+#include "app/money_tables.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
 #include "core/plural.h"
@@ -83,6 +84,17 @@ Outcome RunAdvise(const AdviseRequest& request) {
       rules::TakeSettingsInPlace(facts, &advice, &in_place_rules);
   report.findings = std::move(result.findings);
   report.skipped = std::move(result.skipped);
+  {
+    // The small-files advice's read operations per epoch, priced from the knowledge base.
+    KnowledgeBase kb;
+    DiagnosticList kb_problems;  // already reported when the facts were gathered
+    LoadKnowledgeBase(request.knowledge, &kb, &kb_problems);
+    Report priced;
+    priced.findings = report.findings;
+    priced.evidence.facts = facts;
+    AddSmallFilesReadCostTable(kb, &priced);
+    for (auto& t : priced.tables) report.tables.push_back(std::move(t));
+  }
   report.env = advice.env;
   report.verdict_detail = Summary(report.findings, report.skipped.size(), facts.size());
   if (!advice.mode.empty())

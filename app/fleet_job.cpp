@@ -124,6 +124,7 @@ FleetJob FleetJobFromOutcome(const std::string& job, const std::string& path,
   AddNames(r.evidence.facts, "runtime.accounts", &accounts);
   AddNames(r.evidence.facts, "metrics.account", &accounts);
   row.accounts.assign(accounts.begin(), accounts.end());
+  row.sku = r.evidence.facts.Text("node.sku").value_or("");
   return row;
 }
 

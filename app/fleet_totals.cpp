@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "app/fleet_job.h"
+#include "core/money.h"
 
 namespace feedcheck::app {
 namespace {
@@ -14,6 +16,12 @@ constexpr const char* kOtherIdle = "other idle time (not the job's cause)";
 
 double Usd(double gpu_s, double usd_per_gpu_hour) {
   return gpu_s < 0 ? -1 : gpu_s / 3600 * usd_per_gpu_hour;
+}
+
+// The part of a job's idle time the diagnosis gave its cause; the rest of it (the job's own
+// code, before the data runtime started) is not that cause's.
+double ToCause(const FleetJob& j) {
+  return j.cause_gpu_s >= 0 ? std::min(j.cause_gpu_s, j.gpu_lost_gpu_s) : j.gpu_lost_gpu_s;
 }
 
 void AddCauses(FleetSummary* f) {
@@ -26,8 +34,7 @@ void AddCauses(FleetSummary* f) {
     if (j.gpu_lost_gpu_s < 0) continue;
     // The part the diagnosis gave the cause goes to the cause; the rest of the idle time (the
     // job's own code, before the data runtime started) is not that cause's.
-    double to_cause =
-        j.cause_gpu_s >= 0 ? std::min(j.cause_gpu_s, j.gpu_lost_gpu_s) : j.gpu_lost_gpu_s;
+    const double to_cause = ToCause(j);
     c.gpu_lost_gpu_s += to_cause;
     if (j.gpu_lost_gpu_s - to_cause > 0) {
       FleetCauseTotal& other = by[kOtherIdle];
@@ -127,23 +134,79 @@ void AddFleetTotals(FleetSummary* f) {
   AddAccounts(f);
 }
 
-void PriceFleet(double usd_per_gpu_hour, FleetSummary* f) {
-  f->gpu_hour_price_usd = usd_per_gpu_hour;
-  if (usd_per_gpu_hour < 0) return;
-  const double p = usd_per_gpu_hour;
-  f->price_note = fmt::format(
-      "every dollar figure is an estimate from the price you gave (--gpu-hour-price {:.2f} USD "
-      "per GPU-hour), not a bill: reservations, discounts and the VM's other costs are not in it",
-      p);
+std::vector<std::string> PriceFleet(double given_usd_per_gpu_hour, const KnowledgeBase& kb,
+                                    FleetSummary* f) {
+  f->gpu_hour_price_usd = -1;
+  f->lost_usd = f->won_back_usd = -1;
+  f->price_note.clear();
+  std::map<std::string, GpuHourPrice> by_sku;
+  std::map<std::string, int> missing;  // why a size is not priced -> jobs
+  std::set<std::string> bases;
+  std::set<double> prices;
   for (auto& j : f->jobs) {
-    j.lost_usd = Usd(j.gpu_lost_gpu_s, p);
-    j.won_back_usd = Usd(j.won_back_gpu_s, p);
+    j.usd_per_gpu_hour = j.lost_usd = j.won_back_usd = -1;
+    if (!j.diagnosed) continue;
+    auto it = by_sku.find(j.sku);
+    if (it == by_sku.end())
+      it = by_sku
+               .emplace(j.sku, ChooseGpuHourPrice(given_usd_per_gpu_hour, j.sku,
+                                                  j.sku.empty() ? nullptr : kb.FindVm(j.sku)))
+               .first;
+    const GpuHourPrice& price = it->second;
+    if (!price.known()) {
+      // A job without a size named is not priced, silently: nothing claimed its price.
+      if (!j.sku.empty()) ++missing[price.missing];
+      continue;
+    }
+    j.usd_per_gpu_hour = price.usd_per_gpu_hour;
+    j.lost_usd = GpuTimeUsd(j.gpu_lost_gpu_s, price);
+    j.won_back_usd = GpuTimeUsd(j.won_back_gpu_s, price);
+    bases.insert(price.basis);
+    prices.insert(price.usd_per_gpu_hour);
   }
-  for (auto& c : f->causes) c.lost_usd = Usd(c.gpu_lost_gpu_s, p);
-  for (auto& x : f->fixes) x.won_back_usd = Usd(x.won_back_gpu_s, p);
-  for (auto& a : f->accounts) a.lost_usd = Usd(a.throttled_gpu_s, p);
-  f->lost_usd = Usd(f->gpu_lost_gpu_s, p);
-  f->won_back_usd = Usd(f->won_back_gpu_s, p);
+  std::vector<std::string> unpriced;
+  for (const auto& [why, jobs] : missing)
+    unpriced.push_back(fmt::format("{} ({} job{})", why, jobs, jobs == 1 ? "" : "s"));
+  if (bases.empty()) return unpriced;
+  if (prices.size() == 1) f->gpu_hour_price_usd = *prices.begin();
+  f->price_note = fmt::format(
+      "every dollar figure is an estimate from {}, not a bill: your region, reservations, "
+      "savings plans, discounts and the jobs' other costs are not in it{}",
+      fmt::join(bases, "; and "),
+      unpriced.empty() ? "" : fmt::format("; not priced: {}", fmt::join(unpriced, "; ")));
+
+  // Totals: each job's share at its own price.
+  auto add = [](double* total, double usd) {
+    if (usd < 0) return;
+    *total = std::max(0.0, *total) + usd;
+  };
+  std::map<std::string, double> cause_usd, fix_usd, account_usd;
+  for (const auto& j : f->jobs) {
+    if (j.usd_per_gpu_hour < 0) continue;
+    const double p = j.usd_per_gpu_hour;
+    add(&f->lost_usd, Usd(j.gpu_lost_gpu_s, p));
+    if (j.gpu_lost_gpu_s >= 0) {
+      const double to_cause = ToCause(j);
+      cause_usd[j.cause] += to_cause / 3600 * p;
+      if (j.gpu_lost_gpu_s - to_cause > 0)
+        cause_usd[kOtherIdle] += (j.gpu_lost_gpu_s - to_cause) / 3600 * p;
+    }
+    if (!j.fix_id.empty() && j.won_back_gpu_s > 0) {
+      fix_usd[j.fix_id] += j.won_back_gpu_s / 3600 * p;
+      add(&f->won_back_usd, j.won_back_gpu_s / 3600 * p);
+    }
+    if (IsAccountThrottle(j.cause)) {
+      const double lost = j.cause_gpu_s >= 0 ? j.cause_gpu_s : j.gpu_lost_gpu_s;
+      for (const auto& a : j.accounts)
+        if (lost > 0) account_usd[a] += lost / 3600 * p;
+    }
+  }
+  if (f->won_back_usd < 0) f->won_back_usd = 0;
+  for (auto& c : f->causes) c.lost_usd = cause_usd.count(c.cause) ? cause_usd[c.cause] : 0;
+  for (auto& x : f->fixes) x.won_back_usd = fix_usd.count(x.fix_id) ? fix_usd[x.fix_id] : 0;
+  for (auto& a : f->accounts)
+    a.lost_usd = account_usd.count(a.account) ? account_usd[a.account] : 0;
+  return unpriced;
 }
 
 }  // namespace feedcheck::app

@@ -3,6 +3,10 @@
 // jobs it throttled), and, with a price the user gave, every figure in money.
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include "core/knowledge_base.h"
 #include "reports/fleet_summary.h"
 
 namespace feedcheck::app {
@@ -10,8 +14,12 @@ namespace feedcheck::app {
 /// Fills the totals of `fleet` from `fleet->jobs` (which it does not reorder).
 void AddFleetTotals(FleetSummary* fleet);
 
-/// Prices the GPU time of every row and total at `usd_per_gpu_hour` (the user's price: no
-/// built-in table), and says so in `price_note`. A price < 0 leaves every *_usd unset.
-void PriceFleet(double usd_per_gpu_hour, FleetSummary* fleet);
+/// Prices the GPU time of every row and total: at `given_usd_per_gpu_hour` (--gpu-hour-price)
+/// when >= 0, else each job at its VM size's pay-as-you-go price over its GPUs from `kb`.
+/// `price_note` says every figure is an estimate and from which price(s); the totals add the
+/// priced jobs only. Returns what could not be priced ("no public price known for SKU X: give
+/// --gpu-hour-price (3 jobs)"), one line per size, for the caller to report.
+std::vector<std::string> PriceFleet(double given_usd_per_gpu_hour, const KnowledgeBase& kb,
+                                    FleetSummary* fleet);
 
 }  // namespace feedcheck::app

@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <thread>
 
+#include "app/fact_gathering.h"
 #include "app/fleet_job.h"
 #include "app/fleet_totals.h"
+#include "app/money_tables.h"
 #include "app/postmortem_report.h"
 #include "core/diagnostic_codes.h"
 
@@ -100,35 +102,6 @@ void AddResults(Report* report) {
   }
 }
 
-// A single job's post-mortem with the user's price: its GPU time in money, said to be an
-// estimate from that price, as a table every format shows.
-void PriceOneJob(double usd_per_gpu_hour, Report* report) {
-  const DiagnosisSummary d = DiagnosisOf(*report);
-  if (usd_per_gpu_hour < 0 || !d.present) return;
-  ReportTable t;
-  t.title = "GPU time in money (an estimate from your price)";
-  t.columns = {{"what", "", false}, {"gpu_hours", "GPU-hours", true}, {"usd", "USD", true}};
-  auto row = [&](const char* what, double gpu_s) {
-    if (gpu_s < 0) return;
-    const double usd = gpu_s / 3600 * usd_per_gpu_hour;
-    t.rows.push_back({{what, std::nullopt},
-                      {fmt::format("{:.1f}", gpu_s / 3600), gpu_s / 3600},
-                      {fmt::format("${:.2f}", usd), usd}});
-  };
-  if (d.gpu.known) row("GPU time lost", d.gpu.lost_gpu_s);
-  row("lost to the cause", d.attributed_gpu_s);
-  if (d.estimate.available && d.gpu.known)
-    row("won back by the fix (estimate)",
-        std::max(0.0, (d.estimate.idle_fraction_before - d.estimate.idle_fraction_after) *
-                          d.gpu.sampled_gpu_s));
-  if (t.rows.empty()) t.notes.push_back("No GPU samples were read: no GPU time to price.");
-  t.notes.push_back(fmt::format(
-      "Estimate from the price you gave (--gpu-hour-price {:.2f} USD per GPU-hour), not a bill: "
-      "reservations, discounts and the VM's other costs are not in it.",
-      usd_per_gpu_hour));
-  report->tables.push_back(std::move(t));
-}
-
 }  // namespace
 
 Outcome RunFleet(const FleetRequest& request, const FleetLayout& layout) {
@@ -188,7 +161,11 @@ Outcome RunFleet(const FleetRequest& request, const FleetLayout& layout) {
                     jobs_with_warnings, jobs_with_warnings == 1 ? "" : "s", request.each.job_dir),
         DiagnosticSeverity::kNote);
   AddFleetTotals(&fleet);
-  PriceFleet(request.gpu_hour_price_usd, &fleet);
+  KnowledgeBase kb;
+  DiagnosticList kb_problems;  // already reported by each job's own load
+  LoadKnowledgeBase(request.each.knowledge, &kb, &kb_problems);
+  for (const auto& why : PriceFleet(request.gpu_hour_price_usd, kb, &fleet))
+    AddMessage(&outcome.diagnostics, codes::kNoPublicPrice, why, DiagnosticSeverity::kNote);
   SetFleetOrders(&fleet);
   AddVerdict(&report);
   AddResults(&report);
@@ -228,7 +205,15 @@ Outcome RunPostmortemCommand(const FleetRequest& request) {
     return RunFleet(request, layout);
   }
   Outcome outcome = RunPostmortem(request.each);
-  if (outcome.has_report) PriceOneJob(request.gpu_hour_price_usd, &outcome.report);
+  if (outcome.has_report && DiagnosisOf(outcome.report).present) {
+    KnowledgeBase kb;
+    DiagnosticList kb_problems;  // already reported by the post-mortem's own load
+    LoadKnowledgeBase(request.each.knowledge, &kb, &kb_problems);
+    const GpuHourPrice price =
+        JobGpuHourPrice(request.gpu_hour_price_usd, outcome.report.evidence.facts, kb);
+    // Without a price and without a size named, nothing is claimed: no money table.
+    if (price.known() || !price.sku.empty()) AddGpuMoneyTable(price, &outcome.report);
+  }
   return outcome;
 }
 

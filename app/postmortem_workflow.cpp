@@ -7,6 +7,7 @@
 #include "analyzers/input_file.h"
 #include "analyzers/job_folder_help.h"
 #include "app/fact_gathering.h"
+#include "app/money_tables.h"
 #include "app/postmortem_report.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
@@ -230,6 +231,7 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
   diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), &postmortem);
   const DiagnosisSummary diagnosed = postmortem.diagnosis;
   PutPostmortem(std::move(postmortem), &report);
+  AddSmallFilesReadCostTable(kb, &report);
   AddResults(diagnosed, &report);
   outcome.has_report = true;
 

@@ -5,12 +5,15 @@
 #include <map>
 #include <memory>
 
+#include "app/fetch_workflow.h"
 #include "app/fleet_workflow.h"
 #include "cli/cluster_options.h"
 #include "cli/command.h"
 #include "cli/report_output.h"
 
 namespace feedcheck::cli {
+
+void AddFetchOptions(CLI::App* sub, app::FetchRequest* request);  // cmd_fetch.cpp
 
 void SetupPostmortem(CLI::App& root, CommandTable& table) {
   auto fleet = std::make_shared<app::FleetRequest>();
@@ -20,8 +23,14 @@ void SetupPostmortem(CLI::App& root, CommandTable& table) {
       "postmortem",
       "Name the bottleneck of a finished job from its logs, storage metrics and GPU samples");
   sub->add_option("JOB_LOG_DIR", request->job_dir,
-                  "Job log folder (system_logs/data_capability/), or a folder of job folders")
-      ->required();
+                  "Job log folder (system_logs/data_capability/), or a folder of job folders");
+  auto fetch = std::make_shared<app::FetchRequest>();
+  sub->add_option("--job", fetch->job,
+                  "Fetch this Azure ML job first (as feedcheck fetch does; with --workspace, "
+                  "--resource-group), then diagnose it");
+  sub->add_option("--fetch-dir", fetch->out_dir,
+                  "With --job: the folder to fetch into (new or empty; default ./JOB)");
+  AddFetchOptions(sub, fetch.get());
   sub->add_option("--layout", fleet->layout,
                   "auto: a folder of job folders is a fleet, one row per job (default); job: "
                   "one job; fleet: each subfolder a job")
@@ -47,9 +56,17 @@ void SetupPostmortem(CLI::App& root, CommandTable& table) {
                   "GPU utilisation (%) under which a sample counts as starved")
       ->check(CLI::Range(0.0, 100.0));
   AddOutputFlags(sub, output.get());
-  table.Add(sub, [fleet, output, &table] {
+  sub->parse_complete_callback([fleet, fetch] {
+    if (fetch->job.empty() == fleet->each.job_dir.empty())
+      throw CLI::ValidationError("give JOB_LOG_DIR, or --job JOB to fetch it (not both)");
+    if (!fetch->job.empty() && fetch->out_dir.empty()) fetch->out_dir = fetch->job;
+  });
+  table.Add(sub, [fleet, fetch, output, &table] {
     fleet->each.knowledge = table.globals().knowledge;
     fleet->each.fail_on = table.globals().fail_on;
+    if (!fetch->job.empty())
+      return Render(app::RunFetchAndPostmortem(*fetch, *fleet, app::RunProcess), *output,
+                    table.globals(), "postmortem");
     return Render(app::RunPostmortemCommand(*fleet), *output, table.globals(), "postmortem");
   });
 }

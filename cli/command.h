@@ -53,6 +53,7 @@ void SetupAnalyze(CLI::App& root, CommandTable& table);
 void SetupAdvise(CLI::App& root, CommandTable& table);
 void SetupPreflight(CLI::App& root, CommandTable& table);
 void SetupPostmortem(CLI::App& root, CommandTable& table);
+void SetupFetch(CLI::App& root, CommandTable& table);
 void SetupLint(CLI::App& root, CommandTable& table);
 void SetupReport(CLI::App& root, CommandTable& table);
 void SetupRules(CLI::App& root, CommandTable& table);

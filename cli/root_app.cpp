@@ -32,6 +32,7 @@ void BuildRootApp(CLI::App& app, GlobalOptions& globals, CommandTable& table) {
   SetupAdvise(app, table);
   SetupPreflight(app, table);
   SetupPostmortem(app, table);
+  SetupFetch(app, table);
   SetupLint(app, table);
   SetupReport(app, table);
   SetupRules(app, table);

@@ -6,7 +6,7 @@ _feedcheck() {
   local cur prev
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="egress plan probe cleanup advise lint rules facts report preflight postmortem compare analyze version"
+  local commands="egress plan probe cleanup advise lint rules facts report preflight postmortem fetch compare analyze version"
   # The command path typed so far: the command, and for probe, rules and facts their subcommand.
   local path=() word i
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -26,7 +26,7 @@ _feedcheck() {
     --region) COMPREPLY=($(compgen -W "eastus eastus2 westus westus2 westus3 centralus southcentralus northeurope westeurope uksouth swedencentral japaneast australiaeast" -- "$cur")); return ;;
     -o | --output | --profile | --kb | --metrics | --gpu | --with | --key-file | --sas-file | --token-file | --ca-file)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --rules | --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --rules | --cache-dir | --fetch-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
   esac
   if [[ $cur == -* ]]; then
     local flags

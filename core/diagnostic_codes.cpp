@@ -389,6 +389,37 @@ constexpr std::array kCodes = {
     DiagnosticCodeInfo{codes::kJobWarnings, "JobWarnings", kNote,
                        "Some jobs of a fleet had warnings of their own",
                        "Run feedcheck postmortem on such a job with -v to list them."},
+    DiagnosticCodeInfo{codes::kNoPublicPrice, "NoPublicPrice", kNote,
+                       "GPU time could not be priced: no public price is known for the VM size",
+                       "Give --gpu-hour-price USD (your own price per GPU-hour), or a --kb file "
+                       "with price_usd_per_hour for the size."},
+    DiagnosticCodeInfo{codes::kAzMissing, "AzMissing", kError,
+                       "The Azure CLI (az) is not on PATH: nothing can be fetched",
+                       "Install the Azure CLI with its ml extension (az extension add -n ml), "
+                       "or download the job's logs yourself and run feedcheck postmortem DIR."},
+    DiagnosticCodeInfo{codes::kAzNotLoggedIn, "AzNotLoggedIn", kError,
+                       "An az command failed: the Azure CLI is not logged in",
+                       "Run 'az login' (or az login --identity on a VM with a managed identity) "
+                       "and run the fetch again."},
+    DiagnosticCodeInfo{codes::kAzForbidden, "AzForbidden", kError,
+                       "An az command was refused (AuthorizationFailed): no permission",
+                       "Ask for a role that can read the workspace's jobs and datastores "
+                       "(AzureML Data Scientist) and the storage account's metrics (Monitoring "
+                       "Reader), or check --subscription."},
+    DiagnosticCodeInfo{codes::kAzNotFound, "AzNotFound", kError,
+                       "An az command found no such resource (ResourceNotFound)",
+                       "Check the job name, --workspace, --resource-group and --subscription "
+                       "(az ml job list -w WS -g RG lists the jobs)."},
+    DiagnosticCodeInfo{codes::kAzFailed, "AzFailed", kError,
+                       "An az command failed for another reason",
+                       "Read az's message (quoted, secrets removed) and run the command shown to "
+                       "see it whole."},
+    DiagnosticCodeInfo{codes::kAzBadOutput, "AzBadOutput", kError,
+                       "An az command's output is not the JSON expected",
+                       "Update the Azure CLI and its ml extension; the message names the field."},
+    DiagnosticCodeInfo{codes::kAzTimeout, "AzTimeout", kError,
+                       "An az command did not finish within the time limit and was stopped",
+                       "Run it again, or raise --az-timeout."},
     // --- probe workflows ---
     DiagnosticCodeInfo{codes::kProbeBadFlag, "ProbeBadFlag", kError,
                        "A probe flag's value is unusable (exit 2)",

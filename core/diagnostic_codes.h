@@ -148,6 +148,14 @@ inline constexpr const char* kNotRead = "W006";
 inline constexpr const char* kJobNotDiagnosed = "W020";
 inline constexpr const char* kNotAJob = "W021";
 inline constexpr const char* kJobWarnings = "W022";
+inline constexpr const char* kNoPublicPrice = "W023";
+inline constexpr const char* kAzMissing = "W040";
+inline constexpr const char* kAzNotLoggedIn = "W041";
+inline constexpr const char* kAzForbidden = "W042";
+inline constexpr const char* kAzNotFound = "W043";
+inline constexpr const char* kAzFailed = "W044";
+inline constexpr const char* kAzBadOutput = "W045";
+inline constexpr const char* kAzTimeout = "W046";
 
 inline constexpr const char* kProbeBadFlag = "W101";
 inline constexpr const char* kBadTarget = "W102";

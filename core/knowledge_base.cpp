@@ -16,12 +16,17 @@
 #include "core/diagnostic_codes.h"
 #include "core/edit_distance.h"
 #include "core/input_file.h"
+#include "core/kb_prices.h"
+#include "core/kb_row_reader.h"
 #include "core/units.h"
 
 namespace feedcheck {
 namespace {
 
 namespace fs = std::filesystem;
+using kb::FileReader;
+using kb::RowReader;
+using kb::SplitLines;
 
 // "Standard_ND96asr_v4", "nd96asr v4", "standard-nd96asr-v4" -> "nd96asr_v4".
 std::string VmKey(std::string_view name) {
@@ -33,174 +38,11 @@ std::string VmKey(std::string_view name) {
   return s;
 }
 
-// Everything one file's parse needs to report a row-level problem with file:line and snippet.
-class FileReader {
- public:
-  FileReader(std::string path, std::vector<std::string> lines, DiagnosticList* diagnostics)
-      : path_(std::move(path)), lines_(std::move(lines)), diagnostics_(diagnostics) {}
-
-  void Report(std::string_view code, DiagnosticSeverity severity, const YAML::Mark& mark,
-              std::string message) {
-    Diagnostic d;
-    d.code = std::string(code);
-    d.severity = severity;
-    d.message = std::move(message);
-    d.location.file = path_;
-    if (mark.line >= 0) {
-      d.location.line = mark.line + 1;
-      d.location.column = mark.column + 1;
-      if (static_cast<size_t>(mark.line) < lines_.size()) d.snippet = lines_[mark.line];
-    }
-    d.context = context_;
-    if (severity == DiagnosticSeverity::kError) ++errors_;
-    diagnostics_->Add(std::move(d));
-  }
-  void Error(std::string_view code, const YAML::Mark& mark, std::string message) {
-    Report(code, DiagnosticSeverity::kError, mark, std::move(message));
-  }
-  void Warning(std::string_view code, const YAML::Mark& mark, std::string message) {
-    Report(code, DiagnosticSeverity::kWarning, mark, std::move(message));
-  }
-  void set_context(std::string context) { context_ = std::move(context); }
-  const std::string& path() const { return path_; }
-  int errors() const { return errors_; }
-
- private:
-  std::string path_;
-  std::vector<std::string> lines_;
-  DiagnosticList* diagnostics_;
-  std::string context_;
-  int errors_ = 0;
-};
-
-// Reads the fields of one row. Each getter reports its own problem and returns nullopt, so a
-// row with three bad fields gets three diagnostics, then is skipped as a whole.
-class RowReader {
- public:
-  RowReader(const YAML::Node& row, FileReader* file, std::set<std::string> known_keys)
-      : row_(row), file_(file), known_(std::move(known_keys)) {}
-
-  void CheckKeys() {
-    for (const auto& kv : row_) {
-      std::string key = kv.first.Scalar();
-      if (known_.count(key) == 0) {
-        std::vector<std::string> candidates(known_.begin(), known_.end());
-        auto near = Suggest(key, candidates, 1);
-        // "nic_speed" is too far from "nic" by edit distance but plainly meant it.
-        for (const auto& c : candidates)
-          if (near.empty() && key.rfind(c, 0) == 0) near.push_back(c);
-        file_->Warning(
-            codes::kKbUnknownKey, kv.first.Mark(),
-            fmt::format("unknown key '{}' (ignored){}", key,
-                        near.empty() ? "" : fmt::format("; did you mean '{}'?", near[0])));
-      }
-    }
-  }
-
-  std::optional<std::string> Text(const char* field, bool required = true) {
-    YAML::Node n = row_[field];
-    if (!n) {
-      if (required) Missing(field);
-      return std::nullopt;
-    }
-    if (!n.IsScalar()) {
-      Bad(n, field, "expected text");
-      return std::nullopt;
-    }
-    return n.Scalar();
-  }
-
-  std::optional<int> Count(const char* field) {
-    auto v = Number(field, [](std::string_view text, std::string* err) -> std::optional<double> {
-      auto q = ParseQuantity(text, err);
-      if (!q) return std::nullopt;
-      if (q->unit != Unit::kCount) {
-        *err = fmt::format("'{}' should be a plain count", text);
-        return std::nullopt;
-      }
-      if (q->value != std::floor(q->value) || q->value > 1e6) {
-        *err = fmt::format("'{}' should be a whole number", text);
-        return std::nullopt;
-      }
-      return q->value;
-    });
-    if (!v) return std::nullopt;
-    return static_cast<int>(*v);
-  }
-
-  std::optional<double> Bytes(const char* field) {
-    return Number(field, [](std::string_view text, std::string* err) -> std::optional<double> {
-      auto q = ParseQuantity(text, err);
-      if (!q) return std::nullopt;
-      // A bare number would silently mean bytes: "900" for 900 GiB of RAM is a likely slip.
-      if (q->unit == Unit::kCount && q->value != 0) {
-        *err = fmt::format("'{}' needs a unit (for example 900 GiB)", text);
-        return std::nullopt;
-      }
-      return ParseBytes(text, err);
-    });
-  }
-
-  std::optional<double> Gbps(const char* field) {
-    return Number(field, [](std::string_view text, std::string* err) -> std::optional<double> {
-      auto q = ParseQuantity(text, err);
-      if (!q) return std::nullopt;
-      if (q->unit == Unit::kCount && q->value == 0) return 0.0;
-      auto bps = ParseBitsPerSecond(text, err);
-      if (!bps) return std::nullopt;
-      return *bps / 1e9;
-    });
-  }
-
-  std::optional<double> PerSecond(const char* field) {
-    return Number(field, [](std::string_view text, std::string* err) -> std::optional<double> {
-      auto q = ParseQuantity(text, err);
-      if (!q) return std::nullopt;
-      if (q->unit != Unit::kCount && q->unit != Unit::kPerSecond) {
-        *err = fmt::format("'{}' should be a rate per second (for example 40,000 or 40000 req/s)",
-                           text);
-        return std::nullopt;
-      }
-      return q->value;
-    });
-  }
-
- private:
-  template <typename Parse>
-  std::optional<double> Number(const char* field, Parse parse) {
-    YAML::Node n = row_[field];
-    if (!n) {
-      Missing(field);
-      return std::nullopt;
-    }
-    if (!n.IsScalar()) {
-      Bad(n, field, "expected a number");
-      return std::nullopt;
-    }
-    std::string err;
-    auto v = parse(n.Scalar(), &err);
-    if (!v || *v < 0) {
-      Bad(n, field, v ? fmt::format("'{}' is negative", n.Scalar()) : err);
-      return std::nullopt;
-    }
-    return v;
-  }
-  void Missing(const char* field) {
-    file_->Error(codes::kKbMissingField, row_.Mark(), fmt::format("missing field '{}'", field));
-  }
-  void Bad(const YAML::Node& n, const char* field, const std::string& why) {
-    file_->Error(codes::kKbBadValue, n.Mark(), fmt::format("bad value for '{}': {}", field, why));
-  }
-
-  const YAML::Node& row_;
-  FileReader* file_;
-  std::set<std::string> known_;
-};
-
 std::optional<VmSize> ReadVm(const YAML::Node& row, FileReader* file) {
   RowReader r(row, file,
               {"name", "vcpus", "gpus", "gpu_model", "ram", "local_disk", "nic", "source", "note",
-               "retired", "retired_source"});
+               "retired", "retired_source", "price_usd_per_hour", "price_region", "price_as_of",
+               "price_source"});
   auto name = r.Text("name");
   file->set_context(name ? fmt::format("vm size '{}'", *name) : "vm size");
   r.CheckKeys();
@@ -215,7 +57,8 @@ std::optional<VmSize> ReadVm(const YAML::Node& row, FileReader* file) {
   auto note = r.Text("note", false);
   auto retired = r.Text("retired", false);
   auto retired_source = r.Text("retired_source", false);
-  if (!name || !vcpus || !gpus || !ram || !disk || !nic || !source) return std::nullopt;
+  const bool priced = ReadVmPrice(row, &r, file, &vm);
+  if (!name || !vcpus || !gpus || !ram || !disk || !nic || !source || !priced) return std::nullopt;
   if (retired &&
       (retired->size() != 10 || (*retired)[4] != '-' || (*retired)[7] != '-' || !retired_source)) {
     file->Error(codes::kKbBadValue, row["retired"].Mark(),
@@ -284,14 +127,6 @@ void Upsert(std::vector<Row>* rows, Row row, std::set<std::string>* seen_in_file
     }
   }
   rows->push_back(std::move(row));
-}
-
-std::vector<std::string> SplitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
 }
 
 const StorageTarget& FallbackTarget(bool listed) {
@@ -371,7 +206,7 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
       const std::string section = kv.first.Scalar();
       const YAML::Node& value = kv.second;
       file.set_context(section);
-      if (section == "vm_sizes" || section == "storage_targets") {
+      if (section == "vm_sizes" || section == "storage_targets" || section == "read_prices") {
         if (!value.IsSequence()) {
           file.Error(codes::kKbShape, value.Mark(),
                      fmt::format("'{}' must be a list of rows", section));
@@ -389,6 +224,14 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
               Upsert(
                   &vms_, std::move(*vm), &seen,
                   [](const std::string& a, const std::string& b) { return VmKey(a) == VmKey(b); },
+                  &file, row.Mark());
+          } else if (section == "read_prices") {
+            if (auto price = ReadStorageReadPrice(row, &file))
+              Upsert(
+                  &read_prices_, std::move(*price), &seen,
+                  [](const std::string& a, const std::string& b) {
+                    return ToLower(a) == ToLower(b);
+                  },
                   &file, row.Mark());
           } else if (auto t = ReadTarget(row, &file)) {
             Upsert(
@@ -433,7 +276,7 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
       } else {
         file.Warning(codes::kKbUnknownKey, kv.first.Mark(),
                      fmt::format("unknown section '{}' (ignored); known: vm_sizes, "
-                                 "storage_targets, listed_regions, other_regions",
+                                 "storage_targets, read_prices, listed_regions, other_regions",
                                  section));
       }
     }
@@ -479,6 +322,12 @@ bool KnowledgeBase::Load(const std::string& data_dir,
     }
   }
   return ok;
+}
+
+const StorageReadPrice* KnowledgeBase::FindReadPrice(std::string_view tier) const {
+  for (const auto& p : read_prices_)
+    if (ToLower(p.name) == ToLower(tier)) return &p;
+  return nullptr;
 }
 
 const VmSize* KnowledgeBase::FindVm(std::string_view name) const {

@@ -27,6 +27,25 @@ struct VmSize {
   /// Retired sizes stay known (old jobs and logs name them) but are flagged wherever used.
   std::string retired_on;      ///< "2025-09-30"; empty while the size is offered
   std::string retired_source;  ///< the public retirement notice
+  /// The whole VM's pay-as-you-go price (Linux) where and when it was seen, citing its source;
+  /// < 0: no public price known (money then needs --gpu-hour-price).
+  double price_usd_per_hour = -1;
+  std::string price_region;  ///< "eastus"
+  std::string price_as_of;   ///< "2026-11-09": the date the figure was read
+  std::string price_source;  ///< the public page or data set (title, URL)
+};
+
+/// The price of read operations on one blob access tier (standard GPv2, LRS), per 10,000
+/// operations, where and when it was seen, citing its source.
+struct StorageReadPrice {
+  std::string name;  ///< the access tier: "hot", "cool"
+  double usd_per_10k_reads = 0;
+  std::string region;
+  std::string as_of;
+  std::string source;
+  std::string note;
+  std::string file;
+  int line = 0;
 };
 
 /// One storage target profile. A limit of 0 means "no published limit".
@@ -70,6 +89,8 @@ class KnowledgeBase {
   std::vector<std::string> SuggestVm(std::string_view name) const;
   /// Case-insensitive: "standard_gpv2", "standard_gpv2_legacy_120", ...
   const StorageTarget* FindTarget(std::string_view name) const;
+  /// Read-operation price of an access tier ("hot", "cool"), case-insensitive; null if unknown.
+  const StorageReadPrice* FindReadPrice(std::string_view tier) const;
   std::vector<std::string> SuggestTarget(std::string_view name) const;
   /// Listed region -> standard_gpv2 (200/60 Gbit/s, 40,000 req/s), else
   /// standard_gpv2_other_regions (50/25, 20,000).
@@ -89,11 +110,13 @@ class KnowledgeBase {
 
   const std::vector<VmSize>& vms() const { return vms_; }
   const std::vector<StorageTarget>& targets() const { return targets_; }
+  const std::vector<StorageReadPrice>& read_prices() const { return read_prices_; }
   const std::vector<std::string>& listed_regions() const { return listed_regions_; }
 
  private:
   std::vector<VmSize> vms_;
   std::vector<StorageTarget> targets_;
+  std::vector<StorageReadPrice> read_prices_;
   std::vector<std::string> listed_regions_;
   std::vector<std::string> other_regions_;
 };

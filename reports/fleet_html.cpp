@@ -94,7 +94,7 @@ std::string BarChart(const FleetSummary& f) {
 }
 
 std::string JobsTable(const FleetSummary& f) {
-  const bool priced = f.gpu_hour_price_usd >= 0;
+  const bool priced = f.priced();
   std::string out = fmt::format(
       "<section><h2>Jobs ({})</h2>\n<div class=\"card\"><p class=\"note\">Sorted by GPU time "
       "lost; the arrows in each heading sort by that column.</p>\n",

@@ -75,7 +75,7 @@ FleetJob JobFromJson(const json& j) {
 }  // namespace
 
 json FleetToJson(const FleetSummary& f) {
-  const bool priced = f.gpu_hour_price_usd >= 0;
+  const bool priced = f.priced();
   json jobs = json::array();
   for (const auto& r : f.jobs) jobs.push_back(JobToJson(r));
   json causes = json::array();

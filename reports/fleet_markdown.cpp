@@ -11,7 +11,7 @@ namespace {
 std::string M(std::string_view text) { return MarkdownCell(text); }
 
 void Jobs(const FleetSummary& f, std::ostream& out) {
-  const bool priced = f.gpu_hour_price_usd >= 0;
+  const bool priced = f.priced();
   out << fmt::format("\n## Jobs ({}, most GPU time lost first)\n\n", f.jobs.size());
   out << "| Job | Nodes x GPUs | Duration | GPU-hours lost | Cause | Confidence | Fix | What the "
          "fix buys | Fix wins back (GPU-h) |"
@@ -32,7 +32,7 @@ void Jobs(const FleetSummary& f, std::ostream& out) {
 }
 
 void Totals(const FleetSummary& f, std::ostream& out) {
-  const bool priced = f.gpu_hour_price_usd >= 0;
+  const bool priced = f.priced();
   if (!f.causes.empty()) {
     out << "\n## GPU time lost by cause\n\n| Cause | Jobs | GPU-hours |"
         << (priced ? " USD (est.) |" : "") << "\n|---|--:|--:|" << (priced ? "--:|" : "") << "\n";

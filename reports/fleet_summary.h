@@ -31,7 +31,11 @@ struct FleetJob {
   double won_back_gpu_s = -1;
   bool won_back_estimated = false;
   std::vector<std::string> accounts;  ///< the storage accounts its logs or metrics name
-  double lost_usd = -1;               ///< with --gpu-hour-price only: an estimate
+  std::string sku;                    ///< the VM size its facts name (--sku, profile), or ""
+  /// The price of its GPU-hour: --gpu-hour-price, else its VM size's pay-as-you-go price over
+  /// its GPUs from the knowledge base; < 0 when neither is known.
+  double usd_per_gpu_hour = -1;
+  double lost_usd = -1;  ///< priced jobs only: an estimate
   double won_back_usd = -1;
 };
 
@@ -88,12 +92,16 @@ struct FleetSummary {
   int with_gpu_samples = 0;
   double gpu_lost_gpu_s = 0;
   double won_back_gpu_s = 0;
-  /// --gpu-hour-price; < 0 when none was given (then every *_usd is < 0).
+  /// The one price of a GPU-hour every priced job had (--gpu-hour-price, or one VM size's
+  /// price); < 0 when none was given and the jobs' sizes differ in price or have none.
   double gpu_hour_price_usd = -1;
-  double lost_usd = -1;
+  double lost_usd = -1;  ///< totals over the priced jobs; < 0 when no job is priced
   double won_back_usd = -1;
-  std::string price_note;  ///< says every money figure is an estimate from the user's price
-  int workers = 0;         ///< jobs diagnosed at once
+  /// Says every money figure is an estimate and from which price(s); "" when nothing is priced.
+  std::string price_note;
+  /// Money columns are shown: some job is priced.
+  bool priced() const { return !price_note.empty(); }
+  int workers = 0;  ///< jobs diagnosed at once
   /// The jobs, most GPU time lost first (jobs without GPU samples, then those not diagnosed,
   /// last), and every sortable column's order: set by SetFleetOrders, so no reporter sorts.
   std::vector<size_t> by_gpu_lost;

@@ -73,7 +73,7 @@ std::string Shortened(const std::string& name, size_t chars) {
 
 void Jobs(const FleetSummary& f, bool verbose, Out& o) {
   const size_t shown = verbose ? f.jobs.size() : std::min(f.jobs.size(), kFleetJobsShown);
-  const bool priced = f.gpu_hour_price_usd >= 0;
+  const bool priced = f.priced();
   o.Heading(shown < f.jobs.size()
                 ? fmt::format("Jobs ({} of {}, most GPU time lost first; -v lists all)", shown,
                               f.jobs.size())
@@ -122,7 +122,7 @@ void Jobs(const FleetSummary& f, bool verbose, Out& o) {
 
 void Causes(const FleetSummary& f, Out& o) {
   if (f.causes.empty()) return;
-  const bool priced = f.gpu_hour_price_usd >= 0;
+  const bool priced = f.priced();
   o.Heading("GPU time lost by cause");
   std::vector<std::string> headers{"Cause", "Jobs", "GPU-hours"};
   if (priced) headers.push_back("Lost (est.)");
@@ -141,7 +141,7 @@ void Causes(const FleetSummary& f, Out& o) {
 
 void Fixes(const FleetSummary& f, bool verbose, Out& o) {
   if (f.fixes.empty()) return;
-  const bool priced = f.gpu_hour_price_usd >= 0;
+  const bool priced = f.priced();
   o.Heading("Fixes, ranked by the GPU time they win back");
   const size_t shown = verbose ? f.fixes.size() : std::min(f.fixes.size(), kFleetFixesShown);
   size_t n = 0;

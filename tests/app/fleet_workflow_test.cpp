@@ -344,12 +344,55 @@ TEST_CASE("money only from the user's price, every figure an estimate", "[app][f
   FleetRequest one = Request(kCorpus + "/egress-throttled-download");
   one.gpu_hour_price_usd = 4;
   Outcome single = RunPostmortemCommand(one);
-  const ReportTable* money =
-      FindTable(single.report, "GPU time in money (an estimate from your price)");
+  const ReportTable* money = FindTable(single.report, "GPU time in money (an estimate)");
   REQUIRE(money);
   REQUIRE_FALSE(money->rows.empty());
   CHECK(money->rows[0][2].value == Approx(DiagnosisOf(single.report).gpu.lost_gpu_s / 3600 * 4));
   CHECK(money->notes.back().find("--gpu-hour-price 4.00") != std::string::npos);
+}
+
+TEST_CASE("without a price given: each job at its VM size's dated public price", "[app][fleet]") {
+  fs::path dir = Scratch("fleet-kb-priced");
+  for (const char* job : {"egress-throttled-download", "job-demo"})
+    fs::copy(kCorpus + "/" + job, dir / job, fs::copy_options::recursive);
+  FleetRequest request = Request(dir.string());
+  request.each.cluster.sku = "Standard_ND96asr_v4";
+  request.workers = 1;
+  Outcome o = RunPostmortemCommand(request);
+  const FleetSummary& f = o.report.fleet;
+  REQUIRE(f.priced());
+  CHECK(f.gpu_hour_price_usd == Approx(27.197 / 8));
+  CHECK(f.lost_usd == Approx(f.gpu_lost_gpu_s / 3600 * 27.197 / 8));
+  double causes = 0;
+  for (const auto& c : f.causes) causes += c.lost_usd;
+  CHECK(causes == Approx(f.lost_usd));
+  for (const auto& j : f.jobs) {
+    CHECK(j.sku == "Standard_ND96asr_v4");
+    CHECK(j.lost_usd == Approx(j.gpu_lost_gpu_s / 3600 * 27.197 / 8));
+  }
+  CHECK(f.price_note.find("estimate from Standard_ND96asr_v4: 27.197 USD per VM-hour") !=
+        std::string::npos);
+  CHECK(f.price_note.find("as of 2026-11-09") != std::string::npos);
+  CHECK(f.price_note.find("https://") != std::string::npos);
+
+  // A size without a public price: no money, and the run says why.
+  request.each.cluster.sku = "Standard_ND40rs_v2";
+  Outcome unpriced = RunPostmortemCommand(request);
+  CHECK_FALSE(unpriced.report.fleet.priced());
+  CHECK(HasDiagnostic(unpriced.diagnostics, codes::kNoPublicPrice,
+                      "no public price known for SKU Standard_ND40rs_v2: give --gpu-hour-price"));
+
+  // One job: its money table cites the size's price.
+  FleetRequest one = Request(kCorpus + "/egress-throttled-download");
+  one.each.cluster.sku = "nd96asr_v4";
+  Outcome single = RunPostmortemCommand(one);
+  const ReportTable* money = FindTable(single.report, "GPU time in money (an estimate)");
+  REQUIRE(money);
+  REQUIRE_FALSE(money->rows.empty());
+  CHECK(money->rows[0][2].value ==
+        Approx(DiagnosisOf(single.report).gpu.lost_gpu_s / 3600 * 27.197 / 8));
+  CHECK(money->notes.back().find("pay-as-you-go (Linux, eastus, as of 2026-11-09)") !=
+        std::string::npos);
 }
 
 TEST_CASE("a fleet refuses one job's files and a negative price", "[app][fleet]") {

@@ -206,7 +206,7 @@ TEST_CASE("postmortem: a setting in the job's job.yml drives a finding, naming j
   CHECK(threads->text() == "8");
   CHECK(threads->provenance.file == request.job_dir + "/job.yml");
   CHECK(threads->provenance.line == 11);
-  CHECK(out.report.diagnosis.cause == "client threads/CPU");
+  CHECK(DiagnosisOf(out.report).cause == "client threads/CPU");
   // The definition is not a log: no "not read" warning for it.
   CHECK_FALSE(HasDiagnostic(out.diagnostics, codes::kNotRead, "job.yml"));
 

@@ -313,3 +313,86 @@ TEST_CASE("postmortem of a folder of jobs: a fleet, one row per job, every forma
             .code == 2);
   CHECK(testing::ReadFileOrEmpty(kDir + "/stderr.txt").find("--metrics") != std::string::npos);
 }
+
+TEST_CASE("postmortem prices GPU time from the size's dated public price, with its source",
+          "[reports][cli][postmortem][money]") {
+  const std::string job =
+      std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/egress-throttled-download";
+  setenv("COLUMNS", "400", 1);  // the notes on one line each, to find them whole
+  Run term = Feedcheck("--fail-on never postmortem " + job + " --sku Standard_ND96asr_v4");
+  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  REQUIRE(term.code == 0);
+  CHECK(term.out.find("GPU time in money (an estimate)") != std::string::npos);
+  CHECK(term.out.find("An estimate from Standard_ND96asr_v4: 27.197 USD per VM-hour "
+                      "pay-as-you-go (Linux, eastus, as of 2026-11-09) / 8 GPUs") !=
+        std::string::npos);
+  CHECK(term.out.find("source: data-receipts") != std::string::npos);
+  CHECK(term.out.find("not a bill") != std::string::npos);
+  // JSON: the same table, the figure and its note.
+  Run json =
+      Feedcheck("--fail-on never postmortem " + job + " --sku Standard_ND96asr_v4 --format json");
+  REQUIRE(json.code == 0);
+  auto j = nlohmann::json::parse(json.out);
+  bool found = false;
+  for (const auto& t : j["tables"])
+    if (t["title"] == "GPU time in money (an estimate)") {
+      found = true;
+      CHECK(t.dump().find("https://raw.githubusercontent.com/datareceipts") != std::string::npos);
+    }
+  CHECK(found);
+  // --gpu-hour-price overrides, and says so.
+  Run given = Feedcheck("--fail-on never postmortem " + job +
+                        " --sku Standard_ND96asr_v4 --gpu-hour-price 2");
+  REQUIRE(given.code == 0);
+  CHECK(given.out.find("An estimate from the price you gave (--gpu-hour-price 2.00 USD per "
+                       "GPU-hour)") != std::string::npos);
+  CHECK(given.out.find("data-receipts") == std::string::npos);
+  // A size with no public price: unpriced, and the output says what to give.
+  Run unpriced = Feedcheck("--fail-on never postmortem " + job + " --sku Standard_ND40rs_v2");
+  REQUIRE(unpriced.code == 0);
+  CHECK(unpriced.out.find(
+            "no public price known for SKU Standard_ND40rs_v2: give --gpu-hour-price") !=
+        std::string::npos);
+  unsetenv("COLUMNS");
+}
+
+TEST_CASE("fetch and postmortem --job with a stand-in az on PATH", "[reports][cli][fetch]") {
+  const std::string standin = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/az-standin";
+  const std::string bundled =
+      std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/egress-throttled-download";
+  const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", (standin + ":" + old_path).c_str(), 1);
+  setenv("FEEDCHECK_AZ_JOB_DIR", bundled.c_str(), 1);
+  std::filesystem::remove_all(kDir + "/fetched");
+  Run fetched = Feedcheck("fetch egress-throttled-download -w ws-ml -g rg-ml -o " + kDir +
+                          "/fetched --format json");
+  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  CHECK(fetched.code == 0);
+  CHECK(nlohmann::json::parse(fetched.out)["title"] == "Fetch");
+  CHECK(fetched.out.find("STANDINSECRETSIG") == std::string::npos);
+  Run from_fetch = Feedcheck("--fail-on never postmortem " + kDir + "/fetched --format json");
+  Run from_bundle = Feedcheck("--fail-on never postmortem " + bundled + " --format json");
+  auto a = nlohmann::json::parse(from_fetch.out), b = nlohmann::json::parse(from_bundle.out);
+  CHECK(a["verdict"] == b["verdict"]);
+  CHECK(a["result"] == b["result"]);
+  CHECK(a["diagnosis"]["cause"] == b["diagnosis"]["cause"]);
+  // In one step, and the failures az reports, by exit status and message.
+  Run both = Feedcheck(
+      "--fail-on never postmortem --job egress-throttled-download -w ws-ml "
+      "-g rg-ml --fetch-dir " +
+      kDir + "/both --format json");
+  CHECK(both.code == 0);
+  CHECK(nlohmann::json::parse(both.out)["verdict"] == b["verdict"]);
+  setenv("FEEDCHECK_AZ_FAIL", "not-logged-in", 1);
+  Run refused =
+      Feedcheck("fetch egress-throttled-download -w ws-ml -g rg-ml -o " + kDir + "/refused");
+  const std::string err = testing::ReadFileOrEmpty(kDir + "/stderr.txt");
+  unsetenv("FEEDCHECK_AZ_FAIL");
+  unsetenv("FEEDCHECK_AZ_JOB_DIR");
+  setenv("PATH", old_path.c_str(), 1);
+  CHECK(refused.code == 3);
+  CHECK(err.find("W041") != std::string::npos);
+  CHECK(err.find("run 'az login'") != std::string::npos);
+  CHECK(Feedcheck("postmortem --job j").code == 2);  // no workspace: a usage error
+  CHECK(Feedcheck("postmortem " + kJob + " --job j -w w -g g").code == 2);  // both
+}

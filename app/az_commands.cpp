@@ -1,0 +1,297 @@
+#include "app/az_commands.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/diagnostic_codes.h"
+#include "core/redact.h"
+
+namespace feedcheck::app {
+namespace {
+
+using nlohmann::json;
+
+void AddWorkspace(const AzWorkspace& ws, std::vector<std::string>* argv) {
+  argv->insert(argv->end(),
+               {"--workspace-name", ws.workspace, "--resource-group", ws.resource_group});
+  if (!ws.subscription.empty()) argv->insert(argv->end(), {"--subscription", ws.subscription});
+}
+
+std::string Str(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+bool Contains(const std::string& text, const char* what) {
+  return text.find(what) != std::string::npos;
+}
+
+// az's message, first lines only, secrets removed.
+std::string Quote(const std::string& err) {
+  std::string text = RedactText(err);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (text.size() > 400) text = text.substr(0, 400) + " ...";
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text.empty() ? "no message" : text;
+}
+
+// "azureml://datastores/<ds>/paths/<p>" or
+// "azureml://subscriptions/<s>/resourcegroups/<rg>/workspaces/<w>/datastores/<ds>/paths/<p>".
+std::string DatastoreOf(const std::string& path) {
+  if (path.rfind("azureml://", 0) != 0) return "";
+  const std::string key = "/datastores/";
+  size_t at = path.find(key);
+  if (at == std::string::npos) {
+    if (path.rfind("azureml://datastores/", 0) != 0) return "";
+    at = std::string("azureml:/").size();
+  }
+  const size_t start = at + key.size();
+  const size_t end = path.find('/', start);
+  return path.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// "wasbs://<c>@<acct>.blob.core.windows.net/<p>", "abfss://<fs>@<acct>.dfs...", or
+// "https://<acct>.blob.core.windows.net/<c>/<p>".
+std::string AccountOf(const std::string& path) {
+  size_t host = path.find('@');
+  if (host == std::string::npos) {
+    if (path.rfind("https://", 0) != 0) return "";
+    host = std::string("https://").size() - 1;
+  }
+  const size_t dot = path.find('.', host + 1);
+  if (dot == std::string::npos) return "";
+  const std::string rest = path.substr(dot);
+  if (rest.rfind(".blob.", 0) != 0 && rest.rfind(".dfs.", 0) != 0) return "";
+  return path.substr(host + 1, dot - host - 1);
+}
+
+}  // namespace
+
+std::vector<std::string> AzJobShowArgv(const std::string& job, const AzWorkspace& ws) {
+  std::vector<std::string> argv = {"az", "ml", "job", "show", "--name", job};
+  AddWorkspace(ws, &argv);
+  argv.insert(argv.end(), {"--output", "json"});
+  return argv;
+}
+
+std::vector<std::string> AzJobDownloadArgv(const std::string& job, const AzWorkspace& ws,
+                                           const std::string& download_path) {
+  std::vector<std::string> argv = {
+      "az", "ml", "job", "download", "--name", job, "--all", "--download-path", download_path};
+  AddWorkspace(ws, &argv);
+  return argv;
+}
+
+std::vector<std::string> AzDatastoreShowArgv(const std::string& datastore, const AzWorkspace& ws) {
+  std::vector<std::string> argv = {"az", "ml", "datastore", "show", "--name", datastore};
+  AddWorkspace(ws, &argv);
+  argv.insert(argv.end(), {"--output", "json"});
+  return argv;
+}
+
+std::vector<std::string> AzComputeShowArgv(const std::string& compute, const AzWorkspace& ws) {
+  std::vector<std::string> argv = {"az", "ml", "compute", "show", "--name", compute};
+  AddWorkspace(ws, &argv);
+  argv.insert(argv.end(), {"--output", "json"});
+  return argv;
+}
+
+std::string ComputeName(const std::string& compute) {
+  std::string name = compute;
+  if (name.rfind("azureml:", 0) == 0) name.erase(0, std::string("azureml:").size());
+  if (const size_t slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+  return name;
+}
+
+std::string ParseAzComputeSize(const std::string& text) {
+  const json j = json::parse(text, nullptr, false);
+  return j.is_object() ? Str(j, "size") : "";
+}
+
+std::vector<std::string> AzStorageAccountShowArgv(const std::string& account,
+                                                  const AzWorkspace& ws) {
+  std::vector<std::string> argv = {"az", "storage", "account", "show", "--name", account};
+  if (!ws.subscription.empty()) argv.insert(argv.end(), {"--subscription", ws.subscription});
+  argv.insert(argv.end(), {"--output", "json"});
+  return argv;
+}
+
+std::vector<std::string> AzMetricsArgv(const std::string& account_id,
+                                       const std::vector<std::string>& metrics,
+                                       const std::string& start_utc, const std::string& end_utc,
+                                       const std::string& dimension,
+                                       const std::vector<std::string>& aggregations) {
+  std::vector<std::string> argv = {"az",      "monitor",    "metrics",
+                                   "list",    "--resource", account_id + "/blobServices/default",
+                                   "--metric"};
+  argv.insert(argv.end(), metrics.begin(), metrics.end());
+  argv.insert(argv.end(), {"--interval", "PT1M", "--aggregation"});
+  argv.insert(argv.end(), aggregations.begin(), aggregations.end());
+  argv.insert(argv.end(), {"--start-time", start_utc, "--end-time", end_utc});
+  if (!dimension.empty()) argv.insert(argv.end(), {"--dimension", dimension});
+  argv.insert(argv.end(), {"--output", "json"});
+  return argv;
+}
+
+std::vector<std::string> AzGpuMetricsArgv(const std::string& workspace_id, const std::string& job,
+                                          const std::string& start_utc,
+                                          const std::string& end_utc) {
+  return {"az",
+          "monitor",
+          "metrics",
+          "list",
+          "--resource",
+          workspace_id,
+          "--metric",
+          "GpuUtilization",
+          "--interval",
+          "PT1M",
+          "--aggregation",
+          "Average",
+          "--filter",
+          "RunId eq '" + job + "' and NodeId eq '*' and DeviceId eq '*'",
+          "--start-time",
+          start_utc,
+          "--end-time",
+          end_utc,
+          "--output",
+          "json"};
+}
+
+bool AzMetricsHaveData(const std::string& text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("value") || !j["value"].is_array()) return false;
+  for (const auto& metric : j["value"]) {
+    if (!metric.is_object() || !metric.contains("timeseries")) continue;
+    for (const auto& series : metric["timeseries"])
+      if (series.is_object() && series.contains("data") && series["data"].is_array() &&
+          !series["data"].empty())
+        return true;
+  }
+  return false;
+}
+
+std::string AzCommandText(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) {
+    if (!out.empty()) out += ' ';
+    const bool plain = !a.empty() && a.find_first_of(" \t'\"$`\\") == std::string::npos;
+    out += plain ? a : "'" + a + "'";
+  }
+  return RedactText(out);
+}
+
+std::optional<AzFailure> AzCommandFailure(const std::vector<std::string>& argv,
+                                          const ProcessResult& r) {
+  const std::string cmd = AzCommandText(argv);
+  if (!r.started)
+    return AzFailure{codes::kAzMissing,
+                     fmt::format("cannot run `{}`: {} (the Azure CLI is not on PATH?)", cmd,
+                                 r.start_error.empty() ? "not started" : r.start_error)};
+  if (r.timed_out)
+    return AzFailure{codes::kAzTimeout, fmt::format("`{}` did not finish in time and was "
+                                                    "stopped",
+                                                    cmd)};
+  if (r.exit_code == 0) return std::nullopt;
+  const std::string& e = r.err;
+  if (Contains(e, "az login") || Contains(e, "Please run 'az login'") || Contains(e, "AADSTS") ||
+      Contains(e, "No subscription found"))
+    return AzFailure{codes::kAzNotLoggedIn,
+                     fmt::format("`{}` failed: the Azure CLI is not logged in: run 'az login' "
+                                 "(az says: {})",
+                                 cmd, Quote(e))};
+  if (Contains(e, "AuthorizationFailed") || Contains(e, "does not have authorization") ||
+      Contains(e, "Forbidden"))
+    return AzFailure{codes::kAzForbidden,
+                     fmt::format("`{}` failed: no permission (AuthorizationFailed; az says: {})",
+                                 cmd, Quote(e))};
+  if (Contains(e, "ResourceNotFound") || Contains(e, "could not be found") ||
+      Contains(e, "NotFound"))
+    return AzFailure{
+        codes::kAzNotFound,
+        fmt::format("`{}` failed: not found (ResourceNotFound; az says: {})", cmd, Quote(e))};
+  return AzFailure{codes::kAzFailed, fmt::format("`{}` failed with exit code {} (az says: {})", cmd,
+                                                 r.exit_code, Quote(e))};
+}
+
+bool ParseAzJob(const std::string& text, AzJob* job, std::string* error) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    *error = "not a JSON object";
+    return false;
+  }
+  job->name = Str(j, "name");
+  job->status = Str(j, "status");
+  job->compute = Str(j, "compute");
+  // "azureml:/subscriptions/<s>/resourceGroups/<rg>/providers/Microsoft.MachineLearningServices/
+  // workspaces/<w>/jobs/<j>": the workspace's resource id is what precedes "/jobs/".
+  std::string id = Str(j, "id");
+  if (id.rfind("azureml:", 0) == 0) id.erase(0, std::string("azureml:").size());
+  if (const size_t jobs = id.rfind("/jobs/"); jobs != std::string::npos && id.rfind("/", 0) == 0)
+    job->workspace_id = id.substr(0, jobs);
+  if (job->name.empty()) {
+    *error = "no 'name'";
+    return false;
+  }
+  const json props = j.value("properties", json::object());
+  const json created = j.value("creation_context", json::object());
+  job->start_utc = props.is_object() ? Str(props, "StartTimeUtc") : "";
+  job->end_utc = props.is_object() ? Str(props, "EndTimeUtc") : "";
+  if (job->start_utc.empty() && created.is_object()) job->start_utc = Str(created, "created_at");
+  if (job->end_utc.empty() && created.is_object()) job->end_utc = Str(created, "last_modified_at");
+  if (job->start_utc.empty() || job->end_utc.empty()) {
+    *error = "no start or end time (properties.StartTimeUtc/EndTimeUtc, creation_context)";
+    return false;
+  }
+  const json inputs = j.value("inputs", json::object());
+  if (inputs.is_object())
+    for (const auto& [name, in] : inputs.items()) {
+      if (!in.is_object()) continue;  // a literal input (a number, a string)
+      AzJobInput input;
+      input.name = name;
+      input.path = Str(in, "path");
+      input.mode = Str(in, "mode");
+      input.datastore = DatastoreOf(input.path);
+      input.account = AccountOf(input.path);
+      if (!input.path.empty()) job->inputs.push_back(std::move(input));
+    }
+  return true;
+}
+
+bool ParseAzDatastore(const std::string& text, AzDatastore* ds, std::string* error) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    *error = "not a JSON object";
+    return false;
+  }
+  ds->name = Str(j, "name");
+  ds->type = Str(j, "type");
+  ds->account_name = Str(j, "account_name");
+  ds->container_name = Str(j, "container_name");
+  if (ds->account_name.empty()) {
+    *error = fmt::format(
+        "no 'account_name' (type '{}': only blob and ADLS Gen2 datastores "
+        "name a storage account)",
+        ds->type);
+    return false;
+  }
+  return true;
+}
+
+bool ParseAzResourceId(const std::string& text, std::string* id, std::string* error) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    *error = "not a JSON object";
+    return false;
+  }
+  *id = Str(j, "id");
+  if (id->find("/providers/Microsoft.Storage/storageAccounts/") == std::string::npos) {
+    *error = "no storage account 'id'";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace feedcheck::app

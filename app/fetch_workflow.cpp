@@ -1,0 +1,290 @@
+#include "app/fetch_workflow.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <variant>
+
+#include "analyzers/timestamp.h"
+#include "core/diagnostic_codes.h"
+#include "core/redact.h"
+#include "core/run_context.h"
+
+namespace feedcheck::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What one run of the plan has done so far, for the report.
+struct FetchLog {
+  ReportTable commands;
+  std::vector<std::string> written;
+};
+
+// Runs one az command; on failure adds the diagnostic naming it and returns false.
+// With `not_found_skips`, a ResourceNotFound is a warning (the caller skips that part: a
+// datastore deleted since the job ran) and the status is left as it was.
+bool Run(const ProcessRunner& run, const std::vector<std::string>& argv, double timeout_s,
+         FetchLog* log, Outcome* outcome, ProcessResult* result, bool not_found_skips = false) {
+  *result = run(argv, timeout_s);
+  const auto failure = AzCommandFailure(argv, *result);
+  log->commands.rows.push_back(
+      {{AzCommandText(argv), std::nullopt}, {failure ? "failed" : "ok", std::nullopt}});
+  if (!failure) return true;
+  if (not_found_skips && failure->code == codes::kAzNotFound) {
+    AddMessage(&outcome->diagnostics, failure->code.c_str(),
+               failure->message + "; its storage metrics are not fetched",
+               DiagnosticSeverity::kWarning);
+    return false;
+  }
+  AddMessage(&outcome->diagnostics, failure->code.c_str(), failure->message);
+  outcome->status = ExitStatus::kInputError;
+  return false;
+}
+
+bool WriteFile(const fs::path& path, const std::string& text, Outcome* outcome) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) {
+    AddMessage(&outcome->diagnostics, codes::kBadFlag,
+               fmt::format("-o: cannot write {}", path.string()));
+    outcome->status = ExitStatus::kInputError;
+    return false;
+  }
+  return true;
+}
+
+// An account name safe as a file name part (Azure: 3-24 lower-case letters and digits).
+std::string FileSafe(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+  return out;
+}
+
+}  // namespace
+
+Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
+  if (request.job.empty() || request.workspace.workspace.empty() ||
+      request.workspace.resource_group.empty() || request.out_dir.empty())
+    return Stopped(ExitStatus::kUsage, codes::kMissingInput,
+                   "give the job's name, --workspace, --resource-group and -o DIR");
+  std::error_code ec;
+  if (fs::exists(request.out_dir, ec) && !fs::is_empty(request.out_dir, ec))
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
+                   fmt::format("-o {}: the folder holds files already; give a new or empty one "
+                               "(a fetch never overwrites)",
+                               request.out_dir));
+  Outcome outcome;
+  Report& report = outcome.report;
+  report.context = CurrentRunContext("fetch");
+  report.context.target = request.job;
+  report.title = "Fetch";
+  FetchLog log;
+  log.commands.title = "az commands run";
+  log.commands.columns = {{"command", "Command"}, {"result", "Result"}};
+  auto finish = [&](Outcome o) {
+    o.report.tables.push_back(std::move(log.commands));
+    o.has_report = true;
+    if (o.status != ExitStatus::kOk) {
+      o.report.verdict_level = VerdictLevel::kBad;
+      o.report.verdict = "fetch stopped: see the error";
+    }
+    return o;
+  };
+  const double t = request.command_timeout_s;
+
+  // 1. The job: its window and its inputs.
+  ProcessResult r;
+  if (!Run(run, AzJobShowArgv(request.job, request.workspace), t, &log, &outcome, &r))
+    return finish(std::move(outcome));
+  AzJob job;
+  std::string error;
+  if (!ParseAzJob(r.out, &job, &error)) {
+    AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
+               fmt::format("az ml job show --name {}: {}", request.job, error));
+    outcome.status = ExitStatus::kInputError;
+    return finish(std::move(outcome));
+  }
+  const auto start = analyzers::ParseTimestamp(job.start_utc);
+  const auto end = analyzers::ParseTimestamp(job.end_utc);
+  if (!start || !end || *end < *start) {
+    AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
+               fmt::format("az ml job show --name {}: start '{}' or end '{}' is not a time",
+                           request.job, job.start_utc, job.end_utc));
+    outcome.status = ExitStatus::kInputError;
+    return finish(std::move(outcome));
+  }
+  const std::string from = IsoUtc(*start - request.margin_min * 60);
+  const std::string to = IsoUtc(*end + request.margin_min * 60);
+
+  // 1b. The VM size of its compute (optional: serverless jobs and deleted clusters have none).
+  std::string vm_size;
+  if (const std::string compute = ComputeName(job.compute); !compute.empty()) {
+    const auto argv = AzComputeShowArgv(compute, request.workspace);
+    r = run(argv, t);
+    const auto failure = AzCommandFailure(argv, r);
+    log.commands.rows.push_back(
+        {{AzCommandText(argv), std::nullopt}, {failure ? "failed" : "ok", std::nullopt}});
+    if (failure)
+      AddMessage(&outcome.diagnostics, failure->code.c_str(),
+                 failure->message + "; the VM size is not known: give --sku to the post-mortem",
+                 DiagnosticSeverity::kWarning);
+    else
+      vm_size = ParseAzComputeSize(r.out);
+  }
+
+  // 2. Its logs, where postmortem reads them.
+  fs::create_directories(request.out_dir, ec);
+  if (!Run(run, AzJobDownloadArgv(request.job, request.workspace, request.out_dir), t, &log,
+           &outcome, &r))
+    return finish(std::move(outcome));
+
+  // 3. The storage account behind each input, and its metrics for the window.
+  ReportTable accounts;
+  accounts.title = "Inputs and their storage accounts";
+  accounts.columns = {
+      {"input", "Input"}, {"path", "Path"}, {"account", "Account"}, {"metrics", "Metrics written"}};
+  std::set<std::string> fetched;
+  for (const auto& in : job.inputs) {
+    std::string account = in.account;
+    if (account.empty() && !in.datastore.empty()) {
+      if (!Run(run, AzDatastoreShowArgv(in.datastore, request.workspace), t, &log, &outcome, &r,
+               /*not_found_skips=*/true)) {
+        if (outcome.status == ExitStatus::kInputError) return finish(std::move(outcome));
+        accounts.rows.push_back({{in.name, {}},
+                                 {RedactUrl(in.path), {}},
+                                 {"-", {}},
+                                 {"none: datastore not found", {}}});
+        continue;
+      }
+      AzDatastore ds;
+      if (!ParseAzDatastore(r.out, &ds, &error)) {
+        AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
+                   fmt::format("datastore {} of input {}: {}; its metrics are not fetched",
+                               in.datastore, in.name, error),
+                   DiagnosticSeverity::kWarning);
+        accounts.rows.push_back(
+            {{in.name, {}}, {RedactUrl(in.path), {}}, {"-", {}}, {"none: " + error, {}}});
+        continue;
+      }
+      account = ds.account_name;
+    }
+    if (account.empty()) {
+      accounts.rows.push_back(
+          {{in.name, {}}, {RedactUrl(in.path), {}}, {"-", {}}, {"none: no account", {}}});
+      continue;
+    }
+    std::string written = "(as above)";
+    if (fetched.insert(account).second) {
+      if (!Run(run, AzStorageAccountShowArgv(account, request.workspace), t, &log, &outcome, &r))
+        return finish(std::move(outcome));
+      std::string id;
+      if (!ParseAzResourceId(r.out, &id, &error)) {
+        AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
+                   fmt::format("az storage account show --name {}: {}", account, error));
+        outcome.status = ExitStatus::kInputError;
+        return finish(std::move(outcome));
+      }
+      const fs::path metrics = fs::path(request.out_dir) / "metrics";
+      const std::string base = FileSafe(account);
+      // Bytes and latency, one series each; Transactions split by ResponseType (what names
+      // a throttling limit: ClientAccountBandwidthThrottlingError, ServerBusyError, ...).
+      if (!Run(run,
+               AzMetricsArgv(id, {"Egress", "Ingress", "SuccessE2ELatency", "SuccessServerLatency"},
+                             from, to, "", {"Total", "Average"}),
+               t, &log, &outcome, &r) ||
+          !WriteFile(metrics / (base + "-egress.json"), r.out, &outcome))
+        return finish(std::move(outcome));
+      if (!Run(run, AzMetricsArgv(id, {"Transactions"}, from, to, "ResponseType", {"Total"}), t,
+               &log, &outcome, &r) ||
+          !WriteFile(metrics / (base + "-transactions.json"), r.out, &outcome))
+        return finish(std::move(outcome));
+      written = fmt::format("metrics/{0}-egress.json, metrics/{0}-transactions.json", base);
+      log.written.push_back(written);
+    }
+    accounts.rows.push_back(
+        {{in.name, {}}, {RedactUrl(in.path), {}}, {account, {}}, {written, {}}});
+  }
+  if (job.inputs.empty())
+    accounts.notes.push_back("The job has no inputs with a path: no storage metrics fetched.");
+
+  // 4. Where it can: Azure ML's own GPU utilisation for the job. Optional: a workspace
+  // without the metric, or a filter az refuses, leaves the GPU samples to the job's own files.
+  std::string gpu = "not fetched: the job's id names no workspace";
+  if (!job.workspace_id.empty()) {
+    const auto argv = AzGpuMetricsArgv(job.workspace_id, job.name, from, to);
+    r = run(argv, t);
+    const auto failure = AzCommandFailure(argv, r);
+    log.commands.rows.push_back(
+        {{AzCommandText(argv), std::nullopt}, {failure ? "failed" : "ok", std::nullopt}});
+    if (failure) {
+      AddMessage(&outcome.diagnostics, failure->code.c_str(),
+                 failure->message + "; GPU samples are read from the job's own files only",
+                 DiagnosticSeverity::kWarning);
+      gpu = "not fetched: " + failure->code;
+    } else if (!AzMetricsHaveData(r.out)) {
+      gpu = "none: the workspace has no GpuUtilization samples for the job";
+    } else {
+      if (!WriteFile(fs::path(request.out_dir) / "metrics" / "workspace-gpu.json", r.out, &outcome))
+        return finish(std::move(outcome));
+      gpu = "metrics/workspace-gpu.json";
+    }
+  }
+  accounts.notes.push_back("Azure ML GpuUtilization: " + gpu + ".");
+  report.tables.push_back(std::move(accounts));
+  report.verdict_level = VerdictLevel::kGood;
+  report.verdict = fmt::format("fetched {} into {}", request.job, request.out_dir);
+  report.verdict_detail = fmt::format(
+      "Job {} ({}, compute {}{}), {} to {}; metrics from {} to {} for {} account{}. Next: "
+      "feedcheck postmortem {}{}",
+      job.name, job.status.empty() ? "status unknown" : job.status,
+      job.compute.empty() ? "unknown" : job.compute, vm_size.empty() ? "" : ", " + vm_size,
+      job.start_utc, job.end_utc, from, to, fetched.size(), fetched.size() == 1 ? "" : "s",
+      request.out_dir, vm_size.empty() ? "" : " --sku " + vm_size);
+  report.result.push_back({"job", job.name, "", "Job"});
+  report.result.push_back({"accounts", static_cast<double>(fetched.size()), "", "Accounts"});
+  if (!vm_size.empty()) report.result.push_back({"vm_size", vm_size, "", "VM size"});
+  report.result.push_back({"folder", request.out_dir, "", "Folder"});
+  outcome.status = ExitStatus::kOk;
+  return finish(std::move(outcome));
+}
+
+}  // namespace feedcheck::app
+
+namespace feedcheck::app {
+
+Outcome RunFetchAndPostmortem(const FetchRequest& fetch, FleetRequest postmortem,
+                              const ProcessRunner& run) {
+  Outcome fetched = RunFetch(fetch, run);
+  if (fetched.status != ExitStatus::kOk) return fetched;
+  postmortem.each.job_dir = fetch.out_dir;
+  // The compute's VM size prices the GPU time and sizes the nodes, unless --sku said otherwise.
+  bool sized = false;
+  if (postmortem.each.cluster.sku.empty())
+    for (const auto& v : fetched.report.result)
+      if (v.key == "vm_size")
+        if (const auto* size = std::get_if<std::string>(&v.value)) {
+          postmortem.each.cluster.sku = *size;
+          sized = true;
+        }
+  Outcome outcome = RunPostmortemCommand(postmortem);
+  for (const auto& d : fetched.diagnostics.kept()) outcome.diagnostics.Add(d);
+  if (outcome.has_report && sized)
+    outcome.report.context.warnings.push_back(
+        fmt::format("--sku {}: the VM size of the job's compute (az ml compute show)",
+                    postmortem.each.cluster.sku));
+  if (outcome.has_report)
+    outcome.report.context.warnings.push_back(fmt::format(
+        "fetched from Azure ML: {} (feedcheck postmortem {} runs it again without az)",
+        fetched.report.verdict_detail.substr(0, fetched.report.verdict_detail.find(". Next")),
+        fetch.out_dir));
+  return outcome;
+}
+
+}  // namespace feedcheck::app

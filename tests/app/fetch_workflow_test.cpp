@@ -1,0 +1,330 @@
+// `fetch` against a stand-in `az` (tests/data/az-standin/az, first on PATH) that prints the
+// documented output shapes and fails the ways az fails; the process runner is the real one.
+#include "app/fetch_workflow.h"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "app/fetch_fleet.h"
+#include "app/postmortem_report.h"
+#include "app_test_support.h"
+#include "core/diagnostic_codes.h"
+#include "reports/report_text.h"
+
+using namespace feedcheck;
+using namespace feedcheck::app;
+using feedcheck::app::testing::HasDiagnostic;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kStandIn = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/az-standin";
+const std::string kBundled =
+    std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/egress-throttled-download";
+const std::string kJob = "egress-throttled-download";
+
+// The stand-in first on PATH, its settings in the environment, undone at the end of the case.
+class StandInAz {
+ public:
+  explicit StandInAz(const std::string& fail = "", const std::string& fail_on = "") {
+    old_path_ = std::getenv("PATH") ? std::getenv("PATH") : "";
+    setenv("PATH", (kStandIn + ":" + old_path_).c_str(), 1);
+    setenv("FEEDCHECK_AZ_JOB_DIR", kBundled.c_str(), 1);
+    if (!fail.empty()) setenv("FEEDCHECK_AZ_FAIL", fail.c_str(), 1);
+    if (!fail_on.empty()) setenv("FEEDCHECK_AZ_FAIL_ON", fail_on.c_str(), 1);
+  }
+  ~StandInAz() {
+    setenv("PATH", old_path_.c_str(), 1);
+    unsetenv("FEEDCHECK_AZ_JOB_DIR");
+    unsetenv("FEEDCHECK_AZ_FAIL");
+    unsetenv("FEEDCHECK_AZ_FAIL_ON");
+  }
+
+ private:
+  std::string old_path_;
+};
+
+std::string FreshDir(const std::string& name) {
+  fs::path dir =
+      fs::temp_directory_path() / ("feedcheck-fetch-test-" + std::to_string(getpid())) / name;
+  fs::remove_all(dir);
+  return dir.string();
+}
+
+FetchRequest Request(const std::string& out_dir) {
+  FetchRequest r;
+  r.job = kJob;
+  r.workspace = {"ws-ml", "rg-ml", ""};
+  r.out_dir = out_dir;
+  r.command_timeout_s = 60;
+  return r;
+}
+
+Outcome Postmortem(const std::string& dir) {
+  FleetRequest r;
+  r.each.job_dir = dir;
+  r.each.fail_on = "never";
+  r.workers = 1;
+  return RunPostmortemCommand(r);
+}
+
+bool Mentions(const DiagnosticList& d, const std::string& text) {
+  for (const auto& x : d.kept())
+    if (x.message.find(text) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("fetch of the stand-in job: its post-mortem equals the bundled folder's",
+          "[app][fetch]") {
+  StandInAz az;
+  const std::string dir = FreshDir("equal");
+  Outcome fetched = RunFetch(Request(dir), RunProcess);
+  INFO(
+      (fetched.diagnostics.kept().empty() ? std::string() : fetched.diagnostics.kept()[0].message));
+  REQUIRE(fetched.status == ExitStatus::kOk);
+  // The layout postmortem reads: the job's logs at the top, the account's metrics in metrics/.
+  CHECK(fs::exists(fs::path(dir) / "system_logs/data_capability/data-capability.log"));
+  CHECK(fs::exists(fs::path(dir) / "metrics/stmlcorpus01-egress.json"));
+  CHECK(fs::exists(fs::path(dir) / "metrics/stmlcorpus01-transactions.json"));
+  CHECK_FALSE(fs::exists(fs::path(dir) / "metrics/egress.json"));  // not the bundled file
+
+  Outcome a = Postmortem(dir), b = Postmortem(kBundled);
+  REQUIRE(a.has_report);
+  REQUIRE(b.has_report);
+  CHECK(a.report.verdict == "account egress, confirmed");
+  CHECK(a.report.verdict == b.report.verdict);
+  CHECK(a.report.verdict_detail == b.report.verdict_detail);
+  CHECK(DiagnosisOf(a.report).cause == DiagnosisOf(b.report).cause);
+  CHECK(DiagnosisOf(a.report).confidence == DiagnosisOf(b.report).confidence);
+  CHECK(DiagnosisOf(a.report).attributed_gpu_s == Approx(DiagnosisOf(b.report).attributed_gpu_s));
+  CHECK(DiagnosisOf(a.report).gpu.lost_gpu_s == Approx(DiagnosisOf(b.report).gpu.lost_gpu_s));
+  REQUIRE(a.report.result.size() == b.report.result.size());
+  for (size_t i = 0; i < a.report.result.size(); ++i) {
+    CHECK(a.report.result[i].key == b.report.result[i].key);
+    CHECK(ResultValueText(a.report.result[i]) == ResultValueText(b.report.result[i]));
+  }
+  REQUIRE(a.report.findings.size() == b.report.findings.size());
+  for (size_t i = 0; i < a.report.findings.size(); ++i) {
+    CHECK(a.report.findings[i].rule_id == b.report.findings[i].rule_id);
+    CHECK(a.report.findings[i].severity == b.report.findings[i].severity);
+    CHECK(a.report.findings[i].secondary == b.report.findings[i].secondary);
+  }
+  // What the fetch reported: the account, and a SAS in an input's path redacted.
+  const std::string all = fetched.report.tables[0].rows[0][1].text;
+  CHECK(all.find("STANDINSECRETSIG") == std::string::npos);
+  CHECK(fetched.report.verdict_detail.find("feedcheck postmortem " + dir +
+                                           " --sku STANDARD_ND96ASR_V4") != std::string::npos);
+
+  // A second fetch into the same folder is refused: a fetch never overwrites.
+  Outcome again = RunFetch(Request(dir), RunProcess);
+  CHECK(again.status == ExitStatus::kUsage);
+  CHECK(HasDiagnostic(again.diagnostics, codes::kBadFlag, "never overwrites"));
+}
+
+TEST_CASE("fetch: Azure ML's GpuUtilization for the job, where the workspace has it",
+          "[app][fetch]") {
+  StandInAz az;
+  // By default the workspace kept no GPU series for the job: nothing written, said so.
+  const std::string none = FreshDir("gpu-none");
+  Outcome o = RunFetch(Request(none), RunProcess);
+  REQUIRE(o.status == ExitStatus::kOk);
+  CHECK_FALSE(fs::exists(fs::path(none) / "metrics/workspace-gpu.json"));
+  CHECK(o.report.tables[0].notes.back().find("no GpuUtilization samples") != std::string::npos);
+  // With samples: written where postmortem reads the workspace metric.
+  const std::string gpu = std::string(FEEDCHECK_SOURCE_DIR) +
+                          "/tests/data/joblogs/gpu-metric-rest-pt5m-egress/metrics/"
+                          "workspace-gpu.json";
+  setenv("FEEDCHECK_AZ_GPU_METRICS", gpu.c_str(), 1);
+  const std::string with = FreshDir("gpu-with");
+  Outcome w = RunFetch(Request(with), RunProcess);
+  unsetenv("FEEDCHECK_AZ_GPU_METRICS");
+  REQUIRE(w.status == ExitStatus::kOk);
+  CHECK(fs::exists(fs::path(with) / "metrics/workspace-gpu.json"));
+  // A workspace that refuses the metric: a warning, the fetch goes on.
+  StandInAz refuses("forbidden", "GpuUtilization");
+  Outcome f = RunFetch(Request(FreshDir("gpu-refused")), RunProcess);
+  CHECK(f.status == ExitStatus::kOk);
+  CHECK(HasDiagnostic(f.diagnostics, codes::kAzForbidden, "GpuUtilization"));
+  CHECK(AzMetricsHaveData("{\"value\":[{\"timeseries\":[{\"data\":[{\"average\":3}]}]}]}"));
+  CHECK_FALSE(AzMetricsHaveData("{\"value\":[{\"timeseries\":[]}]}"));
+  CHECK_FALSE(AzMetricsHaveData("[]"));
+}
+
+TEST_CASE("postmortem --job: fetch, then the post-mortem of what was fetched", "[app][fetch]") {
+  StandInAz az;
+  FleetRequest pm;
+  pm.each.fail_on = "never";
+  Outcome o = RunFetchAndPostmortem(Request(FreshDir("then")), pm, RunProcess);
+  REQUIRE(o.has_report);
+  CHECK(o.report.title == "Post-mortem");
+  CHECK(o.report.verdict == "account egress, confirmed");
+  // The compute's VM size (az ml compute show) sized the nodes and priced the GPU time.
+  CHECK(o.report.evidence.facts.Text("node.sku").value_or("") == "STANDARD_ND96ASR_V4");
+  bool priced = false;
+  for (const auto& t : o.report.tables)
+    if (t.title == "GPU time in money (an estimate)" && !t.rows.empty())
+      priced = t.notes.back().find("An estimate from Standard_ND96asr_v4: 27.197") == 0;
+  CHECK(priced);
+  bool said = false;
+  for (const auto& w : o.report.context.warnings) said = said || w.find("fetched from") == 0;
+  CHECK(said);
+}
+
+TEST_CASE("fetch says which az command failed and why", "[app][fetch]") {
+  struct Case {
+    const char* mode;
+    const char* code;
+    const char* says;
+  };
+  for (const Case& c : {Case{"not-logged-in", codes::kAzNotLoggedIn, "Please run 'az login'"},
+                        Case{"forbidden", codes::kAzForbidden, "AuthorizationFailed"},
+                        Case{"not-found", codes::kAzNotFound, "ResourceNotFound"}}) {
+    INFO(c.mode);
+    StandInAz az(c.mode);
+    Outcome o = RunFetch(Request(FreshDir(c.mode)), RunProcess);
+    CHECK(o.status == ExitStatus::kInputError);
+    CHECK(HasDiagnostic(o.diagnostics, c.code, "`az ml job show --name egress-throttled-download"));
+    CHECK(Mentions(o.diagnostics, c.says));
+    // az's words may carry a SAS: never printed.
+    CHECK_FALSE(Mentions(o.diagnostics, "STANDINSECRETSIG"));
+    REQUIRE(o.has_report);
+    CHECK(o.report.verdict_level == VerdictLevel::kBad);
+  }
+  // A later command failing is named as that command.
+  StandInAz az("forbidden", "monitor");
+  Outcome o = RunFetch(Request(FreshDir("monitor")), RunProcess);
+  CHECK(HasDiagnostic(o.diagnostics, codes::kAzForbidden, "`az monitor metrics list --resource"));
+  // A compute deleted since: a warning, the VM size unknown, the rest fetched.
+  {
+    StandInAz gone("not-found", "compute");
+    Outcome d = RunFetch(Request(FreshDir("compute-gone")), RunProcess);
+    CHECK(d.status == ExitStatus::kOk);
+    CHECK(HasDiagnostic(d.diagnostics, codes::kAzNotFound, "give --sku"));
+  }
+  // A datastore deleted since the job ran: a warning, the rest is fetched.
+  {
+    StandInAz gone("not-found", "datastore");
+    const std::string dir = FreshDir("datastore-gone");
+    Outcome d = RunFetch(Request(dir), RunProcess);
+    CHECK(d.status == ExitStatus::kOk);
+    CHECK(HasDiagnostic(d.diagnostics, codes::kAzNotFound, "`az ml datastore show --name"));
+    CHECK(fs::exists(fs::path(dir) / "metrics/stmlcorpus01-egress.json"));  // via the https input
+  }
+  // A job the workspace does not have.
+  StandInAz plain;
+  FetchRequest other = Request(FreshDir("other"));
+  other.job = "no-such-job";
+  CHECK(HasDiagnostic(RunFetch(other, RunProcess).diagnostics, codes::kAzNotFound, "no-such-job"));
+}
+
+TEST_CASE("fetch without az on PATH, and its flags", "[app][fetch]") {
+  const std::string old = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", "/nonexistent-feedcheck", 1);
+  Outcome o = RunFetch(Request(FreshDir("no-az")), RunProcess);
+  setenv("PATH", old.c_str(), 1);
+  CHECK(HasDiagnostic(o.diagnostics, codes::kAzMissing, "cannot run `az ml job show"));
+  FetchRequest missing = Request(FreshDir("flags"));
+  missing.workspace.resource_group.clear();
+  CHECK(RunFetch(missing, RunProcess).status == ExitStatus::kUsage);
+}
+
+TEST_CASE("the process runner: argv as given, no shell, a time limit", "[app][fetch]") {
+  ProcessResult r = RunProcess({"printf", "%s", "$(echo hi); rm -rf /tmp/x `id` 'q'"}, 10);
+  REQUIRE(r.started);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "$(echo hi); rm -rf /tmp/x `id` 'q'");
+  ProcessResult err = RunProcess({"sh", "-c", "echo oops >&2; exit 3"}, 10);
+  CHECK(err.exit_code == 3);
+  CHECK(err.err == "oops\n");
+  ProcessResult slow = RunProcess({"sleep", "30"}, 0.3);
+  CHECK(slow.timed_out);
+  // Its output closed but still running: stopped at the limit all the same.
+  ProcessResult quiet = RunProcess({"sh", "-c", "exec >&- 2>&-; sleep 30"}, 0.3);
+  CHECK(quiet.timed_out);
+  ProcessResult none = RunProcess({"feedcheck-no-such-program"}, 1);
+  CHECK_FALSE(none.started);
+  CHECK_FALSE(none.start_error.empty());
+  CHECK(AzCommandFailure({"az", "x"}, slow)->code == codes::kAzTimeout);
+}
+
+TEST_CASE("az ml job show: window, inputs and the datastore or account each names",
+          "[app][fetch]") {
+  std::ifstream in(kStandIn + "/job-show.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  AzJob job;
+  std::string error;
+  REQUIRE(ParseAzJob(text, &job, &error));
+  CHECK(job.status == "Completed");
+  CHECK(ComputeName(job.compute) == "gpu-nd96asr");
+  CHECK(ComputeName("/subscriptions/s/resourceGroups/r/providers/"
+                    "Microsoft.MachineLearningServices/workspaces/w/computes/c1") == "c1");
+  CHECK(ParseAzComputeSize(R"({"size":"STANDARD_NC24ADS_A100_V4"})") == "STANDARD_NC24ADS_A100_V4");
+  CHECK(ParseAzComputeSize("[]").empty());
+  CHECK(job.workspace_id ==
+        "/subscriptions/0000/resourceGroups/rg-ml/providers/"
+        "Microsoft.MachineLearningServices/workspaces/ws-ml");
+  CHECK(job.start_utc == "2025-03-11T08:05:00.000000+00:00");
+  REQUIRE(job.inputs.size() == 2);  // the literal input "epochs" is not a path
+  CHECK(job.inputs[0].name == "labels");
+  CHECK(job.inputs[0].account == "stmlcorpus01");
+  CHECK(job.inputs[1].datastore == "training_data");
+  AzJob full;
+  REQUIRE(ParseAzJob(R"({"name":"j","properties":{"StartTimeUtc":"2025-01-01T00:00:00Z",
+      "EndTimeUtc":"2025-01-01T01:00:00Z"},"inputs":{"d":{"path":
+      "azureml://subscriptions/s/resourcegroups/rg/workspaces/w/datastores/ds2/paths/a/b"},
+      "w":{"path":"wasbs://c@acct2.blob.core.windows.net/p"}}})",
+                     &full, &error));
+  CHECK(full.end_utc == "2025-01-01T01:00:00Z");
+  CHECK(full.inputs[0].datastore == "ds2");
+  CHECK(full.inputs[1].account == "acct2");
+  CHECK_FALSE(ParseAzJob("[]", &full, &error));
+  CHECK_FALSE(ParseAzJob(R"({"name":"j"})", &full, &error));
+  CHECK(error.find("start") != std::string::npos);
+  AzDatastore ds;
+  CHECK_FALSE(ParseAzDatastore(R"({"name":"f","type":"azure_file"})", &ds, &error));
+  CHECK(error.find("account_name") != std::string::npos);
+}
+
+TEST_CASE("fetch --jobs-since: the finished jobs of the window, a fleet postmortem reads",
+          "[app][fetch]") {
+  CHECK(ParseSince("7d") == Approx(7 * 86400));
+  CHECK(ParseSince("36h") == Approx(36 * 3600));
+  CHECK(ParseSince("90m") == Approx(90 * 60));
+  CHECK_FALSE(ParseSince("7"));
+  CHECK_FALSE(ParseSince("d"));
+  CHECK_FALSE(ParseSince("-7d"));
+  CHECK_FALSE(ParseSince("0d"));
+  StandInAz az;
+  FetchFleetRequest r;
+  r.each = Request(FreshDir("fleet"));
+  r.since_s = 7 * 86400;
+  r.now_epoch_s = 1742000000;  // 2025-03-15T00:53:20Z
+  Outcome o = RunFetchFleet(r, RunProcess);
+  REQUIRE(o.has_report);
+  CHECK(o.status == ExitStatus::kOk);
+  // Finished and in the window: the bundled job and the one deleted since (a warning, its
+  // folder removed); not the running one, not last month's.
+  REQUIRE(o.report.tables.size() == 1);
+  CHECK(o.report.tables[0].rows.size() == 2);
+  CHECK(HasDiagnostic(o.diagnostics, codes::kAzNotFound, "deleted-since"));
+  CHECK(fs::exists(fs::path(r.each.out_dir) / kJob / "metrics/stmlcorpus01-egress.json"));
+  CHECK_FALSE(fs::exists(fs::path(r.each.out_dir) / "deleted-since"));
+  CHECK_FALSE(fs::exists(fs::path(r.each.out_dir) / "still-running"));
+  CHECK(o.report.verdict.find("fetched 1 of 2 finished jobs") == 0);
+  Outcome pm = Postmortem(r.each.out_dir);
+  REQUIRE(pm.has_report);
+  CHECK(pm.report.verdict.find("account egress") != std::string::npos);
+
+  // Not logged in: the list fails, nothing is fetched.
+  StandInAz out("not-logged-in");
+  r.each.out_dir = FreshDir("fleet-refused");
+  Outcome refused = RunFetchFleet(r, RunProcess);
+  CHECK(refused.status == ExitStatus::kInputError);
+  CHECK(HasDiagnostic(refused.diagnostics, codes::kAzNotLoggedIn, "az ml job list"));
+}
