@@ -24,8 +24,9 @@ TEST_CASE("rules validate: the built-in files are Ok", "[cli][rules]") {
   CHECK(r.err.empty());
   // The file's row, read from the JSON: the terminal lays a long path out as a record instead
   // of a grid row, so the checkout's path length must not decide what this test sees.
-  RunResult json = RunFeedcheck({"rules", "validate", "--json",
-                                 std::string(FEEDCHECK_SOURCE_DIR) + "/rules/builtin/scenarios.yaml"});
+  RunResult json =
+      RunFeedcheck({"rules", "validate", "--json",
+                    std::string(FEEDCHECK_SOURCE_DIR) + "/rules/builtin/scenarios.yaml"});
   REQUIRE(json.exit_code == 0);
   const auto rows = nlohmann::json::parse(json.out).at("tables").at(0).at("rows");
   REQUIRE(rows.size() == 1);
