@@ -37,7 +37,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # not a memory question.
 # One more test at a time than cores: most of these tests wait (the fault server's stalls and
 # deadlines, subprocesses of feedcheck), so a third slot fills the wait; on a clean clone on
-# 2 cores the 852 tests took 285 s at -j2 and 238 s at -j3 (docs/testing.md). Nothing here
+# 2 cores the 852 tests took 285 s at -j2 and 238 s at -j3 (docs/testing.md, with the caveat). Nothing here
 # measures speed: the timing-sensitive tests are in scripts/test.sh, at one per core.
 ctest --test-dir "$build_dir" --output-on-failure -j"$(($(nproc) + 1))" --timeout 300 \
   -LE 'netns|azurite|nginx|mpi|chromium|bench|install'
