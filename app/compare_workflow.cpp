@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "app/fleet_compare.h"
+#include "app/fleet_report.h"
 #include "core/diagnostic_codes.h"
 #include "core/result_compare.h"
 #include "core/run_context.h"
@@ -133,8 +134,8 @@ Outcome RunCompare(const CompareRequest& request) {
     return out;
   }
   // Two fleets (last week's jobs, this week's): their totals and causes, side by side.
-  if (a.fleet.present && b.fleet.present) {
-    Outcome fleets = CompareFleets(request.a, a, request.b, b, *tolerance, request.fail_on_worse);
+  if (FleetSummary fa = FleetOf(a), fb = FleetOf(b); fa.present && fb.present) {
+    Outcome fleets = CompareFleets(request.a, fa, request.b, fb, *tolerance, request.fail_on_worse);
     fleets.diagnostics.Append(out.diagnostics);
     return fleets;
   }

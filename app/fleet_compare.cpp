@@ -95,10 +95,8 @@ ReportTable Accounts(const FleetSummary& a, const FleetSummary& b) {
 
 }  // namespace
 
-Outcome CompareFleets(const std::string& a_name, const Report& ra, const std::string& b_name,
-                      const Report& rb, double tolerance, bool fail_on_worse) {
-  const FleetSummary& a = ra.fleet;
-  const FleetSummary& b = rb.fleet;
+Outcome CompareFleets(const std::string& a_name, const FleetSummary& a, const std::string& b_name,
+                      const FleetSummary& b, double tolerance, bool fail_on_worse) {
   Outcome out;
   Report& report = out.report;
   report.context = CurrentRunContext("compare");

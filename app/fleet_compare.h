@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/outcome.h"
+#include "core/fleet_summary.h"
 
 namespace feedcheck::app {
 
@@ -15,7 +16,7 @@ namespace feedcheck::app {
 /// gpu_hours_lost_per_job_a/_b, change_per_job; tables "Fleet totals", "GPU time lost by
 /// cause" and "Storage accounts that throttled jobs". Status kFindings when worse and
 /// `fail_on_worse`.
-Outcome CompareFleets(const std::string& a_name, const Report& a, const std::string& b_name,
-                      const Report& b, double tolerance, bool fail_on_worse);
+Outcome CompareFleets(const std::string& a_name, const FleetSummary& a, const std::string& b_name,
+                      const FleetSummary& b, double tolerance, bool fail_on_worse);
 
 }  // namespace feedcheck::app

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/outcome.h"
-#include "reports/fleet_summary.h"
+#include "core/fleet_summary.h"
 
 namespace feedcheck::app {
 

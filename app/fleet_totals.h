@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/fleet_summary.h"
 #include "core/knowledge_base.h"
-#include "reports/fleet_summary.h"
 
 namespace feedcheck::app {
 

@@ -9,6 +9,7 @@
 
 #include "app/fact_gathering.h"
 #include "app/fleet_job.h"
+#include "app/fleet_report.h"
 #include "app/fleet_totals.h"
 #include "app/money_tables.h"
 #include "app/postmortem_report.h"
@@ -61,8 +62,7 @@ VerdictLevel FleetLevel(const FleetSummary& f) {
   return level;
 }
 
-void AddVerdict(Report* report) {
-  const FleetSummary& f = report->fleet;
+void AddVerdict(const FleetSummary& f, Report* report) {
   report->verdict_level = FleetLevel(f);
   std::string lost = f.with_gpu_samples > 0 ? GpuHours(f.gpu_lost_gpu_s) + " of GPU time lost"
                                             : "no GPU samples, GPU time lost not known";
@@ -87,8 +87,7 @@ void AddVerdict(Report* report) {
 }
 
 // The headline numbers, where scripts and `compare` look.
-void AddResults(Report* report) {
-  const FleetSummary& f = report->fleet;
+void AddResults(const FleetSummary& f, Report* report) {
   auto& r = report->result;
   r.push_back({"jobs", static_cast<double>(f.jobs.size()), "", "Jobs"});
   r.push_back({"jobs_diagnosed", static_cast<double>(f.diagnosed), "", "Jobs diagnosed"});
@@ -110,7 +109,7 @@ Outcome RunFleet(const FleetRequest& request, const FleetLayout& layout) {
   report.context = CurrentRunContext("postmortem");
   report.context.target = request.each.job_dir;
   report.title = "Fleet post-mortem";
-  FleetSummary& fleet = report.fleet;
+  FleetSummary fleet;
   fleet.present = true;
   fleet.root = request.each.job_dir;
   fleet.layout = layout.why;
@@ -167,8 +166,9 @@ Outcome RunFleet(const FleetRequest& request, const FleetLayout& layout) {
   for (const auto& why : PriceFleet(request.gpu_hour_price_usd, kb, &fleet))
     AddMessage(&outcome.diagnostics, codes::kNoPublicPrice, why, DiagnosticSeverity::kNote);
   SetFleetOrders(&fleet);
-  AddVerdict(&report);
-  AddResults(&report);
+  AddVerdict(fleet, &report);
+  AddResults(fleet, &report);
+  PutFleet(fleet, &report);
   outcome.has_report = true;
   outcome.status = findings          ? ExitStatus::kFindings
                    : fleet.diagnosed ? ExitStatus::kOk

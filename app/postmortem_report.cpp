@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "app/diagnosis_json.h"
+#include "app/fleet_report.h"
 #include "core/gpu_time_text.h"
 #include "core/units.h"
 
@@ -100,6 +101,8 @@ DiagnosisSummary DiagnosisOf(const Report& report) {
 void RestoreSections(Report* report) {
   DiagnosisSummary d = DiagnosisOf(*report);
   if (d.present) PutDiagnosis(d, report);
+  FleetSummary fleet = FleetOf(*report);
+  if (fleet.present) PutFleet(fleet, report);
 }
 
 }  // namespace feedcheck::app

@@ -27,7 +27,7 @@ void PutDiagnosis(const DiagnosisSummary& d, Report* report);
 DiagnosisSummary DiagnosisOf(const Report& report);
 
 /// A saved report read back carries its sections' JSON only: lays them out again (the
-/// post-mortem's), so `feedcheck report` renders what the run rendered.
+/// post-mortem's, the fleet's), so `feedcheck report` renders what the run rendered.
 void RestoreSections(Report* report);
 
 }  // namespace feedcheck::app

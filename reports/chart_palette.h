@@ -29,5 +29,6 @@ inline constexpr std::string_view kLaneRuntime = "#14b8a6";    // teal
 inline constexpr std::string_view kLaneRuntimeFailed = "#be123c";
 inline constexpr std::string_view kLaneGpuStarved = "#f59e0b";
 inline constexpr std::string_view kLaneStorage = "#f43f5e";
+inline constexpr std::string_view kBar = "#b45309";  // amber: a section's bar chart
 
 }  // namespace feedcheck::palette

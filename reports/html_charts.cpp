@@ -430,6 +430,33 @@ std::vector<Drawn> AllCharts(const Report& r, const Frame& f) {
 
 }  // namespace
 
+const char* const kBarChartCss = R"css(
+.hbar{display:grid;grid-template-columns:17em 1fr 16em;gap:4px 12px;
+align-items:center;margin:4px 0;font-size:14px}
+.hlabel{text-align:right;color:#1e293b}.hval{color:#334155;font-variant-numeric:tabular-nums}
+.htrack{background:#f1f5f9;border-radius:4px;height:18px}
+.hfill{display:block;height:18px;border-radius:4px}
+@media (max-width:640px){.hbar{grid-template-columns:1fr;margin:10px 0}.hlabel{text-align:left}}
+)css";
+
+std::string RenderBarChart(const ReportBarChart& chart) {
+  if (chart.bars.empty()) return "";
+  double most = 0;
+  for (const auto& b : chart.bars) most = std::max(most, b.value);
+  std::string out =
+      fmt::format("<div class=\"card\"><div class=\"hbars\" role=\"img\" aria-label=\"{}\">\n",
+                  HtmlEscape(chart.title));
+  for (const auto& b : chart.bars) {
+    const double percent = most > 0 ? b.value / most * 100 : 0;
+    out += fmt::format(
+        "<div class=\"hbar\"><span class=\"hlabel\">{}</span><span class=\"htrack\">"
+        "<span class=\"hfill\" style=\"width:{:.1f}%;background:{}\"></span></span>"
+        "<span class=\"hval\">{}</span></div>\n",
+        HtmlEscape(b.label), std::max(percent, 0.5), palette::kBar, HtmlEscape(b.text));
+  }
+  return out + "</div><p class=\"note\">" + HtmlEscape(chart.caption) + "</p></div>\n";
+}
+
 HtmlCharts RenderHtmlCharts(const Report& report) {
   std::vector<Drawn> desk = AllCharts(report, kDesk), phone = AllCharts(report, kPhone);
   HtmlCharts out;

@@ -18,4 +18,11 @@ struct HtmlCharts {
 
 HtmlCharts RenderHtmlCharts(const Report& report);
 
+/// A section's bar chart as bars of HTML, not SVG: the text stays readable at phone width, where
+/// each row stacks (label, bar, figures). Each bar's length is its share of the longest.
+std::string RenderBarChart(const ReportBarChart& chart);
+
+/// The CSS of RenderBarChart's bars, for a page that draws one.
+extern const char* const kBarChartCss;
+
 }  // namespace feedcheck

@@ -7,6 +7,7 @@
 #include "core/units.h"
 #include "reports/html_charts.h"
 #include "reports/html_escape.h"
+#include "reports/html_sortable.h"
 #include "reports/html_style.h"
 #include "reports/report_text.h"
 
@@ -116,16 +117,25 @@ std::string TableHtml(const ReportTable& t) {
   return out;
 }
 
-std::string Tables(const Report& r) {
+// A sortable table as the page sorts it (its place among the page's sortable tables gives
+// its radio buttons their ids), any other as a table.
+std::string AnyTableHtml(const ReportTable& t, const std::vector<const ReportTable*>& sortable) {
+  for (size_t i = 0; i < sortable.size(); ++i)
+    if (sortable[i] == &t) return SortableTableHtml(t, i);
+  return TableHtml(t);
+}
+
+std::string Tables(const Report& r, const std::vector<const ReportTable*>& sortable) {
   std::string out;
   for (const auto& t : r.tables)
     out += fmt::format("<section><h2>{}</h2>\n<div class=\"card\">{}</div></section>\n", E(t.title),
-                       TableHtml(t));
+                       AnyTableHtml(t, sortable));
   return out;
 }
 
-// Each section: its title, a paragraph per line (its details as a list), then its tables.
-std::string Sections(const Report& r) {
+// Each section: its title, a paragraph per line (its details as a list), its charts, then its
+// tables.
+std::string Sections(const Report& r, const std::vector<const ReportTable*>& sortable) {
   std::string out;
   for (const auto& s : r.sections) {
     if (s.lines.empty() && s.tables.empty()) continue;
@@ -140,9 +150,11 @@ std::string Sections(const Report& r) {
       for (const auto& d : line.details) out += fmt::format("<li>{}</li>", E(d));
       out += "</ul>\n";
     }
+    for (const auto& c : s.charts)
+      out += (c.title.empty() ? "" : fmt::format("<h3>{}</h3>\n", E(c.title))) + RenderBarChart(c);
     for (const auto& t : s.tables)
-      out +=
-          (t.title.empty() ? "" : fmt::format("<h3>{}</h3>\n", E(t.title))) + TableHtml(t) + "\n";
+      out += (t.title.empty() ? "" : fmt::format("<h3>{}</h3>\n", E(t.title))) +
+             AnyTableHtml(t, sortable) + "\n";
     out += "</section>\n";
   }
   return out;
@@ -150,7 +162,7 @@ std::string Sections(const Report& r) {
 
 std::string Findings(const Report& r) {
   // A command whose output is its tables (egress, plan) has no rules to report on.
-  if (r.findings.empty() && !r.tables.empty() && !r.findings_ranked) return "";
+  if (!ShowsFindingsBlock(r)) return "";
   std::string out = "<section><h2>Findings</h2>\n";
   MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) out += "<p class=\"note\">No rule found a problem.</p>\n";
@@ -244,18 +256,33 @@ std::string ChartsSection(const HtmlCharts& charts) {
          "</section>\n";
 }
 
+bool SectionCharts(const Report& r) {
+  for (const auto& s : r.sections)
+    if (!s.charts.empty()) return true;
+  return false;
+}
+
+// The CSS of what only some pages have: bar charts in a section, sortable tables.
+std::string ExtraCss(const Report& r, const std::vector<const ReportTable*>& sortable) {
+  return (SectionCharts(r) ? std::string(kBarChartCss) : std::string()) +
+         SortableTablesCss(sortable);
+}
+
 }  // namespace
 
 void HtmlReporter::Render(const Report& r, std::ostream& out) const {
   const HtmlCharts charts = RenderHtmlCharts(r);
+  const std::vector<const ReportTable*> sortable = SortableTables(r);
   out << "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
-      << kHtmlReportCss << "</style>\n</head>\n<body>\n<main>\n"
-      << Banner(r) << Warnings(r) << Sections(r) << ResultSection(r)
-      << (charts.figures > 0 ? ChartsSection(charts) : "") << Tables(r) << Findings(r)
-      << Settings(r) << (charts.figures > 0 ? "" : ChartsSection(charts)) << Facts(r) << Skipped(r)
-      << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
+      << kHtmlReportCss << ExtraCss(r, sortable) << "</style>\n</head>\n<body>\n<main>\n"
+      << Banner(r) << Warnings(r) << Sections(r, sortable) << ResultSection(r)
+      << (charts.figures > 0 ? ChartsSection(charts) : "") << Tables(r, sortable)
+      << Findings(r)
+      // A page whose sections draw their own charts (a fleet's) has no evidence series to miss.
+      << Settings(r) << (charts.figures > 0 || SectionCharts(r) ? "" : ChartsSection(charts))
+      << Facts(r) << Skipped(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
 }
 
 }  // namespace feedcheck

@@ -133,10 +133,11 @@ void TableBlock(std::ostream& out, const ReportTable& t, std::string_view level)
 void SectionBlock(std::ostream& out, const ReportSection& s) {
   if (s.lines.empty() && s.tables.empty()) return;
   if (!s.title.empty()) out << "## " << MarkdownCell(s.title) << "\n\n";
+  // Lines quote names from folders and logs: escaped as cells are.
   for (const auto& line : s.lines) {
-    if (!line.label.empty()) out << line.label << ": ";
-    out << line.text << "\n\n";
-    for (const auto& d : line.details) out << "- " << d << "\n";
+    if (!line.label.empty()) out << MarkdownCell(line.label) << ": ";
+    out << MarkdownCell(line.text) << "\n\n";
+    for (const auto& d : line.details) out << "- " << MarkdownCell(d) << "\n";
     if (!line.details.empty()) out << "\n";
   }
   for (const auto& t : s.tables) TableBlock(out, t, "###");
@@ -168,7 +169,7 @@ void ResultBlock(const Report& r, std::ostream& out) {
 // output is its tables has none to report.
 void FindingsBlock(const Report& r, const MeasurementCaveat& caveat, std::ostream& out) {
   // A command whose output is its tables (egress, plan) has no rules to report on.
-  const bool tables_only = r.tables.size() > 0 && !r.findings_ranked;
+  const bool tables_only = !ShowsFindingsBlock(r);
   if (!r.findings.empty() || !tables_only) out << "## Findings\n";
   if (r.findings.empty() && !tables_only) out << "\nNone.\n";
   if (r.findings_ranked) {

@@ -12,7 +12,6 @@
 #include "core/finding.h"
 #include "core/run_context.h"
 #include "core/verdict_level.h"
-#include "reports/fleet_summary.h"
 
 namespace feedcheck {
 
@@ -34,6 +33,12 @@ struct TableColumn {
   std::string key;
   std::string label;
   bool numeric = false;
+  /// Long text the terminal shows only with -v (a job's fix and what it buys); every other
+  /// format always shows it.
+  bool detail = false;
+  /// Names the terminal may shorten in the middle ("nvidia-smi-loc…small-files") so the row
+  /// fits its width rather than wrapping the other columns.
+  bool shortenable = false;
 };
 
 /// One cell: the text every reporter shows, and the number behind it when there is one (the
@@ -53,6 +58,27 @@ struct ReportTable {
   /// Detail people rarely need on a terminal (each rule's source, the facts that did not
   /// change): the terminal shows one line counting its rows unless -v; other formats show it.
   bool folded = false;
+  /// People may sort it by a column (the HTML page's arrows in the headings, without script):
+  /// `sort_ranks[c][r]` is row r's place when sorted by column c, smallest first, unknown last;
+  /// empty for a column not sortable. Set by the command, so no reporter sorts.
+  bool sortable = false;
+  std::vector<std::vector<int>> sort_ranks;
+};
+
+/// One bar of a ReportBarChart: what it stands for, its length (one unit for every bar of the
+/// chart) and the figures shown beside it ("13.4 GPU-h · 1 job").
+struct ReportBar {
+  std::string label;
+  double value = 0;
+  std::string text;
+};
+
+/// A bar chart of a command's own figures (the fleet's GPU-hours lost by cause), for the formats
+/// that draw (HTML); the others show the same figures in a table of the same section.
+struct ReportBarChart {
+  std::string title;
+  std::string caption;  ///< what the bars measure, under the chart
+  std::vector<ReportBar> bars;
 };
 
 /// One line of a ReportSection: "Fix: ..." (label, then text), or a sentence of its own when
@@ -68,11 +94,13 @@ struct SectionLine {
 /// tables with their notes (the post-mortem's "GPU time and cause": what the cause cost, the
 /// fix, what it buys, the nodes). `json` is the same part for scripts, a JSON object's text:
 /// the JSON report writes it under `key` ("diagnosis") and a saved report reads it back there.
-/// Reporters lay out the lines and tables; none reads `json`.
+/// Reporters lay out the lines, charts and tables; none reads `json`. A section without `json`
+/// is not saved: its command lays it out again from another's (the fleet's "How it was read").
 struct ReportSection {
   std::string key;
   std::string title;
   std::vector<SectionLine> lines;
+  std::vector<ReportBarChart> charts;  ///< drawn between the lines and the tables
   std::vector<ReportTable> tables;
   std::string json;
 };
@@ -113,7 +141,6 @@ struct Report {
   std::vector<EnvSetting> env;          ///< merged settings to paste
   std::vector<ConfigFragment> config;   ///< merged config fragments (BlobFuse2)
   std::vector<ReportSection> sections;  ///< shown after the verdict, before the result
-  FleetSummary fleet;                   ///< post-mortem of a folder of jobs only: one row per job
   std::vector<ResultValue> result;      ///< the command's headline numbers, in display order
   /// the command's tables, in display order. A table whose columns include `file`, `line`,
   /// `severity`, `code` and `message` lists problems located in files (lint's): SARIF makes each

@@ -15,7 +15,6 @@
 #include "core/evidence_json.h"
 #include "core/measurement_caveat.h"
 #include "core/units.h"
-#include "reports/fleet_json.h"
 
 namespace feedcheck {
 
@@ -411,16 +410,25 @@ void ReadCodes(const json& j, const std::string& file, Report* out, DiagnosticLi
 
 // The keys of a report's own JSON; any other object at the top is a section's.
 bool IsReportKey(std::string_view key) {
-  static constexpr std::array<std::string_view, 20> kKeys{"schema_version",  "kind",
-                                                          "title",           "verdict",
-                                                          "verdict_level",   "verdict_detail",
-                                                          "context",         "findings",
-                                                          "skipped",         "env",
-                                                          "config",          "evidence",
-                                                          "fleet",           "measurement_caveat",
-                                                          "result",          "result_display",
-                                                          "run_diagnostics", "tables",
-                                                          "codes",           "complete"};
+  static constexpr std::array<std::string_view, 19> kKeys{"schema_version",
+                                                          "kind",
+                                                          "title",
+                                                          "verdict",
+                                                          "verdict_level",
+                                                          "verdict_detail",
+                                                          "context",
+                                                          "findings",
+                                                          "skipped",
+                                                          "env",
+                                                          "config",
+                                                          "evidence",
+                                                          "measurement_caveat",
+                                                          "result",
+                                                          "result_display",
+                                                          "run_diagnostics",
+                                                          "tables",
+                                                          "codes",
+                                                          "complete"};
   return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
 }
 
@@ -465,7 +473,6 @@ json ReportToJson(const Report& r) {
               {"config", ConfigToJson(r.config)},
               {"evidence", EvidenceToJson(r.evidence)}};
   if (caveat.any()) out["measurement_caveat"] = caveat.banner;
-  if (r.fleet.present) out["fleet"] = FleetToJson(r.fleet);
   json result = json::object();
   json display = json::array();
   for (const auto& v : r.result) {
@@ -538,7 +545,6 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
   out->env = ReadEnv(j, "env", file, "", diags);
   out->config = ReadConfig(j, "config", file, "", diags);
   ReadSections(j, out);
-  if (j.contains("fleet")) out->fleet = FleetFromJson(j["fleet"]);
   ReadResult(j, file, out, diags);
   ReadTables(j, file, out, diags);
   ReadCodes(j, file, out, diags);

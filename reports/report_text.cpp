@@ -78,4 +78,12 @@ bool ShowsResultBlock(const Report& r) {
   return !r.result.empty() && r.tables.empty() && r.sections.empty();
 }
 
+bool ShowsFindingsBlock(const Report& r) {
+  if (!r.findings.empty() || r.findings_ranked) return true;
+  if (!r.tables.empty()) return false;
+  for (const auto& s : r.sections)
+    if (!s.tables.empty()) return false;
+  return true;
+}
+
 }  // namespace feedcheck

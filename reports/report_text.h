@@ -35,6 +35,10 @@ std::string ResultLabel(const ResultValue& value);
 /// Whether a report shows its Result block: not when its tables or sections already carry
 /// the same numbers (egress, plan, lint; the post-mortem), so nothing is said twice.
 bool ShowsResultBlock(const Report& report);
+/// Whether a report shows its Findings block: not for a command whose output is its tables
+/// (egress, plan, a fleet's post-mortem) and that found nothing, since it has no rules to report
+/// on; always when its findings are ranked (a post-mortem: "none" is an answer).
+bool ShowsFindingsBlock(const Report& report);
 
 /// The severities from most to least severe, for printing findings grouped by severity.
 const std::vector<Severity>& SeveritiesMostSevereFirst();

@@ -229,8 +229,7 @@ void PrintResult(const Report& r, std::ostream& out, const Painter& paint) {
 }
 
 void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
-  // A command whose output is its tables (egress, plan) has no rules to report on.
-  if (r.findings.empty() && !r.tables.empty() && !r.findings_ranked) return;
+  if (!ShowsFindingsBlock(r)) return;
   out << "\n" << paint(kBold, "Findings") << "\n";
   MeasurementCaveat caveat = CaveatOf(r.evidence.facts);
   if (r.findings.empty()) {

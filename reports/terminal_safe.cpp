@@ -72,12 +72,23 @@ Report TerminalSafeCopy(const Report& report) {
     Clean(&c.kind);
     Clean(&c.text);
   }
-  for (ReportTable& t : r.tables) {
+  auto clean_table = [](ReportTable& t) {
     Clean(&t.title);
     for (TableColumn& c : t.columns) Clean(&c.label);
     for (auto& row : t.rows)
       for (TableCell& cell : row) Clean(&cell.text);
     for (std::string& n : t.notes) Clean(&n);
+  };
+  for (ReportTable& t : r.tables) clean_table(t);
+  // Sections quote names from folders and logs (a fleet's jobs, a job's nodes).
+  for (ReportSection& s : r.sections) {
+    Clean(&s.title);
+    for (SectionLine& line : s.lines) {
+      Clean(&line.label);
+      Clean(&line.text);
+      for (std::string& d : line.details) Clean(&d);
+    }
+    for (ReportTable& t : s.tables) clean_table(t);
   }
   return r;
 }

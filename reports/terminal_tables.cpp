@@ -32,6 +32,53 @@ size_t WidestLine(const std::string& text) {
   return widest;
 }
 
+// A name shortened to `chars` keeping its start and end ("nvidia-smi-loc…small-files"): names
+// are hyphenated and cannot wrap at spaces. Only plain one-word names: others wrap.
+std::string Shortened(const std::string& name, size_t chars) {
+  if (DisplayWidth(name) <= chars || chars < 8 || name.size() != DisplayWidth(name) ||
+      name.find(' ') != std::string::npos)
+    return name;
+  const size_t head = (chars - 1) / 2, tail = chars - 1 - head;
+  return name.substr(0, head) + "…" + name.substr(name.size() - tail);
+}
+
+// The table as the terminal shows it: without its detail columns unless -v, and, when its rows
+// are wider than the terminal, its names shortened (down to kShortestName, never with -v) before
+// any other column wraps.
+constexpr size_t kShortestName = 16;
+ReportTable Shown(const ReportTable& t, const TerminalLayout& paint) {
+  ReportTable out;
+  out.title = t.title;
+  out.notes = t.notes;
+  std::vector<size_t> keep;
+  for (size_t c = 0; c < t.columns.size(); ++c)
+    if (!t.columns[c].detail || paint.verbose()) keep.push_back(c);
+  for (size_t c : keep) out.columns.push_back(t.columns[c]);
+  for (const auto& row : t.rows) {
+    std::vector<TableCell> cells;
+    for (size_t c : keep)
+      if (c < row.size()) cells.push_back(row[c]);
+    out.rows.push_back(std::move(cells));
+  }
+  std::vector<size_t> widths(out.columns.size(), 0);
+  for (size_t c = 0; c < out.columns.size(); ++c) widths[c] = DisplayWidth(out.columns[c].label);
+  for (const auto& row : out.rows)
+    for (size_t c = 0; c < row.size() && c < widths.size(); ++c)
+      widths[c] = std::max(widths[c], DisplayWidth(row[c].text));
+  size_t total = 2 + (widths.empty() ? 0 : 2 * (widths.size() - 1));
+  for (size_t w : widths) total += w;
+  // -v says everything: whole names (a table too wide for them is laid out as records).
+  for (size_t c = 0; c < out.columns.size() && total > paint.width() && !paint.verbose(); ++c) {
+    if (!out.columns[c].shortenable || widths[c] <= kShortestName) continue;
+    const size_t chars =
+        std::max(kShortestName, widths[c] - std::min(widths[c], total - paint.width()));
+    for (auto& row : out.rows)
+      if (c < row.size()) row[c].text = Shortened(row[c].text, chars);
+    total -= widths[c] - chars;
+  }
+  return out;
+}
+
 // The table as an aligned grid; "" when it does not fit the width or a row wraps too tall.
 std::string Grid(const ReportTable& t, size_t rows, const TerminalLayout& paint) {
   bool header = false;
@@ -90,8 +137,9 @@ void Records(const ReportTable& t, size_t rows, std::ostream& out, const Termina
 
 void PrintTerminalTables(const std::vector<ReportTable>& tables, std::ostream& out,
                          const TerminalLayout& paint) {
-  for (const auto& t : tables) {
-    if (t.folded && !paint.verbose()) {
+  for (const auto& whole : tables) {
+    const ReportTable t = Shown(whole, paint);
+    if (whole.folded && !paint.verbose()) {
       out << "\n"
           << paint(kSgrDim,
                    fmt::format("{}: {}; -v lists them", t.title.empty() ? "Table" : t.title,

@@ -12,11 +12,13 @@
 #include <sstream>
 
 #include "app/compare_workflow.h"
+#include "app/fleet_report.h"
 #include "app/postmortem_report.h"
 #include "app_test_support.h"
 #include "core/diagnostic_codes.h"
 #include "reports/report_json.h"
 #include "reports/reporter.h"
+#include "reports/terminal_layout.h"
 #include "reports/text_wrap.h"
 
 using namespace feedcheck;
@@ -144,7 +146,7 @@ TEST_CASE("the layout rule: the corpus folder is a fleet of its job folders", "[
 TEST_CASE("a single multi-node job is still one job's post-mortem", "[app][fleet]") {
   Outcome o = RunPostmortemCommand(Request(kCorpus + "/multinode-straggler"));
   REQUIRE(o.has_report);
-  CHECK_FALSE(o.report.fleet.present);
+  CHECK_FALSE(FleetOf(o.report).present);
   CHECK(DiagnosisOf(o.report).present);
   CHECK(DiagnosisOf(o.report).nodes.size() == 4);
   CHECK(o.report.title == "Post-mortem");
@@ -153,7 +155,7 @@ TEST_CASE("a single multi-node job is still one job's post-mortem", "[app][fleet
 TEST_CASE("the corpus as a fleet: one row per job, totals that add up", "[app][fleet]") {
   const Outcome& o = CorpusFleet();
   REQUIRE(o.has_report);
-  const FleetSummary& f = o.report.fleet;
+  const FleetSummary& f = FleetOf(o.report);
   REQUIRE(f.present);
   REQUIRE(f.jobs.size() == CorpusJobs());
   CHECK(f.diagnosed == static_cast<int>(CorpusJobs()));
@@ -217,26 +219,43 @@ TEST_CASE("the corpus as a fleet: one row per job, totals that add up", "[app][f
 
 TEST_CASE("the fleet renders in every format", "[app][fleet]") {
   const Report& r = CorpusFleet().report;
+  const FleetSummary fleet = FleetOf(r);
   const std::string term = Render(r, "term");
   std::istringstream lines(term);
   size_t widest = 0, count = 0;
   for (std::string line; std::getline(lines, line); ++count)
     widest = std::max(widest, DisplayWidth(line));
   CHECK(widest <= 100);
-  const std::string verdict = "Verdict: " + std::to_string(CorpusJobs()) + " jobs";
+  const std::string verdict = "Verdict: " + std::to_string(CorpusJobs()) + " JOBS";
   CHECK(term.find(verdict) != std::string::npos);
   CHECK(term.rfind(verdict) != term.find(verdict));  // first and last
+  CHECK(term.find("Jobs (" + std::to_string(CorpusJobs()) + ", most GPU time lost first)") !=
+        std::string::npos);
   CHECK(term.find("GPU time lost by cause") != std::string::npos);
   CHECK(term.find("Fixes, ranked") != std::string::npos);
   CHECK(term.find("stmlcorpus01") != std::string::npos);
-  CHECK(term.find("-v lists all") != std::string::npos);  // 50-odd jobs: the top ones by default
+  // One grid of the jobs, long names shortened in the middle; the fixes' prose only with -v.
+  CHECK(term.find("  Job ") != std::string::npos);
+  CHECK(term.find("…") != std::string::npos);
+  CHECK(term.find("What the fix buys") == std::string::npos);
+  CHECK(term.find("Findings") == std::string::npos);  // its tables are the answer
   const std::string all = Render(r, "term", 100, true);
-  for (const auto& j : r.fleet.jobs) CHECK(all.find(j.job.substr(0, 12)) != std::string::npos);
+  CHECK(all.find("What the fix buys") != std::string::npos);
+  for (const auto& j : fleet.jobs) CHECK(all.find(j.job.substr(0, 12)) != std::string::npos);
+  // The CLI's one screen: the tables cut, each saying how many rows -v adds.
+  ReporterOptions screen;
+  screen.line_budget = kTerminalLineBudget;
+  std::ostringstream folded;
+  MakeReporter("term", screen)->Render(r, folded);
+  CHECK(folded.str().find("more rows; -v lists them") != std::string::npos);
+  CHECK(folded.str().find("Jobs (" + std::to_string(CorpusJobs())) != std::string::npos);
 
   const std::string md = Render(r, "md");
   CHECK(md.find("## Jobs (" + std::to_string(CorpusJobs())) != std::string::npos);
   CHECK(md.find("| multinode-straggler | 4×8 |") != std::string::npos);
   CHECK(md.find("## GPU time lost by cause") != std::string::npos);
+  CHECK(md.find("| Fix | What the fix buys |") != std::string::npos);
+  CHECK(md.find("## How it was read") != std::string::npos);
 
   const std::string html = Render(r, "html");
   CHECK(html.rfind("<!doctype html>", 0) == 0);
@@ -245,14 +264,18 @@ TEST_CASE("the fleet renders in every format", "[app][fleet]") {
   CHECK(html.find("aria-label=\"GPU-hours lost by cause\"") != std::string::npos);  // the chart
   // One bar per cause, the longest full width.
   size_t bars = 0;
-  for (size_t at = html.find("class=\"ffill\""); at != std::string::npos;
-       at = html.find("class=\"ffill\"", at + 1))
+  for (size_t at = html.find("class=\"hfill\""); at != std::string::npos;
+       at = html.find("class=\"hfill\"", at + 1))
     ++bars;
-  CHECK(bars == r.fleet.causes.size());
+  CHECK(bars == fleet.causes.size());
   CHECK(html.find("width:100.0%") != std::string::npos);
-  CHECK(html.find("id=\"fs-gpu_lost_gpu_s-d\"") != std::string::npos);  // sortable columns
-  CHECK(html.find("#fs-cause-a:checked") != std::string::npos);
-  for (const auto& j : r.fleet.jobs) CHECK(html.find(">" + j.job + "<") != std::string::npos);
+  CHECK(html.find("id=\"s0-gpu_lost_gpu_s-d\"") != std::string::npos);  // sortable columns
+  CHECK(html.find("#s0-cause-a:checked") != std::string::npos);
+  CHECK(html.find("id=\"s0-fix-a\"") == std::string::npos);  // the fix's text: not sortable
+  // Each row carries its place in every sortable column's order, not sorted by the page.
+  CHECK(html.find("--r3:0;") != std::string::npos);
+  CHECK(html.find("Charts</h2>") == std::string::npos);  // no evidence chart to miss
+  for (const auto& j : fleet.jobs) CHECK(html.find(">" + j.job + "<") != std::string::npos);
 }
 
 TEST_CASE("the fleet's JSON: one result per job and the totals, read back whole", "[app][fleet]") {
@@ -275,7 +298,7 @@ TEST_CASE("the fleet's JSON: one result per job and the totals, read back whole"
   CHECK(totals["by_cause"].is_array());
   CHECK(totals["fixes"].is_array());
   CHECK(totals["accounts"].is_array());
-  CHECK(totals["gpu_lost_gpu_s"].get<double>() == Approx(r.fleet.gpu_lost_gpu_s));
+  CHECK(totals["gpu_lost_gpu_s"].get<double>() == Approx(FleetOf(r).gpu_lost_gpu_s));
   // Unknown figures are null, never -1.
   bool null_gpus = false;
   for (const auto& job : fleet["jobs"]) null_gpus = null_gpus || job["gpus"].is_null();
@@ -284,9 +307,10 @@ TEST_CASE("the fleet's JSON: one result per job and the totals, read back whole"
   Report back;
   DiagnosticList d;
   REQUIRE(ReportFromJson(j, "fleet.json", &back, &d));
-  CHECK(back.fleet.present);
-  CHECK(back.fleet.jobs.size() == CorpusJobs());
-  CHECK(back.fleet.by_gpu_lost == r.fleet.by_gpu_lost);
+  RestoreSections(&back);  // as `feedcheck report` does
+  CHECK(FleetOf(back).present);
+  CHECK(FleetOf(back).jobs.size() == CorpusJobs());
+  CHECK(FleetOf(back).by_gpu_lost == FleetOf(r).by_gpu_lost);
   CHECK(Render(back, "md") == Render(r, "md"));
 }
 
@@ -299,7 +323,7 @@ TEST_CASE("a broken job folder is reported by name and the rest of the fleet kep
   Touch(dir / "broken-job" / "system_logs" / "data_capability" / "notes.bin", "\x01\x02\x03");
   Outcome o = RunPostmortemCommand(Request(dir.string()));
   REQUIRE(o.has_report);
-  const FleetSummary& f = o.report.fleet;
+  const FleetSummary& f = FleetOf(o.report);
   REQUIRE(f.jobs.size() == 3);
   CHECK(f.diagnosed == 2);
   CHECK(f.not_diagnosed == 1);
@@ -318,7 +342,7 @@ TEST_CASE("a broken job folder is reported by name and the rest of the fleet kep
   Touch(none / "b" / "system_logs" / "y.bin", "\x01");
   Outcome empty = RunPostmortemCommand(Request(none.string()));
   CHECK(empty.status == ExitStatus::kInputError);
-  CHECK(empty.report.fleet.jobs.size() == 2);
+  CHECK(FleetOf(empty.report).jobs.size() == 2);
 }
 
 TEST_CASE("money only from the user's price, every figure an estimate", "[app][fleet]") {
@@ -329,7 +353,7 @@ TEST_CASE("money only from the user's price, every figure an estimate", "[app][f
   request.gpu_hour_price_usd = 2.5;
   request.workers = 1;
   Outcome o = RunPostmortemCommand(request);
-  const FleetSummary& f = o.report.fleet;
+  const FleetSummary& f = FleetOf(o.report);
   REQUIRE(f.present);
   CHECK(f.lost_usd == Approx(f.gpu_lost_gpu_s / 3600 * 2.5));
   for (const auto& j : f.jobs) CHECK(j.lost_usd == Approx(j.gpu_lost_gpu_s / 3600 * 2.5));
@@ -359,7 +383,7 @@ TEST_CASE("without a price given: each job at its VM size's dated public price",
   request.each.cluster.sku = "Standard_ND96asr_v4";
   request.workers = 1;
   Outcome o = RunPostmortemCommand(request);
-  const FleetSummary& f = o.report.fleet;
+  const FleetSummary& f = FleetOf(o.report);
   REQUIRE(f.priced());
   CHECK(f.gpu_hour_price_usd == Approx(27.197 / 8));
   CHECK(f.lost_usd == Approx(f.gpu_lost_gpu_s / 3600 * 27.197 / 8));
@@ -378,7 +402,7 @@ TEST_CASE("without a price given: each job at its VM size's dated public price",
   // A size without a public price: no money, and the run says why.
   request.each.cluster.sku = "Standard_ND40rs_v2";
   Outcome unpriced = RunPostmortemCommand(request);
-  CHECK_FALSE(unpriced.report.fleet.priced());
+  CHECK_FALSE(FleetOf(unpriced.report).priced());
   CHECK(HasDiagnostic(unpriced.diagnostics, codes::kNoPublicPrice,
                       "no public price known for SKU Standard_ND40rs_v2: give --gpu-hour-price"));
 
@@ -417,8 +441,8 @@ TEST_CASE("one worker or several: the same fleet", "[app][fleet]") {
   three.workers = 3;
   Outcome a = RunPostmortemCommand(one);
   Outcome b = RunPostmortemCommand(three);
-  CHECK(a.report.fleet.workers == 1);
-  CHECK(b.report.fleet.workers == 3);
+  CHECK(FleetOf(a.report).workers == 1);
+  CHECK(FleetOf(b.report).workers == 3);
   nlohmann::json ja = nlohmann::json::parse(Render(a.report, "json"))["fleet"]["jobs"];
   nlohmann::json jb = nlohmann::json::parse(Render(b.report, "json"))["fleet"]["jobs"];
   CHECK(ja == jb);
@@ -430,7 +454,7 @@ TEST_CASE("a job folder's name cannot drive the terminal or the page", "[app][fl
   const std::string evil = "x\x1b]0;owned\x07<i id=evil>";
   fs::copy(kCorpus + "/job-demo", dir / evil, fs::copy_options::recursive);
   Outcome o = RunPostmortemCommand(Request(dir.string()));
-  REQUIRE(o.report.fleet.jobs.size() == 2);
+  REQUIRE(FleetOf(o.report).jobs.size() == 2);
   const std::string term = Render(o.report, "term", 100, true);
   CHECK(term.find('\x1b') == std::string::npos);
   CHECK(term.find('\x07') == std::string::npos);

@@ -274,7 +274,8 @@ TEST_CASE("postmortem of a folder of jobs: a fleet, one row per job, every forma
   INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
   CHECK(term.code == 1);  // jobs with critical findings
   CHECK(term.out.find("feedcheck Fleet post-mortem") != std::string::npos);
-  CHECK(term.out.find(" jobs: ") != std::string::npos);
+  CHECK(term.out.find(" JOBS: ") != std::string::npos);
+  CHECK(term.out.find("Jobs (") != std::string::npos);
   CHECK(term.out.find("Nodes (") == std::string::npos);
   std::istringstream lines(term.out);
   for (std::string line; std::getline(lines, line);) {

@@ -1,4 +1,4 @@
-#include "reports/fleet_text.h"
+#include "app/fleet_text.h"
 
 #include <fmt/format.h>
 
@@ -43,11 +43,12 @@ std::string FleetWonBackText(const FleetJob& j) {
   return j.won_back_estimated ? h : "≤ " + h;
 }
 
-std::string FleetFixCountText(const FleetFixTotal& fix) {
+std::string FleetFixWonBackText(const FleetFixTotal& fix) {
+  const std::string h = FleetGpuHoursText(fix.won_back_gpu_s);
   const size_t jobs = fix.jobs.size();
-  if (fix.estimated_jobs == static_cast<int>(jobs)) return "";
-  if (fix.estimated_jobs == 0) return "at most";
-  return fmt::format("{} of the {} jobs estimated, the rest at most", fix.estimated_jobs, jobs);
+  if (fix.estimated_jobs == static_cast<int>(jobs)) return h;
+  if (fix.estimated_jobs == 0) return "≤ " + h;
+  return fmt::format("{} ({} of {} est.)", h, fix.estimated_jobs, jobs);
 }
 
 std::string FleetJobsText(size_t jobs) {

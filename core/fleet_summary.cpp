@@ -1,4 +1,4 @@
-#include "reports/fleet_summary.h"
+#include "core/fleet_summary.h"
 
 #include <algorithm>
 #include <functional>

@@ -1,10 +1,10 @@
-// The fleet's cells as every format shows them (terminal, Markdown, HTML), so a job's row reads
-// the same everywhere. Formatting only: the figures come from the FleetSummary.
+// The fleet's cells as app/fleet_report writes them into its tables, so a job's row reads the
+// same in every format. Formatting only: the figures come from the FleetSummary.
 #pragma once
 
 #include <string>
 
-#include "reports/fleet_summary.h"
+#include "core/fleet_summary.h"
 
 namespace feedcheck {
 
@@ -20,9 +20,9 @@ std::string FleetUsdText(double usd);
 std::string FleetCauseText(const FleetJob& job);
 /// "7.7 (estimate)" / "at most 7.7" / "-": GPU-hours the job's fix wins back.
 std::string FleetWonBackText(const FleetJob& job);
-/// How a fix's figure was reckoned: "" (every job estimated), "at most" (none), "2 of the 5
-/// jobs estimated, the rest at most".
-std::string FleetFixCountText(const FleetFixTotal& fix);
+/// A fix's GPU-hours won back: "12.6" (every job's figure estimated), "≤ 3.6" (none: the time
+/// lost to the cause), "8.8 (2 of 3 est.)".
+std::string FleetFixWonBackText(const FleetFixTotal& fix);
 /// "12 jobs" / "1 job".
 std::string FleetJobsText(size_t jobs);
 

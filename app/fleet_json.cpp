@@ -1,4 +1,4 @@
-#include "reports/fleet_json.h"
+#include "app/fleet_json.h"
 
 #include <algorithm>
 #include <string>
@@ -38,6 +38,8 @@ json JobToJson(const FleetJob& r) {
               {"won_back_estimated", r.won_back_estimated}}},
             {"accounts", r.accounts}};
   if (!r.problem.empty()) j["problem"] = r.problem;
+  if (!r.sku.empty()) j["sku"] = r.sku;
+  if (r.usd_per_gpu_hour >= 0) j["gpu_hour_usd"] = r.usd_per_gpu_hour;
   if (r.lost_usd >= 0) {
     j["lost_usd_estimate"] = r.lost_usd;
     j["fix"]["won_back_usd_estimate"] = Known(r.won_back_usd);
@@ -69,6 +71,8 @@ FleetJob JobFromJson(const json& j) {
   r.won_back_usd = Num(fix, "won_back_usd_estimate", -1);
   r.accounts = Texts(j, "accounts");
   r.lost_usd = Num(j, "lost_usd_estimate", -1);
+  r.sku = Text(j, "sku");
+  r.usd_per_gpu_hour = Num(j, "gpu_hour_usd", -1);
   return r;
 }
 

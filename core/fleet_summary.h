@@ -1,6 +1,7 @@
 // What a post-mortem of a folder of jobs (a fleet) concluded: one row per job, then the totals
 // (GPU time lost by cause, the fixes ranked by what they win back, the storage accounts several
-// jobs shared). Filled by app/fleet_* (which computes); reporters only print it.
+// jobs shared). Filled by app/fleet_* (which computes); app/fleet_report lays it out as the
+// generic parts of a report.
 #pragma once
 
 #include <string>

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reports/fleet_summary.h"
+#include "core/fleet_summary.h"
 
 namespace feedcheck {
 

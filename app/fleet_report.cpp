@@ -1,0 +1,241 @@
+#include "app/fleet_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <utility>
+
+#include "app/fleet_json.h"
+#include "app/fleet_text.h"
+
+namespace feedcheck::app {
+namespace {
+
+// The sections a fleet adds besides its own: laid out again from its JSON, never saved.
+constexpr const char* kNotDiagnosedSection = "fleet.not_diagnosed";
+constexpr const char* kReadSection = "fleet.read";
+
+TableCell Text(std::string text) { return {std::move(text), std::nullopt}; }
+
+// A figure's cell: the number behind it when known (< 0 is unknown).
+TableCell Number(std::string text, double value) {
+  return {std::move(text), value >= 0 ? std::optional<double>(value) : std::nullopt};
+}
+
+std::string Est(double usd) { return usd >= 0 ? FleetUsdText(usd) + " (est.)" : "-"; }
+
+// Each job's place in the order of a sortable column, by the row it is shown on.
+void SetRanks(const FleetSummary& f, ReportTable* t) {
+  t->sortable = true;
+  t->sort_ranks.assign(t->columns.size(), {});
+  for (size_t c = 0; c < t->columns.size(); ++c)
+    for (const auto& column : f.sort_columns) {
+      // The "N×GPU" column sorts by the job's GPUs.
+      const std::string& key = t->columns[c].key == "nodes_gpus" ? "gpus" : t->columns[c].key;
+      if (column.key != key) continue;
+      for (size_t job : f.by_gpu_lost)
+        t->sort_ranks[c].push_back(job < column.rank.size() ? column.rank[job] : 0);
+    }
+}
+
+ReportTable JobsTable(const FleetSummary& f) {
+  const bool priced = f.priced();
+  ReportTable t;
+  t.title = fmt::format("Jobs ({}, most GPU time lost first)", f.jobs.size());
+  t.columns = {{"job", "Job"},
+               {"nodes_gpus", "N×GPU"},
+               {"duration_s", "Ran", true},
+               {"gpu_lost_gpu_s", "Lost GPU-h", true},
+               {"cause", "Cause"},
+               {"confidence", "Confidence"},
+               {"fix", "Fix"},
+               {"fix_buys", "What the fix buys"},
+               {"won_back_gpu_s", "Won back", true}};
+  t.columns[0].shortenable = true;
+  t.columns[6].detail = true;
+  t.columns[7].detail = true;
+  if (priced) t.columns.push_back({"lost_usd", "$ lost", true});
+  for (size_t i : f.by_gpu_lost) {
+    const FleetJob& j = f.jobs[i];
+    std::vector<TableCell> row{
+        Text(j.job),
+        Number(FleetNodesGpusText(j), j.gpus),
+        Number(FleetDurationText(j.duration_s), j.duration_s),
+        Number(FleetGpuHoursText(j.gpu_lost_gpu_s),
+               j.gpu_lost_gpu_s < 0 ? -1 : j.gpu_lost_gpu_s / 3600),
+        Text(FleetCauseText(j)),
+        Text(j.confidence.empty() ? "-" : j.confidence),
+        Text(j.fix_title.empty() ? "-" : j.fix_title),
+        Text(j.fix_buys.empty() ? "-" : j.fix_buys),
+        Number(FleetWonBackText(j), j.won_back_gpu_s < 0 ? -1 : j.won_back_gpu_s / 3600)};
+    if (priced) row.push_back(Number(FleetUsdText(j.lost_usd), j.lost_usd));
+    t.rows.push_back(std::move(row));
+  }
+  t.notes.push_back(
+      "N×GPU: nodes × GPUs each. Won back: GPU-hours the fix of the cause wins back, the supply "
+      "model's estimate; ≤: the time lost to the cause, the most its fix can win back.");
+  SetRanks(f, &t);
+  return t;
+}
+
+ReportTable CausesTable(const FleetSummary& f) {
+  const bool priced = f.priced();
+  ReportTable t;
+  t.title = "GPU time lost by cause";
+  t.columns = {{"cause", "Cause"}, {"jobs", "Jobs", true}, {"gpu_hours", "GPU-hours", true}};
+  if (priced) t.columns.push_back({"lost_usd", "Lost (est.)", true});
+  for (const auto& c : f.causes) {
+    std::vector<TableCell> row{
+        Text(c.cause), Number(std::to_string(c.jobs), c.jobs),
+        Number(FleetGpuHoursText(c.gpu_lost_gpu_s), c.gpu_lost_gpu_s / 3600)};
+    if (priced) row.push_back(Number(FleetUsdText(c.lost_usd), c.lost_usd));
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+// The same figures as bars, for the formats that draw: each bar's length its GPU time.
+ReportBarChart CausesChart(const FleetSummary& f) {
+  ReportBarChart chart;
+  chart.title = "GPU-hours lost by cause";
+  chart.caption = "GPU-hours lost, summed over the jobs' GPUs.";
+  for (const auto& c : f.causes)
+    chart.bars.push_back(
+        {c.cause, c.gpu_lost_gpu_s,
+         fmt::format("{} GPU-h · {}{}", FleetGpuHoursText(c.gpu_lost_gpu_s),
+                     FleetJobsText(static_cast<size_t>(std::max(0, c.jobs))),
+                     c.lost_usd >= 0 ? fmt::format(" · {} est.", FleetUsdText(c.lost_usd)) : "")});
+  return chart;
+}
+
+ReportTable FixesTable(const FleetSummary& f) {
+  const bool priced = f.priced();
+  ReportTable t;
+  t.title = "Fixes, ranked by the GPU time they win back";
+  t.columns = {{"rank", "", true},
+               {"fix", "Fix"},
+               {"jobs", "Jobs", true},
+               {"won_back_gpu_hours", "Won back GPU-h", true}};
+  if (priced) t.columns.push_back({"won_back_usd", "Won back (est.)", true});
+  t.columns.push_back({"advice", "Advice"});
+  t.columns.back().detail = true;
+  t.columns.push_back({"job_names", "Its jobs"});
+  t.columns.back().detail = true;
+  size_t n = 0;
+  for (const auto& x : f.fixes) {
+    ++n;
+    std::vector<TableCell> row{
+        Number(fmt::format("{}.", n), static_cast<double>(n)), Text(x.title),
+        Number(std::to_string(x.jobs.size()), static_cast<double>(x.jobs.size())),
+        Number(FleetFixWonBackText(x), x.won_back_gpu_s / 3600)};
+    if (priced) row.push_back(Number(FleetUsdText(x.won_back_usd), x.won_back_usd));
+    row.push_back(Text(x.fix.empty() ? "-" : x.fix));
+    row.push_back(Text(fmt::format("{}", fmt::join(x.jobs, ", "))));
+    t.rows.push_back(std::move(row));
+  }
+  t.notes.push_back(
+      "Won back: the supply model's estimate; ≤: the time its jobs lost to the cause, the most "
+      "the fix can win back.");
+  return t;
+}
+
+ReportTable AccountsTable(const FleetSummary& f) {
+  ReportTable t;
+  t.title = "Storage accounts";
+  t.columns = {{"account", "Account"},
+               {"jobs", "Jobs", true},
+               {"throttled_jobs", "Throttled", true},
+               {"finding", "Finding"}};
+  for (const auto& a : f.accounts)
+    t.rows.push_back(
+        {Text(a.account), Number(std::to_string(a.jobs.size()), static_cast<double>(a.jobs.size())),
+         Number(std::to_string(a.throttled_jobs.size()),
+                static_cast<double>(a.throttled_jobs.size())),
+         Text(a.finding +
+              (a.lost_usd >= 0 ? fmt::format(" ({} est.)", FleetUsdText(a.lost_usd)) : ""))});
+  return t;
+}
+
+// The totals, then the chart and the tables.
+ReportSection FleetSection(const FleetSummary& f) {
+  const bool priced = f.priced();
+  ReportSection s;
+  s.key = kFleetSection;
+  s.title = "Totals";
+  s.json = FleetToJson(f).dump();
+  std::string how = f.not_diagnosed > 0
+                        ? fmt::format("{} diagnosed, {} not", f.diagnosed, f.not_diagnosed)
+                        : "all diagnosed";
+  const int without = f.diagnosed - f.with_gpu_samples;
+  if (without > 0) how += fmt::format(", {} without GPU samples", without);
+  const std::string jobs = fmt::format("{} ({})", f.jobs.size(), how);
+  s.lines.push_back({"Jobs", jobs, {}});
+  if (f.with_gpu_samples > 0) {
+    s.lines.push_back({"GPU time lost",
+                       fmt::format("{} GPU-hours{}", FleetGpuHoursText(f.gpu_lost_gpu_s),
+                                   priced ? ", " + Est(f.lost_usd) : ""),
+                       {}});
+    s.lines.push_back({"The fixes win back",
+                       fmt::format("{} GPU-hours{}", FleetGpuHoursText(f.won_back_gpu_s),
+                                   priced ? ", " + Est(f.won_back_usd) : ""),
+                       {}});
+  }
+  if (!f.causes.empty()) s.charts.push_back(CausesChart(f));
+  s.tables.push_back(JobsTable(f));
+  for (ReportTable t : {CausesTable(f), FixesTable(f), AccountsTable(f)})
+    if (!t.rows.empty()) s.tables.push_back(std::move(t));
+  return s;
+}
+
+// How the folder was read, and the money's basis: said once, after the figures.
+ReportSection ReadSection(const FleetSummary& f) {
+  ReportSection s;
+  s.key = kReadSection;
+  s.title = "How it was read";
+  SectionLine read{"Read as a fleet",
+                   fmt::format("{}; {} worker{}.", f.layout, f.workers, f.workers == 1 ? "" : "s"),
+                   {}};
+  if (!f.skipped.empty()) {
+    read.text += fmt::format(" {} subfolder{} not read as jobs.", f.skipped.size(),
+                             f.skipped.size() == 1 ? "" : "s");
+    for (const auto& skipped : f.skipped) read.details.push_back("Not a job: " + skipped);
+  }
+  s.lines.push_back(std::move(read));
+  if (!f.price_note.empty()) s.lines.push_back({"Money", f.price_note + ".", {}});
+  return s;
+}
+
+}  // namespace
+
+void PutFleet(const FleetSummary& fleet, Report* report) {
+  auto& sections = report->sections;
+  sections.erase(std::remove_if(sections.begin(), sections.end(),
+                                [](const ReportSection& s) {
+                                  return s.key == kFleetSection || s.key == kNotDiagnosedSection ||
+                                         s.key == kReadSection;
+                                }),
+                 sections.end());
+  sections.push_back(FleetSection(fleet));
+  if (fleet.not_diagnosed > 0) {
+    ReportSection s;
+    s.key = kNotDiagnosedSection;
+    s.title = fmt::format("Not diagnosed ({})", fleet.not_diagnosed);
+    for (const auto& j : fleet.jobs)
+      if (!j.diagnosed) s.lines.push_back({"", j.problem, {}});
+    sections.push_back(std::move(s));
+  }
+  sections.push_back(ReadSection(fleet));
+}
+
+FleetSummary FleetOf(const Report& report) {
+  for (const auto& s : report.sections)
+    if (s.key == kFleetSection && !s.json.empty()) {
+      nlohmann::json j = nlohmann::json::parse(s.json, nullptr, /*allow_exceptions=*/false);
+      if (j.is_object()) return FleetFromJson(j);
+    }
+  return {};
+}
+
+}  // namespace feedcheck::app
