@@ -5,14 +5,8 @@
 namespace feedcheck::diagnosis {
 namespace {
 
-std::optional<double> Number(const FactSet& facts, const std::string& key) {
-  const Fact* f = facts.Find(key);
-  return f && f->is_number() ? std::optional<double>(f->number()) : std::nullopt;
-}
-
-double Count(const FactSet& facts, const std::string& key) {
-  return Number(facts, key).value_or(0);
-}
+// A count fact, 0 when absent (FactSet::Number gives the optional).
+double Count(const FactSet& facts, const std::string& key) { return facts.Number(key).value_or(0); }
 
 }  // namespace
 
@@ -23,8 +17,8 @@ double Count(const FactSet& facts, const std::string& key) {
 bool StorageServedFast(const AccountView& a, const FactSet& facts) {
   if (!a.Cleared() || !a.egress_limit) return false;
   if (a.requests_limit && a.requests_peak && !a.RequestsFarBelowLimit()) return false;
-  auto e2e = Number(facts, "metrics.e2e_latency_ms");
-  auto server = Number(facts, "metrics.server_latency_ms");
+  auto e2e = facts.Number("metrics.e2e_latency_ms");
+  auto server = facts.Number("metrics.server_latency_ms");
   if (!e2e || !server) return false;
   return !(*e2e > 2 * *server && *e2e - *server > 20);
 }
@@ -40,10 +34,10 @@ AccountView ViewAccount(const FactSet& facts) {
   v.log_server_busy = Count(facts, "runtime.throttled.server_busy");
   v.metrics_throttled = Count(facts, "metrics.throttled_total");
   v.metrics_server_busy = Count(facts, "metrics.throttled.ServerBusyError");
-  v.egress_peak = Number(facts, "metrics.egress_gbps_peak");
-  v.egress_limit = Number(facts, "account.egress_gbps");
-  v.requests_peak = Number(facts, "metrics.requests_per_s_peak");
-  v.requests_limit = Number(facts, "account.requests_per_s");
+  v.egress_peak = facts.Number("metrics.egress_gbps_peak");
+  v.egress_limit = facts.Number("account.egress_gbps");
+  v.requests_peak = facts.Number("metrics.requests_per_s_peak");
+  v.requests_limit = facts.Number("account.requests_per_s");
   return v;
 }
 
