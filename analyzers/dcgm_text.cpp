@@ -124,6 +124,11 @@ DcgmTextParser::Result DcgmTextParser::Parse(std::string_view line, GpuSample* s
       *error = "timestamp after the value is not milliseconds";
       return Result::kMalformed;
     }
+    // Milliseconds since 1970 up to the year 5138 (1e14 ms): anything past is not a clock.
+    if (*ms < 0 || *ms > 1e14) {
+      *error = "timestamp after the value is not a time (milliseconds since 1970)";
+      return Result::kMalformed;
+    }
     sample->epoch_s = *ms / 1000;
   } else {
     sample->epoch_s = current_time_;

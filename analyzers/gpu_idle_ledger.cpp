@@ -19,12 +19,17 @@ constexpr size_t kMaxOwners = 256;
 // A gap longer than this many sampling intervals is a hole (the sampler stopped), not a
 // long sample: only one interval of it is counted.
 constexpr double kHoleFactor = 3.5;
+// Times past this (the year 5138) or before -this are not clock readings; a bucket index of
+// one would not fit in an int64 once divided by the bucket width.
+constexpr double kMaxAbsEpochS = 1e11;
 }  // namespace
 
 void GpuIdleLedger::Add(std::string_view gpu, std::string_view node, double epoch_s,
                         double util_percent, std::optional<double> duration_s,
                         std::string_view owner) {
   if (!std::isfinite(epoch_s) || !std::isfinite(util_percent)) return;
+  if (std::fabs(epoch_s) > kMaxAbsEpochS) return;
+  if (duration_s && !(std::isfinite(*duration_s) && *duration_s < kMaxAbsEpochS)) return;
   auto it = gpus_.find(gpu);
   if (it == gpus_.end()) {
     if (gpus_.size() >= kMaxGpus) return;

@@ -136,6 +136,28 @@ TEST_CASE("DCGM exporter text: GPU_UTIL lines, sentinels, comment timestamps", "
   CHECK(*a.first_sample_epoch_s() == Approx(1714557600));  // 2024-05-01T10:00:00Z
 }
 
+TEST_CASE("DCGM: a timestamp past any clock is named, and the samples around it still count",
+          "[analyzers][gpu]") {
+  // From a fuzzer: two samples 1e6 s apart near 1e21 s. The ledger's buckets stay narrow for
+  // so short a stretch, and a bucket index near 1e19 does not fit an int64.
+  const char* text =
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"n1\"} 90 1714557600000\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",Hostname=\"n1\"} 5 1000000000000000000000000\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",Hostname=\"n1\"} 5 1000000000000001000000000\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"n1\"} 5 1714557610000\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"n1\"} 5 1714557620000\n";
+  GpuUtilAnalyzer a;
+  Evidence ev = RunGpu(a, GpuFileFormat::kDcgmText, text, "dcgm.txt");
+  CHECK(a.stats().malformed == 2);
+  REQUIRE(ev.diagnostics.kept().size() >= 2);
+  CHECK(ev.diagnostics.kept()[0].location.line == 2);
+  CHECK(ev.diagnostics.kept()[1].location.line == 3);
+  CHECK(ev.diagnostics.kept()[0].message.find("not a time") != std::string::npos);
+  CHECK(Num(ev, "gpu.samples") == 3);
+  CHECK(Num(ev, "gpu.sampled_gpu_s") == Approx(30));  // the last sample covers one interval too
+  CHECK(Num(ev, "gpu.lost_gpu_s") == Approx(20));
+}
+
 TEST_CASE("DCGM on MIG: each instance's engine activity is a GPU of its own", "[analyzers][gpu]") {
   // With MIG on, dcgm-exporter has no DCGM_FI_DEV_GPU_UTIL for an instance: the graphics
   // engine's active ratio (0..1) per GPU_I_ID stands in. Without GPU_I_ID (a whole GPU that

@@ -21,6 +21,13 @@ namespace {
 // writes its stderr.txt there.
 const std::string kDir =
     std::string(FEEDCHECK_BINARY_DIR) + "/postmortem_cli_test-" + std::to_string(getpid());
+// Removed when the process ends, so runs leave no scratch folders in the build directory.
+const struct ScratchCleanup {
+  ~ScratchCleanup() {
+    std::error_code ignored;
+    std::filesystem::remove_all(kDir, ignored);
+  }
+} kScratchCleanup;
 const std::string kJob = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/job-demo";
 
 struct Run {

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -19,6 +20,13 @@ namespace {
 // One directory per process: ctest runs each TEST_CASE as its own process, two at a time.
 const std::string kDir =
     std::string(FEEDCHECK_BINARY_DIR) + "/report_cli_test." + std::to_string(getpid());
+// Removed when the process ends, so runs leave no scratch folders in the build directory.
+const struct ScratchCleanup {
+  ~ScratchCleanup() {
+    std::error_code ignored;
+    std::filesystem::remove_all(kDir, ignored);
+  }
+} kScratchCleanup;
 
 struct Run {
   int code = -1;
