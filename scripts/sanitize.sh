@@ -3,10 +3,17 @@
 # and runs the tests that need no external service (unit tests and the fault-server tests, which
 # also drive the real CLI). Any report fails the run: -fno-sanitize-recover=all, halt_on_error.
 # clang is preferred (the same build can then hold the libFuzzer targets; see scripts/fuzz.sh);
-# g++ works too. Usage: scripts/sanitize.sh [extra cmake args]
+# g++ works too. Usage: scripts/sanitize.sh [--build-only] [extra cmake args]
+# --build-only: configure and build, run nothing (.ci/run compiles the tree so at idle priority
+# while the test step's tests run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${ASAN_BUILD_DIR:-build-asan}
+build_only=false
+if [[ "${1:-}" == --build-only ]]; then
+  build_only=true
+  shift
+fi
 compiler_args=()
 if command -v clang++ >/dev/null; then
   # With clang the build also holds the libFuzzer targets (coverage on every object), so
@@ -29,6 +36,10 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DFEEDCHECK_WERROR="$werror" "${compiler_args[@]}" "$@" >/dev/null
 cmake --build "$build_dir" -j"$(nproc)"
 built=$(date +%s)
+if $build_only; then
+  echo "sanitize: build $((built - start)) s"
+  exit 0
+fi
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -10,6 +10,9 @@ bash scripts/setup.sh &
 setup=$!
 bash scripts/build.sh
 wait "$setup"
+# FEEDCHECK_TEST_READY_FILE: touched once everything is installed and built, before the tests
+# start; .ci/run waits on it to compile the sanitizer tree at idle priority meanwhile.
+[[ -n "${FEEDCHECK_TEST_READY_FILE:-}" ]] && touch "$FEEDCHECK_TEST_READY_FILE"
 # FEEDCHECK_TEST_SKIP_LABELS (a ctest -LE regex) leaves labels out: .ci/run skips `faults`
 # here because its sanitizer step runs them (docs/testing.md). Unset, every test runs.
 skip=()
