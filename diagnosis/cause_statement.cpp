@@ -66,152 +66,176 @@ double ThrottleCostGpuS(const IdlePools& pools) {
   return CoincidentGpuS(throttling, pools);
 }
 
-void StateCause(const Situation& situation, const std::vector<Finding>& findings, CauseChoice* c,
-                DiagnosisSummary* summary) {
-  DiagnosisSummary& d = *summary;
+namespace {
+
+// The idle time was on nodes that asked storage for nothing: not storage, and where.
+void StateNotStorage(const Situation& s, DiagnosisSummary* d) {
+  d->cause = "not storage";
+  JoinSources({SourceKind::kGpuSamples, SourceKind::kDataRuntimeLog}, false, &d->agreeing_sources);
+  d->confidence = "confirmed";
+  std::vector<std::string> names;
+  for (const auto& n : s.idle_nodes) names.push_back(n.node);
+  d->fix = fmt::format(
+      "Not storage: {} idled while {} data runtime read nothing (no reads in its rslex log), "
+      "the other nodes busy. Storage cannot hold back a node that asks it for nothing: look "
+      "at that node's own process (a rank that hung or waited on the others, a data loader "
+      "that never started, a failed device).",
+      fmt::join(names, ", "), names.size() == 1 ? "its" : "their");
+  d->attributed_gpu_s = s.not_storage_gpu_s;
+}
+
+// The GPUs were busy enough, or storage served them: no storage cause, and where to look.
+void StateNoneFound(const Situation& situation, const CauseChoice& c, DiagnosisSummary* d) {
   const GpuTimeLost& gpu = situation.gpu;
   const AccountView& account = situation.account;
-  const FactSet& facts = *situation.facts;
-  const IdlePools& pools = situation.pools;
-  const bool gpus_busy = situation.gpus_busy;
-  const bool probes_saw_storage = situation.probes_saw_storage;
-  const std::vector<IdleNodeReadingNothing>& idle_nodes = situation.idle_nodes;
-  const double not_storage_gpu_s = situation.not_storage_gpu_s;
-  const Finding* cause = c->cause;
-  const Finding* capacity_cause = c->capacity_cause;
-  const bool served_fast = c->served_fast;
-  const bool busy_unexplained = c->busy_unexplained;
-  const double busy_burst_gpu_s = c->busy_burst_gpu_s;
-  Bottleneck& cls = c->cls;
-  std::string& rule_id = c->rule_id;
-  std::string& rule_title = c->rule_title;
-  const bool idle_nodes_explain =
-      gpus_busy && !idle_nodes.empty() && not_storage_gpu_s >= kBusyIdleFraction * gpu.lost_gpu_s;
-  for (const auto& n : idle_nodes)
-    d.not_storage_nodes.push_back(
+  d->cause = "none found";
+  std::set<SourceKind> s = {SourceKind::kGpuSamples};
+  if (account.have_rslex && account.log_throttled == 0) s.insert(SourceKind::kDataRuntimeLog);
+  if (account.have_metrics && account.metrics_throttled == 0) s.insert(SourceKind::kStorageMetrics);
+  if (gpu.have_phases) s.insert(SourceKind::kDataRuntimeLog);
+  JoinSources(s, false, &d->agreeing_sources);
+  d->confidence = s.size() >= 2 ? "confirmed" : "likely";
+  // Where the idle time fell says where to look: after the data phase, in the mount's cached
+  // epochs, or during reads that storage served without refusing.
+  const char* when =
+      gpu.have_phases && gpu.after_data_gpu_s >= 0.5 * gpu.lost_gpu_s
+          ? "the time lost after the data phase"
+      : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
+          ? "the time lost while the mount served from its cache"
+      : c.served_fast ? "the time lost while storage served every request fast, far below "
+                        "its limits"
+      : c.busy_burst_gpu_s >= 0 ? "the time lost outside the 503 burst, while storage served "
+                                  "every request"
+                                : "the time lost while storage served every request";
+  d->fix = gpu.idle_fraction >= kBusyIdleFraction
+               ? fmt::format(
+                     "Storage is not what held the GPUs back: look at the job's own code "
+                     "(data loading workers, preprocessing, evaluation, checkpoints) for {}.",
+                     when)
+               : "Nothing to fix on the storage side.";
+  // A failed output write is not GPU time lost, but it is not nothing either: say so.
+  for (const auto& iv : situation.evidence->timeline)
+    if (iv.lane == "data-runtime" && analyzers::IContains(iv.label, "upload") &&
+        iv.status.rfind("Failure", 0) == 0) {
+      d->fix += fmt::format(
+          " The output upload failed ({}): it cost no GPU time, but the job's outputs may "
+          "not have been written; its error is in the rslex log.",
+          iv.source);
+      break;
+    }
+  if (c.busy_burst_gpu_s >= 0)
+    d->fix += fmt::format(
+        " A burst of 503 'server is busy' cost {} ({:.1f}% of the GPU time sampled): too little "
+        "to have held the job back.",
+        FormatGpuTime(c.busy_burst_gpu_s), 100 * c.busy_burst_gpu_s / gpu.sampled_gpu_s);
+}
+
+// Refused while every account figure was far below its limit: a per-blob or partition target,
+// which the account's limits say nothing about.
+void StatePartitionTarget(const Situation& s, const PartitionLimit& partition,
+                          DiagnosisSummary* d) {
+  d->cause = "blob or partition target";
+  JoinSources({SourceKind::kDataRuntimeLog, SourceKind::kStorageMetrics}, false,
+              &d->agreeing_sources);
+  d->confidence = partition.confirmed ? "confirmed" : "likely";
+  d->fix = fmt::format(
+      "Storage refused requests while {}: no account limit was near, so the target hit was a "
+      "single blob's or partition's (a blob serves up to 500 requests/s; see {}). Spread the "
+      "reads over more blobs (shard one large file, or give each reader its own shards), keep "
+      "AZUREML_DATASET_HTTP_RETRY_COUNT at its default; more accounts or a raised account "
+      "limit would not help.",
+      partition.figures, kBlobTargetsSource);
+  d->attributed_gpu_s = s.gpu.known ? ThrottleCostGpuS(s.pools) : -1;
+}
+
+// Refused, and nothing says which limit: what would tell.
+void StateThrottledLimitUnknown(const Situation& s, DiagnosisSummary* d) {
+  d->cause = "throttled, limit unknown";
+  d->confidence = "inconclusive";
+  d->settle_with = !s.account.have_metrics ? kMetricsCommand
+                   : s.account.egress_limit
+                       ? "StorageBlobLogs for the job's window (status, ServerLatencyMs and Uri "
+                         "per request): which blobs were refused"
+                       : "StorageBlobLogs for the job's window (status, ServerLatencyMs per "
+                         "request) or the account's limits (--region / --account-egress-gbps)";
+  d->fix =
+      "Keep AZUREML_DATASET_HTTP_RETRY_COUNT at its default; compare the account's egress "
+      "and transactions with its limits to see which one was hit.";
+  d->attributed_gpu_s = s.gpu.known ? ThrottleCostGpuS(s.pools) : -1;
+}
+
+// An observed finding is the cause: its class, the sources that agree on it, its fix.
+void StateObservedCause(const Situation& s, const std::vector<Finding>& findings, CauseChoice* c,
+                        DiagnosisSummary* d) {
+  const Finding& cause = *c->cause;
+  const Bottleneck cls = c->cls = cause.bottleneck;
+  c->rule_id = cause.rule_id;
+  c->rule_title = cause.title;
+  d->cause = std::string(BottleneckName(cls));
+  std::set<SourceKind> sources;
+  for (const auto& f : findings)
+    if (!f.secondary && f.bottleneck == cls && f.basis == FindingBasis::kObserved)
+      for (SourceKind k : CauseSources(f, s.probes_saw_storage)) sources.insert(k);
+  // A bare 503 ServerBusy says the account throttled, not which limit: it agrees with an
+  // account limit that another source names.
+  if ((IsAccountLimit(cls) || cls == Bottleneck::kAccountIngress) && s.account.log_server_busy > 0)
+    sources.insert(SourceKind::kDataRuntimeLog);
+  if (IsAccountLimit(cls) && s.account.metrics_server_busy > 0)
+    sources.insert(SourceKind::kStorageMetrics);
+  const bool cleared = !IsAccountLimit(cls) && s.account.Cleared();
+  JoinSources(sources, cleared, &d->agreeing_sources);
+  d->confidence = d->agreeing_sources.size() >= 2 ? "confirmed" : "likely";
+  d->fix = cause.message;
+  d->attributed_gpu_s = cause.impact_gpu_s;
+}
+
+// Only a capacity finding (what the storage could deliver, not what the job saw): a suspect,
+// and what would settle it.
+void StateCapacitySuspect(const Situation& s, CauseChoice* c, DiagnosisSummary* d) {
+  const Finding& suspect = *c->capacity_cause;
+  c->cls = suspect.bottleneck;
+  c->rule_id = suspect.rule_id;
+  c->rule_title = suspect.title;
+  d->cause = std::string(BottleneckName(c->cls));
+  d->confidence = "inconclusive";
+  d->settle_with = SettleWith(s.gpu, s.account, *s.facts, c->cls);
+  d->fix = suspect.message;
+}
+
+void StateInconclusive(const Situation& s, DiagnosisSummary* d) {
+  d->cause = "inconclusive";
+  d->confidence = "inconclusive";
+  d->settle_with = SettleWith(s.gpu, s.account, *s.facts, Bottleneck::kNone);
+  d->fix = s.gpu.known ? "No finding explains the GPU time lost; the file below would tell more."
+                       : "Without GPU samples feedcheck cannot tell whether storage cost GPU time.";
+}
+
+}  // namespace
+
+void StateCause(const Situation& situation, const std::vector<Finding>& findings, CauseChoice* c,
+                DiagnosisSummary* summary) {
+  const GpuTimeLost& gpu = situation.gpu;
+  for (const auto& n : situation.idle_nodes)
+    summary->not_storage_nodes.push_back(
         fmt::format("{}: GPUs {:.0f}% busy, {} lost, while its data runtime read nothing", n.node,
                     n.util_mean_percent, FormatGpuTime(n.lost_gpu_s)));
-  const PartitionLimit partition = PartitionTargetHit(facts);
-  if (idle_nodes_explain) {
-    // The idle time was on nodes that asked storage for nothing: not storage, and where.
-    d.cause = "not storage";
-    JoinSources({SourceKind::kGpuSamples, SourceKind::kDataRuntimeLog}, false, &d.agreeing_sources);
-    d.confidence = "confirmed";
-    std::vector<std::string> names;
-    for (const auto& n : idle_nodes) names.push_back(n.node);
-    d.fix = fmt::format(
-        "Not storage: {} idled while {} data runtime read nothing (no reads in its rslex log), "
-        "the other nodes busy. Storage cannot hold back a node that asks it for nothing: look "
-        "at that node's own process (a rank that hung or waited on the others, a data loader "
-        "that never started, a failed device).",
-        fmt::join(names, ", "), names.size() == 1 ? "its" : "their");
-    d.attributed_gpu_s = not_storage_gpu_s;
-  } else if (gpus_busy) {
-    d.cause = "none found";
-    std::set<SourceKind> s = {SourceKind::kGpuSamples};
-    if (account.have_rslex && account.log_throttled == 0) s.insert(SourceKind::kDataRuntimeLog);
-    if (account.have_metrics && account.metrics_throttled == 0)
-      s.insert(SourceKind::kStorageMetrics);
-    if (gpu.have_phases) s.insert(SourceKind::kDataRuntimeLog);
-    JoinSources(s, false, &d.agreeing_sources);
-    d.confidence = s.size() >= 2 ? "confirmed" : "likely";
-    // Where the idle time fell says where to look: after the data phase, in the mount's cached
-    // epochs, or during reads that storage served without refusing.
-    const char* when =
-        gpu.have_phases && gpu.after_data_gpu_s >= 0.5 * gpu.lost_gpu_s
-            ? "the time lost after the data phase"
-        : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
-            ? "the time lost while the mount served from its cache"
-        : served_fast ? "the time lost while storage served every request fast, far below "
-                        "its limits"
-        : busy_burst_gpu_s >= 0 ? "the time lost outside the 503 burst, while storage served every "
-                                  "request"
-                                : "the time lost while storage served every request";
-    d.fix = gpu.idle_fraction >= kBusyIdleFraction
-                ? fmt::format(
-                      "Storage is not what held the GPUs back: look at the job's own code "
-                      "(data loading workers, preprocessing, evaluation, checkpoints) for "
-                      "{}.",
-                      when)
-                : "Nothing to fix on the storage side.";
-    // A failed output write is not GPU time lost, but it is not nothing either: say so.
-    for (const auto& iv : situation.evidence->timeline)
-      if (iv.lane == "data-runtime" && analyzers::IContains(iv.label, "upload") &&
-          iv.status.rfind("Failure", 0) == 0) {
-        d.fix += fmt::format(
-            " The output upload failed ({}): it cost no GPU time, but the job's outputs may "
-            "not have been written; its error is in the rslex log.",
-            iv.source);
-        break;
-      }
-    if (busy_burst_gpu_s >= 0)
-      d.fix += fmt::format(
-          " A burst of 503 'server is busy' cost {} ({:.1f}% of the GPU time sampled): too little "
-          "to have held the job back.",
-          FormatGpuTime(busy_burst_gpu_s), 100 * busy_burst_gpu_s / gpu.sampled_gpu_s);
-  } else if (busy_unexplained && partition.applies) {
-    // Refused while every account figure was far below its limit: a per-blob or partition
-    // target, which the account's limits say nothing about.
-    d.cause = "blob or partition target";
-    JoinSources({SourceKind::kDataRuntimeLog, SourceKind::kStorageMetrics}, false,
-                &d.agreeing_sources);
-    d.confidence = partition.confirmed ? "confirmed" : "likely";
-    d.fix = fmt::format(
-        "Storage refused requests while {}: no account limit was near, so the target hit was a "
-        "single blob's or partition's (a blob serves up to 500 requests/s; see {}). Spread the "
-        "reads over more blobs (shard one large file, or give each reader its own shards), keep "
-        "AZUREML_DATASET_HTTP_RETRY_COUNT at its default; more accounts or a raised account "
-        "limit would not help.",
-        partition.figures, kBlobTargetsSource);
-    d.attributed_gpu_s = gpu.known ? ThrottleCostGpuS(pools) : -1;
-  } else if (busy_unexplained) {
-    d.cause = "throttled, limit unknown";
-    d.confidence = "inconclusive";
-    d.settle_with = !account.have_metrics ? kMetricsCommand
-                    : account.egress_limit
-                        ? "StorageBlobLogs for the job's window (status, ServerLatencyMs and Uri "
-                          "per request): which blobs were refused"
-                        : "StorageBlobLogs for the job's window (status, ServerLatencyMs per "
-                          "request) or the account's limits (--region / --account-egress-gbps)";
-    d.fix =
-        "Keep AZUREML_DATASET_HTTP_RETRY_COUNT at its default; compare the account's egress "
-        "and transactions with its limits to see which one was hit.";
-    d.attributed_gpu_s = gpu.known ? ThrottleCostGpuS(pools) : -1;
-  } else if (cause) {
-    cls = cause->bottleneck;
-    rule_id = cause->rule_id;
-    rule_title = cause->title;
-    d.cause = std::string(BottleneckName(cls));
-    std::set<SourceKind> sources;
-    for (const auto& f : findings)
-      if (!f.secondary && f.bottleneck == cls && f.basis == FindingBasis::kObserved)
-        for (SourceKind s : CauseSources(f, probes_saw_storage)) sources.insert(s);
-    // A bare 503 ServerBusy says the account throttled, not which limit: it agrees with an
-    // account limit that another source names.
-    if ((IsAccountLimit(cls) || cls == Bottleneck::kAccountIngress) && account.log_server_busy > 0)
-      sources.insert(SourceKind::kDataRuntimeLog);
-    if (IsAccountLimit(cls) && account.metrics_server_busy > 0)
-      sources.insert(SourceKind::kStorageMetrics);
-    bool cleared = !IsAccountLimit(cls) && account.Cleared();
-    JoinSources(sources, cleared, &d.agreeing_sources);
-    d.confidence = d.agreeing_sources.size() >= 2 ? "confirmed" : "likely";
-    d.fix = cause->message;
-    d.attributed_gpu_s = cause->impact_gpu_s;
-  } else if (capacity_cause) {
-    cls = capacity_cause->bottleneck;
-    rule_id = capacity_cause->rule_id;
-    rule_title = capacity_cause->title;
-    d.cause = std::string(BottleneckName(cls));
-    d.confidence = "inconclusive";
-    d.settle_with = SettleWith(gpu, account, facts, cls);
-    d.fix = capacity_cause->message;
-  } else {
-    d.cause = "inconclusive";
-    d.confidence = "inconclusive";
-    d.settle_with = SettleWith(gpu, account, facts, Bottleneck::kNone);
-    d.fix = gpu.known ? "No finding explains the GPU time lost; the file below would tell more."
-                      : "Without GPU samples feedcheck cannot tell whether storage cost GPU time.";
-  }
+  const bool idle_nodes_explain = situation.gpus_busy && !situation.idle_nodes.empty() &&
+                                  situation.not_storage_gpu_s >= kBusyIdleFraction * gpu.lost_gpu_s;
+  const PartitionLimit partition = PartitionTargetHit(*situation.facts);
+  if (idle_nodes_explain)
+    StateNotStorage(situation, summary);
+  else if (situation.gpus_busy)
+    StateNoneFound(situation, *c, summary);
+  else if (c->busy_unexplained && partition.applies)
+    StatePartitionTarget(situation, partition, summary);
+  else if (c->busy_unexplained)
+    StateThrottledLimitUnknown(situation, summary);
+  else if (c->cause)
+    StateObservedCause(situation, findings, c, summary);
+  else if (c->capacity_cause)
+    StateCapacitySuspect(situation, c, summary);
+  else
+    StateInconclusive(situation, summary);
 }
 
 }  // namespace feedcheck::diagnosis

@@ -11,14 +11,7 @@ namespace feedcheck::diagnosis {
 
 namespace {
 
-std::optional<double> Number(const FactSet& facts, const std::string& key) {
-  const Fact* f = facts.Find(key);
-  return f && f->is_number() ? std::optional<double>(f->number()) : std::nullopt;
-}
-
-double Count(const FactSet& facts, const std::string& key) {
-  return Number(facts, key).value_or(0);
-}
+double Count(const FactSet& facts, const std::string& key) { return facts.Number(key).value_or(0); }
 
 // A blob serves up to 500 requests/s (the targets page); 400 in one logged second is near it.
 constexpr double kNearBlobTargetPerS = 400;
@@ -38,10 +31,10 @@ PartitionLimit PartitionTargetHit(const FactSet& facts) {
       Count(facts, "runtime.throttled.ingress") > 0 ||
       Count(facts, "runtime.throttled.requests") > 0)
     return out;
-  auto egress = Number(facts, "metrics.egress_gbps_peak");
-  auto egress_limit = Number(facts, "account.egress_gbps");
-  auto requests = Number(facts, "metrics.requests_per_s_peak");
-  auto requests_limit = Number(facts, "account.requests_per_s");
+  auto egress = facts.Number("metrics.egress_gbps_peak");
+  auto egress_limit = facts.Number("account.egress_gbps");
+  auto requests = facts.Number("metrics.requests_per_s_peak");
+  auto requests_limit = facts.Number("account.requests_per_s");
   if (!egress || !egress_limit || !requests || !requests_limit || *egress_limit <= 0 ||
       *requests_limit <= 0)
     return out;

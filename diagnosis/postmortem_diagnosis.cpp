@@ -26,11 +26,6 @@ namespace feedcheck::diagnosis {
 
 namespace {
 
-std::optional<double> Number(const FactSet& facts, const std::string& key) {
-  const Fact* f = facts.Find(key);
-  return f && f->is_number() ? std::optional<double>(f->number()) : std::nullopt;
-}
-
 std::string RecommendedMode(const Finding& f) {
   for (const auto& c : f.config)
     if (c.kind == rules::kInputModeFragment) return c.text;
@@ -111,7 +106,7 @@ Situation Assess(const Evidence& evidence, std::vector<NodeRow>* nodes, std::vec
   const GpuTimeLost& gpu = s.gpu;
   // Nodes whose GPUs idled while they read nothing: their idle time is no storage cause's.
   AddGpuNodeRows(facts, nodes);
-  const double busy_percent = Number(facts, "gpu.busy_threshold_percent").value_or(10) * 2;
+  const double busy_percent = facts.Number("gpu.busy_threshold_percent").value_or(10) * 2;
   s.idle_nodes = NodesIdleReadingNothing(*nodes, busy_percent);
   for (const auto& n : s.idle_nodes) s.not_storage_gpu_s += n.lost_gpu_s;
   s.pools = PoolsOf(gpu, facts, s.idle_nodes);
