@@ -72,6 +72,7 @@ ReportTable JobsTable(const FleetSummary& f) {
         Number(FleetWonBackText(j), j.won_back_gpu_s < 0 ? -1 : j.won_back_gpu_s / 3600)};
     if (priced) row.push_back(Number(FleetUsdText(j.lost_usd), j.lost_usd));
     t.rows.push_back(std::move(row));
+    t.row_levels.push_back(VerdictLevelFromName(j.verdict_level).value_or(VerdictLevel::kUnknown));
   }
   t.notes.push_back(
       "N×GPU: nodes × GPUs each. Won back: GPU-hours the fix of the cause wins back, the supply "

@@ -104,8 +104,10 @@ std::string TableHtml(const ReportTable& t) {
     for (const auto& c : t.columns) out += fmt::format("<th>{}</th>", E(c.label));
     out += "</tr>\n";
   }
-  for (const auto& row : t.rows) {
-    out += "<tr>";
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const auto& row = t.rows[r];
+    const std::string level = RowLevelClass(t, r);
+    out += level.empty() ? "<tr>" : fmt::format("<tr class=\"{}\">", level.substr(1));
     for (size_t c = 0; c < row.size(); ++c) {
       const bool numeric = c < t.columns.size() && t.columns[c].numeric;
       out += fmt::format("<td{}>{}</td>", numeric ? " class=\"value\"" : "", E(row[c].text));

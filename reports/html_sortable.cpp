@@ -18,7 +18,18 @@ grid-template-columns:var(--cols)}
 .shead{order:-1000000;font-weight:600;color:#334155;border-bottom:2px solid #94a3b8}
 .shead label{cursor:pointer;color:#94a3b8;padding:0 2px}
 .srow .num{text-align:right;font-variant-numeric:tabular-nums}
+.srow.lv-bad{border-left:4px solid #dc2626}.srow.lv-warning{border-left:4px solid #d97706}
+.srow.lv-good{border-left:4px solid #16a34a}.srow.lv-unknown{border-left:4px solid #94a3b8}
 )css";
+
+}  // namespace
+
+std::string RowLevelClass(const ReportTable& t, size_t row) {
+  if (row >= t.row_levels.size()) return "";
+  return " lv-" + std::string(VerdictLevelName(t.row_levels[row]));
+}
+
+namespace {
 
 bool Sortable(const ReportTable& t, size_t column) {
   return column < t.sort_ranks.size() && t.sort_ranks[column].size() == t.rows.size() &&
@@ -95,7 +106,7 @@ std::string SortableTableHtml(const ReportTable& t, size_t index) {
     std::string ranks;
     for (size_t c = 0; c < t.columns.size(); ++c)
       if (Sortable(t, c)) ranks += fmt::format("--r{}:{};", c, t.sort_ranks[c][r]);
-    out += fmt::format("<div class=\"srow\" style=\"{}\">", ranks);
+    out += fmt::format("<div class=\"srow{}\" style=\"{}\">", RowLevelClass(t, r), ranks);
     for (size_t c = 0; c < t.rows[r].size(); ++c) {
       const bool numeric = c < t.columns.size() && t.columns[c].numeric;
       out +=

@@ -19,6 +19,10 @@ std::vector<const ReportTable*> SortableTables(const Report& report);
 /// "" when there is none.
 std::string SortableTablesCss(const std::vector<const ReportTable*>& tables);
 
+/// " lv-bad" (the level's name) when `row` of `table` has a standing (ReportTable::row_levels),
+/// "" when not: the class both layouts of a table add to a row, for its coloured left edge.
+std::string RowLevelClass(const ReportTable& table, size_t row);
+
 /// The `index`-th sortable table of the page: its radio pairs, header, rows and notes.
 std::string SortableTableHtml(const ReportTable& table, size_t index);
 

@@ -38,6 +38,10 @@ th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:#64748b;fo
 td.value{font-weight:600;white-space:nowrap}
 td.src{color:#64748b;font-size:12.5px}
 tr.group td{background:#f1f5f9;font-weight:700;color:#334155}
+tr.lv-bad td:first-child{border-left:4px solid #dc2626}
+tr.lv-warning td:first-child{border-left:4px solid #d97706}
+tr.lv-good td:first-child{border-left:4px solid #16a34a}
+tr.lv-unknown td:first-child{border-left:4px solid #94a3b8}
 .source{color:#64748b;font-size:12.5px;margin-top:8px}
 pre.env{background:#0f172a;color:#e2e8f0;border-radius:10px;padding:14px 16px;overflow:auto;
 margin:8px 0}

@@ -63,6 +63,9 @@ struct ReportTable {
   /// empty for a column not sortable. Set by the command, so no reporter sorts.
   bool sortable = false;
   std::vector<std::vector<int>> sort_ranks;
+  /// Each row's standing (a fleet job's verdict), which HTML marks with a coloured left edge;
+  /// empty for a table whose rows have none. Set by the command, like the ranks.
+  std::vector<VerdictLevel> row_levels;
 };
 
 /// One bar of a ReportBarChart: what it stands for, its length (one unit for every bar of the

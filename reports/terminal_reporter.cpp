@@ -403,9 +403,17 @@ std::string Closing(const Report& r, const Painter& paint, size_t body_lines, bo
     std::string first = r.verdict_detail.substr(0, r.verdict_detail.find('\n'));
     if (DisplayWidth(first) <= paint.width()) PrintWrapped(out, first, "", paint, kBold);
   }
-  if (pointer && !paint.verbose())
-    PrintWrapped(out, "-v: every finding, fact and rule; -f html -o report.html: the charts", "  ",
-                 paint, kDim);
+  if (pointer && !paint.verbose()) {
+    // Only a report with something the HTML draws (series, a timeline, a finding's gauge, a
+    // section's bars) points at the charts: fetch's and plan's, say, have none.
+    bool drawable = !r.evidence.series.empty() || !r.evidence.timeline.empty();
+    for (const auto& f : r.findings) drawable = drawable || (f.gauge && !f.secondary);
+    for (const auto& s : r.sections) drawable = drawable || !s.charts.empty();
+    PrintWrapped(out,
+                 drawable ? "-v: every finding, fact and rule; -f html -o report.html: the charts"
+                          : "-v: every finding, fact and rule",
+                 "  ", paint, kDim);
+  }
   return out.str();
 }
 

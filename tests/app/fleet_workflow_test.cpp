@@ -276,6 +276,20 @@ TEST_CASE("the fleet renders in every format", "[app][fleet]") {
   CHECK(html.find("--r3:0;") != std::string::npos);
   CHECK(html.find("Charts</h2>") == std::string::npos);  // no evidence chart to miss
   for (const auto& j : fleet.jobs) CHECK(html.find(">" + j.job + "<") != std::string::npos);
+  // Each job's row is edged in its verdict's colour: as many edged rows as jobs, each level's
+  // count the jobs of that level.
+  size_t edged = 0;
+  for (const char* level : {"good", "warning", "bad", "unknown"}) {
+    const std::string row = std::string("class=\"srow lv-") + level + "\"";
+    size_t rows = 0, jobs = 0;
+    for (size_t at = html.find(row); at != std::string::npos; at = html.find(row, at + 1)) ++rows;
+    for (const auto& j : fleet.jobs)
+      jobs += (j.verdict_level.empty() ? "unknown" : j.verdict_level) == level;
+    CHECK(rows == jobs);
+    edged += rows;
+  }
+  CHECK(edged == fleet.jobs.size());
+  CHECK(html.find(".srow.lv-bad{border-left:4px solid") != std::string::npos);
 }
 
 TEST_CASE("the fleet's JSON: one result per job and the totals, read back whole", "[app][fleet]") {

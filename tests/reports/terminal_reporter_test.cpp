@@ -58,6 +58,35 @@ TEST_CASE("terminal report without colour has no escape codes", "[reports][termi
   CHECK(text.find("-v: every finding, fact and rule") != std::string::npos);
 }
 
+TEST_CASE("terminal report points at the HTML charts only when there is one to draw",
+          "[reports][terminal]") {
+  const std::string pointer = "-f html -o report.html: the charts";
+  Report r = testing::MakeSampleReport(5);
+  auto render = [](const Report& report) {
+    std::ostringstream out;
+    TerminalReporter(false, false).Render(report, out);
+    return out.str();
+  };
+  CHECK(render(r).find(pointer) != std::string::npos);  // series and a timeline
+  r.evidence.series.clear();
+  r.evidence.timeline.clear();
+  for (auto& f : r.findings) f.gauge.reset();
+  const std::string none = render(r);
+  CHECK(none.find(pointer) == std::string::npos);
+  CHECK(none.find("-v: every finding, fact and rule") != std::string::npos);
+  REQUIRE(!r.findings.empty());
+  r.findings[0].gauge = FindingGauge{119.6, 120, Unit::kGbps};
+  CHECK(render(r).find(pointer) != std::string::npos);  // a finding's gauge
+  r.findings[0].secondary = true;
+  CHECK(render(r).find(pointer) == std::string::npos);  // a secondary one draws none
+  r.findings[0].gauge.reset();
+  ReportSection bars;
+  bars.title = "By cause";
+  bars.charts.push_back({"GPU-hours lost by cause", "", {{"egress", 2, "2 GPU-h"}}});
+  r.sections.push_back(bars);
+  CHECK(render(r).find(pointer) != std::string::npos);
+}
+
 TEST_CASE("terminal report -v lists every fact with its value and source", "[reports][terminal]") {
   std::string text = Render(false, /*verbose=*/true);
   CHECK(text.find("metrics.egress_gbps_peak") != std::string::npos);
