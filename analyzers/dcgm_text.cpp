@@ -124,8 +124,8 @@ DcgmTextParser::Result DcgmTextParser::Parse(std::string_view line, GpuSample* s
       *error = "timestamp after the value is not milliseconds";
       return Result::kMalformed;
     }
-    // Milliseconds since 1970 up to the year 5138 (1e14 ms): anything past is not a clock.
-    if (*ms < 0 || *ms > 1e14) {
+    // Milliseconds since 1970, before the year 10000 (what the other formats' dates can say).
+    if (*ms < 0 || *ms >= kEndOfYear9999EpochS * 1000) {
       *error = "timestamp after the value is not a time (milliseconds since 1970)";
       return Result::kMalformed;
     }

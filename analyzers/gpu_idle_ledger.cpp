@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzers/text_util.h"
+#include "analyzers/timestamp.h"
 
 namespace feedcheck::analyzers {
 
@@ -19,9 +20,9 @@ constexpr size_t kMaxOwners = 256;
 // A gap longer than this many sampling intervals is a hole (the sampler stopped), not a
 // long sample: only one interval of it is counted.
 constexpr double kHoleFactor = 3.5;
-// Times past this (the year 5138) or before -this are not clock readings; a bucket index of
-// one would not fit in an int64 once divided by the bucket width.
-constexpr double kMaxAbsEpochS = 1e11;
+// Times past the year 9999 (or as far before 1970) are not clock readings; far enough out, a
+// bucket index would not fit in an int64 once divided by the bucket width.
+constexpr double kMaxAbsEpochS = kEndOfYear9999EpochS;
 }  // namespace
 
 void GpuIdleLedger::Add(std::string_view gpu, std::string_view node, double epoch_s,

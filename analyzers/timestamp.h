@@ -9,6 +9,10 @@
 
 namespace feedcheck::analyzers {
 
+/// 10000-01-01T00:00:00Z in epoch seconds: past every time the parsers below can read (4-digit
+/// years). A time beyond it (an epoch-milliseconds field, say) is not a clock reading.
+inline constexpr double kEndOfYear9999EpochS = 253402300800.0;
+
 /// The date, hour and minute of the last timestamp read ("2023-05-18T14:08"): a log's lines
 /// share them for a minute at a time, and so skip their checks and the calendar arithmetic.
 struct TimestampCache {

@@ -156,6 +156,15 @@ TEST_CASE("DCGM: a timestamp past any clock is named, and the samples around it 
   CHECK(Num(ev, "gpu.samples") == 3);
   CHECK(Num(ev, "gpu.sampled_gpu_s") == Approx(30));  // the last sample covers one interval too
   CHECK(Num(ev, "gpu.lost_gpu_s") == Approx(20));
+  // The last seconds of the year 9999 are still a time (the dates of other formats reach it).
+  const char* late =
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"n1\"} 90 253402300780000\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"n1\"} 90 253402300790000\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"n1\"} 5 253402300800000\n";
+  GpuUtilAnalyzer b;
+  Evidence last = RunGpu(b, GpuFileFormat::kDcgmText, late, "late.txt");
+  CHECK(b.stats().malformed == 1);  // 10000-01-01T00:00:00Z
+  CHECK(Num(last, "gpu.sampled_gpu_s") == Approx(20));
 }
 
 TEST_CASE("DCGM on MIG: each instance's engine activity is a GPU of its own", "[analyzers][gpu]") {
