@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "core/units.h"
 #include "reports/text_table.h"
 
@@ -23,13 +25,13 @@ std::string FleetDurationText(double seconds) {
 std::string FleetGpuHoursText(double gpu_s) {
   if (gpu_s < 0) return "-";
   const double h = gpu_s / 3600;
-  if (h >= 1000) return Grouped(static_cast<double>(static_cast<long long>(h + 0.5)));
+  if (h >= 1000) return Grouped(std::round(h));  // no cast: a crafted result may hold 1e300
   return fmt::format("{:.1f}", h);
 }
 
 std::string FleetUsdText(double usd) {
   if (usd < 0) return "-";
-  if (usd >= 1000) return "$" + Grouped(static_cast<double>(static_cast<long long>(usd + 0.5)));
+  if (usd >= 1000) return "$" + Grouped(std::round(usd));
   return fmt::format("${:.2f}", usd);
 }
 

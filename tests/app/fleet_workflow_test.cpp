@@ -13,6 +13,7 @@
 
 #include "app/compare_workflow.h"
 #include "app/fleet_report.h"
+#include "app/fleet_text.h"
 #include "app/postmortem_report.h"
 #include "app_test_support.h"
 #include "core/diagnostic_codes.h"
@@ -442,6 +443,20 @@ TEST_CASE("a fleet refuses one job's files and a negative price", "[app][fleet]"
   FleetRequest p = Request(kCorpus + "/job-demo");
   p.gpu_hour_price_usd = -3;
   CHECK(RunPostmortemCommand(p).status == ExitStatus::kUsage);
+}
+
+TEST_CASE("fleet cells: hours and dollars of any size, read from any result file",
+          "[app][fleet]") {
+  // A saved fleet result is read back by `report` and `compare`: its numbers are the file's.
+  CHECK(FleetGpuHoursText(3600 * 1234.4) == "1,234");
+  CHECK(FleetGpuHoursText(3600 * 12.34) == "12.3");
+  CHECK(FleetGpuHoursText(-1) == "-");
+  CHECK(FleetUsdText(1234.5) == "$1,235");
+  CHECK(FleetUsdText(12.345) == "$12.35");
+  // Far past what a long long holds: written out, no conversion of an out-of-range double.
+  CHECK_FALSE(FleetGpuHoursText(1e300).empty());
+  CHECK_FALSE(FleetUsdText(1e300).empty());
+  CHECK(FleetUsdText(1e300).rfind("$", 0) == 0);
 }
 
 TEST_CASE("one worker or several: the same fleet", "[app][fleet]") {
