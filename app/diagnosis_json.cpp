@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/whole_number.h"
 #include "reports/json_fields.h"
 
 namespace feedcheck {
@@ -72,7 +73,7 @@ DiagnosisSummary DiagnosisFromJson(const json& j) {
   d.attributed_gpu_s = Num(j, "attributed_gpu_s", -1);
   const json& g = Object(j, "gpu");
   d.gpu.known = Flag(g, "known");
-  d.gpu.gpus = static_cast<int>(Num(g, "gpus", 0));
+  d.gpu.gpus = Int(g, "gpus", 0);
   d.gpu.lost_gpu_s = Num(g, "lost_gpu_s", 0);
   d.gpu.sampled_gpu_s = Num(g, "sampled_gpu_s", 0);
   d.gpu.idle_s = Num(g, "idle_s", 0);

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/whole_number.h"
+
 namespace feedcheck {
 
 LatencyHistogram::LatencyHistogram() : chunks_(kChunkCount) {}
@@ -192,7 +194,8 @@ std::optional<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json&
   };
   auto mn = number("min"), mx = number("max"), sum = number("sum");
   if (!mn || !mx || !sum || *mn < 0 || *mx < 0) return fail("histogram: min/max/sum missing");
-  auto h = FromCounts(counts, static_cast<uint64_t>(*mn), static_cast<uint64_t>(*mx), *sum);
+  auto h = FromCounts(counts, WholeNumberClamped<uint64_t>(*mn, 0),
+                      WholeNumberClamped<uint64_t>(*mx, 0), *sum);
   if (!h) return fail("histogram: min is larger than max");
   return h;
 }

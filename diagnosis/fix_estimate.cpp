@@ -11,6 +11,7 @@
 #include "core/plural.h"
 #include "core/supply_model.h"
 #include "core/units.h"
+#include "core/whole_number.h"
 #include "diagnosis/gpu_time_summary.h"
 
 namespace feedcheck::diagnosis {
@@ -89,7 +90,9 @@ FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLos
   int sampled_nodes = 0;
   for (const auto& [key, fact] : facts)
     if (key.rfind("gpu.node_gpus.", 0) == 0) ++sampled_nodes;
-  int nodes = static_cast<int>(Number(facts, "node.count").value_or(std::max(1, sampled_nodes)));
+  const int counted_nodes = std::max(1, sampled_nodes);
+  const int nodes =
+      WholeNumber<int>(Number(facts, "node.count").value_or(counted_nodes)).value_or(counted_nodes);
   double nic = Number(facts, "node.nic_gbps").value_or(0);
   double limit = Number(facts, "account.egress_gbps").value_or(0);
   switch (cause) {

@@ -8,6 +8,7 @@
 
 #include "core/gpu_time_text.h"
 #include "core/units.h"
+#include "core/whole_number.h"
 
 namespace feedcheck::diagnosis {
 
@@ -30,7 +31,7 @@ GpuTimeLost SummarizeGpuTime(const FactSet& facts) {
   const Fact* lost = facts.Find("gpu.lost_gpu_s");
   if (!lost || !lost->is_number()) return g;
   g.known = true;
-  g.gpus = static_cast<int>(Number(facts, "gpu.count", 1));
+  g.gpus = WholeNumber<int>(Number(facts, "gpu.count", 1)).value_or(1);
   g.lost_gpu_s = lost->number();
   g.sampled_gpu_s = Number(facts, "gpu.sampled_gpu_s");
   g.idle_s = Number(facts, "gpu.idle_s");

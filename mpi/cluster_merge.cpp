@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/whole_number.h"
+
 namespace feedcheck {
 namespace {
 
@@ -106,7 +108,13 @@ json RankReport::ToJson() const {
 std::optional<RankReport> RankReport::FromJson(const json& j, std::string* error) {
   try {
     RankReport r;
-    r.rank = j.at("rank").get<int>();
+    // A rank is read as a double first: nlohmann's get<int>() of 1e300 would be undefined.
+    auto rank = WholeNumber<int>(j.at("rank").get<double>());
+    if (!rank) {
+      if (error) *error = "rank is not a whole number that fits an int";
+      return std::nullopt;
+    }
+    r.rank = *rank;
     r.host = j.at("host").get<std::string>();
     r.active = j.at("active").get<bool>();
     r.status = j.at("status").get<std::string>();

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/whole_number.h"
+
 namespace feedcheck::json_fields {
 
 using nlohmann::json;
@@ -16,9 +18,11 @@ inline double Num(const json& j, const char* key, double fallback) {
   return it != j.end() && it->is_number() ? it->get<double>() : fallback;
 }
 
+/// A whole number that fits an int (2.5 reads as 2); 1e300 or a string gives the fallback.
 inline int Int(const json& j, const char* key, int fallback) {
   auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<int>() : fallback;
+  if (it == j.end() || !it->is_number()) return fallback;
+  return WholeNumber<int>(it->get<double>()).value_or(fallback);
 }
 
 inline std::string Text(const json& j, const char* key) {

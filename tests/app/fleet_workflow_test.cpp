@@ -445,8 +445,7 @@ TEST_CASE("a fleet refuses one job's files and a negative price", "[app][fleet]"
   CHECK(RunPostmortemCommand(p).status == ExitStatus::kUsage);
 }
 
-TEST_CASE("fleet cells: hours and dollars of any size, read from any result file",
-          "[app][fleet]") {
+TEST_CASE("fleet cells: hours and dollars of any size, read from any result file", "[app][fleet]") {
   // A saved fleet result is read back by `report` and `compare`: its numbers are the file's.
   CHECK(FleetGpuHoursText(3600 * 1234.4) == "1,234");
   CHECK(FleetGpuHoursText(3600 * 12.34) == "12.3");
