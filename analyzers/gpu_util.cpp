@@ -17,6 +17,8 @@ constexpr size_t kMaxGpuSeries = 16;
 }  // namespace
 
 void PercentHistogram::Add(double percent) {
+  // std::clamp passes NaN through, and lround(NaN) is no bin: a NaN is not a sample.
+  if (std::isnan(percent)) return;
   double p = std::clamp(percent, 0.0, 100.0);
   ++bins_[static_cast<size_t>(std::lround(p * 2))];
   ++count_;

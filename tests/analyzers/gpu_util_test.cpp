@@ -1,6 +1,7 @@
 #include "analyzers/gpu_util.h"
 
 #include <catch2/catch.hpp>
+#include <limits>
 
 #include "test_util.h"
 
@@ -165,6 +166,19 @@ TEST_CASE("DCGM: a timestamp past any clock is named, and the samples around it 
   Evidence last = RunGpu(b, GpuFileFormat::kDcgmText, late, "late.txt");
   CHECK(b.stats().malformed == 1);  // 10000-01-01T00:00:00Z
   CHECK(Num(last, "gpu.sampled_gpu_s") == Approx(20));
+}
+
+TEST_CASE("the percent histogram: bins of half a percent, ends clamped, NaN no sample",
+          "[analyzers][gpu]") {
+  PercentHistogram h;
+  h.Add(50.25);
+  h.Add(-3);   // clamped to 0
+  h.Add(250);  // clamped to 100
+  h.Add(std::numeric_limits<double>::quiet_NaN());
+  CHECK(h.count() == 3);
+  CHECK(h.CountBelow(1) == 1);
+  CHECK(h.CountBelow(100) == 2);
+  CHECK(h.mean() == Approx((50.25 + 0 + 100) / 3));
 }
 
 TEST_CASE("DCGM on MIG: each instance's engine activity is a GPU of its own", "[analyzers][gpu]") {
