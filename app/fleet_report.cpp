@@ -9,6 +9,7 @@
 
 #include "app/fleet_json.h"
 #include "app/fleet_text.h"
+#include "reports/report_json.h"
 
 namespace feedcheck::app {
 namespace {
@@ -231,12 +232,7 @@ void PutFleet(const FleetSummary& fleet, Report* report) {
 }
 
 FleetSummary FleetOf(const Report& report) {
-  for (const auto& s : report.sections)
-    if (s.key == kFleetSection && !s.json.empty()) {
-      nlohmann::json j = nlohmann::json::parse(s.json, nullptr, /*allow_exceptions=*/false);
-      if (j.is_object()) return FleetFromJson(j);
-    }
-  return {};
+  return FleetFromJson(SectionJson(report, kFleetSection));  // {} when not an object
 }
 
 }  // namespace feedcheck::app

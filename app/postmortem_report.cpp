@@ -9,6 +9,7 @@
 #include "app/fleet_report.h"
 #include "core/gpu_time_text.h"
 #include "core/units.h"
+#include "reports/report_json.h"
 
 namespace feedcheck::app {
 namespace {
@@ -90,12 +91,7 @@ void PutDiagnosis(const DiagnosisSummary& d, Report* report) {
 }
 
 DiagnosisSummary DiagnosisOf(const Report& report) {
-  for (const auto& s : report.sections)
-    if (s.key == kDiagnosisSection && !s.json.empty()) {
-      nlohmann::json j = nlohmann::json::parse(s.json, nullptr, /*allow_exceptions=*/false);
-      if (j.is_object()) return DiagnosisFromJson(j);
-    }
-  return {};
+  return DiagnosisFromJson(SectionJson(report, kDiagnosisSection));  // {} when not an object
 }
 
 void RestoreSections(Report* report) {

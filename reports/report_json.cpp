@@ -557,6 +557,15 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
   return true;
 }
 
+json SectionJson(const Report& report, std::string_view key) {
+  for (const auto& s : report.sections)
+    if (s.key == key && !s.json.empty()) {
+      json j = json::parse(s.json, nullptr, /*allow_exceptions=*/false);
+      if (j.is_object()) return j;
+    }
+  return nullptr;
+}
+
 bool LoadReportFile(const std::string& path, Report* out, DiagnosticList* diags) {
   std::optional<json> j = ReadJsonFile(path, codes::kReportUnreadable, diags);
   return j && ReportFromJson(*j, path, out, diags);

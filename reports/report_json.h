@@ -4,6 +4,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <string_view>
 
 #include "core/diagnostic.h"
 #include "reports/report.h"
@@ -19,6 +20,10 @@ nlohmann::json ReportToJson(const Report& report);
 /// the rest is kept; returns false only when the document is neither a report nor evidence.
 bool ReportFromJson(const nlohmann::json& json, const std::string& file, Report* out,
                     DiagnosticList* diagnostics);
+
+/// The JSON of `report`'s section `key` (ReportSection::json), parsed: a null value when the
+/// report has no such section or its text is not a JSON object.
+nlohmann::json SectionJson(const Report& report, std::string_view key);
 
 /// Reads a RESULT.json file; false (with a diagnostic naming the file, and the line and column
 /// for syntax errors) when it cannot be opened, is not JSON, or is not a report.
