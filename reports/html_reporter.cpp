@@ -258,15 +258,9 @@ std::string ChartsSection(const HtmlCharts& charts) {
          "</section>\n";
 }
 
-bool SectionCharts(const Report& r) {
-  for (const auto& s : r.sections)
-    if (!s.charts.empty()) return true;
-  return false;
-}
-
 // The CSS of what only some pages have: bar charts in a section, sortable tables.
 std::string ExtraCss(const Report& r, const std::vector<const ReportTable*>& sortable) {
-  return (SectionCharts(r) ? std::string(kBarChartCss) : std::string()) +
+  return (HasSectionCharts(r) ? std::string(kBarChartCss) : std::string()) +
          SortableTablesCss(sortable);
 }
 
@@ -283,7 +277,7 @@ void HtmlReporter::Render(const Report& r, std::ostream& out) const {
       << (charts.figures > 0 ? ChartsSection(charts) : "") << Tables(r, sortable)
       << Findings(r)
       // A page whose sections draw their own charts (a fleet's) has no evidence series to miss.
-      << Settings(r) << (charts.figures > 0 || SectionCharts(r) ? "" : ChartsSection(charts))
+      << Settings(r) << (charts.figures > 0 || HasSectionCharts(r) ? "" : ChartsSection(charts))
       << Facts(r) << Skipped(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
 }
 

@@ -86,4 +86,18 @@ bool ShowsFindingsBlock(const Report& r) {
   return true;
 }
 
+bool HasSectionCharts(const Report& r) {
+  for (const auto& s : r.sections)
+    if (!s.charts.empty()) return true;
+  return false;
+}
+
+bool HasDrawableParts(const Report& r) {
+  if (!r.evidence.series.empty() || !r.evidence.timeline.empty() || HasSectionCharts(r))
+    return true;
+  for (const auto& f : r.findings)
+    if (f.gauge && !f.secondary) return true;
+  return false;
+}
+
 }  // namespace feedcheck

@@ -39,6 +39,11 @@ bool ShowsResultBlock(const Report& report);
 /// (egress, plan, a fleet's post-mortem) and that found nothing, since it has no rules to report
 /// on; always when its findings are ranked (a post-mortem: "none" is an answer).
 bool ShowsFindingsBlock(const Report& report);
+/// Whether a section draws a bar chart of the command's own figures (a fleet's).
+bool HasSectionCharts(const Report& report);
+/// Whether the HTML page has anything to draw: a series, a timeline, a finding's gauge (not a
+/// secondary one's) or a section's bars. The terminal points at the charts only then.
+bool HasDrawableParts(const Report& report);
 
 /// The severities from most to least severe, for printing findings grouped by severity.
 const std::vector<Severity>& SeveritiesMostSevereFirst();

@@ -404,14 +404,11 @@ std::string Closing(const Report& r, const Painter& paint, size_t body_lines, bo
     if (DisplayWidth(first) <= paint.width()) PrintWrapped(out, first, "", paint, kBold);
   }
   if (pointer && !paint.verbose()) {
-    // Only a report with something the HTML draws (series, a timeline, a finding's gauge, a
-    // section's bars) points at the charts: fetch's and plan's, say, have none.
-    bool drawable = !r.evidence.series.empty() || !r.evidence.timeline.empty();
-    for (const auto& f : r.findings) drawable = drawable || (f.gauge && !f.secondary);
-    for (const auto& s : r.sections) drawable = drawable || !s.charts.empty();
+    // fetch's and plan's reports, say, draw nothing: no pointer at charts there.
     PrintWrapped(out,
-                 drawable ? "-v: every finding, fact and rule; -f html -o report.html: the charts"
-                          : "-v: every finding, fact and rule",
+                 HasDrawableParts(r)
+                     ? "-v: every finding, fact and rule; -f html -o report.html: the charts"
+                     : "-v: every finding, fact and rule",
                  "  ", paint, kDim);
   }
   return out.str();
