@@ -113,6 +113,8 @@ void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const
                   "requests/s",
                   Unit::kPerSecond,
                   {}};
+  Series ingress{
+      "metrics.ingress_gbps", "account ingress", "time", Unit::kSeconds, "Gbit/s", Unit::kGbps, {}};
   Series throttled{"metrics.throttled_per_s",
                    "throttled transactions",
                    "time",
@@ -142,7 +144,11 @@ void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const
       sized_bytes += b.egress_bytes;
       sized_requests += b.tx_success > 0 ? b.tx_success : b.tx_total - b.throttled;
     }
-    if (b.has_ingress) ingress_peak = std::max(ingress_peak, b.ingress_bytes * 8 / interval / 1e9);
+    if (b.has_ingress) {
+      double gbps = b.ingress_bytes * 8 / interval / 1e9;
+      ingress.points.push_back({t, gbps});
+      ingress_peak = std::max(ingress_peak, gbps);
+    }
     if (b.has_tx) {
       double rps = b.tx_total / interval;
       requests.points.push_back({t, rps});
@@ -175,8 +181,10 @@ void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const
   if (sized_requests >= 1 && sized_bytes > 0)
     set(NumberFact("metrics.bytes_per_request", sized_bytes / sized_requests, Unit::kBytes,
                    at("Egress / successful Transactions")));
-  if (ingress_peak >= 0)
+  if (ingress_peak >= 0) {
     set(NumberFact("metrics.ingress_gbps_peak", ingress_peak, Unit::kGbps, at("Ingress")));
+    out->series.push_back(std::move(ingress));
+  }
   if (req_peak >= 0) {
     set(NumberFact("metrics.requests_per_s_peak", req_peak, Unit::kPerSecond,
                    at(fmt::format("Transactions at {}", IsoUtc(req_peak_t)))));

@@ -1,5 +1,6 @@
 #include "app/diagnosis_json.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/whole_number.h"
@@ -48,18 +49,47 @@ json DiagnosisToJson(const DiagnosisSummary& d) {
                      {"lost_after_data_gpu_s", n.lost_after_data_gpu_s},
                      {"lost_unknown_gpu_s", n.lost_unknown_gpu_s},
                      {"straggler", n.straggler}});
-  return {{"cause", d.cause},
-          {"confidence", d.confidence},
-          {"agreeing_sources", d.agreeing_sources},
-          {"settle_with", d.settle_with},
-          {"fix", d.fix},
-          {"attributed_gpu_s", d.attributed_gpu_s},
-          {"gpu", gpu},
-          {"estimate", estimate},
-          {"nodes", nodes},
-          {"straggler", d.straggler},
-          {"not_storage_nodes", d.not_storage_nodes}};
+  json out = {{"cause", d.cause},
+              {"confidence", d.confidence},
+              {"agreeing_sources", d.agreeing_sources},
+              {"settle_with", d.settle_with},
+              {"fix", d.fix},
+              {"attributed_gpu_s", d.attributed_gpu_s},
+              {"gpu", gpu},
+              {"estimate", estimate},
+              {"nodes", nodes},
+              {"straggler", d.straggler},
+              {"not_storage_nodes", d.not_storage_nodes}};
+  if (d.ledger.present) {
+    auto shares = [](const std::vector<LedgerShare>& v) {
+      json o = json::object();
+      for (const auto& s : v) o[s.state] = s.gpu_s;
+      return o;
+    };
+    json nodes_ledger = json::object();
+    for (const auto& [node, v] : d.ledger.nodes) nodes_ledger[node] = shares(v);
+    out["ledger"] = {{"cause_state", d.ledger.cause_state},
+                     {"lost_gpu_s", d.ledger.lost_gpu_s},
+                     {"states", shares(d.ledger.states)},
+                     {"nodes", nodes_ledger}};
+  }
+  return out;
 }
+
+namespace {
+
+// A saved ledger's states, largest first as the diagnosis wrote them.
+std::vector<LedgerShare> SharesFromJson(const json& o) {
+  std::vector<LedgerShare> out;
+  if (!o.is_object()) return out;
+  for (const auto& [key, value] : o.items())
+    if (value.is_number()) out.push_back({key, value.get<double>()});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const LedgerShare& a, const LedgerShare& b) { return a.gpu_s > b.gpu_s; });
+  return out;
+}
+
+}  // namespace
 
 DiagnosisSummary DiagnosisFromJson(const json& j) {
   DiagnosisSummary d;
@@ -115,6 +145,14 @@ DiagnosisSummary DiagnosisFromJson(const json& j) {
   }
   d.straggler = Text(j, "straggler");
   d.not_storage_nodes = Texts(j, "not_storage_nodes");
+  if (auto it = j.find("ledger"); it != j.end() && it->is_object()) {
+    d.ledger.present = true;
+    d.ledger.cause_state = Text(*it, "cause_state");
+    d.ledger.lost_gpu_s = Num(*it, "lost_gpu_s", 0);
+    d.ledger.states = SharesFromJson(Object(*it, "states"));
+    const json& nodes = Object(*it, "nodes");
+    for (const auto& [node, v] : nodes.items()) d.ledger.nodes.push_back({node, SharesFromJson(v)});
+  }
   return d;
 }
 

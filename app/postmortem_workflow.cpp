@@ -228,7 +228,8 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
   // A job folder with one subfolder per node: the node table, from the same read.
   diagnosis::Postmortem postmortem;
   postmortem.evidence = std::move(report.evidence);
-  diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), &postmortem);
+  diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), analysis.nodes,
+                                 &postmortem);
   const DiagnosisSummary diagnosed = postmortem.diagnosis;
   PutPostmortem(std::move(postmortem), &report);
   AddSmallFilesReadCostTable(kb, &report);

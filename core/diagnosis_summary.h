@@ -54,6 +54,22 @@ struct NodeRow {
   bool straggler = false;
 };
 
+/// One state of the idle ledger: its stable key ("account_egress"), its name and GPU-seconds.
+struct LedgerShare {
+  std::string state;
+  double gpu_s = 0;
+};
+
+/// The idle ledger as reports keep it: every idle GPU-second in one state, per job and per node.
+struct LedgerSummary {
+  bool present = false;
+  std::string cause_state;          ///< the key of the verdict's state
+  double lost_gpu_s = 0;            ///< the sum of `states`
+  std::vector<LedgerShare> states;  ///< states holding time, largest first
+  /// Per node (multi-node jobs read per node): the node and its states, largest first.
+  std::vector<std::pair<std::string, std::vector<LedgerShare>>> nodes;
+};
+
 struct DiagnosisSummary {
   bool present = false;    ///< a post-mortem filled it
   std::string cause;       ///< "account egress", "none found", "inconclusive", ...
@@ -68,6 +84,7 @@ struct DiagnosisSummary {
   std::string straggler;  ///< the slow node's name and why, "" when none stands out
   /// Nodes whose GPUs idled while they read nothing: "node-3: GPUs 0% busy, read nothing".
   std::vector<std::string> not_storage_nodes;
+  LedgerSummary ledger;  ///< every idle GPU-second by state: what every figure above is read from
 };
 
 }  // namespace feedcheck

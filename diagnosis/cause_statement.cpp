@@ -239,3 +239,120 @@ void StateCause(const Situation& situation, const std::vector<Finding>& findings
 }
 
 }  // namespace feedcheck::diagnosis
+
+namespace feedcheck::diagnosis {
+namespace {
+
+// The finding that states a storage cause: the describing observed finding of that state, the
+// most severe first.
+const Finding* FindingOfState(const std::vector<Finding>& findings, IdleState state,
+                              FindingBasis basis) {
+  const Finding* best = nullptr;
+  for (const auto& f : findings) {
+    if (f.secondary || f.severity == Severity::kInfo || f.basis != basis) continue;
+    if (StateOfBottleneck(f.bottleneck) != state) continue;
+    if (!best || f.severity > best->severity ||
+        (f.severity == best->severity && f.impact_gpu_s > best->impact_gpu_s))
+      best = &f;
+  }
+  return best;
+}
+
+// A state no rule states (the node's NIC, the job's own writes, distance): said from the ledger
+// and the figures that placed it.
+void StateFromLedgerOnly(const Situation& s, IdleState state, DiagnosisSummary* d) {
+  const FactSet& facts = *s.facts;
+  d->cause = std::string(IdleStateName(state));
+  std::set<SourceKind> sources = {SourceKind::kGpuSamples};
+  if (s.gpu.have_phases || s.account.have_rslex) sources.insert(SourceKind::kDataRuntimeLog);
+  if (s.account.have_metrics) sources.insert(SourceKind::kStorageMetrics);
+  JoinSources(sources, false, &d->agreeing_sources);
+  d->confidence = sources.size() >= 3   ? "confirmed"
+                  : sources.size() == 2 ? "likely"
+                                        : "inconclusive";
+  const double nic = facts.Number("node.nic_gbps").value_or(0);
+  switch (state) {
+    case IdleState::kNodeNic:
+      d->fix = fmt::format(
+          "Each node read at its NIC's rate ({} Gbit/s) while the account stayed below its "
+          "limits: the node's network was the limit, not storage's. A VM size with a faster NIC, "
+          "or the same data spread over more nodes, reads faster; more threads, another input "
+          "mode or more storage accounts would not.",
+          FormatNumber(nic));
+      break;
+    case IdleState::kWrites:
+      d->fix = fmt::format(
+          "The GPUs idled while the job wrote to storage (the account's Ingress peaked at {} "
+          "Gbit/s in those minutes): checkpoints written through an output hold training until "
+          "they are stored. Write them less often, or to the node's local disk first and upload "
+          "in the background; keep them off the input's account if it is near its limits.",
+          FormatNumber(facts.Number("metrics.ingress_gbps_peak").value_or(0)));
+      break;
+    case IdleState::kLatency: {
+      auto e2e = facts.Number("metrics.e2e_latency_ms");
+      auto server = facts.Number("metrics.server_latency_ms");
+      d->fix = fmt::format(
+          "Requests spent {} end to end against {} in the service: the time went on the way "
+          "between the nodes and the account (another region, or a congested path), not in "
+          "storage. Keep the data in the compute's region (copy it there with azcopy), or keep "
+          "more requests in flight so the latency overlaps.",
+          e2e ? fmt::format("{} ms", FormatNumber(*e2e)) : std::string("far longer"),
+          server ? fmt::format("{} ms", FormatNumber(*server)) : std::string("far less"));
+      break;
+    }
+    default:
+      d->fix = fmt::format("The ledger charges the GPU time lost to {}.", IdleStateName(state));
+  }
+}
+
+}  // namespace
+
+void StateLedgerCause(const Situation& s, const std::vector<Finding>& findings,
+                      const IdleLedger& ledger, IdleState cause, CauseChoice* c,
+                      DiagnosisSummary* d) {
+  for (const auto& n : s.idle_nodes)
+    d->not_storage_nodes.push_back(
+        fmt::format("{}: GPUs {:.0f}% busy, {} lost, while its data runtime read nothing", n.node,
+                    n.util_mean_percent, FormatGpuTime(n.lost_gpu_s)));
+  switch (cause) {
+    case IdleState::kNotStorageNode:
+      StateNotStorage(s, d);
+      return;
+    case IdleState::kNotStorage:
+    case IdleState::kOwnCode:
+      StateNoneFound(s, *c, d);
+      return;
+    case IdleState::kBlobTarget:
+    case IdleState::kThrottledUnknown: {
+      c->busy_unexplained = true;
+      const PartitionLimit partition = PartitionTargetHit(*s.facts);
+      if (cause == IdleState::kBlobTarget && partition.applies)
+        StatePartitionTarget(s, partition, d);
+      else
+        StateThrottledLimitUnknown(s, d);
+      return;
+    }
+    case IdleState::kUnknown:
+      c->capacity_cause = nullptr;
+      for (const auto& f : findings)
+        if (!f.secondary && f.severity != Severity::kInfo && f.bottleneck != Bottleneck::kNone &&
+            (!c->capacity_cause || f.severity > c->capacity_cause->severity))
+          c->capacity_cause = &f;
+      if (c->capacity_cause)
+        StateCapacitySuspect(s, c, d);
+      else
+        StateInconclusive(s, d);
+      return;
+    default:
+      break;
+  }
+  (void)ledger;
+  if (const Finding* f = FindingOfState(findings, cause, FindingBasis::kObserved)) {
+    c->cause = f;
+    StateObservedCause(s, findings, c, d);
+  } else {
+    StateFromLedgerOnly(s, cause, d);
+  }
+}
+
+}  // namespace feedcheck::diagnosis

@@ -18,6 +18,9 @@
 #include "diagnosis/evidence_sources.h"
 #include "diagnosis/fix_estimate.h"
 #include "diagnosis/gpu_time_summary.h"
+#include "diagnosis/idle_ledger.h"
+#include "diagnosis/ledger_judgement.h"
+#include "diagnosis/ledger_text.h"
 #include "diagnosis/partition_limit.h"
 #include "diagnosis/postmortem_phases.h"
 #include "rules/advice.h"
@@ -32,30 +35,17 @@ std::string RecommendedMode(const Finding& f) {
   return "";
 }
 
-// Throttling: the account refused requests at known times.
-bool IsThrottleClass(Bottleneck b) { return IsAccountLimit(b) || b == Bottleneck::kAccountIngress; }
-
-// The idle GPU time the finding's symptom coincided with (cause_shares.h).
-double ImpactOf(const Finding& f, const GpuTimeLost& gpu, const IdlePools& pools) {
-  if (!gpu.known || f.bottleneck == Bottleneck::kNone) return -1;
-  return CoincidentGpuS(f, pools);
-}
-
 std::string ImpactText(const Finding& f, const GpuTimeLost& gpu) {
   if (f.impact_gpu_s < 0) return "";
-  // A brief throttling burst did cost its own time; the note says how much.
+  // Storage that cost too little to matter did cost its own time; the note says how much.
   if (f.secondary && f.secondary_note.rfind("cost ", 0) == 0) return f.secondary_note;
   if (f.secondary) return fmt::format("0 GPU time in this job ({})", f.secondary_note);
-  // Its symptom was present, but the idle time it coincided with is already the cause's.
+  // Its state's idle time is held by an earlier finding of the same state.
   if (f.impact_gpu_s <= 0)
-    return "none of its own: the idle time it coincided with is charged to the cause";
-  if (f.bottleneck == Bottleneck::kAccessFailure)
-    return fmt::format("{}, all the GPU time lost: the job failed on access",
-                       FormatGpuTime(f.impact_gpu_s));
-  const char* when = !gpu.have_phases                          ? "while GPUs were idle"
-                     : f.bottleneck == Bottleneck::kAccessMode ? "while the download ran"
-                                                               : "while data loaded";
-  return fmt::format("{} {}", FormatGpuTime(f.impact_gpu_s), when);
+    return "none of its own: the idle time of its kind is charged to the finding above";
+  if (gpu.lost_gpu_s <= 0) return FormatGpuTime(f.impact_gpu_s);
+  return fmt::format("{} ({} of the GPU time lost)", FormatGpuTime(f.impact_gpu_s),
+                     SharePercent(f.impact_gpu_s / gpu.lost_gpu_s));
 }
 
 void MarkSecondary(Finding* f, std::string note) {
@@ -103,150 +93,91 @@ Situation Assess(const Evidence& evidence, std::vector<NodeRow>* nodes, std::vec
   s.gpu = SummarizeGpuTime(facts);
   s.account = ViewAccount(facts);
   s.probes_saw_storage = !CaveatOf(facts).any();
-  const GpuTimeLost& gpu = s.gpu;
   // Nodes whose GPUs idled while they read nothing: their idle time is no storage cause's.
   AddGpuNodeRows(facts, nodes);
   const double busy_percent = facts.Number("gpu.busy_threshold_percent").value_or(10) * 2;
   s.idle_nodes = NodesIdleReadingNothing(*nodes, busy_percent);
   for (const auto& n : s.idle_nodes) s.not_storage_gpu_s += n.lost_gpu_s;
-  s.pools = PoolsOf(gpu, facts, s.idle_nodes);
-  const IdlePools& pools = s.pools;
-  double data_lost =
-      gpu.have_phases || !gpu.known
-          ? pools.download_gpu_s + pools.mount_throttled_gpu_s + pools.mount_other_gpu_s
-          : pools.unknown_gpu_s;
+  s.pools = PoolsOf(s.gpu, facts, s.idle_nodes);
   // Refusals that did not coincide with the activity that failed did not end the job (two 404s
   // on optional files at the start, an upload that timed out an hour later).
   if (std::string why = AccessRefusalsMissFailure(evidence); !why.empty())
     for (auto& f : findings)
       if (f.bottleneck == Bottleneck::kAccessFailure) MarkSecondary(&f, why);
-  // Storage refused the job outright: whatever the GPUs did, the job failed on access.
-  const bool access_failed = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
-    return f.bottleneck == Bottleneck::kAccessFailure && f.severity != Severity::kInfo &&
-           !f.secondary;
-  });
-  s.gpus_busy =
-      !access_failed && gpu.known && gpu.sampled_gpu_s > 0 &&
-      (gpu.idle_fraction < kBusyIdleFraction || data_lost < kBusyIdleFraction * gpu.sampled_gpu_s);
   return s;
 }
 
-// What each finding cost, and which ones do not describe this job.
-void CostFindings(const Situation& s, std::vector<Finding>* all) {
-  std::vector<Finding>& findings = *all;
-  const GpuTimeLost& gpu = s.gpu;
-  const AccountView& account = s.account;
-  const IdlePools& pools = s.pools;
-  const bool gpus_busy = s.gpus_busy;
-  const std::vector<IdleNodeReadingNothing>& idle_nodes = s.idle_nodes;
-  for (auto& f : findings) {
-    f.impact_gpu_s = ImpactOf(f, gpu, pools);
+// The state of the observed finding whose class caps the others: the cause when no GPU samples
+// were read to weigh them by.
+std::optional<IdleState> CappingObservedState(const std::vector<Finding>& findings) {
+  const Finding* best = nullptr;
+  for (const auto& f : findings)
+    if (!f.secondary && f.severity != Severity::kInfo && f.basis == FindingBasis::kObserved &&
+        f.bottleneck != Bottleneck::kNone &&
+        (!best || BottleneckRank(f.bottleneck) < BottleneckRank(best->bottleneck)))
+      best = &f;
+  return best ? StateOfBottleneck(best->bottleneck) : std::nullopt;
+}
+
+// Findings that do not describe this job: capacity arithmetic its observations contradict.
+void MarkContradicted(const Situation& s, std::vector<Finding>* all) {
+  for (auto& f : *all) {
     if (f.bottleneck == Bottleneck::kNone) continue;
-    if (std::string why = Contradiction(f, account); !why.empty())
+    if (std::string why = Contradiction(f, s.account); !why.empty())
       MarkSecondary(&f, "would have limited a larger run; not this one: " + why);
-    else if (gpus_busy && f.bottleneck != Bottleneck::kAccessFailure && !idle_nodes.empty())
-      MarkSecondary(&f, fmt::format("did not cost GPU time in this job: the idle time was on {}, "
-                                    "which read nothing",
-                                    idle_nodes.front().node));
-    else if (gpus_busy && f.bottleneck != Bottleneck::kAccessFailure)
-      MarkSecondary(&f, f.basis == FindingBasis::kCapacity
-                            ? "would have limited a larger run; the GPUs were busy in this one"
-                            : "did not cost GPU time in this job: the GPUs were busy");
-    else if (f.impact_gpu_s == 0 && f.basis == FindingBasis::kObserved && gpu.lost_gpu_s > 0)
-      MarkSecondary(&f, "its symptom coincided with no idle GPU time");
   }
 }
 
-// The cause: the observed finding that cost the most GPU time; among equals, the class that
-// caps the others. Throttling too brief to matter, storage that served the job fast and 503s
-// no named limit explains are settled here too.
-CauseChoice ChooseCause(Situation* s, std::vector<Finding>* all) {
+// Each finding costs its state's share of the ledger: the first finding of a state (the cause's
+// own first) holds it, the others of that state had none of their own. A finding whose state
+// holds nothing did not describe this job; storage that cost too little to matter held no job
+// back.
+void CostFromLedger(const Situation& s, const IdleLedger& ledger, IdleState cause,
+                    std::vector<Finding>* all) {
   std::vector<Finding>& findings = *all;
-  const GpuTimeLost& gpu = s->gpu;
-  const AccountView& account = s->account;
-  const FactSet& facts = *s->facts;
-  const IdlePools& pools = s->pools;
-  bool& gpus_busy = s->gpus_busy;
-  auto better = [](const Finding* a, const Finding* b) {
-    if (a->impact_gpu_s != b->impact_gpu_s) return a->impact_gpu_s > b->impact_gpu_s;
-    if (a->bottleneck != b->bottleneck)
-      return BottleneckRank(a->bottleneck) < BottleneckRank(b->bottleneck);
-    return a->severity > b->severity;
-  };
-  auto pick = [&](const Finding** cause, const Finding** capacity_cause) {
-    *cause = *capacity_cause = nullptr;
-    for (const auto& f : findings) {
-      if (f.secondary || f.bottleneck == Bottleneck::kNone || f.severity == Severity::kInfo)
-        continue;
-      const Finding*& slot = f.basis == FindingBasis::kObserved ? *cause : *capacity_cause;
-      if (!slot || better(&f, slot)) slot = &f;
+  const bool storage_cause = IsStorageState(cause);
+  std::set<IdleState> held;
+  // The cause's finding first, so it holds its state's share.
+  std::vector<Finding*> order;
+  for (auto& f : findings)
+    if (StateOfBottleneck(f.bottleneck) == cause && !f.secondary &&
+        f.basis == FindingBasis::kObserved)
+      order.push_back(&f);
+  for (auto& f : findings)
+    if (std::find(order.begin(), order.end(), &f) == order.end()) order.push_back(&f);
+  for (Finding* f : order) {
+    auto state = StateOfBottleneck(f->bottleneck);
+    if (!state || !s.gpu.known) {
+      f->impact_gpu_s = -1;
+      continue;
     }
-  };
-  const Finding* cause = nullptr;
-  const Finding* capacity_cause = nullptr;
-  pick(&cause, &capacity_cause);
-  // Throttling that cost under a tenth of the GPU time (a short burst in a long job) did not
-  // hold this job back; the rest of its idle time fell while storage served every request.
-  if (cause && IsThrottleClass(cause->bottleneck) && gpu.known && gpu.sampled_gpu_s > 0 &&
-      cause->impact_gpu_s >= 0 && cause->impact_gpu_s < kBusyIdleFraction * gpu.sampled_gpu_s) {
-    for (auto& f : findings) {
-      if (f.bottleneck == Bottleneck::kNone) continue;
-      if (IsThrottleClass(f.bottleneck) && f.basis == FindingBasis::kObserved)
-        MarkSecondary(&f, fmt::format("cost {} ({:.1f}% of the GPU time sampled) while storage "
-                                      "refused requests: too little to have held the job back",
-                                      FormatGpuTime(std::max(0.0, f.impact_gpu_s)),
-                                      100 * std::max(0.0, f.impact_gpu_s) / gpu.sampled_gpu_s));
+    const double share = ledger.Of(*state);
+    if (f->secondary) {
+      f->impact_gpu_s = 0;
+      continue;
+    }
+    if (!storage_cause && f->bottleneck != Bottleneck::kAccessFailure) {
+      if (share > 0 && s.gpu.sampled_gpu_s > 0)
+        MarkSecondary(f, fmt::format("cost {} ({:.1f}% of the GPU time sampled): too little to "
+                                     "have held the job back",
+                                     FormatGpuTime(share), 100 * share / s.gpu.sampled_gpu_s));
       else
-        MarkSecondary(&f, f.basis == FindingBasis::kCapacity
-                              ? "would have limited a larger run; storage cost this one little"
-                              : "did not cost GPU time in this job: storage cost it little");
+        MarkSecondary(f, f->basis == FindingBasis::kCapacity
+                             ? "would have limited a larger run; storage cost this one little"
+                             : "did not cost GPU time in this job: storage cost it little");
+      f->impact_gpu_s = share;
+      continue;
     }
-    gpus_busy = true;
-    pick(&cause, &capacity_cause);
-  }
-  bool server_busy = account.log_server_busy > 0 || account.metrics_server_busy > 0;
-  // Nothing observed explains the idle time and storage demonstrably served the job fast: the
-  // GPUs waited on what comes after storage (the job's own input pipeline), not on storage.
-  const bool served_fast = !cause && !gpus_busy && !server_busy && gpu.known &&
-                           gpu.sampled_gpu_s > 0 && StorageServedFast(account, facts);
-  if (served_fast) {
-    for (auto& f : findings)
-      if (f.bottleneck != Bottleneck::kNone)
-        MarkSecondary(&f, f.basis == FindingBasis::kCapacity
-                              ? "would have limited a larger run; storage served this one fast"
-                              : "did not cost GPU time in this job: storage served it fast");
-    gpus_busy = true;
-  }
-  // A 503 names no limit; an account limit another source names (egress, request rate, or
-  // ingress with the account's Ingress at its limit) explains it.
-  bool busy_unexplained =
-      server_busy && !gpus_busy &&
-      (!cause || (cause->bottleneck != Bottleneck::kAccountIngress &&
-                  BottleneckRank(cause->bottleneck) > BottleneckRank(Bottleneck::kRequestRate)));
-  // A bare 503 "server is busy" is charged what the refusals covered, as throttling that names
-  // its limit is: a burst under a tenth of the GPU time did not hold the job back, and the
-  // rest of the idle time fell while storage served every request.
-  double busy_burst_gpu_s = -1;
-  if (busy_unexplained && gpu.known && gpu.sampled_gpu_s > 0 &&
-      ThrottleCostGpuS(pools) < kBusyIdleFraction * gpu.sampled_gpu_s) {
-    busy_unexplained = false;
-    busy_burst_gpu_s = ThrottleCostGpuS(pools);
-    if (!cause) {
-      for (auto& f : findings)
-        if (f.bottleneck != Bottleneck::kNone)
-          MarkSecondary(&f, f.basis == FindingBasis::kCapacity
-                                ? "would have limited a larger run; storage cost this one little"
-                                : "did not cost GPU time in this job: storage cost it little");
-      gpus_busy = true;
+    if (share <= 0) {
+      f->impact_gpu_s = 0;
+      MarkSecondary(f, f->basis == FindingBasis::kCapacity
+                           ? "would have limited a larger run; its symptom held no idle GPU "
+                             "time in this one"
+                           : "its symptom coincided with no idle GPU time");
+      continue;
     }
+    f->impact_gpu_s = held.insert(*state).second ? share : 0;
   }
-  CauseChoice c;
-  c.cause = cause;
-  c.capacity_cause = capacity_cause;
-  c.served_fast = served_fast;
-  c.busy_unexplained = busy_unexplained;
-  c.busy_burst_gpu_s = busy_burst_gpu_s;
-  return c;
 }
 
 // Advice that works against the cause becomes secondary.
@@ -269,30 +200,6 @@ void DemoteAgainstCause(const CauseChoice& c, std::vector<Finding>* all) {
     if (!cause_mode.empty() && !mode.empty() && mode != cause_mode)
       MarkSecondary(&f, fmt::format("contradicts the fix (input mode {})", cause_mode));
   }
-}
-
-// Each finding's own share of the idle time, the cause first, and its cost in words.
-void ShareIdleTime(const Situation& s, const CauseChoice& c, std::vector<Finding>* all,
-                   DiagnosisSummary* summary) {
-  std::vector<Finding>& findings = *all;
-  DiagnosisSummary& d = *summary;
-  const GpuTimeLost& gpu = s.gpu;
-  const IdlePools& pools = s.pools;
-  const Finding* cause = c.cause;
-  const bool busy_unexplained = c.busy_unexplained;
-  const std::string& rule_id = c.rule_id;
-  // Each finding's own share of the idle time: the cause first; never more than was lost.
-  if (gpu.known) {
-    // A throttling verdict no finding carries (blob or partition target, limit unknown) holds
-    // the refused time itself: the findings share what it left.
-    const bool throttle_verdict = busy_unexplained && d.attributed_gpu_s > 0 && rule_id.empty();
-    AllocateShares(cause, &findings,
-                   throttle_verdict ? LeftAfter(Bottleneck::kRequestRate, pools) : pools);
-    if (!rule_id.empty() && d.attributed_gpu_s >= 0)
-      for (const auto& f : findings)
-        if (f.rule_id == rule_id) d.attributed_gpu_s = f.impact_gpu_s;
-  }
-  for (auto& f : findings) f.impact = ImpactText(f, gpu);
 }
 
 // Order: the cause (rule `rule_id`), then what else cost GPU time, then the rest; secondary
@@ -402,18 +309,39 @@ void WriteVerdict(const Situation& s, const CauseChoice& c, DiagnosisSummary d,
 
 void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nodes,
                         Postmortem* postmortem) {
+  DiagnosePostmortem(rule_set, std::move(nodes), {}, postmortem);
+}
+
+void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nodes,
+                        const std::vector<analyzers::NodeEvidence>& node_evidence,
+                        Postmortem* postmortem) {
   AddObservedWorkloadFacts(&postmortem->evidence.facts);
   rules::EvaluationResult result = rule_set.Evaluate(postmortem->evidence.facts);
   std::vector<Finding>& findings = result.findings;
   Situation s = Assess(postmortem->evidence, &nodes, &findings);
+  MarkContradicted(s, &findings);
+  // One ledger of every idle GPU-second; the verdict, the costs and the headline read it.
+  const LedgerJudgement judgement =
+      JudgeEvidence(postmortem->evidence, findings, s.account, s.idle_nodes);
+  const IdleLedger ledger = BuildIdleLedger(postmortem->evidence, node_evidence, judgement);
+  const IdleState cause_state =
+      ChooseLedgerCause(ledger, judgement.access_failed, CappingObservedState(findings));
+  CostFromLedger(s, ledger, cause_state, &findings);
   DiagnosisSummary d;
   d.present = true;
   d.gpu = s.gpu;
-  CostFindings(s, &findings);
-  CauseChoice c = ChooseCause(&s, &findings);
-  StateCause(s, findings, &c, &d);
+  CauseChoice c;
+  c.served_fast = judgement.mount_state == IdleState::kNotStorage;
+  StateLedgerCause(s, findings, ledger, cause_state, &c, &d);
+  d.ledger = LedgerSummaryOf(ledger, cause_state);
+  if (ledger.known) {
+    d.gpu.headline = LedgerHeadline(s.gpu, ledger);
+    d.attributed_gpu_s = IsStorageState(cause_state) || cause_state == IdleState::kNotStorageNode
+                             ? ledger.Of(cause_state)
+                             : -1;
+  }
   DemoteAgainstCause(c, &findings);
-  ShareIdleTime(s, c, &findings, &d);
+  for (auto& f : findings) f.impact = ImpactText(f, s.gpu);
   RankFindings(c.rule_id, &findings);
   EstimateWhatTheFixBuys(s, c.cls, std::move(nodes), &d);
   WriteVerdict(s, c, std::move(d), std::move(findings), std::move(result.skipped), postmortem);

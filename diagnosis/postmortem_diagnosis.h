@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "analyzers/job_nodes.h"
 #include "core/diagnosis_summary.h"
 #include "diagnosis/postmortem.h"
 #include "rules/rule_set.h"
@@ -26,6 +27,11 @@ void AddObservedWorkloadFacts(FactSet* facts);
 /// secondary), rules not evaluated, the settings of the primary findings, the verdict and
 /// postmortem->diagnosis. `nodes`: the per-node rows of a multi-node job (may be empty).
 void DiagnosePostmortem(const rules::RuleSet& rules, std::vector<NodeRow> nodes,
+                        Postmortem* postmortem);
+/// The same, with what each node folder showed (`node_evidence`, analyzers/job_nodes.h), so the
+/// idle ledger charges each node's idle time by what that node met.
+void DiagnosePostmortem(const rules::RuleSet& rules, std::vector<NodeRow> nodes,
+                        const std::vector<analyzers::NodeEvidence>& node_evidence,
                         Postmortem* postmortem);
 
 }  // namespace feedcheck::diagnosis

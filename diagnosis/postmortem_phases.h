@@ -11,6 +11,7 @@
 #include "core/finding.h"
 #include "diagnosis/account_view.h"
 #include "diagnosis/cause_shares.h"
+#include "diagnosis/idle_ledger.h"
 
 namespace feedcheck::diagnosis {
 
@@ -52,5 +53,12 @@ double ThrottleCostGpuS(const IdlePools& pools);
 /// in `choice`.
 void StateCause(const Situation& s, const std::vector<Finding>& findings, CauseChoice* choice,
                 DiagnosisSummary* summary);
+
+/// The cause the idle ledger chose (`cause`, its largest storage state or what was not
+/// storage), stated: by the finding of that state that observed it, else by the ledger's own
+/// figures (a node's NIC, the job's writes, distance), with its confidence and fix.
+void StateLedgerCause(const Situation& s, const std::vector<Finding>& findings,
+                      const IdleLedger& ledger, IdleState cause, CauseChoice* c,
+                      DiagnosisSummary* d);
 
 }  // namespace feedcheck::diagnosis

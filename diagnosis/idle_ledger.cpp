@@ -1,0 +1,338 @@
+#include "diagnosis/idle_ledger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "analyzers/text_util.h"
+
+namespace feedcheck::diagnosis {
+
+namespace {
+
+// Storage refusals are logged per request and the metrics per minute, while the GPUs recover a
+// sample or two after the last refusal: a refusal covers this much more each side.
+constexpr double kRefusalPadS = 60;
+// A download refused over at least this share of its length was slowed as a whole: its GPUs
+// waited for all of it, so all of its idle time is the refusals'.
+constexpr double kWholeDownloadRefusedShare = 0.2;
+// A node reads at its NIC's rate from this share of it on, while the account stays under this
+// share of its egress limit (else the account is the limit).
+constexpr double kNicShare = 0.85;
+constexpr double kAccountShare = 0.9;
+// A mount minute in which the account served less than this (and refused nothing) served the
+// job from the mount's cache: under 2% of the job's peak egress, or 10 Mbit/s.
+constexpr double kCachedEgressShare = 0.02;
+constexpr double kCachedEgressFloorGbps = 0.01;
+// The job wrote in a minute whose Ingress was at least this share of its peak, and at least
+// 1 Gbit/s (a log file's trickle is not a checkpoint).
+constexpr double kWritingIngressShare = 0.25;
+constexpr double kWritingIngressFloorGbps = 1.0;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Span {
+  double start, end;
+};
+
+bool Inside(const std::vector<Span>& spans, double t) {
+  return std::any_of(spans.begin(), spans.end(),
+                     [&](const Span& s) { return t >= s.start && t < s.end; });
+}
+
+// A per-bucket metric series read at a time: the bucket holding t, if the series covers it.
+class SeriesAt {
+ public:
+  explicit SeriesAt(const Series* s) {
+    if (!s || s->points.empty() ||
+        !std::is_sorted(s->points.begin(), s->points.end(),
+                        [](const SeriesPoint& a, const SeriesPoint& b) { return a.x < b.x; }))
+      return;  // merged from several files out of order: not read per minute
+    series_ = s;
+    for (size_t i = 1; i < s->points.size(); ++i) {
+      double w = s->points[i].x - s->points[i - 1].x;
+      if (w > 0 && (i == 1 || w < width_)) width_ = w;
+    }
+    for (const auto& p : s->points)
+      if (std::isfinite(p.y)) peak_ = std::max(peak_, p.y);
+  }
+  std::optional<double> operator()(double t) const {
+    if (!series_) return std::nullopt;
+    auto it = std::upper_bound(series_->points.begin(), series_->points.end(), t,
+                               [](double v, const SeriesPoint& p) { return v < p.x; });
+    if (it == series_->points.begin()) return std::nullopt;
+    --it;
+    if (t >= it->x + width_ || !std::isfinite(it->y)) return std::nullopt;
+    return it->y;
+  }
+  bool present() const { return series_ != nullptr; }
+  double peak() const { return peak_; }
+
+ private:
+  const Series* series_ = nullptr;
+  double width_ = 60;
+  double peak_ = 0;
+};
+
+// What the data runtime of one node (or of the whole job) did, as spans.
+struct Activities {
+  std::vector<Span> downloads;
+  std::vector<Span> mounts;  // from the mount until the first upload after it, or for good
+  std::vector<Span> uploads;
+  std::optional<double> first_data;
+  bool any = false;
+};
+
+Activities ActivitiesOf(const std::vector<TimelineInterval>& timeline, const std::string* node) {
+  Activities a;
+  std::vector<double> mount_starts;
+  for (const auto& iv : timeline) {
+    if (iv.lane != "data-runtime" || (node && iv.node != *node)) continue;
+    const bool download = analyzers::IContains(iv.label, "download");
+    const bool mount = !download && analyzers::IContains(iv.label, "mount");
+    const bool upload = analyzers::IContains(iv.label, "upload");
+    if (download && iv.end_epoch_s > iv.start_epoch_s)
+      a.downloads.push_back({iv.start_epoch_s, iv.end_epoch_s});
+    if (mount) mount_starts.push_back(iv.start_epoch_s);
+    if (upload && iv.end_epoch_s >= iv.start_epoch_s)
+      a.uploads.push_back({iv.start_epoch_s, std::max(iv.end_epoch_s, iv.start_epoch_s + 1)});
+    if ((download || mount) && (!a.first_data || iv.start_epoch_s < *a.first_data))
+      a.first_data = iv.start_epoch_s;
+  }
+  // A mount serves reads from its start until the job uploads its outputs (or ends).
+  for (double start : mount_starts) {
+    double end = kInf;
+    for (const auto& u : a.uploads)
+      if (u.start >= start) end = std::min(end, u.start);
+    a.mounts.push_back({start, end});
+  }
+  a.any = a.first_data.has_value();
+  return a;
+}
+
+// One node's (or the job's) idle GPU time, and what it met.
+struct LedgerUnit {
+  std::string node;  // "" for the job as a whole
+  const Series* lost = nullptr;
+  Activities activities;
+  std::vector<Span> refusals;
+  std::vector<Span> wholly_refused_downloads;
+  bool reads_nothing = false;
+};
+
+std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs) {
+  std::vector<Span> out;
+  for (const auto* iv : ivs)
+    if (iv->end_epoch_s >= iv->start_epoch_s)
+      out.push_back({iv->start_epoch_s - kRefusalPadS, iv->end_epoch_s + kRefusalPadS});
+  return out;
+}
+
+double Covered(const Span& s, const std::vector<Span>& by) {
+  // The length of s covered by the union of `by`.
+  std::vector<Span> parts;
+  for (const auto& b : by) {
+    double from = std::max(s.start, b.start), to = std::min(s.end, b.end);
+    if (to > from) parts.push_back({from, to});
+  }
+  std::sort(parts.begin(), parts.end(),
+            [](const Span& a, const Span& b) { return a.start < b.start; });
+  double covered = 0, until = -kInf;
+  for (const auto& p : parts) {
+    double from = std::max(p.start, until);
+    if (p.end > from) covered += p.end - from;
+    until = std::max(until, p.end);
+  }
+  return covered;
+}
+
+void FinishUnit(LedgerUnit* u) {
+  for (const auto& d : u->activities.downloads)
+    if (d.end > d.start &&
+        Covered(d, u->refusals) >= kWholeDownloadRefusedShare * (d.end - d.start))
+      u->wholly_refused_downloads.push_back(d);
+}
+
+class Placer {
+ public:
+  Placer(const Evidence& job, const LedgerJudgement& j, const std::vector<LedgerUnit>& units)
+      : j_(j),
+        egress_(job.FindSeries("metrics.egress_gbps")),
+        ingress_(job.FindSeries("metrics.ingress_gbps")) {
+    for (const auto& u : units)
+      if (!u.node.empty() && u.activities.any) node_reads_.push_back(&u.activities);
+  }
+
+  IdleState Place(const LedgerUnit& u, double t) const {
+    if (j_.access_failed && (!j_.access_onset_s || t >= *j_.access_onset_s))
+      return IdleState::kAccess;
+    if (u.reads_nothing) return IdleState::kNotStorageNode;
+    const Activities& a = u.activities;
+    const bool in_download = Inside(a.downloads, t);
+    const bool in_mount = !in_download && Inside(a.mounts, t);
+    const bool in_upload = Inside(a.uploads, t);
+    const bool reading = in_download || in_mount;
+    if (Inside(u.refusals, t) && (reading || in_upload || !a.any)) return j_.throttle_state;
+    if (in_download && Inside(u.wholly_refused_downloads, t)) return j_.throttle_state;
+    if (Writing(t, in_upload, reading)) return IdleState::kWrites;
+    if (!a.any) return j_.unplaced_state;
+    if (reading) {
+      if (AtNic(t) && !(in_download && j_.download_is_the_wait)) return IdleState::kNodeNic;
+      if (in_mount && Cached(t)) return IdleState::kNotStorage;
+      return in_download ? j_.download_state : j_.mount_state;
+    }
+    if (t < *a.first_data) return IdleState::kUnknown;
+    return IdleState::kOwnCode;
+  }
+
+ private:
+  // The account's Ingress at a checkpoint's rate, or (without the metric) an upload while the
+  // data phase is still on: the job waited for its writes.
+  bool Writing(double t, bool in_upload, bool reading) const {
+    if (ingress_.present()) {
+      auto in = ingress_(t);
+      return in && *in >= kWritingIngressFloorGbps && *in >= kWritingIngressShare * ingress_.peak();
+    }
+    return in_upload && reading;
+  }
+  // Each node reading at its NIC's rate (the account's egress over the nodes reading then),
+  // with the account below its own limit.
+  bool AtNic(double t) const {
+    if (j_.nic_gbps <= 0) return false;
+    auto e = egress_(t);
+    if (!e) return false;
+    double readers = 0;
+    for (const Activities* a : node_reads_)
+      if (Inside(a->downloads, t) || Inside(a->mounts, t)) readers += 1;
+    if (readers <= 0) readers = std::max(1.0, j_.nodes);
+    if (j_.egress_limit_gbps > 0 && *e >= kAccountShare * j_.egress_limit_gbps) return false;
+    return *e / readers >= kNicShare * j_.nic_gbps;
+  }
+  bool Cached(double t) const {
+    auto e = egress_(t);
+    return e && *e < std::max(kCachedEgressFloorGbps, kCachedEgressShare * egress_.peak());
+  }
+
+  const LedgerJudgement& j_;
+  SeriesAt egress_, ingress_;
+  std::vector<const Activities*> node_reads_;
+};
+
+double SeriesTotal(const Series& s) {
+  double sum = 0;
+  for (const auto& p : s.points)
+    if (std::isfinite(p.y) && p.y > 0) sum += p.y;
+  return sum;
+}
+
+}  // namespace
+
+double IdleLedger::StorageGpuS() const {
+  double sum = 0;
+  for (IdleState s : AllIdleStates())
+    if (IsStorageState(s)) sum += Of(s);
+  return sum;
+}
+
+IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::NodeEvidence>& nodes,
+                           const LedgerJudgement& judgement) {
+  IdleLedger ledger;
+  const Series* job_lost = job.FindSeries("gpu.lost_gpu_s_by_time");
+  const Fact* sampled = job.facts.Find("gpu.sampled_gpu_s");
+  if (!job_lost) return ledger;
+  ledger.known = true;
+  ledger.sampled_gpu_s = sampled && sampled->is_number() ? sampled->number() : 0;
+  std::vector<const TimelineInterval*> account_refusals, all_refusals;
+  for (const auto& iv : job.timeline)
+    if (iv.lane == "storage") {
+      all_refusals.push_back(&iv);
+      if (iv.status != "rslex") account_refusals.push_back(&iv);
+    }
+  // Per node when the nodes' own series hold all of the job's GPU time lost.
+  std::vector<LedgerUnit> units;
+  double nodes_lost = 0;
+  for (const auto& n : nodes)
+    if (const Series* s = n.evidence.FindSeries("gpu.lost_gpu_s_by_time", n.node))
+      nodes_lost += SeriesTotal(*s);
+  const double job_total = SeriesTotal(*job_lost);
+  const bool per_node = !nodes.empty() && nodes_lost > 0 &&
+                        std::fabs(nodes_lost - job_total) <= 1e-6 * std::max(1.0, job_total) + 1e-3;
+  if (per_node) {
+    for (const auto& n : nodes) {
+      LedgerUnit u;
+      u.node = n.node;
+      u.lost = n.evidence.FindSeries("gpu.lost_gpu_s_by_time", n.node);
+      if (!u.lost) continue;
+      u.activities = ActivitiesOf(job.timeline, &n.node);
+      if (!u.activities.any) u.activities = ActivitiesOf(job.timeline, nullptr);
+      // A node with its own rslex log shows every refusal it met; one without could have met
+      // any of the account's.
+      const bool own_log = n.evidence.facts.Find("runtime.non_success_responses") != nullptr;
+      std::vector<const TimelineInterval*> met;
+      if (own_log) {
+        for (const auto& iv : n.evidence.timeline)
+          if (iv.lane == "storage") met.push_back(&iv);
+      } else {
+        met = account_refusals;
+      }
+      u.refusals = Padded(met);
+      u.reads_nothing = judgement.nodes_reading_nothing.count(n.node) > 0;
+      FinishUnit(&u);
+      units.push_back(std::move(u));
+    }
+  } else {
+    LedgerUnit u;
+    u.lost = job_lost;
+    u.activities = ActivitiesOf(job.timeline, nullptr);
+    u.refusals = Padded(all_refusals);
+    FinishUnit(&u);
+    units.push_back(std::move(u));
+  }
+  Placer placer(job, judgement, units);
+  for (const auto& u : units) {
+    const auto& pts = u.lost->points;
+    double width = 10;
+    for (size_t i = 1; i < pts.size(); ++i) {
+      double w = pts[i].x - pts[i - 1].x;
+      if (w > 0 && (i == 1 || w < width)) width = w;
+    }
+    StateGpuS& mine = ledger.by_node[u.node];
+    for (const auto& p : pts) {
+      if (!(p.y > 0) || !std::isfinite(p.y)) continue;
+      IdleState s = placer.Place(u, p.x + width / 2);
+      if (s == IdleState::kUnknown && !u.activities.any) ledger.unplaced_gpu_s += p.y;
+      ledger.gpu_s[static_cast<int>(s)] += p.y;
+      mine[static_cast<int>(s)] += p.y;
+      ledger.lost_gpu_s += p.y;
+    }
+  }
+  if (!per_node) ledger.by_node.clear();
+  return ledger;
+}
+
+IdleState ChooseLedgerCause(const IdleLedger& ledger, bool access_failed,
+                            std::optional<IdleState> observed_state) {
+  if (access_failed) return IdleState::kAccess;
+  if (!ledger.known) return observed_state.value_or(IdleState::kUnknown);
+  const double storage = ledger.StorageGpuS();
+  const bool storage_matters =
+      storage > 0 &&
+      (ledger.sampled_gpu_s <= 0 || storage >= kStorageMattersFraction * ledger.sampled_gpu_s);
+  // Storage cost too little to matter: what else held the GPUs, unless most of the time lost
+  // could not be placed at all (no data-runtime activity to tell).
+  if (!storage_matters && ledger.lost_gpu_s > 0 && ledger.unplaced_gpu_s >= 0.5 * ledger.lost_gpu_s)
+    return IdleState::kUnknown;
+  IdleState best = IdleState::kUnknown;
+  double best_gpu_s = -1;
+  for (IdleState s : AllIdleStates()) {
+    if (IsStorageState(s) != storage_matters || (!storage_matters && s == IdleState::kUnknown))
+      continue;
+    if (ledger.Of(s) > best_gpu_s) {  // strict: the earlier state wins a tie
+      best = s;
+      best_gpu_s = ledger.Of(s);
+    }
+  }
+  if (!storage_matters && best_gpu_s <= 0) return IdleState::kOwnCode;
+  return best;
+}
+
+}  // namespace feedcheck::diagnosis

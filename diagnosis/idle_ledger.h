@@ -1,0 +1,73 @@
+// The idle ledger: every idle GPU-second of every node charged to exactly one state
+// (idle_state.h), from the evidence present on that node at that time. Shaped after top-down
+// performance analysis (Yasin, "A Top-Down Method for Performance Analysis and Counters
+// Architecture", ISPASS 2014): every slot in one category, the categories summing to the whole.
+// The verdict, each finding's cost, the headline and the node table all read this one account.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyzers/job_nodes.h"
+#include "core/evidence.h"
+#include "diagnosis/idle_state.h"
+
+namespace feedcheck::diagnosis {
+
+/// What the job's evidence says as a whole, read once before the ledger places each interval:
+/// which limit the refusals hit, what held the reads that were not refused, the limits.
+struct LedgerJudgement {
+  bool access_failed = false;            ///< the job stopped on a refusal or could not connect
+  std::optional<double> access_onset_s;  ///< when the failure began (epoch s); none: all of it
+  IdleState throttle_state = IdleState::kThrottledUnknown;  ///< the limit the refusals hit
+  IdleState mount_state = IdleState::kUnknown;  ///< mount reads not refused, NIC or writes
+  IdleState download_state = IdleState::kStartupDownload;  ///< downloads likewise
+  IdleState unplaced_state = IdleState::kUnknown;          ///< no data-capability.log to place it
+  /// The job's GPUs could have started before the download ended (a mount would fix it): a
+  /// download is the mode's wait, however close to the NIC's rate it ran.
+  bool download_is_the_wait = false;
+  double nic_gbps = 0;                          ///< each node's NIC (0: unknown)
+  double egress_limit_gbps = 0;                 ///< the account's (0: unknown)
+  double nodes = 1;                             ///< nodes reading at once when the log cannot tell
+  std::set<std::string> nodes_reading_nothing;  ///< idle nodes whose own log shows no read
+};
+
+/// GPU-seconds by state.
+using StateGpuS = std::array<double, kIdleStateCount>;
+
+struct IdleLedger {
+  bool known = false;     ///< GPU samples were read
+  double lost_gpu_s = 0;  ///< the sum of every state
+  double sampled_gpu_s = 0;
+  double unplaced_gpu_s = 0;  ///< of the unknown state: no data-runtime activity to place it
+  StateGpuS gpu_s{};
+  std::map<std::string, StateGpuS> by_node;  ///< per node, when the job has node folders
+  IdleState cause = IdleState::kUnknown;     ///< set by ChooseLedgerCause
+
+  double Of(IdleState s) const { return gpu_s[static_cast<int>(s)]; }
+  double StorageGpuS() const;
+};
+
+/// Places every idle GPU bucket of the job (per node when its nodes hold all of its GPU time
+/// lost, else the job's) in one state. `job`: the job's evidence (the lost series, the
+/// data-runtime and storage lanes, the account's egress and ingress series); `nodes`: what
+/// each node folder showed.
+IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::NodeEvidence>& nodes,
+                           const LedgerJudgement& judgement);
+
+/// Under this share of the sampled GPU time lost to storage, storage did not hold the job back.
+inline constexpr double kStorageMattersFraction = 0.10;
+
+/// The verdict's state: the largest storage state (the earlier in precedence among equals), or,
+/// when storage cost under kStorageMattersFraction of the sampled GPU time, the largest state
+/// that was not storage (unknown only when most of the time lost could not be placed at all).
+/// A job that failed on access is that, whatever else it lost. Without GPU samples there is no
+/// ledger: `observed_state`, the state of the observed finding that caps the others, if any.
+IdleState ChooseLedgerCause(const IdleLedger& ledger, bool access_failed,
+                            std::optional<IdleState> observed_state = std::nullopt);
+
+}  // namespace feedcheck::diagnosis

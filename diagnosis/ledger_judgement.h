@@ -1,0 +1,28 @@
+// What the job's evidence says as a whole, before the idle ledger places each interval: whether
+// and when the job failed on access, which limit its refusals hit, what held the reads that
+// were not refused (a capped cache, request latency, nothing: storage served fast), and the
+// limits a read rate is measured against. One reading, from the findings that describe this
+// job and the facts; the ledger then charges each node's idle time by when it fell.
+#pragma once
+
+#include <vector>
+
+#include "core/evidence.h"
+#include "core/finding.h"
+#include "diagnosis/account_view.h"
+#include "diagnosis/cause_shares.h"
+#include "diagnosis/idle_ledger.h"
+
+namespace feedcheck::diagnosis {
+
+/// `findings`: the rules' findings, those that do not describe this job already marked
+/// secondary; `idle_nodes`: nodes whose GPUs idled while their own log shows no read.
+LedgerJudgement JudgeEvidence(const Evidence& evidence, const std::vector<Finding>& findings,
+                              const AccountView& account,
+                              const std::vector<IdleNodeReadingNothing>& idle_nodes);
+
+/// Requests took far longer end to end than in the service (the client's network path: a
+/// distant region, a congested link), from the account's latency metrics.
+bool LatencyDwarfsServer(const FactSet& facts);
+
+}  // namespace feedcheck::diagnosis
