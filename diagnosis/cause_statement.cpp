@@ -336,6 +336,7 @@ void StateLedgerCause(const Situation& s, const std::vector<Finding>& findings,
       c->capacity_cause = nullptr;
       for (const auto& f : findings)
         if (!f.secondary && f.severity != Severity::kInfo && f.bottleneck != Bottleneck::kNone &&
+            f.basis == FindingBasis::kCapacity &&
             (!c->capacity_cause || f.severity > c->capacity_cause->severity))
           c->capacity_cause = &f;
       if (c->capacity_cause)

@@ -117,6 +117,9 @@ struct LedgerUnit {
   std::vector<Span> refusals;
   std::vector<Span> wholly_refused_downloads;
   bool reads_nothing = false;
+  // Refusals covered most of this unit's idle time in the mount: the mount's condition, so its
+  // idle time that nothing else places is theirs (an asynchronous read logs no time of its own).
+  bool mount_mostly_refused = false;
 };
 
 std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs) {
@@ -178,6 +181,8 @@ class Placer {
     if (reading) {
       if (AtNic(t) && !(in_download && j_.download_is_the_wait)) return IdleState::kNodeNic;
       if (in_mount && Cached(t)) return IdleState::kNotStorage;
+      if (in_mount && j_.mount_state == IdleState::kUnknown && u.mount_mostly_refused)
+        return j_.throttle_state;
       return in_download ? j_.download_state : j_.mount_state;
     }
     if (t < *a.first_data) return IdleState::kUnknown;
@@ -224,6 +229,50 @@ double SeriesTotal(const Series& s) {
   return sum;
 }
 
+void Charge(IdleLedger* ledger, IdleState s, double gpu_s) {
+  if (!(gpu_s > 0) || !std::isfinite(gpu_s)) return;
+  ledger->gpu_s[static_cast<int>(s)] += gpu_s;
+  ledger->lost_gpu_s += gpu_s;
+}
+
+double FactOr(const FactSet& facts, const char* key, double fallback) {
+  const Fact* f = facts.Find(key);
+  return f && f->is_number() && std::isfinite(f->number()) ? f->number() : fallback;
+}
+
+// Facts without the GPU ledger's series (a saved facts file, a summary): the same placement at
+// the grain of the phase totals the analyzers kept (gpu.lost_*_gpu_s).
+IdleLedger LedgerFromPhaseFacts(const FactSet& facts, const LedgerJudgement& j) {
+  IdleLedger ledger;
+  const Fact* lost = facts.Find("gpu.lost_gpu_s");
+  if (!lost || !lost->is_number()) return ledger;
+  ledger.known = true;
+  ledger.sampled_gpu_s = FactOr(facts, "gpu.sampled_gpu_s", 0);
+  const double total = std::max(0.0, lost->number());
+  if (j.access_failed && !j.access_onset_s) {
+    Charge(&ledger, IdleState::kAccess, total);
+    return ledger;
+  }
+  if (!facts.Find("gpu.lost_download_gpu_s")) {
+    // No phases: a refusal anywhere may be what held it (the same precedence, without times).
+    const IdleState s = j.refusals_seen ? j.throttle_state : j.unplaced_state;
+    Charge(&ledger, s, total);
+    if (s == IdleState::kUnknown) ledger.unplaced_gpu_s = total;
+    return ledger;
+  }
+  const double download = FactOr(facts, "gpu.lost_download_gpu_s", 0);
+  const double mount = FactOr(facts, "gpu.lost_mount_gpu_s", 0);
+  double refused = std::clamp(FactOr(facts, "gpu.lost_throttled_gpu_s", 0), 0.0, mount);
+  if (j.mount_state == IdleState::kUnknown && refused >= 0.5 * mount) refused = mount;
+  Charge(&ledger, j.download_state, download);
+  Charge(&ledger, j.throttle_state, refused);
+  Charge(&ledger, j.mount_state, mount - refused);
+  Charge(&ledger, IdleState::kNotStorage, FactOr(facts, "gpu.lost_cached_gpu_s", 0));
+  Charge(&ledger, IdleState::kOwnCode, FactOr(facts, "gpu.lost_after_data_gpu_s", 0));
+  Charge(&ledger, IdleState::kUnknown, FactOr(facts, "gpu.lost_unknown_gpu_s", 0));
+  return ledger;
+}
+
 }  // namespace
 
 double IdleLedger::StorageGpuS() const {
@@ -238,7 +287,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
   IdleLedger ledger;
   const Series* job_lost = job.FindSeries("gpu.lost_gpu_s_by_time");
   const Fact* sampled = job.facts.Find("gpu.sampled_gpu_s");
-  if (!job_lost) return ledger;
+  if (!job_lost) return LedgerFromPhaseFacts(job.facts, judgement);
   ledger.known = true;
   ledger.sampled_gpu_s = sampled && sampled->is_number() ? sampled->number() : 0;
   std::vector<const TimelineInterval*> account_refusals, all_refusals;
@@ -287,6 +336,17 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     FinishUnit(&u);
     units.push_back(std::move(u));
   }
+  for (auto& u : units) {
+    double mount_idle = 0, refused = 0;
+    for (const auto& p : u.lost->points) {
+      if (!(p.y > 0) || !std::isfinite(p.y)) continue;
+      const double t = p.x;  // the bucket's start: close enough for a share
+      if (Inside(u.activities.downloads, t) || !Inside(u.activities.mounts, t)) continue;
+      mount_idle += p.y;
+      if (Inside(u.refusals, t)) refused += p.y;
+    }
+    u.mount_mostly_refused = mount_idle > 0 && refused >= 0.5 * mount_idle;
+  }
   Placer placer(job, judgement, units);
   for (const auto& u : units) {
     const auto& pts = u.lost->points;
@@ -310,7 +370,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
 }
 
 IdleState ChooseLedgerCause(const IdleLedger& ledger, bool access_failed,
-                            std::optional<IdleState> observed_state) {
+                            std::optional<IdleState> observed_state, bool refusals_seen) {
   if (access_failed) return IdleState::kAccess;
   if (!ledger.known) return observed_state.value_or(IdleState::kUnknown);
   const double storage = ledger.StorageGpuS();
@@ -319,7 +379,10 @@ IdleState ChooseLedgerCause(const IdleLedger& ledger, bool access_failed,
       (ledger.sampled_gpu_s <= 0 || storage >= kStorageMattersFraction * ledger.sampled_gpu_s);
   // Storage cost too little to matter: what else held the GPUs, unless most of the time lost
   // could not be placed at all (no data-runtime activity to tell).
-  if (!storage_matters && ledger.lost_gpu_s > 0 && ledger.unplaced_gpu_s >= 0.5 * ledger.lost_gpu_s)
+  const bool gpus_busy = ledger.sampled_gpu_s > 0 &&
+                         ledger.lost_gpu_s < kStorageMattersFraction * ledger.sampled_gpu_s;
+  if (!storage_matters && !gpus_busy && !refusals_seen && ledger.lost_gpu_s > 0 &&
+      ledger.Of(IdleState::kUnknown) >= 0.5 * ledger.lost_gpu_s)
     return IdleState::kUnknown;
   IdleState best = IdleState::kUnknown;
   double best_gpu_s = -1;

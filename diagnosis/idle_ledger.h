@@ -30,6 +30,9 @@ struct LedgerJudgement {
   /// The job's GPUs could have started before the download ended (a mount would fix it): a
   /// download is the mode's wait, however close to the NIC's rate it ran.
   bool download_is_the_wait = false;
+  /// Storage refused requests somewhere in the job (any log or metric): the GPU time no
+  /// activity places may be the refusals' when no time says otherwise (facts without series).
+  bool refusals_seen = false;
   double nic_gbps = 0;                          ///< each node's NIC (0: unknown)
   double egress_limit_gbps = 0;                 ///< the account's (0: unknown)
   double nodes = 1;                             ///< nodes reading at once when the log cannot tell
@@ -67,7 +70,10 @@ inline constexpr double kStorageMattersFraction = 0.10;
 /// that was not storage (unknown only when most of the time lost could not be placed at all).
 /// A job that failed on access is that, whatever else it lost. Without GPU samples there is no
 /// ledger: `observed_state`, the state of the observed finding that caps the others, if any.
+/// `refusals_seen`: storage refused requests at times the ledger placed; the time outside them
+/// was served without refusal, so unplaced mount time does not make the verdict unknown.
 IdleState ChooseLedgerCause(const IdleLedger& ledger, bool access_failed,
-                            std::optional<IdleState> observed_state = std::nullopt);
+                            std::optional<IdleState> observed_state = std::nullopt,
+                            bool refusals_seen = false);
 
 }  // namespace feedcheck::diagnosis

@@ -72,6 +72,8 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
                      : latency                                        ? IdleState::kLatency
                      : AnyObserved(findings, Bottleneck::kAccessMode) ? IdleState::kStartupDownload
                                                                       : IdleState::kUnknown;
+  j.refusals_seen = account.log_throttled > 0 || account.metrics_throttled > 0 ||
+                    j.throttle_state != IdleState::kThrottledUnknown;
   j.download_is_the_wait = AnyObserved(findings, Bottleneck::kAccessMode);
   j.nic_gbps = facts.Number("node.nic_gbps").value_or(0);
   j.egress_limit_gbps = facts.Number("account.egress_gbps").value_or(0);

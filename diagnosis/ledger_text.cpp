@@ -37,35 +37,35 @@ std::string SharePercent(double fraction) {
 std::string_view StatePhrase(IdleState s) {
   switch (s) {
     case IdleState::kAccess:
-      return "after storage refused access or could not be reached";
+      return "after storage access failed";
     case IdleState::kNotStorageNode:
-      return "on nodes that read nothing (not storage)";
+      return "on nodes that read nothing";
     case IdleState::kAccountEgress:
-      return "refused at the account's egress limit";
+      return "at the account's egress limit";
     case IdleState::kAccountIngress:
-      return "refused at the account's ingress limit";
+      return "at the account's ingress limit";
     case IdleState::kAccountRequests:
-      return "refused at the account's request-rate limit";
+      return "at the account's request limit";
     case IdleState::kBlobTarget:
-      return "refused at a blob's or partition's target";
+      return "at a blob's or partition's target";
     case IdleState::kThrottledUnknown:
-      return "refused by storage (limit unknown)";
+      return "refused (limit unknown)";
     case IdleState::kNodeNic:
-      return "reading at the node's NIC rate";
+      return "at the node's NIC rate";
     case IdleState::kWrites:
-      return "while the job wrote to storage";
+      return "writing to storage";
     case IdleState::kLatency:
-      return "waiting on request latency";
+      return "on request latency";
     case IdleState::kCacheRereads:
-      return "re-reading data the mount's cache could not keep";
+      return "re-reading past the cache";
     case IdleState::kStartupDownload:
       return "waiting for the download";
     case IdleState::kNotStorage:
-      return "while storage served fast or from cache (not storage)";
+      return "not storage (served fast)";
     case IdleState::kOwnCode:
-      return "outside any data activity (the job's own code)";
+      return "in the job's own code";
     case IdleState::kUnknown:
-      return "not placed (before the data runtime began, or no log of it)";
+      return "not placed";
   }
   return "";
 }

@@ -156,6 +156,11 @@ void CostFromLedger(const Situation& s, const IdleLedger& ledger, IdleState caus
       f->impact_gpu_s = 0;
       continue;
     }
+    // Nothing placed the idle time: a finding is neither charged nor cleared by it.
+    if (cause == IdleState::kUnknown) {
+      f->impact_gpu_s = share;
+      continue;
+    }
     if (!storage_cause && f->bottleneck != Bottleneck::kAccessFailure) {
       if (share > 0 && s.gpu.sampled_gpu_s > 0)
         MarkSecondary(f, fmt::format("cost {} ({:.1f}% of the GPU time sampled): too little to "
@@ -324,15 +329,19 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   const LedgerJudgement judgement =
       JudgeEvidence(postmortem->evidence, findings, s.account, s.idle_nodes);
   const IdleLedger ledger = BuildIdleLedger(postmortem->evidence, node_evidence, judgement);
-  const IdleState cause_state =
-      ChooseLedgerCause(ledger, judgement.access_failed, CappingObservedState(findings));
-  CostFromLedger(s, ledger, cause_state, &findings);
+  const IdleState cause_state = ChooseLedgerCause(
+      ledger, judgement.access_failed, CappingObservedState(findings), judgement.refusals_seen);
   DiagnosisSummary d;
   d.present = true;
   d.gpu = s.gpu;
   CauseChoice c;
   c.served_fast = judgement.mount_state == IdleState::kNotStorage;
+  // Refusals too brief to matter: what they cost is still said.
+  if (!IsStorageState(cause_state) && ledger.Of(IdleState::kThrottledUnknown) > 0)
+    c.busy_burst_gpu_s = ledger.Of(IdleState::kThrottledUnknown);
   StateLedgerCause(s, findings, ledger, cause_state, &c, &d);
+  DemoteAgainstCause(c, &findings);
+  CostFromLedger(s, ledger, cause_state, &findings);
   d.ledger = LedgerSummaryOf(ledger, cause_state);
   if (ledger.known) {
     d.gpu.headline = LedgerHeadline(s.gpu, ledger);
@@ -340,7 +349,6 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                              ? ledger.Of(cause_state)
                              : -1;
   }
-  DemoteAgainstCause(c, &findings);
   for (auto& f : findings) f.impact = ImpactText(f, s.gpu);
   RankFindings(c.rule_id, &findings);
   EstimateWhatTheFixBuys(s, c.cls, std::move(nodes), &d);
