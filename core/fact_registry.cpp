@@ -223,6 +223,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"runtime.timeouts", U::kCount, O::kObserved, "lines reporting a body read that timed out (Retrying due to timeout, Timed out while trying to poll data from the response body)"},
       {"runtime.throttled.<limit>", U::kCount, O::kObserved, "refused requests in this job's rslex logs by what Azure said: egress, ingress, requests (only from a logged body's message), server_busy (503 with the limit unknown), timeout; per node, never added to account-wide metrics"},
       {"runtime.setting.<ENV_VAR>", U::kText, O::kObserved, "a setting the runtime reports (or the job sets)"},
+      {"runtime.writing_outputs", U::kCount, O::kDeclared, "outputs the job's definition writes through storage while it runs (rw_mount, or upload at the end)"},
       {"runtime.mount_cache_bytes", U::kBytes, O::kDerived, "the mount's disk-cache cap, from an explicit positive DATASET_MOUNT_CACHE_SIZE"},
       {"runtime.non_success_responses", U::kCount, O::kObserved, "non-successful HTTP responses rslex logged"},
       {"runtime.log_errors", U::kCount, O::kObserved, "ERROR lines in rslex.log"},

@@ -160,7 +160,8 @@ class Placer {
   Placer(const Evidence& job, const LedgerJudgement& j, const std::vector<LedgerUnit>& units)
       : j_(j),
         egress_(job.FindSeries("metrics.egress_gbps")),
-        ingress_(job.FindSeries("metrics.ingress_gbps")) {
+        ingress_(job.FindSeries("metrics.ingress_gbps")),
+        requests_(job.FindSeries("metrics.requests_per_s")) {
     for (const auto& u : units)
       if (!u.node.empty() && u.activities.any) node_reads_.push_back(&u.activities);
   }
@@ -174,8 +175,8 @@ class Placer {
     const bool in_mount = !in_download && Inside(a.mounts, t);
     const bool in_upload = Inside(a.uploads, t);
     const bool reading = in_download || in_mount;
-    if (Inside(u.refusals, t) && (reading || in_upload || !a.any)) return j_.throttle_state;
-    if (in_download && Inside(u.wholly_refused_downloads, t)) return j_.throttle_state;
+    if (Inside(u.refusals, t) && (reading || in_upload || !a.any)) return LimitAt(t);
+    if (in_download && Inside(u.wholly_refused_downloads, t)) return LimitAt(t);
     if (Writing(t, in_upload, reading)) return IdleState::kWrites;
     if (!a.any) return j_.unplaced_state;
     if (reading) {
@@ -193,6 +194,7 @@ class Placer {
   // The account's Ingress at a checkpoint's rate, or (without the metric) an upload while the
   // data phase is still on: the job waited for its writes.
   bool Writing(double t, bool in_upload, bool reading) const {
+    if (!j_.job_writes) return false;
     if (ingress_.present()) {
       auto in = ingress_(t);
       return in && *in >= kWritingIngressFloorGbps && *in >= kWritingIngressShare * ingress_.peak();
@@ -217,8 +219,29 @@ class Placer {
     return e && *e < std::max(kCachedEgressFloorGbps, kCachedEgressShare * egress_.peak());
   }
 
+  // Which limit a refusal at t hit: the one the account's metrics show at its limit in that
+  // minute (ingress first: the metric's bandwidth throttling counts both directions), else all
+  // of them far below theirs (a blob's or partition's target), else what the job's evidence
+  // named as a whole.
+  IdleState LimitAt(double t) const {
+    auto at_limit = [&](const SeriesAt& s, double limit) {
+      auto v = s(t);
+      return limit > 0 && v && *v >= kAccountShare * limit;
+    };
+    if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
+    if (at_limit(egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
+    if (at_limit(requests_, j_.requests_limit_per_s)) return IdleState::kAccountRequests;
+    auto e = egress_(t);
+    auto r = requests_(t);
+    if (e && r && j_.egress_limit_gbps > 0 && j_.requests_limit_per_s > 0 &&
+        *e < 0.5 * j_.egress_limit_gbps && *r < 0.5 * j_.requests_limit_per_s &&
+        (!ingress_(t) || j_.ingress_limit_gbps <= 0 || *ingress_(t) < 0.5 * j_.ingress_limit_gbps))
+      return IdleState::kBlobTarget;
+    return j_.throttle_state;
+  }
+
   const LedgerJudgement& j_;
-  SeriesAt egress_, ingress_;
+  SeriesAt egress_, ingress_, requests_;
   std::vector<const Activities*> node_reads_;
 };
 

@@ -33,8 +33,13 @@ struct LedgerJudgement {
   /// Storage refused requests somewhere in the job (any log or metric): the GPU time no
   /// activity places may be the refusals' when no time says otherwise (facts without series).
   bool refusals_seen = false;
-  double nic_gbps = 0;                          ///< each node's NIC (0: unknown)
-  double egress_limit_gbps = 0;                 ///< the account's (0: unknown)
+  double nic_gbps = 0;              ///< each node's NIC (0: unknown)
+  double egress_limit_gbps = 0;     ///< the account's (0: unknown)
+  double ingress_limit_gbps = 0;    ///< the account's (0: unknown)
+  double requests_limit_per_s = 0;  ///< the account's (0: unknown)
+  /// The job writes through storage while it runs (an output in rw_mount or upload mode, an
+  /// upload activity): the account's Ingress bursts can be its own.
+  bool job_writes = false;
   double nodes = 1;                             ///< nodes reading at once when the log cannot tell
   std::set<std::string> nodes_reading_nothing;  ///< idle nodes whose own log shows no read
 };

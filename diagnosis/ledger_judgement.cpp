@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyzers/text_util.h"
 #include "diagnosis/partition_limit.h"
 
 namespace feedcheck::diagnosis {
@@ -75,11 +76,85 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   j.refusals_seen = account.log_throttled > 0 || account.metrics_throttled > 0 ||
                     j.throttle_state != IdleState::kThrottledUnknown;
   j.download_is_the_wait = AnyObserved(findings, Bottleneck::kAccessMode);
+  j.ingress_limit_gbps = facts.Number("account.ingress_gbps").value_or(0);
+  j.requests_limit_per_s = facts.Number("account.requests_per_s").value_or(0);
+  j.job_writes =
+      facts.Number("runtime.writing_outputs").value_or(0) > 0 ||
+      AnyObserved(findings, Bottleneck::kAccountIngress) ||
+      std::any_of(ev.timeline.begin(), ev.timeline.end(), [](const TimelineInterval& iv) {
+        return iv.lane == "data-runtime" && analyzers::IContains(iv.label, "upload");
+      });
   j.nic_gbps = facts.Number("node.nic_gbps").value_or(0);
   j.egress_limit_gbps = facts.Number("account.egress_gbps").value_or(0);
   j.nodes = std::max(1.0, facts.Number("node.count").value_or(1));
   for (const auto& n : idle_nodes) j.nodes_reading_nothing.insert(n.node);
   return j;
+}
+
+}  // namespace feedcheck::diagnosis
+
+namespace feedcheck::diagnosis {
+
+namespace {
+
+bool IsInputActivity(const TimelineInterval& iv) {
+  return iv.lane == "data-runtime" &&
+         (analyzers::IContains(iv.label, "download") || analyzers::IContains(iv.label, "mount"));
+}
+
+double CountOf(const FactSet& facts, const char* key) { return facts.Number(key).value_or(0); }
+
+bool AnyReadSpan(const FactSet& facts) {
+  for (const auto& [key, fact] : facts)
+    if (key.rfind("runtime.span_busy_s.", 0) == 0 && fact.is_number() && fact.number() > 0)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+bool InputNeverRead(const Evidence& ev) {
+  int failed = 0, succeeded = 0;
+  for (const auto& iv : ev.timeline) {
+    if (!IsInputActivity(iv)) continue;
+    if (iv.status.rfind("Failure", 0) == 0) ++failed;
+    if (iv.status.rfind("Success", 0) == 0) ++succeeded;
+  }
+  if (failed > 0 && succeeded == 0) return true;
+  // The mount came up, but every read behind it failed until the runtime gave up.
+  const FactSet& f = ev.facts;
+  return CountOf(f, "runtime.retry_give_ups") > 0 && !AnyReadSpan(f) &&
+         (CountOf(f, "runtime.mount_failures") > 0 || CountOf(f, "runtime.activity_failures") > 0);
+}
+
+Finding NeverReadFinding(const Evidence& ev) {
+  Finding f;
+  f.rule_id = "input-never-read";
+  f.severity = Severity::kCritical;
+  f.bottleneck = Bottleneck::kAccessFailure;
+  f.basis = FindingBasis::kObserved;
+  f.title = "The job never read its input";
+  for (const char* key : {"runtime.activity_failures", "runtime.mount_failures",
+                          "runtime.retry_give_ups", "runtime.retries", "runtime.stream_error"})
+    if (const Fact* fact = ev.facts.Find(key)) f.evidence.push_back(*fact);
+  const TimelineInterval* first_failure = nullptr;
+  for (const auto& iv : ev.timeline)
+    if (IsInputActivity(iv) && iv.status.rfind("Failure", 0) == 0 &&
+        (!first_failure || iv.start_epoch_s < first_failure->start_epoch_s))
+      first_failure = &iv;
+  f.message =
+      "Check that the compute can reach the storage account: its name resolves and connects "
+      "from the cluster's virtual network (private endpoint and DNS zone, firewall, service "
+      "endpoint), and that the job's identity or SAS may read the path. Every input activity "
+      "failed or the data runtime gave up retrying without a single read, so no GPU time went "
+      "to training at all";
+  if (first_failure)
+    f.message += " (" + first_failure->label + " failed: " + first_failure->source + ")";
+  f.message += ".";
+  f.source =
+      "\"Troubleshoot data access errors\", Azure Machine Learning documentation, "
+      "https://learn.microsoft.com/azure/machine-learning/how-to-troubleshoot-data-access";
+  return f;
 }
 
 }  // namespace feedcheck::diagnosis

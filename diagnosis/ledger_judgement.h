@@ -26,3 +26,16 @@ LedgerJudgement JudgeEvidence(const Evidence& evidence, const std::vector<Findin
 bool LatencyDwarfsServer(const FactSet& facts);
 
 }  // namespace feedcheck::diagnosis
+
+namespace feedcheck::diagnosis {
+
+/// The job read none of its input: every input activity (download, mount) that ended failed,
+/// or the data runtime gave up retrying without a single read. Whatever the error looked like
+/// (a 403, a name that did not resolve, a refused connection), storage access failed.
+bool InputNeverRead(const Evidence& evidence);
+
+/// The critical finding for a job that never read its input when no rule named the failure
+/// (no HTTP status to match): its evidence, what the logs showed, and the next step.
+Finding NeverReadFinding(const Evidence& evidence);
+
+}  // namespace feedcheck::diagnosis

@@ -325,6 +325,13 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   std::vector<Finding>& findings = result.findings;
   Situation s = Assess(postmortem->evidence, &nodes, &findings);
   MarkContradicted(s, &findings);
+  // A job that never read its input failed on access, whatever the error looked like.
+  if (InputNeverRead(postmortem->evidence) &&
+      std::none_of(findings.begin(), findings.end(), [](const Finding& f) {
+        return f.bottleneck == Bottleneck::kAccessFailure && !f.secondary &&
+               f.severity != Severity::kInfo;
+      }))
+    findings.push_back(NeverReadFinding(postmortem->evidence));
   // One ledger of every idle GPU-second; the verdict, the costs and the headline read it.
   const LedgerJudgement judgement =
       JudgeEvidence(postmortem->evidence, findings, s.account, s.idle_nodes);

@@ -125,6 +125,9 @@ bool ReadYaml(const std::string& name, const std::string& content, JobSpec* out,
     std::string key = "environment_variables." + e.name;
     Keep(std::move(e), std::move(key), out);
   }
+  for (const auto& o : job.outputs)
+    if (o.mode.empty() || o.mode == "rw_mount" || o.mode == "upload")
+      out->writing_outputs.push_back({o.name, o.line});
   return true;
 }
 
@@ -135,6 +138,7 @@ bool ReadJobSpecText(const std::string& name, const std::string& content, JobSpe
   out->path = name;
   out->env.clear();
   out->keys.clear();
+  out->writing_outputs.clear();
   if (content.size() > kMaxConfigFileBytes) {
     diagnostics->Add(SpecDiagnostic(
         name, 0,
@@ -165,6 +169,16 @@ FactSet JobSpecFacts(const JobSpec& spec) {
     const bool json = EndsWith(e.file, ".json");
     p.source = json ? fmt::format("{} ({})", where, spec.keys[i]) : where;
     facts.Set(TextFact("runtime.setting." + e.name, e.value, std::move(p)));
+  }
+  if (!spec.writing_outputs.empty()) {
+    const auto& [name, line] = spec.writing_outputs.front();
+    Provenance p{FactOrigin::kDeclared,
+                 fmt::format("{}:{} (outputs.{}: written through storage while the job runs)",
+                             spec.path, line, name),
+                 spec.path, line};
+    facts.Set(NumberFact("runtime.writing_outputs",
+                         static_cast<double>(spec.writing_outputs.size()), Unit::kCount,
+                         std::move(p)));
   }
   return facts;
 }

@@ -23,6 +23,8 @@ struct JobSpec {
   /// name, value ("REDACTED" for a credential), file, line (0 for JSON: `key` says where).
   std::vector<JobEnv> env;
   std::vector<std::string> keys;  ///< per env entry: "environment_variables.<VAR>" (JSON)
+  /// Outputs written through storage (rw_mount, the default, or upload), with the line of each.
+  std::vector<std::pair<std::string, int>> writing_outputs;
 };
 
 /// Reads a job's definition (which files are one: analyzers/job_definition.h). False, with an
@@ -37,7 +39,8 @@ bool ReadJobSpecText(const std::string& name, const std::string& content, JobSpe
                      DiagnosticList* diagnostics);
 
 /// runtime.setting.<VAR> for each variable, declared by the job's definition: provenance
-/// "<file>:<line>" (YAML) or "<file> environment_variables.<VAR>" (JSON).
+/// "<file>:<line>" (YAML) or "<file> environment_variables.<VAR>" (JSON); and
+/// runtime.writing_outputs when it writes outputs through storage.
 FactSet JobSpecFacts(const JobSpec& spec);
 
 }  // namespace feedcheck::rules
