@@ -20,6 +20,9 @@ constexpr double kWholeDownloadRefusedShare = 0.2;
 // share of its egress limit (else the account is the limit).
 constexpr double kNicShare = 0.85;
 constexpr double kAccountShare = 0.9;
+// A download under this share of the NIC, refused nothing and the account far from its limit,
+// crawled: its requests' latency (small files, few threads) held it, not the mode.
+constexpr double kCrawlShare = 0.5;
 // A mount minute in which the account served less than this (and refused nothing) served the
 // job from the mount's cache: under 2% of the job's peak egress, or 10 Mbit/s.
 constexpr double kCachedEgressShare = 0.02;
@@ -179,8 +182,19 @@ class Placer {
     if (in_download && Inside(u.wholly_refused_downloads, t)) return LimitAt(t);
     if (Writing(t, in_upload, reading)) return IdleState::kWrites;
     if (!a.any) return j_.unplaced_state;
+    if (in_download) {
+      // The GPUs wait for a download whatever its rate: at a good share of the NIC, that wait
+      // is the mode's (a mount starts at once). One that crawled far below the NIC and the
+      // account, refused nothing, was held by its requests' latency (small files, few threads).
+      auto rate = NodeRate(t);
+      if (rate && j_.nic_gbps > 0 && *rate < kCrawlShare * j_.nic_gbps && !AccountNearLimit(t))
+        return IdleState::kLatency;
+      if (rate && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps && !j_.download_is_the_wait)
+        return IdleState::kNodeNic;
+      return j_.download_state;
+    }
     if (reading) {
-      if (AtNic(t) && !(in_download && j_.download_is_the_wait)) return IdleState::kNodeNic;
+      if (AtNic(t)) return IdleState::kNodeNic;
       if (in_mount && Cached(t)) return IdleState::kNotStorage;
       if (in_mount && j_.mount_state == IdleState::kUnknown && u.mount_mostly_refused)
         return j_.throttle_state;
@@ -201,18 +215,25 @@ class Placer {
     }
     return in_upload && reading;
   }
-  // Each node reading at its NIC's rate (the account's egress over the nodes reading then),
-  // with the account below its own limit.
-  bool AtNic(double t) const {
-    if (j_.nic_gbps <= 0) return false;
+  // What each node read at t: the account's egress over the nodes reading then.
+  std::optional<double> NodeRate(double t) const {
     auto e = egress_(t);
-    if (!e) return false;
+    if (!e) return std::nullopt;
     double readers = 0;
     for (const Activities* a : node_reads_)
       if (Inside(a->downloads, t) || Inside(a->mounts, t)) readers += 1;
     if (readers <= 0) readers = std::max(1.0, j_.nodes);
-    if (j_.egress_limit_gbps > 0 && *e >= kAccountShare * j_.egress_limit_gbps) return false;
-    return *e / readers >= kNicShare * j_.nic_gbps;
+    return *e / readers;
+  }
+  bool AccountNearLimit(double t) const {
+    auto e = egress_(t);
+    return e && j_.egress_limit_gbps > 0 && *e >= kAccountShare * j_.egress_limit_gbps;
+  }
+  // Each node reading at its NIC's rate, with the account below its own limit.
+  bool AtNic(double t) const {
+    if (j_.nic_gbps <= 0 || AccountNearLimit(t)) return false;
+    auto rate = NodeRate(t);
+    return rate && *rate >= kNicShare * j_.nic_gbps;
   }
   bool Cached(double t) const {
     auto e = egress_(t);

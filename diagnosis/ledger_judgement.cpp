@@ -120,9 +120,17 @@ bool InputNeverRead(const Evidence& ev) {
     if (iv.status.rfind("Failure", 0) == 0) ++failed;
     if (iv.status.rfind("Success", 0) == 0) ++succeeded;
   }
-  if (failed > 0 && succeeded == 0) return true;
-  // The mount came up, but every read behind it failed until the runtime gave up.
+  // A failure is an access failure when something refused or could not reach storage: a
+  // refusal (403, 404), a mount that failed, the runtime giving up on a request, a StreamAccess
+  // error. A download cancelled mid-way after hours of reads is not one.
   const FactSet& f = ev.facts;
+  const bool refused = std::any_of(ev.timeline.begin(), ev.timeline.end(),
+                                   [](const TimelineInterval& iv) { return iv.lane == "access"; });
+  const bool access_signs = refused || CountOf(f, "runtime.retry_give_ups") > 0 ||
+                            CountOf(f, "runtime.mount_failures") > 0 ||
+                            f.Find("runtime.stream_error") != nullptr;
+  if (failed > 0 && succeeded == 0 && access_signs) return true;
+  // The mount came up, but every read behind it failed until the runtime gave up.
   return CountOf(f, "runtime.retry_give_ups") > 0 && !AnyReadSpan(f) &&
          (CountOf(f, "runtime.mount_failures") > 0 || CountOf(f, "runtime.activity_failures") > 0);
 }
