@@ -55,9 +55,18 @@ class SeriesAt {
       double w = s->points[i].x - s->points[i - 1].x;
       if (w > 0 && (i == 1 || w < width_)) width_ = w;
     }
+    std::vector<double> values;
     for (const auto& p : s->points)
-      if (std::isfinite(p.y)) peak_ = std::max(peak_, p.y);
+      if (std::isfinite(p.y)) {
+        peak_ = std::max(peak_, p.y);
+        values.push_back(p.y);
+      }
+    if (!values.empty()) {
+      std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+      median_ = values[values.size() / 2];
+    }
   }
+  double median() const { return median_; }
   std::optional<double> operator()(double t) const {
     if (!series_) return std::nullopt;
     auto it = std::upper_bound(series_->points.begin(), series_->points.end(), t,
@@ -74,6 +83,7 @@ class SeriesAt {
   const Series* series_ = nullptr;
   double width_ = 60;
   double peak_ = 0;
+  double median_ = 0;
 };
 
 // What the data runtime of one node (or of the whole job) did, as spans.
@@ -167,6 +177,7 @@ class Placer {
         requests_(job.FindSeries("metrics.requests_per_s")) {
     for (const auto& u : units)
       if (!u.node.empty() && u.activities.any) node_reads_.push_back(&u.activities);
+    SumReadBytes(job.FindSeries("metrics.egress_gbps"));
   }
 
   IdleState Place(const LedgerUnit& u, double t) const {
@@ -195,6 +206,8 @@ class Placer {
     }
     if (reading) {
       if (AtNic(t)) return IdleState::kNodeNic;
+      if (in_mount && j_.mount_state != IdleState::kLatency && PastCacheCap(t))
+        return IdleState::kCacheRereads;
       if (in_mount && Cached(t)) return IdleState::kNotStorage;
       if (in_mount && j_.mount_state == IdleState::kUnknown && u.mount_mostly_refused)
         return j_.throttle_state;
@@ -210,8 +223,11 @@ class Placer {
   bool Writing(double t, bool in_upload, bool reading) const {
     if (!j_.job_writes) return false;
     if (ingress_.present()) {
+      // A burst above what the account takes in anyway (other writers, logs): the median.
       auto in = ingress_(t);
-      return in && *in >= kWritingIngressFloorGbps && *in >= kWritingIngressShare * ingress_.peak();
+      const double base = ingress_.median();
+      return in && *in - base >= kWritingIngressFloorGbps &&
+             *in - base >= kWritingIngressShare * (ingress_.peak() - base);
     }
     return in_upload && reading;
   }
@@ -224,6 +240,30 @@ class Placer {
       if (Inside(a->downloads, t) || Inside(a->mounts, t)) readers += 1;
     if (readers <= 0) readers = std::max(1.0, j_.nodes);
     return *e / readers;
+  }
+  // The nodes have each read more than the mount's cache cap holds by t (the account's egress
+  // summed over time, over the nodes reading).
+  bool PastCacheCap(double t) const {
+    if (j_.mount_cache_cap_bytes <= 0 || read_bytes_.empty()) return false;
+    auto it =
+        std::upper_bound(read_bytes_.begin(), read_bytes_.end(), t,
+                         [](double v, const std::pair<double, double>& p) { return v < p.first; });
+    if (it == read_bytes_.begin()) return false;
+    return std::prev(it)->second > j_.mount_cache_cap_bytes;
+  }
+  void SumReadBytes(const Series* egress) {
+    if (!egress_.present() || !egress) return;
+    double width = 60, total = 0;
+    for (size_t i = 1; i < egress->points.size(); ++i) {
+      double w = egress->points[i].x - egress->points[i - 1].x;
+      if (w > 0 && (i == 1 || w < width)) width = w;
+    }
+    for (const auto& p : egress->points) {
+      if (!std::isfinite(p.y) || p.y <= 0) continue;
+      auto per_node = NodeRate(p.x + width / 2);
+      if (per_node) total += *per_node * 1e9 / 8 * width;
+      read_bytes_.push_back({p.x + width, total});
+    }
   }
   bool AccountNearLimit(double t) const {
     auto e = egress_(t);
@@ -263,6 +303,7 @@ class Placer {
 
   const LedgerJudgement& j_;
   SeriesAt egress_, ingress_, requests_;
+  std::vector<std::pair<double, double>> read_bytes_;  // (time, bytes each node read by then)
   std::vector<const Activities*> node_reads_;
 };
 
@@ -415,12 +456,25 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
 
 IdleState ChooseLedgerCause(const IdleLedger& ledger, bool access_failed,
                             std::optional<IdleState> observed_state, bool refusals_seen) {
+  // A job that failed on access is that, whatever else it lost: it did not finish. The ledger
+  // charges the failure only the time from its onset on.
   if (access_failed) return IdleState::kAccess;
   if (!ledger.known) return observed_state.value_or(IdleState::kUnknown);
   const double storage = ledger.StorageGpuS();
+  // The largest single state decides between storage and the rest: storage is the cause when
+  // one of its states holds at least as much as any state of the job's own (its code, fast
+  // storage, the unknown), and it cost at least a tenth of the GPU time sampled. A node that
+  // read nothing is named beside a storage cause, not instead of it.
+  double top_storage = 0, top_other = 0;
+  for (IdleState s : AllIdleStates()) {
+    if (s == IdleState::kNotStorageNode) continue;
+    double& top = IsStorageState(s) ? top_storage : top_other;
+    top = std::max(top, ledger.Of(s));
+  }
   const bool storage_matters =
-      storage > 0 &&
+      storage > 0 && top_storage >= top_other &&
       (ledger.sampled_gpu_s <= 0 || storage >= kStorageMattersFraction * ledger.sampled_gpu_s);
+
   // Storage cost too little to matter: what else held the GPUs, unless most of the time lost
   // could not be placed at all (no data-runtime activity to tell).
   const bool gpus_busy = ledger.sampled_gpu_s > 0 &&

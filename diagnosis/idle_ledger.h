@@ -37,6 +37,10 @@ struct LedgerJudgement {
   double egress_limit_gbps = 0;     ///< the account's (0: unknown)
   double ingress_limit_gbps = 0;    ///< the account's (0: unknown)
   double requests_limit_per_s = 0;  ///< the account's (0: unknown)
+  /// An explicit cap on the mount's disk cache (DATASET_MOUNT_CACHE_SIZE), bytes; 0: none. A
+  /// node that has read more than its cache holds re-reads, in every later epoch, what the cap
+  /// made it drop (unless the job is known to read its data once).
+  double mount_cache_cap_bytes = 0;
   /// The job writes through storage while it runs (an output in rw_mount or upload mode, an
   /// upload activity): the account's Ingress bursts can be its own.
   bool job_writes = false;

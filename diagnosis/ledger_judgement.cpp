@@ -84,6 +84,8 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
       std::any_of(ev.timeline.begin(), ev.timeline.end(), [](const TimelineInterval& iv) {
         return iv.lane == "data-runtime" && analyzers::IContains(iv.label, "upload");
       });
+  const double epochs = facts.Number("workload.epochs").value_or(0);
+  if (epochs != 1) j.mount_cache_cap_bytes = facts.Number("runtime.mount_cache_bytes").value_or(0);
   j.nic_gbps = facts.Number("node.nic_gbps").value_or(0);
   j.egress_limit_gbps = facts.Number("account.egress_gbps").value_or(0);
   j.nodes = std::max(1.0, facts.Number("node.count").value_or(1));
