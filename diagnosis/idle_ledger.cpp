@@ -292,6 +292,11 @@ class Placer {
     if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
     if (at_limit(egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
     if (at_limit(requests_, j_.requests_limit_per_s)) return IdleState::kAccountRequests;
+    // A limit the service itself named (a ResponseType, a logged body) is not second-guessed
+    // by the limits the knowledge base expects: accounts get raised limits.
+    if (j_.throttle_state != IdleState::kThrottledUnknown &&
+        j_.throttle_state != IdleState::kBlobTarget)
+      return j_.throttle_state;
     auto e = egress_(t);
     auto r = requests_(t);
     if (e && r && j_.egress_limit_gbps > 0 && j_.requests_limit_per_s > 0 &&
@@ -462,12 +467,12 @@ IdleState ChooseLedgerCause(const IdleLedger& ledger, bool access_failed,
   if (!ledger.known) return observed_state.value_or(IdleState::kUnknown);
   const double storage = ledger.StorageGpuS();
   // The largest single state decides between storage and the rest: storage is the cause when
-  // one of its states holds at least as much as any state of the job's own (its code, fast
-  // storage, the unknown), and it cost at least a tenth of the GPU time sampled. A node that
-  // read nothing is named beside a storage cause, not instead of it.
+  // one of its states holds at least as much as any state of the job's own (its code, storage
+  // that served it fast), and it cost at least a tenth of the GPU time sampled. A node that read
+  // nothing is named beside a storage cause, not instead of it; unknown time is no evidence.
   double top_storage = 0, top_other = 0;
   for (IdleState s : AllIdleStates()) {
-    if (s == IdleState::kNotStorageNode) continue;
+    if (s == IdleState::kNotStorageNode || s == IdleState::kUnknown) continue;
     double& top = IsStorageState(s) ? top_storage : top_other;
     top = std::max(top, ledger.Of(s));
   }

@@ -158,7 +158,7 @@ void CostFromLedger(const Situation& s, const IdleLedger& ledger, IdleState caus
     }
     // Nothing placed the idle time: a finding is neither charged nor cleared by it.
     if (cause == IdleState::kUnknown) {
-      f->impact_gpu_s = share;
+      f->impact_gpu_s = held.insert(*state).second ? share : 0;
       continue;
     }
     if (!storage_cause && f->bottleneck != Bottleneck::kAccessFailure) {
@@ -170,7 +170,7 @@ void CostFromLedger(const Situation& s, const IdleLedger& ledger, IdleState caus
         MarkSecondary(f, f->basis == FindingBasis::kCapacity
                              ? "would have limited a larger run; storage cost this one little"
                              : "did not cost GPU time in this job: storage cost it little");
-      f->impact_gpu_s = share;
+      f->impact_gpu_s = held.insert(*state).second ? share : 0;
       continue;
     }
     if (share <= 0) {
