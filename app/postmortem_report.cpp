@@ -9,6 +9,8 @@
 #include "app/fleet_report.h"
 #include "core/gpu_time_text.h"
 #include "core/units.h"
+#include "diagnosis/idle_state.h"
+#include "diagnosis/ledger_text.h"
 #include "reports/report_json.h"
 
 namespace feedcheck::app {
@@ -20,26 +22,62 @@ TableCell Cell(std::string text, double value) {
   return {std::move(text), value >= 0 ? std::optional<double>(value) : std::nullopt};
 }
 
+// What held a node's GPUs, from its ledger: the largest state and its share of the node's
+// idle time ("account egress, 96%"); "" when the ledger was not kept per node.
+std::string HeldBy(const DiagnosisSummary& d, const std::string& node) {
+  for (const auto& [name, shares] : d.ledger.nodes) {
+    if (name != node || shares.empty()) continue;
+    double total = 0;
+    for (const auto& s : shares) total += s.gpu_s;
+    auto state = diagnosis::IdleStateFromKey(shares.front().state);
+    if (!state || total <= 0) return "";
+    return fmt::format("{}, {}", diagnosis::IdleStateName(*state),
+                       diagnosis::SharePercent(shares.front().gpu_s / total));
+  }
+  return "";
+}
+
 // One row per node; the straggler marked; every GPU time in the unit of the largest, so
-// "0 GPU-seconds" never stands beside "63 GPU-minutes".
+// "0 GPU-seconds" never stands beside "63 GPU-minutes". A column nothing is known of for any
+// node is left out rather than filled with dashes.
 ReportTable NodesTable(const DiagnosisSummary& d) {
   ReportTable t;
   t.title = fmt::format("Nodes ({})", d.nodes.size());
-  t.columns = {{"node", "Node"},
-               {"download_s", "Download", true},
-               {"gpu_util_mean", "GPU busy", true},
-               {"gpu_lost_gpu_s", "GPU time lost", true},
-               {"throttled", "Throttled", true}};
   double most_lost_gpu_s = 0;
-  for (const auto& n : d.nodes) most_lost_gpu_s = std::max(most_lost_gpu_s, n.gpu_lost_gpu_s);
-  for (const auto& n : d.nodes)
-    t.rows.push_back(
-        {{n.straggler ? n.node + " (straggler)" : n.node, std::nullopt},
-         Cell(NodeText(n.download_s, FormatSeconds(n.download_s)), n.download_s),
-         Cell(NodeText(n.gpu_util_mean, fmt::format("{:.0f}%", n.gpu_util_mean)), n.gpu_util_mean),
-         Cell(NodeText(n.gpu_lost_gpu_s, GpuTimeText(n.gpu_lost_gpu_s, most_lost_gpu_s)),
-              n.gpu_lost_gpu_s),
-         Cell(NodeText(n.throttled, fmt::format("{:.0f}", n.throttled)), n.throttled)});
+  bool any_download = false, any_util = false, any_lost = false, any_throttled = false,
+       any_held = false;
+  for (const auto& n : d.nodes) {
+    most_lost_gpu_s = std::max(most_lost_gpu_s, n.gpu_lost_gpu_s);
+    any_download |= n.download_s >= 0;
+    any_util |= n.gpu_util_mean >= 0;
+    any_lost |= n.gpu_lost_gpu_s >= 0;
+    any_throttled |= n.throttled >= 0;
+    any_held |= !HeldBy(d, n.node).empty();
+  }
+  t.columns = {{"node", "Node"}};
+  if (any_download) t.columns.push_back({"download_s", "Download", true});
+  if (any_util) t.columns.push_back({"gpu_util_mean", "GPU busy", true});
+  if (any_lost) t.columns.push_back({"gpu_lost_gpu_s", "GPU time lost", true});
+  if (any_held) t.columns.push_back({"held_by", "Held by"});
+  if (any_throttled) t.columns.push_back({"throttled", "Throttled", true});
+  for (const auto& n : d.nodes) {
+    std::vector<TableCell> row{{n.straggler ? n.node + " (straggler)" : n.node, std::nullopt}};
+    if (any_download)
+      row.push_back(Cell(NodeText(n.download_s, FormatSeconds(n.download_s)), n.download_s));
+    if (any_util)
+      row.push_back(Cell(NodeText(n.gpu_util_mean, fmt::format("{:.0f}%", n.gpu_util_mean)),
+                         n.gpu_util_mean));
+    if (any_lost)
+      row.push_back(Cell(NodeText(n.gpu_lost_gpu_s, GpuTimeText(n.gpu_lost_gpu_s, most_lost_gpu_s)),
+                         n.gpu_lost_gpu_s));
+    if (any_held) {
+      std::string held = HeldBy(d, n.node);
+      row.push_back({held.empty() ? "-" : held, std::nullopt});
+    }
+    if (any_throttled)
+      row.push_back(Cell(NodeText(n.throttled, fmt::format("{:.0f}", n.throttled)), n.throttled));
+    t.rows.push_back(std::move(row));
+  }
   return t;
 }
 
