@@ -100,6 +100,20 @@ std::vector<std::string> ContradictedClaims(const Postmortem& r) {
       d.estimate.idle_fraction_after >= d.estimate.idle_fraction_before - 1e-6)
     out.push_back(fmt::format("names {} as the cause, but its fix buys nothing ({})", d.cause,
                               d.estimate.text));
+  // The ledger is one account: its states sum to the GPU time lost, and the cause is charged
+  // its own state's time.
+  if (d.ledger.present && d.gpu.known) {
+    double sum = 0;
+    for (const auto& st : d.ledger.states) sum += st.gpu_s;
+    if (std::fabs(sum - d.ledger.lost_gpu_s) > 1 + 1e-6 * d.ledger.lost_gpu_s)
+      out.push_back(fmt::format("the ledger's states sum to {:.0f} GPU-s, not the {:.0f} lost", sum,
+                                d.ledger.lost_gpu_s));
+    for (const auto& st : d.ledger.states)
+      if (st.state == d.ledger.cause_state && d.attributed_gpu_s >= 0 &&
+          std::fabs(st.gpu_s - d.attributed_gpu_s) > 1 + 1e-6 * st.gpu_s)
+        out.push_back(fmt::format("charges the cause {:.0f} GPU-s, but its state holds {:.0f}",
+                                  d.attributed_gpu_s, st.gpu_s));
+  }
   // A cap on the mount's cache is never pasted back at or under the cap that thrashed.
   if (const Fact* cap = ev.facts.Find("runtime.mount_cache_bytes"); cap && cap->is_number())
     for (const auto& e : r.env)

@@ -234,6 +234,17 @@ void EstimateWhatTheFixBuys(const Situation& s, Bottleneck cls, std::vector<Node
     d.estimate = EstimateAccessFix(*s.evidence, gpu);
   else if (cls != Bottleneck::kNone && d.confidence != "inconclusive")
     d.estimate = EstimateFix(cls, facts, gpu);
+  // A replay that wins nothing back (the job's own share of a shared account, nodes already at
+  // their NICs) is no figure to print: it would contradict the diagnosis.
+  if (d.estimate.available &&
+      d.estimate.idle_fraction_after >= d.estimate.idle_fraction_before - 0.005) {
+    d.estimate.available = false;
+    d.estimate.text = fmt::format(
+        "no figure: lifting the {} alone wins no GPU time back in this replay (the next limit, "
+        "such as the nodes' own NICs or the job's share of a shared account, holds it)",
+        d.cause);
+    d.estimate.assumptions.clear();
+  }
   d.straggler = MarkStraggler(&nodes);
   // A straggling download on a client-side cause: the fix is that node catching up.
   if (!d.straggler.empty() && d.confidence != "inconclusive" &&

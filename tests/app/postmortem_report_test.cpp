@@ -4,6 +4,7 @@
 // lines, so `feedcheck report` renders a saved post-mortem as the run did.
 #include "app/postmortem_report.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -72,9 +73,17 @@ TEST_CASE("a diagnosis becomes a headline, ranked findings and one keyed section
   const ReportSection& s = r.sections[0];
   CHECK(s.key == "diagnosis");
   REQUIRE(s.tables.size() == 1);
-  // One unit for the nodes' GPU time: "0 GPU-minutes" beside "120 GPU-minutes".
-  CHECK(s.tables[0].rows[0][3].text == "0 GPU-minutes");
-  CHECK(s.tables[0].rows[1][3].text == "120 GPU-minutes");
+  // One unit for the nodes' GPU time: "0 GPU-minutes" beside "120 GPU-minutes". Columns
+  // nothing is known of (download, GPU busy, throttled) are left out, not filled with dashes.
+  const auto& cols = s.tables[0].columns;
+  auto lost_col = std::find_if(cols.begin(), cols.end(),
+                               [](const TableColumn& c) { return c.key == "gpu_lost_gpu_s"; });
+  REQUIRE(lost_col != cols.end());
+  const size_t lost = static_cast<size_t>(lost_col - cols.begin());
+  for (const auto& c : cols) CHECK(c.key != "download_s");
+  REQUIRE(s.tables[0].rows[0].size() == cols.size());
+  CHECK(s.tables[0].rows[0][lost].text == "0 GPU-minutes");
+  CHECK(s.tables[0].rows[1][lost].text == "120 GPU-minutes");
   CHECK(s.tables[0].rows[1][0].text == "node-1 (straggler)");
   // Put twice, still one section.
   PutDiagnosis(TwoNodes(), &r);
