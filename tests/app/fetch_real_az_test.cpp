@@ -65,6 +65,7 @@ class RealAz {
     unsetenv("FEEDCHECK_REAL_AZ_DIR");
     unsetenv("FEEDCHECK_AZ_JOB_DIR");
     unsetenv("FEEDCHECK_REAL_AZ_ML");
+    unsetenv("FEEDCHECK_AZ_GPU_METRICS");
   }
   const fs::path& work() const { return work_; }
 
@@ -175,7 +176,6 @@ TEST_CASE("real az: the stand-in prints what the real client prints", "[app][fet
     REQUIRE(s.exit_code == 0);
     CHECK(nlohmann::json::parse(r.out) == nlohmann::json::parse(s.out));
   }
-  unsetenv("FEEDCHECK_AZ_GPU_METRICS");
 }
 
 TEST_CASE("real az: its own errors, mapped by meaning", "[app][fetch][real-az]") {
