@@ -70,6 +70,24 @@ bool IsJobDefinition(const fs::directory_entry& entry, int depth) {
   return depth == 0 && IsJobDefinitionFile(entry.path().filename().string());
 }
 
+// Files every Azure ML job download holds that are no input of feedcheck's, met in a folder
+// walk: the job's own standard output (user_logs/std_log.txt, std_log_process_0.txt), the
+// other capabilities' logs (system_logs/lifecycler/, cs_capability/, hosttools_capability/,
+// metrics_capability/, snapshot_capability/). Passed over quietly, not "format not recognised".
+bool IsAzureMlOwnFile(const fs::path& path) {
+  const std::string name = path.filename().string();
+  const std::string folder = path.parent_path().filename().string();
+  auto ends_with = [&](std::string_view end) {
+    return name.size() >= end.size() &&
+           name.compare(name.size() - end.size(), end.size(), end) == 0;
+  };
+  if (name.rfind("std_log", 0) == 0 && ends_with(".txt")) return true;
+  if (folder == "lifecycler" || folder == "cs_capability" || folder == "hosttools_capability" ||
+      folder == "metrics_capability" || folder == "snapshot_capability")
+    return ends_with(".log") || ends_with(".txt");
+  return false;
+}
+
 void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
              std::vector<SkippedFile>* skipped, std::vector<std::string>* definitions) {
   for (const auto& p : req.paths) {
@@ -114,11 +132,21 @@ void Collect(const AnalyzeRequest& req, std::vector<Candidate>* files,
         skipped->push_back({it->path().string(), why});
         continue;
       }
+      // az ml job download --all: DIR/named-outputs/NAME/ holds what the job wrote (data,
+      // checkpoints), DIR/hd-artifacts/ a sweep's parent (the trial read is DIR/artifacts/):
+      // neither is the job's logs.
+      if (it.depth() == 0 && it->is_directory(fec) &&
+          (it->path().filename() == "named-outputs" || it->path().filename() == "hd-artifacts") &&
+          fs::is_directory(fs::path(p) / "artifacts", fec)) {
+        it.disable_recursion_pending();
+        continue;
+      }
       if (!it->is_regular_file(fec)) continue;
       if (IsJobDefinition(*it, it.depth())) {
         definitions->push_back(it->path().string());
         continue;
       }
+      if (IsAzureMlOwnFile(it->path())) continue;
       if (files->size() + found.size() >= req.max_files) {
         skipped->push_back(
             {p, fmt::format("more than {} files; the rest not read", req.max_files)});
@@ -143,9 +171,11 @@ long RotationIndex(const std::string& name) {
 
 // Folders a job download has whatever the node: never a node's name.
 bool IsStandardFolder(const std::string& name) {
-  static const char* kStandard[] = {
-      "system_logs", "data_capability", "gpu",          "gpus",    "metrics",
-      "logs",        "user_logs",       "azureml-logs", "outputs", "lifecycler"};
+  static const char* kStandard[] = {"system_logs", "data_capability", "gpu", "gpus", "metrics",
+                                    "logs", "user_logs", "azureml-logs", "outputs", "lifecycler",
+                                    // az ml job download --all: DIR/artifacts/ (a sweep's parent:
+                                    // DIR/hd-artifacts/) and DIR/named-outputs/NAME/.
+                                    "artifacts", "hd-artifacts", "named-outputs"};
   for (const char* s : kStandard)
     if (name == s) return true;
   return false;
@@ -504,8 +534,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
       gpu_owner = std::make_unique<GpuUtilAnalyzer>(opt);
       gpu = gpu_owner.get();
     }
-    for (const auto& pt : monitor->gpu_points())
-      gpu->AddMetricSample(pt.node, pt.device, pt.epoch_s, pt.util_percent, pt.interval_s, pt.file);
+    gpu->AddMetricSamples(monitor->gpu_points());
   }
   if (gpu_owner) analyzers.push_back(std::move(gpu_owner));
 

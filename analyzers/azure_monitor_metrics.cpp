@@ -14,6 +14,10 @@
 namespace feedcheck::analyzers {
 
 namespace {
+
+// The series a split answers with unless asked for more (`top`, Microsoft Learn, "Metrics -
+// List": "Defaults to 10"; az monitor metrics list --top).
+constexpr size_t kDefaultTop = 10;
 // Metrics responses are small (a day at PT1M is ~100 KB per series); a larger file is not one.
 constexpr size_t kMaxDocumentBytes = 16u << 20;
 
@@ -170,6 +174,22 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
     if (name.empty()) {
       Diag(diags, file, 0, "metric without name.value", where);
       continue;
+    }
+    // A split metric of exactly 10 series is most likely cut at the default top (az monitor
+    // metrics list and the REST API's $top both give 10 unless told): said, never silent.
+    if (const Json* all = Member(metric, "timeseries");
+        all && all->is_array() && all->size() == kDefaultTop) {
+      const Json* md = Member((*all)[0], "metadatavalues");
+      if (md && md->is_array() && !md->empty())
+        diags->Add({codes::kMetricsSeriesAtCap,
+                    DiagnosticSeverity::kWarning,
+                    fmt::format("metric {} holds {} series, the default top of az monitor metrics "
+                                "list and the REST API: some may be missing (ask with --top; "
+                                "feedcheck fetch asks for all)",
+                                name, kDefaultTop),
+                    {file, 0, 0},
+                    where + "/timeseries",
+                    ""});
     }
     if (GpuPercent(name, 0)) {
       if (gpu) ParseGpuMetric(metric, name, interval_s, file, where, diags, gpu);

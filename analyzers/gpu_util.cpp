@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
+#include "analyzers/gpu_identity.h"
 #include "analyzers/text_util.h"
 #include "core/diagnostic_codes.h"
 #include "core/plural.h"
@@ -48,9 +50,7 @@ double PercentHistogram::Quantile(double q) const {
 GpuUtilAnalyzer::GpuUtilAnalyzer(const AnalyzerOptions& options)
     : LineAnalyzer("gpu", options), ledger_(options.gpu_busy_threshold_percent) {}
 
-void GpuUtilAnalyzer::AddMetricSample(std::string_view node, std::string_view device,
-                                      double epoch_s, double util_percent, double interval_s,
-                                      const std::string& source) {
+void GpuUtilAnalyzer::NoteMetricFile(const std::string& source) {
   if (std::find(metric_files_.begin(), metric_files_.end(), source) == metric_files_.end()) {
     metric_files_.push_back(source);
     if (std::find(formats_seen_.begin(), formats_seen_.end(), "GpuUtilization metric") ==
@@ -60,6 +60,12 @@ void GpuUtilAnalyzer::AddMetricSample(std::string_view node, std::string_view de
     if (std::find(stats().files.begin(), stats().files.end(), source) == stats().files.end())
       stats().files.push_back(source);
   }
+}
+
+void GpuUtilAnalyzer::AddMetricSample(std::string_view node, std::string_view device,
+                                      double epoch_s, double util_percent, double interval_s,
+                                      const std::string& source) {
+  NoteMetricFile(source);
   key_scratch_ = node.empty() ? std::string() : KeySegment(node) + "/";
   key_scratch_ += "gpu" + KeySegment(device.empty() ? std::string_view("0") : device);
   GpuSample sample;
@@ -68,6 +74,114 @@ void GpuUtilAnalyzer::AddMetricSample(std::string_view node, std::string_view de
   sample.util_percent = util_percent;
   Line line;
   AddSample(sample, line, interval_s);
+}
+
+void GpuUtilAnalyzer::AddMetricSamples(const std::vector<GpuMetricPoint>& points) {
+  if (points.empty()) return;
+  // What the job's own files showed, before any metric point joins: each GPU's span.
+  struct Covered {
+    double first_s, end_s, interval_s;
+  };
+  std::map<std::string, Covered, std::less<>> files;
+  std::set<std::string> file_nodes, unindexed_nodes;
+  for (const auto& [key, g] : gpus_) {
+    const GpuIdentity id = ParseGpuKey(key);
+    file_nodes.insert(id.node);
+    if (!id.indexed()) unindexed_nodes.insert(id.node);
+    if (g.timed == 0) continue;
+    const double interval =
+        g.timed > 1 ? (g.last_s - g.first_s) / static_cast<double>(g.timed - 1) : 0;
+    files[key] = {g.first_s, g.last_s + interval, interval};
+  }
+  auto node_of = [](const GpuMetricPoint& pt) {
+    return pt.node.empty() ? std::string() : KeySegment(pt.node);
+  };
+  std::set<std::string> metric_nodes;
+  for (const auto& pt : points) metric_nodes.insert(node_of(pt));
+  const MetricNodePairing pairing = PairMetricNodes(file_nodes, metric_nodes);
+
+  uint64_t inside = 0, filled = 0, aside = 0;
+  std::set<std::string> merged_gpus, aside_nodes;
+  double file_interval_s = 0, metric_interval_s = 0;
+  for (const auto& pt : points) {
+    const std::string node = node_of(pt);
+    if (pairing.set_aside.count(node)) {
+      NoteMetricFile(pt.file);
+      ++aside;
+      aside_nodes.insert(node.empty() ? "(unnamed)" : node);
+      continue;
+    }
+    auto same = pairing.same_node.find(node);
+    if (same == pairing.same_node.end()) {
+      AddMetricSample(pt.node, pt.device, pt.epoch_s, pt.util_percent, pt.interval_s, pt.file);
+      continue;
+    }
+    GpuIdentity id;
+    id.node = same->second;
+    id.device = KeySegment(pt.device.empty() ? std::string_view("0") : pt.device);
+    const std::string key = GpuKey(ParseGpuKey(GpuKey(id)));
+    NoteMetricFile(pt.file);
+    auto covered = files.find(key);
+    if (covered == files.end() && unindexed_nodes.count(id.node)) {
+      // The files name this node's GPUs by UUID or bus id, the metric by index: the same
+      // GPUs, not which is which.
+      ++aside;
+      aside_nodes.insert(node.empty() ? "(unnamed)" : node);
+      continue;
+    }
+    if (covered != files.end()) {
+      merged_gpus.insert(key);
+      file_interval_s = std::max(file_interval_s, covered->second.interval_s);
+      metric_interval_s = std::max(metric_interval_s, pt.interval_s);
+      if (pt.epoch_s < covered->second.end_s &&
+          pt.epoch_s + pt.interval_s > covered->second.first_s) {
+        ++inside;
+        continue;
+      }
+      ++filled;
+    }
+    GpuSample sample;
+    sample.gpu = key;
+    sample.epoch_s = pt.epoch_s;
+    sample.util_percent = pt.util_percent;
+    AddSample(sample, Line{}, pt.interval_s);
+  }
+  const std::string first = points.front().file;
+  if (!merged_gpus.empty()) {
+    std::set<std::string> nodes;
+    for (const auto& key : merged_gpus) nodes.insert(ParseGpuKey(key).node);
+    diagnostics().Add(
+        {codes::kGpuSourcesMerged,
+         DiagnosticSeverity::kNote,
+         fmt::format("the job's GPU files and Azure ML's GpuUtilization metric show the same {} "
+                     "on {}: each counted once, from the files (a sample every {} s; the "
+                     "metric's every {} s); {} of the metric inside the files' span set "
+                     "aside, {} added where the files have none",
+                     Counted(double(merged_gpus.size()), "GPU"),
+                     Counted(double(nodes.size()), "node"), FormatNumber(file_interval_s),
+                     FormatNumber(metric_interval_s), Counted(double(inside), "point"),
+                     Counted(double(filled), "point")),
+         {first, 0, 0},
+         "gpu",
+         ""});
+  }
+  if (aside > 0) {
+    std::vector<std::string> file_named(file_nodes.begin(), file_nodes.end());
+    for (auto& n : file_named)
+      if (n.empty()) n = "(unnamed)";
+    diagnostics().Add(
+        {codes::kGpuSourcesMerged,
+         DiagnosticSeverity::kWarning,
+         fmt::format("Azure ML's GpuUtilization metric names {} ({}) that the job's GPU files "
+                     "show under other names ({}): the same GPUs, but not which is which; "
+                     "the metric's {} set aside so that no GPU is counted twice (name each "
+                     "node's folder by its NodeId to merge them)",
+                     Counted(double(aside_nodes.size()), "node"), fmt::join(aside_nodes, ", "),
+                     fmt::join(file_named, ", "), Counted(double(aside), "point")),
+         {first, 0, 0},
+         "gpu",
+         ""});
+  }
 }
 
 void GpuUtilAnalyzer::SetNextFile(GpuFileFormat format, std::string node_prefix,
@@ -150,7 +264,11 @@ void GpuUtilAnalyzer::AddSample(const GpuSample& s, const Line& line,
     return;
   }
   double t = *s.epoch_s;
-  if (it->second.series) it->second.series->Add(t, u);
+  PerGpu& g = it->second;
+  if (g.timed++ == 0) g.first_s = g.last_s = t;
+  g.first_s = std::min(g.first_s, t);
+  g.last_s = std::max(g.last_s, t);
+  if (g.series) g.series->Add(t, u);
   size_t slash = s.gpu.rfind('/');
   ledger_.Add(s.gpu, slash == std::string_view::npos ? std::string_view{} : s.gpu.substr(0, slash),
               t, u, duration_s, node_hist_ ? std::string_view(node()) : std::string_view{});

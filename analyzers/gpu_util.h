@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "analyzers/azure_monitor_metrics.h"
 #include "analyzers/bounded_series.h"
 #include "analyzers/dcgm_text.h"
 #include "analyzers/gpu_idle_ledger.h"
@@ -53,11 +54,19 @@ class GpuUtilAnalyzer : public LineAnalyzer {
   /// the response's whole interval. `source` names the file for the statistics.
   void AddMetricSample(std::string_view node, std::string_view device, double epoch_s,
                        double util_percent, double interval_s, const std::string& source);
+  /// All the points of the workspace metric, after the job's own GPU files: one identity per
+  /// GPU (node + index). A GPU the files show keeps the files' samples (finer than the
+  /// metric's minutes) where they cover, the metric filling only the time they do not; a node
+  /// the files show under another name is set aside; a note (GpuSourcesMerged) says what
+  /// overlapped.
+  void AddMetricSamples(const std::vector<GpuMetricPoint>& points);
 
   struct PerGpu {
     PercentHistogram hist;
     std::unique_ptr<BoundedSeries> series;  // only for the first kMaxGpuSeries GPUs
     std::string file;                       // where its first sample was read
+    double first_s = 0, last_s = 0;         // its timed samples' span
+    uint64_t timed = 0;                     // how many were timed
   };
   const std::map<std::string, PerGpu, std::less<>>& gpus() const { return gpus_; }
   const PercentHistogram& overall() const { return overall_; }
@@ -68,6 +77,7 @@ class GpuUtilAnalyzer : public LineAnalyzer {
  private:
   void AddSample(const GpuSample& s, const Line& line,
                  std::optional<double> duration_s = std::nullopt);
+  void NoteMetricFile(const std::string& source);
 
   GpuFileFormat format_ = GpuFileFormat::kNvidiaSmiCsv;
   std::string node_prefix_;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/diagnostic_codes.h"
@@ -21,6 +22,13 @@ void AddWorkspace(const AzWorkspace& ws, std::vector<std::string>* argv) {
 std::string Str(const json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// The --subscription an argv names, for messages.
+std::string SubscriptionOf(const std::vector<std::string>& argv) {
+  for (size_t i = 0; i + 1 < argv.size(); ++i)
+    if (argv[i] == "--subscription") return "--subscription " + argv[i + 1];
+  return "az's current subscription";
 }
 
 bool Contains(const std::string& text, const char* what) {
@@ -67,7 +75,75 @@ std::string AccountOf(const std::string& path) {
   return path.substr(host + 1, dot - host - 1);
 }
 
+// "azureml:imagenet-train:3", "azureml:imagenet-train@latest" (a data asset by version or
+// label), "azureml://subscriptions/.../data/imagenet-train/versions/3".
+bool AssetOf(const std::string& path, AzJobInput* in) {
+  const std::string prefix = "azureml:";
+  if (path.rfind(prefix, 0) != 0) return false;
+  std::string rest = path.substr(prefix.size());
+  if (rest.rfind("//", 0) == 0) {
+    const std::string key = "/data/";
+    const size_t at = rest.find(key);
+    if (at == std::string::npos) return false;
+    rest = rest.substr(at + key.size());
+    const size_t versions = rest.find("/versions/");
+    if (versions == std::string::npos) return false;
+    in->asset = rest.substr(0, versions);
+    in->asset_version = rest.substr(versions + std::string("/versions/").size());
+    while (!in->asset_version.empty() && in->asset_version.back() == '/')
+      in->asset_version.pop_back();
+    return !in->asset.empty() && !in->asset_version.empty();
+  }
+  if (const size_t at = rest.find('@'); at != std::string::npos) {
+    in->asset = rest.substr(0, at);
+    in->asset_label = rest.substr(at + 1);
+  } else if (const size_t colon = rest.rfind(':'); colon != std::string::npos) {
+    in->asset = rest.substr(0, colon);
+    in->asset_version = rest.substr(colon + 1);
+  } else {
+    in->asset = rest;
+    in->asset_label = "latest";
+  }
+  if (in->asset.empty() || in->asset.find('/') != std::string::npos) {
+    in->asset.clear();
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+void ReadInputPath(AzJobInput* input) {
+  input->datastore = DatastoreOf(input->path);
+  input->account = AccountOf(input->path);
+  if (input->datastore.empty() && input->account.empty()) AssetOf(input->path, input);
+}
+
+std::vector<std::string> AzDataShowArgv(const std::string& name, const std::string& version,
+                                        const std::string& label, const AzWorkspace& ws) {
+  std::vector<std::string> argv = {"az", "ml", "data", "show", "--name", name};
+  if (!version.empty())
+    argv.insert(argv.end(), {"--version", version});
+  else
+    argv.insert(argv.end(), {"--label", label.empty() ? "latest" : label});
+  AddWorkspace(ws, &argv);
+  argv.insert(argv.end(), {"--output", "json"});
+  return argv;
+}
+
+bool ParseAzDataPath(const std::string& text, std::string* path, std::string* error) {
+  const json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    *error = "not a JSON object";
+    return false;
+  }
+  *path = Str(j, "path");
+  if (path->empty()) {
+    *error = "no 'path'";
+    return false;
+  }
+  return true;
+}
 
 std::vector<std::string> AzJobShowArgv(const std::string& job, const AzWorkspace& ws) {
   std::vector<std::string> argv = {"az", "ml", "job", "show", "--name", job};
@@ -113,7 +189,9 @@ std::string ParseAzComputeSize(const std::string& text) {
 std::vector<std::string> AzStorageAccountShowArgv(const std::string& account,
                                                   const AzWorkspace& ws) {
   std::vector<std::string> argv = {"az", "storage", "account", "show", "--name", account};
-  if (!ws.subscription.empty()) argv.insert(argv.end(), {"--subscription", ws.subscription});
+  const std::string& subscription =
+      ws.storage_subscription.empty() ? ws.subscription : ws.storage_subscription;
+  if (!subscription.empty()) argv.insert(argv.end(), {"--subscription", subscription});
   argv.insert(argv.end(), {"--output", "json"});
   return argv;
 }
@@ -122,7 +200,7 @@ std::vector<std::string> AzMetricsArgv(const std::string& account_id,
                                        const std::vector<std::string>& metrics,
                                        const std::string& start_utc, const std::string& end_utc,
                                        const std::string& dimension,
-                                       const std::vector<std::string>& aggregations) {
+                                       const std::vector<std::string>& aggregations, int top) {
   std::vector<std::string> argv = {"az",      "monitor",    "metrics",
                                    "list",    "--resource", account_id + "/blobServices/default",
                                    "--metric"};
@@ -131,13 +209,14 @@ std::vector<std::string> AzMetricsArgv(const std::string& account_id,
   argv.insert(argv.end(), aggregations.begin(), aggregations.end());
   argv.insert(argv.end(), {"--start-time", start_utc, "--end-time", end_utc});
   if (!dimension.empty()) argv.insert(argv.end(), {"--dimension", dimension});
+  if (!dimension.empty() && top > 0) argv.insert(argv.end(), {"--top", std::to_string(top)});
   argv.insert(argv.end(), {"--output", "json"});
   return argv;
 }
 
 std::vector<std::string> AzGpuMetricsArgv(const std::string& workspace_id, const std::string& job,
-                                          const std::string& start_utc,
-                                          const std::string& end_utc) {
+                                          const std::string& start_utc, const std::string& end_utc,
+                                          int top) {
   return {"az",
           "monitor",
           "metrics",
@@ -152,6 +231,8 @@ std::vector<std::string> AzGpuMetricsArgv(const std::string& workspace_id, const
           "Average",
           "--filter",
           "RunId eq '" + job + "' and NodeId eq '*' and DeviceId eq '*'",
+          "--top",
+          std::to_string(top),
           "--start-time",
           start_utc,
           "--end-time",
@@ -171,6 +252,16 @@ bool AzMetricsHaveData(const std::string& text) {
         return true;
   }
   return false;
+}
+
+int AzMetricsMostSeries(const std::string& text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("value") || !j["value"].is_array()) return 0;
+  int most = 0;
+  for (const auto& metric : j["value"])
+    if (metric.is_object() && metric.contains("timeseries") && metric["timeseries"].is_array())
+      most = std::max(most, static_cast<int>(metric["timeseries"].size()));
+  return most;
 }
 
 std::string AzCommandText(const std::vector<std::string>& argv) {
@@ -196,6 +287,23 @@ std::optional<AzFailure> AzCommandFailure(const std::vector<std::string>& argv,
                                                     cmd)};
   if (r.exit_code == 0) return std::nullopt;
   const std::string& e = r.err;
+  // az's parser: "'ml' is misspelled or not recognized by the system." (az 2.x; older:
+  // "'ml' is not in the 'az' command group").
+  if (Contains(e, "'ml' is misspelled") || Contains(e, "'ml' is not in the 'az' command group"))
+    return AzFailure{codes::kAzNoMlExtension,
+                     fmt::format("`{}` failed: the Azure CLI has no 'ml' extension: run `az "
+                                 "extension add -n ml` (az says: {})",
+                                 cmd, Quote(e))};
+  // `az storage account show --name X` looks in one subscription only.
+  if (argv.size() > 3 && argv[1] == "storage" && argv[2] == "account" &&
+      Contains(e, "Storage account '") && Contains(e, "' not found"))
+    return AzFailure{
+        codes::kAzAccountElsewhere,
+        fmt::format("`{}` failed: the storage account is not in the subscription az searched "
+                    "({}): it is in another one. Give the account's subscription with "
+                    "--storage-subscription SUBSCRIPTION (`az account list -o table` lists those "
+                    "you can use) (az says: {})",
+                    cmd, SubscriptionOf(argv), Quote(e))};
   if (Contains(e, "az login") || Contains(e, "Please run 'az login'") || Contains(e, "AADSTS") ||
       Contains(e, "No subscription found"))
     return AzFailure{codes::kAzNotLoggedIn,
@@ -241,6 +349,9 @@ bool ParseAzJob(const std::string& text, AzJob* job, std::string* error) {
   job->end_utc = props.is_object() ? Str(props, "EndTimeUtc") : "";
   if (job->start_utc.empty() && created.is_object()) job->start_utc = Str(created, "created_at");
   if (job->end_utc.empty() && created.is_object()) job->end_utc = Str(created, "last_modified_at");
+  if (const json res = j.value("resources", json::object()); res.is_object())
+    if (auto n = res.find("instance_count"); n != res.end() && n->is_number_integer())
+      job->instance_count = std::max(1, n->get<int>());
   if (job->start_utc.empty() || job->end_utc.empty()) {
     *error = "no start or end time (properties.StartTimeUtc/EndTimeUtc, creation_context)";
     return false;
@@ -253,8 +364,7 @@ bool ParseAzJob(const std::string& text, AzJob* job, std::string* error) {
       input.name = name;
       input.path = Str(in, "path");
       input.mode = Str(in, "mode");
-      input.datastore = DatastoreOf(input.path);
-      input.account = AccountOf(input.path);
+      ReadInputPath(&input);
       if (!input.path.empty()) job->inputs.push_back(std::move(input));
     }
   return true;

@@ -17,12 +17,22 @@ struct AzWorkspace {
   std::string workspace;
   std::string resource_group;
   std::string subscription;
+  /// The storage accounts' subscription when it is not the workspace's
+  /// (--storage-subscription; "" for the same).
+  std::string storage_subscription;
 };
 
 std::vector<std::string> AzJobShowArgv(const std::string& job, const AzWorkspace& ws);
 std::vector<std::string> AzJobDownloadArgv(const std::string& job, const AzWorkspace& ws,
                                            const std::string& download_path);
 std::vector<std::string> AzDatastoreShowArgv(const std::string& datastore, const AzWorkspace& ws);
+/// `az ml data show` of a data asset, by version ("3") or, when `version` is "", by `label`
+/// ("latest").
+std::vector<std::string> AzDataShowArgv(const std::string& name, const std::string& version,
+                                        const std::string& label, const AzWorkspace& ws);
+/// `az ml data show -o json`: the asset's `path` (azureml://.../datastores/<ds>/paths/<p>,
+/// https://<account>.blob.core.windows.net/..., wasbs://...).
+bool ParseAzDataPath(const std::string& json, std::string* path, std::string* error);
 /// `az ml compute show`: the compute the job ran on, for its VM size.
 std::vector<std::string> AzComputeShowArgv(const std::string& compute, const AzWorkspace& ws);
 /// "azureml:gpu-cluster" (or an ARM id ending .../computes/gpu-cluster) -> "gpu-cluster".
@@ -34,27 +44,35 @@ std::vector<std::string> AzStorageAccountShowArgv(const std::string& account,
                                                   const AzWorkspace& ws);
 /// `az monitor metrics list` of the blob service of `account_id` at 1-minute grain, totals;
 /// `dimension` ("ResponseType") splits the series, "" for none; `aggregations`: "Total",
-/// "Average".
+/// "Average". A split asks for `top` series (`--top`: az, like the REST API's `top`, returns
+/// 10 unless told).
 std::vector<std::string> AzMetricsArgv(const std::string& account_id,
                                        const std::vector<std::string>& metrics,
                                        const std::string& start_utc, const std::string& end_utc,
                                        const std::string& dimension,
-                                       const std::vector<std::string>& aggregations);
+                                       const std::vector<std::string>& aggregations, int top = 0);
 
 /// `az monitor metrics list` of Azure ML's GpuUtilization for one job (the workspace metric,
-/// filtered to the job's RunId, split by NodeId and DeviceId), 1-minute averages.
+/// filtered to the job's RunId, split by NodeId and DeviceId), 1-minute averages, up to `top`
+/// series (one per GPU).
 std::vector<std::string> AzGpuMetricsArgv(const std::string& workspace_id, const std::string& job,
-                                          const std::string& start_utc, const std::string& end_utc);
+                                          const std::string& start_utc, const std::string& end_utc,
+                                          int top);
 
 /// True when an `az monitor metrics list` response holds at least one data point.
 bool AzMetricsHaveData(const std::string& json);
+/// The most series any one metric of an `az monitor metrics list` response has: at the `--top`
+/// asked for, some may have been cut.
+int AzMetricsMostSeries(const std::string& json);
 
 /// The command as a person would type it, secrets redacted: for messages.
 std::string AzCommandText(const std::vector<std::string>& argv);
 
-/// Why an az command failed, as a diagnostic code and a message naming the command and the
-/// cause (not logged in, AuthorizationFailed, ResourceNotFound, a time-out, not on PATH);
-/// nullopt when it succeeded. az's own words are quoted with secrets redacted.
+/// Why an az command failed, as a diagnostic code and a message naming the command, the
+/// cause and the next command to run (not logged in: az login; no ml extension: az extension
+/// add -n ml; AuthorizationFailed; ResourceNotFound; a storage account az cannot find in its
+/// subscription; a time-out; not on PATH); nullopt when it succeeded. az's own words are
+/// quoted with secrets redacted.
 struct AzFailure {
   std::string code;
   std::string message;
@@ -70,7 +88,15 @@ struct AzJobInput {
   std::string mode;
   std::string datastore;  ///< from an azureml://.../datastores/<ds>/paths/... path
   std::string account;    ///< from a wasbs/abfss/https blob path
+  /// A data asset ("azureml:imagenet-train:3", "azureml:imagenet-train@latest"): its name and
+  /// version or label; its storage is what `az ml data show` says.
+  std::string asset;
+  std::string asset_version;
+  std::string asset_label;
 };
+
+/// Fills `input`'s datastore, account or asset from its path.
+void ReadInputPath(AzJobInput* input);
 
 /// What `az ml job show -o json` says the post-mortem needs.
 struct AzJob {
@@ -80,6 +106,7 @@ struct AzJob {
   std::string workspace_id;  ///< from `id` (azureml:/subscriptions/.../workspaces/W/jobs/J)
   std::string start_utc;     ///< properties.StartTimeUtc, else creation_context.created_at
   std::string end_utc;       ///< properties.EndTimeUtc, else creation_context.last_modified_at
+  int instance_count = 1;    ///< resources.instance_count
   std::vector<AzJobInput> inputs;
 };
 bool ParseAzJob(const std::string& json, AzJob* job, std::string* error);

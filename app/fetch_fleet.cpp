@@ -52,7 +52,7 @@ bool SafeName(const std::string& name) {
 
 bool StopsAll(const std::string& code) {
   return code == codes::kAzNotLoggedIn || code == codes::kAzForbidden ||
-         code == codes::kAzMissing || code == codes::kAzTimeout;
+         code == codes::kAzMissing || code == codes::kAzTimeout || code == codes::kAzNoMlExtension;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <variant>
 
@@ -43,6 +44,38 @@ bool Run(const ProcessRunner& run, const std::vector<std::string>& argv, double 
   AddMessage(&outcome->diagnostics, failure->code.c_str(), failure->message);
   outcome->status = ExitStatus::kInputError;
   return false;
+}
+
+// Runs the az command `argv_for(top)` asks for; logs it. When it holds as many series as it
+// asked for (az, like the REST API, cuts a split at --top, 10 by default), asks again for four
+// times as many, up to kMaxAsks times; still at the cap, a warning names the command. The
+// failure, if any, is returned for the caller to judge.
+std::optional<AzFailure> RunMetrics(const ProcessRunner& run,
+                                    const std::function<std::vector<std::string>(int)>& argv_for,
+                                    int top, double timeout_s, FetchLog* log, Outcome* outcome,
+                                    ProcessResult* result) {
+  constexpr int kMaxAsks = 3;
+  for (int ask = 1;; ++ask, top *= 4) {
+    const auto argv = argv_for(top);
+    *result = run(argv, timeout_s);
+    auto failure = AzCommandFailure(argv, *result);
+    const int series = failure ? 0 : AzMetricsMostSeries(result->out);
+    const bool capped = top > 0 && series >= top;
+    log->commands.rows.push_back({{AzCommandText(argv), std::nullopt},
+                                  {failure  ? "failed"
+                                   : capped ? fmt::format("ok, {} series: at --top", series)
+                                            : "ok",
+                                   std::nullopt}});
+    if (failure || !capped) return failure;
+    if (ask == kMaxAsks) {
+      AddMessage(&outcome->diagnostics, codes::kAzSeriesCapped,
+                 fmt::format("`{}` returned {} series, as many as --top asked for: some may be "
+                             "missing (ask with --top {} to see)",
+                             AzCommandText(argv), series, top * 4),
+                 DiagnosticSeverity::kWarning);
+      return std::nullopt;
+    }
+  }
 }
 
 bool WriteFile(const fs::path& path, const std::string& text, Outcome* outcome) {
@@ -105,6 +138,7 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
     return finish(std::move(outcome));
   AzJob job;
   std::string error;
+  const std::string r_job_show = r.out;
   if (!ParseAzJob(r.out, &job, &error)) {
     AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
                fmt::format("az ml job show --name {}: {}", request.job, error));
@@ -145,13 +179,46 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
            &outcome, &r))
     return finish(std::move(outcome));
 
+  // The job's definition as az printed it: the post-mortem reads its environment variables
+  // and instance count (analyzers/job_definition.h). An input's SAS signature is not kept.
+  if (!WriteFile(fs::path(request.out_dir) / "job.json", RedactText(r_job_show), &outcome))
+    return finish(std::move(outcome));
+
   // 3. The storage account behind each input, and its metrics for the window.
   ReportTable accounts;
   accounts.title = "Inputs and their storage accounts";
   accounts.columns = {
       {"input", "Input"}, {"path", "Path"}, {"account", "Account"}, {"metrics", "Metrics written"}};
-  std::set<std::string> fetched;
-  for (const auto& in : job.inputs) {
+  std::set<std::string> fetched, elsewhere;
+  for (auto in : job.inputs) {
+    if (!in.asset.empty()) {
+      // A data asset: its storage is the path `az ml data show` gives.
+      if (!Run(run, AzDataShowArgv(in.asset, in.asset_version, in.asset_label, request.workspace),
+               t, &log, &outcome, &r, /*not_found_skips=*/true)) {
+        if (outcome.status == ExitStatus::kInputError) return finish(std::move(outcome));
+        accounts.rows.push_back({{in.name, {}},
+                                 {RedactUrl(in.path), {}},
+                                 {"-", {}},
+                                 {"none: data asset not found", {}}});
+        continue;
+      }
+      std::string path;
+      if (!ParseAzDataPath(r.out, &path, &error)) {
+        AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
+                   fmt::format("data asset {} of input {}: {}; its metrics are not fetched",
+                               in.asset, in.name, error),
+                   DiagnosticSeverity::kWarning);
+        accounts.rows.push_back(
+            {{in.name, {}}, {RedactUrl(in.path), {}}, {"-", {}}, {"none: " + error, {}}});
+        continue;
+      }
+      in.path = in.path + " = " + path;
+      AzJobInput resolved;
+      resolved.path = path;
+      ReadInputPath(&resolved);
+      in.datastore = resolved.datastore;
+      in.account = resolved.account;
+    }
     std::string account = in.account;
     if (account.empty() && !in.datastore.empty()) {
       if (!Run(run, AzDatastoreShowArgv(in.datastore, request.workspace), t, &log, &outcome, &r,
@@ -181,9 +248,36 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
       continue;
     }
     std::string written = "(as above)";
+    if (elsewhere.count(account)) {
+      accounts.rows.push_back({{in.name, {}},
+                               {RedactUrl(in.path), {}},
+                               {account, {}},
+                               {"none: account in another subscription", {}}});
+      continue;
+    }
     if (fetched.insert(account).second) {
-      if (!Run(run, AzStorageAccountShowArgv(account, request.workspace), t, &log, &outcome, &r))
-        return finish(std::move(outcome));
+      const auto show = AzStorageAccountShowArgv(account, request.workspace);
+      r = run(show, t);
+      if (const auto failure = AzCommandFailure(show, r)) {
+        log.commands.rows.push_back(
+            {{AzCommandText(show), std::nullopt}, {"failed", std::nullopt}});
+        if (failure->code != codes::kAzAccountElsewhere) {
+          AddMessage(&outcome.diagnostics, failure->code.c_str(), failure->message);
+          outcome.status = ExitStatus::kInputError;
+          return finish(std::move(outcome));
+        }
+        // In another subscription: the logs are fetched; this account's metrics are not.
+        AddMessage(&outcome.diagnostics, failure->code.c_str(), failure->message,
+                   DiagnosticSeverity::kWarning);
+        fetched.erase(account);
+        elsewhere.insert(account);
+        accounts.rows.push_back({{in.name, {}},
+                                 {RedactUrl(in.path), {}},
+                                 {account, {}},
+                                 {"none: account in another subscription", {}}});
+        continue;
+      }
+      log.commands.rows.push_back({{AzCommandText(show), std::nullopt}, {"ok", std::nullopt}});
       std::string id;
       if (!ParseAzResourceId(r.out, &id, &error)) {
         AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
@@ -194,16 +288,30 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
       const fs::path metrics = fs::path(request.out_dir) / "metrics";
       const std::string base = FileSafe(account);
       // Bytes and latency, one series each; Transactions split by ResponseType (what names
-      // a throttling limit: ClientAccountBandwidthThrottlingError, ServerBusyError, ...).
-      if (!Run(run,
-               AzMetricsArgv(id, {"Egress", "Ingress", "SuccessE2ELatency", "SuccessServerLatency"},
-                             from, to, "", {"Total", "Average"}),
-               t, &log, &outcome, &r) ||
-          !WriteFile(metrics / (base + "-egress.json"), r.out, &outcome))
-        return finish(std::move(outcome));
-      if (!Run(run, AzMetricsArgv(id, {"Transactions"}, from, to, "ResponseType", {"Total"}), t,
-               &log, &outcome, &r) ||
-          !WriteFile(metrics / (base + "-transactions.json"), r.out, &outcome))
+      // a throttling limit), whose some forty values are all asked for.
+      constexpr int kResponseTypesTop = 100;
+      auto fetch_into = [&](const std::function<std::vector<std::string>(int)>& argv_for, int top,
+                            const std::string& file) {
+        if (const auto failure = RunMetrics(run, argv_for, top, t, &log, &outcome, &r)) {
+          AddMessage(&outcome.diagnostics, failure->code.c_str(), failure->message);
+          outcome.status = ExitStatus::kInputError;
+          return false;
+        }
+        return WriteFile(metrics / file, r.out, &outcome);
+      };
+      if (!fetch_into(
+              [&](int) {
+                return AzMetricsArgv(
+                    id, {"Egress", "Ingress", "SuccessE2ELatency", "SuccessServerLatency"}, from,
+                    to, "", {"Total", "Average"});
+              },
+              0, base + "-egress.json") ||
+          !fetch_into(
+              [&](int top) {
+                return AzMetricsArgv(id, {"Transactions"}, from, to, "ResponseType", {"Total"},
+                                     top);
+              },
+              kResponseTypesTop, base + "-transactions.json"))
         return finish(std::move(outcome));
       written = fmt::format("metrics/{0}-egress.json, metrics/{0}-transactions.json", base);
       log.written.push_back(written);
@@ -218,11 +326,12 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
   // without the metric, or a filter az refuses, leaves the GPU samples to the job's own files.
   std::string gpu = "not fetched: the job's id names no workspace";
   if (!job.workspace_id.empty()) {
-    const auto argv = AzGpuMetricsArgv(job.workspace_id, job.name, from, to);
-    r = run(argv, t);
-    const auto failure = AzCommandFailure(argv, r);
-    log.commands.rows.push_back(
-        {{AzCommandText(argv), std::nullopt}, {failure ? "failed" : "ok", std::nullopt}});
+    // One series per GPU: the job's nodes of up to eight GPUs, twice over for MIG or a guess
+    // short of the truth; more asked for when the answer fills it.
+    const int top = std::max(100, job.instance_count * 16);
+    const auto failure = RunMetrics(
+        run, [&](int n) { return AzGpuMetricsArgv(job.workspace_id, job.name, from, to, n); }, top,
+        t, &log, &outcome, &r);
     if (failure) {
       AddMessage(&outcome.diagnostics, failure->code.c_str(),
                  failure->message + "; GPU samples are read from the job's own files only",

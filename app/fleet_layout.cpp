@@ -140,6 +140,10 @@ FleetLayout Detect(const std::string& dir, FleetLayoutChoice choice, int depth) 
     return fleet("--layout fleet: each subfolder holding logs (or node folders) is a job");
   if (HoldsLogs(root))
     return one_job("the folder holds a job's logs itself (system_logs/ or the like): one job");
+  // az ml job download --all: the job's files in artifacts/ (a sweep's parent in
+  // hd-artifacts/), its named outputs in named-outputs/NAME/.
+  if (HoldsLogs(root / "artifacts"))
+    return one_job("artifacts/ holds a job's logs (az ml job download --all): one job");
   if (!multi_node.empty())
     return fleet(
         fmt::format("{} holds node folders of its own, so it is a job and the folder a fleet: each "

@@ -17,6 +17,9 @@ void AddFetchOptions(CLI::App* sub, app::FetchRequest* request) {
                   "The workspace's resource group");
   sub->add_option("--subscription", request->workspace.subscription,
                   "Subscription name or id (default: az's current one)");
+  sub->add_option("--storage-subscription", request->workspace.storage_subscription,
+                  "The storage accounts' subscription when it is not the workspace's (default: "
+                  "--subscription)");
   sub->add_option("--az-timeout", request->command_timeout_s,
                   "Seconds each az command may take before it is stopped (default 900)")
       ->check(CLI::Range(1.0, 86400.0));

@@ -96,6 +96,10 @@ constexpr std::array kCodes = {
     DiagnosticCodeInfo{codes::kSparseFile, "SparseFile", kNote,
                        "A sparse file: its holes (zeros never written) were skipped unread",
                        "Nothing: holes hold no log lines."},
+    DiagnosticCodeInfo{codes::kMetricsSeriesAtCap, "MetricsSeriesAtCap", kWarning,
+                       "A split metric holds exactly 10 series, the default top: some may be "
+                       "missing",
+                       "Fetch it again with --top (feedcheck fetch asks for every series)."},
     DiagnosticCodeInfo{codes::kGpuNoValue, "GpuNoValue", kNote,
                        "GPU samples without a value (N/A, [Not Supported], blank)",
                        "Nothing, usually; many means the sampler could not read the GPUs."},
@@ -109,6 +113,11 @@ constexpr std::array kCodes = {
                        "nvidia-smi timestamps without a zone, read as local time",
                        "Give the node's offset from UTC with --gpu-utc-offset when the message "
                        "says the guess is unsure."},
+    DiagnosticCodeInfo{codes::kGpuSourcesMerged, "GpuSourcesMerged", kNote,
+                       "Two sources of the same GPUs (the job's files, Azure ML's metric) "
+                       "merged: each GPU counted once",
+                       "Nothing when it is a note. When it warns that a node was set aside, "
+                       "name each node's folder by the metric's NodeId."},
     // --- saved facts and reports ---
     DiagnosticCodeInfo{codes::kFactsFileInvalid, "FactsFileInvalid", kError,
                        "A facts file is unreadable or not valid",
@@ -420,6 +429,18 @@ constexpr std::array kCodes = {
     DiagnosticCodeInfo{codes::kAzTimeout, "AzTimeout", kError,
                        "An az command did not finish within the time limit and was stopped",
                        "Run it again, or raise --az-timeout."},
+    DiagnosticCodeInfo{codes::kAzAccountElsewhere, "AzAccountElsewhere", kWarning,
+                       "A storage account is not in the subscription az searched",
+                       "Give the account's subscription with --storage-subscription; the job's "
+                       "logs are fetched, that account's metrics are not."},
+    DiagnosticCodeInfo{codes::kAzNoMlExtension, "AzNoMlExtension", kError,
+                       "The Azure CLI has no 'ml' extension",
+                       "Run `az extension add -n ml`, then the fetch again."},
+    DiagnosticCodeInfo{codes::kAzSeriesCapped, "AzSeriesCapped", kWarning,
+                       "A metrics answer holds as many series as --top asked for: some may be "
+                       "missing",
+                       "Look at the series named; a larger --top (the message gives it) or a "
+                       "narrower filter brings the rest."},
     // --- probe workflows ---
     DiagnosticCodeInfo{codes::kProbeBadFlag, "ProbeBadFlag", kError,
                        "A probe flag's value is unusable (exit 2)",

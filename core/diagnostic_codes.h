@@ -52,10 +52,12 @@ inline constexpr const char* kNotMetrics = "A212";
 inline constexpr const char* kOtherAccountMetrics = "A213";
 inline constexpr const char* kInputCut = "A214";
 inline constexpr const char* kSparseFile = "A215";
+inline constexpr const char* kMetricsSeriesAtCap = "A216";
 inline constexpr const char* kGpuNoValue = "A220";
 inline constexpr const char* kGpuNoTimestamp = "A221";
 inline constexpr const char* kTooManyGpus = "A222";
 inline constexpr const char* kGpuLocalTime = "A223";
+inline constexpr const char* kGpuSourcesMerged = "A224";
 
 inline constexpr const char* kFactsFileInvalid = "E001";
 inline constexpr const char* kFactsSchemaVersion = "E002";
@@ -156,6 +158,9 @@ inline constexpr const char* kAzNotFound = "W043";
 inline constexpr const char* kAzFailed = "W044";
 inline constexpr const char* kAzBadOutput = "W045";
 inline constexpr const char* kAzTimeout = "W046";
+inline constexpr const char* kAzAccountElsewhere = "W047";
+inline constexpr const char* kAzNoMlExtension = "W048";
+inline constexpr const char* kAzSeriesCapped = "W049";
 
 inline constexpr const char* kProbeBadFlag = "W101";
 inline constexpr const char* kBadTarget = "W102";

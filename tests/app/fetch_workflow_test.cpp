@@ -72,6 +72,11 @@ Outcome Postmortem(const std::string& dir) {
   return RunPostmortemCommand(r);
 }
 
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 bool Mentions(const DiagnosticList& d, const std::string& text) {
   for (const auto& x : d.kept())
     if (x.message.find(text) != std::string::npos) return true;
@@ -88,15 +93,37 @@ TEST_CASE("fetch of the stand-in job: its post-mortem equals the bundled folder'
   INFO(
       (fetched.diagnostics.kept().empty() ? std::string() : fetched.diagnostics.kept()[0].message));
   REQUIRE(fetched.status == ExitStatus::kOk);
-  // The layout postmortem reads: the job's logs at the top, the account's metrics in metrics/.
-  CHECK(fs::exists(fs::path(dir) / "system_logs/data_capability/data-capability.log"));
+  // az ml job download --all's layout: the job's files in artifacts/, each named output in
+  // named-outputs/NAME/; the job's definition as az printed it in job.json; the account's
+  // metrics in metrics/.
+  CHECK(fs::exists(fs::path(dir) / "artifacts/system_logs/data_capability/data-capability.log"));
+  CHECK(fs::exists(fs::path(dir) / "artifacts/user_logs/std_log.txt"));
+  CHECK(fs::is_directory(fs::path(dir) / "named-outputs/checkpoints"));
+  CHECK(fs::exists(fs::path(dir) / "job.json"));
+  CHECK(ReadText(fs::path(dir) / "job.json").find("STANDINSECRETSIG") == std::string::npos);
   CHECK(fs::exists(fs::path(dir) / "metrics/stmlcorpus01-egress.json"));
   CHECK(fs::exists(fs::path(dir) / "metrics/stmlcorpus01-transactions.json"));
   CHECK_FALSE(fs::exists(fs::path(dir) / "metrics/egress.json"));  // not the bundled file
 
+  // The data asset input (azureml:imagenet-train:3) resolved to its datastore's account.
+  bool asset_shown = false;
+  for (const auto& row : fetched.report.tables.back().rows)
+    asset_shown = asset_shown || row[0].text.find(
+                                     "az ml data show --name imagenet-train "
+                                     "--version 3") == 0;
+  CHECK(asset_shown);
+
   Outcome a = Postmortem(dir), b = Postmortem(kBundled);
   REQUIRE(a.has_report);
   REQUIRE(b.has_report);
+  // Every real job's std_log.txt, and what the job wrote, are not logs: never "not read".
+  CHECK_FALSE(Mentions(a.diagnostics, "format not recognised"));
+  CHECK_FALSE(HasDiagnostic(a.diagnostics, codes::kNotRead, ""));
+  // The job's definition read from job.json: the variable it sets, as job.yml gives it.
+  CHECK(a.report.evidence.facts.Text("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT")
+            .value_or("") == "7");
+  CHECK(b.report.evidence.facts.Text("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT")
+            .value_or("") == "7");
   CHECK(a.report.verdict == "account egress, confirmed");
   CHECK(a.report.verdict == b.report.verdict);
   CHECK(a.report.verdict_detail == b.report.verdict_detail);
@@ -136,16 +163,24 @@ TEST_CASE("fetch: Azure ML's GpuUtilization for the job, where the workspace has
   REQUIRE(o.status == ExitStatus::kOk);
   CHECK_FALSE(fs::exists(fs::path(none) / "metrics/workspace-gpu.json"));
   CHECK(o.report.tables[0].notes.back().find("no GpuUtilization samples") != std::string::npos);
-  // With samples: written where postmortem reads the workspace metric.
-  const std::string gpu = std::string(FEEDCHECK_SOURCE_DIR) +
-                          "/tests/data/joblogs/gpu-metric-rest-pt5m-egress/metrics/"
-                          "workspace-gpu.json";
+  // With samples: written where postmortem reads the workspace metric, every series of the
+  // job's 24 GPUs (az's default --top would have kept 10).
+  const std::string gpu = kStandIn + "/monitor-gpu-3x8.json";
   setenv("FEEDCHECK_AZ_GPU_METRICS", gpu.c_str(), 1);
   const std::string with = FreshDir("gpu-with");
   Outcome w = RunFetch(Request(with), RunProcess);
   unsetenv("FEEDCHECK_AZ_GPU_METRICS");
   REQUIRE(w.status == ExitStatus::kOk);
-  CHECK(fs::exists(fs::path(with) / "metrics/workspace-gpu.json"));
+  REQUIRE(fs::exists(fs::path(with) / "metrics/workspace-gpu.json"));
+  CHECK(AzMetricsMostSeries(ReadText(fs::path(with) / "metrics/workspace-gpu.json")) == 24);
+  CHECK_FALSE(HasDiagnostic(w.diagnostics, codes::kAzSeriesCapped, ""));
+  // Its nodes are the nvidia-smi files' nodes under other names: each GPU counted once.
+  Outcome pm_with = Postmortem(with), pm_bundled = Postmortem(kBundled);
+  REQUIRE(pm_with.has_report);
+  CHECK(pm_with.report.evidence.facts.Number("gpu.count").value_or(0) == 24);
+  CHECK(DiagnosisOf(pm_with.report).gpu.lost_gpu_s ==
+        Approx(DiagnosisOf(pm_bundled.report).gpu.lost_gpu_s));
+  CHECK(HasDiagnostic(pm_with.report.evidence.diagnostics, codes::kGpuSourcesMerged, "set aside"));
   // A workspace that refuses the metric: a warning, the fetch goes on.
   StandInAz refuses("forbidden", "GpuUtilization");
   Outcome f = RunFetch(Request(FreshDir("gpu-refused")), RunProcess);
@@ -182,9 +217,11 @@ TEST_CASE("fetch says which az command failed and why", "[app][fetch]") {
     const char* code;
     const char* says;
   };
-  for (const Case& c : {Case{"not-logged-in", codes::kAzNotLoggedIn, "Please run 'az login'"},
-                        Case{"forbidden", codes::kAzForbidden, "AuthorizationFailed"},
-                        Case{"not-found", codes::kAzNotFound, "ResourceNotFound"}}) {
+  for (const Case& c :
+       {Case{"not-logged-in", codes::kAzNotLoggedIn, "Please run 'az login'"},
+        Case{"forbidden", codes::kAzForbidden, "AuthorizationFailed"},
+        Case{"not-found", codes::kAzNotFound, "ResourceNotFound"},
+        Case{"no-ml-extension", codes::kAzNoMlExtension, "run `az extension add -n ml`"}}) {
     INFO(c.mode);
     StandInAz az(c.mode);
     Outcome o = RunFetch(Request(FreshDir(c.mode)), RunProcess);
@@ -215,6 +252,21 @@ TEST_CASE("fetch says which az command failed and why", "[app][fetch]") {
     CHECK(d.status == ExitStatus::kOk);
     CHECK(HasDiagnostic(d.diagnostics, codes::kAzNotFound, "`az ml datastore show --name"));
     CHECK(fs::exists(fs::path(dir) / "metrics/stmlcorpus01-egress.json"));  // via the https input
+  }
+  // The storage account in another subscription (az: "Storage account 'X' not found.", exit
+  // 2): the logs are fetched, the account's metrics are not, and the message says what to pass.
+  {
+    StandInAz elsewhere("account-elsewhere", "storage");
+    const std::string dir = FreshDir("account-elsewhere");
+    Outcome d = RunFetch(Request(dir), RunProcess);
+    CHECK(d.status == ExitStatus::kOk);
+    CHECK(HasDiagnostic(d.diagnostics, codes::kAzAccountElsewhere, "--storage-subscription"));
+    CHECK(fs::exists(fs::path(dir) / "artifacts/system_logs/data_capability/data-capability.log"));
+    CHECK_FALSE(fs::exists(fs::path(dir) / "metrics/stmlcorpus01-egress.json"));
+    // Given the account's subscription, az is asked there.
+    FetchRequest there = Request(FreshDir("account-there"));
+    there.workspace.storage_subscription = "1111";
+    CHECK(AzStorageAccountShowArgv("stmlcorpus01", there.workspace)[7] == "1111");
   }
   // A job the workspace does not have.
   StandInAz plain;
@@ -269,11 +321,38 @@ TEST_CASE("az ml job show: window, inputs and the datastore or account each name
   CHECK(job.workspace_id ==
         "/subscriptions/0000/resourceGroups/rg-ml/providers/"
         "Microsoft.MachineLearningServices/workspaces/ws-ml");
-  CHECK(job.start_utc == "2025-03-11T08:05:00.000000+00:00");
+  // properties.StartTimeUtc as azure-ai-ml prints it: a space, no zone (UTC).
+  CHECK(job.start_utc == "2025-03-11 08:05:00");
+  CHECK(job.end_utc == "2025-03-11 08:57:00");
+  CHECK(job.instance_count == 3);
   REQUIRE(job.inputs.size() == 2);  // the literal input "epochs" is not a path
   CHECK(job.inputs[0].name == "labels");
   CHECK(job.inputs[0].account == "stmlcorpus01");
-  CHECK(job.inputs[1].datastore == "training_data");
+  CHECK(job.inputs[1].asset == "imagenet-train");
+  CHECK(job.inputs[1].asset_version == "3");
+  // A data asset by label, by its long URI; a datastore path is no asset.
+  struct AssetCase {
+    const char* path;
+    const char* name;
+    const char* version;
+    const char* label;
+  };
+  for (const AssetCase& c :
+       {AssetCase{"azureml:imagenet-train@latest", "imagenet-train", "", "latest"},
+        AssetCase{"azureml:imagenet-train:12", "imagenet-train", "12", ""},
+        AssetCase{"azureml://subscriptions/s/resourcegroups/r/workspaces/w/data/imagenet-train/"
+                  "versions/3",
+                  "imagenet-train", "3", ""},
+        AssetCase{"azureml://datastores/ds/paths/a/b", "", "", ""}}) {
+    AzJobInput input;
+    input.path = c.path;
+    ReadInputPath(&input);
+    CHECK(input.asset == c.name);
+    CHECK(input.asset_version == c.version);
+    CHECK(input.asset_label == c.label);
+  }
+  CHECK(AzDataShowArgv("imagenet-train", "", "latest", AzWorkspace{"w", "g", "", ""})[6] ==
+        "--label");
   AzJob full;
   REQUIRE(ParseAzJob(R"({"name":"j","properties":{"StartTimeUtc":"2025-01-01T00:00:00Z",
       "EndTimeUtc":"2025-01-01T01:00:00Z"},"inputs":{"d":{"path":
@@ -319,7 +398,9 @@ TEST_CASE("fetch --jobs-since: the finished jobs of the window, a fleet postmort
   CHECK(o.report.verdict.find("fetched 1 of 2 finished jobs") == 0);
   Outcome pm = Postmortem(r.each.out_dir);
   REQUIRE(pm.has_report);
-  CHECK(pm.report.verdict.find("account egress") != std::string::npos);
+  // DIR/JOB/artifacts/: a fleet of the jobs fetched, each diagnosed.
+  CHECK(pm.report.verdict.find("1 job") == 0);
+  CHECK(pm.report.verdict_detail.find("account egress") != std::string::npos);
 
   // Not logged in: the list fails, nothing is fetched.
   StandInAz out("not-logged-in");
@@ -327,4 +408,28 @@ TEST_CASE("fetch --jobs-since: the finished jobs of the window, a fleet postmort
   Outcome refused = RunFetchFleet(r, RunProcess);
   CHECK(refused.status == ExitStatus::kInputError);
   CHECK(HasDiagnostic(refused.diagnostics, codes::kAzNotLoggedIn, "az ml job list"));
+}
+
+TEST_CASE("fetch asks for every series: --top, asked again at the cap, a warning past it",
+          "[app][fetch]") {
+  StandInAz az;
+  const std::string log = FreshDir("top-log") + ".jsonl";
+  fs::create_directories(fs::path(log).parent_path());
+  setenv("FEEDCHECK_AZ_LOG", log.c_str(), 1);
+  const int series = GENERATE(9, 10, 150, 5000);
+  setenv("FEEDCHECK_AZ_GPU_SERIES", std::to_string(series).c_str(), 1);
+  const std::string dir = FreshDir("top-" + std::to_string(series));
+  Outcome o = RunFetch(Request(dir), RunProcess);
+  unsetenv("FEEDCHECK_AZ_GPU_SERIES");
+  unsetenv("FEEDCHECK_AZ_LOG");
+  REQUIRE(o.status == ExitStatus::kOk);
+  const int kept = AzMetricsMostSeries(ReadText(fs::path(dir) / "metrics/workspace-gpu.json"));
+  // Up to 1,600 series come whole (asked 100, then 400, then 1,600); past that, a warning.
+  CHECK(kept == std::min(series, 1600));
+  CHECK(HasDiagnostic(o.diagnostics, codes::kAzSeriesCapped, "GpuUtilization") == (series > 1600));
+  // Every split asked with --top: the GPU metric and Transactions by ResponseType.
+  const std::string asked = ReadText(log);
+  CHECK(asked.find("\"--dimension\", \"ResponseType\", \"--top\", \"100\"") != std::string::npos);
+  CHECK(asked.find("\"--top\", \"100\"") != std::string::npos);
+  fs::remove(log);
 }
