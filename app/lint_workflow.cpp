@@ -223,6 +223,9 @@ LintOutcome RunLint(const LintRequest& request) {
                        (step.step.empty() && !request.profile.empty() &&
                         (gathered.Has("dataset.bytes") || gathered.Has("dataset.files")));
     scope.writes_data = !step.outputs.empty();
+    scope.mounts_output = std::any_of(
+        step.outputs.begin(), step.outputs.end(),
+        [](const rules::JobOutput& o) { return o.mode.empty() || o.mode == "rw_mount"; });
     rules::AccessDecision decision =
         rules::DecideAccess(rule_set, gathered, rules::JudgedMode::kDeclared, scope);
     rules::EvaluationResult& result = decision.result;

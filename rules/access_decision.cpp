@@ -41,14 +41,18 @@ bool DataRuntimeSetting(const std::string& name) {
 
 // Only what acts on `mode` is kept to paste; the rest goes to `dropped` with the reason.
 Advice KeepForMode(const Advice& advice, const std::string& mode, const std::string& out_of_scope,
-                   std::vector<DroppedSetting>* dropped) {
+                   bool mounts_output, std::vector<DroppedSetting>* dropped) {
   Advice kept = advice;
   kept.env.clear();
   kept.env_rules.clear();
   for (size_t i = 0; i < advice.env.size(); ++i) {
-    std::string why = SettingOutsideMode(advice.env[i].name, mode);
-    if (why.empty() && !out_of_scope.empty() && DataRuntimeSetting(advice.env[i].name))
-      why = out_of_scope;
+    const std::string& name = advice.env[i].name;
+    std::string why = SettingOutsideMode(name, mode);
+    // A mounted output is a mount: the mount settings act on it.
+    if (mounts_output && IsDownloadMode(mode) &&
+        (StartsWith(name, "DATASET_MOUNT_") || StartsWith(name, "DATASET_UNMOUNT_")))
+      why.clear();
+    if (why.empty() && !out_of_scope.empty() && DataRuntimeSetting(name)) why = out_of_scope;
     if (why.empty()) {
       kept.env.push_back(advice.env[i]);
       kept.env_rules.push_back(advice.env_rules[i]);
@@ -70,7 +74,7 @@ Advice KeepForMode(const Advice& advice, const std::string& mode, const std::str
 
 Advice AdviceForMode(const std::vector<Finding>& findings, const std::string& mode,
                      std::vector<DroppedSetting>* dropped) {
-  return KeepForMode(MergeAdvice(findings), mode, "", dropped);
+  return KeepForMode(MergeAdvice(findings), mode, "", false, dropped);
 }
 
 bool IsMountMode(const std::string& mode) {
@@ -208,8 +212,26 @@ AccessDecision DecideAccess(const RuleSet& rules, const FactSet& facts, JudgedMo
     recommended.clear();
   }
   d.result = std::move(result);
-  d.advice =
-      KeepForMode(MergeAdvice(d.result.findings), d.mode, d.out_of_scope, &d.dropped_settings);
+  d.advice = KeepForMode(MergeAdvice(d.result.findings), d.mode, d.out_of_scope,
+                         scope.mounts_output, &d.dropped_settings);
+  // A finding whose only advice is settings that do not act on the mode judged has nothing to
+  // say about this job.
+  std::vector<Finding> kept;
+  for (auto& f : d.result.findings) {
+    const bool moot =
+        !f.env.empty() && RecommendedBy(f).empty() &&
+        std::all_of(f.env.begin(), f.env.end(), [&](const EnvSetting& e) {
+          return std::any_of(d.dropped_settings.begin(), d.dropped_settings.end(),
+                             [&](const DroppedSetting& x) { return x.setting.name == e.name; });
+        });
+    if (moot) {
+      d.dropped_findings.push_back(
+          {f.rule_id, fmt::format("its settings do not act on an input read in {}", d.mode)});
+      continue;
+    }
+    kept.push_back(std::move(f));
+  }
+  d.result.findings = std::move(kept);
   d.advice.mode = recommended;
   d.advice.mode_rule = recommended.empty() ? "" : first_advice.mode_rule;
   if (recommended.empty()) d.mode_rule.clear();

@@ -28,6 +28,9 @@ struct WorkloadScope {
   bool reads_data = true;
   /// The job writes outputs (an account's ingress limit can matter even without reads).
   bool writes_data = false;
+  /// An output is mounted (rw_mount, an output's default): the mount settings act on it
+  /// whatever mode the inputs are read in.
+  bool mounts_output = false;
 };
 
 /// A setting a rule advised that does not act on the decided mode, and why it was not kept.
