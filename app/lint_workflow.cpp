@@ -218,10 +218,27 @@ LintOutcome RunLint(const LintRequest& request) {
       assumptions.push_back(account.assumption);
     // One decision, judging the mode the job declares; a step that reads no data gets no
     // storage finding.
+    // Inputs from outside Azure ML's datastores (a web server, S3): said so, and the storage
+    // account's limits are not theirs.
+    bool reads_datastore = false;
+    for (const auto& input : step.inputs) {
+      if (input.type == "literal") continue;
+      const std::string outside = rules::SourceOutsideDatastores(input.path);
+      if (outside.empty()) {
+        reads_datastore = true;
+        continue;
+      }
+      const std::string note = fmt::format(
+          "{}input '{}' reads {}: {}, outside Azure ML's datastores; the storage-account limits "
+          "and the advice about Azure storage are out of scope for it",
+          step.step.empty() ? "" : step.step + " ", input.name, input.path, outside);
+      if (std::find(assumptions.begin(), assumptions.end(), note) == assumptions.end())
+        assumptions.push_back(note);
+    }
     rules::WorkloadScope scope;
-    scope.reads_data = step.FirstDataInput() != nullptr ||
-                       (step.step.empty() && !request.profile.empty() &&
-                        (gathered.Has("dataset.bytes") || gathered.Has("dataset.files")));
+    scope.reads_data =
+        reads_datastore || (step.step.empty() && !request.profile.empty() &&
+                            (gathered.Has("dataset.bytes") || gathered.Has("dataset.files")));
     scope.writes_data = !step.outputs.empty();
     scope.mounts_output = std::any_of(
         step.outputs.begin(), step.outputs.end(),

@@ -110,6 +110,21 @@ std::string OutsideDatastores(const std::string& account_kind) {
   return "";
 }
 
+std::string SourceOutsideDatastores(const std::string& path) {
+  const std::string p = ToLower(std::string(Trim(path)));
+  for (const char* scheme : {"s3://", "gs://"})
+    if (StartsWith(p, scheme)) return fmt::format("{} is not an Azure storage service", scheme);
+  if (!StartsWith(p, "http://") && !StartsWith(p, "https://")) return "";
+  const size_t host_at = p.find("://") + 3;
+  const std::string host = p.substr(host_at, p.find('/', host_at) - host_at);
+  for (const char* azure : {".blob.core.windows.net", ".dfs.core.windows.net",
+                            ".file.core.windows.net", ".blob.storage.azure.net"})
+    if (host.size() > std::string(azure).size() &&
+        host.compare(host.size() - std::string(azure).size(), std::string::npos, azure) == 0)
+      return "";
+  return fmt::format("{} is a web server, not an Azure storage account", host);
+}
+
 bool IsStorageReadFinding(const Finding& finding) {
   switch (finding.bottleneck) {
     case Bottleneck::kAccessFailure:

@@ -75,6 +75,12 @@ bool IsDownloadMode(const std::string& mode);
 /// runtime setting acts on mode direct (the job's own code reads the URI).
 std::string SettingOutsideMode(const std::string& name, const std::string& mode);
 
+/// Why an input at `path` is outside Azure ML's datastores ("" when it is in: azureml:// and
+/// asset references, Azure storage URLs, local paths the job uploads to the workspace's
+/// datastore): a web server, S3 or Google Cloud Storage. Their limits are not a storage
+/// account's, and the advice about Azure storage is out of scope for them.
+std::string SourceOutsideDatastores(const std::string& path);
+
 /// True for findings about reading storage (egress, request rate, caches, reader threads, small
 /// files, the access mode, access failures): they need a job that reads data.
 bool IsStorageReadFinding(const Finding& finding);

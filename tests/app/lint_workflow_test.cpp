@@ -234,3 +234,32 @@ TEST_CASE("a pipeline where nothing was checked says so, not Ok", "[app][lint]")
   CHECK(Has(lint.outcome.report.verdict_detail, "step 'a' is a spark step: skipped"));
   CHECK(Has(lint.outcome.report.verdict_detail, "step 'b' is the pipeline component"));
 }
+
+TEST_CASE("an input from outside Azure ML's datastores is said to be out of scope", "[app][lint]") {
+  const std::string source =
+      GENERATE(as<std::string>{}, "http://vision.example.org/images.tar", "s3://bucket/images/");
+  const std::string job =
+      WriteTempFile("outside.yml",
+                    "type: command\ncommand: python t.py --data ${{inputs.d}}\ninputs:\n  d:\n"
+                    "    type: uri_file\n    path: " +
+                        source + "\nresources:\n  instance_count: 12\n");
+  LintRequest request;
+  request.job = job;
+  request.sku = "Standard_ND96asr_v4";
+  request.region = "eastus";
+  LintOutcome lint = RunLint(request);
+  CHECK(lint.outcome.status == ExitStatus::kOk);
+  CHECK(Has(lint.outcome.report.verdict_detail, "outside Azure ML's datastores"));
+  // 12 x 24 Gbit/s is past one account's 200 Gbit/s, but the data is on no storage account.
+  CHECK_FALSE(Problem(lint, codes::kLintEgress));
+  // The same job reading an Azure blob URL is judged against the account.
+  const std::string azure =
+      WriteTempFile("azure.yml",
+                    "type: command\ncommand: python t.py --data ${{inputs.d}}\ninputs:\n  d:\n"
+                    "    type: uri_file\n    path: https://acct.blob.core.windows.net/c/x.tar\n"
+                    "resources:\n  instance_count: 12\n");
+  request.job = azure;
+  LintOutcome in_scope = RunLint(request);
+  CHECK(Problem(in_scope, codes::kLintEgress));
+  CHECK_FALSE(Has(in_scope.outcome.report.verdict_detail, "outside Azure ML's datastores"));
+}

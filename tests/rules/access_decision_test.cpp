@@ -120,3 +120,15 @@ TEST_CASE("data outside Azure ML's datastores gets none of the data runtime's se
   CHECK(d.advice.config.empty());
   CHECK(d.advice.mode.empty());
 }
+
+TEST_CASE("inputs from outside Azure ML's datastores are told apart", "[rules][decision]") {
+  for (const char* inside :
+       {"azureml://datastores/d/paths/x", "azureml:cifar-10:1", "./data", "../../data/",
+        "wasbs://c@acct.blob.core.windows.net/x", "abfss://fs@acct.dfs.core.windows.net/x",
+        "https://acct.blob.core.windows.net/c/x.csv", ""})
+    CHECK(SourceOutsideDatastores(inside).empty());
+  for (const char* outside :
+       {"http://vision.example.org/images.tar", "https://example.com/x.csv", "s3://bucket/x",
+        "gs://bucket/x", "https://blob.core.windows.net.example.com/x"})
+    CHECK_FALSE(SourceOutsideDatastores(outside).empty());
+}
