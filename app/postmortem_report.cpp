@@ -10,8 +10,6 @@
 #include "core/gpu_time_text.h"
 #include "core/units.h"
 #include "reports/report_json.h"
-#include "rules/access_decision.h"
-#include "rules/rule_set.h"
 
 namespace feedcheck::app {
 namespace {
@@ -54,19 +52,7 @@ void PutPostmortem(diagnosis::Postmortem postmortem, Report* report) {
   report->verdict_detail = std::move(postmortem.verdict_detail);
   report->findings = std::move(postmortem.findings);
   report->skipped = std::move(postmortem.skipped);
-  // The settings pasted act on the mode the fix recommends, or else the mode the job ran with:
-  // the same filter as advise and lint (rules/access_decision.h).
-  std::string mode;
-  for (const auto& f : report->findings)
-    for (const auto& c : f.config)
-      if (!f.secondary && c.kind == rules::kInputModeFragment && mode.empty()) mode = c.text;
-  if (mode.empty()) {
-    const std::string ran = report->evidence.facts.Text("runtime.mode").value_or("");
-    mode = ran == "mount" ? "ro_mount" : ran;
-  }
-  report->env.clear();
-  for (auto& e : postmortem.env)
-    if (rules::SettingOutsideMode(e.name, mode).empty()) report->env.push_back(std::move(e));
+  report->env = std::move(postmortem.env);
   report->config = std::move(postmortem.config);
   PutDiagnosis(postmortem.diagnosis, report);
 }

@@ -1,8 +1,8 @@
 // One decision about how a job reads its data, taken once from the workload's facts: the input
 // mode, the settings that act on that mode, and the findings that judge it. `advise` judges the
-// mode it recommends, `lint` the mode the job declares, the post-mortem the settings it ran with;
-// all three take them from here, so no report advises a mode and judges another, or pastes a
-// setting that lint would call without effect.
+// mode it recommends, `lint` the mode the job declares; the post-mortem's settings go through
+// AdviceForMode. So no report advises a mode and judges another, or pastes a setting that lint
+// would call without effect.
 #pragma once
 
 #include <string>
