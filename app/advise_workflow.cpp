@@ -9,6 +9,7 @@
 #include "core/plural.h"
 #include "core/runtime_settings.h"
 #include "reports/env_format.h"
+#include "rules/access_decision.h"
 #include "rules/advice.h"
 
 namespace feedcheck::app {
@@ -74,10 +75,11 @@ Outcome RunAdvise(const AdviseRequest& request) {
   Report& report = outcome.report;
   report.context = CurrentRunContext("advise");
   report.title = "Advice";
-  rules::EvaluationResult result = rule_set.Evaluate(facts);
-  rules::Advice advice = rules::MergeAdvice(result.findings);
-  if (!advice.mode.empty())
-    advice.mode = rules::ModeForInput(facts.Text("workload.mode").value_or(""), advice.mode);
+  // One decision: the mode advised, the findings that judge it, the settings that act on it.
+  rules::AccessDecision decision =
+      rules::DecideAccess(rule_set, facts, rules::JudgedMode::kRecommended);
+  rules::EvaluationResult result = std::move(decision.result);
+  rules::Advice advice = std::move(decision.advice);
   // A setting the job already has at the advised value is not asked for again.
   std::vector<std::string> in_place_rules;
   const std::vector<EnvSetting> in_place =
@@ -108,6 +110,11 @@ Outcome RunAdvise(const AdviseRequest& request) {
     report.config.push_back({fmt::format("environment variables ({})", EnvFormatName(*format)),
                              FormatEnv(advice.env, *format)});
   for (const auto& c : advice.config) report.config.push_back(c);
+  if (!decision.out_of_scope.empty())
+    report.verdict_detail += "\nout of scope: " + decision.out_of_scope;
+  for (const auto& d : decision.dropped_settings)
+    report.verdict_detail += fmt::format("\nnot pasted: {}={} (rule {}): {}", d.setting.name,
+                                         d.setting.value, d.rule_id, d.reason);
   for (const auto& c : advice.conflicts)
     report.context.warnings.push_back(fmt::format("{} kept \"{}\" (rule {}); rule {} wanted \"{}\"",
                                                   c.name, c.kept_value, c.kept_rule, c.dropped_rule,

@@ -50,6 +50,10 @@ bool GatherFacts(const std::vector<std::string>& facts_files, const std::string&
         "egress, 40,000 requests/s); give --region, --account-kind or --account-egress-gbps";
   }
   request.sku_location = profile->sku_location;
+  // The size a job file names is reported at its line there (R304 with file:line).
+  if (const Fact* sku = facts->Find("node.sku");
+      sku && !sku->provenance.file.empty() && sku->provenance.file != request.sku_location.file)
+    request.sku_location = SourceLocation{sku->provenance.file, sku->provenance.line, 0};
   request.region_location = profile->region_location;
   request.account_location = profile->account_location;
   if (!request.sku.empty() || !request.region.empty() || !request.account.empty())

@@ -10,6 +10,7 @@
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
 #include "core/plural.h"
+#include "rules/access_decision.h"
 #include "rules/advice.h"
 #include "rules/job_file.h"
 #include "rules/job_steps.h"
@@ -54,6 +55,16 @@ FactSet StepFacts(const rules::JobFile& step, const FactSet& flag_facts,
   FactSet facts = rules::JobFacts(step);
   for (const auto& [key, fact] : flag_facts) {
     const Fact* named = facts.Find(key);
+    if (key == "node.sku" && named && !step.instance_type_expression.empty()) {
+      // A pipeline input's value is a default: the size named with --sku is the one judged.
+      const std::string note = fmt::format(
+          "{}instance_type {} gives {}; --sku {} is used", step.step.empty() ? "" : step.step + " ",
+          step.instance_type_expression, named->text(), fact.text());
+      if (std::find(assumptions->begin(), assumptions->end(), note) == assumptions->end())
+        assumptions->push_back(note);
+      facts.Set(fact);
+      continue;
+    }
     if (key == "node.sku" && named && named->text() != fact.text()) {
       const std::string note =
           fmt::format("{}names instance_type {}; --sku {} is not used",
@@ -76,6 +87,23 @@ std::optional<rules::LintProblem> NodeSizeProblem(const rules::JobFile& step,
   p.severity = Severity::kInfo;
   const std::string on = step.compute.empty() ? std::string("serverless compute")
                                               : fmt::format("compute {}", step.compute);
+  if (!step.instance_type_expression.empty()) {
+    // Set when the pipeline runs: no value here to judge, and none is guessed.
+    p.message = fmt::format(
+        "the VM size is unknown: resources.instance_type is {}, which {}; the egress, "
+        "request-rate, disk and thread checks need it, so they were not evaluated",
+        step.instance_type_expression,
+        step.instance_type_expression.find("parent.inputs.") != std::string::npos
+            ? "the pipeline gives no value (it is set when the pipeline runs)"
+            : "is set when the job runs");
+    p.change =
+        "give the VM size the job will run on with --sku (for example --sku "
+        "Standard_ND96asr_v4), or a default for that pipeline input";
+    p.location = SourceLocation{step.resources_file.empty() ? step.path : step.resources_file,
+                                step.instance_type_line, 0};
+    if (!step.step.empty()) p.steps = {step.step};
+    return p;
+  }
   p.message = fmt::format(
       "the job runs on {} and names no resources.instance_type: the VM size sets the NIC rate, "
       "disk and cores that the egress, request-rate, disk and thread checks need, so they were "
@@ -167,6 +195,7 @@ LintOutcome RunLint(const LintRequest& request) {
   FactSet facts;
   std::vector<SkippedRule> skipped;
   size_t evaluated = 0;
+  size_t evaluated_any = 0;
   for (const auto& step : job.steps) {
     FactSet step_facts = StepFacts(step, flag_facts, &assumptions);
     FactSet gathered;
@@ -187,9 +216,46 @@ LintOutcome RunLint(const LintRequest& request) {
     if (!account.assumption.empty() &&
         std::find(assumptions.begin(), assumptions.end(), account.assumption) == assumptions.end())
       assumptions.push_back(account.assumption);
-    rules::EvaluationResult result = rule_set.Evaluate(gathered);
-    rules::Advice advice = rules::MergeAdvice(result.findings);
+    // One decision, judging the mode the job declares; a step that reads no data gets no
+    // storage finding.
+    // Inputs from outside Azure ML's datastores (a web server, S3): said so, and the storage
+    // account's limits are not theirs.
+    bool reads_datastore = false;
+    for (const auto& input : step.inputs) {
+      if (input.type == "literal") continue;
+      const std::string outside = rules::SourceOutsideDatastores(input.path);
+      if (outside.empty()) {
+        reads_datastore = true;
+        continue;
+      }
+      const std::string note = fmt::format(
+          "{}input '{}' reads {}: {}, outside Azure ML's datastores; the storage-account limits "
+          "and the advice about Azure storage are out of scope for it",
+          step.step.empty() ? "" : step.step + " ", input.name, input.path, outside);
+      if (std::find(assumptions.begin(), assumptions.end(), note) == assumptions.end())
+        assumptions.push_back(note);
+    }
+    rules::WorkloadScope scope;
+    scope.reads_data =
+        reads_datastore || (step.step.empty() && !request.profile.empty() &&
+                            (gathered.Has("dataset.bytes") || gathered.Has("dataset.files")));
+    scope.writes_data = !step.outputs.empty();
+    scope.mounts_output = std::any_of(
+        step.outputs.begin(), step.outputs.end(),
+        [](const rules::JobOutput& o) { return o.mode.empty() || o.mode == "rw_mount"; });
+    rules::AccessDecision decision =
+        rules::DecideAccess(rule_set, gathered, rules::JudgedMode::kDeclared, scope);
+    rules::EvaluationResult& result = decision.result;
+    const rules::Advice& advice = decision.advice;
     for (auto& p : rules::LintJob(step, result, advice)) problems.push_back(std::move(p));
+    if (!scope.reads_data && !decision.dropped_findings.empty()) {
+      const std::string note =
+          fmt::format("{} reads no data input: {} about reading storage not applied",
+                      step.step.empty() ? std::string("the job") : step.step,
+                      Counted(double(decision.dropped_findings.size()), "finding"));
+      if (std::find(assumptions.begin(), assumptions.end(), note) == assumptions.end())
+        assumptions.push_back(note);
+    }
     if (auto p = NodeSizeProblem(step, gathered)) problems.push_back(std::move(*p));
     for (auto& p :
          rules::OutputReads(step, !request.profile.empty() && (gathered.Has("dataset.bytes") ||
@@ -204,6 +270,7 @@ LintOutcome RunLint(const LintRequest& request) {
       if (!step.step.empty()) p.steps = {step.step};
       problems.push_back(std::move(p));
     }
+    evaluated_any += rule_set.rules().size() - decision.result.skipped.size();
     // The report's evidence and counts are the first step's (all of one for a command job).
     if (&step == &job.steps.front()) {
       facts = std::move(gathered);
@@ -220,7 +287,15 @@ LintOutcome RunLint(const LintRequest& request) {
   report.context = CurrentRunContext("lint");
   report.context.target = request.job;
   report.title = "Lint";
-  if (lint.problems.empty())
+  // A run that checked nothing (no step lint reads, or no rule had its facts) is not "Ok".
+  if (lint.problems.empty() && (job.steps.empty() || evaluated_any == 0)) {
+    report.verdict = "nothing checked";
+    report.verdict_level = VerdictLevel::kUnknown;
+    report.verdict_detail =
+        fmt::format("{}: nothing checked: {}", request.job,
+                    job.steps.empty() ? "no step lint reads (the notes say why each was skipped)"
+                                      : "no rule had the facts it needs; give --sku and --profile");
+  } else if (lint.problems.empty())
     report.verdict_detail =
         fmt::format("{}: Ok ({} evaluated, {} not evaluated for missing facts)", request.job,
                     Counted(double(evaluated), "rule"), skipped.size());

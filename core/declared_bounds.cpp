@@ -107,6 +107,20 @@ std::vector<DeclaredContradiction> DeclaredContradictions(const FactSet& facts) 
                    fmt::format("dataset.max_file_bytes ({}) is larger than the whole dataset, "
                                "dataset.bytes ({}): check the units",
                                bytes(*largest), bytes(*total))});
+  // At least half the files are at least the median: half the files at the median size must fit
+  // in the dataset. (The mean is checked both ways below; the median bounds from one side only,
+  // a few large files can hold most of the bytes.)
+  const auto median = declared("dataset.median_file_bytes");
+  if (total && files && median && *files >= 2) {
+    const double least = std::floor(*files / 2) * *median;
+    if (least > 1.01 * *total)
+      out.push_back(
+          {"dataset.median_file_bytes",
+           fmt::format("dataset.files x dataset.median_file_bytes: at least half of the {} "
+                       "files are {} or larger, {} at least, more than dataset.bytes ({}): one "
+                       "of them is wrong",
+                       FormatGrouped(*files, 4), bytes(*median), bytes(least), bytes(*total))});
+  }
   const auto mean = declared("dataset.mean_file_bytes");
   if (total && files && mean) {
     const double implied = *files * *mean;

@@ -48,7 +48,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"dataset.max_file_bytes", U::kBytes, O::kMeasured, "largest file (from a listing)"},
       // --- workload (profile) ---
       {"workload.epochs", U::kCount, O::kDeclared, "passes over the data"},
-      {"workload.access", U::kText, O::kDeclared, "sequential | random | shuffled_files"},
+      {"workload.access", U::kText, O::kDeclared, "sequential | random | shuffled_files | columnar"},
       {"workload.readers", U::kCount, O::kDeclared, "reader threads/processes per node"},
       {"workload.gpu_demand_gbps", U::kGbps, O::kDeclared, "input rate the GPUs of one node consume"},
       {"workload.gpu_demand_per_gpu_gbps", U::kGbps, O::kDeclared,

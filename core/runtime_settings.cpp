@@ -108,6 +108,18 @@ std::optional<std::string> LikelyRuntimeSetting(std::string_view name) {
                               StartsWith(upper, "RSLEX_") || StartsWith(upper, "AZUREML_DATASET_");
   // Without the runtime's prefixes, only a near miss (a letter or two) is taken for one of its
   // settings: NCCL_DEBUG or DATASET_PATH is not a misspelt setting.
+  // A name cut short of its last word (DATASET_MOUNT_BLOCK_BASED_CACHE for ..._ENABLED) is the
+  // setting it begins, when only one begins so.
+  if (runtime_prefix) {
+    std::string only;
+    int count = 0;
+    for (const auto& n : names)
+      if (n.size() > upper.size() && StartsWith(n, upper) && n[upper.size()] == '_') {
+        only = n;
+        ++count;
+      }
+    if (count == 1) return only;
+  }
   std::string best;
   int best_distance = 1000;
   for (const auto& n : names) {

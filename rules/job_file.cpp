@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/ascii_text.h"
 #include "core/diagnostic_codes.h"
 #include "core/fact_registry.h"
 #include "core/redact.h"
@@ -25,8 +26,10 @@ Diagnostic JobDiagnostic(const std::string& file, int line, std::string message,
 }
 
 bool IsDataType(const std::string& type) {
+  // `path` is the older (preview) schema's name for a data input.
   return type == "uri_folder" || type == "uri_file" || type == "mltable" ||
-         type == "mlflow_model" || type == "custom_model" || type == "triton_model";
+         type == "mlflow_model" || type == "custom_model" || type == "triton_model" ||
+         type == "path";
 }
 
 std::string Scalar(const YAML::Node& node) {
@@ -69,8 +72,18 @@ void ReadInputs(const YAML::Node& inputs, const std::string& file, JobFile* out,
         input.type = "literal";
       }
     } else if (v.IsScalar()) {
-      input.type = "literal";
       input.literal = v.as<std::string>();
+      // A data asset or a storage URI given as the value (`cifar: azureml:cifar-10:1`) is data
+      // read in the default mode, not a literal.
+      const std::string t(Trim(input.literal));
+      if (StartsWith(t, "azureml:") || StartsWith(t, "wasbs://") || StartsWith(t, "abfss://") ||
+          StartsWith(t, "https://") || StartsWith(t, "http://")) {
+        input.type = "uri_folder";
+        input.path = t;
+        input.literal.clear();
+      } else {
+        input.type = "literal";
+      }
     }
     // A step's input replaces its component's of the same name; a mapping without `type:`
     // keeps the type the component declares.
@@ -178,6 +191,7 @@ bool ReadCommandFields(const YAML::Node& root, const std::string& file, JobFile*
           q->value == std::floor(q->value)) {
         out->instance_count = static_cast<int>(q->value);
         out->instance_count_line = Line(n);
+        out->instance_count_expression.clear();
       } else if (text.find("${{") == std::string::npos) {
         diagnostics->Add(JobDiagnostic(
             file, Line(n),
@@ -185,10 +199,17 @@ bool ReadCommandFields(const YAML::Node& root, const std::string& file, JobFile*
                         "from 1 to 999999)",
                         text)));
         ok = false;
+      } else {
+        out->instance_count_expression = text;
+        out->instance_count_line = Line(n);
       }
     }
     if (const YAML::Node t = resources["instance_type"]; t && t.IsScalar()) {
-      out->instance_type = t.as<std::string>();
+      const std::string text = t.as<std::string>();
+      // An expression is not a VM size: it is resolved from the pipeline's inputs, or unknown.
+      const bool expression = text.find("${{") != std::string::npos;
+      out->instance_type = expression ? std::string() : text;
+      out->instance_type_expression = expression ? text : std::string();
       out->instance_type_line = Line(t);
     }
   }
@@ -272,13 +293,16 @@ FactSet JobFacts(const JobFile& job) {
   const std::string& res = job.resources_file.empty() ? job.path : job.resources_file;
   // A sweep's concurrent trials each read the data: the account sees all their nodes at once.
   const int nodes = job.NodesAtOnce();
-  if (job.concurrent_copies > 1 && job.concurrent_copies_line > 0)
-    facts.Set(
-        NumberFact("node.count", nodes, Unit::kCount, where(job.path, job.concurrent_copies_line)));
-  else if (job.instance_count_line > 0)
-    facts.Set(NumberFact("node.count", nodes, Unit::kCount, where(res, job.instance_count_line)));
-  else
-    facts.Set(NumberFact("node.count", nodes, Unit::kCount, where(res, job.resources_line)));
+  // A node count set when the job runs (an unresolved expression) is not known here.
+  if (job.instance_count_expression.empty()) {
+    if (job.concurrent_copies > 1 && job.concurrent_copies_line > 0)
+      facts.Set(NumberFact("node.count", nodes, Unit::kCount,
+                           where(job.path, job.concurrent_copies_line)));
+    else if (job.instance_count_line > 0)
+      facts.Set(NumberFact("node.count", nodes, Unit::kCount, where(res, job.instance_count_line)));
+    else
+      facts.Set(NumberFact("node.count", nodes, Unit::kCount, where(res, job.resources_line)));
+  }
   if (!job.instance_type.empty())
     facts.Set(TextFact("node.sku", job.instance_type, where(res, job.instance_type_line)));
   if (const JobInput* input = job.FirstDataInput())

@@ -77,6 +77,11 @@ struct JobFile {
   int instance_count_line = 0;  ///< 0 when absent (default 1)
   std::string instance_type;
   int instance_type_line = 0;
+  /// instance_type / instance_count written as an expression (${{parent.inputs.sku}}); "" when a
+  /// value was written. instance_type holds what the pipeline's inputs resolve it to ("" when they
+  /// give none: set when the job runs); an unresolved count is kept in the expression alone.
+  std::string instance_type_expression;
+  std::string instance_count_expression;
   std::string compute;
   int compute_line = 0;
   int resources_line = 0;

@@ -9,6 +9,7 @@
 #include "core/ascii_text.h"
 #include "core/diagnostic_codes.h"
 #include "core/runtime_settings.h"
+#include "rules/access_decision.h"
 
 namespace feedcheck::rules {
 namespace {
@@ -37,13 +38,14 @@ bool IsJobFile(const JobFile& job, const std::string& file) {
 }  // namespace
 
 std::vector<LintProblem> NoEffectSettings(const JobFile& job) {
-  bool any = false, all_download = true, all_mount = true;
+  bool any = false, all_download = true, all_mount = true, all_direct = true;
   for (const auto& input : job.inputs) {
     if (input.type == "literal") continue;
     any = true;
     const std::string mode = input.mode.empty() ? "ro_mount" : input.mode;
-    all_download = all_download && (mode == "download" || mode == "eval_download");
+    all_download = all_download && IsDownloadMode(mode);
     all_mount = all_mount && (mode == "ro_mount" || mode == "eval_mount");
+    all_direct = all_direct && mode == "direct";
   }
   // A mounted output (rw_mount, the default) is a mount too: the mount settings act on it.
   std::string mounted_output;
@@ -68,6 +70,16 @@ std::vector<LintProblem> NoEffectSettings(const JobFile& job) {
       p.change = fmt::format(
           "remove {}, or mount the input (mode: ro_mount) if it was meant to "
           "tune a mount",
+          e.name);
+    } else if (all_direct && mounted_output.empty() &&
+               !SettingOutsideMode(e.name, "direct").empty()) {
+      p.message = fmt::format(
+          "{} has no effect: every data input of this job is read with mode "
+          "direct; {}",
+          e.name, SettingOutsideMode(e.name, "direct"));
+      p.change = fmt::format(
+          "remove {}, or read the input through the data runtime (mode: ro_mount or download) if "
+          "it was meant to tune it",
           e.name);
     } else if (all_mount && e.name == "RSLEX_DOWNLOADER_THREADS") {
       p.message = fmt::format(
@@ -271,9 +283,13 @@ std::vector<LintProblem> OutputReads(const JobFile& job, bool dataset_declared) 
   const bool reads_input = job.FirstDataInput() != nullptr;
   for (const auto& o : job.outputs) {
     if (!o.mode.empty() && o.mode != "rw_mount") continue;
+    // A job that reads a data input writes its outputs from it (a prep step handing
+    // `--train_data ${{outputs.train_data}}` to the next step): only a job with no data input
+    // may be reading its training data through an output.
+    if (reads_input) continue;
     const std::string arg = ArgumentOf(job.command, o.name);
     const bool named = !arg.empty() && NamesData(arg);
-    if (!named && (reads_input || !dataset_declared)) continue;
+    if (!named && !dataset_declared) continue;
     LintProblem p;
     p.code = codes::kLintDirect;
     p.severity = Severity::kInfo;

@@ -122,6 +122,36 @@ bool ReadComponent(const YAML::Node& component, const std::string& where,
   return true;
 }
 
+// The value a pipeline input gives an expression (${{parent.inputs.x}}): its literal or
+// default; "" when the pipeline gives none (it is set when the pipeline runs).
+std::string PipelineValue(const JobFile& parent, const std::string& expression) {
+  const std::string name = Binding(expression, "parent.inputs.");
+  if (name.empty()) return "";
+  for (const auto& p : parent.inputs)
+    if (p.name == name && p.type == "literal" && p.literal.find("${{") == std::string::npos)
+      return std::string(Trim(p.literal));
+  return "";
+}
+
+// instance_type and instance_count written as pipeline-input expressions, resolved from the
+// pipeline's inputs where they give a value.
+void ResolveResources(const JobFile& parent, JobFile* step) {
+  if (!step->instance_type_expression.empty()) {
+    if (std::string v = PipelineValue(parent, step->instance_type_expression); !v.empty()) {
+      step->instance_type = v;  // the expression is kept: --sku overrides a pipeline default
+    }
+  }
+  if (!step->instance_count_expression.empty()) {
+    const std::string v = PipelineValue(parent, step->instance_count_expression);
+    auto q = v.empty() ? std::nullopt : ParseQuantity(v);
+    if (q && q->unit == Unit::kCount && q->value >= 1 && q->value < 1e6 &&
+        q->value == static_cast<int>(q->value)) {
+      step->instance_count = static_cast<int>(q->value);
+      step->instance_count_expression.clear();
+    }
+  }
+}
+
 // Binds a step's inputs and outputs to the pipeline's (or a sweep's trial to the sweep's), and
 // drops the inputs a component declares that nothing gives a value.
 void Bind(const JobFile& parent, const std::set<std::string>& declared, JobFile* step) {
@@ -159,6 +189,7 @@ void Bind(const JobFile& parent, const std::set<std::string>& declared, JobFile*
     kept.push_back(std::move(input));
   }
   step->inputs = std::move(kept);
+  ResolveResources(parent, step);
   for (auto& output : step->outputs) {
     std::string name = Binding(output.binding, "parent.outputs.");
     if (name.empty()) continue;
@@ -183,16 +214,126 @@ void Start(const std::string& name, std::string step, JobFile* job) {
   job->step = std::move(step);
 }
 
-bool ReadPipeline(const std::string& name, const YAML::Node& root, JobSteps* out,
-                  DiagnosticList* diagnostics) {
-  out->kind = "pipeline";
+// The sweep's limits: max_concurrent_trials copies of the trial read the data at once.
+void ReadSweepLimits(const YAML::Node& root, JobFile* trial) {
+  const YAML::Node limits = root["limits"];
+  if (!limits || !limits.IsMap()) return;
+  for (const char* key : {"max_concurrent_trials", "max_total_trials"}) {
+    const YAML::Node n = limits[key];
+    auto q = n && n.IsScalar() ? ParseQuantity(n.as<std::string>()) : std::nullopt;
+    if (!q || q->unit != Unit::kCount || q->value < 1 || q->value > 1e5) continue;
+    trial->concurrent_copies = static_cast<int>(q->value);
+    trial->concurrent_copies_line = Line(n);
+    break;  // max_total_trials bounds the concurrency only when max_concurrent_trials is absent
+  }
+}
+
+// A nested pipeline is read to this depth; deeper ones are listed as skipped.
+constexpr int kMaxPipelineDepth = 4;
+
+bool ReadPipelineSteps(const std::string& name, const YAML::Node& root, JobSteps* out,
+                       DiagnosticList* diagnostics, const JobFile* outer, const std::string& prefix,
+                       int depth);
+
+// A step of type pipeline: its component (a file or an inline mapping) is read as a pipeline
+// whose inputs are what the step gives it; a registered one cannot be read and is listed.
+bool ReadNestedPipeline(const std::string& name, const std::string& step_name,
+                        const YAML::Node& node, const JobFile& pipeline, const std::string& prefix,
+                        int depth, JobSteps* out, DiagnosticList* diagnostics) {
+  const int line = Line(node);
+  const std::string label = prefix + step_name;
+  if (depth >= kMaxPipelineDepth) {
+    out->notes.push_back(
+        {{name, line, 0},
+         fmt::format("step '{}' is a pipeline nested {} deep: skipped, lint reads {} levels", label,
+                     depth + 1, kMaxPipelineDepth)});
+    return true;
+  }
+  // The step's own inputs, bound to this pipeline's, become the nested pipeline's inputs.
+  JobFile outer;
+  Start(name, fmt::format("step '{}'", label), &outer);
+  ReadCommandFields(node, name, &outer, diagnostics);
+  Bind(pipeline, {}, &outer);
+  const YAML::Node component = node["component"];
+  if (component && component.IsMap())
+    return ReadPipelineSteps(name, component, out, diagnostics, &outer, label + " > ", depth + 1);
+  const std::string ref = Scalar(component);
+  const std::string file = ComponentFile(ref);
+  if (file.empty()) {
+    out->notes.push_back(
+        {{name, line, 0},
+         fmt::format("step '{}' is the pipeline component {}: not read (lint reads a pipeline "
+                     "component from its file, component: file:PATH); lint that file to check "
+                     "its steps",
+                     label, ref.empty() ? std::string("(none given)") : ref)});
+    return true;
+  }
+  const std::string path = Relative(name, file);
+  std::string content;
+  DiagnosticList read;
+  YAML::Node nested;
+  DiagnosticList parse;
+  if (!ReadInputFile(path, "component file", codes::kJobFile, &content, &read) ||
+      !ParseYaml(path, content, &nested, &parse) || !nested.IsMap()) {
+    diagnostics->Add(JobDiagnostic(
+        name, line,
+        fmt::format("step '{}': pipeline component file {} (from '{}', relative to the job "
+                    "file) cannot be read as a YAML mapping",
+                    label, path, ref)));
+    return false;
+  }
+  return ReadPipelineSteps(path, nested, out, diagnostics, &outer, label + " > ", depth + 1);
+}
+
+// A step of type sweep: its trial, with the step's inputs and resources, and its limits.
+bool ReadSweepStep(const std::string& name, const std::string& label, const YAML::Node& node,
+                   const JobFile& pipeline, const std::string& compute, int compute_line,
+                   JobSteps* out, DiagnosticList* diagnostics) {
+  JobFile trial;
+  Start(name, fmt::format("step '{}' (a sweep's trial)", label), &trial);
+  const YAML::Node t = node["trial"];
+  if (!t) {
+    out->notes.push_back({{name, Line(node), 0},
+                          fmt::format("step '{}' is a sweep without a trial: skipped", label)});
+    return true;
+  }
+  if (!ReadComponent(t, "jobs." + label + ".trial", name, &trial, out, diagnostics)) return false;
+  const std::set<std::string> declared = Names(trial);
+  ReadCommandFields(node, name, &trial, diagnostics);
+  if (trial.compute.empty()) {
+    trial.compute = compute;
+    trial.compute_line = compute_line;
+  }
+  Bind(pipeline, declared, &trial);
+  ReadSweepLimits(node, &trial);
+  out->steps.push_back(std::move(trial));
+  return true;
+}
+
+bool ReadPipelineSteps(const std::string& name, const YAML::Node& root, JobSteps* out,
+                       DiagnosticList* diagnostics, const JobFile* outer, const std::string& prefix,
+                       int depth) {
   CheckKeys(root, KeySet::kPipelineJob, "", name, &out->typos);
   JobFile pipeline;
   Start(name, "", &pipeline);
   ReadCommandFields(root, name, &pipeline, diagnostics);
   for (auto& t : pipeline.typos) out->typos.push_back(std::move(t));
+  // A nested pipeline's inputs are what the step that runs it gives (its defaults otherwise).
+  if (outer)
+    for (const auto& given : outer->inputs) {
+      auto same = std::find_if(pipeline.inputs.begin(), pipeline.inputs.end(),
+                               [&](const JobInput& i) { return i.name == given.name; });
+      if (same == pipeline.inputs.end())
+        pipeline.inputs.push_back(given);
+      else
+        *same = given;
+    }
   std::string compute = pipeline.compute;
   int compute_line = pipeline.compute_line;
+  if (compute.empty() && outer) {
+    compute = outer->compute;
+    compute_line = outer->compute_line;
+  }
   if (const YAML::Node s = root["settings"]; s && s.IsMap() && compute.empty())
     if (const YAML::Node c = s["default_compute"]; c && c.IsScalar()) {
       compute = c.as<std::string>();
@@ -205,19 +346,33 @@ bool ReadPipeline(const std::string& name, const YAML::Node& root, JobSteps* out
     return false;
   }
   bool ok = true;
+  const size_t steps_before = out->steps.size();
   for (const auto& kv : jobs) {
     const std::string step_name = kv.first.as<std::string>();
+    const std::string label = prefix + step_name;
     const YAML::Node& node = kv.second;
     if (!node.IsMap()) continue;
     const std::string type = Scalar(node["type"]).empty() ? "command" : Scalar(node["type"]);
+    if (type == "pipeline") {
+      ok = ReadNestedPipeline(name, step_name, node, pipeline, prefix, depth, out, diagnostics) &&
+           ok;
+      continue;
+    }
+    if (type == "sweep") {
+      ok =
+          ReadSweepStep(name, label, node, pipeline, compute, compute_line, out, diagnostics) && ok;
+      continue;
+    }
     if (type != "command") {
       out->notes.push_back(
           {{name, Line(kv.first), 0},
-           fmt::format("step '{}' is a {} step: lint reads command steps", step_name, type)});
+           fmt::format("step '{}' is a {} step: skipped, lint reads command, sweep and pipeline "
+                       "steps",
+                       label, type)});
       continue;
     }
     JobFile step;
-    Start(name, fmt::format("step '{}'", step_name), &step);
+    Start(name, fmt::format("step '{}'", label), &step);
     CheckKeys(node, KeySet::kPipelineStep, "jobs." + step_name, name, &step.typos);
     if (const YAML::Node component = node["component"])
       ok = ReadComponent(component, "jobs." + step_name + ".component", name, &step, out,
@@ -233,9 +388,19 @@ bool ReadPipeline(const std::string& name, const YAML::Node& root, JobSteps* out
     Bind(pipeline, declared, &step);
     out->steps.push_back(std::move(step));
   }
-  if (out->steps.empty() && ok)
-    out->notes.push_back({{name, Line(jobs), 0}, "the pipeline has no command step to lint"});
+  if (out->steps.size() == steps_before && ok)
+    out->notes.push_back(
+        {{name, Line(jobs), 0},
+         fmt::format(
+             "the pipeline{} has no command step to lint",
+             prefix.empty() ? "" : " of step '" + prefix.substr(0, prefix.size() - 3) + "'")});
   return ok;
+}
+
+bool ReadPipeline(const std::string& name, const YAML::Node& root, JobSteps* out,
+                  DiagnosticList* diagnostics) {
+  out->kind = "pipeline";
+  return ReadPipelineSteps(name, root, out, diagnostics, nullptr, "", 0);
 }
 
 bool ReadSweep(const std::string& name, const YAML::Node& root, JobSteps* out,
@@ -255,16 +420,7 @@ bool ReadSweep(const std::string& name, const YAML::Node& root, JobSteps* out,
   // compute run every trial.
   ReadCommandFields(root, name, &trial, diagnostics);
   Bind(JobFile{}, declared, &trial);
-  if (const YAML::Node limits = root["limits"]; limits && limits.IsMap()) {
-    for (const char* key : {"max_concurrent_trials", "max_total_trials"}) {
-      const YAML::Node n = limits[key];
-      auto q = n && n.IsScalar() ? ParseQuantity(n.as<std::string>()) : std::nullopt;
-      if (!q || q->unit != Unit::kCount || q->value < 1 || q->value > 1e5) continue;
-      trial.concurrent_copies = static_cast<int>(q->value);
-      trial.concurrent_copies_line = Line(n);
-      break;  // max_total_trials bounds the concurrency only when max_concurrent_trials is absent
-    }
-  }
+  ReadSweepLimits(root, &trial);
   out->steps.push_back(std::move(trial));
   return true;
 }

@@ -263,7 +263,8 @@ class ProfileReader {
 
   bool Accept(const Field& field, const std::string& text, const YAML::Mark& mark) {
     std::vector<std::string> allowed;
-    if (field.check == Check::kAccess) allowed = {"sequential", "random", "shuffled_files"};
+    if (field.check == Check::kAccess)
+      allowed = {"sequential", "random", "shuffled_files", "columnar"};
     if (field.check == Check::kMode)
       allowed = {"download", "ro_mount", "direct", "eval_mount", "eval_download"};
     if (field.check == Check::kPreset)

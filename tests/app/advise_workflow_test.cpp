@@ -64,7 +64,10 @@ TEST_CASE("advise: each scenario profile yields exactly the guide's env vars", "
         {"DATASET_MOUNT_BLOCK_FILE_CACHE_ENABLED", "false"},
         {"DATASET_MOUNT_MEMORY_CACHE_SIZE", "0"}}},
       {"small-files-multi-epoch.yaml", {{"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED", "true"}}},
-      {"large-file-random-seeks.yaml", {{"DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED", "false"}}},
+      // 400 GB fits the D15_v2's 1,000 GiB disk: the guide's "When to use download" (random
+      // positions of a large file) is decided, so the mount's whole-file cache setting is not
+      // pasted beside it (it would do nothing on a downloaded input).
+      {"large-file-random-seeks.yaml", {}},
   };
   for (const auto& [profile, env] : expected) {
     INFO(profile);
@@ -111,10 +114,10 @@ TEST_CASE("advise: findings with evidence, rules not evaluated and the env block
 }
 
 TEST_CASE("advise --env-format shell and python", "[app][advise]") {
-  Outcome shell = Advise({}, Example("large-file-random-seeks.yaml"), "never", "shell");
+  Outcome shell = Advise({}, Example("large-file-multithread-once.yaml"), "never", "shell");
   const ConfigFragment* s = Fragment(shell.report, "environment variables (shell)");
   REQUIRE(s);
-  CHECK(s->text.find("export DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED='false'\n") !=
+  CHECK(s->text.find("export DATASET_MOUNT_BLOCK_FILE_CACHE_ENABLED='false'\n") !=
         std::string::npos);
   Outcome py = Advise({}, Example("small-files-multi-epoch.yaml"), "never", "python");
   const ConfigFragment* p = Fragment(py.report, "environment variables (python)");
@@ -269,4 +272,22 @@ TEST_CASE("advise on a saved MPI small-file result: files below the measured bre
   CHECK(small.find("The median file (100 KB) is below the break-even size") != std::string::npos);
   CHECK(small.find("at about 3% of the per-request bandwidth") != std::string::npos);
   CHECK(fired("64MB").empty());
+}
+
+TEST_CASE("advise judges the mode it advises and pastes only what acts on it", "[app][advise]") {
+  // Random seeks in 200 GB files that fit the disk: download is advised, and judged.
+  Outcome out = Advise({}, Example("large-file-random-seeks.yaml"));
+  REQUIRE(out.status == ExitStatus::kOk);
+  CHECK(ResultText(out.report, "input_mode") == "download");
+  CHECK(out.report.env.empty());
+  // The mount's whole-file cache advice (mount-large-random-seeks) judges a mount: not here.
+  CHECK(Messages(out.report).count("download-random-large-files") == 1);
+  CHECK(Messages(out.report).count("mount-large-random-seeks") == 0);
+  // No finding judges the mount the report advises against.
+  for (const auto& f : out.report.findings) {
+    INFO(f.rule_id);
+    for (const auto& e : f.evidence)
+      if (e.key == "workload.mode" && f.rule_id != "download-random-large-files")
+        CHECK(e.text() == "download");
+  }
 }

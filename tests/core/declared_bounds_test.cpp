@@ -76,3 +76,17 @@ TEST_CASE("declared dataset facts that contradict each other are named together"
   derived.Set(NumberFact("dataset.max_file_bytes", 1e9, Unit::kBytes, d));
   CHECK(DeclaredContradictions(derived).empty());
 }
+
+TEST_CASE("a median file size is checked against the dataset, as a mean is", "[core][bounds]") {
+  // 1,000 files of median 1 GB: at least 500 of them are 1 GB or more, 500 GB, not 5 GB.
+  auto impossible = DeclaredContradictions(Declared(
+      {{"dataset.bytes", 5e9}, {"dataset.files", 1000}, {"dataset.median_file_bytes", 1e9}}));
+  REQUIRE(impossible.size() == 1);
+  CHECK(impossible[0].key == "dataset.median_file_bytes");
+  // From 500 GB on it is possible: half the files at the median, the rest as large or larger.
+  const double total = GENERATE(5e11, 6e11, 5e12);
+  CHECK(DeclaredContradictions(Declared({{"dataset.bytes", total},
+                                         {"dataset.files", 1000},
+                                         {"dataset.median_file_bytes", 1e9}}))
+            .empty());
+}

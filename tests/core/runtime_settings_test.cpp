@@ -51,6 +51,11 @@ TEST_CASE("a misspelt setting is taken for the documented one it most likely mea
   CHECK(LikelyRuntimeSetting("RSLEX_DOWNLOAD_THREADS") == "RSLEX_DOWNLOADER_THREADS");
   CHECK(LikelyRuntimeSetting("DATSET_MOUNT_READ_THREADS") == "DATASET_MOUNT_READ_THREADS");
   CHECK(LikelyRuntimeSetting("dataset_mount_read_threads") == "DATASET_MOUNT_READ_THREADS");
+  // Cut short of its last word: the one setting it begins.
+  CHECK(LikelyRuntimeSetting("DATASET_MOUNT_BLOCK_BASED_CACHE") ==
+        "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED");
+  CHECK(LikelyRuntimeSetting("DATASET_MOUNT_ATTRIBUTE_CACHE") ==
+        "DATASET_MOUNT_ATTRIBUTE_CACHE_TTL");
   // The runtime's prefix, nothing near: not documented, no guess.
   CHECK(LikelyRuntimeSetting("DATASET_MOUNT_TURBO_MODE") == "");
   // Documented, or not meant for the runtime at all.

@@ -108,6 +108,20 @@ std::map<std::string, Case> Cases() {
              "metrics.server_latency_ms=10ms", "probe.latency.ttfb_p50_ms=80ms"}),
       Facts({"runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT=20", "metrics.e2e_latency_ms=12ms",
              "metrics.server_latency_ms=10ms", "probe.latency.ttfb_p50_ms=20ms"})};
+  // More than twice the default (7) on its own; the guide's example value (10) is not.
+  c["http-retry-count-too-high"] = {Facts({"runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT=25"}),
+                                    Facts({"runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT=10"})};
+  // Large files through a mount: block-based caching, except at random positions.
+  c["mount-large-files-block-cache"] = {
+      Facts({"workload.mode=ro_mount", "dataset.median_file_bytes=1GB",
+             "workload.access=shuffled_files", "workload.epochs=3"}),
+      Facts({"workload.mode=ro_mount", "dataset.median_file_bytes=1GB", "workload.access=random",
+             "workload.epochs=3"})};
+  c["columnar-reads-mount"] = {
+      Facts({"workload.mode=download", "workload.access=columnar", "dataset.bytes=500GB"}),
+      Facts({"workload.mode=download", "workload.access=sequential", "dataset.bytes=500GB"})};
+  c["direct-mode-training-data"] = {Facts({"workload.mode=direct", "dataset.bytes=500GB"}),
+                                    Facts({"workload.mode=direct", "dataset.bytes=200MB"})};
   // latency.yaml
   c["client-bound-latency"] = {
       Facts({"metrics.e2e_latency_ms=100ms", "metrics.server_latency_ms=10ms"}),

@@ -96,6 +96,8 @@ TEST_CASE("L001 wrong mode points at the mode line", "[rules][lint]") {
 TEST_CASE("L002 missing env var for the scenario, L003 contradicting value", "[rules][lint]") {
   std::string job = kJob;
   job.replace(job.find("mode: download"), 14, "mode: ro_mount");
+  // A count raised within twice the default (the guide's example sets 10).
+  job.replace(job.find("COUNT: \"20\""), 11, "COUNT: \"12\"");
   // Scenario (c): millions of small files read once by 8 readers.
   Linted l = Lint(job, Facts({"dataset.median_file_bytes=500KB", "dataset.files=2000000",
                               "workload.readers=8"}));
@@ -118,6 +120,16 @@ TEST_CASE("L002 missing env var for the scenario, L003 contradicting value", "[r
       Problem(slow, codes::kLintContradictingEnv, "AZUREML_DATASET_HTTP_RETRY_COUNT");
   REQUIRE(retries);
   CHECK(retries->location.line == 12);
+  // Far above the default (20 is nearly 3x), the guide's "set too high: decrease" on its own.
+  Linted high = Lint(kJob, Facts({"dataset.median_file_bytes=500KB", "dataset.files=2000000",
+                                  "workload.readers=8"}));
+  const LintProblem* too_high =
+      Problem(high, codes::kLintContradictingEnv, "AZUREML_DATASET_HTTP_RETRY_COUNT");
+  REQUIRE(too_high);
+  CHECK(too_high->rule_id == "http-retry-count-too-high");
+  CHECK(too_high->change ==
+        "AZUREML_DATASET_HTTP_RETRY_COUNT: \"20\" -> "
+        "AZUREML_DATASET_HTTP_RETRY_COUNT: \"7\"");
 
   std::string one_epoch = job;
   one_epoch.replace(one_epoch.find("epochs: 10"), 10, "epochs: 1");

@@ -2,6 +2,7 @@
 // bindings to the pipeline's inputs and outputs, concurrent trials, and misspelt keys.
 #include "rules/job_steps.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -243,5 +244,77 @@ TEST_CASE("a YAML error in a component file names that file, its line and the st
   CHECK(e.location.line <= 5);
   CHECK(e.context.find("step 'train'") != std::string::npos);
   CHECK(e.context.find(job + ":4") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a VM size or node count given as a pipeline input is resolved from its value",
+          "[rules][lint]") {
+  const std::string sku = GENERATE(as<std::string>{}, "Standard_ND96asr_v4", "");
+  const std::string pipeline =
+      "type: pipeline\ninputs:\n  size:\n    type: string\n" +
+      (sku.empty() ? std::string("    optional: true\n") : "    default: " + sku + "\n") +
+      "  nodes:\n    type: integer\n    default: 3\n"
+      "jobs:\n  train:\n    type: command\n    command: python t.py\n"
+      "    resources:\n      instance_type: ${{parent.inputs.size}}\n"
+      "      instance_count: ${{parent.inputs.nodes}}\n";
+  JobSteps steps;
+  DiagnosticList d;
+  REQUIRE(ReadJobStepsText("p.yml", pipeline, &steps, &d));
+  REQUIRE(steps.steps.size() == 1);
+  const JobFile& train = steps.steps[0];
+  CHECK(train.instance_type == sku);  // "" when the pipeline gives no value: unknown
+  CHECK(train.instance_type_expression == "${{parent.inputs.size}}");
+  CHECK(train.instance_type_line == 14);
+  CHECK(train.instance_count == 3);
+  CHECK(train.instance_count_expression.empty());
+  const FactSet facts = JobFacts(train);
+  CHECK(facts.Text("node.sku").value_or("") == sku);
+  CHECK(facts.Number("node.count").value_or(0) == 3);
+}
+
+TEST_CASE("nested pipeline components and sweep steps are read, or listed with the reason",
+          "[rules][lint]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "feedcheck-nested-pipeline";
+  fs::create_directories(dir);
+  std::ofstream(dir / "inner.yml") << "type: pipeline\ninputs:\n  data:\n    type: uri_folder\n"
+                                      "jobs:\n  read:\n    type: command\n"
+                                      "    command: python r.py --data ${{inputs.d}}\n"
+                                      "    inputs:\n      d: ${{parent.inputs.data}}\n";
+  std::ofstream(dir / "trial.yml") << "type: command\ncommand: python t.py\n";
+  const std::string outer =
+      "type: pipeline\ninputs:\n  images:\n    type: uri_folder\n"
+      "    path: azureml://datastores/d/paths/images\n    mode: download\n"
+      "jobs:\n"
+      "  prep:\n    type: pipeline\n    component: file:./inner.yml\n"
+      "    inputs:\n      data: ${{parent.inputs.images}}\n"
+      "  tune:\n    type: sweep\n    trial: ./trial.yml\n"
+      "    inputs:\n      data: ${{parent.inputs.images}}\n"
+      "    limits:\n      max_concurrent_trials: 4\n"
+      "  remote:\n    type: pipeline\n    component: azureml:shared_pipeline:1\n"
+      "  spark_step:\n    type: spark\n";
+  std::ofstream(dir / "outer.yml") << outer;
+  JobSteps steps;
+  DiagnosticList d;
+  REQUIRE(ReadJobSteps((dir / "outer.yml").string(), &steps, &d));
+  std::map<std::string, const JobFile*> by_name;
+  for (const auto& s : steps.steps) by_name[s.step] = &s;
+  // The nested pipeline's step reads the outer pipeline's input through the step's binding.
+  REQUIRE(by_name.count("step 'prep > read'"));
+  const JobFile& read = *by_name["step 'prep > read'"];
+  REQUIRE(read.FirstDataInput());
+  CHECK(read.FirstDataInput()->mode == "download");
+  CHECK(read.FirstDataInput()->path == "azureml://datastores/d/paths/images");
+  // The sweep step: its trial, with the step's inputs and its concurrent trials.
+  REQUIRE(by_name.count("step 'tune' (a sweep's trial)"));
+  CHECK(by_name["step 'tune' (a sweep's trial)"]->concurrent_copies == 4);
+  CHECK(by_name["step 'tune' (a sweep's trial)"]->FirstDataInput() != nullptr);
+  // What is not read is said, with the reason.
+  auto noted = [&](const std::string& part) {
+    return std::any_of(steps.notes.begin(), steps.notes.end(),
+                       [&](const StepNote& n) { return n.text.find(part) != std::string::npos; });
+  };
+  CHECK(noted("step 'remote' is the pipeline component azureml:shared_pipeline:1: not read"));
+  CHECK(noted("step 'spark_step' is a spark step: skipped"));
   fs::remove_all(dir);
 }

@@ -74,7 +74,8 @@ facts:
   CHECK(d.kept()[1].code == codes::kProfileField);
   CHECK(d.kept()[1].location.line == 4);
   CHECK(d.kept()[1].message.rfind("unknown profile field 'dataset.filez'", 0) == 0);
-  CHECK(d.kept()[2].message == "'sideways' is not one of sequential, random, shuffled_files");
+  CHECK(d.kept()[2].message ==
+        "'sideways' is not one of sequential, random, shuffled_files, columnar");
   CHECK(d.kept()[3].message == "unknown fact 'node.cont'; did you mean 'node.count'?");
   CHECK(p.facts.Number("node.count") == 4);  // the rest is kept
   CHECK_FALSE(p.facts.Has("dataset.median_file_bytes"));
