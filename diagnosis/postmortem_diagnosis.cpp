@@ -23,6 +23,7 @@
 #include "diagnosis/ledger_text.h"
 #include "diagnosis/partition_limit.h"
 #include "diagnosis/postmortem_phases.h"
+#include "rules/access_decision.h"
 #include "rules/advice.h"
 
 namespace feedcheck::diagnosis {
@@ -284,7 +285,17 @@ void WriteVerdict(const Situation& s, const CauseChoice& c, DiagnosisSummary d,
     if (!f.secondary) primary.push_back(f);
   std::stable_sort(primary.begin(), primary.end(),
                    [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
-  rules::Advice advice = rules::MergeAdvice(primary);
+  // The settings act on the mode the fix leaves the job in: the cause's recommended mode, else
+  // the mode the job ran with. One decision with advise and lint (rules/access_decision.h): no
+  // setting is pasted that the mode ignores.
+  std::string mode;
+  for (const auto& f : primary)
+    if (f.rule_id == rule_id && !rule_id.empty()) mode = RecommendedMode(f);
+  if (mode.empty())
+    if (const Fact* m = s.facts->Find("workload.mode"); m && m->is_text()) mode = m->text();
+  std::vector<rules::DroppedSetting> dropped;
+  rules::Advice advice =
+      mode.empty() ? rules::MergeAdvice(primary) : rules::AdviceForMode(primary, mode, &dropped);
 
   // "none found, confirmed" read as if nothing had been found for sure: the verdict says what
   // was found (the cause stays "none found" in the result, for scripts).
