@@ -47,6 +47,7 @@ test_packages=(
   python3-jsonschema  # the SARIF schema test (tests/cli/sarif_schema_check.py)
   python3-yaml  # scripts/make-joblog-corpus.py (the joblog corpus test regenerates it)
   zsh       # the zsh completion's test (tests/cli/completion_zsh_test.zsh)
+  azure-cli  # the real az client, run offline against loopback (tests/app/fetch_real_az_test.cpp)
 )
 case "$set_name" in
   format) packages=(clang-format) npm=false ;;
