@@ -1,0 +1,765 @@
+#!/usr/bin/env python3
+"""A discrete-time job simulator: draws Azure ML training jobs, runs their physics in 10 s steps and
+writes each job's folder in the real log forms, with the true idle-ledger state of every idle GPU
+sample (docs/simulator.md; the states and their precedence: the idle-ledger contract of
+docs/postmortem.md).
+
+    job_simulator.py draw --seed S --count N OUT_DIR    # N drawn jobs, OUT_DIR/job-NNNN/
+    job_simulator.py one --seed S --index I OUT_DIR     # job I of that draw again, alone
+
+Each job folder holds the job's files (job.yml, system_logs/data_capability/ with data-capability.log
+and hourly rslex.log.* files, gpu/ samples, metrics/*.json; one node-N/ folder per node when it has
+several) and truth.json: {"cause_state", "states": {key: gpu_s}, "lost_gpu_s", "sampled_gpu_s",
+"args" (the flags to run `feedcheck postmortem` with), "params" (the draw)}. OUT_DIR/draw.json
+lists the jobs. Job i of seed S draws from random.Random(S * 1000003 + i): the same seed writes the
+same bytes.
+
+The model, per node and 10 s step: the GPUs want `demand` (GPUs x the workload's MB/s per GPU);
+storage supplies min(NIC, latency-bound rate = requests in flight x bytes per request / time per
+request, data-loader CPU, the mount cache's thrash rate in later epochs when its cap is below the
+shard, the local disk's write rate during a download, this node's share of the account's egress and
+request limits (shared with the other nodes and other tenants) and of the blob targets, 500
+requests/s per blob). The GPUs idle a fraction 1 - supply/demand of the time (all of it while
+downloading, validating, checkpointing or failed); each GPU sample is idle with that probability. The
+resource that binds the supply is the idle time's state (ties: the contract's precedence); refusals
+(503), their metrics and the throttling ResponseTypes are written only when a limit is exceeded.
+
+The draw (every parameter independently, so causes mix; rough frequencies over 3,000 jobs in
+docs/simulator.md):
+  nodes 1 (30%), 2 (20%), 3, 4 (25%), 8, 16 (25%); VM size: any current GPU size of
+  data/vm_sizes.yaml (NIC 8-80 Gbit/s); 1-3 hours; GPU samples every 10, 15, 30 or 60 s as
+  nvidia-smi CSV (65%), DCGM text (20%) or Azure ML's GpuUtilization (15%); compute region
+  listed (70%) or not (data/storage_targets.yaml: 200/60 Gbit/s, 40,000 req/s vs 50/25, 20,000),
+  the account in the same region (75%, e2e 2-8 ms over the server's 4-12) or another (40-140 ms);
+  input mode download (40%) or ro_mount (60%); dataset 20 GB-4 TB log-uniform in files of
+  64 KB-4 GB log-uniform; 15-500 MB/s per GPU; a data loader of 0.05-1 Gbit/s per vCPU;
+  8-128 requests in flight; a mount cache cap below the shard (35% of mounts); other tenants on the
+  account (50%, 0-90% of its egress, a burst to 95-130% in 30%); checkpoints through an rw_mount
+  output (40%, every 20-60 min, 5-500 GB per node); the job's own validation (40%) and final
+  evaluation (30%); faults: SAS expiry mid-job (8%), name resolution failing from the start (4%),
+  input not found (3%), a dead node (10% of multi-node mounts), a node without logs (3%), partial
+  GPU samples (15%); metrics saved (85%, REST or az form); refusals logged asynchronously (50%),
+  synchronously with Azure's message (30%) or in the field form (20%).
+"""
+
+import json
+import math
+import os
+import random
+import shutil
+import sys
+
+import yaml
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import joblog_corpus as lib  # noqa: E402
+
+STEP_S = 10
+BUSY_THRESHOLD = lib.BUSY_THRESHOLD
+# The contract's keys in precedence order (the first holds when several do).
+STATES = ["access", "account_egress", "account_ingress", "account_requests", "blob_target",
+          "throttled_unknown", "node_nic", "writes", "latency", "cache_rereads",
+          "startup_download", "not_storage", "own_code", "unknown"]
+STORAGE_STATES = set(STATES[:11])
+RANK = {s: i for i, s in enumerate(STATES)}
+for _s in ("account_ingress", "account_requests", "blob_target", "throttled_unknown"):
+    RANK[_s] = RANK["account_egress"]  # one rank: whichever the refusals/metrics name
+BLOB_REQUESTS_PER_S = 500  # one blob's target (docs/postmortem.md, "Scalability and performance
+# targets for Blob storage", https://learn.microsoft.com/azure/storage/blobs/scalability-targets)
+CONN_GBPS = 2.0  # one connection's transfer rate once the first byte arrived
+
+# ------------------------------------------------------------------ knowledge base
+
+
+def _rate_gbps(text):
+    num, unit = text.split()
+    return float(num) / (1000.0 if unit.startswith("Mbit") else 1.0)
+
+
+def load_kb():
+    with open(os.path.join(ROOT, "data", "vm_sizes.yaml")) as f:
+        sizes = [s for s in yaml.safe_load(f)["vm_sizes"]
+                 if s.get("gpus", 0) > 0 and not s.get("retired")]
+    with open(os.path.join(ROOT, "data", "storage_targets.yaml")) as f:
+        st = yaml.safe_load(f)
+    targets = {t["name"]: t for t in st["storage_targets"]}
+    return {
+        "sizes": [{"name": s["name"], "gpus": s["gpus"], "vcpus": s["vcpus"],
+                   "nic_gbps": _rate_gbps(s["nic"]), "model": s["gpu_model"]} for s in sizes],
+        "listed": st["listed_regions"]["regions"], "other": st["other_regions"]["regions"],
+        "limits": {k: {"egress_gbps": _rate_gbps(targets[k]["egress"]),
+                       "ingress_gbps": _rate_gbps(targets[k]["ingress"]),
+                       "requests_per_s": float(targets[k]["requests_per_s"])}
+                   for k in ("standard_gpv2", "standard_gpv2_other_regions")}}
+
+
+def region_key(name):
+    return name.lower().replace(" ", "")
+
+
+def logu(rng, lo, hi):
+    return math.exp(rng.uniform(math.log(lo), math.log(hi)))
+
+
+def pick(rng, weighted):
+    r, acc = rng.random() * sum(w for _, w in weighted), 0.0
+    for value, w in weighted:
+        acc += w
+        if r < acc:
+            return value
+    return weighted[-1][0]
+
+
+# ------------------------------------------------------------------ the draw
+
+
+def draw_params(rng, kb):
+    p = {}
+    size = rng.choice(kb["sizes"])
+    p.update(sku=size["name"], gpus=size["gpus"], vcpus=size["vcpus"], nic_gbps=size["nic_gbps"],
+             gpu_model="NVIDIA " + size["model"])
+    p["nodes"] = pick(rng, [(1, 30), (2, 20), (3, 12), (4, 13), (8, 13), (16, 12)])
+    p["duration_s"] = round(rng.uniform(1, 3) * 3600 / 60) * 60
+    p["gpu_interval_s"] = rng.choice([10, 15, 30, 60])
+    p["gpu_form"] = pick(rng, [("nvsmi", 65), ("dcgm", 20), ("metric", 15)])
+    listed = rng.random() < 0.7
+    p["compute_region"] = rng.choice(kb["listed"] if listed else kb["other"])
+    p["same_region"] = rng.random() < 0.75
+    p["account_region"] = p["compute_region"] if p["same_region"] else rng.choice(
+        [r for r in kb["listed"] + kb["other"] if r != p["compute_region"]])
+    p["account_kind"] = ("standard_gpv2" if p["account_region"] in kb["listed"]
+                         else "standard_gpv2_other_regions")
+    p.update(kb["limits"][p["account_kind"]])
+    p["mode"] = "download" if rng.random() < 0.4 else "ro_mount"
+    p["dataset_gb"] = logu(rng, 20, 4000)
+    small = rng.random() < 0.3
+    p["file_mb"] = min(logu(rng, 0.016, 1) if small else logu(rng, 1, 4000), p["dataset_gb"] * 1000)
+    p["blobs"] = max(1, int(p["dataset_gb"] * 1000 / p["file_mb"]))
+    p["per_gpu_mbps"] = logu(rng, 20, 800)
+    p["read_mb"] = rng.choice([1, 2, 4, 8])  # a ranged read of a large file
+    p["hot_blobs"] = rng.randint(1, 4) if rng.random() < 0.12 else None
+    p["loader_gbps"] = p["vcpus"] * logu(rng, 0.05, 1.0)
+    p["inflight"] = rng.choice([16, 32, 64, 128, 256])
+    p["server_ms"] = rng.uniform(4, 12)
+    p["e2e_ms"] = p["server_ms"] + (rng.uniform(2, 8) if p["same_region"] else rng.uniform(40, 140))
+    p["disk_gbps"] = rng.uniform(6, 40)
+    p["cache_gb"] = None
+    if p["mode"] == "ro_mount" and rng.random() < 0.35:
+        p["cache_gb"] = logu(rng, 5, 200)
+    p["thrash_gbps"] = rng.uniform(0.5, 6)
+    lim = p["egress_gbps"]
+    p["tenant_egress_gbps"] = rng.uniform(0, 0.9) * lim if rng.random() < 0.5 else 0.0
+    p["tenant_ingress_gbps"] = rng.uniform(0, 0.5) * p["ingress_gbps"] if rng.random() < 0.3 else 0.0
+    p["tenant_request_share"] = rng.uniform(0, 0.6) if rng.random() < 0.25 else 0.0
+    p["tenant_burst"] = None
+    if rng.random() < 0.3:
+        start = rng.uniform(0.05, 0.8) * p["duration_s"]
+        p["tenant_burst"] = [start, start + rng.uniform(3, 25) * 60, rng.uniform(0.95, 1.3) * lim]
+    p["checkpoint"] = None
+    if rng.random() < 0.4:
+        p["checkpoint"] = {"every_s": rng.uniform(20, 60) * 60, "gb": logu(rng, 5, 500),
+                           "write_gbps": rng.uniform(4, 20)}
+    p["validation"] = None
+    if rng.random() < 0.25:
+        p["validation"] = {"every_s": rng.uniform(15, 40) * 60, "s": rng.uniform(1, 5) * 60}
+    p["final_eval_s"] = rng.uniform(2, 8) * 60 if rng.random() < 0.2 else 0.0
+    fault = pick(rng, [(None, 85), ("sas_expiry", 8), ("dns", 4), ("not_found", 3)])
+    p["fault"] = fault
+    p["fault_at_s"] = rng.uniform(0.2, 0.9) * p["duration_s"] if fault == "sas_expiry" else 0.0
+    p["give_up_s"] = rng.uniform(3, 10) * 60 if fault != "not_found" else rng.uniform(20, 90)
+    p["dead_node"] = (rng.randrange(p["nodes"]) if p["nodes"] > 1 and p["mode"] == "ro_mount"
+                      and rng.random() < 0.1 else None)
+    p["no_logs_node"] = rng.randrange(p["nodes"]) if rng.random() < 0.03 else None
+    p["partial_gpu"] = pick(rng, [(None, 85), ("na", 8), ("hole", 7)]) \
+        if p["gpu_form"] == "nvsmi" else None
+    p["metrics"] = pick(rng, [("rest", 40), ("az", 40), (None, 20)])
+    p["refusal_form"] = pick(rng, [("async", 50), ("sync", 30), ("field", 20)])
+    p["retry_count"] = rng.choice([None, None, 3, 7, 10, 20])
+    p["start_jitter_s"] = [rng.uniform(15, 60) for _ in range(p["nodes"])]
+    return p
+
+
+# ------------------------------------------------------------------ the physics
+
+
+class Node:
+    def __init__(self, i, p):
+        self.i = i
+        self.phase = "start"
+        self.t_act = p["start_jitter_s"][i]
+        self.remaining = p["dataset_gb"] * 1e9 * 8  # bits still to download
+        self.shard_bits = p["dataset_gb"] * 1e9 * 8 / (1 if p["mode"] == "download" else p["nodes"])
+        self.epoch, self.epoch_done = 1, 0.0
+        self.ckpt_left, self.next_ckpt = 0.0, None
+        self.failed_at = None
+        self.download_end = None
+        self.train_start = None
+        # per step: (idle fraction, state, storage read Gbit/s, write Gbit/s, requests/s, refused)
+        self.steps = []
+
+
+def bytes_per_request(p):
+    return min(p["file_mb"] * 1e6, p["read_mb"] * 2**20)
+
+
+def latency_cap_gbps(p):
+    b = bytes_per_request(p) * 8
+    per_req_s = p["e2e_ms"] / 1000 + b / (CONN_GBPS * 1e9)
+    return p["inflight"] * b / per_req_s / 1e9
+
+
+def tenant_egress(p, t):
+    b = p["tenant_burst"]
+    return b[2] if b and b[0] <= t < b[1] else p["tenant_egress_gbps"]
+
+
+def simulate(p):
+    """Runs the job; returns (nodes, per-step account records, job end in s from t0)."""
+    nodes = [Node(i, p) for i in range(p["nodes"])]
+    demand = p["gpus"] * p["per_gpu_mbps"] * 8 / 1000  # Gbit/s the GPUs consume
+    bpr_bits = bytes_per_request(p) * 8
+    lat_cap = latency_cap_gbps(p)
+    end_s = p["duration_s"]
+    account = []
+    k = 0
+    job_fail_at = None
+    while k * STEP_S < end_s:
+        t = k * STEP_S
+        denied = p["fault"] in ("dns", "not_found") or (
+            p["fault"] == "sas_expiry" and t >= p["fault_at_s"])
+        wants = []  # per node: (kind, idle fraction if served, caps, want Gbit/s)
+        for n in nodes:
+            wants.append(plan_step(n, p, t, demand, lat_cap, denied))
+        # account and blob shares: proportional throttling when a limit is exceeded
+        read_want = sum(w["want"] for w in wants if w["kind"] == "read")
+        write_want = sum(w["want"] for w in wants if w["kind"] == "write")
+        t_eg, t_in = tenant_egress(p, t), p["tenant_ingress_gbps"]
+        req_job = (read_want + write_want) * 1e9 / bpr_bits
+        t_req = p["tenant_request_share"] * p["requests_per_s"] + t_eg * 1e9 / 8 / (4 * 2**20)
+        f_eg = min(1.0, p["egress_gbps"] / (read_want + t_eg)) if read_want else 1.0
+        f_in = min(1.0, p["ingress_gbps"] / (write_want + t_in)) if write_want else 1.0
+        f_req = min(1.0, p["requests_per_s"] / (req_job + t_req)) if req_job else 1.0
+        f_blob = 1.0
+        hot = p["hot_blobs"] or (p["blobs"] if p["blobs"] <= 64 else None)
+        if read_want and hot:  # the reads fall on `hot` blobs at once
+            f_blob = min(1.0, hot * BLOB_REQUESTS_PER_S * bpr_bits / (read_want * 1e9))
+        served_r = served_w = 0.0
+        refused = {"egress": 0.0, "ingress": 0.0, "requests": 0.0, "blob": 0.0}
+        for n, w in zip(nodes, wants):
+            rec = finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused)
+            if w["kind"] == "read":
+                served_r += rec["read"]
+            elif w["kind"] == "write":
+                served_w += rec["write"]
+            if rec["state"] == "access" and n.failed_at is None:
+                n.failed_at = t
+        account.append({"t": t, "egress": served_r + min(t_eg * f_eg, p["egress_gbps"]),
+                        "ingress": served_w + min(t_in * f_in, p["ingress_gbps"]),
+                        "job_requests": (served_r + served_w) * 1e9 / bpr_bits,
+                        "tenant_requests": min(t_req, p["requests_per_s"]), "refused": refused,
+                        "denied": denied and any(w["kind"] in ("read", "write", "fail")
+                                                 for w in wants)})
+        if job_fail_at is None:
+            fails = [n.failed_at for n in nodes if n.failed_at is not None]
+            if fails:
+                job_fail_at = min(fails) + p["give_up_s"]
+                end_s = min(end_s, job_fail_at + 30)
+        k += 1
+    return nodes, account, end_s, demand
+
+
+def plan_step(n, p, t, demand, lat_cap, denied):
+    """What node n does in step t: its phase, the caps on its rate other than the account's."""
+    if t < n.t_act:
+        return {"kind": "none", "state": None}
+    if n.phase == "start":
+        n.phase = "download" if p["mode"] == "download" else "train"
+        if n.i == p["dead_node"]:
+            n.phase = "dead"
+    if n.phase == "failed":
+        return {"kind": "fail", "state": "access"}
+    if n.phase == "dead":
+        return {"kind": "none", "state": "not_storage", "idle": 1.0}
+    end = p["duration_s"]
+    if p["final_eval_s"] and t >= end - p["final_eval_s"] and n.phase != "download":
+        return {"kind": "none", "state": "own_code", "idle": 1.0}
+    if n.phase == "download":
+        caps = {"node_nic": p["nic_gbps"], "latency": lat_cap, "startup_download": p["disk_gbps"]}
+        return {"kind": "read", "caps": caps, "want": min(caps.values()), "download": True,
+                "denied": denied}
+    # training: checkpoint, validation, or reading
+    if n.train_start is None:
+        n.train_start = t
+        if p["checkpoint"]:
+            n.next_ckpt = t + p["checkpoint"]["every_s"]
+    if n.ckpt_left > 0 or (n.next_ckpt is not None and t >= n.next_ckpt):
+        if n.ckpt_left <= 0:
+            n.ckpt_left = p["checkpoint"]["gb"] * 8
+            n.next_ckpt += p["checkpoint"]["every_s"]
+        caps = {"writes": min(p["checkpoint"]["write_gbps"], p["nic_gbps"])}
+        return {"kind": "write", "caps": caps, "want": caps["writes"], "denied": denied}
+    v = p["validation"]
+    if v and t - n.train_start >= v["every_s"] and (t - n.train_start) % v["every_s"] < v["s"]:
+        return {"kind": "none", "state": "own_code", "idle": 1.0}
+    from_storage = p["mode"] != "download" and (
+        n.epoch == 1 or (p["cache_gb"] is not None and p["cache_gb"] * 8e9 < n.shard_bits))
+    caps = {"not_storage": p["loader_gbps"]}
+    if from_storage:
+        caps.update(node_nic=p["nic_gbps"], latency=lat_cap)
+        if n.epoch > 1:
+            caps["cache_rereads"] = p["thrash_gbps"]
+        want = min(demand, min(caps.values()))
+        return {"kind": "read", "caps": caps, "want": want, "denied": denied}
+    return {"kind": "local", "caps": caps, "want": min(demand, caps["not_storage"])}
+
+
+def binding(caps):
+    low = min(caps.values())
+    return min((s for s, v in caps.items() if v <= low * 1.0001), key=lambda s: RANK[s])
+
+
+def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused):
+    kind = w["kind"]
+    rec = {"read": 0.0, "write": 0.0, "state": w.get("state"), "idle": w.get("idle", 0.0),
+           "refused": None, "reading": False, "kind": kind}
+    if kind == "none":
+        if w["state"] is None:
+            rec["idle"] = None  # not started: no GPU samples yet
+    elif kind == "fail":
+        rec.update(idle=1.0, state="access", refused="access")
+    elif kind in ("read", "write") and w["denied"]:
+        n.phase = "failed"
+        rec.update(idle=1.0, state="access", refused="access")
+    elif kind in ("read", "write"):
+        caps = dict(w["caps"])
+        want = w["want"]
+        if kind == "read":
+            account = {"account_egress": f_eg, "account_requests": f_req, "blob_target": f_blob}
+        else:
+            account = {"account_ingress": f_in, "account_requests": f_req}
+        for key, f in account.items():
+            if f < 1.0:
+                caps[key] = want * f
+        rate = min(caps.values())
+        limit = None
+        if rate < want * 0.9999 or any(f < 1.0 for f in account.values()):
+            limit = min(account, key=lambda s: (account[s], RANK[s]))
+            if account[limit] >= 1.0:
+                limit = None
+        if limit:
+            refused[limit.split("_", 1)[1] if limit != "blob_target" else "blob"] += \
+                (want - want * account[limit]) * 1e9 / bpr_bits
+        state = binding(caps)
+        rec["refused"] = limit
+        if kind == "read":
+            rec["read"], rec["reading"] = rate, rate > 0
+            if w.get("download"):
+                n.remaining -= rate * STEP_S * 1e9
+                rec.update(idle=1.0, state=state)
+                if n.remaining <= 0:
+                    n.phase, n.download_end = "train", t + STEP_S
+            else:
+                rec["idle"] = max(0.0, 1.0 - rate / demand)
+                rec["state"] = state
+                advance(n, rate)
+        else:
+            rec["write"] = rate
+            n.ckpt_left -= rate * STEP_S
+            rec.update(idle=1.0, state=state)
+    else:  # local reads (downloaded or cached data)
+        rate = w["want"]
+        rec["idle"] = max(0.0, 1.0 - rate / demand)
+        rec["state"] = "not_storage"
+        advance(n, rate)
+    n.steps.append(rec)
+    return rec
+
+
+def advance(n, rate_gbps):
+    n.epoch_done += rate_gbps * 1e9 * STEP_S
+    while n.epoch_done >= n.shard_bits:
+        n.epoch_done -= n.shard_bits
+        n.epoch += 1
+
+
+# ------------------------------------------------------------------ the truth
+
+
+def charge(samples):
+    """samples: {gpu key: [(t, util or None, state)]}. The GPU time lost by state, with the corpus
+    Ledger's rule (each readable sample covers the time to the same GPU's next one; one interval
+    across a hole of more than 3.5 intervals, and for the last); returns (states, sampled, lost)."""
+    states, sampled, lost = {}, 0.0, 0.0
+    for rows in samples.values():
+        readable = sorted((t, u, s) for t, u, s in rows if u is not None)
+        gaps = [b[0] - a[0] for a, b in zip(readable, readable[1:]) if b[0] > a[0]]
+        if not gaps:
+            continue
+        interval = min(gaps)
+        for i, (t, u, s) in enumerate(readable):
+            covers = readable[i + 1][0] - t if i + 1 < len(readable) else interval
+            c = interval if covers > 3.5 * interval else covers
+            sampled += c
+            if u < BUSY_THRESHOLD:
+                lost += c
+                states[s] = states.get(s, 0.0) + c
+    return states, sampled, lost
+
+
+def verdict(states, sampled_s, read_nothing):
+    """The contract's verdict rule over the true states."""
+    if read_nothing:
+        return "access"
+    if not states:
+        return None
+    storage = {k: v for k, v in states.items() if k in STORAGE_STATES}
+    other = {k: v for k, v in states.items() if k not in STORAGE_STATES}
+    top = max(states, key=lambda k: (states[k], -RANK[k]))
+    if storage and top in STORAGE_STATES and sum(storage.values()) >= 0.1 * sampled_s:
+        return max(storage, key=lambda k: (storage[k], -RANK[k]))
+    if other:
+        return max(other, key=lambda k: (other[k], -RANK[k]))
+    return top
+
+
+# ------------------------------------------------------------------ the job's files
+
+THROTTLE_MESSAGE = {"account_egress": "Egress is over the account limit.",
+                    "account_ingress": "Ingress is over the account limit.",
+                    "account_requests": "Operations per second is over the account limit.",
+                    "blob_target": "The server is busy."}
+AUTH_MESSAGE = ("Server failed to authenticate the request. Make sure the value of Authorization "
+                "header is formed correctly including the signature.")
+DNS_ERROR = ('HttpClientError(ConnectError("dns error", Custom { kind: Uncategorized, error: '
+             '"failed to lookup address information: Name or service not known" }))')
+
+
+class Writer:
+    def __init__(self, name, root, p, rng):
+        self.name, self.p, self.rng = name, p, rng
+        self.d = os.path.join(root, name)
+        self.t0 = lib.utc("2026-%02d-%02d %02d:%02d:00" % (
+            rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randrange(60)))
+        self.account = "st" + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(6)) \
+            + f"{rng.randrange(100):02d}"
+
+    def node_dir(self, i):
+        return self.d if self.p["nodes"] == 1 else os.path.join(self.d, f"node-{i}")
+
+    def write(self, nodes, account, end_s):
+        p = self.p
+        self.end_s = end_s
+        env = {}
+        if p["retry_count"]:
+            env["AZUREML_DATASET_HTTP_RETRY_COUNT"] = str(p["retry_count"])
+        if p["cache_gb"] is not None:
+            env["DATASET_MOUNT_CACHE_SIZE"] = f"{p['cache_gb']:.0f}GB"
+        lib.job_yml(os.path.join(self.d, "job.yml"), self.name, p["mode"], env, p["nodes"],
+                    p["gpus"])
+        for n in nodes:
+            if n.i != p["no_logs_node"]:
+                self.node_logs(n)
+        samples = self.gpu_files(nodes)
+        if p["metrics"]:
+            self.metrics(account)
+        return samples
+
+    # ---- data runtime logs
+
+    def node_logs(self, n):
+        p, rng, t0 = self.p, self.rng, self.t0
+        logs = os.path.join(self.node_dir(n.i), "system_logs", "data_capability")
+        log = lib.Rslex(rng, self.account)
+        act = "download" if p["mode"] == "download" else "mount"
+        start = t0 + n.t_act
+        log.resolved(start - 0.8)
+        if p["retry_count"]:
+            log.retry_count(start - 0.5, str(p["retry_count"]))
+        span_mode = "download" if p["mode"] == "download" else "mount"
+        fail_end = None
+        attempt = 0
+        for k, rec in enumerate(n.steps):
+            ts = t0 + k * STEP_S
+            if ts >= t0 + self.end_s:
+                break
+            if rec["reading"] and k % 3 == 0:
+                log.spans(ts + rng.uniform(0, STEP_S), ts + STEP_S, span_mode, 100)
+            r = rec["refused"]
+            if r in THROTTLE_MESSAGE:
+                form = p["refusal_form"] if rec["kind"] == "read" else "async"
+                log.throttled(ts, ts + STEP_S, 1, form, 503, "ServerBusy", THROTTLE_MESSAGE[r])
+            elif r == "access":
+                fail_end = ts
+                attempt += 1
+                self.access_line(log, ts + rng.uniform(0, STEP_S), attempt)
+        acts = []
+        errors = ""
+        fail_t = None
+        if n.failed_at is not None:
+            fail_t = min(t0 + n.failed_at + p["give_up_s"], t0 + self.end_s - 1)
+            fail_t = max(fail_t, (fail_end or 0) and t0 + n.failed_at + 1)
+            log.give_up(fail_t - 0.5)
+            code, text = {"sas_expiry": ("ScriptExecution.StreamAccess.Authentication",
+                                         "Authentication failed when trying to access the stream."),
+                          "not_found": ("ScriptExecution.StreamAccess.NotFound",
+                                        "The requested stream was not found. Please make sure the "
+                                        "request uri is correct."),
+                          "dns": ("ScriptExecution.StreamAccess.Unexpected",
+                                  "Failed to connect to the storage account: name resolution "
+                                  "failed.")}[p["fault"]]
+            log.stream_error(fail_t - 0.2, code, text)
+            errors = f"ERROR {lib.py_log(fail_t)} data_capability.py:318 [28] - Error Code: {code}\n"
+            if p["mode"] != "download" and p["fault"] in ("dns", "not_found"):
+                errors = (f"WARN {lib.py_log(fail_t - 0.1)} data_capability.py:271 [28] - Failed "
+                          f"to mount URI azureml://datastores/workspaceblobstore/paths/datasets/"
+                          f"{self.name}/ due to exception of type ExecutionError\n" + errors)
+        if p["mode"] == "download":
+            if n.download_end is not None:
+                acts.append((act, start, t0 + n.download_end, "Success"))
+            elif fail_t is not None and p["fault"] != "sas_expiry" or (
+                    fail_t is not None and n.download_end is None):
+                acts.append((act, start, fail_t, "Failure"))
+            else:  # the job ended while it still downloaded: the activity never completed
+                acts.append((act, start, t0 + self.end_s, "Failure"))
+        elif p["fault"] in ("dns", "not_found") and fail_t is not None:
+            acts.append((act, start, fail_t, "Failure"))
+        else:
+            acts.append((act, start, start + rng.uniform(1.5, 3), "Success"))
+        lib.write(os.path.join(logs, "data-capability.log"),
+                  lib.data_capability(acts, rng) + errors)
+        log.write(logs)
+
+    def access_line(self, log, t, attempt):
+        p, rng = self.p, self.rng
+        uri = log.uri(f"datasets/{self.name}/part-{rng.randrange(p['blobs']):05d}")
+        if p["fault"] == "dns":
+            log.add(t, "INFO", "rslex_http_stream::http_client::async_body",
+                    f"[RetryStrategy::run()] Retrying due to error retry_attempt={attempt} "
+                    f"delay={rng.choice(['250ms', '500ms', '1s'])} error={DNS_ERROR}")
+        elif p["fault"] == "not_found":
+            log.one_line(t, 404, "BlobNotFound", "HEAD", uri)
+        elif p["refusal_form"] == "field":
+            log.field(t, 403, uri)
+        elif p["refusal_form"] == "sync":
+            log.response(t, 403, "AuthenticationFailed", log._rid(), AUTH_MESSAGE)
+        else:
+            log.one_line(t, 403, "AuthenticationFailed", "GET", uri)
+
+    # ---- GPU samples
+
+    def util_fn(self, n, record):
+        rng, t0 = self.rng, self.t0
+        draws = {}
+
+        def util(t, g):
+            ts = round(t - t0, 3)
+            rec = n.steps[min(int(ts // STEP_S), len(n.steps) - 1)]
+            if ts not in draws:
+                draws[ts] = rng.random() < (rec["idle"] or 0.0)
+            idle = draws[ts]
+            u = rng.uniform(0, 3) if idle else rng.uniform(60, 98)
+            state = rec["state"]
+            if n.i == self.p["no_logs_node"]:
+                state = "unknown"
+            record[(n.i, ts, g)] = (u, state)
+            return u
+        return util
+
+    def first_sample(self, n, interval):
+        return math.ceil((n.t_act + 1) / interval) * interval
+
+    def gpu_files(self, nodes):
+        p, t0 = self.p, self.t0
+        gpus, iv = p["gpus"], p["gpu_interval_s"]
+        samples = {}
+        record = {}
+        if p["gpu_form"] == "metric":
+            iv = 60
+            start = max(self.first_sample(n, iv) for n in nodes)
+            end = math.floor(self.end_s / iv) * iv
+            fns = {f"node-{n.i}": self.util_fn(n, record) for n in nodes}
+            ledger = lib.Ledger()
+            lib.gpu_metric(os.path.join(self.d, "metrics", "gpu.json"), "rest", iv,
+                           list(fns), gpus, t0 + start, t0 + end,
+                           lambda node, t, g: fns[node](t, g), ledger, workspace="ws-sim")
+            states, sampled, lost = {}, 0.0, 0.0
+            for n in nodes:
+                for g in range(gpus):
+                    t = start
+                    while t < end:
+                        vals = [record[(n.i, round(float(t + k * 10), 3), g)] for k in range(iv // 10)]
+                        mean = sum(v[0] for v in vals) / len(vals)
+                        sampled += iv
+                        if mean < BUSY_THRESHOLD:
+                            idle_states = [v[1] for v in vals if v[0] < BUSY_THRESHOLD]
+                            s = max(set(idle_states), key=lambda x: (idle_states.count(x), -RANK[x]))
+                            lost += iv
+                            states[s] = states.get(s, 0.0) + iv
+                        t += iv
+            return {"states": states, "sampled": sampled, "lost": lost,
+                    "ledger_lost": ledger.lost_gpu_s()}
+        ledger_lost = 0.0
+        for n in nodes:
+            start = self.first_sample(n, iv)
+            end = self.end_s
+            util = self.util_fn(n, record)
+            gdir = os.path.join(self.node_dir(n.i), "gpu")
+            ledger = lib.Ledger()
+            if p["gpu_form"] == "dcgm":
+                lib.dcgm_text(os.path.join(gdir, "dcgm.txt"), f"node-{n.i}", gpus, t0 + start,
+                              t0 + end, iv, util, ledger, model=p["gpu_model"], samples=True)
+                for (ni, ts, g), (u, s) in record.items():
+                    if ni == n.i:
+                        samples.setdefault((n.i, g), []).append((ts, u, s))
+            else:
+                na_every = gpus * 7 + 3 if p["partial_gpu"] == "na" else 0
+                hole = None
+                if p["partial_gpu"] == "hole":
+                    h0 = start + (end - start) * 0.4
+                    hole = (t0 + h0, t0 + h0 + max(10 * iv, 600))
+                rows = lib.smi_rows(ledger, gpus, t0 + start, t0 + end, iv, util, f"{n.i}",
+                                    na_every, hole)
+                text = lib.smi_text(rows, self.rng, model=p["gpu_model"])
+                lib.write(os.path.join(gdir, "nvidia-smi.csv"), text)
+                for t, g, u in rows:
+                    base = round(t - g * 0.004 - t0, 3)
+                    samples.setdefault((n.i, g), []).append((t - t0, u, record[(n.i, base, g)][1]))
+            ledger_lost += ledger.lost_gpu_s()
+        states, sampled, lost = charge(samples)
+        return {"states": states, "sampled": sampled, "lost": lost, "ledger_lost": ledger_lost}
+
+    # ---- account metrics
+
+    def metrics(self, account):
+        p, rng, t0 = self.p, self.rng, self.t0
+        minutes = {}
+        for rec in account:
+            m = int(rec["t"] // 60)
+            b = minutes.setdefault(m, {"egress": 0.0, "ingress": 0.0, "Success": 0.0,
+                                       "ClientAccountBandwidthThrottlingError": 0.0,
+                                       "ClientAccountRequestThrottlingError": 0.0,
+                                       "ServerBusyError": 0.0, "AuthenticationError": 0.0,
+                                       "ClientOtherError": 0.0})
+            b["egress"] += rec["egress"] * 1e9 / 8 * STEP_S
+            b["ingress"] += rec["ingress"] * 1e9 / 8 * STEP_S
+            b["Success"] += (rec["job_requests"] + rec["tenant_requests"]) * STEP_S
+            r = rec["refused"]
+            b["ClientAccountBandwidthThrottlingError"] += (r["egress"] + r["ingress"]) * STEP_S
+            b["ClientAccountRequestThrottlingError"] += r["requests"] * STEP_S
+            b["ServerBusyError"] += r["blob"] * STEP_S
+            if rec["denied"]:
+                key = "ClientOtherError" if p["fault"] == "not_found" else "AuthenticationError"
+                b[key] += 0.0 if p["fault"] == "dns" else self.p["nodes"] * 0.2 * STEP_S
+        last = max(minutes)
+        mins = sorted(minutes)
+
+        def series(key, unit_total=True, keep_zero=False):
+            out = {}
+            for m in mins:
+                v = minutes[m][key]
+                if v > 0 or keep_zero:
+                    out[t0 + m * 60] = {"total": round(v, 1)}
+            return out
+        srv = {t0 + m * 60: {"average": round(p["server_ms"] * rng.uniform(0.9, 1.1), 2)}
+               for m in mins}
+        e2e = {t0 + m * 60: {"average": round(p["e2e_ms"] * rng.uniform(0.9, 1.1), 2)}
+               for m in mins}
+        tx = [({"ResponseType": rt}, series(rt, keep_zero=(rt == "Success")))
+              for rt in ("Success", "ClientAccountBandwidthThrottlingError",
+                         "ClientAccountRequestThrottlingError", "ServerBusyError",
+                         "AuthenticationError", "ClientOtherError")]
+        tx = [(dims, pts) for dims, pts in tx if pts]
+
+        def fn(pts):
+            return lambda t: pts.get(t)
+        metrics = [("Egress", "Bytes", [({}, fn(series("egress", keep_zero=True)))]),
+                   ("Ingress", "Bytes", [({}, fn(series("ingress", keep_zero=True)))]),
+                   ("Transactions", "Count", [(dims, fn(pts)) for dims, pts in tx]),
+                   ("SuccessE2ELatency", "MilliSeconds", [({}, fn(e2e))]),
+                   ("SuccessServerLatency", "MilliSeconds", [({}, fn(srv))])]
+        lib.account_metrics(os.path.join(self.d, "metrics", "storage.json"), p["metrics"], 60,
+                            t0 + mins[0] * 60, t0 + (last + 1) * 60, metrics,
+                            account=self.account, region=region_key(p["account_region"]))
+
+
+# ------------------------------------------------------------------ one job, a draw
+
+
+def job_rng(seed, index):
+    return random.Random(seed * 1000003 + index)
+
+
+def make_job(seed, index, out_dir, kb=None):
+    kb = kb or load_kb()
+    rng = job_rng(seed, index)
+    p = draw_params(rng, kb)
+    name = f"job-{index:04d}"
+    w = Writer(name, out_dir, p, rng)
+    shutil.rmtree(w.d, ignore_errors=True)
+    nodes, account, end_s, demand = simulate(p)
+    g = w.write(nodes, account, end_s)
+    read_nothing = p["fault"] in ("dns", "not_found")
+    states = {k: round(v, 1) for k, v in sorted(g["states"].items(), key=lambda kv: RANK[kv[0]])}
+    if not p["metrics"]:  # the refusals then name no limit unless Azure's message does
+        for k in ("account_egress", "account_requests", "account_ingress", "blob_target"):
+            named = p["refusal_form"] == "sync" and k in ("account_egress", "account_requests")
+            if k in states and not named:
+                states["throttled_unknown"] = round(states.get("throttled_unknown", 0)
+                                                    + states.pop(k), 1)
+    truth = {"name": name, "seed": seed, "index": index,
+             "cause_state": verdict(states, g["sampled"], read_nothing),
+             "states": states, "lost_gpu_s": round(g["lost"], 1),
+             "ledger_lost_gpu_s": round(g["ledger_lost"], 1),
+             "sampled_gpu_s": round(g["sampled"], 1), "read_nothing": read_nothing,
+             "args": ["--sku", p["sku"], "--nodes", str(p["nodes"]), "--region",
+                      region_key(p["account_region"])],
+             "params": dict(p, demand_gbps=round(demand, 3), duration_run_s=end_s,
+                            latency_cap_gbps=round(latency_cap_gbps(p), 3), account=w.account,
+                            t0=lib.iso_z(w.t0))}
+    with open(os.path.join(w.d, "truth.json"), "w") as f:
+        json.dump(truth, f, indent=1, default=str)
+        f.write("\n")
+    return truth
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("draw", help="draw COUNT jobs into OUT_DIR")
+    d.add_argument("--seed", type=int, required=True)
+    d.add_argument("--count", type=int, required=True)
+    d.add_argument("out_dir")
+    o = sub.add_parser("one", help="write job INDEX of the draw with SEED again")
+    o.add_argument("--seed", type=int, required=True)
+    o.add_argument("--index", type=int, required=True)
+    o.add_argument("out_dir")
+    a = ap.parse_args(argv[1:])
+    os.makedirs(a.out_dir, exist_ok=True)
+    kb = load_kb()
+    if a.cmd == "one":
+        t = make_job(a.seed, a.index, a.out_dir, kb)
+        print(json.dumps({k: t[k] for k in ("name", "cause_state", "states", "lost_gpu_s",
+                                            "args")}, indent=1))
+        return 0
+    jobs = []
+    for i in range(a.count):
+        t = make_job(a.seed, i, a.out_dir, kb)
+        jobs.append({k: t[k] for k in ("name", "cause_state", "lost_gpu_s", "args")})
+    with open(os.path.join(a.out_dir, "draw.json"), "w") as f:
+        json.dump({"generator": "tests/tools/job_simulator.py", "seed": a.seed,
+                   "count": a.count, "jobs": jobs}, f, indent=1)
+        f.write("\n")
+    causes = {}
+    for j in jobs:
+        causes[j["cause_state"]] = causes.get(j["cause_state"], 0) + 1
+    print(f"wrote {a.count} jobs to {a.out_dir}; causes: " +
+          ", ".join(f"{k} {v}" for k, v in sorted(causes.items(), key=lambda kv: -kv[1])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Scores `feedcheck postmortem` against the simulator's truth (tests/tools/job_simulator.py).
+
+    score_postmortems.py OUT_DIR --feedcheck BUILD/feedcheck [--min-cause 0.95]
+        [--max-state-error 0.05] [--min-states 0.95] [--max-lost-error 0.01] [--min-lost 0.95]
+        [--max-contradictions 0] [--workers 2] [--json REPORT.json] [--list 20]
+
+For each OUT_DIR/job-*/ with a truth.json it runs `feedcheck postmortem JOB --json ARGS` (ARGS:
+the truth's flags) and reads the `ledger` object of the report's `diagnosis` section (the idle
+ledger's contract: {"states": [{"state", "gpu_s", "nodes"}], "cause_state", "lost_gpu_s"}).
+Without a ledger (a feedcheck before it), the verdict's words are mapped to the nearest state key
+and the cause is charged the verdict's attributed GPU time: the rates are then a baseline.
+
+It reports the cause-right rate, the share of jobs whose every state is within
+--max-state-error of the truth (as a share of the true GPU time lost), the share whose GPU time
+lost is within --max-lost-error, and the contradictions (claim checks: any text of the report
+that says "contradict"). Each failed job is listed with its folder and the command to rerun it.
+Exit 1 when a rate is below its threshold (or contradictions above theirs), 2 on a usage error.
+"""
+
+import argparse
+import concurrent.futures
+import glob
+import json
+import os
+import subprocess
+import sys
+
+# Today's verdicts (before the ledger) to the nearest ledger state.
+VERDICT_STATE = {
+    "account egress": "account_egress", "account ingress": "account_ingress",
+    "request rate": "account_requests", "blob or partition target": "blob_target",
+    "throttled, limit unknown": "throttled_unknown", "storage access failed": "access",
+    "access mode": "startup_download", "cache disk": "cache_rereads", "small files": "latency",
+    "client threads/cpu": "latency", "node nic": "node_nic", "writes": "writes",
+    "not storage": "not_storage", "none found": "own_code", "inconclusive": "unknown",
+}
+STORAGE = {"access", "account_egress", "account_ingress", "account_requests", "blob_target",
+           "throttled_unknown", "node_nic", "latency", "writes", "startup_download",
+           "cache_rereads"}
+
+
+def contradictions(node, path=""):
+    """Every text of the report that names a contradiction (claim checks), with where it is."""
+    out = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "contradictions" and isinstance(v, list):
+                out += [f"{path}.{k}: {x}" for x in v]
+            else:
+                out += contradictions(v, f"{path}.{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += contradictions(v, f"{path}[{i}]")
+    elif isinstance(node, str) and "contradict" in node.lower():
+        out.append(f"{path}: {node[:200]}")
+    return out
+
+
+def read_ledger(report):
+    """(cause_state, {state: gpu_s}, lost_gpu_s, from_ledger) of a postmortem report."""
+    diag = report.get("diagnosis") or {}
+    ledger = diag.get("ledger")
+    if isinstance(ledger, dict) and "states" in ledger:
+        states = {}
+        for s in ledger.get("states") or []:
+            states[s["state"]] = states.get(s["state"], 0.0) + float(s.get("gpu_s") or 0)
+        return ledger.get("cause_state"), states, float(ledger.get("lost_gpu_s") or 0), True
+    cause = (diag.get("cause") or report.get("verdict") or "").strip().lower()
+    key = VERDICT_STATE.get(cause)
+    if key is None:
+        key = next((v for k, v in VERDICT_STATE.items() if cause.startswith(k)), None)
+    gpu = diag.get("gpu") or {}
+    lost = float(gpu.get("lost_gpu_s") or 0)
+    charged = float(diag.get("attributed_gpu_s") or 0)
+    states = {key: min(max(charged, 0.0), lost)} if key and charged > 0 else {}
+    return key, states, lost, False
+
+
+def score_job(job_dir, feedcheck, args):
+    with open(os.path.join(job_dir, "truth.json")) as f:
+        truth = json.load(f)
+    cmd = [feedcheck, "postmortem", job_dir, "--json"] + truth["args"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    res = {"name": truth["name"], "dir": job_dir, "truth": truth, "cmd": cmd, "rc": r.returncode}
+    try:
+        report = json.loads(r.stdout)
+    except ValueError:
+        res.update(error=f"no JSON (exit {r.returncode}): {r.stderr.strip()[:300]}")
+        return res
+    cause, states, lost, from_ledger = read_ledger(report)
+    true_lost = truth["lost_gpu_s"]
+    t_cause = truth["cause_state"]
+    if t_cause is None:  # no GPU time lost: any non-storage answer (or none) is right
+        cause_ok = cause is None or cause not in STORAGE
+    else:
+        cause_ok = cause == t_cause
+    keys = set(states) | set(truth["states"])
+    denom = max(true_lost, 1.0)
+    errs = {k: abs(states.get(k, 0.0) - truth["states"].get(k, 0.0)) / denom for k in keys}
+    state_err = max(errs.values(), default=0.0)
+    lost_err = abs(lost - true_lost) / denom
+    res.update(cause=cause, cause_ok=cause_ok, states=states, lost=lost, state_err=state_err,
+               worst_state=max(errs, key=errs.get) if errs else None, lost_err=lost_err,
+               from_ledger=from_ledger, contradictions=contradictions(report))
+    res["states_ok"] = state_err <= args.max_state_error
+    res["lost_ok"] = lost_err <= args.max_lost_error
+    return res
+
+
+def rerun(res):
+    t = res["truth"]
+    return (f"python3 tests/tools/job_simulator.py one --seed {t['seed']} --index {t['index']} "
+            f"OUT && {' '.join(res['cmd'][:2])} OUT/{t['name']} --json {' '.join(t['args'])}")
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out_dir")
+    ap.add_argument("--feedcheck", required=True)
+    ap.add_argument("--min-cause", type=float, default=0.95)
+    ap.add_argument("--max-state-error", type=float, default=0.05)
+    ap.add_argument("--min-states", type=float, default=0.95,
+                    help="share of jobs whose every state must be within --max-state-error")
+    ap.add_argument("--max-lost-error", type=float, default=0.01)
+    ap.add_argument("--min-lost", type=float, default=0.95,
+                    help="share of jobs whose GPU time lost must be within --max-lost-error")
+    ap.add_argument("--max-contradictions", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--json", help="write the per-job scores there")
+    ap.add_argument("--list", type=int, default=25, help="failed jobs listed (0: all)")
+    args = ap.parse_args(argv[1:])
+    jobs = sorted(os.path.dirname(p) for p in glob.glob(os.path.join(args.out_dir, "*",
+                                                                      "truth.json")))
+    if not jobs:
+        print(f"score_postmortems: no job with a truth.json under {args.out_dir}", file=sys.stderr)
+        return 2
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.workers)) as ex:
+        results = list(ex.map(lambda j: score_job(j, args.feedcheck, args), jobs))
+    n = len(results)
+    errors = [r for r in results if "error" in r]
+    ok = [r for r in results if "error" not in r]
+    cause = sum(r["cause_ok"] for r in ok) / n
+    states = sum(r["states_ok"] for r in ok) / n
+    lost = sum(r["lost_ok"] for r in ok) / n
+    contra = sum(len(r["contradictions"]) for r in ok)
+    ledger = sum(r["from_ledger"] for r in ok)
+    by_state = {}
+    for r in ok:
+        c = r["truth"]["cause_state"]
+        right, total = by_state.get(c, (0, 0))
+        by_state[c] = (right + r["cause_ok"], total + 1)
+    print(f"scored {n} jobs of {args.out_dir} ({ledger} with a ledger, {n - len(errors) - ledger} "
+          f"from the verdict's words, {len(errors)} unreadable)")
+    print(f"  cause right:              {cause:.1%}  (min {args.min_cause:.0%})")
+    print(f"  every state within {args.max_state_error:.0%}:    {states:.1%}  "
+          f"(min {args.min_states:.0%})")
+    print(f"  GPU time lost within {args.max_lost_error:.0%}:  {lost:.1%}  (min {args.min_lost:.0%})")
+    print(f"  contradictions:           {contra}  (max {args.max_contradictions})")
+    print("  cause right by true cause: " + ", ".join(
+        f"{k} {a}/{b}" for k, (a, b) in sorted(by_state.items(), key=lambda kv: -kv[1][1])))
+    failed = [r for r in results if "error" in r or not (r["cause_ok"] and r["states_ok"] and
+                                                         r["lost_ok"]) or r["contradictions"]]
+    if failed:
+        print(f"failed jobs ({len(failed)}; rerun one with the command shown):")
+    for r in failed[: args.list or len(failed)]:
+        if "error" in r:
+            why = r["error"]
+        else:
+            why = []
+            if not r["cause_ok"]:
+                why.append(f"cause {r['cause']} (truth {r['truth']['cause_state']})")
+            if not r["states_ok"]:
+                w = r["worst_state"]
+                why.append(f"state {w} {r['states'].get(w, 0):.0f} GPU-s vs "
+                           f"{r['truth']['states'].get(w, 0):.0f} ({r['state_err']:.0%} of lost)")
+            if not r["lost_ok"]:
+                why.append(f"lost {r['lost']:.0f} vs {r['truth']['lost_gpu_s']:.0f} GPU-s")
+            if r["contradictions"]:
+                why.append(f"{len(r['contradictions'])} contradictions: {r['contradictions'][0]}")
+            why = "; ".join(why)
+        print(f"  {r['dir']}: {why}\n    {rerun(r)}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"jobs": n, "cause_right": cause, "states_within": states,
+                       "lost_within": lost, "contradictions": contra, "with_ledger": ledger,
+                       "results": [{k: v for k, v in r.items() if k not in ("truth",)}
+                                   for r in results]}, f, indent=1, default=str)
+    below = (cause < args.min_cause or states < args.min_states or lost < args.min_lost
+             or contra > args.max_contradictions)
+    return 1 if below else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
