@@ -6,6 +6,7 @@ docs/postmortem.md).
 
     job_simulator.py draw --seed S --count N OUT_DIR    # N drawn jobs, OUT_DIR/job-NNNN/
     job_simulator.py one --seed S --index I OUT_DIR     # job I of that draw again, alone
+    (--small: the ctest's draw: at most 8 nodes, 1-2 hours, GPU samples every 30 or 60 s)
 
 Each job folder holds the job's files (job.yml, system_logs/data_capability/ with data-capability.log
 and hourly rslex.log.* files, gpu/ samples, metrics/*.json; one node-N/ folder per node when it has
@@ -31,14 +32,15 @@ docs/simulator.md):
   nvidia-smi CSV (65%), DCGM text (20%) or Azure ML's GpuUtilization (15%); compute region
   listed (70%) or not (data/storage_targets.yaml: 200/60 Gbit/s, 40,000 req/s vs 50/25, 20,000),
   the account in the same region (75%, e2e 2-8 ms over the server's 4-12) or another (40-140 ms);
-  input mode download (40%) or ro_mount (60%); dataset 20 GB-4 TB log-uniform in files of
-  64 KB-4 GB log-uniform; 15-500 MB/s per GPU; a data loader of 0.05-1 Gbit/s per vCPU;
-  8-128 requests in flight; a mount cache cap below the shard (35% of mounts); other tenants on the
+  input mode download (40%) or ro_mount (60%); dataset 50 GB-6 TB log-uniform in files of
+  16 KB-1 MB (30%) or 1 MB-4 GB, log-uniform, read in 1-8 MiB ranges; 30-1000 MB/s per GPU; a data
+  loader of 0.08-2 Gbit/s per vCPU; reads falling on 1-4 hot blobs (12%);
+  16-256 requests in flight; a mount cache cap below the shard (35% of mounts); other tenants on the
   account (50%, 0-90% of its egress, a burst to 95-130% in 30%); checkpoints through an rw_mount
-  output (40%, every 20-60 min, 5-500 GB per node); the job's own validation (40%) and final
-  evaluation (30%); faults: SAS expiry mid-job (8%), name resolution failing from the start (4%),
-  input not found (3%), a dead node (10% of multi-node mounts), a node without logs (3%), partial
-  GPU samples (15%); metrics saved (85%, REST or az form); refusals logged asynchronously (50%),
+  output (40%, every 20-60 min, 20-800 GB per node); the job's own validation (25%) and final
+  evaluation (20%); faults: SAS expiry mid-job (8%), name resolution failing from the start (4%),
+  input not found (3%), a dead node (10% of multi-node mounts), a node without logs (4%), partial
+  GPU samples (15%); metrics saved (80%, REST or az form); refusals logged asynchronously (50%),
   synchronously with Azure's message (30%) or in the field form (20%).
 """
 
@@ -116,14 +118,20 @@ def pick(rng, weighted):
 # ------------------------------------------------------------------ the draw
 
 
-def draw_params(rng, kb):
+def draw_params(rng, kb, small=False):
+    """One job's parameters; `small` (the ctest's draw): at most 8 nodes, 1-2 hours, GPU samples
+    every 30 or 60 s, so that 300 jobs write and read in seconds."""
     p = {}
     size = rng.choice(kb["sizes"])
     p.update(sku=size["name"], gpus=size["gpus"], vcpus=size["vcpus"], nic_gbps=size["nic_gbps"],
              gpu_model="NVIDIA " + size["model"])
-    p["nodes"] = pick(rng, [(1, 30), (2, 20), (3, 12), (4, 13), (8, 13), (16, 12)])
+    p["nodes"] = pick(rng, [(1, 22), (2, 18), (3, 12), (4, 16), (8, 16), (16, 16)])
     p["duration_s"] = round(rng.uniform(1, 3) * 3600 / 60) * 60
     p["gpu_interval_s"] = rng.choice([10, 15, 30, 60])
+    if small:
+        p["nodes"] = min(p["nodes"], 8)
+        p["duration_s"] = round(rng.uniform(1, 2) * 3600 / 60) * 60
+        p["gpu_interval_s"] = rng.choice([30, 60])
     p["gpu_form"] = pick(rng, [("nvsmi", 65), ("dcgm", 20), ("metric", 15)])
     listed = rng.random() < 0.7
     p["compute_region"] = rng.choice(kb["listed"] if listed else kb["other"])
@@ -134,14 +142,14 @@ def draw_params(rng, kb):
                          else "standard_gpv2_other_regions")
     p.update(kb["limits"][p["account_kind"]])
     p["mode"] = "download" if rng.random() < 0.4 else "ro_mount"
-    p["dataset_gb"] = logu(rng, 20, 4000)
-    small = rng.random() < 0.3
+    p["dataset_gb"] = logu(rng, 50, 6000)
+    small = rng.random() < 0.35
     p["file_mb"] = min(logu(rng, 0.016, 1) if small else logu(rng, 1, 4000), p["dataset_gb"] * 1000)
     p["blobs"] = max(1, int(p["dataset_gb"] * 1000 / p["file_mb"]))
-    p["per_gpu_mbps"] = logu(rng, 20, 800)
+    p["per_gpu_mbps"] = logu(rng, 30, 1000)
     p["read_mb"] = rng.choice([1, 2, 4, 8])  # a ranged read of a large file
-    p["hot_blobs"] = rng.randint(1, 4) if rng.random() < 0.12 else None
-    p["loader_gbps"] = p["vcpus"] * logu(rng, 0.05, 1.0)
+    p["hot_blobs"] = rng.randint(1, 4) if rng.random() < 0.18 else None
+    p["loader_gbps"] = p["vcpus"] * logu(rng, 0.08, 2.0)
     p["inflight"] = rng.choice([16, 32, 64, 128, 256])
     p["server_ms"] = rng.uniform(4, 12)
     p["e2e_ms"] = p["server_ms"] + (rng.uniform(2, 8) if p["same_region"] else rng.uniform(40, 140))
@@ -151,31 +159,32 @@ def draw_params(rng, kb):
         p["cache_gb"] = logu(rng, 5, 200)
     p["thrash_gbps"] = rng.uniform(0.5, 6)
     lim = p["egress_gbps"]
-    p["tenant_egress_gbps"] = rng.uniform(0, 0.9) * lim if rng.random() < 0.5 else 0.0
-    p["tenant_ingress_gbps"] = rng.uniform(0, 0.5) * p["ingress_gbps"] if rng.random() < 0.3 else 0.0
+    p["tenant_egress_gbps"] = rng.uniform(0, 0.9) * lim if rng.random() < 0.6 else 0.0
+    p["tenant_ingress_gbps"] = rng.uniform(0, 0.8) * p["ingress_gbps"] if rng.random() < 0.4 else 0.0
     p["tenant_request_share"] = rng.uniform(0, 0.6) if rng.random() < 0.25 else 0.0
     p["tenant_burst"] = None
-    if rng.random() < 0.3:
-        start = rng.uniform(0.05, 0.8) * p["duration_s"]
-        p["tenant_burst"] = [start, start + rng.uniform(3, 25) * 60, rng.uniform(0.95, 1.3) * lim]
-    p["checkpoint"] = None
     if rng.random() < 0.4:
-        p["checkpoint"] = {"every_s": rng.uniform(20, 60) * 60, "gb": logu(rng, 5, 500),
+        start = rng.uniform(0.05, 0.8) * p["duration_s"]
+        p["tenant_burst"] = [start, start + rng.uniform(5, 40) * 60, rng.uniform(0.95, 1.3) * lim]
+    p["checkpoint"] = None
+    if rng.random() < 0.45:
+        p["checkpoint"] = {"every_s": rng.uniform(20, 60) * 60, "gb": logu(rng, 20, 800),
                            "write_gbps": rng.uniform(4, 20)}
     p["validation"] = None
-    if rng.random() < 0.25:
+    if rng.random() < 0.2:
         p["validation"] = {"every_s": rng.uniform(15, 40) * 60, "s": rng.uniform(1, 5) * 60}
-    p["final_eval_s"] = rng.uniform(2, 8) * 60 if rng.random() < 0.2 else 0.0
+    p["final_eval_s"] = rng.uniform(2, 8) * 60 if rng.random() < 0.15 else 0.0
     fault = pick(rng, [(None, 85), ("sas_expiry", 8), ("dns", 4), ("not_found", 3)])
     p["fault"] = fault
     p["fault_at_s"] = rng.uniform(0.2, 0.9) * p["duration_s"] if fault == "sas_expiry" else 0.0
     p["give_up_s"] = rng.uniform(3, 10) * 60 if fault != "not_found" else rng.uniform(20, 90)
     p["dead_node"] = (rng.randrange(p["nodes"]) if p["nodes"] > 1 and p["mode"] == "ro_mount"
                       and rng.random() < 0.1 else None)
-    p["no_logs_node"] = rng.randrange(p["nodes"]) if rng.random() < 0.03 else None
+    p["no_logs_node"] = rng.randrange(p["nodes"]) if rng.random() < 0.04 else None
     p["partial_gpu"] = pick(rng, [(None, 85), ("na", 8), ("hole", 7)]) \
         if p["gpu_form"] == "nvsmi" else None
-    p["metrics"] = pick(rng, [("rest", 40), ("az", 40), (None, 20)])
+    p["metrics"] = pick(rng, [("rest", 38), ("az", 37), (None, 25)])
+    p["bloblogs"] = p["metrics"] is not None and rng.random() < 0.15
     p["refusal_form"] = pick(rng, [("async", 50), ("sync", 30), ("field", 20)])
     p["retry_count"] = rng.choice([None, None, 3, 7, 10, 20])
     p["start_jitter_s"] = [rng.uniform(15, 60) for _ in range(p["nodes"])]
@@ -410,7 +419,8 @@ def charge(samples):
 
 
 def verdict(states, sampled_s, read_nothing):
-    """The contract's verdict rule over the true states."""
+    """The contract's verdict rule over the true states: None when no GPU time was lost, or when
+    the storage states hold under 10% of the sampled GPU time and no other state holds any."""
     if read_nothing:
         return "access"
     if not states:
@@ -422,7 +432,7 @@ def verdict(states, sampled_s, read_nothing):
         return max(storage, key=lambda k: (storage[k], -RANK[k]))
     if other:
         return max(other, key=lambda k: (other[k], -RANK[k]))
-    return top
+    return None  # storage below 10% of the sampled GPU time, nothing else: no cause ("none found")
 
 
 # ------------------------------------------------------------------ the job's files
@@ -465,6 +475,8 @@ class Writer:
         samples = self.gpu_files(nodes)
         if p["metrics"]:
             self.metrics(account)
+        if p["bloblogs"]:
+            self.blob_logs(nodes)
         return samples
 
     # ---- data runtime logs
@@ -631,6 +643,42 @@ class Writer:
         states, sampled, lost = charge(samples)
         return {"states": states, "sampled": sampled, "lost": lost, "ledger_lost": ledger_lost}
 
+    # ---- the account's request log
+
+    def blob_uri(self):
+        p, rng = self.p, self.rng
+        blob = rng.randrange(p["hot_blobs"] or p["blobs"])
+        return (f"https://{self.account}.blob.core.windows.net/data/datasets/{self.name}/"
+                f"part-{blob:05d}")
+
+    def blob_logs(self, nodes):
+        """A Log Analytics export of StorageBlobLogs for the job's window (the corpus's columns):
+        a sample of the reads served, and each refused read the nodes' logs show."""
+        p, rng, t0 = self.p, self.rng, self.t0
+        texts = {"account_egress": "ClientAccountBandwidthThrottlingError",
+                 "account_requests": "ClientAccountRequestThrottlingError",
+                 "blob_target": "ThrottlingError"}
+        rows = []
+        for n in nodes:
+            for k, rec in enumerate(n.steps):
+                ts = t0 + k * STEP_S + rng.uniform(0, STEP_S)
+                if k * STEP_S >= self.end_s:
+                    break
+                if rec["refused"] in texts:
+                    rows.append((ts, 503, texts[rec["refused"]], self.blob_uri(),
+                                 rng.uniform(2, 6)))
+                elif rec["reading"] and k % 6 == 0:
+                    rows.append((ts, 200, "Success", self.blob_uri(),
+                                 p["e2e_ms"] * rng.uniform(1, 3)))
+        lines = ["TimeGenerated [UTC],AccountName,OperationName,StatusCode,StatusText,DurationMs,"
+                 "ServerLatencyMs,CallerIpAddress,Uri,Protocol,AuthenticationType"]
+        for t, status, text, uri, duration in sorted(rows):
+            server = min(duration, p["server_ms"] * rng.uniform(0.8, 1.2))
+            lines.append(f"{lib.us_time(t)},{self.account},GetBlob,{status},{text},{duration:.0f},"
+                         f"{server:.0f},10.0.4.{7 + rng.randrange(16)}:{rng.randrange(49152, 65535)},"
+                         f"{uri},HTTPS,OAuth")
+        lib.write(os.path.join(self.d, "metrics", "storagebloblogs.csv"), "\n".join(lines) + "\n")
+
     # ---- account metrics
 
     def metrics(self, account):
@@ -692,10 +740,10 @@ def job_rng(seed, index):
     return random.Random(seed * 1000003 + index)
 
 
-def make_job(seed, index, out_dir, kb=None):
+def make_job(seed, index, out_dir, kb=None, small=False):
     kb = kb or load_kb()
     rng = job_rng(seed, index)
-    p = draw_params(rng, kb)
+    p = draw_params(rng, kb, small)
     name = f"job-{index:04d}"
     w = Writer(name, out_dir, p, rng)
     shutil.rmtree(w.d, ignore_errors=True)
@@ -709,7 +757,7 @@ def make_job(seed, index, out_dir, kb=None):
             if k in states and not named:
                 states["throttled_unknown"] = round(states.get("throttled_unknown", 0)
                                                     + states.pop(k), 1)
-    truth = {"name": name, "seed": seed, "index": index,
+    truth = {"name": name, "seed": seed, "index": index, "small": small,
              "cause_state": verdict(states, g["sampled"], read_nothing),
              "states": states, "lost_gpu_s": round(g["lost"], 1),
              "ledger_lost_gpu_s": round(g["ledger_lost"], 1),
@@ -732,25 +780,27 @@ def main(argv):
     d = sub.add_parser("draw", help="draw COUNT jobs into OUT_DIR")
     d.add_argument("--seed", type=int, required=True)
     d.add_argument("--count", type=int, required=True)
+    d.add_argument("--small", action="store_true", help="the ctest's draw (see draw_params)")
     d.add_argument("out_dir")
     o = sub.add_parser("one", help="write job INDEX of the draw with SEED again")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--index", type=int, required=True)
+    o.add_argument("--small", action="store_true")
     o.add_argument("out_dir")
     a = ap.parse_args(argv[1:])
     os.makedirs(a.out_dir, exist_ok=True)
     kb = load_kb()
     if a.cmd == "one":
-        t = make_job(a.seed, a.index, a.out_dir, kb)
+        t = make_job(a.seed, a.index, a.out_dir, kb, a.small)
         print(json.dumps({k: t[k] for k in ("name", "cause_state", "states", "lost_gpu_s",
                                             "args")}, indent=1))
         return 0
     jobs = []
     for i in range(a.count):
-        t = make_job(a.seed, i, a.out_dir, kb)
+        t = make_job(a.seed, i, a.out_dir, kb, a.small)
         jobs.append({k: t[k] for k in ("name", "cause_state", "lost_gpu_s", "args")})
     with open(os.path.join(a.out_dir, "draw.json"), "w") as f:
-        json.dump({"generator": "tests/tools/job_simulator.py", "seed": a.seed,
+        json.dump({"generator": "tests/tools/job_simulator.py", "seed": a.seed, "small": a.small,
                    "count": a.count, "jobs": jobs}, f, indent=1)
         f.write("\n")
     causes = {}

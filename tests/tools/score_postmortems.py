@@ -110,7 +110,8 @@ def score_job(job_dir, feedcheck, args):
 
 def rerun(res):
     t = res["truth"]
-    return (f"python3 tests/tools/job_simulator.py one --seed {t['seed']} --index {t['index']} "
+    small = " --small" if t.get("small") else ""
+    return (f"python3 tests/tools/job_simulator.py one{small} --seed {t['seed']} --index {t['index']} "
             f"OUT && {' '.join(res['cmd'][:2])} OUT/{t['name']} --json {' '.join(t['args'])}")
 
 
