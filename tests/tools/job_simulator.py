@@ -8,11 +8,12 @@ docs/postmortem.md).
     job_simulator.py one --seed S --index I OUT_DIR     # job I of that draw again, alone
     (--small: the ctest's draw: at most 8 nodes, 1-2 hours, GPU samples every 30 or 60 s)
 
-Each job folder holds the job's files (job.yml, system_logs/data_capability/ with data-capability.log
-and hourly rslex.log.* files, gpu/ samples, metrics/*.json; one node-N/ folder per node when it has
-several) and truth.json: {"cause_state", "states": {key: gpu_s}, "lost_gpu_s", "sampled_gpu_s",
-"args" (the flags to run `feedcheck postmortem` with), "params" (the draw)}. OUT_DIR/draw.json
-lists the jobs. Job i of seed S draws from random.Random(S * 1000003 + i): the same seed writes the
+Each job folder OUT_DIR/job-NNNN/ holds the job's files (job.yml, system_logs/data_capability/ with
+data-capability.log and hourly rslex.log.* files, gpu/ samples, metrics/*.json; one node-N/ folder
+per node when it has several); its truth is OUT_DIR/truth/job-NNNN.json (outside the job, which
+feedcheck reads whole): {"cause_state", "states": {key: gpu_s}, "lost_gpu_s", "sampled_gpu_s",
+"args" (the flags to run `feedcheck postmortem` with, from OUT_DIR: a drawn profile is
+OUT_DIR/profiles/job-NNNN.yaml), "params" (the draw)}. OUT_DIR/draw.json lists the jobs. Job i of seed S draws from random.Random(S * 1000003 + i): the same seed writes the
 same bytes.
 
 The model, per node and 10 s step: the GPUs want `demand` (GPUs x the workload's MB/s per GPU);
@@ -188,6 +189,7 @@ def draw_params(rng, kb, small=False):
     p["refusal_form"] = pick(rng, [("async", 50), ("sync", 30), ("field", 20)])
     p["retry_count"] = rng.choice([None, None, 3, 7, 10, 20])
     p["start_jitter_s"] = [rng.uniform(15, 60) for _ in range(p["nodes"])]
+    p["profile"] = rng.random() < 0.6  # the user gave a workload profile (--profile)
     return p
 
 
@@ -352,7 +354,7 @@ def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused
         for key, f in account.items():
             if f < 1.0:
                 caps[key] = want * f
-        rate = min(caps.values())
+        rate = min(want, min(caps.values()))  # no faster than the GPUs consume
         limit = None
         if rate < want * 0.9999 or any(f < 1.0 for f in account.values()):
             limit = min(account, key=lambda s: (account[s], RANK[s]))
@@ -736,6 +738,31 @@ class Writer:
 # ------------------------------------------------------------------ one job, a draw
 
 
+def size_text(n_bytes):
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.3g}{unit}"
+    return f"{max(1, round(n_bytes / 1e3))}KB"
+
+
+def write_profile(out_dir, name, p, nodes):
+    """The workload profile a user would give (examples/*.yaml): the input's size and files, the
+    input mode, the epochs the job ran, the compute region. Returns its path from OUT_DIR."""
+    epochs = max(1, max(n.epoch for n in nodes) if p["mode"] != "download" else 1)
+    text = (f"# {name}: drawn by tests/tools/job_simulator.py\n"
+            f"compute_region: {region_key(p['compute_region'])}\n"
+            "dataset:\n"
+            f"  bytes: {size_text(p['dataset_gb'] * 1e9)}\n"
+            f"  files: {p['blobs']}\n"
+            f"  median_file: {size_text(p['file_mb'] * 1e6)}\n"
+            "workload:\n"
+            f"  mode: {p['mode']}\n"
+            f"  epochs: {epochs}\n")
+    rel = os.path.join("profiles", f"{name}.yaml")
+    lib.write(os.path.join(out_dir, rel), text)
+    return rel
+
+
 def job_rng(seed, index):
     return random.Random(seed * 1000003 + index)
 
@@ -767,7 +794,10 @@ def make_job(seed, index, out_dir, kb=None, small=False):
              "params": dict(p, demand_gbps=round(demand, 3), duration_run_s=end_s,
                             latency_cap_gbps=round(latency_cap_gbps(p), 3), account=w.account,
                             t0=lib.iso_z(w.t0))}
-    with open(os.path.join(w.d, "truth.json"), "w") as f:
+    if p["profile"]:
+        truth["args"] += ["--profile", write_profile(out_dir, name, p, nodes)]
+    os.makedirs(os.path.join(out_dir, "truth"), exist_ok=True)
+    with open(os.path.join(out_dir, "truth", f"{name}.json"), "w") as f:
         json.dump(truth, f, indent=1, default=str)
         f.write("\n")
     return truth

@@ -5,9 +5,10 @@
         [--max-state-error 0.05] [--min-states 0.95] [--max-lost-error 0.01] [--min-lost 0.95]
         [--max-contradictions 0] [--workers 2] [--json REPORT.json] [--list 20]
 
-For each OUT_DIR/job-*/ with a truth.json it runs `feedcheck postmortem JOB --json ARGS` (ARGS:
-the truth's flags) and reads the `ledger` object of the report's `diagnosis` section (the idle
-ledger's contract: {"states": [{"state", "gpu_s", "nodes"}], "cause_state", "lost_gpu_s"}).
+For each OUT_DIR/truth/JOB.json it runs `feedcheck postmortem JOB --json ARGS` from OUT_DIR
+(ARGS: the truth's flags) and reads the `ledger` object of the report's `diagnosis` section (the
+idle ledger's contract: {"states": [{"state", "gpu_s", "nodes"}] or {state: gpu_s},
+"cause_state", "lost_gpu_s"}).
 Without a ledger (a feedcheck before it), the verdict's words are mapped to the nearest state key
 and the cause is charged the verdict's attributed GPU time: the rates are then a baseline.
 
@@ -63,7 +64,10 @@ def read_ledger(report):
     ledger = diag.get("ledger")
     if isinstance(ledger, dict) and "states" in ledger:
         states = {}
-        for s in ledger.get("states") or []:
+        given = ledger.get("states") or []
+        if isinstance(given, dict):  # {state: gpu_s}
+            given = [{"state": k, "gpu_s": v} for k, v in given.items()]
+        for s in given:  # [{"state", "gpu_s", "nodes"}]
             states[s["state"]] = states.get(s["state"], 0.0) + float(s.get("gpu_s") or 0)
         return ledger.get("cause_state"), states, float(ledger.get("lost_gpu_s") or 0), True
     cause = (diag.get("cause") or report.get("verdict") or "").strip().lower()
@@ -77,11 +81,15 @@ def read_ledger(report):
     return key, states, lost, False
 
 
-def score_job(job_dir, feedcheck, args):
-    with open(os.path.join(job_dir, "truth.json")) as f:
+def score_job(truth_path, feedcheck, args):
+    with open(truth_path) as f:
         truth = json.load(f)
-    cmd = [feedcheck, "postmortem", job_dir, "--json"] + truth["args"]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    job_dir = os.path.join(os.path.dirname(os.path.dirname(truth_path)), truth["name"])
+    # from OUT_DIR: the flags name its profiles/ by a relative path
+    cmd = [os.path.abspath(feedcheck), "postmortem", os.path.basename(job_dir), "--json"] + \
+        truth["args"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
+                       cwd=os.path.dirname(os.path.abspath(job_dir)))
     res = {"name": truth["name"], "dir": job_dir, "truth": truth, "cmd": cmd, "rc": r.returncode}
     try:
         report = json.loads(r.stdout)
@@ -112,7 +120,7 @@ def rerun(res):
     t = res["truth"]
     small = " --small" if t.get("small") else ""
     return (f"python3 tests/tools/job_simulator.py one{small} --seed {t['seed']} --index {t['index']} "
-            f"OUT && {' '.join(res['cmd'][:2])} OUT/{t['name']} --json {' '.join(t['args'])}")
+            f"OUT && (cd OUT && {' '.join(res['cmd'][:2])} {t['name']} --json {' '.join(t['args'])})")
 
 
 def main(argv):
@@ -131,10 +139,9 @@ def main(argv):
     ap.add_argument("--json", help="write the per-job scores there")
     ap.add_argument("--list", type=int, default=25, help="failed jobs listed (0: all)")
     args = ap.parse_args(argv[1:])
-    jobs = sorted(os.path.dirname(p) for p in glob.glob(os.path.join(args.out_dir, "*",
-                                                                      "truth.json")))
+    jobs = sorted(glob.glob(os.path.join(args.out_dir, "truth", "*.json")))
     if not jobs:
-        print(f"score_postmortems: no job with a truth.json under {args.out_dir}", file=sys.stderr)
+        print(f"score_postmortems: no truth/*.json under {args.out_dir}", file=sys.stderr)
         return 2
     with concurrent.futures.ThreadPoolExecutor(max(1, args.workers)) as ex:
         results = list(ex.map(lambda j: score_job(j, args.feedcheck, args), jobs))
@@ -185,7 +192,8 @@ def main(argv):
         with open(args.json, "w") as f:
             json.dump({"jobs": n, "cause_right": cause, "states_within": states,
                        "lost_within": lost, "contradictions": contra, "with_ledger": ledger,
-                       "results": [{k: v for k, v in r.items() if k not in ("truth",)}
+                       "results": [dict({k: v for k, v in r.items() if k != "truth"},
+                                        truth_cause=r["truth"]["cause_state"])
                                    for r in results]}, f, indent=1, default=str)
     below = (cause < args.min_cause or states < args.min_states or lost < args.min_lost
              or contra > args.max_contradictions)
