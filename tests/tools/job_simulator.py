@@ -63,10 +63,10 @@ import joblog_corpus as lib  # noqa: E402
 STEP_S = 10
 BUSY_THRESHOLD = lib.BUSY_THRESHOLD
 # The contract's keys in precedence order (the first holds when several do).
-STATES = ["access", "account_egress", "account_ingress", "account_requests", "blob_target",
+STATES = ["access", "not_storage_node", "account_egress", "account_ingress", "account_requests", "blob_target",
           "throttled_unknown", "node_nic", "writes", "latency", "cache_rereads",
           "startup_download", "not_storage", "own_code", "unknown"]
-STORAGE_STATES = set(STATES[:11])
+STORAGE_STATES = set(STATES[:12]) - {"not_storage_node"}
 RANK = {s: i for i, s in enumerate(STATES)}
 for _s in ("account_ingress", "account_requests", "blob_target", "throttled_unknown"):
     RANK[_s] = RANK["account_egress"]  # one rank: whichever the refusals/metrics name
@@ -293,7 +293,7 @@ def plan_step(n, p, t, demand, lat_cap, denied):
     if n.phase == "failed":
         return {"kind": "fail", "state": "access"}
     if n.phase == "dead":
-        return {"kind": "none", "state": "not_storage", "idle": 1.0}
+        return {"kind": "none", "state": "not_storage_node", "idle": 1.0}
     end = p["duration_s"]
     if p["final_eval_s"] and t >= end - p["final_eval_s"] and n.phase != "download":
         return {"kind": "none", "state": "own_code", "idle": 1.0}
@@ -420,10 +420,10 @@ def charge(samples):
     return states, sampled, lost
 
 
-def verdict(states, sampled_s, read_nothing):
+def verdict(states, sampled_s, failed_on_access):
     """The contract's verdict rule over the true states: None when no GPU time was lost, or when
     the storage states hold under 10% of the sampled GPU time and no other state holds any."""
-    if read_nothing:
+    if failed_on_access:
         return "access"
     if not states:
         return None
@@ -439,6 +439,7 @@ def verdict(states, sampled_s, read_nothing):
 
 # ------------------------------------------------------------------ the job's files
 
+ACCOUNT_THROTTLES = ("account_egress", "account_ingress", "account_requests", "blob_target")
 THROTTLE_MESSAGE = {"account_egress": "Egress is over the account limit.",
                     "account_ingress": "Ingress is over the account limit.",
                     "account_requests": "Operations per second is over the account limit.",
@@ -576,8 +577,9 @@ class Writer:
             idle = draws[ts]
             u = rng.uniform(0, 3) if idle else rng.uniform(60, 98)
             state = rec["state"]
-            if n.i == self.p["no_logs_node"]:
-                state = "unknown"
+            if n.i == self.p["no_logs_node"] and not (
+                    self.p["metrics"] and state in ACCOUNT_THROTTLES):
+                state = "unknown"  # nothing places it (the account's metrics place a throttle)
             record[(n.i, ts, g)] = (u, state)
             return u
         return util
@@ -776,7 +778,8 @@ def make_job(seed, index, out_dir, kb=None, small=False):
     shutil.rmtree(w.d, ignore_errors=True)
     nodes, account, end_s, demand = simulate(p)
     g = w.write(nodes, account, end_s)
-    read_nothing = p["fault"] in ("dns", "not_found")
+    # the job ended on an access failure (its runtime gave up): access, whatever the shares
+    failed_on_access = any(n.failed_at is not None for n in nodes)
     states = {k: round(v, 1) for k, v in sorted(g["states"].items(), key=lambda kv: RANK[kv[0]])}
     if not p["metrics"]:  # the refusals then name no limit unless Azure's message does
         for k in ("account_egress", "account_requests", "account_ingress", "blob_target"):
@@ -785,10 +788,10 @@ def make_job(seed, index, out_dir, kb=None, small=False):
                 states["throttled_unknown"] = round(states.get("throttled_unknown", 0)
                                                     + states.pop(k), 1)
     truth = {"name": name, "seed": seed, "index": index, "small": small,
-             "cause_state": verdict(states, g["sampled"], read_nothing),
+             "cause_state": verdict(states, g["sampled"], failed_on_access),
              "states": states, "lost_gpu_s": round(g["lost"], 1),
              "ledger_lost_gpu_s": round(g["ledger_lost"], 1),
-             "sampled_gpu_s": round(g["sampled"], 1), "read_nothing": read_nothing,
+             "sampled_gpu_s": round(g["sampled"], 1), "failed_on_access": failed_on_access,
              "args": ["--sku", p["sku"], "--nodes", str(p["nodes"]), "--region",
                       region_key(p["account_region"])],
              "params": dict(p, demand_gbps=round(demand, 3), duration_run_s=end_s,

@@ -117,7 +117,7 @@ class Draw(unittest.TestCase):
         for t in self.truths:
             with self.subTest(job=t["name"]):
                 st = t["states"]
-                if t["read_nothing"]:
+                if t["failed_on_access"]:
                     self.assertEqual(t["cause_state"], "access")
                 elif not st:
                     self.assertIsNone(t["cause_state"])

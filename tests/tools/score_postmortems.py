@@ -12,7 +12,7 @@ idle ledger's contract: {"states": [{"state", "gpu_s", "nodes"}] or {state: gpu_
 Without a ledger (a feedcheck before it), the verdict's words are mapped to the nearest state key
 and the cause is charged the verdict's attributed GPU time: the rates are then a baseline.
 
-It reports the cause-right rate, the share of jobs whose every state is within
+It reports the cause-right rate (no cause, not_storage and own_code are one cause, "none found"), the share of jobs whose every state is within
 --max-state-error of the truth (as a share of the true GPU time lost), the share whose GPU time
 lost is within --max-lost-error, and the contradictions (claim checks: any text of the report
 that says "contradict"). Each failed job is listed with its folder and the command to rerun it.
@@ -27,18 +27,24 @@ import os
 import subprocess
 import sys
 
-# Today's verdicts (before the ledger) to the nearest ledger state.
+# The verdicts' words (diagnosis.cause) to the nearest ledger state, for a feedcheck without a
+# ledger.
 VERDICT_STATE = {
     "account egress": "account_egress", "account ingress": "account_ingress",
     "request rate": "account_requests", "blob or partition target": "blob_target",
     "throttled, limit unknown": "throttled_unknown", "storage access failed": "access",
     "access mode": "startup_download", "cache disk": "cache_rereads", "small files": "latency",
-    "client threads/cpu": "latency", "node nic": "node_nic", "writes": "writes",
-    "not storage": "not_storage", "none found": "own_code", "inconclusive": "unknown",
+    "client threads/cpu": "latency", "request latency": "latency", "node nic": "node_nic",
+    "checkpoint writes": "writes", "writes": "writes", "not storage": "not_storage_node",
+    "none found": "own_code", "inconclusive": "unknown",
 }
-STORAGE = {"access", "account_egress", "account_ingress", "account_requests", "blob_target",
-           "throttled_unknown", "node_nic", "latency", "writes", "startup_download",
-           "cache_rereads"}
+# One cause for scoring: no cause, the input pipeline and the job's own phases all read
+# "none found"; a node that read nothing is a cause of its own ("not storage", the node named).
+NONE_FOUND = {None, "not_storage", "own_code"}
+
+
+def cause_family(key):
+    return "none found" if key in NONE_FOUND else key
 
 
 def contradictions(node, path=""):
@@ -88,21 +94,27 @@ def score_job(truth_path, feedcheck, args):
     # from OUT_DIR: the flags name its profiles/ by a relative path
     cmd = [os.path.abspath(feedcheck), "postmortem", os.path.basename(job_dir), "--json"] + \
         truth["args"]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
-                       cwd=os.path.dirname(os.path.abspath(job_dir)))
-    res = {"name": truth["name"], "dir": job_dir, "truth": truth, "cmd": cmd, "rc": r.returncode}
+    res = {"name": truth["name"], "dir": job_dir, "truth": truth, "cmd": cmd}
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                           cwd=os.path.dirname(os.path.abspath(job_dir)))
+    except (OSError, subprocess.TimeoutExpired) as e:
+        res.update(error=f"could not run: {e}")
+        return res
+    res["rc"] = r.returncode
     try:
         report = json.loads(r.stdout)
     except ValueError:
         res.update(error=f"no JSON (exit {r.returncode}): {r.stderr.strip()[:300]}")
         return res
+    failed = (report.get("result") or {}).get("error") if isinstance(report, dict) else None
+    if failed:
+        res.update(error=f"postmortem failed (exit {r.returncode}): {failed}")
+        return res
     cause, states, lost, from_ledger = read_ledger(report)
     true_lost = truth["lost_gpu_s"]
     t_cause = truth["cause_state"]
-    if t_cause is None:  # no GPU time lost: any non-storage answer (or none) is right
-        cause_ok = cause is None or cause not in STORAGE
-    else:
-        cause_ok = cause == t_cause
+    cause_ok = cause_family(cause) == cause_family(t_cause)
     keys = set(states) | set(truth["states"])
     denom = max(true_lost, 1.0)
     errs = {k: abs(states.get(k, 0.0) - truth["states"].get(k, 0.0)) / denom for k in keys}
@@ -155,7 +167,7 @@ def main(argv):
     ledger = sum(r["from_ledger"] for r in ok)
     by_state = {}
     for r in ok:
-        c = r["truth"]["cause_state"]
+        c = cause_family(r["truth"]["cause_state"])
         right, total = by_state.get(c, (0, 0))
         by_state[c] = (right + r["cause_ok"], total + 1)
     print(f"scored {n} jobs of {args.out_dir} ({ledger} with a ledger, {n - len(errors) - ledger} "
@@ -177,7 +189,8 @@ def main(argv):
         else:
             why = []
             if not r["cause_ok"]:
-                why.append(f"cause {r['cause']} (truth {r['truth']['cause_state']})")
+                why.append(f"cause {cause_family(r['cause'])} "
+                           f"(truth {cause_family(r['truth']['cause_state'])})")
             if not r["states_ok"]:
                 w = r["worst_state"]
                 why.append(f"state {w} {r['states'].get(w, 0):.0f} GPU-s vs "
@@ -193,7 +206,7 @@ def main(argv):
             json.dump({"jobs": n, "cause_right": cause, "states_within": states,
                        "lost_within": lost, "contradictions": contra, "with_ledger": ledger,
                        "results": [dict({k: v for k, v in r.items() if k != "truth"},
-                                        truth_cause=r["truth"]["cause_state"])
+                                        truth_cause=cause_family(r["truth"]["cause_state"]))
                                    for r in results]}, f, indent=1, default=str)
     below = (cause < args.min_cause or states < args.min_states or lost < args.min_lost
              or contra > args.max_contradictions)
