@@ -24,6 +24,7 @@ import concurrent.futures
 import glob
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -136,6 +137,7 @@ def rerun(res):
 
 
 def main(argv):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the listing quietly
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out_dir")
     ap.add_argument("--feedcheck", required=True)
