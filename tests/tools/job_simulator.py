@@ -598,7 +598,7 @@ class Writer:
             end = math.floor(self.end_s / iv) * iv
             fns = {f"node-{n.i}": self.util_fn(n, record) for n in nodes}
             ledger = lib.Ledger()
-            lib.gpu_metric(os.path.join(self.d, "metrics", "gpu.json"), "rest", iv,
+            lib.gpu_metric(os.path.join(self.d, "metrics", "gpu.json"), p["metrics"] or "rest", iv,
                            list(fns), gpus, t0 + start, t0 + end,
                            lambda node, t, g: fns[node](t, g), ledger, workspace="ws-sim")
             states, sampled, lost = {}, 0.0, 0.0
