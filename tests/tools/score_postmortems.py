@@ -14,8 +14,8 @@ and the cause is charged the verdict's attributed GPU time: the rates are then a
 
 It reports the cause-right rate (no cause, not_storage and own_code are one cause, "none found"), the share of jobs whose every state is within
 --max-state-error of the truth (as a share of the true GPU time lost), the share whose GPU time
-lost is within --max-lost-error, and the contradictions (claim checks: any text of the report
-that says "contradict"). Each failed job is listed with its folder and the command to rerun it.
+lost is within --max-lost-error, and the contradictions (claim checks: a `contradictions` list,
+or a diagnostic or finding whose code names a claim check). Each failed job is listed with its folder and the command to rerun it.
 Exit 1 when a rate is below its threshold (or contradictions above theirs), 2 on a usage error.
 """
 
@@ -49,9 +49,14 @@ def cause_family(key):
 
 
 def contradictions(node, path=""):
-    """Every text of the report that names a contradiction (claim checks), with where it is."""
+    """The claim checks' findings in the report: every entry of a `contradictions` list, and
+    every diagnostic or finding whose code or id names a claim check, with where it is. (A
+    finding marked secondary because it "contradicts the fix" is advice set aside, not one.)"""
     out = []
     if isinstance(node, dict):
+        ident = str(node.get("code") or node.get("rule_id") or node.get("id") or "").lower()
+        if "claim" in ident or "contradict" in ident:
+            out.append(f"{path}: {ident}: {str(node.get('message') or node.get('title'))[:200]}")
         for k, v in node.items():
             if k == "contradictions" and isinstance(v, list):
                 out += [f"{path}.{k}: {x}" for x in v]
@@ -60,8 +65,6 @@ def contradictions(node, path=""):
     elif isinstance(node, list):
         for i, v in enumerate(node):
             out += contradictions(v, f"{path}[{i}]")
-    elif isinstance(node, str) and "contradict" in node.lower():
-        out.append(f"{path}: {node[:200]}")
     return out
 
 
