@@ -494,7 +494,6 @@ class Writer:
         if p["retry_count"]:
             log.retry_count(start - 0.5, str(p["retry_count"]))
         span_mode = "download" if p["mode"] == "download" else "mount"
-        fail_end = None
         attempt = 0
         for k, rec in enumerate(n.steps):
             ts = t0 + k * STEP_S
@@ -507,15 +506,14 @@ class Writer:
                 form = p["refusal_form"] if rec["kind"] == "read" else "async"
                 log.throttled(ts, ts + STEP_S, 1, form, 503, "ServerBusy", THROTTLE_MESSAGE[r])
             elif r == "access":
-                fail_end = ts
                 attempt += 1
                 self.access_line(log, ts + rng.uniform(0, STEP_S), attempt)
         acts = []
         errors = ""
         fail_t = None
         if n.failed_at is not None:
-            fail_t = min(t0 + n.failed_at + p["give_up_s"], t0 + self.end_s - 1)
-            fail_t = max(fail_t, (fail_end or 0) and t0 + n.failed_at + 1)
+            fail_t = max(t0 + n.failed_at + 1,
+                         min(t0 + n.failed_at + p["give_up_s"], t0 + self.end_s - 1))
             log.give_up(fail_t - 0.5)
             code, text = {"sas_expiry": ("ScriptExecution.StreamAccess.Authentication",
                                          "Authentication failed when trying to access the stream."),
@@ -531,20 +529,20 @@ class Writer:
                 errors = (f"WARN {lib.py_log(fail_t - 0.1)} data_capability.py:271 [28] - Failed "
                           f"to mount URI azureml://datastores/workspaceblobstore/paths/datasets/"
                           f"{self.name}/ due to exception of type ExecutionError\n" + errors)
+        unfinished = ""
         if p["mode"] == "download":
             if n.download_end is not None:
                 acts.append((act, start, t0 + n.download_end, "Success"))
-            elif fail_t is not None and p["fault"] != "sas_expiry" or (
-                    fail_t is not None and n.download_end is None):
+            elif fail_t is not None:
                 acts.append((act, start, fail_t, "Failure"))
-            else:  # the job ended while it still downloaded: the activity never completed
-                acts.append((act, start, t0 + self.end_s, "Failure"))
+            else:  # the job was cancelled while it still downloaded: the activity never completed
+                unfinished = f"INFO {lib.py_log(start)} {lib.SDK_LOGGER} ActivityStarted, {act}\n"
         elif p["fault"] in ("dns", "not_found") and fail_t is not None:
             acts.append((act, start, fail_t, "Failure"))
         else:
             acts.append((act, start, start + rng.uniform(1.5, 3), "Success"))
         lib.write(os.path.join(logs, "data-capability.log"),
-                  lib.data_capability(acts, rng) + errors)
+                  unfinished + lib.data_capability(acts, rng) + errors)
         log.write(logs)
 
     def access_line(self, log, t, attempt):
