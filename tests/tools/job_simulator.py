@@ -244,19 +244,21 @@ def simulate(p):
         wants = []  # per node: (kind, idle fraction if served, caps, want Gbit/s)
         for n in nodes:
             wants.append(plan_step(n, p, t, demand, lat_cap, denied))
-        # account and blob shares: proportional throttling when a limit is exceeded
+        # blob targets first (they cut the job's reads before the account sees them), then the
+        # account's limits, shared in proportion with the other tenants when exceeded
         read_want = sum(w["want"] for w in wants if w["kind"] == "read")
         write_want = sum(w["want"] for w in wants if w["kind"] == "write")
+        f_blob = 1.0
+        hot = p["hot_blobs"] or (p["blobs"] if p["blobs"] <= 64 else None)
+        if read_want and hot:  # the reads fall on `hot` blobs at once
+            f_blob = min(1.0, hot * BLOB_REQUESTS_PER_S * bpr_bits / (read_want * 1e9))
+        read_want *= f_blob
         t_eg, t_in = tenant_egress(p, t), p["tenant_ingress_gbps"]
         req_job = (read_want + write_want) * 1e9 / bpr_bits
         t_req = p["tenant_request_share"] * p["requests_per_s"] + t_eg * 1e9 / 8 / (4 * 2**20)
         f_eg = min(1.0, p["egress_gbps"] / (read_want + t_eg)) if read_want else 1.0
         f_in = min(1.0, p["ingress_gbps"] / (write_want + t_in)) if write_want else 1.0
         f_req = min(1.0, p["requests_per_s"] / (req_job + t_req)) if req_job else 1.0
-        f_blob = 1.0
-        hot = p["hot_blobs"] or (p["blobs"] if p["blobs"] <= 64 else None)
-        if read_want and hot:  # the reads fall on `hot` blobs at once
-            f_blob = min(1.0, hot * BLOB_REQUESTS_PER_S * bpr_bits / (read_want * 1e9))
         served_r = served_w = 0.0
         refused = {"egress": 0.0, "ingress": 0.0, "requests": 0.0, "blob": 0.0}
         for n, w in zip(nodes, wants):
@@ -347,20 +349,19 @@ def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused
     elif kind in ("read", "write"):
         caps = dict(w["caps"])
         want = w["want"]
-        if kind == "read":
-            account = {"account_egress": f_eg, "account_requests": f_req, "blob_target": f_blob}
+        if kind == "read":  # what each limit leaves this node (the account's after the blobs')
+            account = {"blob_target": f_blob, "account_egress": f_blob * f_eg,
+                       "account_requests": f_blob * f_req}
         else:
             account = {"account_ingress": f_in, "account_requests": f_req}
         for key, f in account.items():
             if f < 1.0:
                 caps[key] = want * f
         rate = min(want, min(caps.values()))  # no faster than the GPUs consume
-        limit = None
-        if rate < want * 0.9999 or any(f < 1.0 for f in account.values()):
-            limit = min(account, key=lambda s: (account[s], RANK[s]))
-            if account[limit] >= 1.0:
-                limit = None
-        if limit:
+        limit = min(account, key=lambda s: (account[s], RANK[s]))
+        if account[limit] >= 1.0:
+            limit = None
+        if limit:  # the limit that binds refuses what it cuts
             refused[limit.split("_", 1)[1] if limit != "blob_target" else "blob"] += \
                 (want - want * account[limit]) * 1e9 / bpr_bits
         state = binding(caps)
