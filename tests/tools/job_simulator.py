@@ -1,0 +1,463 @@
+#!/usr/bin/env python3
+"""A discrete-time job simulator: draws Azure ML training jobs, runs their physics in 10 s steps and
+writes each job's folder in the real log forms, with the true idle-ledger state of every idle GPU
+sample (docs/simulator.md; the states and their precedence: the idle-ledger contract of
+docs/postmortem.md).
+
+    job_simulator.py draw --seed S --count N OUT_DIR    # N drawn jobs, OUT_DIR/job-NNNN/
+    job_simulator.py one --seed S --index I OUT_DIR     # job I of that draw again, alone
+    (--small: the ctest's draw: at most 8 nodes, 1-2 hours, GPU samples every 30 or 60 s)
+
+Each job folder OUT_DIR/job-NNNN/ holds the job's files (job.yml, system_logs/data_capability/ with
+data-capability.log and hourly rslex.log.* files, gpu/ samples, metrics/*.json; one node-N/ folder
+per node when it has several); its truth is OUT_DIR/truth/job-NNNN.json (outside the job, which
+feedcheck reads whole): {"cause_state", "states": {key: gpu_s}, "lost_gpu_s", "sampled_gpu_s",
+"args" (the flags to run `feedcheck postmortem` with, from OUT_DIR: a drawn profile is
+OUT_DIR/profiles/job-NNNN.yaml), "params" (the draw)}. OUT_DIR/draw.json lists the jobs. Job i of seed S draws from random.Random(S * 1000003 + i): the same seed writes the
+same bytes.
+
+The model, per node and 10 s step: the GPUs want `demand` (GPUs x the workload's MB/s per GPU);
+storage supplies min(NIC, latency-bound rate = requests in flight x bytes per request / time per
+request, data-loader CPU, the mount cache's thrash rate in later epochs when its cap is below the
+shard, the local disk's write rate during a download, this node's share of the account's egress and
+request limits (shared with the other nodes and other tenants) and of the blob targets, 500
+requests/s per blob). The GPUs idle a fraction 1 - supply/demand of the time (all of it while
+downloading, validating, checkpointing or failed); each GPU sample is idle with that probability. The
+resource that binds the supply is the idle time's state (ties: the contract's precedence); refusals
+(503), their metrics and the throttling ResponseTypes are written only when a limit is exceeded.
+
+The draw (every parameter independently, so causes mix; rough frequencies over 3,000 jobs in
+docs/simulator.md):
+  nodes 1 (30%), 2 (20%), 3, 4 (25%), 8, 16 (25%); VM size: any current GPU size of
+  data/vm_sizes.yaml (NIC 8-80 Gbit/s); 1-3 hours; GPU samples every 10, 15, 30 or 60 s as
+  nvidia-smi CSV (65%), DCGM text (20%) or Azure ML's GpuUtilization (15%); compute region
+  listed (70%) or not (data/storage_targets.yaml: 200/60 Gbit/s, 40,000 req/s vs 50/25, 20,000),
+  the account in the same region (75%, e2e 2-8 ms over the server's 4-12) or another (40-140 ms);
+  input mode download (40%) or ro_mount (60%); dataset 50 GB-6 TB log-uniform in files of
+  16 KB-1 MB (30%) or 1 MB-4 GB, log-uniform, read in 1-8 MiB ranges; 30-1000 MB/s per GPU; a data
+  loader of 0.08-2 Gbit/s per vCPU; reads falling on 1-4 hot blobs (12%);
+  16-256 requests in flight; a mount cache cap below the shard (35% of mounts); other tenants on the
+  account (50%, 0-90% of its egress, a burst to 95-130% in 30%); checkpoints through an rw_mount
+  output (40%, every 20-60 min, 20-800 GB per node); the job's own validation (25%) and final
+  evaluation (20%); faults: SAS expiry mid-job (8%), name resolution failing from the start (4%),
+  input not found (3%), a dead node (10% of multi-node mounts), a node without logs (4%), partial
+  GPU samples (15%); metrics saved (80%, REST or az form); refusals logged asynchronously (50%),
+  synchronously with Azure's message (30%) or in the field form (20%).
+"""
+
+import json
+import math
+import os
+import shutil
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sim_model import (  # noqa: E402  (re-exported: the unit tests use them from here)
+    BUSY_THRESHOLD, RANK, STATES, STEP_S, STORAGE_STATES, charge, draw_params, job_rng,
+    latency_cap_gbps, lib, load_kb, region_key, simulate, verdict)
+
+
+# ------------------------------------------------------------------ the job's files
+
+ACCOUNT_THROTTLES = ("account_egress", "account_ingress", "account_requests", "blob_target")
+THROTTLE_MESSAGE = {"account_egress": "Egress is over the account limit.",
+                    "account_ingress": "Ingress is over the account limit.",
+                    "account_requests": "Operations per second is over the account limit.",
+                    "blob_target": "The server is busy."}
+AUTH_MESSAGE = ("Server failed to authenticate the request. Make sure the value of Authorization "
+                "header is formed correctly including the signature.")
+DNS_ERROR = ('HttpClientError(ConnectError("dns error", Custom { kind: Uncategorized, error: '
+             '"failed to lookup address information: Name or service not known" }))')
+
+
+class Writer:
+    def __init__(self, name, root, p, rng):
+        self.name, self.p, self.rng = name, p, rng
+        self.d = os.path.join(root, name)
+        self.t0 = lib.utc("2026-%02d-%02d %02d:%02d:00" % (
+            rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randrange(60)))
+        self.account = "st" + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(6)) \
+            + f"{rng.randrange(100):02d}"
+
+    def node_dir(self, i):
+        return self.d if self.p["nodes"] == 1 else os.path.join(self.d, f"node-{i}")
+
+    def write(self, nodes, account, end_s):
+        p = self.p
+        self.end_s = end_s
+        env = {}
+        if p["retry_count"]:
+            env["AZUREML_DATASET_HTTP_RETRY_COUNT"] = str(p["retry_count"])
+        if p["cache_gb"] is not None:
+            env["DATASET_MOUNT_CACHE_SIZE"] = f"{p['cache_gb']:.0f}GB"
+        lib.job_yml(os.path.join(self.d, "job.yml"), self.name, p["mode"], env, p["nodes"],
+                    p["gpus"])
+        for n in nodes:
+            if n.i != p["no_logs_node"]:
+                self.node_logs(n)
+        samples = self.gpu_files(nodes)
+        if p["metrics"]:
+            self.metrics(account)
+        if p["bloblogs"]:
+            self.blob_logs(nodes)
+        return samples
+
+    # ---- data runtime logs
+
+    def node_logs(self, n):
+        p, rng, t0 = self.p, self.rng, self.t0
+        logs = os.path.join(self.node_dir(n.i), "system_logs", "data_capability")
+        log = lib.Rslex(rng, self.account)
+        act = "download" if p["mode"] == "download" else "mount"
+        start = t0 + n.t_act
+        log.resolved(start - 0.8)
+        if p["retry_count"]:
+            log.retry_count(start - 0.5, str(p["retry_count"]))
+        span_mode = "download" if p["mode"] == "download" else "mount"
+        attempt = 0
+        for k, rec in enumerate(n.steps):
+            ts = t0 + k * STEP_S
+            if ts >= t0 + self.end_s:
+                break
+            if rec["reading"] and k % 3 == 0:
+                log.spans(ts + rng.uniform(0, STEP_S), ts + STEP_S, span_mode, 100)
+            r = rec["refused"]
+            if r in THROTTLE_MESSAGE:
+                form = p["refusal_form"] if rec["kind"] == "read" else "async"
+                log.throttled(ts, ts + STEP_S, 1, form, 503, "ServerBusy", THROTTLE_MESSAGE[r])
+            elif r == "access":
+                attempt += 1
+                self.access_line(log, ts + rng.uniform(0, STEP_S), attempt)
+        acts = []
+        errors = ""
+        fail_t = None
+        if n.failed_at is not None:
+            fail_t = max(t0 + n.failed_at + 1,
+                         min(t0 + n.failed_at + p["give_up_s"], t0 + self.end_s - 1))
+            log.give_up(fail_t - 0.5)
+            code, text = {"sas_expiry": ("ScriptExecution.StreamAccess.Authentication",
+                                         "Authentication failed when trying to access the stream."),
+                          "not_found": ("ScriptExecution.StreamAccess.NotFound",
+                                        "The requested stream was not found. Please make sure the "
+                                        "request uri is correct."),
+                          "dns": ("ScriptExecution.StreamAccess.Unexpected",
+                                  "Failed to connect to the storage account: name resolution "
+                                  "failed.")}[p["fault"]]
+            log.stream_error(fail_t - 0.2, code, text)
+            errors = f"ERROR {lib.py_log(fail_t)} data_capability.py:318 [28] - Error Code: {code}\n"
+            if p["mode"] != "download" and p["fault"] in ("dns", "not_found"):
+                errors = (f"WARN {lib.py_log(fail_t - 0.1)} data_capability.py:271 [28] - Failed "
+                          f"to mount URI azureml://datastores/workspaceblobstore/paths/datasets/"
+                          f"{self.name}/ due to exception of type ExecutionError\n" + errors)
+        unfinished = ""
+        if p["mode"] == "download":
+            if n.download_end is not None:
+                acts.append((act, start, t0 + n.download_end, "Success"))
+            elif fail_t is not None:
+                acts.append((act, start, fail_t, "Failure"))
+            else:  # the job was cancelled while it still downloaded: the activity never completed
+                unfinished = f"INFO {lib.py_log(start)} {lib.SDK_LOGGER} ActivityStarted, {act}\n"
+        elif p["fault"] in ("dns", "not_found") and fail_t is not None:
+            acts.append((act, start, fail_t, "Failure"))
+        else:
+            acts.append((act, start, start + rng.uniform(1.5, 3), "Success"))
+        lib.write(os.path.join(logs, "data-capability.log"),
+                  unfinished + lib.data_capability(acts, rng) + errors)
+        log.write(logs)
+
+    def access_line(self, log, t, attempt):
+        p, rng = self.p, self.rng
+        uri = log.uri(f"datasets/{self.name}/part-{rng.randrange(p['blobs']):05d}")
+        if p["fault"] == "dns":
+            log.add(t, "INFO", "rslex_http_stream::http_client::async_body",
+                    f"[RetryStrategy::run()] Retrying due to error retry_attempt={attempt} "
+                    f"delay={rng.choice(['250ms', '500ms', '1s'])} error={DNS_ERROR}")
+        elif p["fault"] == "not_found":
+            log.one_line(t, 404, "BlobNotFound", "HEAD", uri)
+        elif p["refusal_form"] == "field":
+            log.field(t, 403, uri)
+        elif p["refusal_form"] == "sync":
+            log.response(t, 403, "AuthenticationFailed", log._rid(), AUTH_MESSAGE)
+        else:
+            log.one_line(t, 403, "AuthenticationFailed", "GET", uri)
+
+    # ---- GPU samples
+
+    def util_fn(self, n, record):
+        rng, t0 = self.rng, self.t0
+        draws = {}
+
+        def util(t, g):
+            ts = round(t - t0, 3)
+            rec = n.steps[min(int(ts // STEP_S), len(n.steps) - 1)]
+            if ts not in draws:
+                draws[ts] = rng.random() < (rec["idle"] or 0.0)
+            idle = draws[ts]
+            u = rng.uniform(0, 3) if idle else rng.uniform(60, 98)
+            state = rec["state"]
+            if n.i == self.p["no_logs_node"] and not (
+                    self.p["metrics"] and state in ACCOUNT_THROTTLES):
+                state = "unknown"  # nothing places it (the account's metrics place a throttle)
+            record[(n.i, ts, g)] = (u, state)
+            return u
+        return util
+
+    def first_sample(self, n, interval):
+        return math.ceil((n.t_act + 1) / interval) * interval
+
+    def gpu_files(self, nodes):
+        p, t0 = self.p, self.t0
+        gpus, iv = p["gpus"], p["gpu_interval_s"]
+        samples = {}
+        record = {}
+        if p["gpu_form"] == "metric":
+            iv = 60
+            start = max(self.first_sample(n, iv) for n in nodes)
+            end = math.floor(self.end_s / iv) * iv
+            fns = {f"node-{n.i}": self.util_fn(n, record) for n in nodes}
+            ledger = lib.Ledger()
+            lib.gpu_metric(os.path.join(self.d, "metrics", "gpu.json"), p["metrics"] or "rest", iv,
+                           list(fns), gpus, t0 + start, t0 + end,
+                           lambda node, t, g: fns[node](t, g), ledger, workspace="ws-sim")
+            states, sampled, lost = {}, 0.0, 0.0
+            for n in nodes:
+                for g in range(gpus):
+                    t = start
+                    while t < end:
+                        vals = [record[(n.i, round(float(t + k * 10), 3), g)] for k in range(iv // 10)]
+                        mean = sum(v[0] for v in vals) / len(vals)
+                        sampled += iv
+                        if mean < BUSY_THRESHOLD:
+                            idle_states = [v[1] for v in vals if v[0] < BUSY_THRESHOLD]
+                            s = max(set(idle_states), key=lambda x: (idle_states.count(x), -RANK[x]))
+                            lost += iv
+                            states[s] = states.get(s, 0.0) + iv
+                        t += iv
+            return {"states": states, "sampled": sampled, "lost": lost,
+                    "ledger_lost": ledger.lost_gpu_s()}
+        ledger_lost = 0.0
+        for n in nodes:
+            start = self.first_sample(n, iv)
+            end = self.end_s
+            util = self.util_fn(n, record)
+            gdir = os.path.join(self.node_dir(n.i), "gpu")
+            ledger = lib.Ledger()
+            if p["gpu_form"] == "dcgm":
+                lib.dcgm_text(os.path.join(gdir, "dcgm.txt"), f"node-{n.i}", gpus, t0 + start,
+                              t0 + end, iv, util, ledger, model=p["gpu_model"], samples=True)
+                for (ni, ts, g), (u, s) in record.items():
+                    if ni == n.i:
+                        samples.setdefault((n.i, g), []).append((ts, u, s))
+            else:
+                na_every = gpus * 7 + 3 if p["partial_gpu"] == "na" else 0
+                hole = None
+                if p["partial_gpu"] == "hole":
+                    h0 = start + (end - start) * 0.4
+                    hole = (t0 + h0, t0 + h0 + max(10 * iv, 600))
+                rows = lib.smi_rows(ledger, gpus, t0 + start, t0 + end, iv, util, f"{n.i}",
+                                    na_every, hole)
+                text = lib.smi_text(rows, self.rng, model=p["gpu_model"])
+                lib.write(os.path.join(gdir, "nvidia-smi.csv"), text)
+                for t, g, u in rows:
+                    base = round(t - g * 0.004 - t0, 3)
+                    samples.setdefault((n.i, g), []).append((t - t0, u, record[(n.i, base, g)][1]))
+            ledger_lost += ledger.lost_gpu_s()
+        states, sampled, lost = charge(samples)
+        return {"states": states, "sampled": sampled, "lost": lost, "ledger_lost": ledger_lost}
+
+    # ---- the account's request log
+
+    def blob_uri(self):
+        p, rng = self.p, self.rng
+        blob = rng.randrange(p["hot_blobs"] or p["blobs"])
+        return (f"https://{self.account}.blob.core.windows.net/data/datasets/{self.name}/"
+                f"part-{blob:05d}")
+
+    def blob_logs(self, nodes):
+        """A Log Analytics export of StorageBlobLogs for the job's window (the corpus's columns):
+        a sample of the reads served, and each refused read the nodes' logs show."""
+        p, rng, t0 = self.p, self.rng, self.t0
+        texts = {"account_egress": "ClientAccountBandwidthThrottlingError",
+                 "account_requests": "ClientAccountRequestThrottlingError",
+                 "blob_target": "ThrottlingError"}
+        rows = []
+        for n in nodes:
+            for k, rec in enumerate(n.steps):
+                ts = t0 + k * STEP_S + rng.uniform(0, STEP_S)
+                if k * STEP_S >= self.end_s:
+                    break
+                if rec["refused"] in texts:
+                    rows.append((ts, 503, texts[rec["refused"]], self.blob_uri(),
+                                 rng.uniform(2, 6)))
+                elif rec["reading"] and k % 6 == 0:
+                    rows.append((ts, 200, "Success", self.blob_uri(),
+                                 p["e2e_ms"] * rng.uniform(1, 3)))
+        lines = ["TimeGenerated [UTC],AccountName,OperationName,StatusCode,StatusText,DurationMs,"
+                 "ServerLatencyMs,CallerIpAddress,Uri,Protocol,AuthenticationType"]
+        for t, status, text, uri, duration in sorted(rows):
+            server = min(duration, p["server_ms"] * rng.uniform(0.8, 1.2))
+            lines.append(f"{lib.us_time(t)},{self.account},GetBlob,{status},{text},{duration:.0f},"
+                         f"{server:.0f},10.0.4.{7 + rng.randrange(16)}:{rng.randrange(49152, 65535)},"
+                         f"{uri},HTTPS,OAuth")
+        lib.write(os.path.join(self.d, "metrics", "storagebloblogs.csv"), "\n".join(lines) + "\n")
+
+    # ---- account metrics
+
+    def metrics(self, account):
+        p, rng, t0 = self.p, self.rng, self.t0
+        minutes = {}
+        for rec in account:
+            m = int(rec["t"] // 60)
+            b = minutes.setdefault(m, {"egress": 0.0, "ingress": 0.0, "Success": 0.0,
+                                       "ClientAccountBandwidthThrottlingError": 0.0,
+                                       "ClientAccountRequestThrottlingError": 0.0,
+                                       "ServerBusyError": 0.0, "AuthenticationError": 0.0,
+                                       "ClientOtherError": 0.0})
+            b["egress"] += rec["egress"] * 1e9 / 8 * STEP_S
+            b["ingress"] += rec["ingress"] * 1e9 / 8 * STEP_S
+            b["Success"] += (rec["job_requests"] + rec["tenant_requests"]) * STEP_S
+            r = rec["refused"]
+            b["ClientAccountBandwidthThrottlingError"] += (r["egress"] + r["ingress"]) * STEP_S
+            b["ClientAccountRequestThrottlingError"] += r["requests"] * STEP_S
+            b["ServerBusyError"] += r["blob"] * STEP_S
+            if rec["denied"]:
+                key = "ClientOtherError" if p["fault"] == "not_found" else "AuthenticationError"
+                b[key] += 0.0 if p["fault"] == "dns" else self.p["nodes"] * 0.2 * STEP_S
+        last = max(minutes)
+        mins = sorted(minutes)
+
+        def series(key, unit_total=True, keep_zero=False):
+            out = {}
+            for m in mins:
+                v = minutes[m][key]
+                if v > 0 or keep_zero:
+                    out[t0 + m * 60] = {"total": round(v, 1)}
+            return out
+        srv = {t0 + m * 60: {"average": round(p["server_ms"] * rng.uniform(0.9, 1.1), 2)}
+               for m in mins}
+        e2e = {t0 + m * 60: {"average": round(p["e2e_ms"] * rng.uniform(0.9, 1.1), 2)}
+               for m in mins}
+        tx = [({"ResponseType": rt}, series(rt, keep_zero=(rt == "Success")))
+              for rt in ("Success", "ClientAccountBandwidthThrottlingError",
+                         "ClientAccountRequestThrottlingError", "ServerBusyError",
+                         "AuthenticationError", "ClientOtherError")]
+        tx = [(dims, pts) for dims, pts in tx if pts]
+
+        def fn(pts):
+            return lambda t: pts.get(t)
+        metrics = [("Egress", "Bytes", [({}, fn(series("egress", keep_zero=True)))]),
+                   ("Ingress", "Bytes", [({}, fn(series("ingress", keep_zero=True)))]),
+                   ("Transactions", "Count", [(dims, fn(pts)) for dims, pts in tx]),
+                   ("SuccessE2ELatency", "MilliSeconds", [({}, fn(e2e))]),
+                   ("SuccessServerLatency", "MilliSeconds", [({}, fn(srv))])]
+        lib.account_metrics(os.path.join(self.d, "metrics", "storage.json"), p["metrics"], 60,
+                            t0 + mins[0] * 60, t0 + (last + 1) * 60, metrics,
+                            account=self.account, region=region_key(p["account_region"]))
+
+
+# ------------------------------------------------------------------ one job, a draw
+
+
+def size_text(n_bytes):
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.3g}{unit}"
+    return f"{max(1, round(n_bytes / 1e3))}KB"
+
+
+def write_profile(out_dir, name, p, nodes):
+    """The workload profile a user would give (examples/*.yaml): the input's size and files, the
+    input mode, the epochs the job ran, the compute region. Returns its path from OUT_DIR."""
+    epochs = max(1, max(n.epoch for n in nodes) if p["mode"] != "download" else 1)
+    text = (f"# {name}: drawn by tests/tools/job_simulator.py\n"
+            f"compute_region: {region_key(p['compute_region'])}\n"
+            "dataset:\n"
+            f"  bytes: {size_text(p['dataset_gb'] * 1e9)}\n"
+            f"  files: {p['blobs']}\n"
+            f"  median_file: {size_text(p['file_mb'] * 1e6)}\n"
+            "workload:\n"
+            f"  mode: {p['mode']}\n"
+            f"  epochs: {epochs}\n")
+    rel = os.path.join("profiles", f"{name}.yaml")
+    lib.write(os.path.join(out_dir, rel), text)
+    return rel
+
+
+def make_job(seed, index, out_dir, kb=None, small=False):
+    kb = kb or load_kb()
+    rng = job_rng(seed, index)
+    p = draw_params(rng, kb, small)
+    name = f"job-{index:04d}"
+    w = Writer(name, out_dir, p, rng)
+    shutil.rmtree(w.d, ignore_errors=True)
+    nodes, account, end_s, demand = simulate(p)
+    g = w.write(nodes, account, end_s)
+    # the job ended on an access failure (its runtime gave up): access, whatever the shares
+    failed_on_access = any(n.failed_at is not None for n in nodes)
+    states = {k: round(v, 1) for k, v in sorted(g["states"].items(), key=lambda kv: RANK[kv[0]])}
+    if not p["metrics"]:  # the refusals then name no limit unless Azure's message does
+        for k in ("account_egress", "account_requests", "account_ingress", "blob_target"):
+            named = p["refusal_form"] == "sync" and k in ("account_egress", "account_requests")
+            if k in states and not named:
+                states["throttled_unknown"] = round(states.get("throttled_unknown", 0)
+                                                    + states.pop(k), 1)
+    truth = {"name": name, "seed": seed, "index": index, "small": small,
+             "cause_state": verdict(states, g["sampled"], failed_on_access),
+             "states": states, "lost_gpu_s": round(g["lost"], 1),
+             "ledger_lost_gpu_s": round(g["ledger_lost"], 1),
+             "sampled_gpu_s": round(g["sampled"], 1), "failed_on_access": failed_on_access,
+             "args": ["--sku", p["sku"], "--nodes", str(p["nodes"]), "--region",
+                      region_key(p["account_region"])],
+             "params": dict(p, demand_gbps=round(demand, 3), duration_run_s=end_s,
+                            latency_cap_gbps=round(latency_cap_gbps(p), 3), account=w.account,
+                            t0=lib.iso_z(w.t0))}
+    if p["profile"]:
+        truth["args"] += ["--profile", write_profile(out_dir, name, p, nodes)]
+    os.makedirs(os.path.join(out_dir, "truth"), exist_ok=True)
+    with open(os.path.join(out_dir, "truth", f"{name}.json"), "w") as f:
+        json.dump(truth, f, indent=1, default=str)
+        f.write("\n")
+    return truth
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("draw", help="draw COUNT jobs into OUT_DIR")
+    d.add_argument("--seed", type=int, required=True)
+    d.add_argument("--count", type=int, required=True)
+    d.add_argument("--small", action="store_true", help="the ctest's draw (see draw_params)")
+    d.add_argument("out_dir")
+    o = sub.add_parser("one", help="write job INDEX of the draw with SEED again")
+    o.add_argument("--seed", type=int, required=True)
+    o.add_argument("--index", type=int, required=True)
+    o.add_argument("--small", action="store_true")
+    o.add_argument("out_dir")
+    a = ap.parse_args(argv[1:])
+    os.makedirs(a.out_dir, exist_ok=True)
+    kb = load_kb()
+    if a.cmd == "one":
+        t = make_job(a.seed, a.index, a.out_dir, kb, a.small)
+        print(json.dumps({k: t[k] for k in ("name", "cause_state", "states", "lost_gpu_s",
+                                            "args")}, indent=1))
+        return 0
+    jobs = []
+    for i in range(a.count):
+        t = make_job(a.seed, i, a.out_dir, kb, a.small)
+        jobs.append({k: t[k] for k in ("name", "cause_state", "lost_gpu_s", "args")})
+    with open(os.path.join(a.out_dir, "draw.json"), "w") as f:
+        json.dump({"generator": "tests/tools/job_simulator.py", "seed": a.seed, "small": a.small,
+                   "count": a.count, "jobs": jobs}, f, indent=1)
+        f.write("\n")
+    causes = {}
+    for j in jobs:
+        causes[j["cause_state"]] = causes.get(j["cause_state"], 0) + 1
+    print(f"wrote {a.count} jobs to {a.out_dir}; causes: " +
+          ", ".join(f"{k} {v}" for k, v in sorted(causes.items(), key=lambda kv: -kv[1])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
