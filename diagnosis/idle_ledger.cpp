@@ -103,7 +103,10 @@ Activities ActivitiesOf(const std::vector<TimelineInterval>& timeline, const std
     const bool download = analyzers::IContains(iv.label, "download");
     const bool mount = !download && analyzers::IContains(iv.label, "mount");
     const bool upload = analyzers::IContains(iv.label, "upload");
-    if (download && iv.end_epoch_s > iv.start_epoch_s)
+    // A download the log never saw end (the job was stopped, or the node went away) ran on.
+    if (download && iv.status == "unfinished")
+      a.downloads.push_back({iv.start_epoch_s, kInf});
+    else if (download && iv.end_epoch_s > iv.start_epoch_s)
       a.downloads.push_back({iv.start_epoch_s, iv.end_epoch_s});
     if (mount) mount_starts.push_back(iv.start_epoch_s);
     if (upload && iv.end_epoch_s >= iv.start_epoch_s)

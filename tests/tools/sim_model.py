@@ -256,7 +256,9 @@ def plan_step(n, p, t, demand, lat_cap, denied):
     if p["final_eval_s"] and t >= end - p["final_eval_s"] and n.phase != "download":
         return {"kind": "none", "state": "own_code", "idle": 1.0}
     if n.phase == "download":
-        caps = {"node_nic": p["nic_gbps"], "latency": lat_cap, "startup_download": p["disk_gbps"]}
+        # The GPUs wait for all of a download: one at the NIC's (or the disk's) rate is the
+        # mode's wait (a mount would start at once); one that crawls is its requests' latency.
+        caps = {"startup_download": min(p["nic_gbps"], p["disk_gbps"]), "latency": lat_cap}
         return {"kind": "read", "caps": caps, "want": min(caps.values()), "download": True,
                 "denied": denied}
     # training: checkpoint, validation, or reading
@@ -378,17 +380,26 @@ def charge(samples):
 
 
 def verdict(states, sampled_s, failed_on_access):
-    """The contract's verdict rule over the true states: None when no GPU time was lost, or when
-    the storage states hold under 10% of the sampled GPU time and no other state holds any."""
+    """The contract's verdict rule over the true states (docs/postmortem.md, "The idle ledger"):
+    a job that failed on access is that. Storage is the cause when one of its states holds at
+    least as much as each of the job's own states (not_storage, own_code) and storage cost a tenth
+    of the sampled GPU time; a node that read nothing is named beside it, and unknown time is no
+    evidence either way. Otherwise the largest other state, unknown only when it holds half of the
+    time lost (and the GPUs were not busy); None when nothing was lost."""
     if failed_on_access:
         return "access"
     if not states:
         return None
     storage = {k: v for k, v in states.items() if k in STORAGE_STATES}
     other = {k: v for k, v in states.items() if k not in STORAGE_STATES}
-    top = max(states, key=lambda k: (states[k], -RANK[k]))
-    if storage and top in STORAGE_STATES and sum(storage.values()) >= 0.1 * sampled_s:
+    own = max((v for k, v in other.items() if k in ("not_storage", "own_code")), default=0.0)
+    if storage and max(storage.values()) >= own and sum(storage.values()) >= 0.1 * sampled_s:
         return max(storage, key=lambda k: (storage[k], -RANK[k]))
+    lost = sum(states.values())
+    busy = lost < 0.1 * sampled_s
+    if not busy and other.get("unknown", 0.0) >= 0.5 * lost:
+        return "unknown"
+    other.pop("unknown", None)
     if other:
         return max(other, key=lambda k: (other[k], -RANK[k]))
     return None  # storage below 10% of the sampled GPU time, nothing else: no cause ("none found")
