@@ -216,7 +216,7 @@ ReportSection ReadSection(const FleetSummary& f) {
   ReportSection s;
   s.key = kReadSection;
   s.title = "Money";
-  if (!f.price_note.empty()) s.lines.push_back({"Money", f.price_note + ".", {}});
+  if (!f.price_note.empty()) s.lines.push_back({"", f.price_note + ".", {}});
   return s;
 }
 
