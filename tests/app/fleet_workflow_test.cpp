@@ -278,6 +278,15 @@ TEST_CASE("the fleet renders in every format", "[app][fleet]") {
   CHECK(md.find("Storage cost") != std::string::npos);
 
   const std::string html = Render(r, "html");
+  // The page opens on the answer: the storage line before any table, the long tables folded
+  // (closed <details>, saying how many rows), the short ones open.
+  const size_t storage_line = html.find("<b>Storage cost:</b>");
+  REQUIRE(storage_line != std::string::npos);
+  CHECK(storage_line < html.find("<details class=\"table\""));
+  const size_t jobs_at = html.find("<details class=\"table\"><summary><h3>Jobs (");
+  CHECK(jobs_at != std::string::npos);
+  CHECK(html.find(std::to_string(CorpusJobs()) + " rows: open to list them", jobs_at) !=
+        std::string::npos);
   CHECK(html.rfind("<!doctype html>", 0) == 0);
   CHECK(html.find("<script") == std::string::npos);
   CHECK(html.find(" src=") == std::string::npos);
