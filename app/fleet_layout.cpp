@@ -43,6 +43,14 @@ bool HasNodeFolders(const fs::path& dir) {
   return false;
 }
 
+// A job whose node folders sit one level deeper (JOB/job/node-0/system_logs/...), as some
+// downloads nest them.
+bool HasNestedNodeFolders(const fs::path& dir) {
+  for (const auto& name : SubfolderNames(dir))
+    if (HasNodeFolders(dir / name)) return true;
+  return false;
+}
+
 bool IsJobLevelFolder(const std::string& name) {
   return name == "metrics" || name == "gpu" || name == "gpus" || name == "outputs";
 }
@@ -109,7 +117,7 @@ FleetLayout Detect(const std::string& dir, FleetLayoutChoice choice, int depth) 
     if (HoldsLogs(sub)) {
       with_logs.push_back(name);
       if (IsDir(sub / "metrics")) with_metrics.push_back(name);
-    } else if (HasNodeFolders(sub)) {
+    } else if (HasNodeFolders(sub) || (depth < 2 && HasNestedNodeFolders(sub))) {
       multi_node.push_back(name);
     } else {
       out.skipped.push_back(
@@ -167,6 +175,31 @@ FleetLayout Detect(const std::string& dir, FleetLayoutChoice choice, int depth) 
 }
 
 }  // namespace
+
+std::string EnclosingJobFolder(const std::string& dir) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+  if (ec || !IsDir(p)) return "";
+  // The outermost log folder of the path: its parent is the job (or one of its nodes).
+  fs::path job;
+  for (fs::path at = p; at.has_relative_path(); at = at.parent_path()) {
+    const std::string name = at.filename().string();
+    if (name == "system_logs" || name == "azureml-logs" || name == "user_logs" ||
+        name == "data_capability")
+      job = at.parent_path();
+  }
+  if (job.empty()) return "";
+  // A node's folder of a multi-node job: the job is the folder holding its nodes.
+  const fs::path parent = job.parent_path();
+  if (LooksLikeNodeName(job.filename().string()) && parent.has_relative_path()) {
+    bool siblings = false;
+    for (const auto& name : SubfolderNames(parent))
+      if (IsJobLevelFolder(name) || (name != job.filename() && HoldsLogs(parent / name)))
+        siblings = true;
+    if (siblings) job = parent;
+  }
+  return job.string();
+}
 
 FleetLayout DetectFleetLayout(const std::string& dir, FleetLayoutChoice choice) {
   return Detect(dir, choice, 0);

@@ -34,6 +34,13 @@ struct FleetLayout {
 /// kJob and kFleet override the rule (a fleet of DIR's subfolders that hold logs or nodes).
 FleetLayout DetectFleetLayout(const std::string& dir, FleetLayoutChoice choice);
 
+/// The job folder a folder inside a job belongs to: JOB for JOB/system_logs/data_capability
+/// (the folder --help names), JOB/node-0/system_logs, JOB/azureml-logs, ...: the parent of the
+/// outermost log folder (system_logs/, azureml-logs/, user_logs/, data_capability/) in the path,
+/// and above a node folder (node-0, rank-1) beside the job's metrics/ or other node folders.
+/// "" when the folder is not inside a job's log tree (it is then read as given).
+std::string EnclosingJobFolder(const std::string& dir);
+
 /// "node-0", "node3", "rank-1", "worker_2", "tvmps_5e0c11a2b4_d": the names Azure ML and the
 /// usual launchers give a node's folder.
 bool LooksLikeNodeName(const std::string& name);

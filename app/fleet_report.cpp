@@ -48,13 +48,15 @@ ReportTable JobsTable(const FleetSummary& f) {
   t.columns = {{"job", "Job"},
                {"nodes_gpus", "N×GPU"},
                {"duration_s", "Ran", true},
-               {"gpu_lost_gpu_s", "Lost GPU-h", true},
+               {"gpu_lost_gpu_s", "Lost", true},
                {"cause", "Cause"},
                {"confidence", "Confidence"},
                {"fix", "Fix"},
                {"fix_buys", "What the fix buys"},
-               {"won_back_gpu_s", "Won back", true}};
-  t.columns[0].shortenable = true;
+               {"won_back_gpu_s", "Won", true}};
+  // Job names whole: they are pasted back into commands (postmortem DIR/JOB); how long each
+  // ran, its fix and what the fix buys are detail (-v on the terminal, whole in the others).
+  t.columns[2].detail = true;
   t.columns[6].detail = true;
   t.columns[7].detail = true;
   if (priced) t.columns.push_back({"lost_usd", "$ lost", true});
@@ -76,8 +78,7 @@ ReportTable JobsTable(const FleetSummary& f) {
     t.row_levels.push_back(VerdictLevelFromName(j.verdict_level).value_or(VerdictLevel::kUnknown));
   }
   t.notes.push_back(
-      "N×GPU: nodes × GPUs each. Won back: GPU-hours the fix of the cause wins back, the supply "
-      "model's estimate; ≤: the time lost to the cause, the most its fix can win back.");
+      "Lost, Won: GPU-hours lost and won back by the fix (≤: at most). N×GPU: nodes × GPUs each.");
   SetRanks(f, &t);
   return t;
 }
@@ -115,7 +116,8 @@ ReportBarChart CausesChart(const FleetSummary& f) {
 ReportTable FixesTable(const FleetSummary& f) {
   const bool priced = f.priced();
   ReportTable t;
-  t.title = "Fixes, ranked by the GPU time they win back";
+  t.title = fmt::format("Fixes, ranked by the GPU time they win back ({} GPU-hours in all)",
+                        FleetGpuHoursText(f.won_back_gpu_s));
   t.columns = {{"rank", "", true},
                {"fix", "Fix"},
                {"jobs", "Jobs", true},
@@ -137,15 +139,14 @@ ReportTable FixesTable(const FleetSummary& f) {
     row.push_back(Text(fmt::format("{}", fmt::join(x.jobs, ", "))));
     t.rows.push_back(std::move(row));
   }
-  t.notes.push_back(
-      "Won back: the supply model's estimate; ≤: the time its jobs lost to the cause, the most "
-      "the fix can win back.");
   return t;
 }
 
 ReportTable AccountsTable(const FleetSummary& f) {
   ReportTable t;
   t.title = "Storage accounts";
+  // Which account throttled which jobs: detail under the answer (-v on the terminal).
+  t.folded = true;
   t.columns = {{"account", "Account"},
                {"jobs", "Jobs", true},
                {"throttled_jobs", "Throttled", true},
@@ -172,18 +173,37 @@ ReportSection FleetSection(const FleetSummary& f) {
                         : "all diagnosed";
   const int without = f.diagnosed - f.with_gpu_samples;
   if (without > 0) how += fmt::format(", {} without GPU samples", without);
-  const std::string jobs = fmt::format("{} ({})", f.jobs.size(), how);
-  s.lines.push_back({"Jobs", jobs, {}});
   if (f.with_gpu_samples > 0) {
-    s.lines.push_back({"GPU time lost",
-                       fmt::format("{} GPU-hours{}", FleetGpuHoursText(f.gpu_lost_gpu_s),
-                                   priced ? ", " + Est(f.lost_usd) : ""),
-                       {}});
-    s.lines.push_back({"The fixes win back",
-                       fmt::format("{} GPU-hours{}", FleetGpuHoursText(f.won_back_gpu_s),
-                                   priced ? ", " + Est(f.won_back_usd) : ""),
-                       {}});
+    // The answer first: how much of the GPU time lost was storage's.
+    const StorageSplit split = SplitByStorage(f);
+    const double pct = f.gpu_lost_gpu_s > 0 ? 100 * split.storage_gpu_s / f.gpu_lost_gpu_s : 0;
+    s.lines.push_back(
+        {"Storage cost",
+         fmt::format("{} of the {} GPU-hours lost ({:.0f}%); not storage {}, not known {}",
+                     FleetGpuHoursText(split.storage_gpu_s), FleetGpuHoursText(f.gpu_lost_gpu_s),
+                     pct, FleetGpuHoursText(split.not_storage_gpu_s),
+                     FleetGpuHoursText(split.unknown_gpu_s)),
+         {}});
+    if (priced)
+      s.lines.push_back({"GPU time lost",
+                         fmt::format("{} GPU-hours, {}; the fixes win back {} GPU-hours, {}",
+                                     FleetGpuHoursText(f.gpu_lost_gpu_s), Est(f.lost_usd),
+                                     FleetGpuHoursText(f.won_back_gpu_s), Est(f.won_back_usd)),
+                         {}});
   }
+  // How the folder was read, on the same line; why it is a fleet and what was not read go
+  // under it (-v).
+  SectionLine jobs{
+      "Jobs",
+      fmt::format("{} ({}), {} worker{}", f.jobs.size(), how, f.workers, f.workers == 1 ? "" : "s"),
+      {}};
+  jobs.details.push_back(f.layout);
+  if (!f.skipped.empty()) {
+    jobs.text += fmt::format("; {} subfolder{} not jobs", f.skipped.size(),
+                             f.skipped.size() == 1 ? "" : "s");
+    for (const auto& skipped : f.skipped) jobs.details.push_back("Not a job: " + skipped);
+  }
+  s.lines.push_back(std::move(jobs));
   if (!f.causes.empty()) s.charts.push_back(CausesChart(f));
   s.tables.push_back(JobsTable(f));
   for (ReportTable t : {CausesTable(f), FixesTable(f), AccountsTable(f)})
@@ -191,21 +211,12 @@ ReportSection FleetSection(const FleetSummary& f) {
   return s;
 }
 
-// How the folder was read, and the money's basis: said once, after the figures.
+// The money's basis: said once, after the figures.
 ReportSection ReadSection(const FleetSummary& f) {
   ReportSection s;
   s.key = kReadSection;
-  s.title = "How it was read";
-  SectionLine read{"Read as a fleet",
-                   fmt::format("{}; {} worker{}.", f.layout, f.workers, f.workers == 1 ? "" : "s"),
-                   {}};
-  if (!f.skipped.empty()) {
-    read.text += fmt::format(" {} subfolder{} not read as jobs.", f.skipped.size(),
-                             f.skipped.size() == 1 ? "" : "s");
-    for (const auto& skipped : f.skipped) read.details.push_back("Not a job: " + skipped);
-  }
-  s.lines.push_back(std::move(read));
-  if (!f.price_note.empty()) s.lines.push_back({"Money", f.price_note + ".", {}});
+  s.title = "Money";
+  if (!f.price_note.empty()) s.lines.push_back({"", f.price_note + ".", {}});
   return s;
 }
 
@@ -228,7 +239,7 @@ void PutFleet(const FleetSummary& fleet, Report* report) {
       if (!j.diagnosed) s.lines.push_back({"", j.problem, {}});
     sections.push_back(std::move(s));
   }
-  sections.push_back(ReadSection(fleet));
+  if (fleet.priced()) sections.push_back(ReadSection(fleet));
 }
 
 FleetSummary FleetOf(const Report& report) {

@@ -12,7 +12,7 @@
 namespace feedcheck::app {
 namespace {
 
-constexpr const char* kOtherIdle = "other idle time (not the job's cause)";
+constexpr const char* kOtherIdle = kFleetOtherIdle;
 
 double Usd(double gpu_s, double usd_per_gpu_hour) {
   return gpu_s < 0 ? -1 : gpu_s / 3600 * usd_per_gpu_hour;
@@ -44,7 +44,12 @@ void AddCauses(FleetSummary* f) {
     }
   }
   for (auto& [name, c] : by) f->causes.push_back(std::move(c));
-  std::stable_sort(f->causes.begin(), f->causes.end(), [](const auto& a, const auto& b) {
+  auto order = [](const FleetCauseTotal& c) {
+    const std::string kind = CauseKind(c.cause);
+    return kind == "storage" ? 0 : kind == "not storage" ? 1 : 2;
+  };
+  std::stable_sort(f->causes.begin(), f->causes.end(), [&](const auto& a, const auto& b) {
+    if (order(a) != order(b)) return order(a) < order(b);
     return a.gpu_lost_gpu_s != b.gpu_lost_gpu_s ? a.gpu_lost_gpu_s > b.gpu_lost_gpu_s
                                                 : a.jobs > b.jobs;
   });

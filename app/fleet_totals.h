@@ -11,7 +11,9 @@
 
 namespace feedcheck::app {
 
-/// Fills the totals of `fleet` from `fleet->jobs` (which it does not reorder).
+/// Fills the totals of `fleet` from `fleet->jobs` (which it does not reorder). The causes come
+/// storage ones first (most GPU time first), then those that are not storage or not known: "none
+/// found" is not ranked as a cause.
 void AddFleetTotals(FleetSummary* fleet);
 
 /// Prices the GPU time of every row and total: at `given_usd_per_gpu_hour` (--gpu-hour-price)

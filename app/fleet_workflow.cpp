@@ -64,22 +64,21 @@ VerdictLevel FleetLevel(const FleetSummary& f) {
 
 void AddVerdict(const FleetSummary& f, Report* report) {
   report->verdict_level = FleetLevel(f);
-  std::string lost = f.with_gpu_samples > 0 ? GpuHours(f.gpu_lost_gpu_s) + " of GPU time lost"
-                                            : "no GPU samples, GPU time lost not known";
+  // The first question of whoever pays: how much of the GPU time lost was storage's.
+  const StorageSplit split = SplitByStorage(f);
+  std::string lost = "no GPU samples, GPU time lost not known";
+  if (f.with_gpu_samples > 0)
+    lost = fmt::format("storage cost {:.1f} of the {} lost", split.storage_gpu_s / 3600,
+                       GpuHours(f.gpu_lost_gpu_s));
   report->verdict = fmt::format("{} job{}: {}", f.jobs.size(), f.jobs.size() == 1 ? "" : "s", lost);
   std::string detail;
-  for (const auto& c : f.causes)
-    if (c.gpu_lost_gpu_s > 0) {
-      detail = fmt::format("Most of it to {} ({} job{}, {}).", c.cause, c.jobs,
-                           c.jobs == 1 ? "" : "s", GpuHours(c.gpu_lost_gpu_s));
-      break;
-    }
-  if (!f.fixes.empty() && f.fixes.front().won_back_gpu_s > 0) {
-    const FleetFixTotal& x = f.fixes.front();
-    detail +=
-        fmt::format(" The fix that wins back most: the one for \"{}\" ({} job{}, {}).", x.title,
-                    x.jobs.size(), x.jobs.size() == 1 ? "" : "s", GpuHours(x.won_back_gpu_s));
-  }
+  if (f.with_gpu_samples > 0)
+    detail = fmt::format("Not storage {:.1f} GPU-hours, not known {:.1f}.",
+                         split.not_storage_gpu_s / 3600, split.unknown_gpu_s / 3600);
+  if (!split.top_storage_cause.empty())
+    detail += fmt::format(" Largest storage cause: {} ({:.1f}, {} job{}).", split.top_storage_cause,
+                          split.top_storage_gpu_s / 3600, split.top_storage_jobs,
+                          split.top_storage_jobs == 1 ? "" : "s");
   if (f.not_diagnosed > 0)
     detail += fmt::format(" {} job folder{} could not be diagnosed (see below).", f.not_diagnosed,
                           f.not_diagnosed == 1 ? "" : "s");
@@ -94,11 +93,37 @@ void AddResults(const FleetSummary& f, Report* report) {
   r.push_back({"gpu_hours_lost", f.gpu_lost_gpu_s / 3600, "GPU-h", "GPU time lost"});
   r.push_back(
       {"gpu_hours_won_back", f.won_back_gpu_s / 3600, "GPU-h", "GPU time the fixes win back"});
+  const StorageSplit split = SplitByStorage(f);
+  r.push_back(
+      {"storage_gpu_hours_lost", split.storage_gpu_s / 3600, "GPU-h", "GPU time lost to storage"});
+  r.push_back({"not_storage_gpu_hours_lost", split.not_storage_gpu_s / 3600, "GPU-h",
+               "GPU time lost, not to storage"});
+  r.push_back({"unknown_gpu_hours_lost", split.unknown_gpu_s / 3600, "GPU-h",
+               "GPU time lost, cause not known"});
   if (!f.causes.empty()) r.push_back({"top_cause", f.causes.front().cause, "", "Top cause"});
   if (f.gpu_hour_price_usd >= 0) {
     r.push_back({"lost_usd_estimate", f.lost_usd, "USD", "GPU time lost, priced (estimate)"});
     r.push_back({"won_back_usd_estimate", f.won_back_usd, "USD", "Won back, priced (estimate)"});
   }
+}
+
+// The job folder `dir` lies inside, written as the user wrote `dir` (a relative path stays
+// relative: "job/system_logs/data_capability" -> "job"); "" when `dir` is not inside a job.
+std::string JobOfFolder(const std::string& dir) {
+  namespace fs = std::filesystem;
+  const std::string job = EnclosingJobFolder(dir);
+  if (job.empty()) return "";
+  std::error_code ec;
+  fs::path given = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+  fs::path typed = fs::path(dir).lexically_normal();
+  if (typed.filename().empty()) typed = typed.parent_path();  // "a/b/" -> "a/b"
+  while (!given.empty() && given != fs::path(job) && given.has_relative_path()) {
+    given = given.parent_path();
+    const bool climb = typed.empty() || typed == "." || typed.filename() == "..";
+    typed = climb ? typed / ".." : typed.parent_path();
+  }
+  if (given != fs::path(job)) return job;
+  return typed.empty() ? "." : typed.lexically_normal().string();
 }
 
 }  // namespace
@@ -176,18 +201,9 @@ Outcome RunFleet(const FleetRequest& request, const FleetLayout& layout) {
   return outcome;
 }
 
-Outcome RunPostmortemCommand(const FleetRequest& request) {
-  if (!(request.gpu_hour_price_usd >= 0) && request.gpu_hour_price_usd != -1)
-    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
-                   "--gpu-hour-price: a price in USD per GPU-hour, 0 or more");
-  FleetLayoutChoice choice = FleetLayoutChoice::kAuto;
-  if (request.layout == "job")
-    choice = FleetLayoutChoice::kJob;
-  else if (request.layout == "fleet")
-    choice = FleetLayoutChoice::kFleet;
-  else if (request.layout != "auto" && !request.layout.empty())
-    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
-                   fmt::format("--layout {}: auto, job or fleet", request.layout));
+namespace {
+
+Outcome RunLaidOut(const FleetRequest& request, FleetLayoutChoice choice) {
   FleetLayout layout = DetectFleetLayout(request.each.job_dir, choice);
   if (layout.fleet) {
     // A fleet reads each job's metrics and GPU samples from its own folder.
@@ -214,6 +230,41 @@ Outcome RunPostmortemCommand(const FleetRequest& request) {
     // Without a price and without a size named, nothing is claimed: no money table.
     if (price.known() || !price.sku.empty()) AddGpuMoneyTable(price, &outcome.report);
   }
+  return outcome;
+}
+
+}  // namespace
+
+Outcome RunPostmortemCommand(const FleetRequest& request) {
+  if (!(request.gpu_hour_price_usd >= 0) && request.gpu_hour_price_usd != -1)
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
+                   "--gpu-hour-price: a price in USD per GPU-hour, 0 or more");
+  FleetLayoutChoice choice = FleetLayoutChoice::kAuto;
+  if (request.layout == "job")
+    choice = FleetLayoutChoice::kJob;
+  else if (request.layout == "fleet")
+    choice = FleetLayoutChoice::kFleet;
+  else if (request.layout != "auto" && !request.layout.empty())
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
+                   fmt::format("--layout {}: auto, job or fleet", request.layout));
+  // A folder inside a job (JOB/system_logs/data_capability, the one --help names) is read as
+  // the job it belongs to: its GPU samples and metrics sit beside the logs, not inside them.
+  FleetRequest whole = request;
+  DiagnosticList notes;
+  if (choice == FleetLayoutChoice::kAuto) {
+    const std::string job = JobOfFolder(request.each.job_dir);
+    if (!job.empty()) {
+      AddMessage(&notes, codes::kInsideAJob,
+                 fmt::format("{} is inside the job folder {}: reading the job (give {} to say "
+                             "it directly)",
+                             request.each.job_dir, job, job),
+                 DiagnosticSeverity::kNote);
+      whole.each.job_dir = job;
+    }
+  }
+  Outcome outcome = RunLaidOut(whole, choice);
+  notes.Append(outcome.diagnostics);
+  outcome.diagnostics = std::move(notes);
   return outcome;
 }
 

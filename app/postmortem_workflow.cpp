@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "analyzers/analyze_paths.h"
 #include "analyzers/clock_offset.h"
 #include "analyzers/input_file.h"
@@ -169,10 +172,34 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
       return Fail(std::move(outcome), ExitStatus::kUsage);
     }
   }
+  // A file named with --metrics or --gpu that cannot be read is an input error (exit 3), not a
+  // warning: the verdict would otherwise be given without what the user said to read.
+  std::vector<std::pair<std::string, std::string>> named;
+  for (const auto& m : request.metrics) named.emplace_back("--metrics", m);
+  for (const auto& g : request.gpu) named.emplace_back("--gpu", g);
+  for (const auto& [flag, path] : named) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      AddMessage(&outcome.diagnostics, codes::kUnreadableFile,
+                 fmt::format("{} {}: no such file or folder", flag, path));
+      return Fail(std::move(outcome), ExitStatus::kInputError);
+    }
+  }
   analyzers::AnalysisResult analysis = analyzers::AnalyzePaths(analyze);
-  for (const auto& s : analysis.skipped)
+  bool named_unread = false;
+  for (const auto& s : analysis.skipped) {
+    const auto given =
+        std::find_if(named.begin(), named.end(), [&](const auto& n) { return n.second == s.path; });
+    if (given != named.end()) {
+      AddMessage(&outcome.diagnostics, codes::kUnreadableFile,
+                 fmt::format("{} {}: not read: {}", given->first, s.path, s.reason));
+      named_unread = true;
+      continue;
+    }
     AddMessage(&outcome.diagnostics, codes::kNotRead,
                fmt::format("not read: {}: {}", s.path, s.reason), DiagnosticSeverity::kWarning);
+  }
+  if (named_unread) return Fail(std::move(outcome), ExitStatus::kInputError);
   if (!analysis.anything_read) {
     // The help lists what was looked for and where Azure ML keeps it: a next step.
     std::string help = analyzers::NothingReadableHelp("postmortem", analyze.paths, analysis);

@@ -1,4 +1,4 @@
-// `feedcheck fetch JOB_NAME --workspace WS --resource-group RG [--subscription S] -o DIR`:
+// `feedcheck fetch JOB_NAME --workspace WS --resource-group RG [--subscription S] --dir DIR`:
 // flags for app::RunFetch, which gets what a post-mortem needs through the az CLI on PATH.
 // Also `postmortem --job JOB ...` (see cmd_postmortem.cpp) shares AddFetchOptions.
 #include <memory>
@@ -39,11 +39,14 @@ void SetupFetch(CLI::App& root, CommandTable& table) {
                   "within this long (7d, 36h, 90m), each into DIR/JOB, a fleet for postmortem")
       ->type_name("DURATION");
   AddFetchOptions(sub, request.get());
-  sub->add_option("-o,--output", request->out_dir,
+  // A folder here, where every other command's -o is the report file: the flag is --dir, and
+  // -o/--output still work (the fetch's own report goes to the terminal, in the format asked).
+  sub->add_option("--dir,-o,--output", request->out_dir,
                   "Folder to write (new or empty): the job's logs and metrics, as feedcheck "
-                  "postmortem reads them")
+                  "postmortem reads them. -o is this folder here, not a report file as in the "
+                  "other commands")
+      ->type_name("DIR")
       ->required();
-  // -o is the folder here: the report goes to the terminal, in the format asked.
   sub->add_option("-f,--format", output->format, "Output format of the fetch's own report")
       ->check(CLI::IsMember(app::ReportFormatNames()));
   sub->parse_complete_callback([request, since] {

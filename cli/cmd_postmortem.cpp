@@ -34,7 +34,7 @@ void SetupPostmortem(CLI::App& root, CommandTable& table) {
   sub->add_option("--layout", fleet->layout,
                   "auto: a folder of job folders is a fleet, one row per job (default); job: "
                   "one job; fleet: each subfolder a job")
-      ->type_name("auto|job|fleet");
+      ->check(CLI::IsMember({"auto", "job", "fleet"}));
   sub->add_option("--gpu-hour-price", fleet->gpu_hour_price_usd,
                   "Your price of one GPU-hour in USD: GPU time lost is also shown in money, "
                   "as an estimate from this price")

@@ -76,6 +76,9 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& Table() {
         "feedcheck postmortem tests/data/joblogs/job-demo --sku Standard_ND96asr_v4 --nodes 2 "
         "--region eastus -o report.html",
         "feedcheck postmortem tests/data/joblogs/job-demo -v"}},
+      {"fetch",
+       {"feedcheck fetch JOB_NAME -w WORKSPACE -g RESOURCE_GROUP --dir JOB_NAME",
+        "feedcheck fetch --jobs-since 7d -w WORKSPACE -g RESOURCE_GROUP --dir last-week"}},
       {"compare",
        {"feedcheck compare before.json after.json",
         "feedcheck compare before.json after.json --floor 50% --fail-on-worse"}},

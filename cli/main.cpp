@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/root_app.h"
+#include "cli/usage_errors.h"
 #include "cli/usage_help.h"
 #include "core/exit_status.h"
 
@@ -16,34 +17,22 @@ int main(int argc, char** argv) {
   cli::CommandTable table(&globals);
   cli::BuildRootApp(app, globals, table);
 
-  const std::vector<std::string> args(argv + 1, argv + argc);
+  // `feedcheck help COMMAND` is `feedcheck COMMAND --help`.
+  const std::vector<std::string> args =
+      cli::HelpCommandArgs(std::vector<std::string>(argv + 1, argv + argc));
   if (auto problem = cli::CommandPathProblem(app, args)) {
     std::fputs(problem->c_str(), stderr);
     return ToInt(ExitStatus::kUsage);
   }
   try {
-    app.parse(argc, argv);
+    app.parse(std::vector<std::string>(args.rbegin(), args.rend()));  // CLI11 takes them reversed
   } catch (const CLI::Success& e) {
     return app.exit(e);
-  } catch (const CLI::ExtrasError& e) {
-    // CLI11 would list the unexpected arguments with their values: a secret given to a
-    // misspelled flag (--sas-tokn SECRET) would be printed. Name the flags only, with the
-    // nearest known flag where there is one.
-    std::string message = cli::UnknownFlagsMessage(app, args);
-    if (message.empty()) {
-      std::string flags;
-      for (const std::string& arg : args) {
-        if (arg.size() < 2 || arg[0] != '-') continue;
-        flags += (flags.empty() ? "" : ", ") + arg.substr(0, arg.find('='));
-      }
-      message = "feedcheck: unexpected arguments (values not shown; flags given: " + flags +
-                ")\nRun with --help for more information.\n";
-    }
-    std::fputs(message.c_str(), stderr);
-    (void)e;
-    return ToInt(ExitStatus::kUsage);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // CLI11 would list unexpected arguments with their values: a secret given to a misspelled
+    // flag (--sas-tokn SECRET) would be printed. The message names the command, the bad value
+    // when it cannot be a secret, the nearest valid one and an example.
+    std::fputs(cli::UsageErrorMessage(app, args, e).c_str(), stderr);
     return ToInt(ExitStatus::kUsage);
   }
   int code = table.RunParsed();

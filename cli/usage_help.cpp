@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/help_examples.h"
+#include "cli/usage_errors.h"
 #include "core/edit_distance.h"
 
 namespace feedcheck::cli {
@@ -49,7 +50,7 @@ std::string ListOf(const CLI::App& app) {
 }
 
 // The deepest subcommand the arguments name, following the same walk as CommandPathProblem.
-const CLI::App* ChosenCommand(const CLI::App& root, const std::vector<std::string>& args) {
+const CLI::App* DeepestCommand(const CLI::App& root, const std::vector<std::string>& args) {
   const CLI::App* current = &root;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& token = args[i];
@@ -85,6 +86,12 @@ std::vector<std::string> SamePrefix(const std::string& word,
 }
 
 }  // namespace
+
+const CLI::App* ChosenCommand(const CLI::App& root, const std::vector<std::string>& args) {
+  return DeepestCommand(root, args);
+}
+
+std::string CommandLineOf(const CLI::App& app) { return CommandLine(app); }
 
 std::optional<std::string> CommandPathProblem(const CLI::App& root,
                                               const std::vector<std::string>& args) {
@@ -136,7 +143,7 @@ std::optional<std::string> CommandPathProblem(const CLI::App& root,
 }
 
 std::string UnknownFlagsMessage(const CLI::App& root, const std::vector<std::string>& args) {
-  const CLI::App* chosen = ChosenCommand(root, args);
+  const CLI::App* chosen = DeepestCommand(root, args);
   std::vector<std::string> known;
   for (const CLI::App* a : {chosen, &root}) {
     for (const CLI::Option* opt : a->get_options()) {
@@ -155,7 +162,10 @@ std::string UnknownFlagsMessage(const CLI::App& root, const std::vector<std::str
     message += "\n";
   }
   if (message.empty()) return message;
-  return message + fmt::format("Run '{} --help' for its flags.\n", CommandLine(*chosen));
+  std::string path = CommandLine(*chosen);
+  path = path.size() > root.get_name().size() ? path.substr(root.get_name().size() + 1) : "";
+  return message + fmt::format("Example: {}\nRun '{} --help' for its flags.\n",
+                               ExampleWith(path, "", ""), CommandLine(*chosen));
 }
 
 void AddGlobalFlagsToHelp(CLI::App& root) {

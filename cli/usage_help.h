@@ -21,6 +21,12 @@ std::optional<std::string> CommandPathProblem(const CLI::App& root,
 /// command that was chosen (and the global ones).
 std::string UnknownFlagsMessage(const CLI::App& root, const std::vector<std::string>& args);
 
+/// The deepest subcommand the arguments name (the root when they name none).
+const CLI::App* ChosenCommand(const CLI::App& root, const std::vector<std::string>& args);
+
+/// "feedcheck probe throughput": the app's name after its parents'.
+std::string CommandLineOf(const CLI::App& app);
+
 /// Adds a footer to every subcommand's help naming the flags that work everywhere.
 void AddGlobalFlagsToHelp(CLI::App& root);
 

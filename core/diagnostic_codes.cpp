@@ -402,6 +402,10 @@ constexpr std::array kCodes = {
                        "GPU time could not be priced: no public price is known for the VM size",
                        "Give --gpu-hour-price USD (your own price per GPU-hour), or a --kb file "
                        "with price_usd_per_hour for the size."},
+    DiagnosticCodeInfo{codes::kInsideAJob, "InsideAJob", kNote,
+                       "The folder given is inside a job's folder: the whole job was read",
+                       "Nothing to do: the job's GPU samples and storage metrics beside its logs "
+                       "were read too. Give the job's folder to say it directly."},
     DiagnosticCodeInfo{codes::kAzMissing, "AzMissing", kError,
                        "The Azure CLI (az) is not on PATH: nothing can be fetched",
                        "Install the Azure CLI with its ml extension (az extension add -n ml), "

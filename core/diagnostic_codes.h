@@ -151,6 +151,7 @@ inline constexpr const char* kJobNotDiagnosed = "W020";
 inline constexpr const char* kNotAJob = "W021";
 inline constexpr const char* kJobWarnings = "W022";
 inline constexpr const char* kNoPublicPrice = "W023";
+inline constexpr const char* kInsideAJob = "W024";
 inline constexpr const char* kAzMissing = "W040";
 inline constexpr const char* kAzNotLoggedIn = "W041";
 inline constexpr const char* kAzForbidden = "W042";

@@ -59,4 +59,29 @@ void SetFleetOrders(FleetSummary* f) {
   });
 }
 
+std::string CauseKind(const std::string& cause) {
+  if (cause == "none found" || cause == "not storage" || cause == kFleetOtherIdle ||
+      cause == "own code" || cause == "the job's own phases")
+    return "not storage";
+  if (cause == "inconclusive" || cause == "unknown" || cause.empty()) return "unknown";
+  return "storage";
+}
+
+StorageSplit SplitByStorage(const FleetSummary& f) {
+  StorageSplit split;
+  for (const auto& c : f.causes) {
+    const std::string kind = CauseKind(c.cause);
+    double* to = kind == "storage"       ? &split.storage_gpu_s
+                 : kind == "not storage" ? &split.not_storage_gpu_s
+                                         : &split.unknown_gpu_s;
+    *to += c.gpu_lost_gpu_s;
+    if (kind == "storage" && c.gpu_lost_gpu_s > split.top_storage_gpu_s) {
+      split.top_storage_cause = c.cause;
+      split.top_storage_jobs = c.jobs;
+      split.top_storage_gpu_s = c.gpu_lost_gpu_s;
+    }
+  }
+  return split;
+}
+
 }  // namespace feedcheck

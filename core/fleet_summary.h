@@ -9,6 +9,9 @@
 
 namespace feedcheck {
 
+/// The cause the part of a job's idle time that is not its cause's is filed under.
+inline constexpr const char* kFleetOtherIdle = "other idle time (not the job's cause)";
+
 /// One job of the fleet. Negative numbers: not known for that job.
 struct FleetJob {
   std::string job;   ///< the job folder's name under the fleet folder
@@ -108,6 +111,23 @@ struct FleetSummary {
   std::vector<size_t> by_gpu_lost;
   std::vector<FleetSortColumn> sort_columns;
 };
+
+/// What a cause is: "storage" (a limit, access, the mode, ...), "not storage" ("none found",
+/// "not storage", the job's own phases, idle time not the job's cause) or "unknown"
+/// ("inconclusive": nothing to place it).
+std::string CauseKind(const std::string& cause);
+
+/// The fleet's GPU time lost, split the way "how much did storage cost us" asks: the sums of
+/// its causes' GPU time by CauseKind (the per-job figures as each job's diagnosis gave them).
+struct StorageSplit {
+  double storage_gpu_s = 0;
+  double not_storage_gpu_s = 0;
+  double unknown_gpu_s = 0;
+  std::string top_storage_cause;  ///< the storage cause that cost most, "" when none
+  int top_storage_jobs = 0;
+  double top_storage_gpu_s = 0;
+};
+StorageSplit SplitByStorage(const FleetSummary& fleet);
 
 /// Fills `by_gpu_lost` and `sort_columns` from `jobs` (also after reading a saved fleet).
 void SetFleetOrders(FleetSummary* fleet);

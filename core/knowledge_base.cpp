@@ -15,6 +15,7 @@
 #include "core/ascii_text.h"
 #include "core/diagnostic_codes.h"
 #include "core/edit_distance.h"
+#include "core/embedded_file.h"
 #include "core/input_file.h"
 #include "core/kb_prices.h"
 #include "core/kb_row_reader.h"
@@ -185,6 +186,11 @@ bool KnowledgeBase::LoadFile(const std::string& path, DiagnosticList* diagnostic
     diagnostics->Add(std::move(d));
     return false;
   }
+  return LoadText(shown, text, diagnostics);
+}
+
+bool KnowledgeBase::LoadText(const std::string& shown, const std::string& text,
+                             DiagnosticList* diagnostics) {
   FileReader file(shown, SplitLines(text), diagnostics);
 
   YAML::Node root;
@@ -291,13 +297,9 @@ bool KnowledgeBase::Load(const std::string& data_dir,
                          const std::vector<std::string>& override_files, KnowledgeBase* out,
                          DiagnosticList* diagnostics) {
   bool ok = true;
-  std::error_code ec;
-  std::vector<std::string> builtins;
-  if (fs::is_directory(data_dir, ec)) {
-    for (const auto& entry : fs::directory_iterator(data_dir, ec))
-      if (entry.path().extension() == ".yaml") builtins.push_back(entry.path().string());
-    std::sort(builtins.begin(), builtins.end());
-  }
+  // The embedded knowledge base, each file replaced by the folder's file of the same name.
+  const std::vector<OverlaidFile> builtins =
+      OverlayFolder(EmbeddedKnowledgeBase(), data_dir, "data/", false);
   if (builtins.empty()) {
     Diagnostic d;
     d.code = std::string(codes::kKbUnreadable);
@@ -307,8 +309,10 @@ bool KnowledgeBase::Load(const std::string& data_dir,
     diagnostics->Add(std::move(d));
     ok = false;
   }
-  for (const auto& path : builtins)
-    ok = out->LoadFile(path, diagnostics, "data/" + fs::path(path).filename().string()) && ok;
+  for (const auto& file : builtins)
+    ok = (file.path.empty() ? out->LoadText(file.name, file.text, diagnostics)
+                            : out->LoadFile(file.path, diagnostics, file.name)) &&
+         ok;
   for (const auto& path : override_files) ok = out->LoadFile(path, diagnostics) && ok;
   for (std::string_view required : {kStandardListed, kStandardOther}) {
     if (!out->FindTarget(required)) {

@@ -70,10 +70,11 @@ class KnowledgeBase {
   /// A standard GPv2 account with a hierarchical namespace: the standard limits of its region.
   static constexpr std::string_view kAdlsGen2 = "adls_gen2";
 
-  /// Loads data_dir/*.yaml then each override file (rows with the same name replace built-ins,
-  /// new rows add, listed regions add). Bad rows become diagnostics with file:line and are
-  /// skipped; the rest is kept. Returns false when any error was met (the good rows are still
-  /// loaded into `out`).
+  /// Loads the embedded knowledge base (data/*.yaml compiled in), each file replaced by
+  /// data_dir's file of the same name when data_dir holds one, then each override file (rows with
+  /// the same name replace built-ins, new rows add, listed regions add). Bad rows become
+  /// diagnostics with file:line and are skipped; the rest is kept. Returns false when any error was
+  /// met (the good rows are still loaded into `out`).
   static bool Load(const std::string& data_dir, const std::vector<std::string>& override_files,
                    KnowledgeBase* out, DiagnosticList* diagnostics);
 
@@ -82,6 +83,8 @@ class KnowledgeBase {
   /// "data/vm_sizes.yaml", the same on every machine and in the source tree).
   bool LoadFile(const std::string& path, DiagnosticList* diagnostics,
                 const std::string& display_path = "");
+  /// The same for a file's text, named `shown` in rows and diagnostics.
+  bool LoadText(const std::string& shown, const std::string& text, DiagnosticList* diagnostics);
 
   /// Case-insensitive; the "Standard_" prefix is optional ("nd96asr_v4").
   const VmSize* FindVm(std::string_view name) const;

@@ -135,6 +135,9 @@ std::string Tables(const Report& r, const std::vector<const ReportTable*>& sorta
   return out;
 }
 
+// A section's table of at most this many rows is shown open; a longer one folded.
+constexpr size_t kOpenTableRows = 8;
+
 // Each section: its title, a paragraph per line (its details as a list), its charts, then its
 // tables.
 std::string Sections(const Report& r, const std::vector<const ReportTable*>& sortable) {
@@ -154,9 +157,23 @@ std::string Sections(const Report& r, const std::vector<const ReportTable*>& sor
     }
     for (const auto& c : s.charts)
       out += (c.title.empty() ? "" : fmt::format("<h3>{}</h3>\n", E(c.title))) + RenderBarChart(c);
-    for (const auto& t : s.tables)
-      out += (t.title.empty() ? "" : fmt::format("<h3>{}</h3>\n", E(t.title))) +
-             AnyTableHtml(t, sortable) + "\n";
+    // A section's tables fold under their titles: open when short, closed when long (a fleet's
+    // every job), so the page opens on the answer and is no taller than asked for.
+    for (const auto& t : s.tables) {
+      if (t.title.empty()) {
+        out += AnyTableHtml(t, sortable) + "\n";
+        continue;
+      }
+      const bool open = t.rows.size() <= kOpenTableRows;
+      out +=
+          fmt::format("<details class=\"table\"{}><summary><h3>{}</h3>{}</summary>\n{}</details>\n",
+                      open ? " open" : "", E(t.title),
+                      open ? ""
+                           : fmt::format(" <span class=\"note\">{} rows: open to list "
+                                         "them</span>",
+                                         t.rows.size()),
+                      AnyTableHtml(t, sortable));
+    }
     out += "</section>\n";
   }
   return out;

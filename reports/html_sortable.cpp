@@ -85,13 +85,18 @@ std::string SortableTableHtml(const ReportTable& t, size_t index) {
           "name=\"sort-{0}\" id=\"{2}\" aria-label=\"sort by {3}, descending\">\n",
           index, E(Id(t, index, c, 'a')), E(Id(t, index, c, 'd')),
           E(t.columns[c].label.empty() ? t.columns[c].key : t.columns[c].label));
-  // Numbers narrow, text wider; the table scrolls sideways on a phone.
+  // Numbers narrow, text wider, prose (a fix, what it buys) widest so it is not squeezed into
+  // a sliver; the table scrolls sideways when the window is narrower than that.
   std::string cols;
-  for (const auto& c : t.columns) cols += c.numeric ? " 6.5em" : " minmax(8em,2fr)";
+  double min_em = 0;
+  for (const auto& c : t.columns) {
+    cols += c.numeric ? " 6.5em" : c.detail ? " minmax(18em,4fr)" : " minmax(8em,2fr)";
+    min_em += c.numeric ? 7 : c.detail ? 18 : 8;
+  }
   out += fmt::format(
       "<div class=\"sort-scroll\"><div class=\"stable\" style=\"--cols:{};min-width:{}em\">\n"
       "<div class=\"shead\">",
-      cols.substr(1), t.columns.size() * 8);
+      cols.substr(1), static_cast<int>(min_em));
   for (size_t c = 0; c < t.columns.size(); ++c) {
     out += "<span>" + E(t.columns[c].label);
     if (Sortable(t, c))

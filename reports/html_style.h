@@ -57,6 +57,8 @@ svg .chart-note{font-size:11.5px;fill:#92400e;font-style:italic}
 .stat{font-size:22px;font-weight:700;margin:24px 0 4px}
 details>summary{cursor:pointer;font-weight:600;color:#334155}
 details[open]>summary{margin-bottom:8px}
+details.table>summary h3{display:inline;margin:0}
+details.table{margin:14px 0}
 .note{color:#64748b;font-size:13.5px;margin:8px 0}
 .warnings{background:#fffbeb;border:1px solid #fcd34d;border-radius:10px;padding:10px 14px;
 color:#78350f;margin-top:14px}
@@ -70,7 +72,8 @@ main{padding:12px 8px;overflow-wrap:anywhere}
 .banner h1{font-size:24px}
 .for-desk{display:none}.for-phone{display:block}
 table{display:block;overflow-x:auto}
-td,th{overflow-wrap:anywhere}
+td{overflow-wrap:anywhere}
+th{overflow-wrap:normal;word-break:keep-all}
 td.value{white-space:normal}
 }
 )css";

@@ -36,7 +36,8 @@ size_t TerminalLayout::DiagnosticsShown() const {
 
 TextDetail TerminalLayout::MessageDetail() const {
   if (verbose_ || fold_ == 0) return TextDetail::kWhole;
-  return fold_ <= 2 ? TextDetail::kFirstSentence : TextDetail::kNone;
+  // The first sentence is the action to take: kept until the last fold level.
+  return fold_ <= 4 ? TextDetail::kFirstSentence : TextDetail::kNone;
 }
 
 std::string FirstSentence(std::string_view text) {

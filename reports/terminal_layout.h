@@ -2,8 +2,9 @@
 // may say. The default report has a budget of lines (kTerminalLineBudget); when its full default
 // form runs past it, it is rendered again at a higher `fold` level, each saying less, until it
 // fits: 1 cuts finding messages and long table cells to their first sentence and drops a fix
-// estimate's assumptions; 2 shows 2 findings, 8 rows of a table and 3 of its notes; 3 leaves the
-// messages out and shows 4 rows, 4 nodes and 1 note; 4 shows 1 finding. -v says everything.
+// estimate's assumptions; 2 shows 2 findings, 8 rows of a table and 3 of its notes; 3 shows 4
+// rows, 4 nodes and 1 note; 4 shows 1 finding; 5 leaves the messages out (a finding's first
+// sentence, the action to take, stays until then). -v says everything.
 #pragma once
 
 #include <ostream>
@@ -15,7 +16,7 @@ namespace feedcheck {
 /// The lines a default terminal report aims to stay within: one screen.
 inline constexpr size_t kTerminalLineBudget = 40;
 /// The highest fold level (TerminalLayout::fold()).
-inline constexpr int kMaxFold = 4;
+inline constexpr int kMaxFold = 5;
 
 /// How much of a long text a section shows.
 enum class TextDetail { kWhole, kFirstSentence, kNone };

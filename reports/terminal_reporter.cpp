@@ -373,9 +373,11 @@ std::string Body(const Report& report, const Painter& paint) {
   PrintVerdict(report, out, paint);
   PrintSections(report, out, paint);
   PrintResult(report, out, paint);
-  PrintTerminalTables(report.tables, out, paint);
+  // The findings (what to change) and the settings to paste before the report's tables of
+  // figures and prices, which back them (a command without findings is its tables).
   PrintFindings(report, out, paint);
   PrintSettings(report, out, paint);
+  PrintTerminalTables(report.tables, out, paint);
   if (paint.verbose()) {
     PrintFacts(report, out, paint);
     PrintSkipped(report, out, paint);

@@ -7,6 +7,7 @@
 
 #include "core/diagnostic_codes.h"
 #include "core/units.h"
+#include "rules/embedded_rules.h"
 #include "rules/evaluator.h"
 #include "rules/rule_messages.h"
 #include "rules/rule_reader.h"
@@ -167,7 +168,13 @@ EvaluationResult RuleSet::Evaluate(const FactSet& facts) const {
 
 bool LoadRuleDirectories(const std::string& builtin_dir, const std::vector<std::string>& user_dirs,
                          RuleSet* rules, DiagnosticList* diagnostics) {
-  bool ok = rules->LoadDirectory(builtin_dir, diagnostics, "rules/builtin");
+  // The embedded rules, each file replaced by builtin_dir's file of the same name.
+  bool ok = true;
+  for (const auto& file :
+       OverlayFolder(EmbeddedBuiltinRules(), builtin_dir, "rules/builtin/", true))
+    ok = (file.path.empty() ? rules->LoadText(file.name, file.text, diagnostics)
+                            : rules->LoadFile(file.path, diagnostics, file.name)) &&
+         ok;
   for (const auto& dir : user_dirs) ok = rules->LoadDirectory(dir, diagnostics) && ok;
   return ok;
 }

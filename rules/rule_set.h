@@ -50,8 +50,9 @@ class RuleSet {
   std::vector<CompiledRule> rules_;
 };
 
-/// Loads the built-in rules directory (named rules/builtin/ in findings, where they are in the
-/// sources, not where the build copied them) and then each user directory (--rules DIR).
+/// Loads the built-in rules (compiled in; a file of builtin_dir replaces the embedded file of the
+/// same name; named rules/builtin/ in findings, where they are in the sources) and then each
+/// user directory (--rules DIR).
 bool LoadRuleDirectories(const std::string& builtin_dir, const std::vector<std::string>& user_dirs,
                          RuleSet* rules, DiagnosticList* diagnostics);
 

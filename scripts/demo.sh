@@ -11,12 +11,24 @@
 # steps); scripts/test.sh, run afterwards, installs the rest and completes the same build folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The compiler and libraries first; Node and Azurite install while feedcheck compiles.
+out=${DEMO_OUT_DIR:-out}
+mkdir -p "$out"
+# The compiler and libraries first; Node and Azurite install while feedcheck compiles. The
+# build's hundreds of lines go to a log: one line here, and its errors if it fails.
 bash scripts/setup.sh --build-deps
-bash scripts/setup.sh --demo &
+bash scripts/setup.sh --demo >"$out/setup.log" 2>&1 &
 setup=$!
-bash scripts/build.sh --target feedcheck --target feedcheck-seed
-wait "$setup"
+echo "demo: building feedcheck (a few minutes the first time; log: $out/build.log)"
+if ! bash scripts/build.sh --target feedcheck --target feedcheck-seed >"$out/build.log" 2>&1; then
+  grep -E -A4 'error|FAILED|CMake Error' "$out/build.log" | head -80 >&2 || tail -40 "$out/build.log" >&2
+  echo "demo: the build failed (the whole log: $out/build.log)" >&2
+  exit 1
+fi
+if ! wait "$setup"; then
+  tail -20 "$out/setup.log" >&2
+  echo "demo: installing Node and Azurite failed (the whole log: $out/setup.log)" >&2
+  exit 1
+fi
 fc="${BUILD_DIR:-build}/feedcheck"
 
 section() { printf '\n\033[1m== %s ==\033[0m\n$ %s\n\n' "$1" "${*:2}"; "${@:2}"; }
@@ -29,9 +41,6 @@ section "What does reading 1 TB of 500 KB files cost?" \
   "$fc" plan --bytes 1TB --mean-file-bytes 500KB --sku Standard_ND96asr_v4 --nodes 12 --region eastus
 section "Listing 1,000 directories of 10,000 files: 2,001 requests (the guide says 1,001)" \
   "$fc" plan --bytes 1TB --dirs 1000 --files-per-dir 10000 --sku Standard_ND96asr_v4 --nodes 12 --region eastus
-
-out=${DEMO_OUT_DIR:-out}
-mkdir -p "$out"
 
 # A pre-flight check against a local Azurite (loopback only, in-memory, removed on exit), seeded
 # with a synthetic dataset: 2,000 images of 64 KiB in 20 directories and 4 shards of 64 MiB. The

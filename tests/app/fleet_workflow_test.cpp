@@ -197,8 +197,24 @@ TEST_CASE("the corpus as a fleet: one row per job, totals that add up", "[app][f
   CHECK(f.gpu_lost_gpu_s == Approx(rows));
   CHECK(by_cause == Approx(rows));
   CHECK(f.won_back_gpu_s == Approx(fixes));
-  for (size_t i = 1; i < f.causes.size(); ++i)
-    CHECK(f.causes[i - 1].gpu_lost_gpu_s >= f.causes[i].gpu_lost_gpu_s);
+  // Storage causes first, then what is not storage or not known ("none found" is no cause to
+  // rank); most GPU time first within each.
+  auto kind = [](const FleetCauseTotal& c) {
+    const std::string k = CauseKind(c.cause);
+    return k == "storage" ? 0 : k == "not storage" ? 1 : 2;
+  };
+  REQUIRE_FALSE(f.causes.empty());
+  CHECK(CauseKind(f.causes.front().cause) == "storage");
+  for (size_t i = 1; i < f.causes.size(); ++i) {
+    CHECK(kind(f.causes[i - 1]) <= kind(f.causes[i]));
+    if (kind(f.causes[i - 1]) == kind(f.causes[i]))
+      CHECK(f.causes[i - 1].gpu_lost_gpu_s >= f.causes[i].gpu_lost_gpu_s);
+  }
+  // Storage, not storage and not known add up to the GPU time lost.
+  const StorageSplit split = SplitByStorage(f);
+  CHECK(split.storage_gpu_s + split.not_storage_gpu_s + split.unknown_gpu_s == Approx(rows));
+  CHECK(split.storage_gpu_s > 0);
+  CHECK(ResultNumber(o.report, "storage_gpu_hours_lost") == Approx(split.storage_gpu_s / 3600));
   for (size_t i = 1; i < f.fixes.size(); ++i)
     CHECK(f.fixes[i - 1].won_back_gpu_s >= f.fixes[i].won_back_gpu_s);
   // The order the tables are shown in: most GPU time lost first.
@@ -234,10 +250,13 @@ TEST_CASE("the fleet renders in every format", "[app][fleet]") {
         std::string::npos);
   CHECK(term.find("GPU time lost by cause") != std::string::npos);
   CHECK(term.find("Fixes, ranked") != std::string::npos);
-  CHECK(term.find("stmlcorpus01") != std::string::npos);
-  // One grid of the jobs, long names shortened in the middle; the fixes' prose only with -v.
+  // The accounts are detail (one line counts them); job names are whole, to paste back.
+  CHECK(term.find("stmlcorpus01") == std::string::npos);
+  CHECK(term.find("Storage accounts: ") != std::string::npos);
   CHECK(term.find("  Job ") != std::string::npos);
-  CHECK(term.find("…") != std::string::npos);
+  CHECK(term.find("…") == std::string::npos);
+  for (size_t k = 0; k < 4; ++k)
+    CHECK(term.find("  " + fleet.jobs[fleet.by_gpu_lost[k]].job + " ") != std::string::npos);
   CHECK(term.find("What the fix buys") == std::string::npos);
   CHECK(term.find("Findings") == std::string::npos);  // its tables are the answer
   const std::string all = Render(r, "term", 100, true);
@@ -256,9 +275,18 @@ TEST_CASE("the fleet renders in every format", "[app][fleet]") {
   CHECK(md.find("| multinode-straggler | 4×8 |") != std::string::npos);
   CHECK(md.find("## GPU time lost by cause") != std::string::npos);
   CHECK(md.find("| Fix | What the fix buys |") != std::string::npos);
-  CHECK(md.find("## How it was read") != std::string::npos);
+  CHECK(md.find("Storage cost") != std::string::npos);
 
   const std::string html = Render(r, "html");
+  // The page opens on the answer: the storage line before any table, the long tables folded
+  // (closed <details>, saying how many rows), the short ones open.
+  const size_t storage_line = html.find("<b>Storage cost:</b>");
+  REQUIRE(storage_line != std::string::npos);
+  CHECK(storage_line < html.find("<details class=\"table\""));
+  const size_t jobs_at = html.find("<details class=\"table\"><summary><h3>Jobs (");
+  CHECK(jobs_at != std::string::npos);
+  CHECK(html.find(std::to_string(CorpusJobs()) + " rows: open to list them", jobs_at) !=
+        std::string::npos);
   CHECK(html.rfind("<!doctype html>", 0) == 0);
   CHECK(html.find("<script") == std::string::npos);
   CHECK(html.find(" src=") == std::string::npos);
@@ -532,4 +560,79 @@ TEST_CASE("compare of two fleets: totals and causes side by side, judged per job
   // The same fleet twice: no change.
   request.b = request.a;
   CHECK(RunCompare(request).report.verdict == "no change");
+}
+
+TEST_CASE("the layout rule: a job whose node folders sit one level deeper is a fleet's job",
+          "[app][fleet]") {
+  // JOB/job/node-N/system_logs: as some downloads nest a multi-node job.
+  fs::path dir = Scratch("deeper-nodes");
+  Touch(dir / "nested" / "job" / "node-0" / "system_logs" / "data_capability" / "x.log");
+  Touch(dir / "nested" / "job" / "node-1" / "system_logs" / "data_capability" / "x.log");
+  Touch(dir / "flat-a" / "system_logs" / "data_capability" / "x.log");
+  Touch(dir / "flat-b" / "system_logs" / "data_capability" / "x.log");
+  FleetLayout l = DetectFleetLayout(dir.string(), FleetLayoutChoice::kAuto);
+  INFO(l.why);
+  REQUIRE(l.fleet);
+  CHECK(l.skipped.empty());
+  CHECK(l.jobs == std::vector<std::string>{"flat-a", "flat-b", "nested/job"});
+}
+
+TEST_CASE("a folder inside a job is read as the job it belongs to", "[app][fleet]") {
+  // The folder --help names, a node's folder and the log tree's top all lead to the job.
+  const std::string demo = kCorpus + "/job-demo";
+  CHECK(EnclosingJobFolder(demo + "/system_logs/data_capability") ==
+        fs::weakly_canonical(demo).string());
+  CHECK(EnclosingJobFolder(demo + "/system_logs") == fs::weakly_canonical(demo).string());
+  CHECK(EnclosingJobFolder(demo).empty());  // the job itself: read as given
+  CHECK(EnclosingJobFolder(kCorpus).empty());
+  const std::string straggler = kCorpus + "/multinode-straggler";
+  for (const auto& node : fs::directory_iterator(straggler)) {
+    if (!fs::is_directory(node.path() / "system_logs")) continue;
+    CHECK(EnclosingJobFolder((node.path() / "system_logs").string()) ==
+          fs::weakly_canonical(straggler).string());
+  }
+  // The post-mortem of the inner folder is the job's: the same verdict, GPU samples and metrics
+  // read, and a note saying which folder was read.
+  Outcome inner = RunPostmortemCommand(Request(demo + "/system_logs/data_capability"));
+  Outcome whole = RunPostmortemCommand(Request(demo));
+  REQUIRE(inner.has_report);
+  CHECK(inner.report.verdict == whole.report.verdict);
+  CHECK(inner.report.evidence.facts.size() == whole.report.evidence.facts.size());
+  CHECK(inner.report.context.target == demo);
+  bool noted = false;
+  for (const auto& d : inner.diagnostics.kept())
+    noted = noted || (d.code == codes::kInsideAJob && d.message.find(demo) != std::string::npos);
+  CHECK(noted);
+}
+
+TEST_CASE("a fleet of the corpus fits one screen with the storage answer first", "[app][fleet]") {
+  const Report& r = CorpusFleet().report;
+  const FleetSummary fleet = FleetOf(r);
+  const StorageSplit split = SplitByStorage(fleet);
+  for (size_t width : {100, 120, 160}) {
+    ReporterOptions screen;  // as the CLI renders it: one screen, at the terminal's width
+    screen.width = width;
+    screen.line_budget = kTerminalLineBudget;
+    std::ostringstream out;
+    MakeReporter("term", screen)->Render(r, out);
+    const std::string term = out.str();
+    std::istringstream in(term);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    INFO(width << " columns:\n" << term);
+    CHECK(lines.size() <= kTerminalLineBudget);
+    size_t answer = lines.size();
+    for (size_t i = 0; i < lines.size(); ++i)
+      if (lines[i].find("STORAGE COST " + FleetGpuHoursText(split.storage_gpu_s)) !=
+          std::string::npos) {
+        answer = i;
+        break;
+      }
+    CHECK(answer < 10);
+    for (const auto& line : lines) CHECK(DisplayWidth(line) <= width);
+  }
+  // -v has every account and why the folder is a fleet.
+  const std::string all = Render(r, "term", 100, true);
+  CHECK(all.find("stmlcorpus01") != std::string::npos);
+  CHECK(all.find(fleet.layout.substr(0, 30)) != std::string::npos);
 }

@@ -290,3 +290,32 @@ TEST_CASE("postmortem: the runtime's retry-count line wins over the definition, 
   CHECK(threads->text() == "16");
   CHECK(threads->provenance.line == 5);
 }
+
+TEST_CASE("a named input that cannot be read is an input error, exit 3", "[app][postmortem]") {
+  const std::string demo = kCorpus + "/job-demo";
+  struct Case {
+    std::vector<std::string> metrics, gpu;
+    std::string flag;
+  };
+  const std::string missing = demo + "/no-such-file.json";
+  for (const Case& c : {Case{{missing}, {}, "--metrics"}, Case{{}, {demo + "/gpu.csv"}, "--gpu"}}) {
+    PostmortemRequest r;
+    r.job_dir = demo;
+    r.fail_on = "never";
+    r.metrics = c.metrics;
+    r.gpu = c.gpu;
+    Outcome o = RunPostmortem(r);
+    INFO(c.flag);
+    CHECK(o.status == ExitStatus::kInputError);
+    REQUIRE_FALSE(o.diagnostics.kept().empty());
+    CHECK(o.diagnostics.kept().back().message.rfind(c.flag + " ", 0) == 0);
+    CHECK(o.diagnostics.kept().back().severity == DiagnosticSeverity::kError);
+  }
+  // A named file that is there but in no format the analyzers know is not read either: exit 3.
+  PostmortemRequest r;
+  r.job_dir = demo;
+  r.fail_on = "never";
+  r.gpu = {WriteTempFile("not-gpu-samples.csv", "nothing, a reader knows\n\x01\x02\n")};
+  Outcome o = RunPostmortem(r);
+  CHECK(o.status == ExitStatus::kInputError);
+}

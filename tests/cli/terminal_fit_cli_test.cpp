@@ -200,3 +200,29 @@ TEST_CASE("quotes cut at a character: every format stays valid UTF-8", "[cli][te
       CHECK(r.out.find("ScriptExecution.SSSS") != std::string::npos);
     }
 }
+
+TEST_CASE("a folded screen keeps each shown finding's action and uses its budget",
+          "[cli][terminal]") {
+  // lint at 80 columns: each problem shown with what to change, not its code alone.
+  setenv("COLUMNS", "80", 1);
+  RunResult lint = RunFeedcheck(
+      {"--fail-on", "never", "lint", Source("examples/jobs/train-images-12-nodes.yml"), "--profile",
+       Source("examples/small-files-multi-epoch.yaml"), "--region", "eastus"});
+  INFO(lint.out);
+  Shape shape = CheckFits(lint.out, 80);
+  CHECK(shape.lines >= 30);  // the budget is used, not left at 16 lines of codes
+  CHECK(lint.out.find("    Change: ") != std::string::npos);
+  // advise: the finding opens with the change to make (its rule's first sentence), and the
+  // prices that back it come after the findings and the settings to paste.
+  setenv("COLUMNS", "100", 1);
+  RunResult advise = RunFeedcheck({"--fail-on", "never", "advise", "--profile",
+                                   Source("examples/small-files-multi-epoch.yaml")});
+  INFO(advise.out);
+  CheckFits(advise.out, 100);
+  const size_t finding = advise.out.find("[small-files-pack-shards]");
+  REQUIRE(finding != std::string::npos);
+  CHECK(advise.out.find("Pack the files into shards", finding) != std::string::npos);
+  CHECK(advise.out.find("Settings to paste") < advise.out.find("Small files: storage read"));
+  CHECK(advise.out.find("Findings") < advise.out.find("Small files: storage read"));
+  unsetenv("COLUMNS");
+}

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/diagnostic_codes.h"
+#include "core/embedded_file.h"
 
 using namespace feedcheck;
 namespace fs = std::filesystem;
@@ -354,7 +355,8 @@ TEST_CASE("a duplicate row in one file warns and the later wins", "[core][kb]") 
 }
 
 TEST_CASE("a data directory without the standard rows is an error, with fallbacks", "[core][kb]") {
-  TempFile only("vm.yaml", "vm_sizes: []\n");
+  // Its storage_targets.yaml replaces the compiled-in one, and holds no target.
+  TempFile only("storage_targets.yaml", "storage_targets: []\n");
   DiagnosticList d;
   KnowledgeBase kb;
   CHECK_FALSE(KnowledgeBase::Load(only.dir(), {}, &kb, &d));
@@ -362,11 +364,41 @@ TEST_CASE("a data directory without the standard rows is an error, with fallback
   // No listed regions were loaded: every region gets the other-regions fallback, a valid reference.
   CHECK(kb.TargetForRegion("eastus").egress_gbps == 50);
   CHECK(kb.TargetForRegion("westindia").name == "standard_gpv2_other_regions");
+  CHECK(kb.FindVm("Standard_ND96asr_v4"));  // vm_sizes.yaml is still the compiled-in one
+}
 
+TEST_CASE("the knowledge base is compiled in: no folder is needed, one overrides by file",
+          "[core][kb]") {
+  // The embedded files are data/*.yaml byte for byte (so rows cite the source file's lines).
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(kDataDir)) {
+    if (entry.path().extension() != ".yaml") continue;
+    ++files;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string name = "data/" + entry.path().filename().string();
+    bool found = false;
+    for (const auto& e : EmbeddedKnowledgeBase())
+      if (e.name == name) found = e.text == text;
+    CHECK(found);
+  }
+  CHECK(EmbeddedKnowledgeBase().size() == files);
+  // A folder that is not there overrides nothing: the compiled-in rows, cited as data/FILE:LINE.
+  DiagnosticList d;
+  KnowledgeBase kb;
+  CHECK(KnowledgeBase::Load("/nonexistent/data", {}, &kb, &d));
+  CHECK(d.total() == 0);
+  const VmSize* vm = kb.FindVm("Standard_ND96asr_v4");
+  REQUIRE(vm);
+  CHECK(vm->file == "data/vm_sizes.yaml");
+  CHECK(vm->line > 0);
+  // A file of the folder replaces the compiled-in file of the same name; others add.
+  TempFile mine("vm_sizes.yaml", "vm_sizes: []\n");
+  KnowledgeBase replaced;
   DiagnosticList d2;
-  KnowledgeBase none;
-  CHECK_FALSE(KnowledgeBase::Load("/nonexistent/data", {}, &none, &d2));
-  CHECK(FindCode(d2, codes::kKbUnreadable));
+  KnowledgeBase::Load(mine.dir(), {}, &replaced, &d2);
+  CHECK_FALSE(replaced.FindVm("Standard_ND96asr_v4"));
+  CHECK(replaced.FindTarget("standard_gpv2"));
 }
 
 TEST_CASE("malformed knowledge-base files never crash and always say why", "[core][kb]") {

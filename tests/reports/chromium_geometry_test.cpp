@@ -303,7 +303,41 @@ std::string DemoPostmortemHtml() {
   return testing::ReadFileOrEmpty(html.string());
 }
 
+// The corpus as a fleet (53 jobs), as HTML.
+std::string FleetHtml() {
+  fs::path html = WorkDir() / "fleet_report.html";
+  fs::remove(html);
+  std::string cmd = fmt::format(
+      "'{}/feedcheck' --fail-on never postmortem '{}/tests/data/joblogs' --format html -o '{}' "
+      "2>/dev/null",
+      FEEDCHECK_BINARY_DIR, FEEDCHECK_SOURCE_DIR, html.string());
+  int status = std::system(cmd.c_str());
+  INFO(cmd);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  return testing::ReadFileOrEmpty(html.string());
+}
+
 }  // namespace
+
+TEST_CASE("Chromium geometry: the fleet page opens on its answer at 1280 and 400 px",
+          "[reports][chromium]") {
+  const std::string text = FleetHtml();
+  for (int width : {kWidth, kPhoneWidth}) {
+    json g = Measure(text, width == kWidth ? "fleet" : "fleet_phone", width);
+    INFO(width << " px: " << Problems(g));
+    CHECK(g["problems"].empty());
+    CHECK(g["scroll_width"].get<int>() <= width);  // no sideways scrolling
+    // What storage cost is on the first screen (a 900 px window), and the page is no taller
+    // than its answer, chart and folded tables (it was 13,266 px with every table open).
+    INFO("answer at " << g["answer_y"] << " px, page " << g["height"] << " px tall");
+    CHECK(g["answer_y"].get<double>() > 0);
+    CHECK(g["answer_y"].get<double>() < 900);
+    CHECK(g["height"].get<double>() < (width == kWidth ? 4000 : 6000));
+    std::cout << "fleet page at " << width << " px: answer at " << g["answer_y"] << " px, "
+              << g["height"] << " px tall\n";
+  }
+}
 
 TEST_CASE("Chromium geometry: the demo post-mortem's text fits at 1280 px", "[reports][chromium]") {
   std::string text = DemoPostmortemHtml();

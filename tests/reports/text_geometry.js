@@ -82,6 +82,11 @@
       const h = Array.from(document.querySelectorAll("h2")).find((e) => e.textContent === "Findings");
       return h ? h.getBoundingClientRect().top + window.scrollY : -1;
     })(),
+    // Where the answer stands: the first line naming what storage cost (a fleet's page).
+    answer_y: (() => {
+      const b = Array.from(document.querySelectorAll("b")).find((e) => e.textContent === "Storage cost:");
+      return b ? b.getBoundingClientRect().top + window.scrollY : -1;
+    })(),
     height: document.documentElement.scrollHeight,
     texts: document.querySelectorAll("svg.chart text").length,
     charts: charts,

@@ -1,12 +1,14 @@
 // Every built-in rule has a case where it fires and one where it is evaluated and does not.
 // The table is checked against the rule files, so a new rule without a case fails the test.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "core/runtime_settings.h"
+#include "rules/embedded_rules.h"
 #include "rules/rule_reader.h"
 #include "rules/rule_set.h"
 #include "test_facts.h"
@@ -535,4 +537,38 @@ TEST_CASE("a 503 is 'limit unknown' only while no source names what was hit", "[
   EvaluationResult r = Builtin().Evaluate(hot);
   CHECK(Fired(r, "throttled-hot-blob"));
   CHECK_FALSE(Fired(r, "throttled-server-busy"));
+}
+
+TEST_CASE("the built-in rules are compiled in; a folder replaces them file by file",
+          "[rules][builtin]") {
+  // With no folder at all: every built-in rule, cited at its source file and line.
+  RuleSet embedded;
+  DiagnosticList d;
+  CHECK(LoadRuleDirectories("/nonexistent/rules", {}, &embedded, &d));
+  CHECK(d.total() == 0);
+  REQUIRE(embedded.rules().size() == Builtin().rules().size());
+  for (const auto& rule : Builtin().rules()) {
+    const CompiledRule* same = embedded.Find(rule.id);
+    REQUIRE(same);
+    CHECK(same->location.file ==
+          "rules/builtin/" + std::string(std::filesystem::path(rule.location.file).filename()));
+    CHECK(same->location.line == rule.location.line);
+  }
+  // A folder's file replaces the compiled-in file of its name (here: egress.yaml, emptied).
+  const auto dir = std::filesystem::temp_directory_path() / "feedcheck_rules_overlay_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "egress.yaml") << "[]\n";
+  RuleSet overlaid;
+  DiagnosticList d2;
+  LoadRuleDirectories(dir.string(), {}, &overlaid, &d2);
+  std::filesystem::remove_all(dir);
+  CHECK_FALSE(overlaid.Find("egress-at-limit-observed"));
+  CHECK(overlaid.Find("throttled-egress"));
+  // The same text as the source tree's files, byte for byte.
+  for (const auto& file : EmbeddedBuiltinRules()) {
+    std::ifstream in(std::string(FEEDCHECK_SOURCE_DIR) + "/" + file.name);
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK(text.str() == file.text);
+  }
 }
