@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "core/diagnostic_codes.h"
@@ -68,6 +69,14 @@ std::string AccountOf(const std::string& path) {
 }
 
 }  // namespace
+
+bool IsAzName(const std::string& name) {
+  if (name.empty() || name.size() > 255 || name[0] == '-' || name[0] == '.') return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+      return false;
+  return true;
+}
 
 std::vector<std::string> AzJobShowArgv(const std::string& job, const AzWorkspace& ws) {
   std::vector<std::string> argv = {"az", "ml", "job", "show", "--name", job};

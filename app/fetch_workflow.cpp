@@ -4,11 +4,11 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <variant>
 
 #include "analyzers/timestamp.h"
+#include "core/atomic_file.h"
 #include "core/diagnostic_codes.h"
 #include "core/redact.h"
 #include "core/run_context.h"
@@ -45,14 +45,12 @@ bool Run(const ProcessRunner& run, const std::vector<std::string>& argv, double 
   return false;
 }
 
-bool WriteFile(const fs::path& path, const std::string& text, Outcome* outcome) {
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) {
-    AddMessage(&outcome->diagnostics, codes::kBadFlag,
-               fmt::format("-o: cannot write {}", path.string()));
+// Through the one writer: under -o DIR, never through a link the download left there.
+bool WriteFile(const std::string& dir, const std::string& relative, const std::string& text,
+               Outcome* outcome) {
+  std::string error;
+  if (!WriteFileUnder(dir, relative, text, &error)) {
+    AddMessage(&outcome->diagnostics, codes::kBadFlag, "-o: cannot write " + error);
     outcome->status = ExitStatus::kInputError;
     return false;
   }
@@ -74,6 +72,11 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
       request.workspace.resource_group.empty() || request.out_dir.empty())
     return Stopped(ExitStatus::kUsage, codes::kMissingInput,
                    "give the job's name, --workspace, --resource-group and -o DIR");
+  if (!IsAzName(request.job))
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
+                   fmt::format("job name '{}': an Azure ML job name is letters, digits, '-', '_' "
+                               "and '.', not starting with '-' or '.'",
+                               request.job));
   std::error_code ec;
   if (fs::exists(request.out_dir, ec) && !fs::is_empty(request.out_dir, ec))
     return Stopped(ExitStatus::kUsage, codes::kBadFlag,
@@ -125,7 +128,7 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
 
   // 1b. The VM size of its compute (optional: serverless jobs and deleted clusters have none).
   std::string vm_size;
-  if (const std::string compute = ComputeName(job.compute); !compute.empty()) {
+  if (const std::string compute = ComputeName(job.compute); IsAzName(compute)) {
     const auto argv = AzComputeShowArgv(compute, request.workspace);
     r = run(argv, t);
     const auto failure = AzCommandFailure(argv, r);
@@ -140,7 +143,11 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
   }
 
   // 2. Its logs, where postmortem reads them.
-  fs::create_directories(request.out_dir, ec);
+  if (std::string made; !MakeFolderUnder(request.out_dir, "", &made)) {
+    AddMessage(&outcome.diagnostics, codes::kBadFlag, "-o: " + made);
+    outcome.status = ExitStatus::kInputError;
+    return finish(std::move(outcome));
+  }
   if (!Run(run, AzJobDownloadArgv(request.job, request.workspace, request.out_dir), t, &log,
            &outcome, &r))
     return finish(std::move(outcome));
@@ -153,6 +160,17 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
   std::set<std::string> fetched;
   for (const auto& in : job.inputs) {
     std::string account = in.account;
+    if ((!account.empty() && !IsAzName(account)) ||
+        (!in.datastore.empty() && !IsAzName(in.datastore))) {
+      AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
+                 fmt::format("input {}: its datastore or account is not a name az takes; its "
+                             "metrics are not fetched",
+                             in.name),
+                 DiagnosticSeverity::kWarning);
+      accounts.rows.push_back(
+          {{in.name, {}}, {RedactUrl(in.path), {}}, {"-", {}}, {"none: not a name", {}}});
+      continue;
+    }
     if (account.empty() && !in.datastore.empty()) {
       if (!Run(run, AzDatastoreShowArgv(in.datastore, request.workspace), t, &log, &outcome, &r,
                /*not_found_skips=*/true)) {
@@ -173,7 +191,7 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
             {{in.name, {}}, {RedactUrl(in.path), {}}, {"-", {}}, {"none: " + error, {}}});
         continue;
       }
-      account = ds.account_name;
+      account = IsAzName(ds.account_name) ? ds.account_name : "";
     }
     if (account.empty()) {
       accounts.rows.push_back(
@@ -191,7 +209,6 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
         outcome.status = ExitStatus::kInputError;
         return finish(std::move(outcome));
       }
-      const fs::path metrics = fs::path(request.out_dir) / "metrics";
       const std::string base = FileSafe(account);
       // Bytes and latency, one series each; Transactions split by ResponseType (what names
       // a throttling limit: ClientAccountBandwidthThrottlingError, ServerBusyError, ...).
@@ -199,11 +216,11 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
                AzMetricsArgv(id, {"Egress", "Ingress", "SuccessE2ELatency", "SuccessServerLatency"},
                              from, to, "", {"Total", "Average"}),
                t, &log, &outcome, &r) ||
-          !WriteFile(metrics / (base + "-egress.json"), r.out, &outcome))
+          !WriteFile(request.out_dir, "metrics/" + base + "-egress.json", r.out, &outcome))
         return finish(std::move(outcome));
       if (!Run(run, AzMetricsArgv(id, {"Transactions"}, from, to, "ResponseType", {"Total"}), t,
                &log, &outcome, &r) ||
-          !WriteFile(metrics / (base + "-transactions.json"), r.out, &outcome))
+          !WriteFile(request.out_dir, "metrics/" + base + "-transactions.json", r.out, &outcome))
         return finish(std::move(outcome));
       written = fmt::format("metrics/{0}-egress.json, metrics/{0}-transactions.json", base);
       log.written.push_back(written);
@@ -231,7 +248,7 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
     } else if (!AzMetricsHaveData(r.out)) {
       gpu = "none: the workspace has no GpuUtilization samples for the job";
     } else {
-      if (!WriteFile(fs::path(request.out_dir) / "metrics" / "workspace-gpu.json", r.out, &outcome))
+      if (!WriteFile(request.out_dir, "metrics/workspace-gpu.json", r.out, &outcome))
         return finish(std::move(outcome));
       gpu = "metrics/workspace-gpu.json";
     }
