@@ -25,21 +25,26 @@ tools/netdelay/netdelay.cpp"
 dirs="core transport probes analyzers rules reports diagnosis mpi app cli tools"
 pattern='std::ofstream|std::fstream|[^i]ofstream[ (<]|\bfopen *\([^)]*"[wa+]|\bfreopen *\(|\bcreat *\(|O_CREAT|O_WRONLY|O_RDWR|\brenameat2? *\(|std::rename *\(|[^a-z_]rename *\(|\bmkstemp|\bmkostemp|filesystem::copy|fs::copy|filesystem::rename|fs::rename|addopen *\([^)]*O_W'
 
+# One grep over every source, then each hit looked at alone: comments are not code.
+files=$(for dir in $dirs; do
+  [ -d "$dir" ] && find "$dir" -name node_modules -prune -o \( -name '*.cpp' -o -name '*.h' \) -print
+done | sort)
+found=$(printf '%s\n' "$files" | xargs grep -nHE "$pattern" /dev/null || true)
+bad=$(printf '%s\n' "$found" | while IFS= read -r hit; do
+  [ -n "$hit" ] || continue
+  file=${hit%%:*}
+  rest=${hit#*:}
+  line=${rest%%:*}
+  code=$(printf '%s\n' "${rest#*:}" | sed 's|//.*$||')
+  printf '%s\n' "$code" | grep -qE "$pattern" || continue
+  printf '%s\n' "$allowed" | grep -qx "$file" && continue
+  echo "$file:$line: writes a file outside core/atomic_file ($(printf '%s' "$code" | sed 's/^ *//'))"
+done)
 status=0
-for dir in $dirs; do
-  [ -d "$dir" ] || continue
-  for file in $(find "$dir" -name node_modules -prune -o \( -name '*.cpp' -o -name '*.h' \) -print | sort); do
-    if printf '%s\n' "$allowed" | grep -qx "$file"; then continue; fi
-    # Comments are not code: drop // comments before matching.
-    hits=$(sed 's|//.*$||' "$file" | grep -nE "$pattern" || true)
-    if [ -n "$hits" ]; then
-      printf '%s\n' "$hits" | while IFS= read -r hit; do
-        echo "$file:${hit%%:*}: writes a file outside core/atomic_file (${hit#*:})" | sed 's/  */ /g'
-      done
-      status=1
-    fi
-  done
-done
+if [ -n "$bad" ]; then
+  printf '%s\n' "$bad"
+  status=1
+fi
 if [ "$status" -ne 0 ]; then
   echo "check-writes: write through core/atomic_file (WriteFileAtomically, WriteFileUnder)," \
     "or add the file to the allowed list with its reason" >&2
