@@ -10,9 +10,9 @@ namespace {
 
 // A value (a name, a cell, a label): one line, nothing of it obeyed, no newline kept.
 void Line(std::string* s) { *s = TerminalSafeLine(*s); }
-// Prose (a message, a note): the terminal reporter wraps and re-flows it, so a newline inside
-// is shown as "\n" as in a value: nothing in it can start a line of its own.
-void Prose(std::string* s) { *s = TerminalSafeLine(*s); }
+// Prose that may run over lines (a message, a note): newlines kept; the terminal layout
+// indents a text's later lines deeper than its first (reports/terminal_layout).
+void Prose(std::string* s) { *s = TerminalSafe(*s); }
 // A block shown as it is (a config fragment): newlines kept, controls visible.
 void Block(std::string* s) { *s = VisibleControls(*s, true); }
 
