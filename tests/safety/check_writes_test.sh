@@ -2,7 +2,8 @@
 # A test of scripts/check-writes.sh: it passes on a copy of the source tree, and fails, naming
 # the file and line, once another way to write a file is planted in that copy (std::ofstream in
 # app/, fopen "w" in cli/, open with O_CREAT in probes/, rename in tools/, fs::copy_file in
-# reports/, mkstemp in core/).
+# reports/, mkstemp in core/). The same for scripts/check-children.sh and a process started
+# outside app/process_runner.cpp (system in cli/, fork in probes/, popen in app/).
 # Usage: check_writes_test.sh SOURCE_DIR SCRATCH_DIR
 set -eu
 src=$1
@@ -54,4 +55,29 @@ sh "$check" "$scratch" >"$scratch/comment.out" 2>&1 || {
   cat "$scratch/comment.out"
   fail "a comment should not count"
 }
-echo "check_writes_test: all planted writes refused"
+
+children="$src/scripts/check-children.sh"
+sh "$children" "$scratch" >"$scratch/children.out" 2>&1 || {
+  cat "$scratch/children.out"
+  fail "the unmodified tree should pass the children check"
+}
+spawn() {
+  file=$1
+  code=$2
+  cp "$scratch/$file" "$scratch/$file.orig"
+  printf '%s\n' "$code" >>"$scratch/$file"
+  line=$(wc -l <"$scratch/$file" | tr -d ' ')
+  if sh "$children" "$scratch" >"$scratch/planted.out" 2>&1; then
+    cat "$scratch/planted.out"
+    fail "$file with '$code' should fail the children check"
+  fi
+  grep -q "^$file:$line: starts a process outside" "$scratch/planted.out" || {
+    cat "$scratch/planted.out"
+    fail "the message should name $file:$line"
+  }
+  mv "$scratch/$file.orig" "$scratch/$file"
+}
+spawn cli/main.cpp 'int W() { return system("az"); }'
+spawn probes/test_data.cpp 'int W() { return fork(); }'
+spawn app/fetch_workflow.cpp 'void W() { popen("az", "r"); }'
+echo "check_writes_test: all planted writes and processes refused"
