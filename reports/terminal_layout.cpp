@@ -81,12 +81,13 @@ struct WrapContext {
   std::string_view indent;
   const TerminalLayout* paint;
   const char* sgr;
-  std::string more;  ///< the indent of the text's later lines: two deeper than its first
+  std::string more;  ///< the indent of the text's later lines: never column 0
   bool first = true;
 };
 
-// A text's later lines are indented deeper than its first, so a line inside one text (a
-// message or a name with a newline) never starts where the report's own lines start.
+// A text's later lines are indented (two spaces where the text starts at column 0), so a line
+// inside one text (a message or a name with a newline) never starts at column 0, where the
+// report's own lines (Verdict:, headings) start.
 void WrapOne(std::string_view line, void* context) {
   auto& c = *static_cast<WrapContext*>(context);
   const std::string_view indent = c.first ? c.indent : std::string_view(c.more);
@@ -114,7 +115,7 @@ void IndentOne(std::string_view line, void* context) {
 
 void PrintWrapped(std::ostream& out, std::string_view text, std::string_view indent,
                   const TerminalLayout& paint, const char* sgr) {
-  WrapContext context{&out, indent, &paint, sgr, std::string(indent) + "  "};
+  WrapContext context{&out, indent, &paint, sgr, indent.empty() ? "  " : std::string(indent)};
   ForEachTextLine(text, WrapOne, &context);
 }
 
