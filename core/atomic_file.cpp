@@ -130,13 +130,20 @@ bool WriteInFolder(int dir, const std::string& dir_path, const std::string& name
   }
   std::string tmp;
   Fd fd;
+  int slot = -1;
   for (int attempt = 0; attempt < 100 && fd.fd < 0; ++attempt) {
     tmp = TempName();
+    // Registered before it exists: a signal right after its creation still removes it.
+    slot = RegisterTempFile((dir_path + "/" + tmp).c_str());
     fd.Reset(openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (fd.fd < 0 && errno != EEXIST) break;
+    if (fd.fd >= 0) break;
+    const int saved = errno;
+    ForgetTempFile(slot);
+    slot = -1;
+    errno = saved;
+    if (errno != EEXIST) break;
   }
   if (fd.fd < 0) return fail("cannot create a temporary file next to it");
-  const int slot = RegisterTempFile((dir_path + "/" + tmp).c_str());
   auto drop = [&] {
     const int saved = errno;
     unlinkat(dir, tmp.c_str(), 0);

@@ -161,7 +161,7 @@ TEST_CASE("a signal between the temporary file and the rename leaves nothing", "
     for (;;) WriteFileUnder(dir.path, "big.json", big, &error);
   }
   bool seen = false;
-  for (int i = 0; i < 200 && !seen; ++i) {
+  for (int i = 0; i < 3000 && !seen; ++i) {  // up to 30 s on a loaded machine
     usleep(10000);
     for (const auto& name : Entries(dir.path)) seen = seen || name.rfind(".feedcheck-", 0) == 0;
   }
