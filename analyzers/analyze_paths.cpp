@@ -183,7 +183,8 @@ bool IsStandardFolder(const std::string& name) {
 
 }  // namespace
 
-std::string NodeNameOf(const std::string& root, const std::string& path) {
+std::string NodeNameOf(const std::string& root, const std::string& path,
+                       const std::set<std::string>& known_nodes) {
   std::error_code ec;
   fs::path rel = fs::relative(fs::path(path), fs::path(root), ec);
   if (!ec && !rel.empty() && rel.begin() != rel.end()) {
@@ -193,8 +194,17 @@ std::string NodeNameOf(const std::string& root, const std::string& path) {
         !IsStandardFolder(first.string()))
       return first.string();
   }
-  // gpu/nvidia-smi-node-1.csv, gpu/dcgm_node-2.txt: the stem without the tool's name.
-  std::string stem = fs::path(path).stem().string();
+  // gpu/nvidia-smi-node-1.csv, gpu/dcgm_node-2.txt: the name without the tool's name and
+  // without a file extension the GPU tools write (only those: the dots of node names such as
+  // 10.0.0.5 or node-3.cluster.local are part of the node's identity).
+  std::string stem = fs::path(path).filename().string();
+  for (const char* ext : {".gz", ".csv", ".txt", ".log", ".prom", ".tsv", ".out"}) {
+    const std::string e = ext;
+    if (stem.size() > e.size() && stem.compare(stem.size() - e.size(), e.size(), e) == 0)
+      stem.erase(stem.size() - e.size());
+  }
+  // A node the logs name, by the whole name (a node called gpu-a is not node "a").
+  if (known_nodes.count(stem)) return stem;
   for (const char* tool :
        {"nvidia-smi", "nvidia_smi", "dcgm-exporter", "dcgm", "gpu-util", "gpu"}) {
     std::string t = tool;
@@ -461,6 +471,15 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
   size_t gpu_files =
       by_format[InputFormat::kNvidiaSmiCsv].size() + by_format[InputFormat::kDcgmText].size();
   std::set<std::string> nodes_read;
+  // One identity per node: a GPU file inside a node's folder belongs to the node its logs name
+  // (the same folder, found the same way); only a GPU file outside every node folder is named
+  // by its own path.
+  std::set<std::string> log_nodes;
+  for (const auto& [file, node] : node_of) log_nodes.insert(node);
+  auto NodeOfGpuFile = [&](const std::string& path) {
+    auto it = node_of.find(path);
+    return it != node_of.end() ? it->second : NodeNameOf(root_of[path], path, log_nodes);
+  };
 
   // Reads a file through the descriptor its sniff opened (or opens it, when it was not kept).
   auto feed = [&](LineAnalyzer& a, const std::string& path) {
@@ -516,7 +535,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
           const bool smi = format == InputFormat::kNvidiaSmiCsv;
           double offset_s = smi ? SmiClockOffsetS(p, sniffed[p], opt, analyzers, &result) : 0;
           gpu->SetNextFile(smi ? GpuFileFormat::kNvidiaSmiCsv : GpuFileFormat::kDcgmText,
-                           gpu_files > 1 ? NodeNameOf(root_of[p], p) : "", offset_s);
+                           gpu_files > 1 ? NodeOfGpuFile(p) : "", offset_s);
           feed(*gpu, p);
         }
         continue;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,8 +46,10 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& request);
 
 /// The node a file belongs to: the folder under `root` it sits in (job/node-1/...), unless that
 /// is a standard folder (system_logs, gpu, metrics, ...), else the file's stem without the
-/// tool's name (nvidia-smi-node-1.csv -> node-1).
-std::string NodeNameOf(const std::string& root, const std::string& path);
+/// tool's name (nvidia-smi-node-1.csv -> node-1; only the GPU tools' extensions are removed, so
+/// 10.0.0.5 keeps its dots); a name in `known_nodes` (the nodes the logs name) is taken whole.
+std::string NodeNameOf(const std::string& root, const std::string& path,
+                       const std::set<std::string>& known_nodes = {});
 
 /// Orders rotated rslex files oldest first: by the first timestamp inside, then by name
 /// ("rslex.log.2023-05-18-14" < "rslex.log.2023-05-18-15" < "rslex.log").

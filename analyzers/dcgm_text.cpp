@@ -114,8 +114,12 @@ DcgmTextParser::Result DcgmTextParser::Parse(std::string_view line, GpuSample* s
   std::string id = gpu ? *gpu : std::string("0");
   if (id.size() > 32) id.resize(32);
   if (instance) id += "i" + instance->substr(0, 16);
-  *gpu_key =
-      host && !host->empty() ? KeySegment(*host) + "/gpu" + KeySegment(id) : "gpu" + KeySegment(id);
+  // The host as the node's name, as written (10.0.0.5, node-3.cluster.local: the same identity
+  // as its log folder); only '/' (the key's separator) and control bytes are replaced.
+  std::string node = host ? *host : std::string();
+  for (char& c : node)
+    if (c == '/' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '_';
+  *gpu_key = !node.empty() ? node + "/gpu" + KeySegment(id) : "gpu" + KeySegment(id);
   *sample = GpuSample{};
   sample->gpu = *gpu_key;
   if (!stamp_text.empty()) {

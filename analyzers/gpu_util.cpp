@@ -224,8 +224,12 @@ void GpuUtilAnalyzer::OnLine(const Line& line) {
   }
   switch (dcgm_.Parse(line.text, &sample, &key_scratch_, &error_)) {
     case DcgmTextParser::Result::kSample:
-      if (!node_prefix_.empty() && key_scratch_.find('/') == std::string::npos) {
-        key_scratch_ = node_prefix_ + "/" + key_scratch_;
+      // The file's node (its folder, as its logs name it) is the node, whatever Hostname the
+      // exporter put in its labels: one identity per node for logs and GPU files.
+      if (!node_prefix_.empty()) {
+        const size_t slash = key_scratch_.rfind('/');
+        key_scratch_ = node_prefix_ + "/" +
+                       (slash == std::string::npos ? key_scratch_ : key_scratch_.substr(slash + 1));
         sample.gpu = key_scratch_;
       }
       AddSample(sample, line);

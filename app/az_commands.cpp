@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "core/diagnostic_codes.h"
@@ -142,6 +143,14 @@ bool ParseAzDataPath(const std::string& text, std::string* path, std::string* er
     *error = "no 'path'";
     return false;
   }
+  return true;
+}
+
+bool IsAzName(const std::string& name) {
+  if (name.empty() || name.size() > 255 || name[0] == '-' || name[0] == '.') return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+      return false;
   return true;
 }
 

@@ -22,6 +22,11 @@ struct AzWorkspace {
   std::string storage_subscription;
 };
 
+/// A name az may be given as a value (a job, datastore, compute or account name): letters,
+/// digits, '-', '_' and '.', at most 255, not starting with '-' (az would read it as a flag) or
+/// '.' ("..", "../x" never become a folder). Every name passed to az is checked with it.
+bool IsAzName(const std::string& name);
+
 std::vector<std::string> AzJobShowArgv(const std::string& job, const AzWorkspace& ws);
 std::vector<std::string> AzJobDownloadArgv(const std::string& job, const AzWorkspace& ws,
                                            const std::string& download_path);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "analyzers/timestamp.h"
 #include "core/diagnostic_codes.h"
@@ -39,15 +40,6 @@ std::vector<std::string> AzJobListArgv(const AzWorkspace& ws, int max_results) {
 
 bool Finished(const std::string& status) {
   return status == "Completed" || status == "Failed" || status == "Canceled";
-}
-
-// A job name as a folder name: Azure ML names are letters, digits, '-' and '_'.
-bool SafeName(const std::string& name) {
-  if (name.empty() || name.size() > 255 || name == "." || name == "..") return false;
-  for (char c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
-      return false;
-  return true;
 }
 
 bool StopsAll(const std::string& code) {
@@ -112,6 +104,7 @@ Outcome RunFetchFleet(const FetchFleetRequest& request, const ProcessRunner& run
                 .count();
   const double since = now - request.since_s;
   std::vector<ListedJob> jobs;
+  std::set<std::string> listed_names;
   size_t listed = 0;
   for (const auto& j : list) {
     if (!j.is_object()) continue;
@@ -123,13 +116,16 @@ Outcome RunFetchFleet(const FetchFleetRequest& request, const ProcessRunner& run
     if (created.is_object()) job.created = created.value("created_at", "");
     const auto t = analyzers::ParseTimestamp(job.created);
     if (!t || *t < since || !Finished(job.status)) continue;
-    if (!SafeName(job.name)) {
+    if (!IsAzName(job.name)) {
       AddMessage(
           &outcome.diagnostics, codes::kAzBadOutput,
           fmt::format("az ml job list: job name '{}' is not a folder name; skipped", job.name),
           DiagnosticSeverity::kWarning);
       continue;
     }
+    // A job listed twice is fetched once: a second fetch into its folder would fail and
+    // remove the first's.
+    if (!listed_names.insert(job.name).second) continue;
     job.created_s = *t;
     jobs.push_back(std::move(job));
   }

@@ -4,12 +4,12 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <set>
 #include <variant>
 
 #include "analyzers/timestamp.h"
+#include "core/atomic_file.h"
 #include "core/diagnostic_codes.h"
 #include "core/redact.h"
 #include "core/run_context.h"
@@ -78,14 +78,12 @@ std::optional<AzFailure> RunMetrics(const ProcessRunner& run,
   }
 }
 
-bool WriteFile(const fs::path& path, const std::string& text, Outcome* outcome) {
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) {
-    AddMessage(&outcome->diagnostics, codes::kBadFlag,
-               fmt::format("-o: cannot write {}", path.string()));
+// Through the one writer: under -o DIR, never through a link the download left there.
+bool WriteFile(const std::string& dir, const std::string& relative, const std::string& text,
+               Outcome* outcome) {
+  std::string error;
+  if (!WriteFileUnder(dir, relative, text, &error)) {
+    AddMessage(&outcome->diagnostics, codes::kBadFlag, "-o: cannot write " + error);
     outcome->status = ExitStatus::kInputError;
     return false;
   }
@@ -107,6 +105,11 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
       request.workspace.resource_group.empty() || request.out_dir.empty())
     return Stopped(ExitStatus::kUsage, codes::kMissingInput,
                    "give the job's name, --workspace, --resource-group and -o DIR");
+  if (!IsAzName(request.job))
+    return Stopped(ExitStatus::kUsage, codes::kBadFlag,
+                   fmt::format("job name '{}': an Azure ML job name is letters, digits, '-', '_' "
+                               "and '.', not starting with '-' or '.'",
+                               request.job));
   std::error_code ec;
   if (fs::exists(request.out_dir, ec) && !fs::is_empty(request.out_dir, ec))
     return Stopped(ExitStatus::kUsage, codes::kBadFlag,
@@ -159,7 +162,7 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
 
   // 1b. The VM size of its compute (optional: serverless jobs and deleted clusters have none).
   std::string vm_size;
-  if (const std::string compute = ComputeName(job.compute); !compute.empty()) {
+  if (const std::string compute = ComputeName(job.compute); IsAzName(compute)) {
     const auto argv = AzComputeShowArgv(compute, request.workspace);
     r = run(argv, t);
     const auto failure = AzCommandFailure(argv, r);
@@ -174,14 +177,18 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
   }
 
   // 2. Its logs, where postmortem reads them.
-  fs::create_directories(request.out_dir, ec);
+  if (std::string made; !MakeFolderUnder(request.out_dir, "", &made)) {
+    AddMessage(&outcome.diagnostics, codes::kBadFlag, "-o: " + made);
+    outcome.status = ExitStatus::kInputError;
+    return finish(std::move(outcome));
+  }
   if (!Run(run, AzJobDownloadArgv(request.job, request.workspace, request.out_dir), t, &log,
            &outcome, &r))
     return finish(std::move(outcome));
 
   // The job's definition as az printed it: the post-mortem reads its environment variables
   // and instance count (analyzers/job_definition.h). An input's SAS signature is not kept.
-  if (!WriteFile(fs::path(request.out_dir) / "job.json", RedactText(r_job_show), &outcome))
+  if (!WriteFile(request.out_dir, "job.json", RedactText(r_job_show), &outcome))
     return finish(std::move(outcome));
 
   // 3. The storage account behind each input, and its metrics for the window.
@@ -220,6 +227,17 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
       in.account = resolved.account;
     }
     std::string account = in.account;
+    if ((!account.empty() && !IsAzName(account)) ||
+        (!in.datastore.empty() && !IsAzName(in.datastore))) {
+      AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
+                 fmt::format("input {}: its datastore or account is not a name az takes; its "
+                             "metrics are not fetched",
+                             in.name),
+                 DiagnosticSeverity::kWarning);
+      accounts.rows.push_back(
+          {{in.name, {}}, {RedactUrl(in.path), {}}, {"-", {}}, {"none: not a name", {}}});
+      continue;
+    }
     if (account.empty() && !in.datastore.empty()) {
       if (!Run(run, AzDatastoreShowArgv(in.datastore, request.workspace), t, &log, &outcome, &r,
                /*not_found_skips=*/true)) {
@@ -240,7 +258,7 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
             {{in.name, {}}, {RedactUrl(in.path), {}}, {"-", {}}, {"none: " + error, {}}});
         continue;
       }
-      account = ds.account_name;
+      account = IsAzName(ds.account_name) ? ds.account_name : "";
     }
     if (account.empty()) {
       accounts.rows.push_back(
@@ -285,7 +303,6 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
         outcome.status = ExitStatus::kInputError;
         return finish(std::move(outcome));
       }
-      const fs::path metrics = fs::path(request.out_dir) / "metrics";
       const std::string base = FileSafe(account);
       // Bytes and latency, one series each; Transactions split by ResponseType (what names
       // a throttling limit), whose some forty values are all asked for.
@@ -297,7 +314,7 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
           outcome.status = ExitStatus::kInputError;
           return false;
         }
-        return WriteFile(metrics / file, r.out, &outcome);
+        return WriteFile(request.out_dir, "metrics/" + file, r.out, &outcome);
       };
       if (!fetch_into(
               [&](int) {
@@ -340,7 +357,7 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
     } else if (!AzMetricsHaveData(r.out)) {
       gpu = "none: the workspace has no GpuUtilization samples for the job";
     } else {
-      if (!WriteFile(fs::path(request.out_dir) / "metrics" / "workspace-gpu.json", r.out, &outcome))
+      if (!WriteFile(request.out_dir, "metrics/workspace-gpu.json", r.out, &outcome))
         return finish(std::move(outcome));
       gpu = "metrics/workspace-gpu.json";
     }

@@ -66,6 +66,22 @@ bool LooksLikeNodeName(const std::string& raw) {
   std::string name;
   for (unsigned char c : raw) name.push_back(static_cast<char>(std::tolower(c)));
   if (AllDigits(name)) return true;
+  // A node's address (10.0.0.5) or its host name (node-3.cluster.local: the first label named
+  // like a node) is the node, as its folder.
+  if (const size_t dot = name.find('.'); dot != std::string::npos && dot > 0) {
+    int parts = 0;
+    bool ipv4 = true;
+    for (size_t start = 0; start <= name.size();) {
+      size_t end = name.find('.', start);
+      if (end == std::string::npos) end = name.size();
+      const std::string_view part = std::string_view(name).substr(start, end - start);
+      ipv4 = ipv4 && AllDigits(part) && part.size() <= 3;
+      ++parts;
+      start = end + 1;
+    }
+    if (ipv4 && parts == 4) return true;
+    return LooksLikeNodeName(name.substr(0, dot));
+  }
   // Azure ML's node ids (tvmps_<hex>_d, tvmss_...) and the usual prefixes with a number.
   for (const char* prefix : {"tvmps_", "tvmss_", "wkr"})
     if (name.rfind(prefix, 0) == 0) return true;

@@ -25,7 +25,10 @@ using ProcessRunner =
 /// Output past this is dropped (and said so in `err`): an az command's JSON is far smaller.
 inline constexpr size_t kMaxProcessOutputBytes = 64u << 20;
 
-/// The real runner: posix_spawnp with pipes, no shell; SIGKILL at the time limit.
+/// The real runner: posix_spawnp with pipes, no shell, in a process group of its own; its
+/// output read until it exits, then the group killed (nothing it started outlives it); the
+/// whole group SIGKILLed at the time limit, and on a signal that stops feedcheck. Its output and
+/// error text come back through RedactText (core/redact): no secret shape survives.
 ProcessResult RunProcess(const std::vector<std::string>& argv, double timeout_s);
 
 }  // namespace feedcheck::app

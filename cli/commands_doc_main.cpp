@@ -15,6 +15,7 @@
 #include "cli/command.h"
 #include "cli/flag_tables.h"
 #include "cli/root_app.h"
+#include "core/atomic_file.h"
 
 namespace {
 
@@ -72,7 +73,12 @@ int main(int argc, char** argv) {
     for (const std::string& c : fresh.commands) tables[c].push_back(shown);
     if (fresh.text == text) continue;
     if (update) {
-      std::ofstream(page, std::ios::binary) << fresh.text;
+      std::string error;
+      if (!WriteFileAtomically(page.string(), fresh.text, &error)) {
+        std::printf("%s\n", error.c_str());
+        status = 1;
+        continue;
+      }
       std::printf("%s: flag tables rewritten\n", shown.c_str());
     } else {
       std::printf("%s:%d: a flag table differs from the CLI's definitions\n", shown.c_str(),

@@ -1,5 +1,6 @@
 // feedcheck: can this storage feed these GPUs, and if not, what should change?
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -8,10 +9,15 @@
 #include "cli/root_app.h"
 #include "cli/usage_errors.h"
 #include "cli/usage_help.h"
+#include "core/exit_cleanup.h"
 #include "core/exit_status.h"
 
 int main(int argc, char** argv) {
   using namespace feedcheck;
+  // Temporary files and child processes go with the process whatever stops it; a closed stdout
+  // ends the command quietly (core/exit_cleanup).
+  InstallExitCleanupHandlers();
+  IgnoreSigpipe();
   CLI::App app;
   cli::GlobalOptions globals;
   cli::CommandTable table(&globals);
@@ -35,6 +41,14 @@ int main(int argc, char** argv) {
     std::fputs(cli::UsageErrorMessage(app, args, e).c_str(), stderr);
     return ToInt(ExitStatus::kUsage);
   }
-  int code = table.RunParsed();
+  int code = 0;
+  try {
+    code = table.RunParsed();
+  } catch (const std::exception& e) {
+    if (!IsClosedOutputError(e)) throw;
+    RunExitCleanup();
+    return kClosedOutputExitCode;
+  }
+  if (std::fflush(stdout) != 0 && errno == EPIPE) return kClosedOutputExitCode;
   return code < 0 ? ToInt(ExitStatus::kUsage) : code;
 }

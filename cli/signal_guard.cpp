@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/exit_cleanup.h"
+
 namespace feedcheck::cli {
 
 namespace {
@@ -86,6 +88,7 @@ void SignalGuard::Watch() {
       // The probe did not get back in time (or the user insists): clean up from here.
       fprintf(stderr, "feedcheck: cleaning up now\n");
       if (registry_) registry_->RunAll();
+      RunExitCleanup();  // temporary files, child process groups
       _exit(128 + sig);
     }
   }

@@ -199,6 +199,83 @@ std::string RedactUserInfo(std::string s) {
 
 }  // namespace
 
+namespace {
+
+bool IsBase64Char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/';
+}
+bool IsBase64UrlChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+}
+
+// Secrets known by their shape wherever they stand, whatever names them (a JSON "value", an
+// error message): a storage account key or a SAS/Shared Key signature (base64 of at least 32
+// bytes, '='-padded: 43+ characters and '='), and a JSON Web Token (eyJ...header.payload.sig).
+std::string RedactSecretShapes(std::string s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    const bool starts = i == 0 || (!IsBase64Char(s[i - 1]) && s[i - 1] != '=');
+    if (starts && s.compare(i, 3, "eyJ") == 0) {
+      size_t end = i, dots = 0;
+      while (end < s.size() && (IsBase64UrlChar(s[end]) || (s[end] == '.' && dots < 2))) {
+        if (s[end] == '.') ++dots;
+        ++end;
+      }
+      if (dots == 2 && end - i >= 30 && s[end - 1] != '.') {
+        out.append(kRedacted);
+        i = end;
+        continue;
+      }
+    }
+    if (starts && IsBase64Char(s[i])) {
+      size_t end = i;
+      while (end < s.size() && IsBase64Char(s[end])) ++end;
+      if (end - i >= 43 && end < s.size() && s[end] == '=') {
+        while (end < s.size() && s[end] == '=') ++end;
+        out.append(kRedacted);
+        i = end;
+        continue;
+      }
+      out.append(s, i, end - i);
+      i = end;
+      continue;
+    }
+    out.push_back(s[i++]);
+  }
+  return out;
+}
+
+// The JSON form of a named secret, any case: "accountKey": "...", "client_secret" : "...".
+std::string RedactJsonSecrets(std::string s) {
+  if (s.find("\":") == std::string::npos && s.find("\" :") == std::string::npos) return s;
+  size_t pos = 0;
+  while ((pos = s.find('"', pos)) != std::string::npos) {
+    const size_t name_end = pos++;
+    size_t colon = pos;
+    while (colon < s.size() && s[colon] == ' ') ++colon;
+    if (colon >= s.size() || s[colon] != ':') continue;
+    size_t name_start = name_end;
+    while (name_start > 0 && s[name_start - 1] != '"' && name_end - name_start < 64) --name_start;
+    if (name_start == 0 || s[name_start - 1] != '"' || name_start == name_end) continue;
+    if (!LooksLikeSecretName(std::string_view(s).substr(name_start, name_end - name_start)))
+      continue;
+    size_t value = colon + 1;
+    while (value < s.size() && (s[value] == ' ' || s[value] == '\t')) ++value;
+    if (value >= s.size() || s[value] != '"') continue;
+    size_t end = value + 1;
+    while (end < s.size() && s[end] != '"' && s[end] != '\n') end += s[end] == '\\' ? 2 : 1;
+    end = std::min(end, s.size());
+    if (end > value + 1 && s.compare(value + 1, end - value - 1, kRedacted) != 0)
+      s.replace(value + 1, end - value - 1, kRedacted);
+    pos = value + 1 + kRedacted.size() + 1;
+  }
+  return s;
+}
+
+}  // namespace
+
 std::string RedactUrl(std::string_view url) {
   return ScrubKnownSecrets(RedactParams(RedactUserInfo(std::string(url))));
 }
@@ -248,7 +325,8 @@ std::string RedactText(std::string_view text) {
       pos = start + kRedacted.size();
     }
   }
-  return ScrubKnownSecrets(RedactSecretAssignments(std::move(s)));
+  return ScrubKnownSecrets(
+      RedactSecretShapes(RedactJsonSecrets(RedactSecretAssignments(std::move(s)))));
 }
 
 }  // namespace feedcheck

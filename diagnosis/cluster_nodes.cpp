@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analyzers/text_util.h"
 #include "core/units.h"
 
 namespace feedcheck::diagnosis {
@@ -72,9 +73,12 @@ void AddGpuNodeRows(const FactSet& facts, std::vector<NodeRow>* rows) {
   for (const auto& [key, fact] : facts)
     if (key.rfind(prefix, 0) == 0 && fact.is_number())
       gpu_nodes.push_back(key.substr(prefix.size()));
+  // One identity per node: a fact key holds the node's name as a key segment (10.0.0.5 ->
+  // 10_0_0_5), the row its name as written; both are the same node.
   auto row_of = [&](const std::string& node) {
-    return std::find_if(rows->begin(), rows->end(),
-                        [&](const NodeRow& r) { return r.node == node; });
+    return std::find_if(rows->begin(), rows->end(), [&](const NodeRow& r) {
+      return r.node == node || analyzers::KeySegment(r.node) == node;
+    });
   };
   // The logs name nodes by Azure ML's node id, GPU files often by rank (nvidia-smi-node-0.csv):
   // when no name matches and there are as many GPU files as node folders without GPU data, the

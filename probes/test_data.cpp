@@ -9,10 +9,10 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <random>
 
+#include "core/atomic_file.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "probes/blob_writes.h"
@@ -308,16 +308,8 @@ bool TestData::CreateInDirectory(const std::string& dir, const TestDataSpec& spe
       *error = "stopped by a signal while creating test data";
       return false;
     }
-    fs::path p = fs::path(root) / rel;
-    fs::create_directories(p.parent_path(), ec);
-    std::ofstream out(p, std::ios::binary);
-    std::string content = TestContent(size, size);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.close();
-    if (!out) {
-      *error = p.string() + ": write failed";
-      return false;
-    }
+    // Through the one writer: inside the folder just made, never through a link.
+    if (!WriteFileUnder(root, rel, TestContent(size, size), error)) return false;
     state_->names.push_back(rel);
     state_->bytes += size;
   }

@@ -6,7 +6,8 @@
 
 namespace feedcheck {
 
-/// Replaces & < > " ' with entities; safe in text and in quoted attributes.
+/// Replaces & < > " ' with entities, after VisibleControls (core/terminal_text); safe in text
+/// and in quoted attributes.
 std::string HtmlEscape(std::string_view text);
 
 }  // namespace feedcheck

@@ -4,12 +4,15 @@
 
 #include "core/measurement_caveat.h"
 #include "core/plural.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 #include "reports/report_text.h"
 
 namespace feedcheck {
 
-std::string MarkdownCell(std::string_view text) {
+std::string MarkdownCell(std::string_view raw) {
+  // Controls and bidi characters visible first (core/terminal_text: one rule for every output).
+  const std::string text = VisibleControls(raw, true);
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
@@ -28,6 +31,20 @@ std::string MarkdownCell(std::string_view text) {
       case '<':
         out += "&lt;";
         break;
+      // Link and image syntax ([x](y), ![x](y)) from folder, node and input names stays text.
+      case '[':
+        out += "\\[";
+        break;
+      case ']':
+        out += "\\]";
+        break;
+      // Emphasis from names (a_b_c stays as written only because GFM ignores intraword '_').
+      case '*':
+        out += "\\*";
+        break;
+      case '\t':
+        out += ' ';
+        break;
       case '\n':
         out += "<br>";
         break;
@@ -40,7 +57,8 @@ std::string MarkdownCell(std::string_view text) {
   return out;
 }
 
-std::string MarkdownCode(std::string_view text) {
+std::string MarkdownCode(std::string_view raw) {
+  const std::string text = VisibleControls(raw, false);
   // CommonMark: a code span is closed only by a backtick run of its opening's length, so open
   // with one longer than any run inside; pad with spaces when the text starts or ends with one.
   // A table cell still needs its '|' escaped, and a newline would end the row.
@@ -64,6 +82,9 @@ std::string MarkdownCode(std::string_view text) {
 
 namespace {
 
+// One line inside a fence: nothing in it obeyed, no newline that would start another line.
+std::string FenceLine(std::string_view text) { return VisibleControls(text, false); }
+
 std::string Fence(std::string_view text) {
   // A fence longer than any backtick run inside, so pasted config cannot close it early.
   size_t run = 0, longest = 0;
@@ -85,15 +106,15 @@ void FactTable(std::ostream& out, const std::vector<const Fact*>& facts) {
 
 void FindingSection(std::ostream& out, const feedcheck::Finding& f,
                     const MeasurementCaveat& caveat) {
-  out << fmt::format("\n### {}: {} ({})\n\n", SeverityName(f.severity), f.title,
+  out << fmt::format("\n### {}: {} ({})\n\n", SeverityName(f.severity), MarkdownCell(f.title),
                      MarkdownCode(f.rule_id));
   if (f.secondary)
-    out << "*Secondary: " << f.secondary_note << "*\n\n";
+    out << "*Secondary: " << MarkdownCell(f.secondary_note) << "*\n\n";
   else if (!f.impact.empty())
-    out << "**Cost: " << f.impact << "**\n\n";
+    out << "**Cost: " << MarkdownCell(f.impact) << "**\n\n";
   if (std::string note = FindingCaveat(f, caveat); !note.empty())
-    out << "> **Warning:** " << note << "\n\n";
-  if (!f.message.empty()) out << f.message << "\n\n";
+    out << "> **Warning:** " << MarkdownCell(note) << "\n\n";
+  if (!f.message.empty()) out << MarkdownCell(f.message) << "\n\n";
   if (!f.evidence.empty()) {
     std::vector<const Fact*> facts;
     for (const auto& e : f.evidence) facts.push_back(&e);
@@ -102,11 +123,11 @@ void FindingSection(std::ostream& out, const feedcheck::Finding& f,
   }
   if (!f.env.empty()) {
     out << "```sh\n";
-    for (const auto& e : f.env) out << e.name << "=" << e.value << "\n";
+    for (const auto& e : f.env) out << FenceLine(e.name) << "=" << FenceLine(e.value) << "\n";
     out << "```\n\n";
   }
   std::string where = RuleLocation(f);
-  if (!f.source.empty()) out << "Source: " << f.source << "  \n";
+  if (!f.source.empty()) out << "Source: " << MarkdownCell(f.source) << "  \n";
   if (!where.empty()) out << "Rule: " << MarkdownCode(where) << "\n";
 }
 
@@ -146,12 +167,12 @@ void SectionBlock(std::ostream& out, const ReportSection& s) {
 // The title, the verdict and its headline, its detail, and the caveat of figures measured
 // against this machine or an emulator.
 void Heading(const Report& r, const MeasurementCaveat& caveat, std::ostream& out) {
-  out << "# feedcheck " << (r.title.empty() ? "report" : r.title) << "\n\n";
-  if (!r.verdict.empty()) out << "**Verdict: " << r.verdict << "**\n\n";
+  out << "# feedcheck " << (r.title.empty() ? "report" : MarkdownCell(r.title)) << "\n\n";
+  if (!r.verdict.empty()) out << "**Verdict: " << MarkdownCell(r.verdict) << "**\n\n";
   if (!r.headline.empty()) out << "**" << MarkdownCell(r.headline) << "**\n\n";
   // The detail and the warnings quote probe messages, which quote servers: one escaped line.
   if (!r.verdict_detail.empty()) out << "> " << MarkdownCell(r.verdict_detail) << "\n\n";
-  if (caveat.any()) out << "> **Warning:** " << caveat.banner << "\n\n";
+  if (caveat.any()) out << "> **Warning:** " << MarkdownCell(caveat.banner) << "\n\n";
 }
 
 // The command's headline numbers, unless its tables or sections carry them.
@@ -188,13 +209,14 @@ void SettingsBlock(const Report& r, std::ostream& out) {
     out << "\n## Settings to paste\n";
     if (!r.env.empty()) {
       out << "\n```sh\n";
-      for (const auto& e : r.env) out << e.name << "=" << e.value << "\n";
+      for (const auto& e : r.env) out << FenceLine(e.name) << "=" << FenceLine(e.value) << "\n";
       out << "```\n";
     }
     for (const auto& c : r.config) {
-      std::string fence = Fence(c.text);
-      out << "\n" << c.kind << ":\n\n" << fence << "yaml\n" << c.text;
-      if (!c.text.empty() && c.text.back() != '\n') out << "\n";
+      const std::string text = VisibleControls(c.text, true);
+      std::string fence = Fence(text);
+      out << "\n" << MarkdownCell(c.kind) << ":\n\n" << fence << "yaml\n" << text;
+      if (!text.empty() && text.back() != '\n') out << "\n";
       out << fence << "\n";
     }
   }
@@ -233,7 +255,7 @@ void DiagnosticsBlock(const Report& r, std::ostream& out) {
   const DiagnosticList& d = r.evidence.diagnostics;
   if (d.total() > 0) {
     std::string text;
-    for (const auto& diag : d.kept()) text += FormatDiagnostic(diag) + "\n";
+    for (const auto& diag : d.kept()) text += FenceLine(FormatDiagnostic(diag)) + "\n";
     if (d.dropped() > 0) text += fmt::format("... and {} more not kept\n", d.dropped());
     // A fence longer than any backtick run in the messages (which quote server text).
     std::string fence = Fence(text);

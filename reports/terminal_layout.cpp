@@ -82,16 +82,23 @@ struct WrapContext {
   std::string_view indent;
   const TerminalLayout* paint;
   const char* sgr;
+  std::string more;  ///< the indent of the text's later lines: never column 0
+  bool first = true;
 };
 
+// A text's later lines are indented (two spaces where the text starts at column 0), so a line
+// inside one text (a message or a name with a newline) never starts at column 0, where the
+// report's own lines (Verdict:, headings) start.
 void WrapOne(std::string_view line, void* context) {
-  const auto& c = *static_cast<WrapContext*>(context);
+  auto& c = *static_cast<WrapContext*>(context);
+  const std::string_view indent = c.first ? c.indent : std::string_view(c.more);
+  c.first = false;
   std::vector<std::string> pieces =
-      WrapText(line, c.paint->width(), DisplayWidth(c.indent), std::string(c.indent));
+      WrapText(line, c.paint->width(), DisplayWidth(indent), std::string(indent));
   for (size_t i = 0; i < pieces.size(); ++i) {
     std::string_view body = pieces[i];
-    if (i > 0) body.remove_prefix(c.indent.size());
-    *c.out << c.indent << (*c.paint)(c.sgr, body) << "\n";
+    if (i > 0) body.remove_prefix(indent.size());
+    *c.out << indent << (*c.paint)(c.sgr, body) << "\n";
   }
 }
 
@@ -109,7 +116,7 @@ void IndentOne(std::string_view line, void* context) {
 
 void PrintWrapped(std::ostream& out, std::string_view text, std::string_view indent,
                   const TerminalLayout& paint, const char* sgr) {
-  WrapContext context{&out, indent, &paint, sgr};
+  WrapContext context{&out, indent, &paint, sgr, indent.empty() ? "  " : std::string(indent)};
   ForEachTextLine(text, WrapOne, &context);
 }
 

@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "app/probe_session.h"
+#include "app/report_output.h"
+#include "core/exit_cleanup.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "probes/blob_writes.h"
@@ -46,8 +48,10 @@ struct Blob {
   uint64_t bytes = 0;
 };
 
+// Every line the seeder prints goes through the terminal sink: secrets redacted and control
+// characters (ESC, OSC 52 / OSC 8, BEL, U+202E) shown as escapes, whatever the server sent.
 int Fail(const std::string& message) {
-  fmt::print(stderr, "feedcheck-seed: {}\n", feedcheck::RedactText(message));
+  fmt::print(stderr, "feedcheck-seed: {}\n", feedcheck::app::DisplaySafe(message));
   return 3;
 }
 
@@ -61,6 +65,8 @@ int Usage(const std::string& message) {
 
 int main(int argc, char** argv) {
   using namespace feedcheck;
+  InstallExitCleanupHandlers();
+  IgnoreSigpipe();
   SeedFlags flags;
   CLI::App app{"Write a synthetic dataset (many small files, a few large ones) into a container"};
   seed::AddTargetOptions(&app, &flags.target);
@@ -168,6 +174,6 @@ int main(int argc, char** argv) {
              "all) to {}\n",
              flags.small, FormatBytes(*small_bytes), flags.dirs, flags.large,
              FormatBytes(*large_bytes), FormatBytes(double(written_bytes.load())),
-             RedactUrl(env.target.Display()));
+             app::DisplaySafe(RedactUrl(env.target.Display())));
   return 0;
 }
