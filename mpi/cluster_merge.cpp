@@ -134,6 +134,11 @@ std::optional<RankReport> RankReport::FromJson(const json& document, std::string
     return v.value_or("");
   };
   auto points = [&](const JsonField& list, std::vector<SeriesPoint>* out) {
+    if (list.present() && !list.is_array()) {
+      if (ok) list.Complain("expected an array of [x, y] pairs");
+      ok = false;
+      return;
+    }
     for (const JsonField& p : list.Elements()) {
       auto x = p[0].Number(), y = p[1].Number();
       if (!p.is_array() || p.size() != 2 || !x || !y) {

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 
 #include "tests/support/subprocess.h"
@@ -176,4 +177,29 @@ esac
   INFO("exit " << r.exit_code << "\noutput: " << output.substr(0, 3000));
   CHECK(r.exit_code < 128);
   CHECK(output.find("field '[0].name': expected a string, found a number") != std::string::npos);
+}
+
+TEST_CASE("metric values that sum past a double saturate with a warning, never print inf or nan",
+          "[safety][limits][finite]") {
+  TempDir dir;
+  // Four Egress totals of 1.7e308 bytes, two in one minute: their sum is past the largest double.
+  std::string data;
+  for (int i = 0; i < 4; ++i)
+    data += std::string(i ? ", " : "") + "{\"timeStamp\": \"2024-01-01T00:0" +
+            std::to_string(i % 3) + ":00Z\", \"total\": 1.7e308}";
+  const std::string metrics = dir.Write(
+      "metrics.json",
+      R"({"interval": "PT1M", "namespace": "microsoft.storage/storageaccounts/blobservices",
+          "value": [{"name": {"value": "Egress"}, "timeseries": [{"data": [)" +
+          data + "]}]}]}");
+  for (const char* format : {"term", "json", "md"}) {
+    const CommandResult r = Run("analyze " + ShellQuote(metrics) + " -v --format " + format);
+    const std::string output = r.out + r.err;
+    INFO(format << ": exit " << r.exit_code << "\noutput: " << output.substr(0, 4000));
+    CHECK(r.exit_code < 128);
+    CHECK(output.find("A210") != std::string::npos);  // the sums saturated, and it says so
+    static const std::regex kNotFinite(R"(\b(inf|nan|infinity)\b)", std::regex::icase);
+    CHECK_FALSE(std::regex_search(output, kNotFinite));
+    CHECK(output.find("\"value\": null") == std::string::npos);
+  }
 }
