@@ -10,6 +10,7 @@
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 #include "core/diagnostic_codes.h"
+#include "core/json_input.h"
 
 namespace feedcheck::analyzers {
 
@@ -29,13 +30,17 @@ const Json* Member(const Json& j, const char* key) {
   return it == j.end() ? nullptr : &*it;
 }
 
+// Values are read the checked way (core/json_input); the structure is walked by the pointers
+// above, and what is not of the expected type counts as absent (az prints null for no data).
+std::string Text(const Json* v) { return JsonField(v, nullptr, "").StringOr(""); }
+std::optional<double> NumberOf(const Json* v) {
+  return v && v->is_number() ? JsonField(v, nullptr, "").Number() : std::nullopt;
+}
+
 std::string StringAt(const Json& j, const char* key) {
   const Json* v = Member(j, key);
-  if (v && v->is_string()) return v->get<std::string>();
-  if (v && v->is_object()) {
-    const Json* inner = Member(*v, "value");
-    if (inner && inner->is_string()) return inner->get<std::string>();
-  }
+  if (v && v->is_string()) return Text(v);
+  if (v && v->is_object()) return Text(Member(*v, "value"));
   return {};
 }
 
@@ -90,8 +95,7 @@ std::string Dimension(const Json& ts, std::initializer_list<const char*> names) 
     std::string dim_name = StringAt(dim, "name");
     for (const char* n : names) {
       if (!IEquals(dim_name, n)) continue;
-      const Json* v = Member(dim, "value");
-      if (v && v->is_string()) return v->get<std::string>();
+      if (const Json* v = Member(dim, "value"); v && v->is_string()) return Text(v);
     }
   }
   return {};
@@ -112,10 +116,10 @@ void ParseGpuMetric(const Json& metric, const std::string& name, double interval
       const Json& point = (*data)[di];
       auto t = PointTime(point, file, where, si, di, diags);
       if (!t) continue;
-      const Json* v = Member(point, "average");
-      if (!v || !v->is_number()) v = Member(point, "maximum");
-      if (!v || !v->is_number()) continue;  // no data in this bucket (az prints null)
-      auto pct = GpuPercent(name, v->get<double>());
+      auto value = NumberOf(Member(point, "average"));
+      if (!value) value = NumberOf(Member(point, "maximum"));
+      if (!value) continue;  // no data in this bucket (az prints null)
+      auto pct = GpuPercent(name, *value);
       if (!pct || !std::isfinite(*pct)) continue;
       out->push_back({node, device, *t, *pct, interval_s, file});
     }
@@ -208,8 +212,7 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
       if (const Json* md = Member(ts, "metadatavalues"); md && md->is_array()) {
         for (const Json& dim : *md) {
           if (IEquals(StringAt(dim, "name"), "responsetype")) {
-            const Json* v = Member(dim, "value");
-            if (v && v->is_string()) response_type = v->get<std::string>();
+            if (const Json* v = Member(dim, "value"); v && v->is_string()) response_type = Text(v);
           }
         }
       }
@@ -223,9 +226,9 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
         const Json* v = Member(point, AggregationFor(*kind));
         if (!v && *kind == StorageMetrics::Metric::kAvailabilityPercent)
           v = Member(point, "average");
-        if (!v || !v->is_number()) continue;  // aggregation absent: no data in this bucket
-        double x = v->get<double>();
-        if (!std::isfinite(x)) continue;
+        auto number = NumberOf(v);
+        if (!number) continue;  // aggregation absent: no data in this bucket
+        const double x = *number;
         metrics->Add(*kind, *t, x, interval_s, response_type, prov);
         if (points) ++*points;
       }
@@ -239,31 +242,12 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
                            DiagnosticList* diagnostics, uint64_t* points,
                            std::vector<GpuMetricPoint>* gpu_points,
                            const std::set<std::string>* accounts_read) {
-  Json doc;
-  try {
-    doc = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    // Turn the byte offset into a line so the user can find it.
-    size_t offset = std::min(static_cast<size_t>(e.byte), text.size());
-    int line = 1;
-    for (size_t i = 0; i < offset; ++i) line += text[i] == '\n';
-    diagnostics->Add({codes::kBadMetricsJson,
-                      DiagnosticSeverity::kError,
-                      fmt::format("not valid JSON: {}", e.what()),
-                      {file, line, 0},
-                      "azure-monitor-json",
-                      ""});
-    return false;
-  } catch (const Json::exception& e) {
-    // Valid syntax the library still refuses, e.g. a number too large for its types.
-    diagnostics->Add({codes::kBadMetricsJson,
-                      DiagnosticSeverity::kError,
-                      fmt::format("unreadable JSON: {}", e.what()),
-                      {file, 0, 0},
-                      "azure-monitor-json",
-                      ""});
-    return false;
-  }
+  // Parsed the checked way (core/json_input): a syntax error names its line, nesting past the
+  // limit or a number out of range (1e999) is refused before it costs memory or throws.
+  const std::optional<Json> parsed = ParseJsonInput(
+      text, JsonSource{file, codes::kBadMetricsJson, diagnostics, DiagnosticSeverity::kError});
+  if (!parsed) return false;
+  const Json& doc = *parsed;
   // az CLI and REST give one object; a saved list of responses is an array of them; the batch
   // API (metrics:getBatch) answers {"values": [one REST response per resource]}.
   std::vector<std::pair<const Json*, std::string>> docs;

@@ -6,6 +6,8 @@
 
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
+#include "core/diagnostic_codes.h"
+#include "core/json_input.h"
 
 namespace feedcheck::analyzers {
 
@@ -182,43 +184,38 @@ void StorageBlobLogsAnalyzer::OnCsvLine(const Line& line) {
 }
 
 void StorageBlobLogsAnalyzer::OnJsonLine(const Line& line) {
-  nlohmann::json j = nlohmann::json::parse(line.text.begin(), line.text.end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
+  // Read the checked way (core/json_input): nesting past the limit or a number out of range is
+  // a malformed line like any other; a field of another type counts as absent.
+  const JsonSource quiet{"", codes::kMalformedLine, nullptr};
+  const std::optional<nlohmann::json> parsed = ParseJsonInput(line.text, quiet);
+  if (!parsed || !parsed->is_object()) {
     Malformed(line, "not a JSON object");
     return;
   }
-  auto text = [&](const nlohmann::json& o, const char* key,
-                  std::string* store) -> std::string_view {
-    auto it = o.find(key);
-    if (it == o.end()) return {};
-    if (it->is_string())
-      *store = it->get<std::string>();
-    else if (it->is_number())
-      *store = it->dump();
+  const JsonField j = JsonField::Root(*parsed, quiet);
+  auto text = [&](const JsonField& f, std::string* store) -> std::string_view {
+    if (f.is_string())
+      *store = *f.String();
+    else if (f.is_number())
+      *store = f.raw()->dump();
     else
       return {};
     return *store;
   };
-  auto number = [&](const nlohmann::json& o, const char* key) -> std::optional<double> {
-    auto it = o.find(key);
-    if (it == o.end()) return std::nullopt;
-    if (it->is_number()) return it->get<double>();
-    if (it->is_string()) return ParseDouble(it->get_ref<const std::string&>());
+  auto number = [&](const JsonField& f) -> std::optional<double> {
+    if (f.is_number()) return f.Number();
+    if (f.is_string()) return ParseDouble(*f.String());
     return std::nullopt;
   };
   struct Record r;
-  r.operation = text(j, "operationName", &json_strings_[0]);
-  r.status_code = text(j, "statusCode", &json_strings_[1]);
-  r.status_text = text(j, "statusText", &json_strings_[2]);
-  r.duration_ms = number(j, "durationMs");
-  auto props = j.find("properties");
-  if (props != j.end() && props->is_object())
-    r.server_latency_ms = number(*props, "serverLatencyMs");
-  if (!r.server_latency_ms) r.server_latency_ms = number(j, "serverLatencyMs");
-  r.uri = text(j, "uri", &json_strings_[3]);
-  auto time = j.find("time");
-  if (time != j.end() && time->is_string())
-    r.epoch_s = ParseTimestamp(time->get_ref<const std::string&>());
+  r.operation = text(j["operationName"], &json_strings_[0]);
+  r.status_code = text(j["statusCode"], &json_strings_[1]);
+  r.status_text = text(j["statusText"], &json_strings_[2]);
+  r.duration_ms = number(j["durationMs"]);
+  r.server_latency_ms = number(j["properties"]["serverLatencyMs"]);
+  if (!r.server_latency_ms) r.server_latency_ms = number(j["serverLatencyMs"]);
+  r.uri = text(j["uri"], &json_strings_[3]);
+  if (j["time"].is_string()) r.epoch_s = ParseTimestamp(*j["time"].String());
   if (r.operation.empty() || !r.duration_ms) {
     Malformed(line, "record without operationName or a numeric durationMs");
     return;

@@ -6,7 +6,9 @@
 
 #include "analyzers/bounded_series.h"
 #include "analyzers/text_util.h"
+#include "core/diagnostic_codes.h"
 #include "core/run_context.h"
+#include "core/saturating_sum.h"
 
 namespace feedcheck::analyzers {
 
@@ -41,7 +43,7 @@ void StorageMetrics::Add(Metric metric, double epoch_s, double value, double int
     case Metric::kE2ELatencyMs:
     case Metric::kServerLatencyMs: {
       int i = metric == Metric::kE2ELatencyMs ? 0 : 1;
-      latency_sum_[i] += value;
+      saturated_ |= !AddSaturating(&latency_sum_[i], value);
       ++latency_count_[i];
       return;
     }
@@ -66,24 +68,24 @@ void StorageMetrics::Add(Metric metric, double epoch_s, double value, double int
   Bucket& b = it->second;
   if (interval_s > 0) b.interval_s = interval_s;
   if (metric == Metric::kEgressBytes) {
-    b.egress_bytes += value;
+    saturated_ |= !AddSaturating(&b.egress_bytes, value);
     b.has_egress = true;
   } else if (metric == Metric::kIngressBytes) {
-    b.ingress_bytes += value;
+    saturated_ |= !AddSaturating(&b.ingress_bytes, value);
     b.has_ingress = true;
   } else {
-    b.tx_total += value;
+    saturated_ |= !AddSaturating(&b.tx_total, value);
     b.has_tx = true;
-    if (IEquals(response_type, "Success")) b.tx_success += value;
+    if (IEquals(response_type, "Success")) saturated_ |= !AddSaturating(&b.tx_success, value);
     if (!response_type.empty()) {
       auto rt = by_response_type_.find(response_type);
       if (rt == by_response_type_.end() && by_response_type_.size() < kMaxResponseTypes) {
         rt = by_response_type_.emplace(std::string(response_type), 0).first;
         response_type_at_.emplace(std::string(response_type), where);
       }
-      if (rt != by_response_type_.end()) rt->second += value;
+      if (rt != by_response_type_.end()) saturated_ |= !AddSaturating(&rt->second, value);
       if (IsThrottlingResponseType(response_type) && value > 0) {
-        b.throttled += value;
+        saturated_ |= !AddSaturating(&b.throttled, value);
         if (value > b.top_throttle_count) {
           b.top_throttle_count = value;
           b.top_throttle = std::string(response_type);
@@ -100,6 +102,14 @@ void StorageMetrics::SetDefaultInterval(double interval_s) {
 }
 
 void StorageMetrics::Finish(Evidence* out, std::vector<std::string>* keys) const {
+  if (saturated_)
+    out->diagnostics.Add({codes::kMetricsField,
+                          DiagnosticSeverity::kWarning,
+                          "metric values add up past the largest number a double holds: the "
+                          "sums are held there, and what follows from them is not a measurement",
+                          {first_.file, 0, 0},
+                          "",
+                          ""});
   auto set = [&](Fact f) {
     keys->push_back(f.key);
     out->facts.Set(std::move(f));

@@ -71,6 +71,7 @@ class StorageMetrics {
   Provenance availability_at_;
   Provenance first_;
   bool have_first_ = false;
+  bool saturated_ = false;  ///< a sum over the input passed the largest double
   uint64_t dropped_buckets_ = 0;
   std::string region_;
   Provenance region_at_;

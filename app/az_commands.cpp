@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/diagnostic_codes.h"
+#include "core/json_input.h"
 #include "core/redact.h"
 
 namespace feedcheck::app {
@@ -20,10 +21,25 @@ void AddWorkspace(const AzWorkspace& ws, std::vector<std::string>* argv) {
   if (!ws.subscription.empty()) argv->insert(argv->end(), {"--subscription", ws.subscription});
 }
 
-std::string Str(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
+// az's answer, read the checked way (core/json_input): what it says about a wrong type or a
+// number out of range is kept in `diagnostics`.
+struct AzAnswer {
+  DiagnosticList diagnostics;
+  JsonSource source{"az", codes::kAzBadOutput, &diagnostics};
+  std::optional<json> document;
+  explicit AzAnswer(const std::string& text) : document(ParseJsonInput(text, source)) {}
+  JsonField Root() const {
+    static const json kNull;
+    return JsonField::Root(document ? *document : kNull, source);
+  }
+  /// "not a JSON object" and the first reason met, if any.
+  std::string NotAnObject() const {
+    return diagnostics.kept().empty() ? "not a JSON object"
+                                      : "not a JSON object: " + diagnostics.kept()[0].message;
+  }
+};
+
+std::string Str(const JsonField& j, const char* key) { return j[key].StringOr(""); }
 
 // The --subscription an argv names, for messages.
 std::string SubscriptionOf(const std::vector<std::string>& argv) {
@@ -133,12 +149,13 @@ std::vector<std::string> AzDataShowArgv(const std::string& name, const std::stri
 }
 
 bool ParseAzDataPath(const std::string& text, std::string* path, std::string* error) {
-  const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    *error = "not a JSON object";
+  const AzAnswer answer(text);
+  if (!answer.Root().is_object()) {
+    *error = answer.diagnostics.kept().empty() ? "not a JSON object"
+                                               : answer.diagnostics.kept()[0].message;
     return false;
   }
-  *path = Str(j, "path");
+  *path = Str(answer.Root(), "path");
   if (path->empty()) {
     *error = "no 'path'";
     return false;
@@ -191,8 +208,8 @@ std::string ComputeName(const std::string& compute) {
 }
 
 std::string ParseAzComputeSize(const std::string& text) {
-  const json j = json::parse(text, nullptr, false);
-  return j.is_object() ? Str(j, "size") : "";
+  const AzAnswer answer(text);
+  return Str(answer.Root(), "size");
 }
 
 std::vector<std::string> AzStorageAccountShowArgv(const std::string& account,
@@ -251,25 +268,18 @@ std::vector<std::string> AzGpuMetricsArgv(const std::string& workspace_id, const
 }
 
 bool AzMetricsHaveData(const std::string& text) {
-  const json j = json::parse(text, nullptr, false);
-  if (!j.is_object() || !j.contains("value") || !j["value"].is_array()) return false;
-  for (const auto& metric : j["value"]) {
-    if (!metric.is_object() || !metric.contains("timeseries")) continue;
-    for (const auto& series : metric["timeseries"])
-      if (series.is_object() && series.contains("data") && series["data"].is_array() &&
-          !series["data"].empty())
-        return true;
-  }
+  const AzAnswer answer(text);
+  for (const JsonField& metric : answer.Root()["value"].Elements())
+    for (const JsonField& series : metric["timeseries"].Elements())
+      if (series["data"].is_array() && series["data"].size() > 0) return true;
   return false;
 }
 
 int AzMetricsMostSeries(const std::string& text) {
-  const json j = json::parse(text, nullptr, false);
-  if (!j.is_object() || !j.contains("value") || !j["value"].is_array()) return 0;
+  const AzAnswer answer(text);
   int most = 0;
-  for (const auto& metric : j["value"])
-    if (metric.is_object() && metric.contains("timeseries") && metric["timeseries"].is_array())
-      most = std::max(most, static_cast<int>(metric["timeseries"].size()));
+  for (const JsonField& metric : answer.Root()["value"].Elements())
+    most = std::max(most, static_cast<int>(metric["timeseries"].size()));
   return most;
 }
 
@@ -334,9 +344,10 @@ std::optional<AzFailure> AzCommandFailure(const std::vector<std::string>& argv,
 }
 
 bool ParseAzJob(const std::string& text, AzJob* job, std::string* error) {
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    *error = "not a JSON object";
+  const AzAnswer answer(text);
+  const JsonField j = answer.Root();
+  if (!j.is_object()) {
+    *error = answer.NotAnObject();
     return false;
   }
   job->name = Str(j, "name");
@@ -349,25 +360,22 @@ bool ParseAzJob(const std::string& text, AzJob* job, std::string* error) {
   if (const size_t jobs = id.rfind("/jobs/"); jobs != std::string::npos && id.rfind("/", 0) == 0)
     job->workspace_id = id.substr(0, jobs);
   if (job->name.empty()) {
-    *error = "no 'name'";
+    *error = answer.diagnostics.kept().empty() ? "no 'name'" : answer.diagnostics.kept()[0].message;
     return false;
   }
-  const json props = j.value("properties", json::object());
-  const json created = j.value("creation_context", json::object());
-  job->start_utc = props.is_object() ? Str(props, "StartTimeUtc") : "";
-  job->end_utc = props.is_object() ? Str(props, "EndTimeUtc") : "";
-  if (job->start_utc.empty() && created.is_object()) job->start_utc = Str(created, "created_at");
-  if (job->end_utc.empty() && created.is_object()) job->end_utc = Str(created, "last_modified_at");
-  if (const json res = j.value("resources", json::object()); res.is_object())
-    if (auto n = res.find("instance_count"); n != res.end() && n->is_number_integer())
-      job->instance_count = std::max(1, n->get<int>());
+  const JsonField props = j["properties"];
+  const JsonField created = j["creation_context"];
+  job->start_utc = Str(props, "StartTimeUtc");
+  job->end_utc = Str(props, "EndTimeUtc");
+  if (job->start_utc.empty()) job->start_utc = Str(created, "created_at");
+  if (job->end_utc.empty()) job->end_utc = Str(created, "last_modified_at");
+  if (auto n = j["resources"]["instance_count"].Whole(1, 1 << 20)) job->instance_count = static_cast<int>(*n);
   if (job->start_utc.empty() || job->end_utc.empty()) {
     *error = "no start or end time (properties.StartTimeUtc/EndTimeUtc, creation_context)";
     return false;
   }
-  const json inputs = j.value("inputs", json::object());
-  if (inputs.is_object())
-    for (const auto& [name, in] : inputs.items()) {
+  if (const JsonField inputs = j["inputs"]; inputs.is_object())
+    for (const auto& [name, in] : inputs.Members()) {
       if (!in.is_object()) continue;  // a literal input (a number, a string)
       AzJobInput input;
       input.name = name;
@@ -380,9 +388,10 @@ bool ParseAzJob(const std::string& text, AzJob* job, std::string* error) {
 }
 
 bool ParseAzDatastore(const std::string& text, AzDatastore* ds, std::string* error) {
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    *error = "not a JSON object";
+  const AzAnswer answer(text);
+  const JsonField j = answer.Root();
+  if (!j.is_object()) {
+    *error = answer.NotAnObject();
     return false;
   }
   ds->name = Str(j, "name");
@@ -400,9 +409,10 @@ bool ParseAzDatastore(const std::string& text, AzDatastore* ds, std::string* err
 }
 
 bool ParseAzResourceId(const std::string& text, std::string* id, std::string* error) {
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    *error = "not a JSON object";
+  const AzAnswer answer(text);
+  const JsonField j = answer.Root();
+  if (!j.is_object()) {
+    *error = answer.NotAnObject();
     return false;
   }
   *id = Str(j, "id");

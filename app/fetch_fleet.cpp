@@ -10,6 +10,7 @@
 
 #include "analyzers/timestamp.h"
 #include "core/diagnostic_codes.h"
+#include "core/json_input.h"
 #include "core/run_context.h"
 
 namespace feedcheck::app {
@@ -90,8 +91,14 @@ Outcome RunFetchFleet(const FetchFleetRequest& request, const ProcessRunner& run
     report.verdict = "fetch stopped: see the error";
     return outcome;
   }
-  const nlohmann::json list = nlohmann::json::parse(r.out, nullptr, false);
-  if (!list.is_array()) {
+  // Read the checked way (core/json_input): a name that is a number, a nesting bomb or 1e999
+  // is a diagnostic, never an exception.
+  const JsonSource source{"az ml job list", codes::kAzBadOutput, &outcome.diagnostics};
+  const std::optional<nlohmann::json> parsed = ParseJsonInput(r.out, source);
+  // A job with a field of the wrong type is skipped with a warning; the others are fetched.
+  const JsonSource entries{"az ml job list", codes::kAzBadOutput, &outcome.diagnostics,
+                           DiagnosticSeverity::kWarning};
+  if (!parsed || !parsed->is_array()) {
     AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
                "az ml job list: not a JSON list of jobs");
     outcome.status = ExitStatus::kInputError;
@@ -106,14 +113,13 @@ Outcome RunFetchFleet(const FetchFleetRequest& request, const ProcessRunner& run
   std::vector<ListedJob> jobs;
   std::set<std::string> listed_names;
   size_t listed = 0;
-  for (const auto& j : list) {
+  for (const JsonField& j : JsonField::Root(*parsed, entries).Elements()) {
     if (!j.is_object()) continue;
     ++listed;
     ListedJob job;
-    job.name = j.value("name", "");
-    job.status = j.value("status", "");
-    const auto created = j.value("creation_context", nlohmann::json::object());
-    if (created.is_object()) job.created = created.value("created_at", "");
+    job.name = j["name"].StringOr("");
+    job.status = j["status"].StringOr("");
+    job.created = j["creation_context"]["created_at"].StringOr("");
     const auto t = analyzers::ParseTimestamp(job.created);
     if (!t || *t < since || !Finished(job.status)) continue;
     if (!IsAzName(job.name)) {

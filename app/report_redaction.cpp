@@ -22,9 +22,8 @@ std::string_view LastSegment(std::string_view name) {
 bool NamesSecret(const json& object) {
   for (const char* field : {"key", "name"}) {
     auto it = object.find(field);
-    if (it != object.end() && it->is_string() &&
-        LooksLikeSecretName(LastSegment(it->get_ref<const std::string&>())))
-      return true;
+    const auto* text = it != object.end() ? it->get_ptr<const std::string*>() : nullptr;
+    if (text != nullptr && LooksLikeSecretName(LastSegment(*text))) return true;
   }
   return false;
 }
@@ -32,8 +31,8 @@ bool NamesSecret(const json& object) {
 // Redacts in place; true when anything changed.
 bool Walk(json* j) {
   bool changed = false;
-  if (j->is_string()) {
-    const std::string& text = j->get_ref<const std::string&>();
+  if (const auto* string = j->get_ptr<const std::string*>()) {
+    const std::string& text = *string;
     std::string redacted = RedactText(text);
     if (redacted != text) {
       *j = redacted;

@@ -10,6 +10,7 @@
 #include "app/mpi_probe_workflow.h"
 #include "app/report_format.h"
 #include "cli/command.h"
+#include "cli/finite_flags.h"
 #include "cli/probe_options.h"
 #include "cli/probe_output.h"
 #include "cli/report_output.h"
@@ -120,6 +121,7 @@ int RunMpiProbeCommand(MpiWorld& world, int argc, char** argv) {
   CLI::App* tp = AddThroughput(probe, &request, &output);
   CLI::App* sp = AddSmallFiles(probe, &request, &output);
   AddLatency(probe, &request, &output);
+  RefuseNonFiniteNumbers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "cli/finite_flags.h"
 #include "cli/usage_help.h"
 
 namespace feedcheck::cli {
@@ -45,6 +46,7 @@ void BuildRootApp(CLI::App& app, GlobalOptions& globals, CommandTable& table) {
     return 0;
   });
   AddGlobalFlagsToHelp(app);
+  RefuseNonFiniteNumbers(app);
 }
 
 }  // namespace feedcheck::cli

@@ -10,6 +10,7 @@
 #include "core/atomic_file.h"
 #include "core/diagnostic_codes.h"
 #include "core/input_file.h"
+#include "core/json_input.h"
 #include "core/json_text.h"
 
 namespace feedcheck {
@@ -99,29 +100,33 @@ json EvidenceToJson(const Evidence& evidence) {
 
 namespace {
 
-bool ReadFact(const json& j, const std::string& file, const std::string& path, Fact* out,
+bool ReadFact(const JsonField& j, const std::string& file, const std::string& path, Fact* out,
               DiagnosticList* diags) {
-  if (!j.is_object() || !j.contains("key") || !j["key"].is_string() || !j.contains("value")) {
+  const std::optional<std::string> key = j.is_object() ? j["key"].String() : std::nullopt;
+  const JsonField v = j["value"];
+  if (!key || v.raw() == nullptr) {
     diags->Add(Bad(file, path, "a fact needs a string 'key' and a 'value'"));
     return false;
   }
   Fact f;
-  f.key = j["key"].get<std::string>();
-  std::string unit = j.value("unit", "count");
+  f.key = *key;
+  std::string unit = j["unit"].StringOr("count");
   auto u = UnitFromName(unit);
   if (!u) {
     diags->Add(Bad(file, path, fmt::format("fact '{}' has unknown unit '{}'", f.key, unit)));
     return false;
   }
   f.unit = *u;
-  const json& v = j["value"];
   if (v.is_number()) {
-    f.value = v.get<double>();
-  } else if (v.is_boolean()) {
-    f.value = v.get<bool>();
+    auto number = v.Number();
+    if (!number) return false;
+    f.value = *number;
+  } else if (v.is_bool()) {
+    f.value = *v.Bool();
   } else if (v.is_string()) {
-    f.value = v.get<std::string>();
-  } else if (v.is_null()) {
+    f.value = *v.String();
+  } else if (!v.present()) {
+    // Written for a value that was not finite: the fact is known to exist, its value is not.
     f.value = std::nan("");
   } else {
     diags->Add(Bad(file, path,
@@ -130,15 +135,14 @@ bool ReadFact(const json& j, const std::string& file, const std::string& path, F
                                f.key)));
     return false;
   }
-  if (j.contains("provenance") && j["provenance"].is_object()) {
-    const json& p = j["provenance"];
-    auto origin = OriginFromName(p.value("origin", "declared"));
+  if (const JsonField p = j["provenance"]; p.is_object()) {
+    auto origin = OriginFromName(p["origin"].StringOr("declared"));
     f.provenance.origin = origin.value_or(FactOrigin::kDeclared);
-    f.provenance.source = p.value("source", "");
-    f.provenance.file = p.value("file", "");
-    f.provenance.line = p.value("line", 0);
-    f.provenance.host = p.value("host", "");
-    f.provenance.rank = p.value("rank", -1);
+    f.provenance.source = p["source"].StringOr("");
+    f.provenance.file = p["file"].StringOr("");
+    f.provenance.line = static_cast<int>(p["line"].WholeOr(0, 0, kMaxWholeInt));
+    f.provenance.host = p["host"].StringOr("");
+    f.provenance.rank = static_cast<int>(p["rank"].WholeOr(-1, -1, kMaxWholeInt));
   } else {
     f.provenance.origin = FactOrigin::kDeclared;
     f.provenance.source = file;
@@ -149,17 +153,19 @@ bool ReadFact(const json& j, const std::string& file, const std::string& path, F
 
 }  // namespace
 
-bool EvidenceFromJson(const json& j, const std::string& file, Evidence* out,
+bool EvidenceFromJson(const json& document, const std::string& file, Evidence* out,
                       DiagnosticList* diags) {
+  const JsonSource source{file, codes::kFactsFileInvalid, diags};
+  const JsonField j = JsonField::Root(document, source);
   // A command's report (`probe ... --json`, `preflight --json`) carries its facts under
   // "evidence": it is as good a facts file as a bare one.
-  if (j.is_object() && !j.contains("facts") && j.contains("evidence") && j["evidence"].is_object())
-    return EvidenceFromJson(j["evidence"], file, out, diags);
-  if (!j.is_object() || !j.contains("facts")) {
+  if (j.is_object() && j["facts"].raw() == nullptr && j["evidence"].is_object())
+    return EvidenceFromJson(*j["evidence"].raw(), file, out, diags);
+  if (!j.is_object() || j["facts"].raw() == nullptr) {
     diags->Add(Bad(file, "/", "not a facts file: expected an object with \"facts\""));
     return false;
   }
-  int version = j.value("schema_version", 0);
+  const int64_t version = j["schema_version"].WholeOr(0, 0, kMaxWholeInt);
   if (version != kEvidenceSchemaVersion) {
     diags->Add(Diagnostic{codes::kFactsSchemaVersion,
                           DiagnosticSeverity::kWarning,
@@ -169,104 +175,77 @@ bool EvidenceFromJson(const json& j, const std::string& file, Evidence* out,
                           "/schema_version",
                           ""});
   }
-  try {
-    const json& facts = j["facts"];
-    if (facts.is_array()) {
-      for (size_t i = 0; i < facts.size(); ++i) {
-        Fact f;
-        if (ReadFact(facts[i], file, fmt::format("/facts/{}", i), &f, diags))
-          out->facts.Set(std::move(f));
-      }
+  if (j["facts"].is_array()) {
+    const std::vector<JsonField> facts = j["facts"].Elements();
+    for (size_t i = 0; i < facts.size(); ++i) {
+      Fact f;
+      if (ReadFact(facts[i], file, fmt::format("/facts/{}", i), &f, diags))
+        out->facts.Set(std::move(f));
     }
-    if (j.contains("series") && j["series"].is_array()) {
-      for (const auto& s : j["series"]) {
-        Series series;
-        series.key = s.value("key", "");
-        series.title = s.value("title", "");
-        series.x_label = s.value("x_label", "");
-        series.y_label = s.value("y_label", "");
-        series.x_unit = UnitFromName(s.value("x_unit", "count")).value_or(Unit::kCount);
-        series.y_unit = UnitFromName(s.value("y_unit", "count")).value_or(Unit::kCount);
-        series.node = s.value("node", "");
-        if (s.contains("points") && s["points"].is_array()) {
-          for (const auto& p : s["points"]) {
-            if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number())
-              series.points.push_back({p[0].get<double>(), p[1].get<double>()});
+  }
+  if (j["series"].is_array()) {
+    for (const JsonField& s : j["series"].Elements()) {
+      Series series;
+      series.key = s["key"].StringOr("");
+      series.title = s["title"].StringOr("");
+      series.x_label = s["x_label"].StringOr("");
+      series.y_label = s["y_label"].StringOr("");
+      series.x_unit = UnitFromName(s["x_unit"].StringOr("count")).value_or(Unit::kCount);
+      series.y_unit = UnitFromName(s["y_unit"].StringOr("count")).value_or(Unit::kCount);
+      series.node = s["node"].StringOr("");
+      if (s["points"].is_array()) {
+        for (const JsonField& p : s["points"].Elements()) {
+          // A point written as [x, null] (a value that was not finite) is not a point.
+          if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number()) {
+            auto x = p[0].Number(), y = p[1].Number();
+            if (x && y) series.points.push_back({*x, *y});
           }
         }
-        out->series.push_back(std::move(series));
       }
+      out->series.push_back(std::move(series));
     }
-    if (j.contains("timeline") && j["timeline"].is_array()) {
-      for (const auto& t : j["timeline"]) {
-        TimelineInterval ti;
-        ti.lane = t.value("lane", "");
-        ti.label = t.value("label", "");
-        ti.start_epoch_s = t.value("start", 0.0);
-        ti.end_epoch_s = t.value("end", 0.0);
-        ti.status = t.value("status", "");
-        ti.source = t.value("source", "");
-        ti.node = t.value("node", "");
-        out->timeline.push_back(std::move(ti));
-      }
+  }
+  if (j["timeline"].is_array()) {
+    for (const JsonField& t : j["timeline"].Elements()) {
+      TimelineInterval ti;
+      ti.lane = t["lane"].StringOr("");
+      ti.label = t["label"].StringOr("");
+      ti.start_epoch_s = t["start"].NumberOr(0.0);
+      ti.end_epoch_s = t["end"].NumberOr(0.0);
+      ti.status = t["status"].StringOr("");
+      ti.source = t["source"].StringOr("");
+      ti.node = t["node"].StringOr("");
+      out->timeline.push_back(std::move(ti));
     }
-    if (j.contains("diagnostics") && j["diagnostics"].is_array()) {
-      for (const auto& d : j["diagnostics"]) {
-        Diagnostic diag;
-        diag.code = d.value("code", "");
-        std::string sev = d.value("severity", "error");
-        diag.severity = sev == "warning" ? DiagnosticSeverity::kWarning
-                        : sev == "note"  ? DiagnosticSeverity::kNote
-                                         : DiagnosticSeverity::kError;
-        diag.message = d.value("message", "");
-        diag.location.file = d.value("file", "");
-        diag.location.line = d.value("line", 0);
-        diag.location.column = d.value("column", 0);
-        diag.context = d.value("context", "");
-        diag.snippet = d.value("snippet", "");
-        out->diagnostics.Add(std::move(diag));
-      }
-      // The writer kept at most its limit: count the rest as it did.
-      const size_t kept = out->diagnostics.total(), kept_errors = out->diagnostics.errors();
-      const size_t total = j.value("diagnostics_total", kept);
-      const size_t errors = j.value("diagnostics_errors", kept_errors);
-      if (total > kept)
-        out->diagnostics.CountUnkept(total - kept, errors > kept_errors ? errors - kept_errors : 0);
+  }
+  if (j["diagnostics"].is_array()) {
+    for (const JsonField& d : j["diagnostics"].Elements()) {
+      Diagnostic diag;
+      diag.code = d["code"].StringOr("");
+      std::string sev = d["severity"].StringOr("error");
+      diag.severity = sev == "warning" ? DiagnosticSeverity::kWarning
+                      : sev == "note"  ? DiagnosticSeverity::kNote
+                                       : DiagnosticSeverity::kError;
+      diag.message = d["message"].StringOr("");
+      diag.location.file = d["file"].StringOr("");
+      diag.location.line = static_cast<int>(d["line"].WholeOr(0, 0, kMaxWholeInt));
+      diag.location.column = static_cast<int>(d["column"].WholeOr(0, 0, kMaxWholeInt));
+      diag.context = d["context"].StringOr("");
+      diag.snippet = d["snippet"].StringOr("");
+      out->diagnostics.Add(std::move(diag));
     }
-  } catch (const json::exception& e) {
-    diags->Add(Bad(file, "/", fmt::format("malformed facts file: {}", e.what())));
+    // The writer kept at most its limit: count the rest as it did.
+    const size_t kept = out->diagnostics.total(), kept_errors = out->diagnostics.errors();
+    const auto total = static_cast<size_t>(j["diagnostics_total"].WholeOr(0, 0, kMaxWholeCount));
+    const auto errors = static_cast<size_t>(j["diagnostics_errors"].WholeOr(0, 0, kMaxWholeCount));
+    if (total > kept)
+      out->diagnostics.CountUnkept(total - kept, errors > kept_errors ? errors - kept_errors : 0);
   }
   return true;
 }
 
 std::optional<json> ReadJsonFile(const std::string& path, const char* code, DiagnosticList* diags) {
-  auto error = [&](std::string message, int line = 0, int column = 0) {
-    diags->Add(Diagnostic{
-        code, DiagnosticSeverity::kError, std::move(message), {path, line, column}, "", ""});
-    return std::nullopt;
-  };
-  std::string text, why;
-  if (!ReadBoundedRegularFile(path, kMaxResultFileBytes, &text, &why)) return error(why);
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_discarded()) return j;
-  // Parse again with exceptions to learn the byte offset, then name the line and column.
-  try {
-    json again = json::parse(text);
-    (void)again;
-  } catch (const json::parse_error& e) {
-    size_t offset = e.byte == 0 ? 0 : e.byte - 1;
-    int line = 1, column = 1;
-    for (size_t i = 0; i < offset && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    return error("not valid JSON: " + std::string(e.what()), line, column);
-  }
-  return error("not valid JSON");
+  return ReadJsonInputFile(path, code, diags, kMaxResultFileBytes);
 }
 
 bool LoadEvidenceFile(const std::string& path, Evidence* out, DiagnosticList* diags) {

@@ -1,8 +1,15 @@
 #include "core/fact_set.h"
 
+#include <cmath>
+
 namespace feedcheck {
 
 void FactSet::Set(Fact fact) {
+  if (fact.is_number() && !std::isfinite(fact.number())) {
+    if (not_finite_.size() < 100) not_finite_.insert(fact.key);
+    facts_.erase(fact.key);
+    return;
+  }
   std::string key = fact.key;
   facts_.insert_or_assign(std::move(key), std::move(fact));
 }
@@ -38,6 +45,8 @@ std::optional<bool> FactSet::Bool(const std::string& key) const {
 
 std::vector<std::string> FactSet::Merge(const FactSet& other, bool keep_existing) {
   std::vector<std::string> replaced;
+  for (const std::string& key : other.not_finite_)
+    if (not_finite_.size() < 100) not_finite_.insert(key);
   for (const auto& [key, fact] : other.facts_) {
     auto it = facts_.find(key);
     if (it != facts_.end()) {

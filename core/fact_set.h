@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,12 @@ namespace feedcheck {
 
 class FactSet {
  public:
-  /// Adds or replaces the fact with this key.
+  /// Adds or replaces the fact with this key. A number that is not finite (NaN, an infinity: a
+  /// sum over input that overflowed, an empty average) is not a fact: it is left out, and its
+  /// key kept in NotFinite() for the caller to say so. The one place facts are checked.
   void Set(Fact fact);
+  /// Keys of the numbers Set() refused (at most 100), in key order.
+  const std::set<std::string>& NotFinite() const { return not_finite_; }
   bool Has(const std::string& key) const { return facts_.count(key) != 0; }
   const Fact* Find(const std::string& key) const;
   /// The number for `key`, converted to `unit` when given; nullopt when absent or not a number.
@@ -38,6 +43,7 @@ class FactSet {
 
  private:
   std::map<std::string, Fact> facts_;
+  std::set<std::string> not_finite_;
 };
 
 }  // namespace feedcheck

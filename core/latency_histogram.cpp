@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/json_input.h"
 #include "core/whole_number.h"
 
 namespace feedcheck {
@@ -166,31 +169,39 @@ std::optional<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json&
     return std::nullopt;
   };
   if (!json.is_object()) return fail("histogram: not an object");
-  int bits = json.contains("sub_bucket_bits") && json["sub_bucket_bits"].is_number_integer()
-                 ? json["sub_bucket_bits"].get<int>()
-                 : -1;
-  if (json.value("unit", "") != "ns" || (bits != kSubBucketBits && bits != kLegacySubBucketBits))
+  // Read the checked way (core/json_input); what it finds wrong is said through `fail`.
+  DiagnosticList diags;
+  const JsonSource source{"histogram", "", &diags};
+  const JsonField in = JsonField::Root(json, source);
+  const int64_t bits =
+      in["sub_bucket_bits"].is_number() ? in["sub_bucket_bits"].WholeOr(-1, 0, 64) : -1;
+  if (in["unit"].StringOr("") != "ns" || (bits != kSubBucketBits && bits != kLegacySubBucketBits))
     return fail(fmt::format("histogram: unit must be \"ns\" with sub_bucket_bits {} (or {})",
                             kSubBucketBits, kLegacySubBucketBits));
   const bool legacy = bits == kLegacySubBucketBits;
   const size_t count_in_file = legacy ? LegacyBucketCount() : kBucketCount;
-  if (!json.contains("buckets") || !json["buckets"].is_array())
+  if (!in["buckets"].is_array())
     return fail("histogram: \"buckets\" must be an array of [index, count]");
   std::vector<uint64_t> counts(kBucketCount, 0);
-  for (const auto& b : json["buckets"]) {
-    if (!b.is_array() || b.size() != 2 || !b[0].is_number_unsigned() || !b[1].is_number_unsigned())
+  constexpr int64_t kMaxCount = std::numeric_limits<int64_t>::max();
+  for (const JsonField& b : in["buckets"].Elements()) {
+    const bool pair = b.is_array() && b.size() == 2 && b[0].is_number() && b[1].is_number();
+    auto index_in = pair ? b[0].Whole(0, kMaxCount) : std::nullopt;
+    auto count = pair ? b[1].Whole(0, kMaxCount) : std::nullopt;
+    if (!index_in || !count)
       return fail("histogram: bucket entries must be [index, count] with unsigned numbers");
-    uint64_t index = b[0].get<uint64_t>();
+    auto index = static_cast<uint64_t>(*index_in);
     if (index >= count_in_file) return fail("histogram: bucket index out of range");
     if (legacy) {
       double mid = MidFor(static_cast<size_t>(index), kLegacySubBucketBits);
       index = BucketIndex(static_cast<uint64_t>(std::llround(mid)));
     }
-    counts[index] += b[1].get<uint64_t>();
+    // Saturates: a forged count cannot wrap the total around to a small one.
+    const auto add = static_cast<uint64_t>(*count);
+    counts[index] = counts[index] > UINT64_MAX - add ? UINT64_MAX : counts[index] + add;
   }
   auto number = [&](const char* key) -> std::optional<double> {
-    if (!json.contains(key) || !json[key].is_number()) return std::nullopt;
-    return json[key].get<double>();
+    return in[key].is_number() ? in[key].Number() : std::nullopt;
   };
   auto mn = number("min"), mx = number("max"), sum = number("sum");
   if (!mn || !mx || !sum || *mn < 0 || *mx < 0) return fail("histogram: min/max/sum missing");

@@ -308,7 +308,7 @@ std::optional<double> ParseSeconds(std::string_view text, std::string* error) {
 }
 
 std::string FormatNumber(double value, int significant) {
-  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
+  if (!std::isfinite(value)) return std::string(kNotFiniteText);
   if (value == std::floor(value) && std::fabs(value) < 1e15) return fmt::format("{:.0f}", value);
   double magnitude = std::fabs(value);
   int decimals = significant - 1 - static_cast<int>(std::floor(std::log10(magnitude)));
@@ -323,6 +323,7 @@ std::string FormatNumber(double value, int significant) {
 }
 
 std::string FormatGrouped(double value, int significant) {
+  if (!std::isfinite(value)) return std::string(kNotFiniteText);
   std::string plain = FormatNumber(value, significant);
   size_t begin = plain.empty() || plain[0] != '-' ? 0 : 1;
   size_t end = std::min(plain.find('.'), plain.size());
@@ -337,6 +338,7 @@ std::string FormatGrouped(double value, int significant) {
 
 namespace {
 std::string Scaled(double value, double step, const std::array<std::string_view, 6>& names) {
+  if (!std::isfinite(value)) return std::string(kNotFiniteText);
   size_t i = 0;
   double v = value;
   while (std::fabs(v) >= step && i + 1 < names.size()) {
@@ -362,6 +364,7 @@ bool RoundIn(double bytes, double base) {
 }  // namespace
 
 std::string FormatBytes(double bytes, bool decimal) {
+  if (!std::isfinite(bytes)) return std::string(kNotFiniteText);
   if (!decimal && RoundIn(bytes, 1000) && !RoundIn(bytes, 1024)) {
     // As typed: "1 MB", "1.5 TB", "100 GB", without padding zeros.
     static constexpr std::array<std::string_view, 6> kNames{"B", "KB", "MB", "GB", "TB", "PB"};
@@ -383,6 +386,7 @@ std::string FormatByteRate(double bytes_per_second) {
 }
 
 std::string FormatSeconds(double seconds) {
+  if (!std::isfinite(seconds)) return std::string(kNotFiniteText);
   double a = std::fabs(seconds);
   if (a == 0) return "0 s";
   if (a < 1e-6) return fmt::format("{} ns", FormatNumber(seconds * 1e9));
@@ -410,6 +414,12 @@ std::string FormatSeconds(double seconds) {
 }
 
 std::string FormatValue(double value, Unit unit) {
+  // One place for every unit: the conversions below (Gbit/s to bit/s, a fraction to percent)
+  // may overflow a finite value too, which the formatters they call refuse the same way.
+  if (!std::isfinite(value)) return std::string(kNotFiniteText);
+  auto with_unit = [](std::string number, std::string_view unit_text) {
+    return number == kNotFiniteText ? number : number + std::string(unit_text);
+  };
   switch (unit) {
     case Unit::kBytes:
       return FormatBytes(value);
@@ -426,13 +436,13 @@ std::string FormatValue(double value, Unit unit) {
     case Unit::kMicroseconds:
       return FormatSeconds(value / 1e6);
     case Unit::kPerSecond:
-      return FormatGrouped(value) + "/s";
+      return with_unit(FormatGrouped(value), "/s");
     case Unit::kFraction:
-      return FormatNumber(value * 100) + "%";
+      return with_unit(FormatNumber(value * 100), "%");
     case Unit::kPercent:
-      return FormatNumber(value) + "%";
+      return with_unit(FormatNumber(value), "%");
     case Unit::kCpuSecondsPerGB:
-      return FormatNumber(value) + " CPU-s/GB";
+      return with_unit(FormatNumber(value), " CPU-s/GB");
     case Unit::kBool:
       return value != 0 ? "true" : "false";
     case Unit::kCount:

@@ -75,6 +75,10 @@ std::optional<double> ParseBitsPerSecond(std::string_view text, std::string* err
 /// Parses a duration into seconds; a bare number means seconds.
 std::optional<double> ParseSeconds(std::string_view text, std::string* error = nullptr);
 
+/// What every formatter below prints for a value that is not a finite number (NaN, an infinity,
+/// or a finite value whose conversion to the printed unit overflows): never "inf" or "nan".
+inline constexpr std::string_view kNotFiniteText = "n/a";
+
 /// "4.00 MiB", "500 KB"-style printing: a size that is round in powers of 1000 and not in
 /// powers of 1024 (what a user wrote as 100GB or 1MB) prints as given, "100 GB", "1 MB"; any
 /// other in binary units, unless `decimal` asks for powers of 1000.

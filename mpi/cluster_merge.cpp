@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/whole_number.h"
+#include "core/diagnostic_codes.h"
+#include "core/json_input.h"
 
 namespace feedcheck {
 namespace {
@@ -15,9 +16,11 @@ using nlohmann::json;
 json HistogramJson(const LatencyHistogram& h) { return h.ToJson(); }
 
 bool ReadHistogram(const json& j, const char* key, LatencyHistogram* out, std::string* error) {
-  if (!j.contains(key)) return true;
+  if (!j.is_object()) return true;
+  auto it = j.find(key);
+  if (it == j.end()) return true;
   std::string why;
-  auto h = LatencyHistogram::FromJson(j.at(key), &why);
+  auto h = LatencyHistogram::FromJson(*it, &why);
   if (!h) {
     *error = fmt::format("{}: {}", key, why);
     return false;
@@ -105,40 +108,82 @@ json RankReport::ToJson() const {
   return j;
 }
 
-std::optional<RankReport> RankReport::FromJson(const json& j, std::string* error) {
-  try {
-    RankReport r;
-    // A rank is read as a double first: nlohmann's get<int>() of 1e300 would be undefined.
-    auto rank = WholeNumber<int>(j.at("rank").get<double>());
-    if (!rank) {
-      if (error) *error = "rank is not a whole number that fits an int";
-      return std::nullopt;
+std::optional<RankReport> RankReport::FromJson(const json& document, std::string* error) {
+  // Read the checked way (core/json_input): a missing field, a wrong type or a number out of
+  // range names the field, never throws.
+  DiagnosticList diags;
+  const JsonSource source{"rank report", codes::kRankReportUnreadable, &diags};
+  const JsonField j = JsonField::Root(document, source);
+  bool ok = true;
+  auto need = [&](const char* key) {
+    const JsonField f = j[key];
+    if (!f.present() && ok) {
+      f.Complain("missing");
+      ok = false;
     }
-    r.rank = *rank;
-    r.host = j.at("host").get<std::string>();
-    r.active = j.at("active").get<bool>();
-    r.status = j.at("status").get<std::string>();
-    r.message = j.at("message").get<std::string>();
-    r.gbps = j.at("gbps").get<double>();
-    r.window_start_epoch_s = j.at("window_start_epoch_s").get<double>();
-    r.window_end_epoch_s = j.at("window_end_epoch_s").get<double>();
-    r.errors = j.at("errors").get<double>();
-    r.throttled = j.at("throttled").get<double>();
-    r.retries = j.at("retries").get<double>();
-    for (const json& p : j.at("timeline")) r.timeline.push_back({p.at(0), p.at(1)});
-    if (j.contains("smallfile_ms")) {
-      for (const json& p : j.at("smallfile_ms")) r.smallfile_ms.push_back({p.at(0), p.at(1)});
-      r.requests = j.at("requests").get<double>();
-      r.elapsed_s = j.at("elapsed_s").get<double>();
+    return f;
+  };
+  auto number = [&](const char* key) {
+    auto v = need(key).Number();
+    ok = ok && v.has_value();
+    return v.value_or(0);
+  };
+  auto text = [&](const char* key) {
+    auto v = need(key).String();
+    ok = ok && v.has_value();
+    return v.value_or("");
+  };
+  auto points = [&](const JsonField& list, std::vector<SeriesPoint>* out) {
+    if (list.present() && !list.is_array()) {
+      if (ok) list.Complain("expected an array of [x, y] pairs");
+      ok = false;
+      return;
     }
-    if (!ReadHistogram(j, "ttfb", &r.ttfb, error) || !ReadHistogram(j, "total", &r.total, error) ||
-        !ReadHistogram(j, "connect", &r.connect, error))
-      return std::nullopt;
-    return r;
-  } catch (const json::exception& e) {
-    *error = fmt::format("rank report: {}", e.what());
+    for (const JsonField& p : list.Elements()) {
+      auto x = p[0].Number(), y = p[1].Number();
+      if (!p.is_array() || p.size() != 2 || !x || !y) {
+        if (ok) p.Complain("expected a pair of finite numbers");
+        ok = false;
+        return;
+      }
+      out->push_back({*x, *y});
+    }
+  };
+  RankReport r;
+  if (auto rank = need("rank").Whole(0, kMaxWholeInt))
+    r.rank = static_cast<int>(*rank);
+  else
+    ok = false;
+  r.host = text("host");
+  if (auto active = need("active").Bool())
+    r.active = *active;
+  else
+    ok = false;
+  r.status = text("status");
+  r.message = text("message");
+  r.gbps = number("gbps");
+  r.window_start_epoch_s = number("window_start_epoch_s");
+  r.window_end_epoch_s = number("window_end_epoch_s");
+  r.errors = number("errors");
+  r.throttled = number("throttled");
+  r.retries = number("retries");
+  points(need("timeline"), &r.timeline);
+  if (j["smallfile_ms"].raw() != nullptr) {
+    points(j["smallfile_ms"], &r.smallfile_ms);
+    r.requests = number("requests");
+    r.elapsed_s = number("elapsed_s");
+  }
+  if (!ok) {
+    if (error)
+      *error =
+          diags.kept().empty() ? "not a rank report" : "rank report: " + diags.kept()[0].message;
     return std::nullopt;
   }
+  if (!ReadHistogram(document, "ttfb", &r.ttfb, error) ||
+      !ReadHistogram(document, "total", &r.total, error) ||
+      !ReadHistogram(document, "connect", &r.connect, error))
+    return std::nullopt;
+  return r;
 }
 
 double BytesAt(const std::vector<SeriesPoint>& timeline, double epoch_s) {

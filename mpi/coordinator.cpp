@@ -5,6 +5,8 @@
 #include <chrono>
 #include <thread>
 
+#include "core/diagnostic_codes.h"
+#include "core/json_input.h"
 #include "core/json_text.h"
 
 namespace feedcheck {
@@ -59,8 +61,11 @@ std::vector<RankReport> RunSynchronizedStep(const MpiWorld& w, int active_ranks,
   std::vector<RankReport> reports;
   for (size_t i = 0; i < texts.size(); ++i) {
     std::string error;
-    auto parsed = nlohmann::json::parse(texts[i], nullptr, false);
-    auto r = parsed.is_discarded() ? std::nullopt : RankReport::FromJson(parsed, &error);
+    DiagnosticList diags;
+    auto parsed = ParseJsonInput(
+        texts[i], JsonSource{fmt::format("rank {}", i), codes::kRankReportUnreadable, &diags});
+    if (!parsed && !diags.kept().empty()) error = diags.kept()[0].message;
+    auto r = parsed ? RankReport::FromJson(*parsed, &error) : std::nullopt;
     if (r) {
       reports.push_back(std::move(*r));
     } else {

@@ -4,43 +4,47 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/json_input.h"
 #include "core/whole_number.h"
 
 namespace feedcheck::json_fields {
 
 using nlohmann::json;
 
+// Each read goes through core/json_input's typed reads, quietly (no diagnostics list).
+inline JsonField Member(const json& j, const char* key) { return JsonField(&j, nullptr, "")[key]; }
+
 inline double Num(const json& j, const char* key, double fallback) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
+  const JsonField f = Member(j, key);
+  return f.is_number() ? f.NumberOr(fallback) : fallback;
 }
 
 /// A whole number that fits an int (2.5 reads as 2); 1e300 or a string gives the fallback.
 inline int Int(const json& j, const char* key, int fallback) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return fallback;
-  return WholeNumber<int>(it->get<double>()).value_or(fallback);
+  const auto v = Member(j, key).is_number() ? Member(j, key).Number() : std::nullopt;
+  return v ? WholeNumber<int>(*v).value_or(fallback) : fallback;
 }
 
 inline std::string Text(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const JsonField f = Member(j, key);
+  return f.is_string() ? f.StringOr("") : std::string();
 }
 
 inline bool Flag(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_boolean() && it->get<bool>();
+  const JsonField f = Member(j, key);
+  return f.is_bool() && f.BoolOr(false);
 }
 
 inline std::vector<std::string> Texts(const json& j, const char* key) {
   std::vector<std::string> out;
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const auto& v : *it)
-    if (v.is_string()) out.push_back(v.get<std::string>());
+  const JsonField f = Member(j, key);
+  if (!f.is_array()) return out;
+  for (const JsonField& v : f.Elements())
+    if (v.is_string()) out.push_back(v.StringOr(""));
   return out;
 }
 

@@ -13,6 +13,8 @@
 
 #include "core/diagnostic_codes.h"
 #include "core/evidence_json.h"
+#include "core/json_input.h"
+#include "core/json_text.h"
 #include "core/measurement_caveat.h"
 #include "core/units.h"
 
@@ -87,220 +89,176 @@ Diagnostic Bad(const std::string& file, const std::string& path, const std::stri
   return Diagnostic{codes::kReportInvalid, severity, message, {file, 0, 0}, path, ""};
 }
 
-// Typed readers: a wrong type is a diagnostic naming the JSON path, and the default is kept.
-std::string Str(const json& j, const char* key, const std::string& file, const std::string& path,
-                DiagnosticList* diags) {
-  if (!j.contains(key) || j[key].is_null()) return "";
-  if (!j[key].is_string()) {
-    diags->Add(Bad(file, path + "/" + key, fmt::format("'{}' should be a string", key)));
-    return "";
-  }
-  return j[key].get<std::string>();
-}
+// Reads go through core/json_input: a wrong type is a diagnostic naming the field, and the
+// default is kept.
+std::string Str(const JsonField& j, const char* key) { return j[key].StringOr(""); }
 
-const json* Array(const json& j, const char* key, const std::string& file, const std::string& path,
-                  DiagnosticList* diags) {
-  if (!j.contains(key)) return nullptr;
-  if (!j[key].is_array()) {
-    diags->Add(Bad(file, path + "/" + key, fmt::format("'{}' should be an array", key)));
-    return nullptr;
-  }
-  return &j[key];
-}
-
-std::vector<EnvSetting> ReadEnv(const json& j, const char* key, const std::string& file,
-                                const std::string& path, DiagnosticList* diags) {
+std::vector<EnvSetting> ReadEnv(const JsonField& j, const char* key) {
   std::vector<EnvSetting> out;
-  const json* arr = Array(j, key, file, path, diags);
-  if (!arr) return out;
-  for (size_t i = 0; i < arr->size(); ++i) {
-    const json& e = (*arr)[i];
-    std::string p = fmt::format("{}/{}/{}", path, key, i);
+  for (const JsonField& e : j[key].Elements()) {
     if (!e.is_object()) {
-      diags->Add(Bad(file, p, "an env setting should be an object with 'name' and 'value'"));
+      e.Complain("an env setting should be an object with 'name' and 'value'");
       continue;
     }
-    out.push_back({Str(e, "name", file, p, diags), Str(e, "value", file, p, diags)});
+    out.push_back({Str(e, "name"), Str(e, "value")});
   }
   return out;
 }
 
-std::vector<ConfigFragment> ReadConfig(const json& j, const char* key, const std::string& file,
-                                       const std::string& path, DiagnosticList* diags) {
+std::vector<ConfigFragment> ReadConfig(const JsonField& j, const char* key) {
   std::vector<ConfigFragment> out;
-  const json* arr = Array(j, key, file, path, diags);
-  if (!arr) return out;
-  for (size_t i = 0; i < arr->size(); ++i) {
-    const json& c = (*arr)[i];
-    std::string p = fmt::format("{}/{}/{}", path, key, i);
+  for (const JsonField& c : j[key].Elements()) {
     if (!c.is_object()) {
-      diags->Add(Bad(file, p, "a config fragment should be an object with 'kind' and 'text'"));
+      c.Complain("a config fragment should be an object with 'kind' and 'text'");
       continue;
     }
-    out.push_back({Str(c, "kind", file, p, diags), Str(c, "text", file, p, diags)});
+    out.push_back({Str(c, "kind"), Str(c, "text")});
   }
   return out;
 }
 
-void ReadFindings(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
-  const json* arr = Array(j, "findings", file, "", diags);
-  if (!arr) return;
-  for (size_t i = 0; i < arr->size(); ++i) {
-    const json& fj = (*arr)[i];
-    std::string p = fmt::format("/findings/{}", i);
+std::vector<std::string> Strings(const JsonField& list) {
+  std::vector<std::string> out;
+  for (const JsonField& s : list.Elements())
+    if (s.is_string()) out.push_back(*s.String());
+  return out;
+}
+
+void ReadFindings(const JsonField& j, const std::string& file, Report* out, DiagnosticList* diags) {
+  for (const JsonField& fj : j["findings"].Elements()) {
     if (!fj.is_object()) {
-      diags->Add(Bad(file, p, "a finding should be an object"));
+      fj.Complain("a finding should be an object");
       continue;
     }
     Finding f;
-    f.rule_id = Str(fj, "rule_id", file, p, diags);
-    std::string severity = Str(fj, "severity", file, p, diags);
+    f.rule_id = Str(fj, "rule_id");
+    std::string severity = Str(fj, "severity");
     auto sev = SeverityFromName(severity);
     if (!sev) {
       diags->Add(Bad(
-          file, p + "/severity",
+          file, JsonPointer(fj["severity"].path()),
           fmt::format("unknown severity '{}' (critical, warning or info); read as info", severity),
           DiagnosticSeverity::kWarning));
     }
     f.severity = sev.value_or(Severity::kInfo);
-    f.title = Str(fj, "title", file, p, diags);
-    f.message = Str(fj, "message", file, p, diags);
-    f.source = Str(fj, "source", file, p, diags);
-    f.rule_file = Str(fj, "rule_file", file, p, diags);
-    if (fj.contains("rule_line") && fj["rule_line"].is_number_integer())
-      f.rule_line = fj["rule_line"].get<int>();
-    if (fj.contains("excess") && fj["excess"].is_number()) f.excess = fj["excess"].get<double>();
-    if (fj.contains("gauge") && fj["gauge"].is_object()) {
+    f.title = Str(fj, "title");
+    f.message = Str(fj, "message");
+    f.source = Str(fj, "source");
+    f.rule_file = Str(fj, "rule_file");
+    if (fj["rule_line"].is_number())
+      f.rule_line = static_cast<int>(fj["rule_line"].WholeOr(0, 0, kMaxWholeInt));
+    if (fj["excess"].is_number()) f.excess = fj["excess"].Number();
+    if (const JsonField g = fj["gauge"]; g.is_object()) {
       // Read only whole: a gauge with a number missing or an unknown unit is dropped, not
       // drawn against a guessed scale.
-      const json& g = fj["gauge"];
-      auto unit = g.contains("unit") && g["unit"].is_string()
-                      ? UnitFromName(g["unit"].get<std::string>())
-                      : std::nullopt;
-      if (unit && g.contains("demand") && g["demand"].is_number() && g.contains("limit") &&
-          g["limit"].is_number())
-        f.gauge = FindingGauge{g["demand"].get<double>(), g["limit"].get<double>(), *unit};
+      auto unit = g["unit"].is_string() ? UnitFromName(*g["unit"].String()) : std::nullopt;
+      auto demand = g["demand"].is_number() ? g["demand"].Number() : std::nullopt;
+      auto limit = g["limit"].is_number() ? g["limit"].Number() : std::nullopt;
+      if (unit && demand && limit)
+        f.gauge = FindingGauge{*demand, *limit, *unit};
       else
-        diags->Add(Bad(file, p + "/gauge", "a gauge needs demand, limit and a known unit; ignored",
+        diags->Add(Bad(file, JsonPointer(g.path()),
+                       "a gauge needs demand, limit and a known unit; ignored",
                        DiagnosticSeverity::kWarning));
     }
-    if (fj.contains("escalated") && fj["escalated"].is_boolean())
-      f.escalated = fj["escalated"].get<bool>();
+    if (fj["escalated"].is_bool()) f.escalated = *fj["escalated"].Bool();
     // Evidence facts share the facts.json layout: read them through core's reader.
     // One at a time, so the rule's order of evidence is kept.
-    if (const json* ev = Array(fj, "evidence", file, p, diags)) {
-      for (size_t k = 0; k < ev->size(); ++k) {
-        Evidence one;
-        EvidenceFromJson(
-            json{{"schema_version", kEvidenceSchemaVersion}, {"facts", json::array({(*ev)[k]})}},
-            file, &one, diags);
-        for (const auto& [key, fact] : one.facts) f.evidence.push_back(fact);
-      }
+    for (const JsonField& fact : fj["evidence"].Elements()) {
+      Evidence one;
+      EvidenceFromJson(
+          json{{"schema_version", kEvidenceSchemaVersion}, {"facts", json::array({*fact.raw()})}},
+          file, &one, diags);
+      for (const auto& [key, fact_read] : one.facts) f.evidence.push_back(fact_read);
     }
     // class, basis and the post-mortem's marks came later: absent in older reports.
-    if (auto c = fj.find("class"); c != fj.end() && c->is_string())
-      f.bottleneck = BottleneckFromName(c->get<std::string>()).value_or(Bottleneck::kNone);
-    if (auto b = fj.find("basis"); b != fj.end() && b->is_string())
-      f.basis = FindingBasisFromName(b->get<std::string>()).value_or(FindingBasis::kObserved);
-    if (auto v = fj.find("impact_gpu_s"); v != fj.end() && v->is_number())
-      f.impact_gpu_s = v->get<double>();
-    if (auto v = fj.find("impact"); v != fj.end() && v->is_string())
-      f.impact = v->get<std::string>();
-    if (auto v = fj.find("secondary"); v != fj.end() && v->is_boolean())
-      f.secondary = v->get<bool>();
-    if (auto v = fj.find("secondary_note"); v != fj.end() && v->is_string())
-      f.secondary_note = v->get<std::string>();
-    f.env = ReadEnv(fj, "env", file, p, diags);
-    f.config = ReadConfig(fj, "config", file, p, diags);
+    if (fj["class"].is_string())
+      f.bottleneck = BottleneckFromName(*fj["class"].String()).value_or(Bottleneck::kNone);
+    if (fj["basis"].is_string())
+      f.basis = FindingBasisFromName(*fj["basis"].String()).value_or(FindingBasis::kObserved);
+    if (fj["impact_gpu_s"].is_number()) f.impact_gpu_s = fj["impact_gpu_s"].NumberOr(-1);
+    if (fj["impact"].is_string()) f.impact = *fj["impact"].String();
+    if (fj["secondary"].is_bool()) f.secondary = *fj["secondary"].Bool();
+    if (fj["secondary_note"].is_string()) f.secondary_note = *fj["secondary_note"].String();
+    f.env = ReadEnv(fj, "env");
+    f.config = ReadConfig(fj, "config");
     out->findings.push_back(std::move(f));
   }
 }
 
-void ReadSkipped(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
-  const json* arr = Array(j, "skipped", file, "", diags);
-  if (!arr) return;
-  for (size_t i = 0; i < arr->size(); ++i) {
-    const json& sj = (*arr)[i];
-    std::string p = fmt::format("/skipped/{}", i);
+void ReadSkipped(const JsonField& j, Report* out) {
+  for (const JsonField& sj : j["skipped"].Elements()) {
     if (!sj.is_object()) {
-      diags->Add(Bad(file, p, "a skipped rule should be an object"));
+      sj.Complain("a skipped rule should be an object");
       continue;
     }
     SkippedRule s;
-    s.rule_id = Str(sj, "rule_id", file, p, diags);
-    s.title = Str(sj, "title", file, p, diags);
-    if (const json* missing = Array(sj, "missing_facts", file, p, diags)) {
-      for (const auto& m : *missing)
-        if (m.is_string()) s.missing_facts.push_back(m.get<std::string>());
-    }
+    s.rule_id = Str(sj, "rule_id");
+    s.title = Str(sj, "title");
+    s.missing_facts = Strings(sj["missing_facts"]);
     out->skipped.push_back(std::move(s));
   }
 }
 
-void ReadContext(const json& j, const std::string& file, RunContext* c, DiagnosticList* diags) {
-  if (!j.contains("context")) return;
-  const json& cj = j["context"];
+void ReadContext(const JsonField& j, RunContext* c) {
+  const JsonField cj = j["context"];
+  if (!cj.present()) return;
   if (!cj.is_object()) {
-    diags->Add(Bad(file, "/context", "'context' should be an object"));
+    cj.Complain("'context' should be an object");
     return;
   }
-  c->tool_version = Str(cj, "tool_version", file, "/context", diags);
-  c->command = Str(cj, "command", file, "/context", diags);
-  c->host = Str(cj, "host", file, "/context", diags);
-  c->started_at_utc = Str(cj, "started_at_utc", file, "/context", diags);
-  c->target = Str(cj, "target", file, "/context", diags);
-  c->build_type = Str(cj, "build_type", file, "/context", diags);
-  if (const json* w = Array(cj, "warnings", file, "/context", diags)) {
-    for (const auto& s : *w)
-      if (s.is_string()) c->warnings.push_back(s.get<std::string>());
-  }
+  c->tool_version = Str(cj, "tool_version");
+  c->command = Str(cj, "command");
+  c->host = Str(cj, "host");
+  c->started_at_utc = Str(cj, "started_at_utc");
+  c->target = Str(cj, "target");
+  c->build_type = Str(cj, "build_type");
+  c->warnings = Strings(cj["warnings"]);
 }
 
 // The "result" object read back (for `report` and `compare`). JSON objects are unordered, so
 // "result_display" keeps the order, labels and units the run showed (reports written before it
 // existed list the values by key, with no labels).
-void ReadResult(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
-  if (!j.contains("result")) return;
-  const json& rj = j["result"];
+void ReadResult(const JsonField& j, Report* out) {
+  const JsonField rj = j["result"];
+  if (!rj.present()) return;
   if (!rj.is_object()) {
-    diags->Add(Bad(file, "/result", "'result' should be an object"));
+    rj.Complain("'result' should be an object");
     return;
   }
   auto read = [&](const std::string& key, ResultValue* v) {
-    auto it = rj.find(key);
-    if (it == rj.end()) return false;
+    const JsonField value = rj[key];
     v->key = key;
-    if (it->is_boolean())
-      v->value = it->get<bool>();
-    else if (it->is_number())
-      v->value = it->get<double>();
-    else if (it->is_string())
-      v->value = it->get<std::string>();
-    else
+    if (value.is_bool()) {
+      v->value = *value.Bool();
+    } else if (value.is_number()) {
+      auto number = value.Number();
+      if (!number) return false;
+      v->value = *number;
+    } else if (value.is_string()) {
+      v->value = *value.String();
+    } else {
       return false;
+    }
     return true;
   };
   std::set<std::string> shown;
-  if (const json* display = Array(j, "result_display", file, "", diags)) {
-    for (size_t i = 0; i < display->size(); ++i) {
-      const json& d = (*display)[i];
-      std::string p = fmt::format("/result_display/{}", i);
-      if (!d.is_object()) {
-        diags->Add(Bad(file, p, "a result_display entry should be an object with 'key'"));
-        continue;
-      }
-      ResultValue v;
-      const std::string key = Str(d, "key", file, p, diags);
-      if (shown.count(key) != 0 || !read(key, &v)) continue;
-      v.label = Str(d, "label", file, p, diags);
-      v.unit = Str(d, "unit", file, p, diags);
-      shown.insert(key);
-      out->result.push_back(std::move(v));
+  for (const JsonField& d : j["result_display"].Elements()) {
+    if (!d.is_object()) {
+      d.Complain("a result_display entry should be an object with 'key'");
+      continue;
     }
-  }
-  for (auto it = rj.begin(); it != rj.end(); ++it) {
     ResultValue v;
-    if (shown.count(it.key()) == 0 && read(it.key(), &v)) out->result.push_back(std::move(v));
+    const std::string key = Str(d, "key");
+    if (shown.count(key) != 0 || !read(key, &v)) continue;
+    v.label = Str(d, "label");
+    v.unit = Str(d, "unit");
+    shown.insert(key);
+    out->result.push_back(std::move(v));
+  }
+  for (const auto& [key, value] : rj.Members()) {
+    ResultValue v;
+    if (shown.count(key) == 0 && read(key, &v)) out->result.push_back(std::move(v));
   }
 }
 
@@ -329,47 +287,38 @@ json TableToJson(const ReportTable& t) {
   return out;
 }
 
-void ReadTables(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
-  const json* arr = Array(j, "tables", file, "", diags);
-  if (!arr) return;
-  for (size_t i = 0; i < arr->size(); ++i) {
-    const json& tj = (*arr)[i];
-    std::string p = fmt::format("/tables/{}", i);
+void ReadTables(const JsonField& j, Report* out) {
+  for (const JsonField& tj : j["tables"].Elements()) {
     if (!tj.is_object()) {
-      diags->Add(Bad(file, p, "a table should be an object"));
+      tj.Complain("a table should be an object");
       continue;
     }
     ReportTable t;
-    t.title = Str(tj, "title", file, p, diags);
-    if (auto f = tj.find("folded"); f != tj.end() && f->is_boolean()) t.folded = *f;
-    if (const json* columns = Array(tj, "columns", file, p, diags)) {
-      for (const auto& c : *columns) {
-        if (!c.is_object()) continue;
-        TableColumn column{Str(c, "key", file, p, diags), Str(c, "label", file, p, diags)};
-        if (auto n = c.find("numeric"); n != c.end() && n->is_boolean()) column.numeric = *n;
-        t.columns.push_back(std::move(column));
-      }
+    t.title = Str(tj, "title");
+    t.folded = tj["folded"].is_bool() && *tj["folded"].Bool();
+    for (const JsonField& c : tj["columns"].Elements()) {
+      if (!c.is_object()) continue;
+      TableColumn column{Str(c, "key"), Str(c, "label")};
+      column.numeric = c["numeric"].is_bool() && *c["numeric"].Bool();
+      t.columns.push_back(std::move(column));
     }
-    const json* rows = Array(tj, "rows", file, p, diags);
-    const json* text = Array(tj, "text", file, p, diags);
-    for (size_t r = 0; text && r < text->size(); ++r) {
-      const json& cells = (*text)[r];
+    const JsonField rows = tj["rows"];
+    if (rows.present() && !rows.is_array()) rows.Complain("expected an array");
+    const std::vector<JsonField> text = tj["text"].Elements();
+    for (size_t r = 0; r < text.size(); ++r) {
+      const JsonField& cells = text[r];
       if (!cells.is_array()) continue;
       std::vector<TableCell> row;
       for (size_t c = 0; c < cells.size(); ++c) {
-        TableCell cell{cells[c].is_string() ? cells[c].get<std::string>() : "", std::nullopt};
-        if (rows && r < rows->size() && c < t.columns.size()) {
-          const json& object = (*rows)[r];
-          if (auto v = object.find(t.columns[c].key); v != object.end() && v->is_number())
-            cell.value = v->get<double>();
+        TableCell cell{cells[c].is_string() ? *cells[c].String() : "", std::nullopt};
+        if (c < t.columns.size()) {
+          if (const JsonField v = rows[r][t.columns[c].key]; v.is_number()) cell.value = v.Number();
         }
         row.push_back(std::move(cell));
       }
       t.rows.push_back(std::move(row));
     }
-    if (const json* notes = Array(tj, "notes", file, p, diags))
-      for (const auto& n : *notes)
-        if (n.is_string()) t.notes.push_back(n.get<std::string>());
+    t.notes = Strings(tj["notes"]);
     out->tables.push_back(std::move(t));
   }
 }
@@ -385,26 +334,21 @@ json CodesToJson(const ReportCodes& codes) {
   return {{"uri", codes.uri}, {"codes", list}};
 }
 
-void ReadCodes(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
-  if (!j.contains("codes")) return;
-  if (!j["codes"].is_object()) {
-    diags->Add(Bad(file, "/codes", "'codes' should be an object"));
+void ReadCodes(const JsonField& j, Report* out) {
+  const JsonField codes = j["codes"];
+  if (!codes.present()) return;
+  if (!codes.is_object()) {
+    codes.Complain("'codes' should be an object");
     return;
   }
-  const json& codes = j["codes"];
-  out->codes.uri = Str(codes, "uri", file, "/codes", diags);
-  const json* arr = Array(codes, "codes", file, "/codes", diags);
-  if (arr == nullptr) return;
-  for (size_t i = 0; i < arr->size(); ++i) {
-    const json& c = (*arr)[i];
-    const std::string p = fmt::format("/codes/codes/{}", i);
+  out->codes.uri = Str(codes, "uri");
+  for (const JsonField& c : codes["codes"].Elements()) {
     if (!c.is_object()) {
-      diags->Add(Bad(file, p, "a code should be an object"));
+      c.Complain("a code should be an object");
       continue;
     }
-    out->codes.codes.push_back({Str(c, "code", file, p, diags), Str(c, "name", file, p, diags),
-                                Str(c, "summary", file, p, diags), Str(c, "help", file, p, diags),
-                                Str(c, "level", file, p, diags)});
+    out->codes.codes.push_back(
+        {Str(c, "code"), Str(c, "name"), Str(c, "summary"), Str(c, "help"), Str(c, "level")});
   }
 }
 
@@ -434,14 +378,21 @@ bool IsReportKey(std::string_view key) {
 
 // The sections of a saved report: each object under a key the report does not use itself, its
 // text kept (the command that wrote it lays its lines out again; see ReportSection).
-void ReadSections(const json& j, Report* out) {
-  for (const auto& [key, value] : j.items())
+void ReadSections(const JsonField& j, Report* out) {
+  for (const auto& [key, value] : j.Members())
     if (value.is_object() && !IsReportKey(key)) {
       ReportSection s;
       s.key = key;
-      s.json = value.dump();
+      s.json = JsonText(*value.raw(), -1);
       out->sections.push_back(std::move(s));
     }
+}
+
+// A section's text (written by this build, or read from a checked file and dumped) parsed back.
+json ParseSection(const std::string& text) {
+  const JsonSource quiet{"section", codes::kReportInvalid, nullptr};
+  std::optional<json> j = ParseJsonInput(text, quiet);
+  return j && j->is_object() ? std::move(*j) : json(nullptr);
 }
 
 }  // namespace
@@ -498,23 +449,27 @@ json ReportToJson(const Report& r) {
   // of the report's own).
   for (const auto& s : r.sections) {
     if (s.key.empty() || s.json.empty() || out.contains(s.key) || IsReportKey(s.key)) continue;
-    json data = json::parse(s.json, nullptr, /*allow_exceptions=*/false);
+    json data = ParseSection(s.json);
     if (data.is_object()) out[s.key] = std::move(data);
   }
   return out;
 }
 
-bool ReportFromJson(const json& j, const std::string& file, Report* out, DiagnosticList* diags) {
+bool ReportFromJson(const json& document, const std::string& file, Report* out,
+                    DiagnosticList* diags) {
+  const JsonSource source{file, codes::kReportInvalid, diags};
+  const JsonField j = JsonField::Root(document, source);
   if (!j.is_object()) {
     diags->Add(Bad(file, "/", "not a feedcheck report: expected a JSON object"));
     return false;
   }
-  bool is_report = j.contains("kind") && j["kind"] == kReportKind;
+  const JsonField kind = j["kind"];
+  const bool is_report = kind.is_string() && *kind.String() == kReportKind;
   if (!is_report) {
     // A bare facts.json still renders: evidence, facts and charts, without a verdict.
-    if (j.contains("facts")) {
+    if (j["facts"].raw() != nullptr) {
       out->title = "Facts";
-      return EvidenceFromJson(j, file, &out->evidence, diags);
+      return EvidenceFromJson(document, file, &out->evidence, diags);
     }
     diags->Add(Bad(file, "/kind",
                    fmt::format("not a feedcheck report: expected \"kind\": \"{}\" (from "
@@ -522,45 +477,46 @@ bool ReportFromJson(const json& j, const std::string& file, Report* out, Diagnos
                                kReportKind)));
     return false;
   }
-  if (!j.contains("schema_version") || !j["schema_version"].is_number_integer()) {
+  const auto version = j["schema_version"].Whole(0, kMaxWholeInt);
+  if (!version) {
     diags->Add(Bad(file, "/schema_version", "missing or non-integer schema_version"));
     return false;
   }
-  int version = j["schema_version"].get<int>();
-  if (version > kReportSchemaVersion) {
+  if (*version > kReportSchemaVersion) {
     diags->Add(Bad(file, "/schema_version",
                    fmt::format("schema_version {} is newer than this build reads ({}); "
                                "reading what it can",
-                               version, kReportSchemaVersion),
+                               *version, kReportSchemaVersion),
                    DiagnosticSeverity::kWarning));
   }
-  out->title = Str(j, "title", file, "", diags);
-  out->verdict = Str(j, "verdict", file, "", diags);
-  std::string level = Str(j, "verdict_level", file, "", diags);
+  out->title = Str(j, "title");
+  out->verdict = Str(j, "verdict");
+  std::string level = Str(j, "verdict_level");
   out->verdict_level = VerdictLevelFromName(level).value_or(VerdictLevel::kUnknown);
-  out->verdict_detail = Str(j, "verdict_detail", file, "", diags);
-  ReadContext(j, file, &out->context, diags);
+  out->verdict_detail = Str(j, "verdict_detail");
+  ReadContext(j, &out->context);
   ReadFindings(j, file, out, diags);
-  ReadSkipped(j, file, out, diags);
-  out->env = ReadEnv(j, "env", file, "", diags);
-  out->config = ReadConfig(j, "config", file, "", diags);
+  ReadSkipped(j, out);
+  out->env = ReadEnv(j, "env");
+  out->config = ReadConfig(j, "config");
   ReadSections(j, out);
-  ReadResult(j, file, out, diags);
-  ReadTables(j, file, out, diags);
-  ReadCodes(j, file, out, diags);
-  if (auto c = j.find("complete"); c != j.end() && c->is_boolean()) out->complete = c->get<bool>();
-  if (j.contains("evidence")) {
-    if (!EvidenceFromJson(j["evidence"], file, &out->evidence, diags)) return false;
+  ReadResult(j, out);
+  ReadTables(j, out);
+  ReadCodes(j, out);
+  if (j["complete"].is_bool()) out->complete = *j["complete"].Bool();
+  if (const JsonField evidence = j["evidence"]; evidence.raw() != nullptr) {
+    if (!EvidenceFromJson(*evidence.raw(), file, &out->evidence, diags)) return false;
   }
-  if (auto n = j.find("run_diagnostics"); n != j.end() && n->is_number_unsigned())
-    out->run_diagnostics = std::min(n->get<size_t>(), out->evidence.diagnostics.kept().size());
+  if (const JsonField n = j["run_diagnostics"]; n.is_number())
+    out->run_diagnostics = std::min(static_cast<size_t>(n.WholeOr(0, 0, kMaxWholeCount)),
+                                    out->evidence.diagnostics.kept().size());
   return true;
 }
 
 json SectionJson(const Report& report, std::string_view key) {
   for (const auto& s : report.sections)
     if (s.key == key && !s.json.empty()) {
-      json j = json::parse(s.json, nullptr, /*allow_exceptions=*/false);
+      json j = ParseSection(s.json);
       if (j.is_object()) return j;
     }
   return nullptr;

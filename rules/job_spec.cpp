@@ -7,6 +7,7 @@
 
 #include "core/diagnostic_codes.h"
 #include "core/input_file.h"
+#include "core/json_input.h"
 #include "core/redact.h"
 #include "core/utf8_cut.h"
 #include "rules/yaml_input.h"
@@ -57,56 +58,35 @@ void Keep(JobEnv e, std::string key, JobSpec* out) {
 
 bool ReadJson(const std::string& name, const std::string& content, JobSpec* out,
               DiagnosticList* diagnostics) {
-  using json = nlohmann::json;
-  bool too_deep = false;
-  // Only environment_variables is kept: the rest of `az ml job show` (inputs, services, the
-  // status) is dropped while parsing, so a large file costs no memory.
-  json::parser_callback_t keep = [&](int depth, json::parse_event_t event, json& parsed) {
-    if (depth > kMaxJsonDepth) {
-      too_deep = true;
-      return false;
-    }
-    if (depth == 1 && event == json::parse_event_t::key)
-      return parsed.is_string() && parsed.get<std::string>() == "environment_variables";
-    return true;
-  };
-  json doc;
-  try {
-    doc = json::parse(content, keep, /*allow_exceptions=*/true);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    if (size_t colon = what.find(": "); colon != std::string::npos) what.erase(0, colon + 2);
-    diagnostics->Add(
-        SpecDiagnostic(name, LineAt(content, e.byte > 0 ? e.byte - 1 : 0),
-                       "not readable JSON (az ml job show -o json writes it): " + what));
-    return false;
-  }
-  if (too_deep) {
-    diagnostics->Add(SpecDiagnostic(
-        name, 0,
-        fmt::format("nested deeper than {} levels: not a job's definition", kMaxJsonDepth)));
-    return false;
-  }
-  if (!doc.is_object()) {
+  // Read the checked way (core/json_input). Only environment_variables is kept: the rest of
+  // `az ml job show` (inputs, services, the status) is dropped while parsing, so a large file
+  // costs no memory; it is still checked (nesting, numbers out of range).
+  JsonParseOptions options;
+  options.max_depth = kMaxJsonDepth;
+  options.keep_top_level = {"environment_variables"};
+  const JsonSource source{name, codes::kJobFile, diagnostics};
+  const std::optional<nlohmann::json> doc = ParseJsonInput(content, source, options);
+  if (!doc) return false;
+  if (!doc->is_object()) {
     diagnostics->Add(SpecDiagnostic(
         name, 1, "a job's definition is a JSON object (az ml job show -o json writes one)"));
     return false;
   }
-  auto env = doc.find("environment_variables");
-  if (env == doc.end() || env->is_null()) return true;
+  const JsonField env = JsonField::Root(*doc, source)["environment_variables"];
+  if (!env.present()) return true;
   const size_t env_at = content.find("\"environment_variables\"");
-  if (!env->is_object()) {
+  if (!env.is_object()) {
     diagnostics->Add(SpecDiagnostic(name, env_at == std::string::npos ? 0 : LineAt(content, env_at),
                                     "'environment_variables' must be an object of NAME: value"));
     return false;
   }
-  for (const auto& [var, value] : env->items()) {
+  for (const auto& [var, value] : env.Members()) {
     if (out->env.size() >= kMaxJobSpecSettings) break;
     std::string text;
     if (value.is_string())
-      text = value.get<std::string>();
-    else if (value.is_number() || value.is_boolean())
-      text = value.dump();
+      text = *value.String();
+    else if (value.is_number() || value.is_bool())
+      text = value.raw()->dump();
     else
       continue;  // the service writes strings; anything else is not a setting
     JobEnv e{var, std::move(text), name,
@@ -115,7 +95,6 @@ bool ReadJson(const std::string& name, const std::string& content, JobSpec* out,
   }
   return true;
 }
-
 bool ReadYaml(const std::string& name, const std::string& content, JobSpec* out,
               DiagnosticList* diagnostics) {
   JobFile job;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/ascii_text.h"
+#include "core/json_input.h"
 #include "core/known_secrets.h"
 
 namespace feedcheck {
@@ -358,13 +359,16 @@ bool ResolveAuth(const AuthOptions& options, const Target& target, const GetEnvF
                " (is this an Azure VM with an identity that has a storage data role?)";
       return false;
     }
-    auto json = nlohmann::json::parse(resp.body, nullptr, false);
-    if (json.is_discarded() || !json.is_object() || !json.contains("access_token") ||
-        !json["access_token"].is_string()) {
+    // Read the checked way (core/json_input): the answer is input like any other.
+    const JsonSource quiet{"instance metadata", "", nullptr};
+    const std::optional<nlohmann::json> answer = ParseJsonInput(resp.body, quiet);
+    const std::optional<std::string> access_token =
+        answer ? JsonField::Root(*answer, quiet)["access_token"].String() : std::nullopt;
+    if (!access_token) {
       *error = "managed identity: the instance metadata answer has no access_token";
       return false;
     }
-    std::string token = json["access_token"].get<std::string>();
+    std::string token = *access_token;
     RegisterKnownSecret(token);
     if (token.empty() || HasControlByte(token)) {
       *error = "managed identity: the instance metadata answer's access_token is not one line";

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/json_input.h"
 #include "transport/blob_limits.h"
 
 namespace feedcheck {
@@ -338,39 +339,42 @@ bool ParseListBlobsXml(std::string_view xml, ListPage* out, std::string* error) 
 
 bool ParseListPathsJson(std::string_view text, ListPage* out, std::string* error) {
   out->Clear();
-  nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
+  // Read the checked way (core/json_input): nesting past the limit or a number out of range is
+  // refused like any other bad answer.
+  const JsonSource quiet{"List Paths JSON", "", nullptr};
+  const std::optional<nlohmann::json> doc = ParseJsonInput(text, quiet);
+  if (!doc) {
     *error = "List Paths JSON: not valid JSON";
     return false;
   }
-  if (!doc.is_object() || !doc.contains("paths") || !doc["paths"].is_array()) {
+  const JsonField paths = JsonField::Root(*doc, quiet)["paths"];
+  if (!paths.is_array()) {
     *error = "List Paths JSON: no \"paths\" array";
     return false;
   }
   size_t index = 0;
-  for (const auto& p : doc["paths"]) {
+  for (const JsonField& p : paths.Elements()) {
     std::string where = "List Paths JSON, paths[" + std::to_string(index++) + "]";
-    if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) {
+    const std::optional<std::string> name =
+        p["name"].is_string() ? p["name"].String() : std::nullopt;
+    if (!name) {
       *error = where + ": no \"name\"";
       return false;
     }
     ListedEntry e;
-    e.name = p["name"].get<std::string>();
-    if (p.contains("isDirectory")) {
-      const auto& d = p["isDirectory"];
-      e.is_dir =
-          (d.is_boolean() && d.get<bool>()) || (d.is_string() && d.get<std::string>() == "true");
-    }
-    if (p.contains("contentLength")) {
-      const auto& l = p["contentLength"];
-      if (l.is_number_unsigned()) {
-        e.size_bytes = l.get<uint64_t>();
+    e.name = *name;
+    if (const JsonField d = p["isDirectory"]; d.present())
+      e.is_dir = (d.is_bool() && d.BoolOr(false)) || (d.is_string() && d.StringOr("") == "true");
+    if (const JsonField l = p["contentLength"]; l.raw() != nullptr) {
+      const auto* whole = l.raw()->get_ptr<const nlohmann::json::number_unsigned_t*>();
+      if (whole != nullptr) {
+        e.size_bytes = *whole;
       } else if (l.is_string()) {
-        if (!ParseU64(l.get<std::string>(), &e.size_bytes)) {
+        if (!ParseU64(l.StringOr(""), &e.size_bytes)) {
           *error = where + ": contentLength is not a number";
           return false;
         }
-      } else if (!l.is_null()) {
+      } else if (l.present()) {
         *error = where + ": contentLength is not a number";
         return false;
       }

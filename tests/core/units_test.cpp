@@ -1,8 +1,15 @@
 #include "core/units.h"
 
 #include <catch2/catch.hpp>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "core/fact.h"
+#include "core/fact_set.h"
 
 using namespace feedcheck;
 
@@ -163,4 +170,67 @@ TEST_CASE("disk speeds read in bytes per second, as fio prints them", "[core][un
   CHECK(FormatFactValue(NumberFact("probe.disk.write_gbps", 4, Unit::kGbps, p)) == "500 MB/s");
   // Network rates stay in bits.
   CHECK(FormatFactValue(NumberFact("probe.throughput.gbps", 16, Unit::kGbps, p)) == "16.0 Gbit/s");
+}
+
+namespace {
+
+bool PrintsNotFinite(const std::string& text) {
+  std::string lower;
+  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower.find("inf") != std::string::npos || lower.find("nan") != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("no formatter prints inf or nan, whatever the value and unit", "[core][units][finite]") {
+  // A property over every unit and every formatter: non-finite values, and finite ones whose
+  // conversion to the printed unit overflows (1e308 Gbit/s is 1e317 bit/s), print "n/a".
+  const double value =
+      GENERATE(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+               -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::max(),
+               -std::numeric_limits<double>::max(), 1e308, 1.5e300, 0.0, 12.5);
+  std::vector<std::string> printed = {
+      FormatNumber(value),  FormatGrouped(value),  FormatBytes(value),  FormatBytes(value, true),
+      FormatBitRate(value), FormatByteRate(value), FormatSeconds(value)};
+  for (Unit unit :
+       {Unit::kCount, Unit::kBytes, Unit::kGbps, Unit::kMbps, Unit::kBytesPerSecond, Unit::kSeconds,
+        Unit::kMilliseconds, Unit::kMicroseconds, Unit::kPerSecond, Unit::kFraction, Unit::kPercent,
+        Unit::kCpuSecondsPerGB, Unit::kText, Unit::kBool}) {
+    printed.push_back(FormatValue(value, unit));
+    printed.push_back(FormatFactValue(NumberFact("x", value, unit, {})));
+  }
+  for (const std::string& text : printed) {
+    INFO(value << " printed as '" << text << "'");
+    CHECK_FALSE(PrintsNotFinite(text));
+    CHECK_FALSE(text.empty());
+    if (!std::isfinite(value)) CHECK(text == kNotFiniteText);
+  }
+}
+
+TEST_CASE("a number that is not finite is not a fact", "[core][units][finite]") {
+  FactSet facts;
+  facts.Set(NumberFact("storage.egress_gbps", 2.0, Unit::kGbps, {}));
+  const double bad =
+      GENERATE(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+               -std::numeric_limits<double>::infinity());
+  facts.Set(NumberFact("storage.egress_gbps", bad, Unit::kGbps, {}));
+  facts.Set(NumberFact("node.count", bad, Unit::kCount, {}));
+  CHECK_FALSE(facts.Has("storage.egress_gbps"));
+  CHECK_FALSE(facts.Has("node.count"));
+  CHECK(facts.NotFinite() == std::set<std::string>{"node.count", "storage.egress_gbps"});
+  FactSet merged;
+  merged.Merge(facts);
+  CHECK(merged.NotFinite() == facts.NotFinite());
+}
+
+TEST_CASE("quantities that are not finite are refused by every unit parser",
+          "[core][units][finite]") {
+  const std::string text = GENERATE("nan", "NaN", "-nan", "inf", "-inf", "infinity", "1e999",
+                                    "-1e999", "1e999 GB", "nan ms", "inf Gbit/s", "1e308 PB");
+  std::string error;
+  CHECK_FALSE(ParseQuantity(text, &error));
+  CHECK_FALSE(ParseBytes(text));
+  CHECK_FALSE(ParseBitsPerSecond(text));
+  CHECK_FALSE(ParseSeconds(text));
+  CHECK_FALSE(error.empty());
 }
