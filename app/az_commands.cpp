@@ -369,7 +369,8 @@ bool ParseAzJob(const std::string& text, AzJob* job, std::string* error) {
   job->end_utc = Str(props, "EndTimeUtc");
   if (job->start_utc.empty()) job->start_utc = Str(created, "created_at");
   if (job->end_utc.empty()) job->end_utc = Str(created, "last_modified_at");
-  if (auto n = j["resources"]["instance_count"].Whole(1, 1 << 20)) job->instance_count = static_cast<int>(*n);
+  if (auto n = j["resources"]["instance_count"].Whole(1, 1 << 20))
+    job->instance_count = static_cast<int>(*n);
   if (job->start_utc.empty() || job->end_utc.empty()) {
     *error = "no start or end time (properties.StartTimeUtc/EndTimeUtc, creation_context)";
     return false;

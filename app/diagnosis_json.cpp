@@ -82,8 +82,8 @@ namespace {
 std::vector<LedgerShare> SharesFromJson(const json& o) {
   std::vector<LedgerShare> out;
   if (!o.is_object()) return out;
-  for (const auto& [key, value] : o.items())
-    if (value.is_number()) out.push_back({key, value.get<double>()});
+  for (const auto& [key, value] : JsonField(&o, nullptr, "").Members())
+    if (auto gpu_s = value.Number()) out.push_back({key, *gpu_s});
   std::stable_sort(out.begin(), out.end(),
                    [](const LedgerShare& a, const LedgerShare& b) { return a.gpu_s > b.gpu_s; });
   return out;
