@@ -534,7 +534,9 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
       return s != sniffed.end() && s->second.file.ok() ? std::move(s->second.file)
                                                        : InputFile::Open(path);
     };
-    result.traces = ReadTraceFiles(traces, open, node_of, &result.evidence);
+    SourceStats stats;
+    result.traces = ReadTraceFiles(traces, open, node_of, &result.evidence, &stats);
+    result.sources.push_back(std::move(stats));
     result.anything_read = true;
   }
   CorrelationInputs ci;

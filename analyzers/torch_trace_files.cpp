@@ -9,15 +9,22 @@ namespace feedcheck::analyzers {
 std::vector<RankFigures> ReadTraceFiles(const std::vector<std::string>& paths,
                                         const std::function<InputFile(const std::string&)>& open,
                                         const std::map<std::string, std::string>& node_of,
-                                        Evidence* out) {
+                                        Evidence* out, SourceStats* stats) {
   std::vector<RankFigures> ranks;
+  stats->format = "torch-trace";
   for (const auto& path : paths) {
     TorchTrace trace = ReadTorchTrace(open(path));
     out->diagnostics.Append(trace.diagnostics);
+    stats->files.push_back(path);
+    stats->bytes += trace.bytes;
+    stats->lines += trace.events;
+    stats->malformed += trace.malformed_events;
     auto node = node_of.find(path);
     ranks.push_back(FiguresOf(trace, node == node_of.end() ? "" : node->second));
   }
   AddTraceEvidence(ranks, out);
+  for (const auto& [key, fact] : out->facts)
+    if (key.rfind("trace.", 0) == 0) stats->fact_keys.push_back(key);
   return ranks;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analyzers/input_file.h"
+#include "analyzers/line_analyzer.h"
 #include "analyzers/rslex_log.h"
 #include "analyzers/torch_steps.h"
 #include "core/evidence.h"
@@ -17,12 +18,13 @@
 namespace feedcheck::analyzers {
 
 /// Reads every trace of `paths` (opened through `open`), in path order: the diagnostics, facts,
-/// series and timeline into `out`; returns each rank's figures (a trace refused before its first
-/// step still gives its rank, with no steps).
+/// series and timeline into `out`, what was read into `stats` (events as its lines, uncompressed
+/// bytes); returns each rank's figures (a trace refused before its first step still gives its
+/// rank, with no steps).
 std::vector<RankFigures> ReadTraceFiles(const std::vector<std::string>& paths,
                                         const std::function<InputFile(const std::string&)>& open,
                                         const std::map<std::string, std::string>& node_of,
-                                        Evidence* out);
+                                        Evidence* out, SourceStats* stats);
 
 /// runtime.reads and runtime.read_ms_mean from the rslex spans whose name says they read
 /// (read_file, fuse_read, ...): how long one read of the data runtime took, on average.
