@@ -85,7 +85,8 @@ void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet
   std::string why;
   diagnosis::DataWaitInputs in;
   in.storage = diagnosis::StorageSpeedOf(facts, &why);
-  if (auto cpu = facts.Number("node.cpu_util_mean")) in.cpu_busy = *cpu >= 80;
+  // The node's CPU is not among the facts any reader sets yet: not recorded (ClassifyDataWait
+  // takes it when a reader of a CPU metric gives it).
   Json j;
   j["evidence"] = fmt::format("{}; the node's CPU: {}", why,
                               in.cpu_busy ? (*in.cpu_busy ? "busy" : "not busy") : "not recorded");
