@@ -559,6 +559,17 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
       result.nodes.push_back(std::move(n));
     }
     ChargeRefusalsPerNode(&result.evidence, &result.nodes);
+    // Each node's own profiler traces: its ranks' waits, as a read of its folder alone gives
+    // (the diagnostics are the job's, said once).
+    for (auto& n : result.nodes) {
+      std::vector<RankFigures> mine;
+      for (const auto& r : result.traces)
+        if (r.node == n.node) mine.push_back(r);
+      Evidence own;
+      AddTraceEvidence(mine, &own);
+      own.diagnostics = DiagnosticList();
+      n.evidence.Merge(own);
+    }
   }
   return result;
 }

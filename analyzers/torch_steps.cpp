@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "analyzers/text_util.h"
 #include "core/diagnostic_codes.h"
@@ -193,6 +194,7 @@ void AddTraceEvidence(const std::vector<RankFigures>& ranks_in, Evidence* out) {
   all.source = fmt::format("PyTorch profiler traces ({} rank{})", ranks.size(),
                            ranks.size() == 1 ? "" : "s");
   double step_s = 0, wait_s = 0, idle_s = 0, idle_wait_s = 0, gpu_step_s = 0;
+  std::map<std::string, std::pair<double, double>> node_wait_step_s;  // node -> (wait, step)
   size_t steps = 0;
   bool any_gpu = false;
   for (const RankFigures* r : ranks) {
@@ -218,6 +220,10 @@ void AddTraceEvidence(const std::vector<RankFigures>& ranks_in, Evidence* out) {
     }
     step_s += r->step_s;
     wait_s += r->wait_s;
+    if (!r->node.empty()) {
+      node_wait_step_s[r->node].first += r->wait_s;
+      node_wait_step_s[r->node].second += r->step_s;
+    }
     steps += r->steps.size();
     if (r->gpu) {
       any_gpu = true;
@@ -272,6 +278,11 @@ void AddTraceEvidence(const std::vector<RankFigures>& ranks_in, Evidence* out) {
                             {r->path, 0, 0},
                             "trace",
                             ""});
+  // Per node, what a per-node reading of the idle time joins on.
+  for (const auto& [node, ws] : node_wait_step_s)
+    if (ws.second > 0)
+      out->facts.Set(NumberFact("trace.node_loader_wait_fraction." + KeySegment(node),
+                                ws.first / ws.second, Unit::kFraction, all));
   out->facts.Set(NumberFact("trace.ranks", static_cast<double>(ranks.size()), Unit::kCount, all));
   out->facts.Set(NumberFact("trace.steps", static_cast<double>(steps), Unit::kCount, all));
   if (steps > 0) {

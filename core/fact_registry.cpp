@@ -306,6 +306,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"trace.step_s.<rank>", U::kSeconds, O::kObserved, "mean step time of one rank"},
       {"trace.loader_wait_fraction.<rank>", U::kFraction, O::kObserved, "share of one rank's step time waiting in the DataLoader's __next__"},
       {"trace.gpu_idle_fraction.<rank>", U::kFraction, O::kObserved, "share of one rank's step time its GPU was idle"},
+      {"trace.node_loader_wait_fraction.<node>", U::kFraction, O::kObserved, "share of step time the ranks of one node waited for data (their steps together)"},
       {"trace.gpu_idle_in_wait_fraction.<rank>", U::kFraction, O::kObserved, "of one rank's GPU idle time, the share while it waited for data"},
   };
 }

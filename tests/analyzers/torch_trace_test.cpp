@@ -398,6 +398,8 @@ TEST_CASE("torch trace: a legacy trace is placed by its file name's stamp", "[to
   fa::AddTraceEvidence({r}, &ev);
   CHECK(ev.facts.Number("trace.loader_wait_fraction") == Approx(r.loader_wait_fraction()));
   CHECK(ev.facts.Number("trace.rank_steps." + r.rank) == Approx(3));
+  CHECK(ev.facts.Number("trace.node_loader_wait_fraction.host-1") ==
+        Approx(r.loader_wait_fraction()));
   REQUIRE(ev.FindSeries("trace.step_wait." + r.rank, "host-1"));
   CHECK(ev.timeline.size() == 3);
 }

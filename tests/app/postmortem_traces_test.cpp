@@ -78,6 +78,7 @@ TEST_CASE("postmortem traces: a GPU trace in the job folder, read once, on its n
   CHECK(idle < 1);
   CHECK(o.report.evidence.facts.Number("trace.gpu_idle_fraction.0") == Approx(idle));
   CHECK(o.report.evidence.facts.Text("trace.node.0") == "node-0");
+  CHECK(o.report.evidence.facts.Number("trace.node_loader_wait_fraction.node-0") == Approx(0));
   // Storage as the read log beside it says.
   CHECK(j["storage"] == (read_ms < 50 ? "fast" : "slow_or_refusing"));
   CHECK(ResultText(o.report, "data_wait_cause") == "not_input");
