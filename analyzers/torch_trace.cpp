@@ -1,7 +1,6 @@
 #include "analyzers/torch_trace.h"
 
 #include <fmt/format.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <charconv>
@@ -10,247 +9,27 @@
 #include <memory>
 #include <utility>
 
+#include "analyzers/gzip_stream.h"
+#include "analyzers/json_unit.h"
 #include "core/diagnostic_codes.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace feedcheck::analyzers {
 
 namespace {
 
-constexpr size_t kChunkBytes = 256 * 1024;
+using json_unit::Cursor;
+using json_unit::FindQuoteOrBackslash;
+using json_unit::IsWs;
+
+constexpr size_t kChunkBytes = Inflater::kChunkBytes;
 // |ts| and |dur| past this (about 3,000 years in microseconds) are no clock's.
 constexpr double kMaxMicroseconds = 1e17;
 
-bool IsWs(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-// The first '"' or '\\' in [p, end); end when none.
-const char* FindQuoteOrBackslash(const char* p, const char* end) {
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
-  for (; p + 16 <= end; p += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const int m =
-        _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
-    if (m != 0) return p + __builtin_ctz(static_cast<unsigned>(m));
-  }
-#endif
-  for (; p < end; ++p)
-    if (*p == '"' || *p == '\\') return p;
-  return end;
+// A diagnostic of the trace at `path` (no line: the message names the byte).
+void AddTo(DiagnosticList* list, const char* code, DiagnosticSeverity severity,
+           const std::string& path, std::string message) {
+  list->Add({code, severity, std::move(message), {path, 0, 0}, "trace", ""});
 }
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-// A recursive-descent reader over one complete unit in memory. Running out of bytes is kMore
-// (the caller feeds more and tries the unit again from its start); nothing is consumed then.
-struct Cursor {
-  enum Status { kOk, kMore, kBad, kHostile };
-  Cursor(const char* begin, const char* stop, int at_depth, int limit)
-      : p(begin), end(stop), depth(at_depth), max_depth(limit) {}
-  const char* p;
-  const char* end;
-  int depth;
-  int max_depth;
-  Status status = kOk;
-  std::string why;
-  const char* at = nullptr;
-
-  bool Fail(Status s, const char* where, std::string message) {
-    status = s;
-    at = where;
-    why = std::move(message);
-    return false;
-  }
-  bool More() { return Fail(kMore, p, ""); }
-  bool Ws() {
-    while (p < end && IsWs(*p)) ++p;
-    return p < end || More();
-  }
-  bool Expect(char c) {
-    if (!Ws()) return false;
-    if (*p != c) return Fail(kHostile, p, fmt::format("expected '{}'", c));
-    ++p;
-    return true;
-  }
-  // At '"': the string's text (a view into the buffer, or `scratch` when it has escapes).
-  bool String(std::string_view* out, std::string* scratch) {
-    const char* start = ++p;
-    const char* q = FindQuoteOrBackslash(p, end);
-    if (q == end) return More();
-    if (*q == '"') {
-      *out = std::string_view(start, static_cast<size_t>(q - start));
-      p = q + 1;
-      return true;
-    }
-    scratch->assign(start, q);
-    p = q;
-    while (true) {
-      if (p >= end) return More();
-      char c = *p;
-      if (c == '"') break;
-      if (c != '\\') {
-        scratch->push_back(c);
-        ++p;
-        continue;
-      }
-      if (p + 1 >= end) return More();
-      char e = p[1];
-      p += 2;
-      switch (e) {
-        case 'n':
-          scratch->push_back('\n');
-          break;
-        case 't':
-          scratch->push_back('\t');
-          break;
-        case 'r':
-          scratch->push_back('\r');
-          break;
-        case 'b':
-          scratch->push_back('\b');
-          break;
-        case 'f':
-          scratch->push_back('\f');
-          break;
-        case 'u': {
-          if (p + 4 > end) return More();
-          uint32_t cp = 0;
-          auto r = std::from_chars(p, p + 4, cp, 16);
-          if (r.ptr != p + 4) return Fail(kHostile, p, "a bad \\u escape");
-          AppendUtf8(cp, scratch);
-          p += 4;
-          break;
-        }
-        default:
-          scratch->push_back(e);
-          break;
-      }
-    }
-    ++p;
-    *out = *scratch;
-    return true;
-  }
-  bool SkipString() {
-    ++p;
-    while (true) {
-      const char* q = FindQuoteOrBackslash(p, end);
-      if (q == end) return More();
-      if (*q == '"') {
-        p = q + 1;
-        return true;
-      }
-      if (q + 1 >= end) return More();
-      p = q + 2;
-    }
-  }
-  // A JSON number; out of range (or too long to be one) is kBad, naming the byte.
-  bool Number(double* out) {
-    const char* start = p;
-    const char* q = p;
-    if (q < end && *q == '-') ++q;
-    uint64_t mantissa = 0;
-    int digits = 0, frac_digits = 0;
-    bool simple = true;
-    while (q < end && *q >= '0' && *q <= '9') {
-      if (digits < 19) mantissa = mantissa * 10 + static_cast<uint64_t>(*q - '0');
-      ++digits;
-      ++q;
-    }
-    if (q < end && *q == '.') {
-      ++q;
-      while (q < end && *q >= '0' && *q <= '9') {
-        if (digits + frac_digits < 19) {
-          mantissa = mantissa * 10 + static_cast<uint64_t>(*q - '0');
-          ++frac_digits;
-        }
-        ++q;
-      }
-    }
-    if (q < end && (*q == 'e' || *q == 'E')) {
-      simple = false;
-      ++q;
-      if (q < end && (*q == '+' || *q == '-')) ++q;
-      while (q < end && *q >= '0' && *q <= '9') ++q;
-    }
-    if (q == end) return More();
-    if (digits == 0 && frac_digits == 0) return Fail(kHostile, start, "expected a value");
-    p = q;
-    if (q - start > 64) return Fail(kBad, start, "a number too long to read");
-    if (simple && digits + frac_digits <= 19 && digits <= 18) {
-      static constexpr double kPow10[] = {1,    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
-                                          1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13,
-                                          1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
-      double v = static_cast<double>(mantissa) / kPow10[frac_digits];
-      *out = *start == '-' ? -v : v;
-      return true;
-    }
-    double v = 0;
-    auto r = std::from_chars(start, q, v);
-    if (r.ec == std::errc::result_out_of_range || !std::isfinite(v))
-      return Fail(kBad, start,
-                  fmt::format("a number out of range ({})",
-                              std::string_view(start, std::min<size_t>(q - start, 32))));
-    if (r.ec != std::errc() || r.ptr != q) return Fail(kHostile, start, "a bad number");
-    *out = v;
-    return true;
-  }
-  // Any value, nesting bounded by max_depth (counted, never recursed).
-  bool SkipValue() {
-    if (!Ws()) return false;
-    char c = *p;
-    if (c == '"') return SkipString();
-    if (c != '{' && c != '[') {
-      if (c == '-' || (c >= '0' && c <= '9')) {
-        double ignored;
-        if (Number(&ignored)) return true;
-        if (status == kBad) {  // a skipped number's range does not matter
-          status = kOk;
-          return true;
-        }
-        return false;
-      }
-      const char* start = p;
-      while (p < end && ((*p >= 'a' && *p <= 'z'))) ++p;
-      if (p == end) return More();
-      std::string_view word(start, static_cast<size_t>(p - start));
-      if (word == "true" || word == "false" || word == "null") return true;
-      return Fail(kHostile, start, "expected a value");
-    }
-    int d = 0;
-    while (p < end) {
-      c = *p;
-      if (c == '"') {
-        if (!SkipString()) return false;
-        continue;
-      }
-      if (c == '{' || c == '[') {
-        if (depth + ++d > max_depth)
-          return Fail(kHostile, p, fmt::format("nesting deeper than {}", max_depth));
-      } else if (c == '}' || c == ']') {
-        if (--d == 0) {
-          ++p;
-          return true;
-        }
-      }
-      ++p;
-    }
-    return More();
-  }
-};
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
@@ -270,14 +49,9 @@ TorchTraceScanner::TorchTraceScanner(std::string path, TraceLimits limits) : lim
 void TorchTraceScanner::Stop(std::string message, uint64_t at_byte) {
   if (trace_.stopped) return;
   trace_.stopped = true;
-  trace_.diagnostics.Add(
-      {codes::kTraceRefused,
-       DiagnosticSeverity::kError,
-       fmt::format("profiler trace refused at byte {}: {}; {} events read before it", at_byte,
-                   message, trace_.events),
-       {trace_.path, 0, 0},
-       "trace",
-       ""});
+  AddTo(&trace_.diagnostics, codes::kTraceRefused, DiagnosticSeverity::kError, trace_.path,
+        fmt::format("profiler trace refused at byte {}: {}; {} events read before it", at_byte,
+                    message, trace_.events));
 }
 
 bool TorchTraceScanner::Feed(std::string_view bytes) {
@@ -416,13 +190,8 @@ TorchTraceScanner::Unit TorchTraceScanner::StepState() {
       ++pos_;
       return Unit::kDone;
     case State::kDone:
-      trace_.diagnostics.Add(
-          {codes::kTraceCut,
-           DiagnosticSeverity::kWarning,
-           fmt::format("bytes after the trace's end at byte {}: not read", ByteAt(pos_)),
-           {trace_.path, 0, 0},
-           "trace",
-           ""});
+      AddTo(&trace_.diagnostics, codes::kTraceCut, DiagnosticSeverity::kWarning, trace_.path,
+            fmt::format("bytes after the trace's end at byte {}: not read", ByteAt(pos_)));
       pos_ = n;
       trace_.stopped = true;
       return Unit::kFail;
@@ -588,13 +357,9 @@ TorchTraceScanner::Unit TorchTraceScanner::ParseEvent(size_t* pos) {
         if (!ok && cur.status == Cursor::kBad) {
           // Out of range: the event is skipped and said so; the read goes on (the cursor is
           // past the number).
-          trace_.diagnostics.Add({codes::kTraceEvent,
-                                  DiagnosticSeverity::kWarning,
-                                  fmt::format("event at byte {}: '{}' is {}: event skipped",
-                                              ByteAt(*pos), key, cur.why),
-                                  {trace_.path, 0, 0},
-                                  "trace",
-                                  ""});
+          AddTo(&trace_.diagnostics, codes::kTraceEvent, DiagnosticSeverity::kWarning, trace_.path,
+                fmt::format("event at byte {}: '{}' is {}: event skipped", ByteAt(*pos), key,
+                            cur.why));
           cur.status = Cursor::kOk;
           ok = true;
           ev_.bad = true;
@@ -602,14 +367,9 @@ TorchTraceScanner::Unit TorchTraceScanner::ParseEvent(size_t* pos) {
         }
         if (!ok) break;
         if (!(std::fabs(x) < kMaxMicroseconds)) {
-          trace_.diagnostics.Add(
-              {codes::kTraceEvent,
-               DiagnosticSeverity::kWarning,
-               fmt::format("event at byte {}: '{}' of {} is out of range: event skipped",
-                           ByteAt(*pos), key, x),
-               {trace_.path, 0, 0},
-               "trace",
-               ""});
+          AddTo(&trace_.diagnostics, codes::kTraceEvent, DiagnosticSeverity::kWarning, trace_.path,
+                fmt::format("event at byte {}: '{}' of {} is out of range: event skipped",
+                            ByteAt(*pos), key, x));
           ev_.bad = true;
         }
         if (key == "ts") {
@@ -663,13 +423,8 @@ void TorchTraceScanner::AddEvent() {
   if (!trace_.last_end_us || end > *trace_.last_end_us) trace_.last_end_us = end;
   auto drop = [&](const char* what) {
     if (trace_.dropped++ == 0)
-      trace_.diagnostics.Add(
-          {codes::kTraceEvent,
-           DiagnosticSeverity::kWarning,
-           fmt::format("more {} than kept at byte {}: the rest not counted", what, ByteAt(pos_)),
-           {trace_.path, 0, 0},
-           "trace",
-           ""});
+      AddTo(&trace_.diagnostics, codes::kTraceEvent, DiagnosticSeverity::kWarning, trace_.path,
+            fmt::format("more {} than kept at byte {}: the rest not counted", what, ByteAt(pos_)));
   };
   if (IsGpuCategory(ev_.cat)) {
     ++trace_.gpu_events;
@@ -717,18 +472,13 @@ TorchTrace TorchTraceScanner::Finish() {
   trace_.complete = state_ == State::kDone;
   if (!trace_.complete && !trace_.stopped) {
     trace_.cut_at_byte = ByteAt(pos_);
-    trace_.diagnostics.Add(
-        {codes::kTraceCut,
-         DiagnosticSeverity::kWarning,
-         trace_.bytes == 0
-             ? std::string("an empty profiler trace")
-             : fmt::format("profiler trace cut short: it ends at byte {} inside the document "
-                           "(the writer stopped, as when a job is killed while the profiler "
-                           "writes); read up to the cut: {} events, {} steps",
-                           trace_.bytes, trace_.events, trace_.steps.size()),
-         {trace_.path, 0, 0},
-         "trace",
-         ""});
+    AddTo(&trace_.diagnostics, codes::kTraceCut, DiagnosticSeverity::kWarning, trace_.path,
+          trace_.bytes == 0
+              ? std::string("an empty profiler trace")
+              : fmt::format("profiler trace cut short: it ends at byte {} inside the document "
+                            "(the writer stopped, as when a job is killed while the profiler "
+                            "writes); read up to the cut: {} events, {} steps",
+                            trace_.bytes, trace_.events, trace_.steps.size()));
   }
   Merge();
   buf_.clear();
@@ -737,63 +487,6 @@ TorchTrace TorchTraceScanner::Finish() {
 }
 
 namespace {
-
-bool IsGzip(std::string_view head) {
-  return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
-         static_cast<unsigned char>(head[1]) == 0x8b;
-}
-
-// Inflates gzip `next` piece by piece into `sink`; false (with `error`) on corrupt data.
-// Concatenated members are read one after the other, as gzip -d does.
-class Inflater {
- public:
-  Inflater() : out_(new char[kChunkBytes]) {
-    std::memset(&zs_, 0, sizeof(zs_));
-    ok_ = inflateInit2(&zs_, 15 + 32) == Z_OK;
-  }
-  ~Inflater() {
-    if (ok_) inflateEnd(&zs_);
-  }
-  Inflater(const Inflater&) = delete;
-  Inflater& operator=(const Inflater&) = delete;
-  template <typename Sink>
-  bool Put(std::string_view in, Sink&& sink, std::string* error) {
-    if (!ok_) {
-      *error = "cannot start zlib";
-      return false;
-    }
-    zs_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    zs_.avail_in = static_cast<uInt>(in.size());
-    while (zs_.avail_in > 0) {
-      if (ended_) {  // another member follows
-        inflateReset(&zs_);
-        ended_ = false;
-      }
-      zs_.next_out = reinterpret_cast<Bytef*>(out_.get());
-      zs_.avail_out = static_cast<uInt>(kChunkBytes);
-      int r = inflate(&zs_, Z_NO_FLUSH);
-      size_t produced = kChunkBytes - zs_.avail_out;
-      if (produced > 0 && !sink(std::string_view(out_.get(), produced))) return true;
-      if (r == Z_STREAM_END) {
-        ended_ = true;
-        continue;
-      }
-      if (r != Z_OK && r != Z_BUF_ERROR) {
-        *error = zs_.msg ? zs_.msg : "corrupt gzip data";
-        return false;
-      }
-      if (r == Z_BUF_ERROR && zs_.avail_in == 0) break;
-    }
-    return true;
-  }
-  bool ended() const { return ended_; }
-
- private:
-  z_stream zs_;
-  bool ok_ = false;
-  bool ended_ = false;
-  std::unique_ptr<char[]> out_;
-};
 
 template <typename Source>
 TorchTrace ReadFrom(const std::string& path, Source&& next, const TraceLimits& limits) {
@@ -819,23 +512,15 @@ TorchTrace ReadFrom(const std::string& path, Source&& next, const TraceLimits& l
   }
   TorchTrace trace = scanner.Finish();
   if (!error.empty())
-    trace.diagnostics.Add({codes::kTraceCut,
-                           DiagnosticSeverity::kWarning,
-                           fmt::format("gzip data corrupt after {} uncompressed bytes ({}): read "
-                                       "up to there",
-                                       trace.bytes, error),
-                           {path, 0, 0},
-                           "trace",
-                           ""});
+    AddTo(&trace.diagnostics, codes::kTraceCut, DiagnosticSeverity::kWarning, path,
+          fmt::format("gzip data corrupt after {} uncompressed bytes ({}): read "
+                      "up to there",
+                      trace.bytes, error));
   else if (gz && !gzip_ended && fed_ok)
-    trace.diagnostics.Add({codes::kTraceCut,
-                           DiagnosticSeverity::kWarning,
-                           fmt::format("the gzip stream ends early, after {} uncompressed bytes "
-                                       "(the file was cut)",
-                                       trace.bytes),
-                           {path, 0, 0},
-                           "trace",
-                           ""});
+    AddTo(&trace.diagnostics, codes::kTraceCut, DiagnosticSeverity::kWarning, path,
+          fmt::format("the gzip stream ends early, after {} uncompressed bytes "
+                      "(the file was cut)",
+                      trace.bytes));
   return trace;
 }
 
@@ -846,12 +531,8 @@ TorchTrace ReadTorchTrace(InputFile file, const TraceLimits& limits) {
     TorchTrace trace;
     trace.path = file.path();
     trace.stopped = true;
-    trace.diagnostics.Add({codes::kUnreadableFile,
-                           DiagnosticSeverity::kError,
-                           "cannot read the profiler trace: " + file.error(),
-                           {file.path(), 0, 0},
-                           "trace",
-                           ""});
+    AddTo(&trace.diagnostics, codes::kUnreadableFile, DiagnosticSeverity::kError, file.path(),
+          "cannot read the profiler trace: " + file.error());
     return trace;
   }
   uint64_t offset = 0;
