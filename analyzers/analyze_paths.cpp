@@ -29,6 +29,7 @@
 #include "analyzers/storage_blob_logs.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
+#include "analyzers/torch_trace_files.h"
 #include "analyzers/tracing_line.h"
 #include "core/diagnostic_codes.h"
 
@@ -539,6 +540,7 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
           feed(*gpu, p);
         }
         continue;
+      case InputFormat::kTorchTrace:  // whole documents, read below
       case InputFormat::kUnknown:
         continue;
     }
@@ -565,8 +567,25 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
     if (a->stats().files.empty()) continue;
     Evidence ev;
     a->Finish(&ev);
+    if (const auto* r = dynamic_cast<const RslexLogAnalyzer*>(a.get()))
+      AddStorageReadFacts(r->spans(), r->stats().files.front(), &ev);
     result.evidence.Merge(ev);
     result.sources.push_back(a->stats());
+  }
+  // The training loop's own clock: the profiler traces found and those named.
+  std::vector<std::string> traces = by_format[InputFormat::kTorchTrace];
+  for (const auto& t : req.traces)
+    if (std::find(traces.begin(), traces.end(), t) == traces.end()) traces.push_back(t);
+  if (!traces.empty()) {
+    auto open = [&](const std::string& path) {
+      auto s = sniffed.find(path);
+      return s != sniffed.end() && s->second.file.ok() ? std::move(s->second.file)
+                                                       : InputFile::Open(path);
+    };
+    SourceStats stats;
+    result.traces = ReadTraceFiles(traces, open, node_of, &result.evidence, &stats);
+    result.sources.push_back(std::move(stats));
+    result.anything_read = true;
   }
   CorrelationInputs ci;
   ci.gpu_busy_threshold_percent = opt.gpu_busy_threshold_percent;
@@ -588,6 +607,17 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
       result.nodes.push_back(std::move(n));
     }
     ChargeRefusalsPerNode(&result.evidence, &result.nodes);
+    // Each node's own profiler traces: its ranks' waits, as a read of its folder alone gives
+    // (the diagnostics are the job's, said once).
+    for (auto& n : result.nodes) {
+      std::vector<RankFigures> mine;
+      for (const auto& r : result.traces)
+        if (r.node == n.node) mine.push_back(r);
+      Evidence own;
+      AddTraceEvidence(mine, &own);
+      own.diagnostics = DiagnosticList();
+      n.evidence.Merge(own);
+    }
   }
   return result;
 }

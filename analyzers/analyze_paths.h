@@ -12,6 +12,7 @@
 #include "analyzers/job_definition.h"
 #include "analyzers/job_nodes.h"
 #include "analyzers/line_analyzer.h"
+#include "analyzers/torch_steps.h"
 #include "core/evidence.h"
 
 namespace feedcheck::analyzers {
@@ -21,6 +22,8 @@ struct AnalyzeRequest {
   std::optional<InputFormat> forced_format;  ///< --format
   AnalyzerOptions options;
   size_t max_files = 10000;  ///< a folder walk stops here (says so)
+  /// PyTorch profiler traces named on their own (--trace): read as traces whatever their name.
+  std::vector<std::string> traces;
 };
 
 struct SkippedFile {
@@ -40,6 +43,8 @@ struct AnalysisResult {
   /// Job definitions found in a folder's root (analyzers/job_definition.h), most preferred
   /// first; not read here.
   std::vector<std::string> job_definitions;
+  /// The profiler traces read (found in the folder or named), one per rank, in path order.
+  std::vector<RankFigures> traces;
 };
 
 AnalysisResult AnalyzePaths(const AnalyzeRequest& request);

@@ -3,6 +3,7 @@
 #include "analyzers/data_capability_log.h"
 #include "analyzers/input_file.h"
 #include "analyzers/text_util.h"
+#include "analyzers/torch_trace.h"
 #include "analyzers/tracing_line.h"
 
 namespace feedcheck::analyzers {
@@ -20,6 +21,7 @@ constexpr Name kNames[] = {
     {InputFormat::kStorageBlobLogs, "storage-blob-logs"},
     {InputFormat::kNvidiaSmiCsv, "nvidia-smi"},
     {InputFormat::kDcgmText, "dcgm"},
+    {InputFormat::kTorchTrace, "torch-trace"},
 };
 
 // The first few non-empty lines (the last one may be cut by the 64 KiB head).
@@ -55,6 +57,8 @@ std::vector<std::string_view> FormatNames() {
 }
 
 InputFormat DetectFormat(std::string_view head, std::string_view file_name) {
+  // Before the JSON forms below: a trace may name a "value" too, and its gzip head is binary.
+  if (LooksLikeTorchTrace(head, file_name)) return InputFormat::kTorchTrace;
   auto lines = FirstLines(head, 20);
   if (lines.empty()) {
     // Empty file: the name is all we have.

@@ -18,10 +18,11 @@ enum class InputFormat {
   kStorageBlobLogs,   ///< StorageBlobLogs CSV or JSON lines
   kNvidiaSmiCsv,      ///< nvidia-smi --query-gpu CSV
   kDcgmText,          ///< DCGM exporter text
+  kTorchTrace,        ///< PyTorch profiler trace (.pt.trace.json, .json.gz)
 };
 
 /// The names `--format` accepts: data-capability, rslex, azure-monitor-json, metrics-csv,
-/// storage-blob-logs, nvidia-smi, dcgm.
+/// storage-blob-logs, nvidia-smi, dcgm, torch-trace.
 std::string_view FormatName(InputFormat format);
 std::optional<InputFormat> FormatFromName(std::string_view name);
 std::vector<std::string_view> FormatNames();

@@ -12,6 +12,7 @@
 #include "app/fact_gathering.h"
 #include "app/money_tables.h"
 #include "app/postmortem_report.h"
+#include "app/postmortem_traces.h"
 #include "app/rule_evaluation.h"
 #include "core/diagnostic_codes.h"
 #include "core/input_file.h"
@@ -163,6 +164,7 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
   analyze.paths.push_back(request.job_dir);
   analyze.paths.insert(analyze.paths.end(), request.metrics.begin(), request.metrics.end());
   analyze.paths.insert(analyze.paths.end(), request.gpu.begin(), request.gpu.end());
+  analyze.traces = request.traces;
   analyze.options.gpu_busy_threshold_percent = request.gpu_busy_threshold_percent;
   if (!request.gpu_utc_offset.empty()) {
     std::string error;
@@ -259,6 +261,8 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
                                  &postmortem);
   const DiagnosisSummary diagnosed = postmortem.diagnosis;
   PutPostmortem(std::move(postmortem), &report);
+  // The training loop's own clock, beside the diagnosis: each rank's wait for data and why.
+  PutDataWait(analysis.traces, report.evidence.facts, &report);
   AddSmallFilesReadCostTable(kb, &report);
   AddResults(diagnosed, &report);
   outcome.has_report = true;

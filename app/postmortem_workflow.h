@@ -17,6 +17,7 @@ struct PostmortemRequest {
   std::string job_dir;               ///< the job's log folder
   std::vector<std::string> metrics;  ///< storage account metrics exports
   std::vector<std::string> gpu;      ///< nvidia-smi CSV, DCGM
+  std::vector<std::string> traces;   ///< PyTorch profiler traces (--trace), besides the folder's
   std::string profile;               ///< workload profile YAML, "" for none
   std::vector<std::string> with;     ///< saved preflight or probe results (JSON)
   ClusterSpec cluster;               ///< --sku, --nodes, --region, --account-*

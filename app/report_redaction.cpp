@@ -4,6 +4,7 @@
 #include <string>
 
 #include "app/postmortem_report.h"
+#include "app/postmortem_traces.h"
 #include "core/redact.h"
 #include "reports/report_json.h"
 
@@ -85,6 +86,7 @@ Report RedactReport(const Report& report) {
   }
   // The sections' lines come back from their (redacted) JSON, as a saved report's do.
   RestoreSections(&redacted);
+  RestoreDataWait(&redacted);
   redacted.evidence.diagnostics = out.evidence.diagnostics;
   return redacted;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/postmortem_report.h"
+#include "app/postmortem_traces.h"
 #include "core/diagnostic_codes.h"
 #include "reports/report_json.h"
 
@@ -21,6 +22,7 @@ Outcome RunReport(const ReportRequest& request) {
   }
   // Its sections laid out again (the post-mortem's GPU time and cause) from their JSON.
   RestoreSections(&out.report);
+  RestoreDataWait(&out.report);
   // The run printed its own diagnostics on stderr, not in its terminal report: so does this.
   const DiagnosticList& saved = out.report.evidence.diagnostics;
   const std::vector<Diagnostic>& kept = saved.kept();

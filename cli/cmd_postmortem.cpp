@@ -1,4 +1,5 @@
-// `feedcheck postmortem JOB_LOG_DIR [--metrics M] [--gpu G] [--profile P] [--with RESULT.json]
+// `feedcheck postmortem JOB_LOG_DIR [--metrics M] [--gpu G] [--trace T] [--profile P] [--with
+// RESULT.json]
 // [--sku S --nodes N --region R] [--layout auto|job|fleet] [--gpu-hour-price USD] [-f F]
 // [-o FILE]`: flags for app::RunPostmortemCommand, which names the cause with its confidence and
 // the GPU time it cost, for one job or for each job of a folder of jobs.
@@ -44,6 +45,9 @@ void SetupPostmortem(CLI::App& root, CommandTable& table) {
       ->check(CLI::Range(1u, 256u));
   sub->add_option("--metrics", request->metrics, "Storage account metrics export (JSON or CSV)");
   sub->add_option("--gpu", request->gpu, "GPU utilisation samples (nvidia-smi CSV, DCGM)");
+  sub->add_option("--trace", request->traces,
+                  "PyTorch profiler trace (.pt.trace.json, .json.gz), one per rank, besides those "
+                  "found in the job folder: how long each step waited for data");
   sub->add_option("--profile", request->profile, "Workload profile YAML (examples/*.yaml)");
   sub->add_option("--with", request->with,
                   "Saved preflight or probe result (JSON): its measurements and charts join the "

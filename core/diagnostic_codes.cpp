@@ -118,6 +118,25 @@ constexpr std::array kCodes = {
                        "merged: each GPU counted once",
                        "Nothing when it is a note. When it warns that a node was set aside, "
                        "name each node's folder by the metric's NodeId."},
+    DiagnosticCodeInfo{codes::kTraceCut, "TraceCut", kWarning,
+                       "A PyTorch profiler trace cut short (or its gzip stream): read up to the "
+                       "cut",
+                       "Nothing, usually: a job killed while the profiler wrote its trace leaves "
+                       "one; the steps before the cut are counted."},
+    DiagnosticCodeInfo{codes::kTraceRefused, "TraceRefused", kError,
+                       "A profiler trace refused where it stops being one: nesting too deep, a "
+                       "value too large, more events than the bound, not JSON",
+                       "Check the file is a trace torch.profiler wrote; the message names the "
+                       "byte."},
+    DiagnosticCodeInfo{codes::kTraceEvent, "TraceEvent", kWarning,
+                       "Profiler trace events skipped: a time out of range, or more spans than "
+                       "kept",
+                       "Nothing, usually; the message names the first event's byte."},
+    DiagnosticCodeInfo{codes::kTraceClock, "TraceClock", kNote,
+                       "A profiler trace placed on the wall clock approximately (the legacy "
+                       "form's file-name stamp) or not at all",
+                       "Profile with a Kineto build (its traces carry the epoch time) for exact "
+                       "placement."},
     // --- saved facts and reports ---
     DiagnosticCodeInfo{codes::kFactsFileInvalid, "FactsFileInvalid", kError,
                        "A facts file is unreadable or not valid",

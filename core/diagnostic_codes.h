@@ -58,6 +58,10 @@ inline constexpr const char* kGpuNoTimestamp = "A221";
 inline constexpr const char* kTooManyGpus = "A222";
 inline constexpr const char* kGpuLocalTime = "A223";
 inline constexpr const char* kGpuSourcesMerged = "A224";
+inline constexpr const char* kTraceCut = "A240";
+inline constexpr const char* kTraceRefused = "A241";
+inline constexpr const char* kTraceEvent = "A242";
+inline constexpr const char* kTraceClock = "A243";
 
 inline constexpr const char* kFactsFileInvalid = "E001";
 inline constexpr const char* kFactsSchemaVersion = "E002";

@@ -230,6 +230,8 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"runtime.accounts", U::kText, O::kObserved, "the storage accounts the rslex logs name (account_name, request URIs), comma-separated"},
       {"runtime.stream_error", U::kText, O::kObserved, "first ScriptExecution.StreamAccess.* error code"},
       {"runtime.span_busy_s.<span>", U::kSeconds, O::kObserved, "busy time summed over a rslex span's closes"},
+      {"runtime.reads", U::kCount, O::kObserved, "reads the data runtime timed: closes of its rslex spans that read (read_file, fuse_read, ...)"},
+      {"runtime.read_ms_mean", U::kMilliseconds, O::kObserved, "time one such read took (its span's busy + idle time), mean"},
       // --- observed: storage metrics ---
       {"metrics.e2e_latency_ms", U::kMilliseconds, O::kObserved, "SuccessE2ELatency, mean"},
       {"metrics.server_latency_ms", U::kMilliseconds, O::kObserved, "SuccessServerLatency, mean"},
@@ -291,6 +293,22 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"gpu.lost_after_data_gpu_s", U::kSeconds, O::kDerived, "GPU time lost after the data phase: the job's own code (GPU-seconds)"},
       {"gpu.lost_unknown_gpu_s", U::kSeconds, O::kDerived, "GPU time lost outside any known data-runtime phase (GPU-seconds)"},
       {"gpu.idle_download_s", U::kSeconds, O::kDerived, "wall clock the GPUs stood idle waiting for the download"},
+      // --- observed: the training loop's own clock (PyTorch profiler traces) ---
+      {"trace.ranks", U::kCount, O::kObserved, "PyTorch profiler traces read (one per rank)"},
+      {"trace.steps", U::kCount, O::kObserved, "ProfilerStep#N spans the traces cover, all ranks"},
+      {"trace.step_s", U::kSeconds, O::kObserved, "mean step time (ProfilerStep#N), all ranks"},
+      {"trace.loader_wait_fraction", U::kFraction, O::kObserved, "share of step time the loop waited in the DataLoader's __next__, all ranks"},
+      {"trace.gpu_idle_fraction", U::kFraction, O::kObserved, "share of step time the GPU ran no kernel, copy or set (GPU traces)"},
+      {"trace.gpu_idle_in_wait_fraction", U::kFraction, O::kObserved, "of the GPU's idle time inside the steps, the share that fell while the loop waited for data"},
+      {"trace.rank_steps.<rank>", U::kCount, O::kObserved, "steps one rank's trace covers"},
+      {"trace.steps_covered.<rank>", U::kText, O::kObserved, "which steps one rank's trace covers: #first-#last (count)"},
+      {"trace.clock.<rank>", U::kText, O::kObserved, "how one rank's trace was put on the wall clock"},
+      {"trace.node.<rank>", U::kText, O::kObserved, "the node one rank ran on (the job folder's, or the legacy worker name's host)"},
+      {"trace.step_s.<rank>", U::kSeconds, O::kObserved, "mean step time of one rank"},
+      {"trace.loader_wait_fraction.<rank>", U::kFraction, O::kObserved, "share of one rank's step time waiting in the DataLoader's __next__"},
+      {"trace.gpu_idle_fraction.<rank>", U::kFraction, O::kObserved, "share of one rank's step time its GPU was idle"},
+      {"trace.node_loader_wait_fraction.<node>", U::kFraction, O::kObserved, "share of step time the ranks of one node waited for data (their steps together)"},
+      {"trace.gpu_idle_in_wait_fraction.<rank>", U::kFraction, O::kObserved, "of one rank's GPU idle time, the share while it waited for data"},
   };
 }
 // clang-format on

@@ -243,6 +243,7 @@ std::string LaneColor(const TimelineInterval& t) {
     return std::string(failed ? palette::kLaneRuntimeFailed : palette::kLaneRuntime);
   }
   if (t.lane == "gpu") return std::string(palette::kLaneGpuStarved);
+  if (t.lane == "training loop") return std::string(palette::kLaneDataWait);
   return std::string(palette::kLaneStorage);
 }
 
@@ -252,7 +253,8 @@ std::vector<svg::Swatch> LaneLegend(const std::vector<svg::LaneBar>& bars) {
       {palette::kLaneRuntime, "data runtime activity"},
       {palette::kLaneRuntimeFailed, "failed"},
       {palette::kLaneGpuStarved, "GPUs starved"},
-      {palette::kLaneStorage, "throttled"}};
+      {palette::kLaneStorage, "throttled"},
+      {palette::kLaneDataWait, "step waited for data (profiler trace)"}};
   std::vector<svg::Swatch> out;
   for (const auto& kind : kinds) {
     // A named pair, not a structured binding: clang 14 cannot capture those in a lambda.

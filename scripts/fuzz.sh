@@ -23,7 +23,7 @@ if ((${#targets[@]} == 0)); then
   targets=(fuzz_azure_monitor fuzz_data_capability fuzz_dcgm fuzz_metrics_csv fuzz_nvidia_smi
            fuzz_rslex_log fuzz_storage_blob_logs fuzz_tracing_line fuzz_list_blobs_xml
            fuzz_http_response fuzz_condition_parser fuzz_rule_reader fuzz_job_yaml fuzz_units fuzz_knowledge_base
-           fuzz_report_json)
+           fuzz_report_json fuzz_torch_trace)
 fi
 cmake --build "$build_dir" --target "${targets[@]}" -j"$(nproc)"
 work=$(mktemp -d)

@@ -48,6 +48,8 @@ test_packages=(
   python3-yaml  # scripts/make-joblog-corpus.py (the joblog corpus test regenerates it)
   zsh       # the zsh completion's test (tests/cli/completion_zsh_test.zsh)
   azure-cli  # the real az client, run offline against loopback (tests/app/fetch_real_az_test.cpp)
+  python3-torch  # real PyTorch loops write the profiler traces tests/torch reads
+  hyperfine      # scripts/bench-traces.sh times the trace reader beside gzip and Python
 )
 case "$set_name" in
   format) packages=(clang-format) npm=false ;;

@@ -1,0 +1,126 @@
+// The post-mortem with profiler traces: a trace found in a job folder is read once, put on its
+// node, and its "Waited for data" section names each rank's wait and why; the section survives a
+// saved report read back; a GPU trace gives the GPU's idle share.
+#include "app/postmortem_traces.h"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "analyzers/input_file.h"
+#include "app/postmortem_workflow.h"
+#include "app_test_support.h"
+#include "reports/report_json.h"
+
+using namespace feedcheck;
+using namespace feedcheck::app;
+using namespace feedcheck::app::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kGpuTrace = "ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
+
+// A two-node job folder: node-0's outputs/ hold the GPU sample; both nodes' data runtime
+// logged reads of `read_ms` each (a node is its folder when there are two or more).
+std::string JobWithTrace(const std::string& name, double read_ms) {
+  fs::path job = fs::temp_directory_path() / fmt::format("fc-traces-{}-{}", name, getpid());
+  fs::remove_all(job);
+  fs::create_directories(job / "node-0" / "outputs" / "profiler");
+  fs::copy_file(SourcePath(std::string("tests/data/traces/") + kGpuTrace),
+                job / "node-0" / "outputs" / "profiler" / kGpuTrace);
+  for (const char* node : {"node-0", "node-1"}) {
+    fs::create_directories(job / node / "system_logs" / "data_capability");
+    std::ofstream log(job / node / "system_logs" / "data_capability" / "rslex.log.2024-04-04-01");
+    for (int i = 0; i < 20; ++i)
+      log << fmt::format(
+          "2024-04-04T01:51:{:02d}.000000Z  INFO mount:fuse_read:read_file: rslex::prefetching: "
+          "close time.busy={:.2f}ms time.idle=0.10ms parallelization_degree=4\n",
+          i, read_ms);
+  }
+  return job.string();
+}
+
+}  // namespace
+
+TEST_CASE("postmortem traces: a GPU trace in the job folder, read once, on its node",
+          "[postmortem][traces]") {
+  const double read_ms = GENERATE(0.5, 300.0);
+  const std::string job = JobWithTrace(read_ms < 50 ? "fast" : "slow", read_ms);
+  std::map<std::string, int> opens;
+  analyzers::SetInputOpenObserver([&](const std::string& path) { ++opens[path]; });
+  PostmortemRequest r;
+  r.job_dir = job;
+  r.fail_on = "never";
+  Outcome o = RunPostmortem(r);
+  analyzers::SetInputOpenObserver(nullptr);
+  REQUIRE(o.has_report);
+  for (const auto& [path, n] : opens) {
+    INFO(path);
+    CHECK(n == 1);
+  }
+  nlohmann::json j = SectionJson(o.report, kDataWaitSection);
+  REQUIRE(j.is_object());
+  REQUIRE(j["ranks"].size() == 1);
+  const auto& rank = j["ranks"][0];
+  CHECK(rank["rank"] == "0");
+  CHECK(rank["node"] == "node-0");
+  CHECK(rank["steps"].get<int>() > 0);
+  // The sample's loop was fed from memory: no DataLoader wait, so not input, whatever storage.
+  CHECK(rank["loader_wait_fraction"].get<double>() == 0);
+  CHECK(rank["cause"] == "not_input");
+  const double idle = rank["gpu_idle_fraction"].get<double>();
+  CHECK(idle > 0);
+  CHECK(idle < 1);
+  CHECK(o.report.evidence.facts.Number("trace.gpu_idle_fraction.0") == Approx(idle));
+  CHECK(o.report.evidence.facts.Text("trace.node.0") == "node-0");
+  CHECK(o.report.evidence.facts.Number("trace.node_loader_wait_fraction.node-0") == Approx(0));
+  // Storage as the read log beside it says.
+  CHECK(j["storage"] == (read_ms < 50 ? "fast" : "slow_or_refusing"));
+  CHECK(ResultText(o.report, "data_wait_cause") == "not_input");
+  // The steps are on the wall clock, on the node's timeline.
+  size_t bars = 0;
+  for (const auto& t : o.report.evidence.timeline) bars += t.lane == "training loop";
+  CHECK(bars == 0);  // no step waited
+  const Series* s = o.report.evidence.FindSeries("trace.step_wait.0", "node-0");
+  REQUIRE(s);
+  CHECK(s->points.size() == rank["steps"].get<size_t>());
+  for (const auto& p : s->points) CHECK(p.x > 1.7e9);
+
+  // Saved and read back: the section is laid out again from its JSON.
+  Report back;
+  DiagnosticList diags;
+  REQUIRE(ReportFromJson(ReportToJson(o.report), "saved.json", &back, &diags));
+  RestoreDataWait(&back);
+  auto section = std::find_if(back.sections.begin(), back.sections.end(),
+                              [](const ReportSection& x) { return x.key == kDataWaitSection; });
+  REQUIRE(section != back.sections.end());
+  REQUIRE(section->tables.size() == 1);
+  CHECK(section->tables[0].rows.size() == 1);
+  CHECK(section->lines.size() == 3);
+  fs::remove_all(job);
+}
+
+TEST_CASE("postmortem traces: --trace reads a trace kept outside the job folder",
+          "[postmortem][traces]") {
+  const std::string job = JobWithTrace("flag", 0.5);
+  const std::string outside = job + "-trace.pt.trace.json.gz";
+  fs::rename(fs::path(job) / "node-0" / "outputs" / "profiler" / kGpuTrace, outside);
+  PostmortemRequest r;
+  r.job_dir = job;
+  r.fail_on = "never";
+  Outcome without = RunPostmortem(r);
+  CHECK(SectionJson(without.report, kDataWaitSection).is_null());
+  r.traces = {outside};
+  Outcome with = RunPostmortem(r);
+  nlohmann::json j = SectionJson(with.report, kDataWaitSection);
+  REQUIRE(j.is_object());
+  CHECK(j["ranks"].size() == 1);
+  CHECK(j["ranks"][0]["file"] == outside);
+  fs::remove_all(job);
+  fs::remove(outside);
+}
