@@ -258,7 +258,7 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
   diagnosis::Postmortem postmortem;
   postmortem.evidence = std::move(report.evidence);
   diagnosis::DiagnosePostmortem(rule_set, diagnosis::NodeRowsOf(analysis.nodes), analysis.nodes,
-                                 &postmortem);
+                                &postmortem);
   const DiagnosisSummary diagnosed = postmortem.diagnosis;
   PutPostmortem(std::move(postmortem), &report);
   // The training loop's own clock, beside the diagnosis: each rank's wait for data and why.
