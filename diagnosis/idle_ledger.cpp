@@ -200,8 +200,16 @@ class Placer {
       // The GPUs wait for a download whatever its rate: at a good share of the NIC, that wait
       // is the mode's (a mount starts at once). One that crawled far below the NIC and the
       // account, refused nothing, was held by its requests' latency (small files, few threads).
-      auto rate = NodeRate(t);
-      if (rate && j_.nic_gbps > 0 && *rate < kCrawlShare * j_.nic_gbps && !AccountNearLimit(t))
+      // The job's own rate when known: the account's Egress also carries other workloads.
+      const bool own = j_.own_download_gbps > 0;
+      auto rate = own ? std::optional<double>(j_.own_download_gbps) : NodeRate(t);
+      // Small requests are held by their latency unless the job's own rate says otherwise.
+      if (j_.small_requests && !(own && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps))
+        return IdleState::kLatency;
+      // A crawl of large requests is not their latency: the disk or the client's own pace, the
+      // mode's wait as far as the GPUs are concerned.
+      if (rate && j_.nic_gbps > 0 && *rate < kCrawlShare * j_.nic_gbps && !AccountNearLimit(t) &&
+          !j_.large_requests)
         return IdleState::kLatency;
       if (rate && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps && !j_.download_is_the_wait)
         return IdleState::kNodeNic;

@@ -37,6 +37,15 @@ struct LedgerJudgement {
   double egress_limit_gbps = 0;     ///< the account's (0: unknown)
   double ingress_limit_gbps = 0;    ///< the account's (0: unknown)
   double requests_limit_per_s = 0;  ///< the account's (0: unknown)
+  /// What each node's download read at, from the job's own bytes and time (dataset.bytes over
+  /// runtime.download_s; every node downloads its whole input); 0: not known. Unlike the
+  /// account's Egress it holds no other workload's traffic.
+  double own_download_gbps = 0;
+  /// The size of the job's requests, when known (the metrics' bytes per request, else the
+  /// profile's file size): small ones are held by their latency (requests in flight x size over
+  /// latency), large ones are not.
+  bool small_requests = false;
+  bool large_requests = false;
   /// An explicit cap on the mount's disk cache (DATASET_MOUNT_CACHE_SIZE), bytes; 0: none. A
   /// node that has read more than its cache holds re-reads, in every later epoch, what the cap
   /// made it drop (unless the job is known to read its data once).

@@ -9,6 +9,9 @@ namespace feedcheck::diagnosis {
 
 namespace {
 
+// Under this many bytes a request is small: its latency, not the bytes it moves, sets the rate.
+constexpr double kSmallRequestBytes = 512 * 1024;
+
 bool Describes(const Finding& f) {
   return !f.secondary && f.severity != Severity::kInfo && f.bottleneck != Bottleneck::kNone;
 }
@@ -59,9 +62,17 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
     j.throttle_state = IdleState::kBlobTarget;
   // Reads that were not refused: what the evidence says held them.
   const bool cache = AnyObserved(findings, Bottleneck::kCacheDisk);
+  // Requests this small spend most of their time in flight: the rate is requests in flight x
+  // their size over their latency (Little's law), far below what storage or a loader moves.
+  // The job's own files first: the account's bytes per request also average other workloads'.
+  const double request_bytes =
+      facts.Number("dataset.median_file_bytes")
+          .value_or(facts.Number("dataset.mean_file_bytes")
+                        .value_or(facts.Number("metrics.bytes_per_request").value_or(0)));
+  const bool small_requests = request_bytes > 0 && request_bytes < kSmallRequestBytes;
   const bool latency = AnyObserved(findings, Bottleneck::kSmallFiles) ||
                        AnyObserved(findings, Bottleneck::kClientThreads) ||
-                       LatencyDwarfsServer(facts);
+                       LatencyDwarfsServer(facts) || small_requests;
   j.mount_state = cache                               ? IdleState::kCacheRereads
                   : latency                           ? IdleState::kLatency
                   : StorageServedFast(account, facts) ? IdleState::kNotStorage
@@ -86,6 +97,11 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
       });
   const double epochs = facts.Number("workload.epochs").value_or(0);
   if (epochs != 1) j.mount_cache_cap_bytes = facts.Number("runtime.mount_cache_bytes").value_or(0);
+  if (auto bytes = facts.Number("dataset.bytes"), s = facts.Number("runtime.download_s");
+      bytes && s && *bytes > 0 && *s > 0)
+    j.own_download_gbps = *bytes * 8 / 1e9 / *s;
+  j.small_requests = small_requests;
+  j.large_requests = request_bytes >= kSmallRequestBytes;
   j.nic_gbps = facts.Number("node.nic_gbps").value_or(0);
   j.egress_limit_gbps = facts.Number("account.egress_gbps").value_or(0);
   j.nodes = std::max(1.0, facts.Number("node.count").value_or(1));
