@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analyzers/text_util.h"
+#include "diagnosis/data_wait_cause.h"
 #include "diagnosis/partition_limit.h"
 
 namespace feedcheck::diagnosis {
@@ -77,6 +78,18 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
                   : latency                           ? IdleState::kLatency
                   : StorageServedFast(account, facts) ? IdleState::kNotStorage
                                                       : IdleState::kUnknown;
+  // The training loop's own clock, where profiler traces were read: a loop that did not wait
+  // for its data, or waited on its own input pipeline while storage answered fast, was not held
+  // by storage; one that waited while reads were slow was held by their latency.
+  if (auto wait = facts.Number("trace.loader_wait_fraction")) {
+    std::string why;
+    const DataWaitVerdict v = ClassifyDataWait({*wait, StorageSpeedOf(facts, &why), std::nullopt});
+    if ((v.cause == DataWaitCause::kNotInput || v.cause == DataWaitCause::kInputPipeline) &&
+        (j.mount_state == IdleState::kUnknown || j.mount_state == IdleState::kLatency))
+      j.mount_state = IdleState::kNotStorage;
+    else if (v.cause == DataWaitCause::kStorage && j.mount_state == IdleState::kUnknown)
+      j.mount_state = IdleState::kLatency;
+  }
   j.download_state = latency ? IdleState::kLatency
                      : cache ? IdleState::kCacheRereads
                              : IdleState::kStartupDownload;

@@ -188,3 +188,39 @@ TEST_CASE("storage that served fast is not the cause, unless the client was star
   // Without latency figures nothing says the client kept pace.
   CHECK(run(-1, -1).diagnosis.cause == "inconclusive");
 }
+
+TEST_CASE("the training loop's own clock settles what the mount's idle time was",
+          "[diagnosis][verdict][traces]") {
+  // 6,000 GPU-s lost in the mount reads, nothing refused, no account metrics: unknown alone.
+  auto run = [](std::optional<double> wait, std::optional<double> read_ms) {
+    FactSet f;
+    f.Set(Observed("gpu.count", 4, Unit::kCount));
+    f.Set(Observed("gpu.lost_gpu_s", 6000, Unit::kSeconds));
+    f.Set(Observed("gpu.sampled_gpu_s", 11000, Unit::kSeconds));
+    f.Set(Observed("gpu.idle_fraction", 6000.0 / 11000, Unit::kFraction));
+    f.Set(Observed("gpu.idle_s", 1500, Unit::kSeconds));
+    f.Set(Observed("gpu.span_s", 2750, Unit::kSeconds));
+    f.Set(Observed("gpu.lost_download_gpu_s", 0, Unit::kSeconds));
+    f.Set(Observed("gpu.lost_mount_gpu_s", 6000, Unit::kSeconds));
+    f.Set(Observed("gpu.lost_after_data_gpu_s", 0, Unit::kSeconds));
+    f.Set(Observed("runtime.non_success_responses", 0, Unit::kCount));
+    if (wait) f.Set(Observed("trace.loader_wait_fraction", *wait, Unit::kFraction));
+    if (read_ms) {
+      f.Set(Observed("runtime.reads", 5000, Unit::kCount));
+      f.Set(Observed("runtime.read_ms_mean", *read_ms, Unit::kMilliseconds));
+    }
+    diagnosis::Postmortem r;
+    r.evidence.facts = std::move(f);
+    diagnosis::DiagnosePostmortem(NoRules(), {}, &r);
+    return r;
+  };
+  CHECK(run(std::nullopt, std::nullopt).diagnosis.cause == "inconclusive");
+  // The loop barely waited for data: whatever idled the GPUs, it was not the input.
+  CHECK(run(0.03, std::nullopt).diagnosis.cause == "none found");
+  // It waited most of each step while reads took 120 ms each: the reads' latency held it.
+  diagnosis::Postmortem slow = run(0.85, 120);
+  CHECK(slow.diagnosis.cause == "request latency");
+  CHECK(slow.diagnosis.ledger.cause_state == "latency");
+  // It waited as long while reads took 2 ms: its own input pipeline, not storage.
+  CHECK(run(0.85, 2).diagnosis.cause == "none found");
+}
