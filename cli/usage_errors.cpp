@@ -10,6 +10,7 @@
 #include "cli/help_examples.h"
 #include "cli/usage_help.h"
 #include "core/edit_distance.h"
+#include "core/whole_number.h"
 
 namespace feedcheck::cli {
 namespace {
@@ -86,7 +87,10 @@ std::string Footer(const std::string& path, const std::string& flag, const std::
 }
 
 std::string FormatNumber(double v) {
-  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", static_cast<long long>(v));
+  // A whole number prints without a fraction; one past long long's range (a flag's bound such
+  // as DBL_MAX) prints as %g: the cast would be undefined.
+  if (std::fabs(v - std::round(v)) < 1e-9)
+    if (auto whole = WholeNumber<long long>(v)) return fmt::format("{}", *whole);
   return fmt::format("{:g}", v);
 }
 
