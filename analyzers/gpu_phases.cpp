@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "analyzers/series_at.h"
 #include "analyzers/text_util.h"
 
 namespace feedcheck::analyzers {
@@ -25,37 +26,6 @@ bool Inside(const std::vector<Span>& spans, double t) {
   return std::any_of(spans.begin(), spans.end(),
                      [&](const Span& s) { return t >= s.start && t < s.end; });
 }
-
-// The account's egress in the bucket holding t, if the metrics cover it.
-class EgressAt {
- public:
-  explicit EgressAt(const Series* s) : series_(s) {
-    if (!s || s->points.empty()) return;
-    width_ = 60;
-    for (size_t i = 1; i < s->points.size(); ++i) {
-      double w = s->points[i].x - s->points[i - 1].x;
-      if (w > 0 && (i == 1 || w < width_)) width_ = w;
-    }
-    for (const auto& p : s->points) peak_ = std::max(peak_, p.y);
-  }
-  std::optional<double> operator()(double t) const {
-    if (!series_) return std::nullopt;
-    auto it = std::upper_bound(series_->points.begin(), series_->points.end(), t,
-                               [](double v, const SeriesPoint& p) { return v < p.x; });
-    if (it == series_->points.begin()) return std::nullopt;
-    --it;
-    if (t >= it->x + width_) return std::nullopt;
-    return it->y;
-  }
-  double cached_below_gbps() const {
-    return std::max(kCachedEgressFloorGbps, kCachedEgressShare * peak_);
-  }
-
- private:
-  const Series* series_ = nullptr;
-  double width_ = 60;
-  double peak_ = 0;
-};
 
 }  // namespace
 
@@ -81,12 +51,10 @@ std::optional<GpuPhaseSplit> SplitGpuTimeByPhase(const Evidence& ev) {
   for (const auto& iv : ev.timeline)
     if (iv.lane == "storage" && iv.end_epoch_s >= iv.start_epoch_s)
       throttled.push_back({iv.start_epoch_s - kThrottlePadS, iv.end_epoch_s + kThrottlePadS});
-  const Series* egress_series = ev.FindSeries("metrics.egress_gbps");
-  if (egress_series &&
-      !std::is_sorted(egress_series->points.begin(), egress_series->points.end(),
-                      [](const SeriesPoint& a, const SeriesPoint& b) { return a.x < b.x; }))
-    egress_series = nullptr;  // merged from several files out of order: not read per minute
-  EgressAt egress(egress_series);
+  // Merged from several files out of order, the series is not read per minute (SeriesAt).
+  SeriesAt egress(ev.FindSeries("metrics.egress_gbps"));
+  const double cached_below_gbps =
+      std::max(kCachedEgressFloorGbps, kCachedEgressShare * egress.peak());
   GpuPhaseSplit split;
   split.have_phases = !downloads.empty() || mount_start.has_value();
   split.have_throttle_times = !throttled.empty();
@@ -116,7 +84,7 @@ std::optional<GpuPhaseSplit> SplitGpuTimeByPhase(const Evidence& ev) {
     } else if (mount_start && mid >= *mount_start && (!upload_start || mid < *upload_start)) {
       bool refused = Inside(throttled, mid);
       auto served = egress(mid);
-      if (!refused && served && *served < egress.cached_below_gbps()) {
+      if (!refused && served && *served < cached_below_gbps) {
         split.cached_gpu_s += p.y;
       } else {
         split.mount_gpu_s += p.y;

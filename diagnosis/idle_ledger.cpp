@@ -4,11 +4,14 @@
 #include <cmath>
 #include <limits>
 
+#include "analyzers/series_at.h"
 #include "analyzers/text_util.h"
 
 namespace feedcheck::diagnosis {
 
 namespace {
+
+using analyzers::SeriesAt;
 
 // Storage refusals are logged per request and the metrics per minute, while the GPUs recover a
 // sample or two after the last refusal: a refusal covers this much more each side.
@@ -41,50 +44,6 @@ bool Inside(const std::vector<Span>& spans, double t) {
   return std::any_of(spans.begin(), spans.end(),
                      [&](const Span& s) { return t >= s.start && t < s.end; });
 }
-
-// A per-bucket metric series read at a time: the bucket holding t, if the series covers it.
-class SeriesAt {
- public:
-  explicit SeriesAt(const Series* s) {
-    if (!s || s->points.empty() ||
-        !std::is_sorted(s->points.begin(), s->points.end(),
-                        [](const SeriesPoint& a, const SeriesPoint& b) { return a.x < b.x; }))
-      return;  // merged from several files out of order: not read per minute
-    series_ = s;
-    for (size_t i = 1; i < s->points.size(); ++i) {
-      double w = s->points[i].x - s->points[i - 1].x;
-      if (w > 0 && (i == 1 || w < width_)) width_ = w;
-    }
-    std::vector<double> values;
-    for (const auto& p : s->points)
-      if (std::isfinite(p.y)) {
-        peak_ = std::max(peak_, p.y);
-        values.push_back(p.y);
-      }
-    if (!values.empty()) {
-      std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-      median_ = values[values.size() / 2];
-    }
-  }
-  double median() const { return median_; }
-  std::optional<double> operator()(double t) const {
-    if (!series_) return std::nullopt;
-    auto it = std::upper_bound(series_->points.begin(), series_->points.end(), t,
-                               [](double v, const SeriesPoint& p) { return v < p.x; });
-    if (it == series_->points.begin()) return std::nullopt;
-    --it;
-    if (t >= it->x + width_ || !std::isfinite(it->y)) return std::nullopt;
-    return it->y;
-  }
-  bool present() const { return series_ != nullptr; }
-  double peak() const { return peak_; }
-
- private:
-  const Series* series_ = nullptr;
-  double width_ = 60;
-  double peak_ = 0;
-  double median_ = 0;
-};
 
 // What the data runtime of one node (or of the whole job) did, as spans.
 struct Activities {
