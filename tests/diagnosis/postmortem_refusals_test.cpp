@@ -149,19 +149,29 @@ TEST_CASE("no figure for a refused access is said plainly, with the fix", "[diag
   CHECK(g.text.find("without GPU samples") != std::string::npos);
 }
 
+namespace {
+
+// 6,000 of 11,000 GPU-seconds lost, all of it during the mount's reads (4 GPUs).
+FactSet MountIdle6000() {
+  FactSet f;
+  f.Set(Observed("gpu.count", 4, Unit::kCount));
+  f.Set(Observed("gpu.lost_gpu_s", 6000, Unit::kSeconds));
+  f.Set(Observed("gpu.sampled_gpu_s", 11000, Unit::kSeconds));
+  f.Set(Observed("gpu.idle_fraction", 6000.0 / 11000, Unit::kFraction));
+  f.Set(Observed("gpu.idle_s", 1500, Unit::kSeconds));
+  f.Set(Observed("gpu.span_s", 2750, Unit::kSeconds));
+  f.Set(Observed("gpu.lost_download_gpu_s", 0, Unit::kSeconds));
+  f.Set(Observed("gpu.lost_mount_gpu_s", 6000, Unit::kSeconds));
+  f.Set(Observed("gpu.lost_after_data_gpu_s", 0, Unit::kSeconds));
+  return f;
+}
+
+}  // namespace
+
 TEST_CASE("storage that served fast is not the cause, unless the client was starved",
           "[diagnosis][verdict]") {
   auto run = [](double e2e_ms, double server_ms) {
-    FactSet f;
-    f.Set(Observed("gpu.count", 4, Unit::kCount));
-    f.Set(Observed("gpu.lost_gpu_s", 6000, Unit::kSeconds));
-    f.Set(Observed("gpu.sampled_gpu_s", 11000, Unit::kSeconds));
-    f.Set(Observed("gpu.idle_fraction", 6000.0 / 11000, Unit::kFraction));
-    f.Set(Observed("gpu.idle_s", 1500, Unit::kSeconds));
-    f.Set(Observed("gpu.span_s", 2750, Unit::kSeconds));
-    f.Set(Observed("gpu.lost_download_gpu_s", 0, Unit::kSeconds));
-    f.Set(Observed("gpu.lost_mount_gpu_s", 6000, Unit::kSeconds));
-    f.Set(Observed("gpu.lost_after_data_gpu_s", 0, Unit::kSeconds));
+    FactSet f = MountIdle6000();
     f.Set(Observed("metrics.egress_gbps_peak", 1.2, Unit::kGbps));
     f.Set(Observed("metrics.throttled_total", 0, Unit::kCount));
     if (e2e_ms >= 0) {  // negative: the latency metrics were not saved
@@ -193,16 +203,7 @@ TEST_CASE("the training loop's own clock settles what the mount's idle time was"
           "[diagnosis][verdict][traces]") {
   // 6,000 GPU-s lost in the mount reads, nothing refused, no account metrics: unknown alone.
   auto run = [](std::optional<double> wait, std::optional<double> read_ms) {
-    FactSet f;
-    f.Set(Observed("gpu.count", 4, Unit::kCount));
-    f.Set(Observed("gpu.lost_gpu_s", 6000, Unit::kSeconds));
-    f.Set(Observed("gpu.sampled_gpu_s", 11000, Unit::kSeconds));
-    f.Set(Observed("gpu.idle_fraction", 6000.0 / 11000, Unit::kFraction));
-    f.Set(Observed("gpu.idle_s", 1500, Unit::kSeconds));
-    f.Set(Observed("gpu.span_s", 2750, Unit::kSeconds));
-    f.Set(Observed("gpu.lost_download_gpu_s", 0, Unit::kSeconds));
-    f.Set(Observed("gpu.lost_mount_gpu_s", 6000, Unit::kSeconds));
-    f.Set(Observed("gpu.lost_after_data_gpu_s", 0, Unit::kSeconds));
+    FactSet f = MountIdle6000();
     f.Set(Observed("runtime.non_success_responses", 0, Unit::kCount));
     if (wait) f.Set(Observed("trace.loader_wait_fraction", *wait, Unit::kFraction));
     if (read_ms) {
