@@ -1,7 +1,7 @@
 // A per-bucket series (the account's Egress, Ingress, Transactions per minute) read at a time:
-// the value of the bucket holding t, its peak and its median. A series merged from several files
-// out of order is not read per bucket (every read gives nothing). Header-only: the GPU phase split
-// and the post-mortem's idle ledger read the metrics the same way.
+// the value of the bucket holding t, its peak, its median and its 10th percentile. A series merged
+// from several files out of order is not read per bucket (every read gives nothing). Header-only:
+// the GPU phase split and the post-mortem's idle ledger read the metrics the same way.
 #pragma once
 
 #include <algorithm>
@@ -34,6 +34,8 @@ class SeriesAt {
     if (!values.empty()) {
       std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
       median_ = values[values.size() / 2];
+      std::nth_element(values.begin(), values.begin() + values.size() / 10, values.end());
+      tenth_ = values[values.size() / 10];
     }
   }
   std::optional<double> operator()(double t) const {
@@ -48,12 +50,15 @@ class SeriesAt {
   bool present() const { return series_ != nullptr; }
   double peak() const { return peak_; }
   double median() const { return median_; }
+  /// The 10th percentile: what the series holds in its quiet buckets.
+  double tenth_percentile() const { return tenth_; }
 
  private:
   const Series* series_ = nullptr;
   double width_ = 60;
   double peak_ = 0;
   double median_ = 0;
+  double tenth_ = 0;
 };
 
 }  // namespace feedcheck::analyzers

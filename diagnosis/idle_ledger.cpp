@@ -34,6 +34,9 @@ constexpr double kCachedEgressFloorGbps = 0.01;
 // 1 Gbit/s (a log file's trickle is not a checkpoint).
 constexpr double kWritingIngressShare = 0.25;
 constexpr double kWritingIngressFloorGbps = 1.0;
+// A node reading at this share of its latency cap (requests in flight x their size over their
+// end-to-end time) was held by that latency: it could not have read faster with those threads.
+constexpr double kAtLatencyCapShare = 0.7;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct Span {
@@ -137,6 +140,8 @@ class Placer {
         egress_(job.FindSeries("metrics.egress_gbps")),
         ingress_(job.FindSeries("metrics.ingress_gbps")),
         requests_(job.FindSeries("metrics.requests_per_s")) {
+    for (const auto& iv : job.timeline)
+      if (iv.lane == "storage" && iv.status == "metrics") metric_refusals_.push_back(&iv);
     for (const auto& u : units)
       if (!u.node.empty() && u.activities.any) node_reads_.push_back(&u.activities);
     SumReadBytes(job.FindSeries("metrics.egress_gbps"));
@@ -151,7 +156,10 @@ class Placer {
     const bool in_mount = !in_download && Inside(a.mounts, t);
     const bool in_upload = Inside(a.uploads, t);
     const bool reading = in_download || in_mount;
-    if (Inside(u.refusals, t) && (reading || in_upload || !a.any)) return LimitAt(t);
+    // A refusal while the node reads, writes, or might do either (no log; outputs the job
+    // writes through a mount log no activity of their own).
+    if (Inside(u.refusals, t) && (reading || in_upload || !a.any || j_.job_writes))
+      return LimitAt(t);
     if (in_download && Inside(u.wholly_refused_downloads, t)) return LimitAt(t);
     if (Writing(t, in_upload, reading)) return IdleState::kWrites;
     if (!a.any) return j_.unplaced_state;
@@ -162,6 +170,16 @@ class Placer {
       // The job's own rate when known: the account's Egress also carries other workloads.
       const bool own = j_.own_download_gbps > 0;
       auto rate = own ? std::optional<double>(j_.own_download_gbps) : NodeRate(t);
+      // Little's law, where the latency, the threads and the request size are known: a
+      // download under its NIC reading at about the rate its requests in flight allow was held
+      // by their latency; one well below that rate, by its disk or the NIC.
+      if (j_.latency_cap_gbps > 0) {
+        const bool under_nic = j_.nic_gbps <= 0 || j_.latency_cap_gbps < kNicShare * j_.nic_gbps;
+        if (under_nic && (!rate || *rate >= kAtLatencyCapShare * j_.latency_cap_gbps))
+          return IdleState::kLatency;
+        return j_.download_state == IdleState::kLatency ? IdleState::kStartupDownload
+                                                        : j_.download_state;
+      }
       // Small requests are held by their latency unless the job's own rate says otherwise.
       if (j_.small_requests && !(own && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps))
         return IdleState::kLatency;
@@ -178,6 +196,15 @@ class Placer {
       if (AtNic(t)) return IdleState::kNodeNic;
       if (in_mount && j_.mount_state != IdleState::kLatency && PastCacheCap(t))
         return IdleState::kCacheRereads;
+      if (in_mount && j_.latency_cap_gbps > 0) {
+        // The same law for the mount: at its latency cap it could read no faster; well below
+        // it, storage answered faster than the node asked (its loader, its own code, or the
+        // mount's cache).
+        auto rate = NodeRate(t);
+        if (rate && *rate >= kAtLatencyCapShare * j_.latency_cap_gbps) return IdleState::kLatency;
+        if (rate && j_.mount_state != IdleState::kCacheRereads && !u.mount_mostly_refused)
+          return IdleState::kNotStorage;
+      }
       if (in_mount && Cached(t)) return IdleState::kNotStorage;
       if (in_mount && j_.mount_state == IdleState::kUnknown && u.mount_mostly_refused)
         return j_.throttle_state;
@@ -193,9 +220,10 @@ class Placer {
   bool Writing(double t, bool in_upload, bool reading) const {
     if (!j_.job_writes) return false;
     if (ingress_.present()) {
-      // A burst above what the account takes in anyway (other writers, logs): the median.
+      // A burst above what the account takes in anyway (other writers, logs): its quiet
+      // minutes (not the median: a job that checkpoints most of the time would hide in it).
       auto in = ingress_(t);
-      const double base = ingress_.median();
+      const double base = ingress_.tenth_percentile();
       return in && *in - base >= kWritingIngressFloorGbps &&
              *in - base >= kWritingIngressShare * (ingress_.peak() - base);
     }
@@ -259,6 +287,26 @@ class Placer {
       auto v = s(t);
       return limit > 0 && v && *v >= kAccountShare * limit;
     };
+    // The minute's own ResponseType first: Azure says which limit refused (an account's
+    // bandwidth or request rate, or a server busy at one blob or partition).
+    if (const TimelineInterval* named = MetricRefusalAt(t)) {
+      if (analyzers::IContains(named->label, "AccountBandwidth")) {
+        auto share = [&](const SeriesAt& s, double limit) {
+          auto v = s(t);
+          return limit > 0 && v ? *v / limit : 0.0;
+        };
+        if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
+        if (at_limit(egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
+        return share(ingress_, j_.ingress_limit_gbps) > share(egress_, j_.egress_limit_gbps)
+                   ? IdleState::kAccountIngress
+                   : IdleState::kAccountEgress;
+      }
+      if (analyzers::IContains(named->label, "AccountRequest")) return IdleState::kAccountRequests;
+      if (!at_limit(egress_, j_.egress_limit_gbps) &&
+          !at_limit(requests_, j_.requests_limit_per_s) &&
+          !at_limit(ingress_, j_.ingress_limit_gbps))
+        return IdleState::kBlobTarget;
+    }
     if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
     if (at_limit(egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
     if (at_limit(requests_, j_.requests_limit_per_s)) return IdleState::kAccountRequests;
@@ -276,7 +324,19 @@ class Placer {
     return j_.throttle_state;
   }
 
+  // The metrics' refusals in the minute holding t (else within a minute of it).
+  const TimelineInterval* MetricRefusalAt(double t) const {
+    const TimelineInterval* near = nullptr;
+    for (const TimelineInterval* iv : metric_refusals_) {
+      if (t >= iv->start_epoch_s && t < iv->end_epoch_s) return iv;
+      if (!near && t >= iv->start_epoch_s - kRefusalPadS && t < iv->end_epoch_s + kRefusalPadS)
+        near = iv;
+    }
+    return near;
+  }
+
   const LedgerJudgement& j_;
+  std::vector<const TimelineInterval*> metric_refusals_;
   SeriesAt egress_, ingress_, requests_;
   std::vector<std::pair<double, double>> read_bytes_;  // (time, bytes each node read by then)
   std::vector<const Activities*> node_reads_;

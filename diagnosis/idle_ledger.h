@@ -46,6 +46,9 @@ struct LedgerJudgement {
   /// latency), large ones are not.
   bool small_requests = false;
   bool large_requests = false;
+  /// The read rate per node its requests' latency allows (runtime.latency_cap_gbps); 0: not
+  /// known. A node reading at about this rate was held by latency; one well below it, not.
+  double latency_cap_gbps = 0;
   /// An explicit cap on the mount's disk cache (DATASET_MOUNT_CACHE_SIZE), bytes; 0: none. A
   /// node that has read more than its cache holds re-reads, in every later epoch, what the cap
   /// made it drop (unless the job is known to read its data once).

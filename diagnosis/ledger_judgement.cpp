@@ -113,6 +113,7 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   if (auto bytes = facts.Number("dataset.bytes"), s = facts.Number("runtime.download_s");
       bytes && s && *bytes > 0 && *s > 0)
     j.own_download_gbps = *bytes * 8 / 1e9 / *s;
+  j.latency_cap_gbps = facts.Number("runtime.latency_cap_gbps").value_or(0);
   j.small_requests = small_requests;
   j.large_requests = request_bytes >= kSmallRequestBytes;
   j.nic_gbps = facts.Number("node.nic_gbps").value_or(0);

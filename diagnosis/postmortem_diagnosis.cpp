@@ -19,6 +19,7 @@
 #include "diagnosis/fix_estimate.h"
 #include "diagnosis/gpu_time_summary.h"
 #include "diagnosis/idle_ledger.h"
+#include "diagnosis/latency_cap.h"
 #include "diagnosis/ledger_judgement.h"
 #include "diagnosis/ledger_text.h"
 #include "diagnosis/partition_limit.h"
@@ -343,6 +344,7 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                         const std::vector<analyzers::NodeEvidence>& node_evidence,
                         Postmortem* postmortem) {
   AddObservedWorkloadFacts(&postmortem->evidence.facts);
+  AddLatencyCapFacts(&postmortem->evidence.facts);
   rules::EvaluationResult result = rule_set.Evaluate(postmortem->evidence.facts);
   std::vector<Finding>& findings = result.findings;
   Situation s = Assess(postmortem->evidence, &nodes, &findings);

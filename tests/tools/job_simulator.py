@@ -55,7 +55,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sim_model import (  # noqa: E402  (re-exported: the unit tests use them from here)
     BUSY_THRESHOLD, RANK, STATES, STEP_S, STORAGE_STATES, charge, draw_params, job_rng,
-    latency_cap_gbps, lib, load_kb, region_key, simulate, verdict)
+    latency_cap_gbps, lib, load_kb, region_key, request_e2e_ms, simulate, verdict)
 
 
 # ------------------------------------------------------------------ the job's files
@@ -91,6 +91,12 @@ class Writer:
             env["AZUREML_DATASET_HTTP_RETRY_COUNT"] = str(p["retry_count"])
         if p["cache_gb"] is not None:
             env["DATASET_MOUNT_CACHE_SIZE"] = f"{p['cache_gb']:.0f}GB"
+        if p["threads_env"]:
+            key = "RSLEX_DOWNLOADER_THREADS" if p["mode"] == "download" else \
+                "DATASET_MOUNT_READ_THREADS"
+            env[key] = str(p["threads_env"])
+        if p["block_env_mb"] and p["mode"] != "download":
+            env["DATASET_MOUNT_READ_BLOCK_SIZE"] = f"{p['block_env_mb']}MB"
         lib.job_yml(os.path.join(self.d, "job.yml"), self.name, p["mode"], env, p["nodes"],
                     p["gpus"])
         for n in nodes:
@@ -336,7 +342,7 @@ class Writer:
             return out
         srv = {t0 + m * 60: {"average": round(p["server_ms"] * rng.uniform(0.9, 1.1), 2)}
                for m in mins}
-        e2e = {t0 + m * 60: {"average": round(p["e2e_ms"] * rng.uniform(0.9, 1.1), 2)}
+        e2e = {t0 + m * 60: {"average": round(request_e2e_ms(p) * rng.uniform(0.9, 1.1), 2)}
                for m in mins}
         tx = [({"ResponseType": rt}, series(rt, keep_zero=(rt == "Success")))
               for rt in ("Success", "ClientAccountBandwidthThrottlingError",
@@ -378,7 +384,8 @@ def write_profile(out_dir, name, p, nodes):
             f"  median_file: {size_text(p['file_mb'] * 1e6)}\n"
             "workload:\n"
             f"  mode: {p['mode']}\n"
-            f"  epochs: {epochs}\n")
+            f"  epochs: {epochs}\n"
+            f"  readers: {p['readers']}\n")
     rel = os.path.join("profiles", f"{name}.yaml")
     lib.write(os.path.join(out_dir, rel), text)
     return rel

@@ -148,6 +148,26 @@ def draw_params(rng, kb, small=False):
     p["retry_count"] = rng.choice([None, None, 3, 7, 10, 20])
     p["start_jitter_s"] = [rng.uniform(15, 60) for _ in range(p["nodes"])]
     p["profile"] = rng.random() < 0.6  # the user gave a workload profile (--profile)
+    # Requests in flight are the data runtime's threads: NUMBER_OF_CPU_CORES x 4 by default, or
+    # the job's DATASET_MOUNT_READ_THREADS / RSLEX_DOWNLOADER_THREADS ("Access data in a job",
+    # Azure Machine Learning documentation, the mount and download settings tables). A mount
+    # reads a large file in DATASET_MOUNT_READ_BLOCK_SIZE blocks (2 MB by default); a download
+    # in 4 MiB ranges (the Azure Storage SDKs' default chunk of a ranged GET; an assumption).
+    # Drawn last so that the earlier draws of a seed stay as they were.
+    # A mount's threads prefetch blocks inside a file, DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT (32)
+    # ahead of each reader: files smaller than a block are read one request per file, as many
+    # at once as the training loop's readers (its data-loader workers) ask for.
+    p["threads_env"] = rng.choice([8, 16, 32, 64]) if rng.random() < 0.3 else None
+    p["block_env_mb"] = rng.choice([1, 4, 8]) if rng.random() < 0.2 else None
+    p["readers"] = rng.choice([2, 4, 8, 16, 32])
+    threads = p["threads_env"] or p["vcpus"] * 4
+    if p["mode"] == "download":
+        p["read_mb"] = 4 * 2**20 / 1e6
+        p["inflight"] = threads
+    else:
+        p["read_mb"] = p["block_env_mb"] or 2
+        p["inflight"] = (p["readers"] if p["file_mb"] < p["read_mb"]
+                         else min(threads, p["readers"] * 32))
     return p
 
 
@@ -171,13 +191,17 @@ class Node:
 
 
 def bytes_per_request(p):
-    return min(p["file_mb"] * 1e6, p["read_mb"] * 2**20)
+    return min(p["file_mb"], p["read_mb"]) * 1e6
+
+
+def request_e2e_ms(p):
+    """One request's end-to-end time: the path's latency and its bytes over one connection
+    (Azure's SuccessE2ELatency counts the response's transfer to the client)."""
+    return p["e2e_ms"] + bytes_per_request(p) * 8 / (CONN_GBPS * 1e9) * 1000
 
 
 def latency_cap_gbps(p):
-    b = bytes_per_request(p) * 8
-    per_req_s = p["e2e_ms"] / 1000 + b / (CONN_GBPS * 1e9)
-    return p["inflight"] * b / per_req_s / 1e9
+    return p["inflight"] * bytes_per_request(p) * 8 / (request_e2e_ms(p) / 1000) / 1e9
 
 
 def tenant_egress(p, t):

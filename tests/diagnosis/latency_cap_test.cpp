@@ -1,0 +1,119 @@
+// The read rate requests in flight allow at their latency (Little's law): a property over the
+// settings, the file sizes and the modes, and the facts it is refused without.
+#include "diagnosis/latency_cap.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+namespace fd = feedcheck::diagnosis;
+using feedcheck::FactOrigin;
+using feedcheck::FactSet;
+using feedcheck::NumberFact;
+using feedcheck::Provenance;
+using feedcheck::TextFact;
+using feedcheck::Unit;
+
+namespace {
+
+Provenance Observed() {
+  Provenance p;
+  p.origin = FactOrigin::kObserved;
+  p.source = "test";
+  return p;
+}
+
+FactSet Job(double vcpus, double file_bytes, double e2e_ms) {
+  FactSet f;
+  f.Set(NumberFact("node.vcpus", vcpus, Unit::kCount, Observed()));
+  f.Set(NumberFact("dataset.median_file_bytes", file_bytes, Unit::kBytes, Observed()));
+  f.Set(NumberFact("metrics.e2e_latency_ms", e2e_ms, Unit::kMilliseconds, Observed()));
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("latency cap: threads x request bytes / end-to-end time, for every mode and size",
+          "[latency_cap]") {
+  const double vcpus = GENERATE(4.0, 24.0, 96.0);
+  const double file = GENERATE(16e3, 500e3, 1.9e6, 2e6, 64e6, 4e9);
+  const double e2e = GENERATE(3.0, 12.0, 140.0);
+  const bool download = GENERATE(false, true);
+  const double readers = GENERATE(0.0, 2.0, 16.0);
+  FactSet f = Job(vcpus, file, e2e);
+  if (readers > 0) f.Set(NumberFact("workload.readers", readers, Unit::kCount, Observed()));
+  auto cap = fd::LatencyCapOf(f, download);
+  CAPTURE(vcpus, file, e2e, download, readers);
+  const double block = download ? fd::kAssumedDownloadRangeBytes : fd::kDefaultMountReadBlockBytes;
+  if (!download && file < block && readers == 0) {
+    // A small file on a mount is one request per file: its concurrency is the loop's readers.
+    CHECK_FALSE(cap.has_value());
+    return;
+  }
+  REQUIRE(cap.has_value());
+  CHECK(cap->request_bytes == Approx(std::min(file, block)));
+  double threads = vcpus * fd::kDefaultThreadsPerCore;
+  if (!download && file < block) threads = readers;
+  if (!download && file >= block && readers > 0)
+    threads = std::min(threads, readers * fd::kDefaultMountPrefetchBlocks);
+  CHECK(cap->threads == Approx(threads));
+  CHECK(cap->gbps == Approx(threads * std::min(file, block) * 8 / (e2e / 1000) / 1e9));
+  // More latency allows less; so does a smaller request.
+  FactSet far = f;
+  far.Set(NumberFact("metrics.e2e_latency_ms", e2e * 2, Unit::kMilliseconds, Observed()));
+  auto slower = fd::LatencyCapOf(far, download);
+  REQUIRE(slower);
+  CHECK(slower->gbps < cap->gbps);
+}
+
+TEST_CASE("latency cap: the job's thread and block settings replace the defaults",
+          "[latency_cap]") {
+  FactSet f = Job(96, 64e6, 10);
+  f.Set(TextFact("runtime.setting.RSLEX_DOWNLOADER_THREADS", "8", Observed()));
+  f.Set(TextFact("runtime.setting.DATASET_MOUNT_READ_THREADS", "16", Observed()));
+  f.Set(TextFact("runtime.setting.DATASET_MOUNT_READ_BLOCK_SIZE", "8MB", Observed()));
+  auto down = fd::LatencyCapOf(f, true);
+  auto mount = fd::LatencyCapOf(f, false);
+  REQUIRE(down);
+  REQUIRE(mount);
+  CHECK(down->threads == 8);
+  CHECK(down->threads_from == "RSLEX_DOWNLOADER_THREADS");
+  CHECK(mount->threads == 16);
+  CHECK(mount->request_bytes == Approx(8e6));
+  // A prefetch depth set without the readers it multiplies: the concurrency is not known.
+  f.Set(TextFact("runtime.setting.DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT", "4", Observed()));
+  CHECK_FALSE(fd::LatencyCapOf(f, false));
+  f.Set(NumberFact("workload.readers", 2, Unit::kCount, Observed()));
+  auto shallow = fd::LatencyCapOf(f, false);
+  REQUIRE(shallow);
+  CHECK(shallow->threads == 8);  // 2 readers x 4 blocks ahead, under the 16 threads
+}
+
+TEST_CASE("latency cap: refused without latency, size or threads; nonsense settings ignored",
+          "[latency_cap]") {
+  CHECK_FALSE(fd::LatencyCapOf(FactSet{}, true));
+  FactSet no_latency = Job(8, 64e6, 10);
+  no_latency.Erase("metrics.e2e_latency_ms");
+  CHECK_FALSE(fd::LatencyCapOf(no_latency, true));
+  for (const char* bad : {"-3", "0", "nan", "lots", ""}) {
+    FactSet f = Job(8, 64e6, 10);
+    f.Set(TextFact("runtime.setting.RSLEX_DOWNLOADER_THREADS", bad, Observed()));
+    auto cap = fd::LatencyCapOf(f, true);
+    REQUIRE(cap);
+    CAPTURE(bad);
+    CHECK(cap->threads == 32);  // the default, 8 cores x 4
+  }
+}
+
+TEST_CASE("latency cap: the facts name their sources and appear only for a known mode",
+          "[latency_cap]") {
+  FactSet f = Job(8, 64e6, 10);
+  fd::AddLatencyCapFacts(&f);
+  CHECK_FALSE(f.Find("runtime.latency_cap_gbps"));  // no mode: nothing to say
+  f.Set(TextFact("runtime.mode", "download", Observed()));
+  fd::AddLatencyCapFacts(&f);
+  const auto* cap = f.Find("runtime.latency_cap_gbps");
+  REQUIRE(cap);
+  CHECK(cap->provenance.origin == FactOrigin::kDerived);
+  CHECK(cap->provenance.source.find("NUMBER_OF_CPU_CORES x 4") != std::string::npos);
+  CHECK(f.Number("runtime.read_threads") == Approx(32));
+}
