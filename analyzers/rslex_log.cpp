@@ -360,6 +360,7 @@ void RslexLogAnalyzer::OnClose(const TracingLine& t, ScopeFacts* facts, int64_t 
   if (from != std::string_view::npos)
     while (auto value = FindTracingField(t.fields_text, "parallelization_degree", &from))
       NoteParallelization(*value, line);
+  span_closes_.Add(t.epoch_s, t.epoch_s + 1);
   double busy_ns = 0, idle_ns = 0;
   if (busy && !ParseTracingDurationNs(*busy, &busy_ns)) busy_ns = 0;
   if (idle && !ParseTracingDurationNs(*idle, &idle_ns)) idle_ns = 0;
@@ -589,6 +590,8 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
   for (const auto& [label, merger] : access_intervals_)
     for (const auto& iv : merger.Result())
       out->timeline.push_back({"access", label, iv.start, iv.end, "rslex", "rslex.log"});
+  for (const auto& iv : span_closes_.Result())
+    out->timeline.push_back({"reads", "span closes", iv.start, iv.end, "rslex", "rslex.log"});
   if (out_of_order_ > 0)
     diagnostics().Add({codes::kOutOfOrder,
                        DiagnosticSeverity::kNote,

@@ -161,6 +161,10 @@ class RslexLogAnalyzer : public LineAnalyzer {
   std::map<std::string, IntervalMerger, std::less<>> throttle_intervals_;
   // Refusals by status (401, 403, 404, 409, 412) over time, for the access lane.
   std::map<std::string, IntervalMerger, std::less<>> access_intervals_;
+  // When the runtime closed spans (it was reading or writing), for the reads lane: the minutes
+  // outside it are the job's quiet ones, whose account traffic was other clients'.
+  IntervalMerger span_closes_{kSpanGapS, 4096};
+  static constexpr double kSpanGapS = 120;
 
   // What each node's own files showed (SetNode), counted on the one read of the job.
   struct NodeTotals {

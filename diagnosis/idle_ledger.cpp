@@ -95,6 +95,7 @@ struct LedgerUnit {
   std::vector<Span> refusals;
   std::vector<Span> wholly_refused_downloads;
   bool reads_nothing = false;
+  bool own_log = false;  // the node's own rslex log was read (the job's, for the job's unit)
   // Refusals covered most of this unit's idle time in the mount: the mount's condition, so its
   // idle time that nothing else places is theirs (an asynchronous read logs no time of its own).
   bool mount_mostly_refused = false;
@@ -144,6 +145,16 @@ class Placer {
       if (iv.lane == "storage" && iv.status == "metrics") metric_refusals_.push_back(&iv);
     for (const auto& u : units)
       if (!u.node.empty() && u.activities.any) node_reads_.push_back(&u.activities);
+    // Other clients of the account: its Egress in quiet minutes (the 10th percentile), less
+    // what the job's own nodes could have read then (each at most its NIC, or its latency cap).
+    // What remains was somebody else's; it is not the job's rate.
+    double node_max = j_.nic_gbps > 0 ? j_.nic_gbps : kInf;
+    if (j_.latency_cap_gbps > 0) node_max = std::min(node_max, j_.latency_cap_gbps);
+    if (egress_.present() && std::isfinite(node_max))
+      others_gbps_ = std::max(0.0, egress_.tenth_percentile() - j_.nodes * node_max);
+    // Better: the minutes in which no node's data runtime read or wrote anything (its rslex
+    // log closed no span), between its first and last activity. Their Egress was all others'.
+    if (auto quiet = QuietEgress(job, units)) others_gbps_ = *quiet;
     SumReadBytes(job.FindSeries("metrics.egress_gbps"));
   }
 
@@ -194,17 +205,16 @@ class Placer {
     }
     if (reading) {
       if (AtNic(t)) return IdleState::kNodeNic;
-      if (in_mount && j_.mount_state != IdleState::kLatency && PastCacheCap(t))
+      // The same law for the mount: at its latency cap it could read no faster (whatever it
+      // re-read); well below it, storage answered faster than the node asked (its loader, its
+      // own code, the mount's cache), unless the cache's cap made it re-read.
+      const std::optional<double> rate =
+          in_mount && j_.latency_cap_gbps > 0 ? NodeRate(t) : std::nullopt;
+      if (rate && *rate >= kAtLatencyCapShare * j_.latency_cap_gbps) return IdleState::kLatency;
+      if (in_mount && (rate || j_.mount_state != IdleState::kLatency) && PastCacheCap(t))
         return IdleState::kCacheRereads;
-      if (in_mount && j_.latency_cap_gbps > 0) {
-        // The same law for the mount: at its latency cap it could read no faster; well below
-        // it, storage answered faster than the node asked (its loader, its own code, or the
-        // mount's cache).
-        auto rate = NodeRate(t);
-        if (rate && *rate >= kAtLatencyCapShare * j_.latency_cap_gbps) return IdleState::kLatency;
-        if (rate && j_.mount_state != IdleState::kCacheRereads && !u.mount_mostly_refused)
-          return IdleState::kNotStorage;
-      }
+      if (rate && j_.mount_state != IdleState::kCacheRereads && !u.mount_mostly_refused)
+        return IdleState::kNotStorage;
       if (in_mount && Cached(t)) return IdleState::kNotStorage;
       if (in_mount && j_.mount_state == IdleState::kUnknown && u.mount_mostly_refused)
         return j_.throttle_state;
@@ -237,7 +247,7 @@ class Placer {
     for (const Activities* a : node_reads_)
       if (Inside(a->downloads, t) || Inside(a->mounts, t)) readers += 1;
     if (readers <= 0) readers = std::max(1.0, j_.nodes);
-    return *e / readers;
+    return std::max(0.0, *e - others_gbps_) / readers;
   }
   // The nodes have each read more than the mount's cache cap holds by t (the account's egress
   // summed over time, over the nodes reading).
@@ -270,6 +280,9 @@ class Placer {
   // Each node reading at its NIC's rate, with the account below its own limit.
   bool AtNic(double t) const {
     if (j_.nic_gbps <= 0 || AccountNearLimit(t)) return false;
+    // Requests in flight that cannot fill the NIC at their latency do not make it the limit:
+    // the Egress above that cap was other clients'.
+    if (j_.latency_cap_gbps > 0 && j_.latency_cap_gbps < kNicShare * j_.nic_gbps) return false;
     auto rate = NodeRate(t);
     return rate && *rate >= kNicShare * j_.nic_gbps;
   }
@@ -324,6 +337,38 @@ class Placer {
     return j_.throttle_state;
   }
 
+  // The account's median Egress over the minutes in which the job read nothing: every node has
+  // its own rslex log, none closed a span within a minute of it, and the job was under way (a
+  // node had started its input activity and the last span was still to come). None with fewer
+  // than three such minutes.
+  std::optional<double> QuietEgress(const Evidence& job, const std::vector<LedgerUnit>& units) {
+    const Series* egress = job.FindSeries("metrics.egress_gbps");
+    if (!egress || units.empty()) return std::nullopt;
+    std::vector<Span> busy;
+    double first = kInf, last = -kInf;
+    for (const auto& u : units) {
+      if (!u.own_log || !u.activities.first_data) return std::nullopt;
+      first = std::min(first, *u.activities.first_data);
+    }
+    for (const auto& iv : job.timeline) {
+      if (iv.lane != "reads") continue;
+      busy.push_back({iv.start_epoch_s - kRefusalPadS, iv.end_epoch_s + kRefusalPadS});
+      last = std::max(last, iv.end_epoch_s);
+    }
+    if (busy.empty()) return std::nullopt;
+    std::vector<double> quiet;
+    for (size_t i = 0; i + 1 < egress->points.size(); ++i) {
+      const Span minute{egress->points[i].x, egress->points[i + 1].x};
+      if (minute.start < first || minute.end > last || !std::isfinite(egress->points[i].y))
+        continue;
+      if (Covered(minute, busy) > 0) continue;
+      quiet.push_back(std::max(0.0, egress->points[i].y));
+    }
+    if (quiet.size() < 3) return std::nullopt;
+    std::nth_element(quiet.begin(), quiet.begin() + quiet.size() / 2, quiet.end());
+    return quiet[quiet.size() / 2];
+  }
+
   // The metrics' refusals in the minute holding t (else within a minute of it).
   const TimelineInterval* MetricRefusalAt(double t) const {
     const TimelineInterval* near = nullptr;
@@ -338,6 +383,7 @@ class Placer {
   const LedgerJudgement& j_;
   std::vector<const TimelineInterval*> metric_refusals_;
   SeriesAt egress_, ingress_, requests_;
+  double others_gbps_ = 0;  // the account's Egress that was surely not the job's
   std::vector<std::pair<double, double>> read_bytes_;  // (time, bytes each node read by then)
   std::vector<const Activities*> node_reads_;
 };
@@ -444,6 +490,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
         met = account_refusals;
       }
       u.refusals = Padded(met);
+      u.own_log = own_log;
       u.reads_nothing = judgement.nodes_reading_nothing.count(n.node) > 0;
       FinishUnit(&u);
       units.push_back(std::move(u));
@@ -453,6 +500,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.lost = job_lost;
     u.activities = ActivitiesOf(job.timeline, nullptr);
     u.refusals = Padded(all_refusals);
+    u.own_log = job.facts.Find("runtime.non_success_responses") != nullptr;
     FinishUnit(&u);
     units.push_back(std::move(u));
   }

@@ -50,7 +50,13 @@ std::optional<LatencyCap> LatencyCapOf(const FactSet& facts, bool download) {
   // The job's own files first: the account's bytes per request also average other workloads'.
   std::optional<double> file = facts.Number("dataset.median_file_bytes");
   if (!file) file = facts.Number("dataset.mean_file_bytes");
-  if (!file) file = facts.Number("metrics.bytes_per_request");
+  // The account's bytes per request are the reads themselves, a block at most and a mean:
+  // within a tenth of the block, the files are larger than it.
+  bool block_sized = false;
+  if (!file) {
+    file = facts.Number("metrics.bytes_per_request");
+    block_sized = file && *file >= 0.9 * block;
+  }
   if (!file || !std::isfinite(*file) || *file <= 0) return std::nullopt;
   cap.request_bytes = std::min(*file, block);
   if (!download) {
@@ -60,7 +66,7 @@ std::optional<LatencyCap> LatencyCapOf(const FactSet& facts, bool download) {
     const std::optional<double> readers = facts.Number("workload.readers");
     const std::optional<double> depth =
         SettingNumber(facts, "DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT", false);
-    if (*file < block) {
+    if (*file < block && !block_sized) {
       if (!readers || !(*readers >= 1)) return std::nullopt;
       cap.threads = std::floor(*readers);
       cap.threads_from = "the workload's readers (one request per file)";

@@ -58,10 +58,10 @@ TEST_CASE("the demo job folder tells its story", "[analyzers][paths]") {
   REQUIRE(rslex->files.size() == 2);
   CHECK(rslex->files[0].find("rslex.log.2024-05-01-09") != std::string::npos);
   CHECK(rslex->malformed == 0);  // not one continuation line is malformed
-  // one joined timeline, sorted, with all three lanes
+  // one joined timeline, sorted, with every lane: the reads lane from the rslex spans closed
   std::set<std::string> lanes;
   for (const auto& iv : ev.timeline) lanes.insert(iv.lane);
-  CHECK(lanes == std::set<std::string>({"data-runtime", "gpu", "storage"}));
+  CHECK(lanes == std::set<std::string>({"data-runtime", "gpu", "reads", "storage"}));
   CHECK(std::is_sorted(ev.timeline.begin(), ev.timeline.end(), [](const auto& a, const auto& b) {
     return a.start_epoch_s < b.start_epoch_s;
   }));
