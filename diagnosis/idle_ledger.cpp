@@ -154,7 +154,10 @@ class Placer {
       others_gbps_ = std::max(0.0, egress_.tenth_percentile() - j_.nodes * node_max);
     // Better: the minutes in which no node's data runtime read or wrote anything (its rslex
     // log closed no span), between its first and last activity. Their Egress was all others'.
-    if (auto quiet = QuietEgress(job, units)) others_gbps_ = *quiet;
+    if (auto quiet = QuietEgress(job, units)) {
+      others_gbps_ = *quiet;
+      quiet_known_ = true;
+    }
     SumReadBytes(job.FindSeries("metrics.egress_gbps"));
   }
 
@@ -243,11 +246,14 @@ class Placer {
   std::optional<double> NodeRate(double t) const {
     auto e = egress_(t);
     if (!e) return std::nullopt;
+    return std::max(0.0, *e - others_gbps_) / ReadersAt(t);
+  }
+  // The nodes in an input activity at t (all of them when the logs cannot tell).
+  double ReadersAt(double t) const {
     double readers = 0;
     for (const Activities* a : node_reads_)
       if (Inside(a->downloads, t) || Inside(a->mounts, t)) readers += 1;
-    if (readers <= 0) readers = std::max(1.0, j_.nodes);
-    return std::max(0.0, *e - others_gbps_) / readers;
+    return readers > 0 ? readers : std::max(1.0, j_.nodes);
   }
   // The nodes have each read more than the mount's cache cap holds by t (the account's egress
   // summed over time, over the nodes reading).
@@ -284,7 +290,14 @@ class Placer {
     // the Egress above that cap was other clients'.
     if (j_.latency_cap_gbps > 0 && j_.latency_cap_gbps < kNicShare * j_.nic_gbps) return false;
     auto rate = NodeRate(t);
-    return rate && *rate >= kNicShare * j_.nic_gbps;
+    if (!rate || *rate < kNicShare * j_.nic_gbps) return false;
+    // A NIC-bound node must be shown: an account busier in its quiet minutes than every node's
+    // NIC together carries others' traffic the job's share cannot be told from.
+    if (!quiet_known_ && egress_.tenth_percentile() > j_.nodes * j_.nic_gbps) {
+      auto e = egress_(t);
+      return e && (*e - egress_.tenth_percentile()) / ReadersAt(t) >= kNicShare * j_.nic_gbps;
+    }
+    return true;
   }
   bool Cached(double t) const {
     auto e = egress_(t);
@@ -383,7 +396,8 @@ class Placer {
   const LedgerJudgement& j_;
   std::vector<const TimelineInterval*> metric_refusals_;
   SeriesAt egress_, ingress_, requests_;
-  double others_gbps_ = 0;  // the account's Egress that was surely not the job's
+  double others_gbps_ = 0;    // the account's Egress that was surely not the job's
+  bool quiet_known_ = false;  // others_gbps_ measured in the job's quiet minutes
   std::vector<std::pair<double, double>> read_bytes_;  // (time, bytes each node read by then)
   std::vector<const Activities*> node_reads_;
 };
