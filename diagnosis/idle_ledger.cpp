@@ -214,8 +214,7 @@ class Placer {
       const std::optional<double> rate =
           in_mount && j_.latency_cap_gbps > 0 ? NodeRate(t) : std::nullopt;
       if (rate && *rate >= kAtLatencyCapShare * j_.latency_cap_gbps) return IdleState::kLatency;
-      if (in_mount && (rate || j_.mount_state != IdleState::kLatency) && PastCacheCap(t))
-        return IdleState::kCacheRereads;
+      if (in_mount && PastCacheCap(t)) return IdleState::kCacheRereads;
       if (rate && j_.mount_state != IdleState::kCacheRereads && !u.mount_mostly_refused)
         return IdleState::kNotStorage;
       if (in_mount && Cached(t)) return IdleState::kNotStorage;
@@ -369,6 +368,10 @@ class Placer {
       last = std::max(last, iv.end_epoch_s);
     }
     if (busy.empty()) return std::nullopt;
+    // The job ran until its last GPU sample, reading or not (epochs from the mount's cache).
+    if (const Series* lost = job.FindSeries("gpu.lost_gpu_s_by_time");
+        lost && !lost->points.empty())
+      last = std::max(last, lost->points.back().x);
     std::vector<double> quiet;
     for (size_t i = 0; i + 1 < egress->points.size(); ++i) {
       const Span minute{egress->points[i].x, egress->points[i + 1].x};
