@@ -43,6 +43,7 @@ struct Phase {
   std::string name;  // "download", "mount reads"
   double wall_s = 0;
   double lost_gpu_s = 0;
+  double moved_share = 1;  // of the phase's idle time, what the cause's state held
 };
 
 std::optional<Phase> DataPhase(const FactSet& facts, const GpuTimeLost& gpu) {
@@ -60,15 +61,19 @@ std::optional<Phase> DataPhase(const FactSet& facts, const GpuTimeLost& gpu) {
 FixEstimate Finish(const FactSet& facts, const GpuTimeLost& gpu, const Phase& phase, double speedup,
                    const std::string& fix) {
   FixEstimate e;
-  IdleAfterSpeedup after = PredictIdleAfterSpeedup(
-      gpu.lost_gpu_s, gpu.sampled_gpu_s, phase.lost_gpu_s, phase.wall_s, gpu.gpus, speedup);
+  // Only the part of the phase the cause held is sped up; the rest waits as it did.
+  const double moved_wall_s = phase.wall_s * phase.moved_share;
+  IdleAfterSpeedup after = PredictIdleAfterSpeedup(gpu.lost_gpu_s, gpu.sampled_gpu_s,
+                                                   phase.lost_gpu_s * phase.moved_share,
+                                                   moved_wall_s, gpu.gpus, speedup);
   (void)facts;
   e.available = true;
   e.idle_fraction_before = gpu.idle_fraction;
   e.idle_fraction_after = after.idle_fraction;
-  e.text = fmt::format("{}: {} ~{} instead of {}, GPUs idle {} instead of {}", fix, phase.name,
-                       FormatSeconds(after.phase_s), FormatSeconds(phase.wall_s),
-                       Pct(after.idle_fraction), Pct(gpu.idle_fraction));
+  e.text =
+      fmt::format("{}: {} ~{} instead of {}, GPUs idle {} instead of {}", fix, phase.name,
+                  FormatSeconds(phase.wall_s - moved_wall_s + after.phase_s),
+                  FormatSeconds(phase.wall_s), Pct(after.idle_fraction), Pct(gpu.idle_fraction));
   return e;
 }
 
@@ -80,12 +85,11 @@ FixEstimate Unavailable(std::string why) {
 
 }  // namespace
 
-FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLost& gpu) {
-  auto phase = DataPhase(facts, gpu);
-  if (!phase)
-    return Unavailable(gpu.known ? "no estimate: no GPU time was lost while data loaded"
-                                 : "no estimate: there were no GPU samples, so the GPU time "
-                                   "lost is not known");
+namespace {
+
+FixEstimate EstimateFixOfPhase(Bottleneck cause, const FactSet& facts, const GpuTimeLost& gpu,
+                               const LedgerReplay& replay, Phase* phase_ptr) {
+  Phase* phase = phase_ptr;
   // Nodes: as declared, else as many as sent GPU samples.
   int sampled_nodes = 0;
   for (const auto& [key, fact] : facts)
@@ -107,26 +111,39 @@ FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLos
       // account the total is mostly other workloads', and the job's share is what a fix moves.
       auto bytes = Number(facts, "dataset.bytes");
       auto download_s = Number(facts, "runtime.download_s");
+      std::optional<double> own;
+      std::string own_from;
       if (bytes && download_s && *bytes > 0 && *download_s > 0 && phase->name == "download") {
-        double own = *bytes * 8 / 1e9 / *download_s;
-        if (own < 0.7 * *observed) {
+        own = *bytes * 8 / 1e9 / *download_s;
+        own_from = fmt::format("{} in {}", FormatBytes(*bytes), FormatSeconds(*download_s));
+      } else if (replay.others_egress_gbps > 0 && *observed > replay.others_egress_gbps) {
+        own = *observed - replay.others_egress_gbps;
+        own_from = fmt::format(
+            "the account's Egress less the {} other clients read in the "
+            "job's quiet minutes",
+            FormatBitRate(replay.others_egress_gbps * 1e9));
+      }
+      if (own) {
+        if (*own < 0.7 * *observed) {
           double can = nic > 0 ? std::min(nodes * nic, limit) : limit;
-          if (can <= 1.05 * own)
+          if (auto cap = Number(facts, "runtime.latency_cap_gbps"); cap && *cap > 0)
+            can = std::min(can, nodes * *cap);
+          if (can <= 1.05 * *own)
             return Unavailable(fmt::format(
                 "no figure: this job read at {} of the account's {}; an account of its own "
                 "({}) would not make it faster",
-                FormatBitRate(own * 1e9), FormatBitRate(*observed * 1e9),
+                FormatBitRate(*own * 1e9), FormatBitRate(*observed * 1e9),
                 FormatBitRate(can * 1e9)));
           FixEstimate e =
-              Finish(facts, gpu, *phase, can / own, "an account of its own for the input");
+              Finish(facts, gpu, *phase, can / *own, "an account of its own for the input");
           e.assumptions = {
-              fmt::format("the account served {} during the download, this job {} of it "
-                          "({} in {}): other workloads took the rest",
-                          FormatBitRate(*observed * 1e9), FormatBitRate(own * 1e9),
-                          FormatBytes(*bytes), FormatSeconds(*download_s)),
-              fmt::format("on an account of its own the download runs at {} (min of the nodes' "
-                          "NICs and the account's limit)",
-                          FormatBitRate(can * 1e9)),
+              fmt::format("the account served {} during the {}, this job {} of it ({}): other "
+                          "workloads took the rest",
+                          FormatBitRate(*observed * 1e9), phase->name, FormatBitRate(*own * 1e9),
+                          own_from),
+              fmt::format("on an account of its own the {} runs at {} (min of the nodes' NICs, "
+                          "the rate their requests' latency allows and the account's limit)",
+                          phase->name, FormatBitRate(can * 1e9)),
               "nothing else in the job changes"};
           return e;
         }
@@ -213,6 +230,39 @@ FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLos
       return Unavailable(fmt::format("no estimate for {}: the supply model has no figure for it",
                                      BottleneckName(cause)));
   }
+}
+
+}  // namespace
+
+FixEstimate EstimateFix(Bottleneck cause, const FactSet& facts, const GpuTimeLost& gpu,
+                        const LedgerReplay& replay) {
+  auto phase = DataPhase(facts, gpu);
+  if (!phase)
+    return Unavailable(gpu.known ? "no estimate: no GPU time was lost while data loaded"
+                                 : "no estimate: there were no GPU samples, so the GPU time "
+                                   "lost is not known");
+  // The replay moves what the cause's state held of the phase, nothing else.
+  if (replay.cause_gpu_s >= 0 && phase->lost_gpu_s > 0)
+    phase->moved_share = std::clamp(replay.cause_gpu_s / phase->lost_gpu_s, 0.0, 1.0);
+  const std::string moved_note =
+      phase->moved_share < 0.995
+          ? fmt::format(
+                "the fix moves only the {} of the {}'s idle time the cause held; the rest "
+                "waits as it did",
+                Pct(phase->moved_share), phase->name)
+          : "";
+  auto with_note = [&](FixEstimate e) {
+    // A replay that wins nothing back (the next limit, such as the nodes' own NICs, holds the
+    // job) is no figure: printed, it would contradict the diagnosis.
+    if (e.available && e.idle_fraction_after >= e.idle_fraction_before - 0.005)
+      return Unavailable(
+          "no figure: lifting the cause alone wins no GPU time back in this replay (the next "
+          "limit, such as the nodes' own NICs or the job's share of a shared account, holds "
+          "it)");
+    if (e.available && !moved_note.empty()) e.assumptions.insert(e.assumptions.begin(), moved_note);
+    return e;
+  };
+  return with_note(EstimateFixOfPhase(cause, facts, gpu, replay, &*phase));
 }
 
 FixEstimate EstimateCatchUp(const FactSet& facts, const GpuTimeLost& gpu, const std::string& node,

@@ -161,6 +161,8 @@ class Placer {
     SumReadBytes(job.FindSeries("metrics.egress_gbps"));
   }
 
+  double others_gbps() const { return others_gbps_; }
+
   IdleState Place(const LedgerUnit& u, double t) const {
     if (j_.access_failed && (!j_.access_onset_s || t >= *j_.access_onset_s))
       return IdleState::kAccess;
@@ -533,6 +535,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.mount_mostly_refused = mount_idle > 0 && refused >= 0.5 * mount_idle;
   }
   Placer placer(job, judgement, units);
+  ledger.others_egress_gbps = placer.others_gbps();
   for (const auto& u : units) {
     const auto& pts = u.lost->points;
     double width = 10;

@@ -71,6 +71,9 @@ struct IdleLedger {
   StateGpuS gpu_s{};
   std::map<std::string, StateGpuS> by_node;  ///< per node, when the job has node folders
   IdleState cause = IdleState::kUnknown;     ///< set by ChooseLedgerCause
+  /// The account's Egress that was other clients', Gbit/s (0: none shown): what a fix for this
+  /// job cannot take back, held in its replay.
+  double others_egress_gbps = 0;
 
   double Of(IdleState s) const { return gpu_s[static_cast<int>(s)]; }
   double StorageGpuS() const;

@@ -227,15 +227,15 @@ void RankFindings(const std::string& rule_id, std::vector<Finding>* all) {
 
 // What fixing the cause `cls` buys (a straggler's catching up, on a client-side cause), and
 // the nodes.
-void EstimateWhatTheFixBuys(const Situation& s, Bottleneck cls, std::vector<NodeRow> nodes,
-                            DiagnosisSummary* summary) {
+void EstimateWhatTheFixBuys(const Situation& s, Bottleneck cls, const LedgerReplay& replay,
+                            std::vector<NodeRow> nodes, DiagnosisSummary* summary) {
   DiagnosisSummary& d = *summary;
   const GpuTimeLost& gpu = s.gpu;
   const FactSet& facts = *s.facts;
   if (cls == Bottleneck::kAccessFailure)
     d.estimate = EstimateAccessFix(*s.evidence, gpu);
   else if (cls != Bottleneck::kNone && d.confidence != "inconclusive")
-    d.estimate = EstimateFix(cls, facts, gpu);
+    d.estimate = EstimateFix(cls, facts, gpu, replay);
   // A replay that wins nothing back (the job's own share of a shared account, nodes already at
   // their NICs) is no figure to print: it would contradict the diagnosis.
   if (d.estimate.available &&
@@ -382,7 +382,10 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   }
   for (auto& f : findings) f.impact = ImpactText(f, s.gpu);
   RankFindings(c.rule_id, &findings);
-  EstimateWhatTheFixBuys(s, c.cls, std::move(nodes), &d);
+  LedgerReplay replay;
+  if (ledger.known && IsStorageState(cause_state)) replay.cause_gpu_s = ledger.Of(cause_state);
+  replay.others_egress_gbps = ledger.others_egress_gbps;
+  EstimateWhatTheFixBuys(s, c.cls, replay, std::move(nodes), &d);
   WriteVerdict(s, c, std::move(d), std::move(findings), std::move(result.skipped), postmortem);
 }
 

@@ -547,11 +547,13 @@ TEST_CASE("compare of two fleets: totals and causes side by side, judged per job
   const ReportTable* causes =
       FindTable(better.report, "GPU time lost by cause, A -> B (GPU-hours)");
   REQUIRE(causes);
-  bool access_mode_gone = false;
+  // The straggler (16 download threads on 96 cores, read without --sku: its requests' latency
+  // held it) is only in last week's fleet: its cause is gone.
+  bool latency_gone = false;
   for (size_t i = 0; i < causes->rows.size(); ++i)
-    access_mode_gone = access_mode_gone || (causes->rows[i][0].text == "access mode" &&
-                                            Cell(*causes, i, "change")->text == "gone");
-  CHECK(access_mode_gone);
+    latency_gone = latency_gone || (causes->rows[i][0].text == "request latency" &&
+                                    Cell(*causes, i, "change")->text == "gone");
+  CHECK(latency_gone);
   // The other way round: worse, and --fail-on-worse fails it.
   std::swap(request.a, request.b);
   Outcome worse = RunCompare(request);
