@@ -45,7 +45,7 @@ void GpuIdleLedger::Add(std::string_view gpu, std::string_view node, double epoc
   }
   GpuState& g = it->second;
   if (duration_s && *duration_s > 0) {
-    Attribute(g, epoch_s, *duration_s, util_percent);
+    Attribute(g, epoch_s, *duration_s, util_percent, epoch_s + *duration_s / 2);
     return;
   }
   if (g.has_last) {
@@ -58,14 +58,15 @@ void GpuIdleLedger::Add(std::string_view gpu, std::string_view node, double epoc
       unsampled_s_ += gap - covered;
       ++holes_;
     }
-    Attribute(g, g.last_t, covered, g.last_util);
+    Attribute(g, g.last_t, covered, g.last_util, g.last_t);
   }
   g.last_t = epoch_s;
   g.last_util = util_percent;
   g.has_last = true;
 }
 
-void GpuIdleLedger::Attribute(const GpuState& g, double start, double duration_s, double util) {
+void GpuIdleLedger::Attribute(const GpuState& g, double start, double duration_s, double util,
+                              double sample_t) {
   bool lost = util < threshold_;
   for (NodeTotals* n : {g.totals, g.owner ? &g.owner->totals : nullptr}) {
     if (!n) continue;
@@ -87,8 +88,14 @@ void GpuIdleLedger::Attribute(const GpuState& g, double start, double duration_s
     if (part <= 0) break;
     Bucket& b = buckets_[index];
     b.sampled_gpu_s += part;
-    if (lost) b.lost_gpu_s += part;
-    if (lost && g.owner) g.owner->lost_buckets[index] += part;
+    if (lost) {
+      b.lost_gpu_s += part;
+      b.lost_sample_t += part * sample_t;
+    }
+    if (lost && g.owner) {
+      g.owner->lost_buckets[index] += part;
+      g.owner->lost_sample_t[index] += part * sample_t;
+    }
     t += part;
     if (buckets_.size() > kMaxBuckets) Widen();
   }
@@ -100,22 +107,40 @@ void GpuIdleLedger::Widen() {
     auto w = static_cast<int64_t>(std::floor(static_cast<double>(index) / 2.0));
     wider[w].lost_gpu_s += b.lost_gpu_s;
     wider[w].sampled_gpu_s += b.sampled_gpu_s;
+    wider[w].lost_sample_t += b.lost_sample_t;
   }
   buckets_ = std::move(wider);
+  auto halve = [](const std::map<int64_t, double>& by_index) {
+    std::map<int64_t, double> wider_map;
+    for (const auto& [index, v] : by_index)
+      wider_map[static_cast<int64_t>(std::floor(static_cast<double>(index) / 2.0))] += v;
+    return wider_map;
+  };
   for (auto& [name, o] : owners_) {
-    std::map<int64_t, double> wider_lost;
-    for (const auto& [index, lost] : o.lost_buckets)
-      wider_lost[static_cast<int64_t>(std::floor(static_cast<double>(index) / 2.0))] += lost;
-    o.lost_buckets = std::move(wider_lost);
+    o.lost_buckets = halve(o.lost_buckets);
+    o.lost_sample_t = halve(o.lost_sample_t);
   }
   width_s_ *= 2;
+}
+
+Series GpuIdleLedger::SampleTimeSeries(const std::string& owner) const {
+  return Series{"gpu.lost_sample_t_by_time",
+                owner.empty()
+                    ? "when the idle GPU time of each bucket was sampled"
+                    : fmt::format("when {}'s idle GPU time of each bucket was sampled", owner),
+                "time",
+                Unit::kSeconds,
+                "time",
+                Unit::kSeconds,
+                {},
+                owner};
 }
 
 void GpuIdleLedger::Finish(Evidence* out, const Provenance& where,
                            const std::map<std::string, std::string, std::less<>>& node_files) {
   // The last sample of each GPU covers one sampling interval.
   for (auto& [name, g] : gpus_) {
-    if (g.has_last && g.min_gap_s > 0) Attribute(g, g.last_t, g.min_gap_s, g.last_util);
+    if (g.has_last && g.min_gap_s > 0) Attribute(g, g.last_t, g.min_gap_s, g.last_util, g.last_t);
     g.has_last = false;
   }
   double lost = 0, sampled = 0;
@@ -177,13 +202,17 @@ void GpuIdleLedger::Finish(Evidence* out, const Provenance& where,
                         "GPU-seconds",
                         Unit::kSeconds,
                         {}};
+  Series sample_t_series = SampleTimeSeries("");
   for (const auto& [index, b] : buckets_) {
     double x = static_cast<double>(index) * width_s_;
     lost_series.points.push_back({x, b.lost_gpu_s});
     sampled_series.points.push_back({x, b.sampled_gpu_s});
+    sample_t_series.points.push_back(
+        {x, b.lost_gpu_s > 0 ? b.lost_sample_t / b.lost_gpu_s : x + width_s_ / 2});
   }
   out->series.push_back(std::move(lost_series));
   out->series.push_back(std::move(sampled_series));
+  out->series.push_back(std::move(sample_t_series));
 }
 
 void GpuIdleLedger::FinishOwner(const std::string& owner, Evidence* out,
@@ -202,12 +231,18 @@ void GpuIdleLedger::FinishOwner(const std::string& owner, Evidence* out,
                      {},
                      owner};
   // Every bucket of the job, so the node's series has the job's bucket width.
+  Series sample_t_series = SampleTimeSeries(owner);
   for (const auto& [index, b] : buckets_) {
+    const double x = static_cast<double>(index) * width_s_;
     auto lost = o.lost_buckets.find(index);
-    lost_series.points.push_back(
-        {static_cast<double>(index) * width_s_, lost == o.lost_buckets.end() ? 0 : lost->second});
+    const double lost_s = lost == o.lost_buckets.end() ? 0 : lost->second;
+    lost_series.points.push_back({x, lost_s});
+    auto t = o.lost_sample_t.find(index);
+    sample_t_series.points.push_back(
+        {x, lost_s > 0 && t != o.lost_sample_t.end() ? t->second / lost_s : x + width_s_ / 2});
   }
   out->series.push_back(std::move(lost_series));
+  out->series.push_back(std::move(sample_t_series));
 }
 
 }  // namespace feedcheck::analyzers

@@ -51,7 +51,8 @@ class GpuIdleLedger {
   };
   struct OwnerTotals {
     NodeTotals totals;
-    std::map<int64_t, double> lost_buckets;  // lost GPU-seconds by the job's buckets
+    std::map<int64_t, double> lost_buckets;   // lost GPU-seconds by the job's buckets
+    std::map<int64_t, double> lost_sample_t;  // their seconds x the time of their sample
   };
   struct GpuState {
     std::string node;
@@ -65,9 +66,16 @@ class GpuIdleLedger {
   struct Bucket {
     double lost_gpu_s = 0;
     double sampled_gpu_s = 0;
+    // Lost seconds x the time of the sample that said so: a bucket's idle time is explained by
+    // what held the GPUs when it was sampled, not in the middle of the interval it was held.
+    double lost_sample_t = 0;
   };
-  void Attribute(const GpuState& g, double start, double duration_s, double util);
+  /// `sample_t`: when the utilisation was measured (an instant sample's time, the middle of a
+  /// metric's interval).
+  void Attribute(const GpuState& g, double start, double duration_s, double util, double sample_t);
   void Widen();
+  /// The series of each bucket's lost-weighted sample time (its middle when nothing was lost).
+  Series SampleTimeSeries(const std::string& owner) const;
 
   double threshold_;
   std::map<std::string, GpuState, std::less<>> gpus_;

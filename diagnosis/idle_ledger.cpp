@@ -91,6 +91,7 @@ Activities ActivitiesOf(const std::vector<TimelineInterval>& timeline, const std
 struct LedgerUnit {
   std::string node;  // "" for the job as a whole
   const Series* lost = nullptr;
+  const Series* sample_t = nullptr;  // when each bucket's idle time was sampled (per node)
   Activities activities;
   std::vector<Span> refusals;
   std::vector<Span> wholly_refused_downloads;
@@ -310,28 +311,32 @@ class Placer {
   // of them far below theirs (a blob's or partition's target), else what the job's evidence
   // named as a whole.
   IdleState LimitAt(double t) const {
-    auto at_limit = [&](const SeriesAt& s, double limit) {
-      auto v = s(t);
+    auto at_limit_when = [&](double when, const SeriesAt& s, double limit) {
+      auto v = s(when);
       return limit > 0 && v && *v >= kAccountShare * limit;
     };
+    auto at_limit = [&](const SeriesAt& s, double limit) { return at_limit_when(t, s, limit); };
     // The minute's own ResponseType first: Azure says which limit refused (an account's
-    // bandwidth or request rate, or a server busy at one blob or partition).
+    // bandwidth or request rate, or a server busy at one blob or partition). Its figures are
+    // read in that minute (a refusal lined up within a minute of it may fall outside).
     if (const TimelineInterval* named = MetricRefusalAt(t)) {
+      const double when = std::clamp(t, named->start_epoch_s,
+                                     std::max(named->start_epoch_s, named->end_epoch_s - 1));
       if (analyzers::IContains(named->label, "AccountBandwidth")) {
         auto share = [&](const SeriesAt& s, double limit) {
-          auto v = s(t);
+          auto v = s(when);
           return limit > 0 && v ? *v / limit : 0.0;
         };
-        if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
-        if (at_limit(egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
+        if (at_limit_when(when, ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
+        if (at_limit_when(when, egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
         return share(ingress_, j_.ingress_limit_gbps) > share(egress_, j_.egress_limit_gbps)
                    ? IdleState::kAccountIngress
                    : IdleState::kAccountEgress;
       }
       if (analyzers::IContains(named->label, "AccountRequest")) return IdleState::kAccountRequests;
-      if (!at_limit(egress_, j_.egress_limit_gbps) &&
-          !at_limit(requests_, j_.requests_limit_per_s) &&
-          !at_limit(ingress_, j_.ingress_limit_gbps))
+      if (!at_limit_when(when, egress_, j_.egress_limit_gbps) &&
+          !at_limit_when(when, requests_, j_.requests_limit_per_s) &&
+          !at_limit_when(when, ingress_, j_.ingress_limit_gbps))
         return IdleState::kBlobTarget;
     }
     if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
@@ -496,6 +501,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       u.node = n.node;
       u.lost = n.evidence.FindSeries("gpu.lost_gpu_s_by_time", n.node);
       if (!u.lost) continue;
+      u.sample_t = n.evidence.FindSeries("gpu.lost_sample_t_by_time", n.node);
       u.activities = ActivitiesOf(job.timeline, &n.node);
       if (!u.activities.any) u.activities = ActivitiesOf(job.timeline, nullptr);
       // A node with its own rslex log shows every refusal it met; one without could have met
@@ -543,10 +549,18 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       double w = pts[i].x - pts[i - 1].x;
       if (w > 0 && (i == 1 || w < width)) width = w;
     }
+    // When each bucket's idle time was sampled: what held the GPUs then explains it.
+    const Series* sampled_at =
+        u.node.empty() ? job.FindSeries("gpu.lost_sample_t_by_time") : u.sample_t;
+    const bool aligned = sampled_at && sampled_at->points.size() == pts.size();
     StateGpuS& mine = ledger.by_node[u.node];
-    for (const auto& p : pts) {
+    for (size_t i = 0; i < pts.size(); ++i) {
+      const auto& p = pts[i];
       if (!(p.y > 0) || !std::isfinite(p.y)) continue;
-      IdleState s = placer.Place(u, p.x + width / 2);
+      double at = p.x + width / 2;
+      if (aligned && sampled_at->points[i].x == p.x && std::isfinite(sampled_at->points[i].y))
+        at = sampled_at->points[i].y;
+      IdleState s = placer.Place(u, at);
       if (s == IdleState::kUnknown && !u.activities.any) ledger.unplaced_gpu_s += p.y;
       ledger.gpu_s[static_cast<int>(s)] += p.y;
       mine[static_cast<int>(s)] += p.y;
