@@ -9,6 +9,7 @@
 
 #include "app/fleet_json.h"
 #include "app/fleet_text.h"
+#include "reports/report_charts.h"
 #include "reports/report_json.h"
 
 namespace feedcheck::app {
@@ -204,7 +205,9 @@ ReportSection FleetSection(const FleetSummary& f) {
     for (const auto& skipped : f.skipped) jobs.details.push_back("Not a job: " + skipped);
   }
   s.lines.push_back(std::move(jobs));
-  if (!f.causes.empty()) s.charts.push_back(CausesChart(f));
+  // One cause, or causes of equal weight: the bars would compare nothing the table does not say.
+  if (ReportBarChart chart = CausesChart(f); BarsSaySomething(chart))
+    s.charts.push_back(std::move(chart));
   s.tables.push_back(JobsTable(f));
   for (ReportTable t : {CausesTable(f), FixesTable(f), AccountsTable(f)})
     if (!t.rows.empty()) s.tables.push_back(std::move(t));

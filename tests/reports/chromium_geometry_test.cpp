@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "reports/html_reporter.h"
+#include "reports/report_charts.h"
 #include "tests/reports/golden.h"
 #include "tests/reports/png_decode.h"
 #include "tests/reports/sample_report.h"
@@ -200,7 +201,8 @@ bool HasMarker(const json& g, const std::string& tag) {
   return false;
 }
 
-std::string RenderHtml(const Report& report) {
+std::string RenderHtml(Report report) {
+  DecideCharts(&report);  // as the app renders it
   std::ostringstream out;
   HtmlReporter().Render(report, out);
   return out.str();
