@@ -94,6 +94,7 @@ FleetJob FleetJobFromOutcome(const std::string& job, const std::string& path,
   }
   row.cause = d.cause;
   row.confidence = d.confidence;
+  row.gpu_time_measured = d.gpu.known;
   row.verdict_level = std::string(VerdictLevelName(r.verdict_level));
   row.cause_gpu_s = d.attributed_gpu_s;
   row.fix = d.fix;

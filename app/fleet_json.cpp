@@ -28,6 +28,7 @@ json JobToJson(const FleetJob& r) {
             {"cause_gpu_s", Known(r.cause_gpu_s)},
             {"cause", r.cause},
             {"confidence", r.confidence},
+            {"gpu_time_measured", r.gpu_time_measured},
             {"verdict_level", r.verdict_level},
             {"fix",
              {{"id", r.fix_id},
@@ -60,6 +61,9 @@ FleetJob JobFromJson(const json& j) {
   r.cause_gpu_s = Num(j, "cause_gpu_s", -1);
   r.cause = Text(j, "cause");
   r.confidence = Text(j, "confidence");
+  // A fleet saved before the field: GPU time was measured where a loss was counted.
+  r.gpu_time_measured = j.contains("gpu_time_measured") ? Flag(j, "gpu_time_measured")
+                                                        : r.diagnosed && r.gpu_lost_gpu_s >= 0;
   r.verdict_level = Text(j, "verdict_level");
   const json& fix = Object(j, "fix");
   r.fix_id = Text(fix, "id");

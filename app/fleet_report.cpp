@@ -9,6 +9,7 @@
 
 #include "app/fleet_json.h"
 #include "app/fleet_text.h"
+#include "reports/report_charts.h"
 #include "reports/report_json.h"
 
 namespace feedcheck::app {
@@ -69,7 +70,7 @@ ReportTable JobsTable(const FleetSummary& f) {
         Number(FleetGpuHoursText(j.gpu_lost_gpu_s),
                j.gpu_lost_gpu_s < 0 ? -1 : j.gpu_lost_gpu_s / 3600),
         Text(FleetCauseText(j)),
-        Text(j.confidence.empty() ? "-" : j.confidence),
+        Text(FleetConfidenceText(j)),
         Text(j.fix_title.empty() ? "-" : j.fix_title),
         Text(j.fix_buys.empty() ? "-" : j.fix_buys),
         Number(FleetWonBackText(j), j.won_back_gpu_s < 0 ? -1 : j.won_back_gpu_s / 3600)};
@@ -184,12 +185,29 @@ ReportSection FleetSection(const FleetSummary& f) {
                      pct, FleetGpuHoursText(split.not_storage_gpu_s),
                      FleetGpuHoursText(split.unknown_gpu_s)),
          {}});
+    if (!split.top_storage_cause.empty())
+      s.lines.back().details.push_back(
+          fmt::format("Largest storage cause: {} ({} GPU-hours, {})", split.top_storage_cause,
+                      FleetGpuHoursText(split.top_storage_gpu_s),
+                      FleetJobsText(static_cast<size_t>(std::max(0, split.top_storage_jobs)))));
     if (priced)
       s.lines.push_back({"GPU time lost",
                          fmt::format("{} GPU-hours, {}; the fixes win back {} GPU-hours, {}",
                                      FleetGpuHoursText(f.gpu_lost_gpu_s), Est(f.lost_usd),
                                      FleetGpuHoursText(f.won_back_gpu_s), Est(f.won_back_usd)),
                          {}});
+  }
+  // The action: the fix that wins back most, as the change to make; its reasoning under it (-v,
+  // and whole in the other formats), the rest of the ranking in the fixes table.
+  if (!f.fixes.empty() && !f.fixes.front().fix.empty()) {
+    const FleetFixTotal& top = f.fixes.front();
+    // Won back: the supply model's estimate, or at most the time lost when none was estimated.
+    s.lines.push_back(
+        {"Fix first",
+         fmt::format("{} ({}, {}{} GPU-hours back).", FleetActionText(top.fix),
+                     FleetJobsText(top.jobs.size()), top.estimated_jobs == 0 ? "up to " : "",
+                     FleetGpuHoursText(top.won_back_gpu_s)),
+         {top.title + ": " + top.fix}});
   }
   // How the folder was read, on the same line; why it is a fleet and what was not read go
   // under it (-v).
@@ -204,7 +222,9 @@ ReportSection FleetSection(const FleetSummary& f) {
     for (const auto& skipped : f.skipped) jobs.details.push_back("Not a job: " + skipped);
   }
   s.lines.push_back(std::move(jobs));
-  if (!f.causes.empty()) s.charts.push_back(CausesChart(f));
+  // One cause, or causes of equal weight: the bars would compare nothing the table does not say.
+  if (ReportBarChart chart = CausesChart(f); BarsSaySomething(chart))
+    s.charts.push_back(std::move(chart));
   s.tables.push_back(JobsTable(f));
   for (ReportTable t : {CausesTable(f), FixesTable(f), AccountsTable(f)})
     if (!t.rows.empty()) s.tables.push_back(std::move(t));

@@ -39,6 +39,12 @@ std::string FleetCauseText(const FleetJob& j) {
   return j.diagnosed ? (j.cause.empty() ? "-" : j.cause) : "not diagnosed";
 }
 
+std::string FleetConfidenceText(const FleetJob& j) {
+  if (!j.diagnosed) return "-";
+  const std::string confidence = j.confidence.empty() ? "-" : j.confidence;
+  return j.gpu_time_measured ? confidence : confidence + "; no GPU samples";
+}
+
 std::string FleetWonBackText(const FleetJob& j) {
   if (j.won_back_gpu_s < 0) return "-";
   const std::string h = FleetGpuHoursText(j.won_back_gpu_s);
@@ -55,6 +61,23 @@ std::string FleetFixWonBackText(const FleetFixTotal& fix) {
 
 std::string FleetJobsText(size_t jobs) {
   return fmt::format("{} job{}", jobs, jobs == 1 ? "" : "s");
+}
+
+std::string FleetActionText(const std::string& advice) {
+  // The first sentence ends at a full stop followed by a capital or a digit.
+  size_t end = advice.size();
+  for (size_t i = 0; i + 2 < advice.size(); ++i) {
+    const char next = advice[i + 2];
+    if (advice[i] == '.' && advice[i + 1] == ' ' &&
+        ((next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9'))) {
+      end = i;
+      break;
+    }
+  }
+  std::string action = advice.substr(0, end);
+  if (const size_t colon = action.find(": "); colon != std::string::npos) action.resize(colon);
+  while (!action.empty() && (action.back() == '.' || action.back() == ' ')) action.pop_back();
+  return action;
 }
 
 }  // namespace feedcheck

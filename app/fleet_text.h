@@ -18,6 +18,8 @@ std::string FleetGpuHoursText(double gpu_s);
 std::string FleetUsdText(double usd);
 /// The cause, or "not diagnosed".
 std::string FleetCauseText(const FleetJob& job);
+/// "confirmed", or "confirmed; no GPU samples" for a job whose GPU time was not measured.
+std::string FleetConfidenceText(const FleetJob& job);
 /// "7.7 (estimate)" / "at most 7.7" / "-": GPU-hours the job's fix wins back.
 std::string FleetWonBackText(const FleetJob& job);
 /// A fix's GPU-hours won back: "12.6" (every job's figure estimated), "≤ 3.6" (none: the time
@@ -25,5 +27,8 @@ std::string FleetWonBackText(const FleetJob& job);
 std::string FleetFixWonBackText(const FleetFixTotal& fix);
 /// "12 jobs" / "1 job".
 std::string FleetJobsText(size_t jobs);
+/// The change a fix's advice opens with: its first sentence without the reason a colon puts
+/// after it ("Mount the input (ro_mount) instead of downloading it").
+std::string FleetActionText(const std::string& advice);
 
 }  // namespace feedcheck

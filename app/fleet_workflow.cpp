@@ -71,14 +71,9 @@ void AddVerdict(const FleetSummary& f, Report* report) {
     lost = fmt::format("storage cost {:.1f} of the {} lost", split.storage_gpu_s / 3600,
                        GpuHours(f.gpu_lost_gpu_s));
   report->verdict = fmt::format("{} job{}: {}", f.jobs.size(), f.jobs.size() == 1 ? "" : "s", lost);
+  // The split (storage, not storage, not known) and the action are the Totals' first lines; the
+  // largest storage cause heads the causes table.
   std::string detail;
-  if (f.with_gpu_samples > 0)
-    detail = fmt::format("Not storage {:.1f} GPU-hours, not known {:.1f}.",
-                         split.not_storage_gpu_s / 3600, split.unknown_gpu_s / 3600);
-  if (!split.top_storage_cause.empty())
-    detail += fmt::format(" Largest storage cause: {} ({:.1f}, {} job{}).", split.top_storage_cause,
-                          split.top_storage_gpu_s / 3600, split.top_storage_jobs,
-                          split.top_storage_jobs == 1 ? "" : "s");
   if (f.not_diagnosed > 0)
     detail += fmt::format(" {} job folder{} could not be diagnosed (see below).", f.not_diagnosed,
                           f.not_diagnosed == 1 ? "" : "s");

@@ -89,6 +89,8 @@ void AddResults(const DiagnosisSummary& d, Report* report) {
   }
   report->result.push_back({"cause", d.cause, "", "Cause"});
   report->result.push_back({"confidence", d.confidence, "", "Confidence"});
+  // The confidence is the cause's evidence's; whether its cost was measured is said beside it.
+  report->result.push_back({"gpu_time_measured", d.gpu.known, "", "GPU time measured"});
   if (d.attributed_gpu_s >= 0)
     report->result.push_back(
         {"cause_gpu_minutes", d.attributed_gpu_s / 60, "GPU-min", "GPU time lost to the cause"});

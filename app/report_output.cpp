@@ -7,6 +7,7 @@
 #include "core/known_secrets.h"
 #include "core/redact.h"
 #include "core/terminal_text.h"
+#include "reports/report_charts.h"
 #include "reports/reporter.h"
 #include "reports/terminal_layout.h"
 #include "reports/text_wrap.h"
@@ -33,7 +34,11 @@ std::optional<std::string> RenderReport(const Report& report, const std::string&
   // Redaction happens here, once for every format: the model first (patterns, secret-named
   // settings), then the rendered text (the values of the credentials this process holds, which
   // no pattern announces; an exact value cannot span markup, so replacing it is safe anywhere).
-  reporter->Render(RedactReport(report), out);
+  Report shown = RedactReport(report);
+  // Which charts the report has is decided with the report, before any reporter sees it (a saved
+  // report read back decides them again from its evidence).
+  DecideCharts(&shown);
+  reporter->Render(shown, out);
   return ScrubKnownSecrets(out.str());
 }
 

@@ -22,9 +22,12 @@ struct FleetJob {
   int gpus = -1;  ///< all the job's GPUs (from its GPU samples)
   double duration_s = -1;
   double gpu_lost_gpu_s = -1;
-  double cause_gpu_s = -1;    ///< the part of it the diagnosis attributes to the cause
-  std::string cause;          ///< "account egress", "none found", ...
-  std::string confidence;     ///< "confirmed" | "likely" | "inconclusive"
+  double cause_gpu_s = -1;  ///< the part of it the diagnosis attributes to the cause
+  std::string cause;        ///< "account egress", "none found", ...
+  std::string confidence;   ///< "confirmed" | "likely" | "inconclusive"
+  /// GPU samples were read: the GPU time lost is measured (without them the cause may still be
+  /// confirmed, its cost is not known).
+  bool gpu_time_measured = false;
   std::string verdict_level;  ///< "good" | "warning" | "bad" | "unknown"
   std::string fix_id;         ///< the rule id of the finding that decided the cause, "" for none
   std::string fix_title;      ///< that finding's title

@@ -18,4 +18,10 @@ std::string GpuTimeText(double gpu_s, double unit_for_gpu_s) {
   return fmt::format("{} GPU-hours", FormatNumber(gpu_s / 3600));
 }
 
+std::string ConfidenceText(std::string_view confidence, bool gpu_time_measured) {
+  if (gpu_time_measured) return std::string(confidence);
+  if (confidence.empty()) return kGpuTimeNotMeasured;
+  return fmt::format("{}; {}", confidence, kGpuTimeNotMeasured);
+}
+
 }  // namespace feedcheck

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyzers/text_util.h"
+#include "core/gpu_time_text.h"
 #include "core/measurement_caveat.h"
 #include "core/units.h"
 #include "diagnosis/access_fix_estimate.h"
@@ -299,11 +300,14 @@ void WriteVerdict(const Situation& s, const CauseChoice& c, DiagnosisSummary d,
       mode.empty() ? rules::MergeAdvice(primary) : rules::AdviceForMode(primary, mode, &dropped);
 
   // "none found, confirmed" read as if nothing had been found for sure: the verdict says what
-  // was found (the cause stays "none found" in the result, for scripts).
+  // was found (the cause stays "none found" in the result, for scripts). Without GPU samples the
+  // confidence keeps the cause's and says that its cost in GPU time was not measured (an
+  // inconclusive verdict already names the GPU samples among what would settle it).
+  const std::string confidence = ConfidenceText(d.confidence, gpu.known);
   postmortem->verdict = d.cause == "inconclusive" ? d.cause
                         : d.cause == "none found"
-                            ? fmt::format("no storage bottleneck, {}", d.confidence)
-                            : fmt::format("{}, {}", d.cause, d.confidence);
+                            ? fmt::format("no storage bottleneck, {}", confidence)
+                            : fmt::format("{}, {}", d.cause, confidence);
   if (d.cause == "none found")
     postmortem->verdict_level = VerdictLevel::kGood;
   else if (d.cause == "not storage")

@@ -25,29 +25,19 @@ struct Frame {
 };
 constexpr Frame kDesk{560, 1140, 300}, kPhone{360, 360, 300};
 
-// One chart as drawn for one frame, or the note saying why it is not drawn.
+// One chart as drawn for one frame; no title when there was nothing to draw after all.
 struct Drawn {
   std::string key;  ///< data-chart="throughput": what a test looks for
   std::string title, caption, body;
   bool wide = false;
-  std::string note;  ///< HTML; set when not drawn
 };
 
 Drawn Chart(std::string key, std::string title, std::string caption, std::string body,
             bool wide = false) {
-  return Drawn{std::move(key), std::move(title), std::move(caption), std::move(body), wide, ""};
+  return Drawn{std::move(key), std::move(title), std::move(caption), std::move(body), wide};
 }
 
-Drawn Missing(std::string_view title, std::string_view keys, std::string_view producer) {
-  Drawn d;
-  d.note = fmt::format(
-      "<p class=\"note\"><b>{}</b> not drawn: this result has no <code>{}</code> series "
-      "(from <code>{}</code>).</p>\n",
-      HtmlEscape(title), HtmlEscape(keys), HtmlEscape(producer));
-  return d;
-}
-
-Drawn Nothing() { return Drawn{}; }  // an optional chart without its series: no note
+Drawn Nothing() { return Drawn{}; }  // a chart the report has, drawn from series since dropped
 
 std::string AxisLabel(const std::string& label, Unit unit, std::string_view fallback) {
   std::string text = label.empty() ? std::string(fallback) : label;
@@ -72,7 +62,7 @@ std::string Connections(double n) {
 Drawn Throughput(const Evidence& e, const Frame& f) {
   const char* title = "Throughput vs concurrency";
   const Series* s = e.FindSeries("probe.throughput.by_concurrency");
-  if (!s) return Missing(title, "probe.throughput.by_concurrency", "feedcheck probe throughput");
+  if (!s) return Nothing();
   svg::LineChart chart(f.half_width, f.height);
   chart.x.label = AxisLabel(s->x_label, s->x_unit, "connections");
   chart.x.scale = svg::Scale::kLog;
@@ -127,7 +117,7 @@ Drawn Latency(const Evidence& e, const Frame& f) {
     chart.Add(svg::Line{Title(*s, c.name), s->points, std::string(c.color), c.dashed, false,
                         c.width, c.opacity});
   }
-  if (!any) return Missing(title, "probe.latency.ttfb_cdf", "feedcheck probe latency");
+  if (!any) return Nothing();
   return Chart("latency", title,
                "Share of requests answered within a time; a long flat top is the tail.",
                chart.Render(title));
@@ -136,8 +126,7 @@ Drawn Latency(const Evidence& e, const Frame& f) {
 Drawn SmallFiles(const Evidence& e, const Frame& f) {
   const char* title = "Time per request vs object size";
   const Series* measured = e.FindSeries("probe.smallfile.time_by_size");
-  if (!measured)
-    return Missing(title, "probe.smallfile.time_by_size", "feedcheck probe smallfiles");
+  if (!measured) return Nothing();
   svg::LineChart chart(f.half_width, f.height);
   chart.x.label = AxisLabel(measured->x_label, measured->x_unit, "object size");
   chart.x.scale = svg::Scale::kLog;
@@ -209,32 +198,26 @@ Drawn Listing(const Evidence& e, const Frame& f) {
   return Chart("listing", title, page_caption, chart.Render(title));
 }
 
-// One bar chart per finding that names what it needs and the limit it meets (the rule's
-// `demand:` and `limit:`), in the findings' order: the critical request rate comes first.
-std::vector<Drawn> Gauges(const Report& r, const Frame& f) {
-  std::vector<Drawn> out;
-  for (const auto& finding : r.findings) {
-    if (!finding.gauge || finding.secondary) continue;
-    const FindingGauge& g = *finding.gauge;
-    std::string tag = finding.rule_id.empty() ? "gauge" : finding.rule_id;
-    // A capacity finding weighs what the plan needs; an observed one, what the job reached.
-    const bool observed = finding.basis == FindingBasis::kObserved;
-    svg::GaugeBar demand{observed ? "observed" : "needed", g.demand, FormatValue(g.demand, g.unit),
-                         std::string(palette::kDemand)};
-    svg::GaugeBar limit{"limit", g.limit, FormatValue(g.limit, g.unit),
-                        std::string(palette::kLimit)};
-    std::string caption = observed ? "What the job reached against the limit it met"
-                                   : "What the plan needs against the limit it meets";
-    // As the ratio is read elsewhere: 1.00x, 1.44x, 13.7x.
-    if (finding.excess)
-      caption += fmt::format(": {}x", *finding.excess < 10 ? fmt::format("{:.2f}", *finding.excess)
-                                                           : FormatNumber(*finding.excess, 3));
-    caption += ".";
-    Drawn d = Chart("gauge", finding.title, caption,
-                    svg::GaugeChart(f.half_width, demand, limit, finding.title, tag));
-    out.push_back(std::move(d));
-  }
-  return out;
+// A finding's demand against the limit it meets (the rule's `demand:` and `limit:`), as one bar
+// chart; the report decided which findings' bars say something.
+Drawn Gauge(const Finding& finding, const Frame& f) {
+  if (!finding.gauge) return Nothing();
+  const FindingGauge& g = *finding.gauge;
+  std::string tag = finding.rule_id.empty() ? "gauge" : finding.rule_id;
+  // A capacity finding weighs what the plan needs; an observed one, what the job reached.
+  const bool observed = finding.basis == FindingBasis::kObserved;
+  svg::GaugeBar demand{observed ? "observed" : "needed", g.demand, FormatValue(g.demand, g.unit),
+                       std::string(palette::kDemand)};
+  svg::GaugeBar limit{"limit", g.limit, FormatValue(g.limit, g.unit), std::string(palette::kLimit)};
+  std::string caption = observed ? "What the job reached against the limit it met"
+                                 : "What the plan needs against the limit it meets";
+  // As the ratio is read elsewhere: 1.00x, 1.44x, 13.7x.
+  if (finding.excess)
+    caption += fmt::format(": {}x", *finding.excess < 10 ? fmt::format("{:.2f}", *finding.excess)
+                                                         : FormatNumber(*finding.excess, 3));
+  caption += ".";
+  return Chart("gauge", finding.title, caption,
+               svg::GaugeChart(f.half_width, demand, limit, finding.title, tag));
 }
 
 std::string LaneColor(const TimelineInterval& t) {
@@ -321,8 +304,7 @@ Drawn GpuTimeline(const Evidence& e, const Frame& f) {
   const char* title = "GPU utilisation, data activity and egress over time";
   const Series* util = e.FindSeries("gpu.util");
   const Series* egress = e.FindSeries("metrics.egress_gbps");
-  if (!util && !egress && e.timeline.empty())
-    return Missing(title, "gpu.util, metrics.egress_gbps or a timeline", "feedcheck postmortem");
+  if (!util && !egress && e.timeline.empty()) return Nothing();
   // One x range for the three panels, so a dip in utilisation lines up with what caused it:
   // the GPU samples and the data phase, with whatever lies far outside them folded and named.
   TimeWindow window = FocusWindow(e, util, egress);
@@ -334,7 +316,7 @@ Drawn GpuTimeline(const Evidence& e, const Frame& f) {
   for (const auto& s : e.series)
     if (s.key.rfind("gpu.util.", 0) == 0) gpu_lines.push_back(&s);
   if (gpu_lines.size() > kMaxGpuLines) gpu_lines.clear();
-  if (!(hi > lo)) return Missing(title, "gpu.util with more than one time", "feedcheck postmortem");
+  if (!(hi > lo)) return Nothing();
 
   std::string body;
   if (util) {
@@ -396,7 +378,7 @@ Drawn Ramp(const Evidence& e, const Frame& f) {
   const char* title = "Aggregate throughput vs nodes";
   const Series* ramp = e.FindSeries("probe.cluster.ramp");
   const Series* predicted = e.FindSeries("probe.cluster.ramp_predicted");
-  if (!ramp && !predicted) return Missing(title, "probe.cluster.ramp", "feedcheck-mpi probe");
+  if (!ramp && !predicted) return Nothing();
   const Series* first = ramp ? ramp : predicted;
   svg::LineChart chart(f.half_width, f.height);
   chart.x.label = AxisLabel(first->x_label, first->x_unit, "nodes");
@@ -420,13 +402,35 @@ Drawn Ramp(const Evidence& e, const Frame& f) {
                chart.Render(title));
 }
 
+// The charts the report has, in its order.
 std::vector<Drawn> AllCharts(const Report& r, const Frame& f) {
   const Evidence& e = r.evidence;
-  std::vector<Drawn> out{GpuTimeline(e, f)};
-  for (auto& g : Gauges(r, f)) out.push_back(std::move(g));
-  for (auto* chart : {Throughput, Latency, SmallFiles}) out.push_back(chart(e, f));
-  out.push_back(Ramp(e, f));
-  out.push_back(Listing(e, f));
+  std::vector<Drawn> out;
+  for (const ReportChart& c : r.charts.charts) {
+    switch (c.kind) {
+      case EvidenceChart::kTimeline:
+        out.push_back(GpuTimeline(e, f));
+        break;
+      case EvidenceChart::kGauge:
+        out.push_back(c.finding < r.findings.size() ? Gauge(r.findings[c.finding], f) : Nothing());
+        break;
+      case EvidenceChart::kThroughput:
+        out.push_back(Throughput(e, f));
+        break;
+      case EvidenceChart::kLatency:
+        out.push_back(Latency(e, f));
+        break;
+      case EvidenceChart::kSmallFiles:
+        out.push_back(SmallFiles(e, f));
+        break;
+      case EvidenceChart::kRamp:
+        out.push_back(Ramp(e, f));
+        break;
+      case EvidenceChart::kListing:
+        out.push_back(Listing(e, f));
+        break;
+    }
+  }
   return out;
 }
 
@@ -464,10 +468,6 @@ HtmlCharts RenderHtmlCharts(const Report& report) {
   HtmlCharts out;
   for (size_t i = 0; i < desk.size() && i < phone.size(); ++i) {
     const Drawn& d = desk[i];
-    if (!d.note.empty()) {
-      out.notes += d.note;
-      continue;
-    }
     if (d.title.empty()) continue;
     ++out.figures;
     out.grid += fmt::format(
@@ -477,7 +477,10 @@ HtmlCharts RenderHtmlCharts(const Report& report) {
         d.wide ? " wide" : "", HtmlEscape(d.key), HtmlEscape(d.title), HtmlEscape(d.caption),
         d.body, phone[i].body);
   }
-  if (out.figures > 0) out.grid = "<div class=\"charts\">\n" + out.grid + "</div>\n";
+  if (out.figures == 0) return out;
+  out.grid = "<div class=\"charts\">\n" + out.grid + "</div>\n";
+  if (!report.charts.missing.empty())
+    out.notes = fmt::format("<p class=\"note\">{}</p>\n", HtmlEscape(report.charts.missing));
   return out;
 }
 

@@ -1,7 +1,8 @@
 // The HTML report's charts: which Evidence series, facts and findings go into which chart, each
 // drawn for a desk and for a phone (CSS shows the one that fits). Markers (the knee, the
 // break-even, limits, the busy threshold) come from facts and findings, never computed here.
-// Charts whose series are absent are not drawn; a short note says what would have drawn them.
+// Only the charts the report has (Report::charts, decided with the report) are drawn; the line
+// naming missing inputs comes with them.
 #pragma once
 
 #include <string>
@@ -12,7 +13,7 @@ namespace feedcheck {
 
 struct HtmlCharts {
   std::string grid;   ///< the figures in their grid, "" when none is drawn
-  std::string notes;  ///< one note per chart not drawn
+  std::string notes;  ///< the report's line on missing inputs, "" when none or nothing is drawn
   int figures = 0;
 };
 

@@ -268,9 +268,9 @@ std::string Footer(const Report& r) {
 }
 
 // Right after the verdict and its numbers, before the findings: the charts answer the verdict.
-// A report with no chart drawn keeps its notes (what would draw them) lower down, after the
-// findings, where they do not push the answer off the first screen.
+// Only the charts the report has; a report with none has no Charts section.
 std::string ChartsSection(const HtmlCharts& charts) {
+  if (charts.figures == 0) return "";
   return "<section class=\"charts-section\"><h2>Charts</h2>\n" + charts.grid + charts.notes +
          "</section>\n";
 }
@@ -291,11 +291,8 @@ void HtmlReporter::Render(const Report& r, std::ostream& out) const {
       << fmt::format("<title>feedcheck {}: {}</title>\n", E(r.title), E(r.verdict)) << "<style>"
       << kHtmlReportCss << ExtraCss(r, sortable) << "</style>\n</head>\n<body>\n<main>\n"
       << Banner(r) << Warnings(r) << Sections(r, sortable) << ResultSection(r)
-      << (charts.figures > 0 ? ChartsSection(charts) : "") << Tables(r, sortable)
-      << Findings(r)
-      // A page whose sections draw their own charts (a fleet's) has no evidence series to miss.
-      << Settings(r) << (charts.figures > 0 || HasSectionCharts(r) ? "" : ChartsSection(charts))
-      << Facts(r) << Skipped(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
+      << ChartsSection(charts) << Tables(r, sortable) << Findings(r) << Settings(r) << Facts(r)
+      << Skipped(r) << Diagnostics(r) << Footer(r) << "</main>\n</body>\n</html>\n";
 }
 
 }  // namespace feedcheck

@@ -84,6 +84,25 @@ struct ReportBarChart {
   std::vector<ReportBar> bars;
 };
 
+/// A chart of the evidence the HTML page draws: the GPU timeline, a finding's demand against its
+/// limit, a probe's curve.
+enum class EvidenceChart { kTimeline, kGauge, kThroughput, kLatency, kSmallFiles, kRamp, kListing };
+
+struct ReportChart {
+  EvidenceChart kind = EvidenceChart::kTimeline;
+  size_t finding = 0;  ///< kGauge: the index in `Report::findings` of the finding it weighs
+};
+
+/// Which evidence charts a report has, decided with the report (reports/report_charts.h), never by
+/// a reporter: only charts with something to draw, no comparison whose bars say nothing (a demand
+/// equal to its limit), and one line naming the inputs that would have drawn more.
+struct ReportCharts {
+  bool decided = false;             ///< false: not decided yet (the app decides before rendering)
+  std::vector<ReportChart> charts;  ///< in the order the page shows them
+  /// "No GPU utilisation panel: no GPU samples were read (...)", or "" when nothing helps to say.
+  std::string missing;
+};
+
 /// One line of a ReportSection: "Fix: ..." (label, then text), or a sentence of its own when
 /// the label is "". `details` go under it (the assumptions behind an estimate): the terminal
 /// folds them unless -v; other formats always show them.
@@ -150,6 +169,9 @@ struct Report {
   /// row a result (with `change` and `rule_id` when the table has them).
   std::vector<ReportTable> tables;
   ReportCodes codes;  ///< the codes the located problems can carry, described
+  /// The evidence charts the HTML page draws; decided from the evidence and the findings before
+  /// rendering (`DecideCharts`), not saved: a saved report read back decides them again.
+  ReportCharts charts;
   /// False for the report of a run that stopped before its result: only the diagnostics that
   /// stopped it (SARIF says the run did not succeed; JSON has `result.error`).
   bool complete = true;

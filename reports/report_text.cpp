@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/units.h"
+#include "reports/report_charts.h"
 
 namespace feedcheck {
 
@@ -93,11 +94,8 @@ bool HasSectionCharts(const Report& r) {
 }
 
 bool HasDrawableParts(const Report& r) {
-  if (!r.evidence.series.empty() || !r.evidence.timeline.empty() || HasSectionCharts(r))
-    return true;
-  for (const auto& f : r.findings)
-    if (f.gauge && !f.secondary) return true;
-  return false;
+  if (HasSectionCharts(r)) return true;
+  return !(r.charts.decided ? r.charts : DecideCharts(r)).charts.empty();
 }
 
 }  // namespace feedcheck

@@ -41,8 +41,8 @@ bool ShowsResultBlock(const Report& report);
 bool ShowsFindingsBlock(const Report& report);
 /// Whether a section draws a bar chart of the command's own figures (a fleet's).
 bool HasSectionCharts(const Report& report);
-/// Whether the HTML page has anything to draw: a series, a timeline, a finding's gauge (not a
-/// secondary one's) or a section's bars. The terminal points at the charts only then.
+/// Whether the HTML page has anything to draw: a chart the report has (reports/report_charts.h)
+/// or a section's bars. The terminal points at the charts only then.
 bool HasDrawableParts(const Report& report);
 
 /// The severities from most to least severe, for printing findings grouped by severity.

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "app/fetch_fleet.h"
+#include "app/fleet_report.h"
 #include "app/postmortem_report.h"
 #include "app_test_support.h"
 #include "core/diagnostic_codes.h"
@@ -400,7 +401,9 @@ TEST_CASE("fetch --jobs-since: the finished jobs of the window, a fleet postmort
   REQUIRE(pm.has_report);
   // DIR/JOB/artifacts/: a fleet of the jobs fetched, each diagnosed.
   CHECK(pm.report.verdict.find("1 job") == 0);
-  CHECK(pm.report.verdict_detail.find("account egress") != std::string::npos);
+  const FleetSummary fleet = FleetOf(pm.report);
+  REQUIRE(fleet.jobs.size() == 1);
+  CHECK(fleet.jobs[0].cause == "account egress");
 
   // Not logged in: the list fails, nothing is fetched.
   StandInAz out("not-logged-in");

@@ -346,6 +346,13 @@ TEST_CASE("the fleet's JSON: one result per job and the totals, read back whole"
   bool null_gpus = false;
   for (const auto& job : fleet["jobs"]) null_gpus = null_gpus || job["gpus"].is_null();
   CHECK(null_gpus);  // no-gpu-egress-throttled has no GPU samples
+  // Its cause stays confirmed; that its GPU time was not measured is said beside it.
+  for (const auto& job : fleet["jobs"]) {
+    INFO(job["job"]);
+    REQUIRE(job.contains("gpu_time_measured"));
+    CHECK(job["gpu_time_measured"].get<bool>() == !job["gpus"].is_null());
+    if (job["job"] == "no-gpu-egress-throttled") CHECK(job["confidence"] == "confirmed");
+  }
 
   Report back;
   DiagnosticList d;
@@ -607,6 +614,42 @@ TEST_CASE("a folder inside a job is read as the job it belongs to", "[app][fleet
   CHECK(noted);
 }
 
+TEST_CASE("a job without GPU samples: its cause's confidence, and its GPU time not measured",
+          "[app][fleet]") {
+  const FleetSummary f = FleetOf(CorpusFleet().report);
+  size_t without = 0;
+  for (const auto& j : f.jobs) {
+    INFO(j.job);
+    CHECK(j.gpu_time_measured == (j.gpus > 0));
+    const std::string cell = FleetConfidenceText(j);
+    CHECK(cell.rfind(j.confidence, 0) == 0);  // the cause's confidence leads
+    CHECK((cell.find("no GPU samples") != std::string::npos) == !j.gpu_time_measured);
+    without += !j.gpu_time_measured;
+  }
+  CHECK(without > 0);
+  const FleetJob* no_gpu = Row(f, "no-gpu-egress-throttled");
+  REQUIRE(no_gpu);
+  CHECK(no_gpu->confidence == "confirmed");
+  CHECK(FleetConfidenceText(*no_gpu) == "confirmed; no GPU samples");
+  // The rows say so in every format that lists them.
+  for (const char* format : {"md", "html"})
+    CHECK(Render(CorpusFleet().report, format).find("confirmed; no GPU samples") !=
+          std::string::npos);
+  CHECK(Render(CorpusFleet().report, "term", 100, true).find("confirmed; no GPU samples") !=
+        std::string::npos);
+}
+
+TEST_CASE("a fix's action is its first sentence without the reason after a colon", "[app][fleet]") {
+  CHECK(FleetActionText("Mount the input (ro_mount) instead of downloading it: a mount starts at "
+                        "once. Download mode copies the whole input.") ==
+        "Mount the input (ro_mount) instead of downloading it");
+  CHECK(FleetActionText("Ask for an egress limit increase, or replicate the data. Storage "
+                        "refused requests.") ==
+        "Ask for an egress limit increase, or replicate the data");
+  CHECK(FleetActionText("Use 2.5 times the threads.") == "Use 2.5 times the threads");
+  CHECK(FleetActionText("") == "");
+}
+
 TEST_CASE("a fleet of the corpus fits one screen with the storage answer first", "[app][fleet]") {
   const Report& r = CorpusFleet().report;
   const FleetSummary fleet = FleetOf(r);
@@ -631,6 +674,14 @@ TEST_CASE("a fleet of the corpus fits one screen with the storage answer first",
         break;
       }
     CHECK(answer < 10);
+    // The action right under it: the first sentence of the fix that wins back most.
+    size_t action = lines.size();
+    for (size_t i = 0; i < lines.size(); ++i)
+      if (lines[i].find("  Fix first: " + FleetActionText(fleet.fixes.front().fix)) == 0) {
+        action = i;
+        break;
+      }
+    CHECK(action < 10);
     for (const auto& line : lines) CHECK(DisplayWidth(line) <= width);
   }
   // -v has every account and why the folder is a fleet.

@@ -145,6 +145,35 @@ TEST_CASE("every bundled job's post-mortem and analysis fit one screen", "[cli][
   unsetenv("COLUMNS");
 }
 
+TEST_CASE("the demo's post-mortem and a fleet of the corpus: one screen, the action first",
+          "[cli][terminal]") {
+  setenv("COLUMNS", "100", 1);
+  const std::string demo = Source("tests/data/joblogs/job-demo");
+  const std::vector<std::vector<std::string>> runs = {
+      {"postmortem", demo},                                        // the README's
+      {"postmortem", demo, "--region", "eastus", "--nodes", "2"},  // scripts/demo.sh's
+      {"postmortem", Source("tests/data/joblogs")}};               // the corpus as a fleet
+  for (const auto& run : runs) {
+    std::vector<std::string> args = {"--fail-on", "never"};
+    args.insert(args.end(), run.begin(), run.end());
+    RunResult r = RunFeedcheck(args);
+    INFO("feedcheck " << run.back() << "\n" << r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    Shape shape = CheckFits(r.out, 100);
+    CHECK(shape.lines <= 40);
+    // The action: the post-mortem's "Fix:", the fleet's "Fix first:", within the first 10 lines.
+    std::istringstream in(r.out);
+    size_t n = 0, action = 0;
+    for (std::string line; std::getline(in, line) && action == 0;) {
+      ++n;
+      if (line.find("  Fix: ") == 0 || line.find("  Fix first: ") == 0) action = n;
+    }
+    CHECK(action > 0);
+    CHECK(action <= 10);
+  }
+  unsetenv("COLUMNS");
+}
+
 TEST_CASE("a listing asked for whole is not cut to a screen", "[cli][terminal]") {
   setenv("COLUMNS", "100", 1);
   RunResult facts = RunFeedcheck({"facts", "list"});

@@ -17,6 +17,7 @@
 #include "core/diagnostic_codes.h"
 #include "core/evidence_json.h"
 #include "core/json_input.h"
+#include "reports/report_charts.h"
 #include "reports/report_json.h"
 #include "reports/reporter.h"
 
@@ -43,6 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Report report;
   if (!ReportFromJson(*json, "result.json", &report, &diagnostics)) return 0;
   app::RestoreSections(&report);
+  DecideCharts(&report);  // as the app renders it: the charts drawn from the fuzzed evidence
   for (std::string_view format : ReporterNames()) {
     for (bool verbose : {false, true}) {
       ReporterOptions options;

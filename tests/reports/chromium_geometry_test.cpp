@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "reports/html_reporter.h"
+#include "reports/report_charts.h"
 #include "tests/reports/golden.h"
 #include "tests/reports/png_decode.h"
 #include "tests/reports/sample_report.h"
@@ -200,7 +201,8 @@ bool HasMarker(const json& g, const std::string& tag) {
   return false;
 }
 
-std::string RenderHtml(const Report& report) {
+std::string RenderHtml(Report report) {
+  DecideCharts(&report);  // as the app renders it
   std::ostringstream out;
   HtmlReporter().Render(report, out);
   return out.str();
@@ -336,6 +338,67 @@ TEST_CASE("Chromium geometry: the fleet page opens on its answer at 1280 and 400
     CHECK(g["height"].get<double>() < (width == kWidth ? 4000 : 6000));
     std::cout << "fleet page at " << width << " px: answer at " << g["answer_y"] << " px, "
               << g["height"] << " px tall\n";
+  }
+}
+
+namespace {
+
+// The first screen: a 900 px tall window at the desk's width or the phone's.
+constexpr int kFirstScreenPx = 900;
+
+// Share of the box's pixels dark enough to be text (the page's ink, #1e293b and darker).
+double InkShare(const testing::Image& img, const json& box) {
+  const int x0 = std::max(0, static_cast<int>(box["x"].get<double>()));
+  const int y0 = std::max(0, static_cast<int>(box["y"].get<double>()));
+  const int x1 = std::min(img.width, x0 + static_cast<int>(box["w"].get<double>()));
+  const int y1 = std::min(img.height, y0 + static_cast<int>(box["h"].get<double>()));
+  size_t ink = 0, all = 0;
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x) {
+      const size_t i = (static_cast<size_t>(y) * img.width + x) * 3;
+      ++all;
+      ink += img.rgb[i] < 120 && img.rgb[i + 1] < 120 && img.rgb[i + 2] < 120;
+    }
+  return all == 0 ? 0 : static_cast<double>(ink) / static_cast<double>(all);
+}
+
+// The page opens on its answer at `width`: the verdict and the action ("Fix:", a fleet's "Fix
+// first:") end within the first screen, and a screenshot of that screen shows the action's text.
+void CheckOpensOnAnswer(const std::string& html, const std::string& name, int width) {
+  const json g = Measure(html, name + "_first_screen", width);
+  INFO(name << " at " << width << " px: verdict ends at " << g["verdict_bottom"]
+            << " px, action at " << g["action_bottom"] << " px");
+  CHECK(g["verdict_bottom"].get<double>() > 0);
+  CHECK(g["verdict_bottom"].get<double>() <= kFirstScreenPx);
+  CHECK(g["action_bottom"].get<double>() > 0);
+  CHECK(g["action_bottom"].get<double>() <= kFirstScreenPx);
+  REQUIRE(g["action_box"].is_object());
+  const fs::path page = WorkDir() / (name + "_first_screen.html"),
+                 png = WorkDir() / (name + "_first_screen.png");
+  std::ofstream(page) << AtWidth(html, width, kFirstScreenPx);
+  fs::remove(png);
+  RunChromium(page, WindowWidth(width), kFirstScreenPx, "--screenshot='" + png.string() + "'",
+              WorkDir() / (name + "_first_screen.out"));
+  testing::Image img;
+  std::string error;
+  INFO(error);
+  REQUIRE(testing::DecodePng(png.string(), &img, &error));
+  CHECK(img.height == kFirstScreenPx);
+  const double ink = InkShare(img, g["action_box"]);
+  INFO("the action's line is " << ink * 100 << "% ink in the screenshot");
+  CHECK(ink > 0.01);
+  std::cout << name << " at " << width << " px: verdict ends at " << g["verdict_bottom"]
+            << " px, action at " << g["action_bottom"] << " px\n";
+}
+
+}  // namespace
+
+TEST_CASE("Chromium geometry: the post-mortem and the fleet open on the verdict and the action",
+          "[reports][chromium]") {
+  const std::string demo = DemoPostmortemHtml(), fleet = FleetHtml();
+  for (int width : {kWidth, kPhoneWidth}) {
+    CheckOpensOnAnswer(demo, "demo_" + std::to_string(width), width);
+    CheckOpensOnAnswer(fleet, "fleet_" + std::to_string(width), width);
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "reports/chart_palette.h"
 #include "reports/html_reporter.h"
+#include "reports/report_charts.h"
 #include "tests/reports/png_decode.h"
 #include "tests/reports/sample_report.h"
 
@@ -50,7 +51,8 @@ size_t CountNear(const testing::Image& img, Rgb c, int tolerance) {
 }
 
 // Writes the report as HTML, screenshots it, decodes the PNG. Keeps the files for a look.
-testing::Image Screenshot(const Report& report, const std::string& name) {
+testing::Image Screenshot(Report report, const std::string& name) {
+  DecideCharts(&report);  // as the app renders it
   std::string chromium = Chromium();
   if (chromium.empty()) {
     std::cerr << "SKIPPED: no Chromium found (set FEEDCHECK_CHROMIUM or install chromium)\n";

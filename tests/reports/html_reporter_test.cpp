@@ -4,19 +4,30 @@
 #include <cmath>
 #include <regex>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "reports/chart_palette.h"
 #include "reports/html_escape.h"
 #include "reports/markdown_reporter.h"
+#include "reports/report_charts.h"
 #include "tests/reports/sample_report.h"
 
 using namespace feedcheck;
 
 namespace {
-std::string Html(const Report& r) {
+// Rendered as the app renders it: the charts decided with the report first.
+std::string Html(Report r) {
+  DecideCharts(&r);
   std::ostringstream out;
   HtmlReporter().Render(r, out);
   return out.str();
+}
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
 }
 }  // namespace
 
@@ -79,17 +90,71 @@ TEST_CASE("each chart is drawn in its colour when its series is present", "[repo
   CHECK(html.find("class=\"banner bad\"") != std::string::npos);
 }
 
-TEST_CASE("charts whose series are absent are left out with a note", "[reports][html]") {
+TEST_CASE("a chart with nothing to draw is left out, without a line of its own",
+          "[reports][html]") {
   Report r = testing::MakeSampleReport(5);
   r.evidence.series.clear();
   r.evidence.timeline.clear();
+  for (auto& f : r.findings) f.gauge.reset();
+  const ReportCharts charts = DecideCharts(r);
+  CHECK(charts.decided);
+  CHECK(charts.charts.empty());
+  CHECK(charts.missing.empty());
   std::string html = Html(r);
   CHECK(html.find("<polyline") == std::string::npos);
-  CHECK(html.find("<b>Throughput vs concurrency</b> not drawn") != std::string::npos);
-  CHECK(html.find("<code>probe.latency.ttfb_cdf</code>") != std::string::npos);
-  CHECK(html.find("<code>probe.cluster.ramp</code>") != std::string::npos);
-  CHECK(html.find("<b>GPU utilisation, data activity and egress over time</b> not drawn") !=
-        std::string::npos);
+  CHECK(html.find("not drawn") == std::string::npos);
+  CHECK(html.find("Not drawn") == std::string::npos);
+  CHECK(html.find("<h2>Charts</h2>") == std::string::npos);
+  CHECK(html.find("data-chart=") == std::string::npos);
+}
+
+TEST_CASE("a timeline without GPU samples says in one line which inputs were missing",
+          "[reports][html]") {
+  Report r = testing::MakeSampleReport(20);
+  // What a post-mortem without nvidia-smi, DCGM or GpuUtilization has: the data runtime's
+  // activities and the account's egress, no GPU series, no probe's.
+  std::vector<Series> kept;
+  for (const auto& s : r.evidence.series)
+    if (s.key.rfind("gpu.", 0) != 0 && s.key.rfind("probe.", 0) != 0) kept.push_back(s);
+  r.evidence.series = kept;
+  const ReportCharts charts = DecideCharts(r);
+  REQUIRE_FALSE(charts.charts.empty());
+  CHECK(charts.charts.front().kind == EvidenceChart::kTimeline);
+  for (const auto& c : charts.charts) CHECK(c.kind != EvidenceChart::kThroughput);
+  CHECK(charts.missing.find("no GPU samples") != std::string::npos);
+  CHECK(charts.missing.find("account egress") == std::string::npos);  // its metrics were read
+  const std::string html = Html(r);
+  CHECK(html.find("data-chart=\"timeline\"") != std::string::npos);
+  CHECK(Count(html, "Not drawn for want of inputs") == 1);
+  CHECK(html.find("not drawn") == std::string::npos);
+  // Every input there: no line at all.
+  CHECK(DecideCharts(testing::MakeSampleReport(20)).missing.empty());
+}
+
+TEST_CASE("a comparison whose bars say nothing is left out", "[reports][html]") {
+  // A demand equal to its limit, as people read them, says "at the limit": the text says that.
+  auto gen = GENERATE(std::make_tuple(200.0, 200.0, false), std::make_tuple(119.96, 120.0, false),
+                      std::make_tuple(96.0, 120.0, true), std::make_tuple(549316.0, 40000.0, true),
+                      std::make_tuple(0.0, 120.0, true), std::make_tuple(NAN, 120.0, false));
+  const double demand = std::get<0>(gen), limit = std::get<1>(gen);
+  const bool says = std::get<2>(gen);
+  INFO(demand << " against " << limit);
+  CHECK(GaugeSaysSomething(FindingGauge{demand, limit, Unit::kGbps}) == says);
+  Report r = testing::MakeSampleReport(5);
+  r.findings[0].gauge = FindingGauge{demand, limit, Unit::kGbps};
+  r.findings[0].secondary = false;
+  const std::string html = Html(r);
+  CHECK((html.find("data-chart=\"gauge\"") != std::string::npos) == says);
+
+  // A section's bars: one bar, or bars of one length, compare nothing.
+  ReportBarChart bars;
+  CHECK_FALSE(BarsSaySomething(bars));
+  bars.bars.push_back({"account egress", demand, "a"});
+  CHECK_FALSE(BarsSaySomething(bars));
+  bars.bars.push_back({"access", demand, "b"});
+  CHECK_FALSE(BarsSaySomething(bars));
+  bars.bars.push_back({"latency", limit, "c"});
+  CHECK(BarsSaySomething(bars) == (demand != limit && !std::isnan(demand)));
 }
 
 TEST_CASE("a report with nothing in it still renders", "[reports][html]") {
@@ -258,7 +323,7 @@ TEST_CASE("a finding's demand against its limit is charted", "[reports][html]") 
   CHECK(svg.find(">needed</tspan>") != std::string::npos);
   // An observed finding shows what the job reached.
   CHECK(html.find("What the job reached against the limit it met.") != std::string::npos);
-  CHECK(html.find(">observed</tspan>: 120 Gbit/s") != std::string::npos);
+  CHECK(html.find(">observed</tspan>: 96.0 Gbit/s") != std::string::npos);
   // The critical request rate is charted before the other gauge (findings' order).
   CHECK(at < html.find("data-marker=\"account-egress-limit\""));
 }
@@ -295,11 +360,12 @@ TEST_CASE("charts come after the verdict, before the findings, for desk and phon
   CHECK(figures >= 8);
   CHECK(phones == figures);
   CHECK(html.find("@media (max-width:640px)") != std::string::npos);
-  // Without any chart drawn, the notes stay below the findings.
+  // Without any chart to draw there is no Charts section at all.
   Report bare = testing::MakeSampleReport(5);
   bare.evidence.series.clear();
   bare.evidence.timeline.clear();
   bare.findings.clear();
   std::string none = Html(bare);
-  CHECK(none.find("<h2>Charts</h2>") > none.find("<h2>Findings</h2>"));
+  CHECK(none.find("<h2>Charts</h2>") == std::string::npos);
+  CHECK(none.find("<h2>Findings</h2>") != std::string::npos);
 }

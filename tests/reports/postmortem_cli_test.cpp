@@ -4,7 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -79,6 +81,45 @@ TEST_CASE("postmortem names the bottleneck of the demo job", "[reports][cli][pos
   std::string html = kDir + "/report.html";
   CHECK(Feedcheck("report " + saved + " --format html -o " + html).code == 0);
   CHECK(testing::ReadFileOrEmpty(html).find("account egress") != std::string::npos);
+}
+
+TEST_CASE(
+    "without GPU samples the verdict keeps the cause's confidence and says GPU time is "
+    "unmeasured",
+    "[reports][cli][postmortem]") {
+  const std::string corpus = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/";
+  const std::string flags = " --sku Standard_ND96asr_v4 --nodes 10 --region eastus";
+  const std::string qualifier = "GPU time not measured (no GPU samples)";
+  for (const char* job : {"no-gpu-egress-throttled", "job-demo"}) {
+    const bool measured = std::string(job) == "job-demo";
+    INFO(job);
+    Run json = Feedcheck("--fail-on never postmortem " + corpus + job + flags + " --format json");
+    REQUIRE(json.code == 0);
+    auto j = nlohmann::json::parse(json.out);
+    // The cause's confidence, unchanged for scripts; whether its cost was measured beside it.
+    CHECK(j["result"]["confidence"] == "confirmed");
+    REQUIRE(j["result"].contains("gpu_time_measured"));
+    CHECK(j["result"]["gpu_time_measured"] == measured);
+    CHECK(j["diagnosis"]["confidence"] == "confirmed");
+    CHECK(j["diagnosis"]["gpu"]["known"] == measured);
+    const std::string verdict = j["verdict"];
+    CHECK(verdict.rfind("account egress, confirmed", 0) == 0);
+    CHECK((verdict.find(qualifier) != std::string::npos) == !measured);
+    // Every format shows it where it shows the verdict.
+    for (const char* format : {"term", "md", "html"}) {
+      INFO(format);
+      Run out =
+          Feedcheck("--fail-on never postmortem " + corpus + job + flags + " --format " + format);
+      REQUIRE(out.code == 0);
+      std::string text = out.out;
+      if (std::string(format) == "term")
+        std::transform(text.begin(), text.end(), text.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      std::string wanted =
+          std::string(format) == "term" ? "gpu time not measured (no gpu samples)" : qualifier;
+      CHECK((text.find(wanted) != std::string::npos) == !measured);
+    }
+  }
 }
 
 TEST_CASE("postmortem exit codes: findings at --fail-on, unreadable input",

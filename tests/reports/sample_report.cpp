@@ -278,7 +278,8 @@ Report MakeChartSampleReport(size_t points) {
   requests.rule_line = 33;
   r.context.target = "http://127.0.0.1:10450/devstoreaccount1/charts-preflight-sample-9405";
   r.findings.insert(r.findings.begin(), requests);
-  r.findings[1].gauge = FindingGauge{119.6, 120, Unit::kGbps};
+  // Below its limit: a demand equal to its limit is not charted (its bars would say nothing).
+  r.findings[1].gauge = FindingGauge{96, 120, Unit::kGbps};
   return r;
 }
 

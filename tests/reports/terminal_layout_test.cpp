@@ -165,6 +165,16 @@ TEST_CASE("a nodes column of GPU time is in one unit", "[reports][terminal]") {
   CHECK(GpuTimeText(40) == "40 GPU-seconds");
 }
 
+TEST_CASE("a confidence without GPU samples keeps the cause's and says GPU time is unmeasured",
+          "[reports][terminal]") {
+  const std::string confidence = GENERATE("confirmed", "likely", "inconclusive");
+  CHECK(ConfidenceText(confidence, true) == confidence);
+  const std::string unmeasured = ConfidenceText(confidence, false);
+  CHECK(unmeasured.rfind(confidence + "; ", 0) == 0);  // the cause's confidence leads
+  CHECK(unmeasured.find(kGpuTimeNotMeasured) != std::string::npos);
+  CHECK(ConfidenceText("", false) == kGpuTimeNotMeasured);
+}
+
 TEST_CASE("headline values read in their unit, three significant digits", "[reports][terminal]") {
   CHECK(ResultValueText({"ttfb_p50_ms", 0.05499, "ms", ""}) == "55 \xC2\xB5s");
   CHECK(ResultValueText({"ttfb_p99_ms", 5.732, "ms", ""}) == "5.73 ms");

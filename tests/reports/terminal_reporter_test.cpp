@@ -75,7 +75,11 @@ TEST_CASE("terminal report points at the HTML charts only when there is one to d
   CHECK(none.find(pointer) == std::string::npos);
   CHECK(none.find("-v: every finding, fact and rule") != std::string::npos);
   REQUIRE(!r.findings.empty());
+  // A demand equal to its limit as people read them (119.6 and 120 are both "120 Gbit/s") is a
+  // comparison that says nothing: no chart to point at.
   r.findings[0].gauge = FindingGauge{119.6, 120, Unit::kGbps};
+  CHECK(render(r).find(pointer) == std::string::npos);
+  r.findings[0].gauge = FindingGauge{96, 120, Unit::kGbps};
   CHECK(render(r).find(pointer) != std::string::npos);  // a finding's gauge
   r.findings[0].secondary = true;
   CHECK(render(r).find(pointer) == std::string::npos);  // a secondary one draws none

@@ -87,6 +87,24 @@
       const b = Array.from(document.querySelectorAll("b")).find((e) => e.textContent === "Storage cost:");
       return b ? b.getBoundingClientRect().top + window.scrollY : -1;
     })(),
+    // The verdict (the banner's heading) and the action (the first "Fix:" or "Fix first:"
+    // line): where each ends on the page, -1 when there is none.
+    verdict_bottom: (() => {
+      const h = document.querySelector(".banner h1");
+      return h ? h.getBoundingClientRect().bottom + window.scrollY : -1;
+    })(),
+    action_bottom: (() => {
+      const b = Array.from(document.querySelectorAll("b")).find(
+          (e) => e.textContent === "Fix:" || e.textContent === "Fix first:");
+      const line = b ? b.closest("p") || b : null;
+      return line ? line.getBoundingClientRect().bottom + window.scrollY : -1;
+    })(),
+    action_box: (() => {
+      const b = Array.from(document.querySelectorAll("b")).find(
+          (e) => e.textContent === "Fix:" || e.textContent === "Fix first:");
+      const line = b ? b.closest("p") || b : null;
+      return line ? page(line.getBoundingClientRect()) : null;
+    })(),
     height: document.documentElement.scrollHeight,
     texts: document.querySelectorAll("svg.chart text").length,
     charts: charts,

@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "app/report_output.h"
+#include "reports/report_charts.h"
 #include "reports/reporter.h"
 #include "tests/fault_server/server_process.h"
 #include "tests/reports/sample_report.h"
@@ -127,11 +128,12 @@ Report Poisoned(Report r, const std::string& p) {
   return r;
 }
 
-std::string Render(const Report& r, const std::string& format) {
+std::string Render(Report r, const std::string& format) {
   ReporterOptions options;
   options.width = 100;
   auto reporter = MakeReporter(format, options);
   REQUIRE(reporter);
+  DecideCharts(&r);  // as the app does: the charts drawn, so their text is checked too
   std::ostringstream out;
   reporter->Render(r, out);
   return out.str();
