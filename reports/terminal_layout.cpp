@@ -21,7 +21,7 @@ size_t TerminalLayout::FindingsShown() const {
 
 size_t TerminalLayout::RowsShown() const {
   if (verbose_ || fold_ < 2) return static_cast<size_t>(-1);
-  return fold_ >= 3 ? 4 : 8;
+  return fold_ >= 5 ? 3 : fold_ >= 3 ? 4 : 8;
 }
 
 size_t TerminalLayout::NotesShown() const {

@@ -4,7 +4,7 @@
 // fits: 1 cuts finding messages and long table cells to their first sentence and drops a fix
 // estimate's assumptions; 2 shows 2 findings, 8 rows of a table and 3 of its notes; 3 shows 4
 // rows, 4 nodes and 1 note; 4 shows 1 finding; 5 leaves the messages out (a finding's first
-// sentence, the action to take, stays until then). -v says everything.
+// sentence, the action to take, stays until then) and shows 3 rows. -v says everything.
 #pragma once
 
 #include <ostream>
