@@ -11,6 +11,7 @@
 #include "analyzers/text_util.h"
 #include "core/json_input.h"
 #include "diagnosis/data_wait_cause.h"
+#include "diagnosis/data_wait_timeline.h"
 #include "reports/report_json.h"
 
 namespace feedcheck::app {
@@ -171,6 +172,15 @@ void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet
     report->result.push_back({"data_wait_cause", v.key, "", "Why it waited"});
   } else {
     j["verdict"] = "no steps in the traces: nothing to measure";
+  }
+  // The steps' data-wait share for the timeline, beside GPU utilisation (drawn by the HTML).
+  auto& all = report->evidence.series;
+  all.erase(std::remove_if(all.begin(), all.end(),
+                           [](const Series& s) { return s.key == diagnosis::kDataWaitSeries; }),
+            all.end());
+  if (auto series = diagnosis::DataWaitTimeline(ranks)) {
+    j["timeline"] = series->title;
+    all.push_back(std::move(*series));
   }
   Replace(Layout(j), report);
 }

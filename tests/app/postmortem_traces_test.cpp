@@ -206,5 +206,12 @@ TEST_CASE("postmortem traces: the node's CPU settles why the loop waited",
     CHECK(j["verdict"].get<std::string>().find("num_workers") != std::string::npos);
     CHECK(j["verdict"].get<std::string>().find("decode") != std::string::npos);
   }
+  // The steps' wait on the timeline, beside GPU utilisation: placed by the file's stamp.
+  const Series* wait = o.report.evidence.FindSeries("trace.data_wait_percent");
+  REQUIRE(wait);
+  CHECK(wait->points.size() == 6);
+  for (const auto& p : wait->points) CHECK(p.y == Approx(84).margin(0.5));
+  CHECK(wait->title.find("6 steps: #2-#7") != std::string::npos);
+  CHECK(j["timeline"] == wait->title);
   fs::remove_all(job);
 }
