@@ -116,10 +116,12 @@ void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet
   j["storage"] = in.storage == diagnosis::StorageSpeed::kFast             ? "fast"
                  : in.storage == diagnosis::StorageSpeed::kSlowOrRefusing ? "slow_or_refusing"
                                                                           : "unknown";
+  std::optional<double> cpu_mean;  // the ranks' nodes together, those recorded
   if (!cpu_of.empty()) {
     double sum = 0;
     for (const auto& [node, cpu] : cpu_of) sum += cpu;
-    j["cpu_percent"] = sum / static_cast<double>(cpu_of.size());
+    cpu_mean = sum / static_cast<double>(cpu_of.size());
+    j["cpu_percent"] = *cpu_mean;
   }
   double step_s = 0, wait_s = 0;
   size_t steps = 0;
@@ -161,8 +163,7 @@ void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet
     in.loader_wait_fraction = wait_s / step_s;
     // The job's verdict: its nodes' CPU together (the mean of those recorded).
     in.cpu_busy = std::nullopt;
-    if (j.contains("cpu_percent"))
-      in.cpu_busy = j["cpu_percent"].get<double>() >= diagnosis::kCpuBusyPercent;
+    if (cpu_mean) in.cpu_busy = *cpu_mean >= diagnosis::kCpuBusyPercent;
     diagnosis::DataWaitVerdict v = diagnosis::ClassifyDataWait(in);
     j["loader_wait_fraction"] = in.loader_wait_fraction;
     j["cause"] = v.key;
