@@ -86,7 +86,7 @@ void Replace(ReportSection s, Report* report) {
 }  // namespace
 
 void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet& facts,
-                 Report* report) {
+                 Report* report, bool multi_node_job) {
   if (ranks.empty()) return;
   std::string why;
   diagnosis::DataWaitInputs in;
@@ -94,7 +94,8 @@ void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet
   // The node's CPU (Azure ML's CpuUtilization), per rank's node where the metric names it.
   std::set<std::string> nodes;
   for (const auto& r : ranks) nodes.insert(r.node);
-  const bool one_node = nodes.size() == 1;
+  // A one-node job: the metric's one node (Azure ML's NodeId) is the node the traces ran on.
+  const bool one_node = nodes.size() == 1 && !multi_node_job;
   std::map<std::string, double> cpu_of;  // node -> percent, the nodes recorded
   for (const auto& node : nodes)
     if (auto cpu = diagnosis::NodeCpuPercentOf(facts, node, one_node)) cpu_of[node] = *cpu;
@@ -105,11 +106,11 @@ void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet
   };
   std::vector<std::string> cpu_words;
   for (const auto& [node, cpu] : cpu_of)
-    cpu_words.push_back(fmt::format("{}{:.0f}%, {}", one_node ? "" : node + " ", cpu,
+    cpu_words.push_back(fmt::format("{}{:.0f}%, {}", nodes.size() == 1 ? "" : node + " ", cpu,
                                     cpu >= diagnosis::kCpuBusyPercent ? "busy" : "not busy"));
   Json j;
   j["evidence"] = fmt::format(
-      "{}; {}: {}", why, one_node ? "the node's CPU" : "the nodes' CPU",
+      "{}; {}: {}", why, nodes.size() == 1 ? "the node's CPU" : "the nodes' CPU",
       cpu_words.empty() ? "not recorded"
                         : fmt::format("{} (Azure ML's CpuUtilization; busy from {:.0f}%)",
                                       fmt::join(cpu_words, "; "), diagnosis::kCpuBusyPercent));

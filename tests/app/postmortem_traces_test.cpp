@@ -215,3 +215,38 @@ TEST_CASE("postmortem traces: the node's CPU settles why the loop waited",
   CHECK(j["timeline"] == wait->title);
   fs::remove_all(job);
 }
+
+TEST_CASE("postmortem traces: in a multi-node job the CPU is a node's own, never guessed",
+          "[postmortem][traces][cpu]") {
+  const bool in_node_folder = GENERATE(true, false);
+  const std::string job = JobWithTrace(in_node_folder ? "cpu-own" : "cpu-root", 0.5);
+  // node-0's own folder: an unsplit series is node-0's. The job's root: a series for an Azure ML
+  // NodeId the folders do not show, which may be either node.
+  const fs::path where = in_node_folder ? fs::path(job) / "node-0" / "metrics" / "cpu.json"
+                                        : fs::path(job) / "metrics" / "cpu.json";
+  fs::create_directories(where.parent_path());
+  std::ofstream(where) << fmt::format(
+      R"({{"interval": "PT1M", "value": [{{"name": {{"value": "CpuUtilization"}}, "timeseries":)"
+      R"( [{{"metadatavalues": [{}], "data": [{{"timeStamp": "2024-04-04T01:51:00Z",)"
+      R"( "average": 93}}]}}]}}]}})",
+      in_node_folder ? "" : R"({"name": {"value": "NodeId"}, "value": "tvmps_1c_d"})");
+  PostmortemRequest r;
+  r.job_dir = job;
+  r.fail_on = "never";
+  Outcome o = RunPostmortem(r);
+  REQUIRE(o.has_report);
+  nlohmann::json j = SectionJson(o.report, kDataWaitSection);
+  REQUIRE(j.is_object());
+  REQUIRE(j["ranks"].size() == 1);
+  CHECK(j["ranks"][0]["node"] == "node-0");
+  CHECK(o.report.evidence.facts.Number("cpu.util_mean") == Approx(93));
+  if (in_node_folder) {
+    CHECK(o.report.evidence.facts.Number("cpu.node_util_mean.node-0") == Approx(93));
+    CHECK(j["ranks"][0]["cpu_percent"].get<double>() == Approx(93));
+    CHECK(j["evidence"].get<std::string>().find("the node's CPU: 93%, busy") != std::string::npos);
+  } else {
+    CHECK_FALSE(j["ranks"][0].contains("cpu_percent"));
+    CHECK(j["evidence"].get<std::string>().find("CPU: not recorded") != std::string::npos);
+  }
+  fs::remove_all(job);
+}
