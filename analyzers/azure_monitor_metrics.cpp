@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "analyzers/node_cpu_metric.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 #include "core/diagnostic_codes.h"
@@ -126,6 +127,47 @@ void ParseGpuMetric(const Json& metric, const std::string& name, double interval
   }
 }
 
+// Azure ML's CPU metric, per node. Unlike an absent aggregation (no data in the bucket, null
+// from az), a value that is there but not a utilisation (a string, a negative number, 250) is
+// said, at its JSON path, and left out.
+void ParseCpuMetric(const Json& metric, const std::string& name, double interval_s,
+                    const std::string& file, const std::string& where, DiagnosticList* diags,
+                    std::vector<CpuMetricPoint>* out) {
+  const Json* series = Member(metric, "timeseries");
+  if (!series || !series->is_array()) return;
+  for (size_t si = 0; si < series->size(); ++si) {
+    const Json& ts = (*series)[si];
+    std::string node = Dimension(ts, {"NodeId", "InstanceId"});
+    const Json* data = Member(ts, "data");
+    if (!data || !data->is_array()) continue;
+    for (size_t di = 0; di < data->size(); ++di) {
+      const Json& point = (*data)[di];
+      auto t = PointTime(point, file, where, si, di, diags);
+      if (!t) continue;
+      // The aggregation asked for: az prints the others as null.
+      const char* field = "average";
+      const Json* v = Member(point, field);
+      if (!v || v->is_null()) v = Member(point, field = "maximum");
+      if (!v || v->is_null()) continue;  // no data in this bucket
+      const std::string path = fmt::format("{}/timeseries/{}/data/{}/{}", where, si, di, field);
+      auto number = NumberOf(v);
+      if (!number) {
+        Diag(diags, file, 0,
+             fmt::format("{} {} is not a number: {}", name, field, PrintableSnippet(v->dump(), 40)),
+             path);
+        continue;
+      }
+      std::string why;
+      auto pct = CpuPercentOf(*number, &why);
+      if (!pct) {
+        Diag(diags, file, 0, fmt::format("{} {}: {}", name, field, why), path);
+        continue;
+      }
+      out->push_back({node, *t, *pct, interval_s, file});
+    }
+  }
+}
+
 // The storage account a response is about (lower case), from its resourceid or its first
 // metric's id (".../storageAccounts/<name>/..."); "" when it names none.
 std::string ResourceAccount(const Json& doc) {
@@ -143,7 +185,8 @@ std::string ResourceAccount(const Json& doc) {
 }
 
 void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* metrics,
-                   DiagnosticList* diags, uint64_t* points, std::vector<GpuMetricPoint>* gpu) {
+                   DiagnosticList* diags, uint64_t* points, std::vector<GpuMetricPoint>* gpu,
+                   std::vector<CpuMetricPoint>* cpu) {
   double interval_s = 60;
   std::string interval_text = StringAt(doc, "interval");
   if (!interval_text.empty()) {
@@ -199,6 +242,10 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
       if (gpu) ParseGpuMetric(metric, name, interval_s, file, where, diags, gpu);
       continue;
     }
+    if (IsCpuMetricName(name)) {
+      if (cpu) ParseCpuMetric(metric, name, interval_s, file, where, diags, cpu);
+      continue;
+    }
     auto kind = StorageMetrics::FromName(name);
     if (!kind) continue;  // BlobCount, capacity, ...: not used
     const Json* series = Member(metric, "timeseries");
@@ -241,7 +288,8 @@ void ParseResponse(const Json& doc, const std::string& file, StorageMetrics* met
 bool ParseAzureMonitorJson(std::string_view text, const std::string& file, StorageMetrics* metrics,
                            DiagnosticList* diagnostics, uint64_t* points,
                            std::vector<GpuMetricPoint>* gpu_points,
-                           const std::set<std::string>* accounts_read) {
+                           const std::set<std::string>* accounts_read,
+                           std::vector<CpuMetricPoint>* cpu_points) {
   // Parsed the checked way (core/json_input): a syntax error names its line, nesting past the
   // limit or a number out of range (1e999) is refused before it costs memory or throws.
   const std::optional<Json> parsed = ParseJsonInput(
@@ -283,7 +331,7 @@ bool ParseAzureMonitorJson(std::string_view text, const std::string& file, Stora
                         ""});
       continue;
     }
-    ParseResponse(*d, file, metrics, diagnostics, points, gpu_points);
+    ParseResponse(*d, file, metrics, diagnostics, points, gpu_points, cpu_points);
   }
   if (!any)
     diagnostics->Add({codes::kNotMetrics,
@@ -321,9 +369,13 @@ void AzureMonitorMetricsAnalyzer::OnLine(const Line& line) {
 
 void AzureMonitorMetricsAnalyzer::EndFile() {
   if (!too_big_) {
+    const size_t cpu_before = cpu_points_.size();
     if (!ParseAzureMonitorJson(text_, file(), &metrics_, &diagnostics(), &points_, &gpu_points_,
-                               &accounts_read_))
+                               &accounts_read_, &cpu_points_))
       ++stats().malformed;
+    // A node's own folder names the node its unsplit CPU series is about.
+    for (size_t i = cpu_before; i < cpu_points_.size(); ++i)
+      if (cpu_points_[i].node.empty()) cpu_points_[i].node = node();
   }
   text_.clear();
   text_.shrink_to_fit();
@@ -331,6 +383,10 @@ void AzureMonitorMetricsAnalyzer::EndFile() {
 
 void AzureMonitorMetricsAnalyzer::Finish(Evidence* out) {
   metrics_.Finish(out, &stats().fact_keys);
+  if (!cpu_points_.empty()) {
+    AddNodeCpuFacts(cpu_points_, out);
+    stats().fact_keys.push_back("cpu.util_mean");
+  }
   FlushDiagnostics(out);
 }
 

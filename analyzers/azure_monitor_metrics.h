@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzers/line_analyzer.h"
+#include "analyzers/node_cpu_metric.h"
 #include "analyzers/storage_metrics.h"
 
 namespace feedcheck::analyzers {
@@ -28,12 +29,15 @@ struct GpuMetricPoint {
 };
 
 /// Parses one JSON document into `metrics`. Problems (syntax error with line, a metric without
-/// name, a bad timestamp) become diagnostics naming `file`; the rest is kept. Returns false
-/// when the document is not JSON or not a metrics response at all.
+/// name, a bad timestamp, a CPU value that is not a utilisation) become diagnostics naming
+/// `file` and the field's JSON path; the rest is kept. Returns false when the document is not
+/// JSON or not a metrics response at all. Azure ML's GPU and CPU metrics go to `gpu_points`
+/// and `cpu_points` (skipped when null).
 bool ParseAzureMonitorJson(std::string_view text, const std::string& file, StorageMetrics* metrics,
                            DiagnosticList* diagnostics, uint64_t* points = nullptr,
                            std::vector<GpuMetricPoint>* gpu_points = nullptr,
-                           const std::set<std::string>* accounts_read = nullptr);
+                           const std::set<std::string>* accounts_read = nullptr,
+                           std::vector<CpuMetricPoint>* cpu_points = nullptr);
 
 class AzureMonitorMetricsAnalyzer : public LineAnalyzer {
  public:
@@ -50,6 +54,8 @@ class AzureMonitorMetricsAnalyzer : public LineAnalyzer {
   void SetAccountsRead(std::set<std::string> accounts) { accounts_read_ = std::move(accounts); }
   /// GPU utilisation points of the files read (Azure ML workspace metrics).
   const std::vector<GpuMetricPoint>& gpu_points() const { return gpu_points_; }
+  /// CPU utilisation points of the files read (Azure ML's CpuUtilization, per node).
+  const std::vector<CpuMetricPoint>& cpu_points() const { return cpu_points_; }
 
  private:
   std::string text_;  // one file's document, bounded by kMaxDocumentBytes
@@ -57,6 +63,7 @@ class AzureMonitorMetricsAnalyzer : public LineAnalyzer {
   StorageMetrics metrics_;
   uint64_t points_ = 0;
   std::vector<GpuMetricPoint> gpu_points_;
+  std::vector<CpuMetricPoint> cpu_points_;
   std::set<std::string> accounts_read_;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 #include <string_view>
+#include <variant>
 
 #include "app/postmortem_report.h"
 #include "core/bottleneck.h"
@@ -126,6 +127,13 @@ FleetJob FleetJobFromOutcome(const std::string& job, const std::string& path,
   AddNames(r.evidence.facts, "metrics.account", &accounts);
   row.accounts.assign(accounts.begin(), accounts.end());
   row.sku = r.evidence.facts.Text("node.sku").value_or("");
+  // The training loop's own clock, where its profiler traces were read.
+  for (const auto& v : r.result) {
+    if (v.key == "loader_wait_fraction" && std::holds_alternative<double>(v.value))
+      row.loader_wait_fraction = std::get<double>(v.value);
+    if (v.key == "data_wait_cause" && std::holds_alternative<std::string>(v.value))
+      row.data_wait_cause = std::get<std::string>(v.value);
+  }
   return row;
 }
 

@@ -45,6 +45,10 @@ json JobToJson(const FleetJob& r) {
     j["lost_usd_estimate"] = r.lost_usd;
     j["fix"]["won_back_usd_estimate"] = Known(r.won_back_usd);
   }
+  if (r.loader_wait_fraction >= 0) {
+    j["loader_wait_fraction"] = r.loader_wait_fraction;
+    j["data_wait_cause"] = r.data_wait_cause;
+  }
   return j;
 }
 
@@ -77,6 +81,8 @@ FleetJob JobFromJson(const json& j) {
   r.lost_usd = Num(j, "lost_usd_estimate", -1);
   r.sku = Text(j, "sku");
   r.usd_per_gpu_hour = Num(j, "gpu_hour_usd", -1);
+  r.loader_wait_fraction = Num(j, "loader_wait_fraction", -1);
+  r.data_wait_cause = Text(j, "data_wait_cause");
   return r;
 }
 

@@ -61,6 +61,10 @@ ReportTable JobsTable(const FleetSummary& f) {
   t.columns[6].detail = true;
   t.columns[7].detail = true;
   if (priced) t.columns.push_back({"lost_usd", "$ lost", true});
+  // Where some job's profiler traces were read: the share its loop waited for data, and why.
+  const bool traced = std::any_of(f.jobs.begin(), f.jobs.end(),
+                                  [](const FleetJob& j) { return j.loader_wait_fraction >= 0; });
+  if (traced) t.columns.push_back({"loader_wait_fraction", "Waited for data", true});
   for (size_t i : f.by_gpu_lost) {
     const FleetJob& j = f.jobs[i];
     std::vector<TableCell> row{
@@ -75,11 +79,19 @@ ReportTable JobsTable(const FleetSummary& f) {
         Text(j.fix_buys.empty() ? "-" : j.fix_buys),
         Number(FleetWonBackText(j), j.won_back_gpu_s < 0 ? -1 : j.won_back_gpu_s / 3600)};
     if (priced) row.push_back(Number(FleetUsdText(j.lost_usd), j.lost_usd));
+    if (traced)
+      row.push_back(Number(FleetDataWaitText(j),
+                           j.loader_wait_fraction < 0 ? -1 : 100 * j.loader_wait_fraction));
     t.rows.push_back(std::move(row));
     t.row_levels.push_back(VerdictLevelFromName(j.verdict_level).value_or(VerdictLevel::kUnknown));
   }
   t.notes.push_back(
       "Lost, Won: GPU-hours lost and won back by the fix (≤: at most). N×GPU: nodes × GPUs each.");
+  if (traced)
+    t.notes.push_back(
+        "Waited for data: where the job's PyTorch profiler traces were read, the share of its "
+        "steps' time the training loop spent in the DataLoader's __next__, and why (the "
+        "evidence beside the trace: the data runtime's reads, the node's CPU).");
   SetRanks(f, &t);
   return t;
 }

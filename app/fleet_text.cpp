@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/units.h"
@@ -57,6 +58,14 @@ std::string FleetFixWonBackText(const FleetFixTotal& fix) {
   if (fix.estimated_jobs == static_cast<int>(jobs)) return h;
   if (fix.estimated_jobs == 0) return "≤ " + h;
   return fmt::format("{} ({} of {} est.)", h, fix.estimated_jobs, jobs);
+}
+
+std::string FleetDataWaitText(const FleetJob& j) {
+  if (!(j.loader_wait_fraction >= 0)) return "-";
+  std::string why = j.data_wait_cause;
+  std::replace(why.begin(), why.end(), '_', ' ');  // "input_pipeline" -> "input pipeline"
+  const std::string share = fmt::format("{:.0f}%", 100 * j.loader_wait_fraction);
+  return why.empty() ? share : fmt::format("{} ({})", share, why);
 }
 
 std::string FleetJobsText(size_t jobs) {

@@ -25,6 +25,9 @@ std::string FleetWonBackText(const FleetJob& job);
 /// A fix's GPU-hours won back: "12.6" (every job's figure estimated), "≤ 3.6" (none: the time
 /// lost to the cause), "8.8 (2 of 3 est.)".
 std::string FleetFixWonBackText(const FleetFixTotal& fix);
+/// "84% (storage)", "84% (input pipeline)", "3% (not input)": the share of its steps' time a
+/// job's training loop waited for data, and why; "-" without profiler traces.
+std::string FleetDataWaitText(const FleetJob& job);
 /// "12 jobs" / "1 job".
 std::string FleetJobsText(size_t jobs);
 /// The change a fix's advice opens with: its first sentence without the reason a colon puts

@@ -3,11 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 
 #include "analyzers/text_util.h"
 #include "core/json_input.h"
 #include "diagnosis/data_wait_cause.h"
+#include "diagnosis/data_wait_timeline.h"
 #include "reports/report_json.h"
 
 namespace feedcheck::app {
@@ -82,19 +86,44 @@ void Replace(ReportSection s, Report* report) {
 }  // namespace
 
 void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet& facts,
-                 Report* report) {
+                 Report* report, bool multi_node_job) {
   if (ranks.empty()) return;
   std::string why;
   diagnosis::DataWaitInputs in;
   in.storage = diagnosis::StorageSpeedOf(facts, &why);
-  // The node's CPU is not among the facts any reader sets yet: not recorded (ClassifyDataWait
-  // takes it when a reader of a CPU metric gives it).
+  // The node's CPU (Azure ML's CpuUtilization), per rank's node where the metric names it.
+  std::set<std::string> nodes;
+  for (const auto& r : ranks) nodes.insert(r.node);
+  // A one-node job: the metric's one node (Azure ML's NodeId) is the node the traces ran on.
+  const bool one_node = nodes.size() == 1 && !multi_node_job;
+  std::map<std::string, double> cpu_of;  // node -> percent, the nodes recorded
+  for (const auto& node : nodes)
+    if (auto cpu = diagnosis::NodeCpuPercentOf(facts, node, one_node)) cpu_of[node] = *cpu;
+  auto busy_of = [&](const std::string& node) -> std::optional<bool> {
+    auto it = cpu_of.find(node);
+    if (it == cpu_of.end()) return std::nullopt;
+    return it->second >= diagnosis::kCpuBusyPercent;
+  };
+  std::vector<std::string> cpu_words;
+  for (const auto& [node, cpu] : cpu_of)
+    cpu_words.push_back(fmt::format("{}{:.0f}%, {}", nodes.size() == 1 ? "" : node + " ", cpu,
+                                    cpu >= diagnosis::kCpuBusyPercent ? "busy" : "not busy"));
   Json j;
-  j["evidence"] = fmt::format("{}; the node's CPU: {}", why,
-                              in.cpu_busy ? (*in.cpu_busy ? "busy" : "not busy") : "not recorded");
+  j["evidence"] = fmt::format(
+      "{}; {}: {}", why, nodes.size() == 1 ? "the node's CPU" : "the nodes' CPU",
+      cpu_words.empty() ? "not recorded"
+                        : fmt::format("{} (Azure ML's CpuUtilization; busy from {:.0f}%)",
+                                      fmt::join(cpu_words, "; "), diagnosis::kCpuBusyPercent));
   j["storage"] = in.storage == diagnosis::StorageSpeed::kFast             ? "fast"
                  : in.storage == diagnosis::StorageSpeed::kSlowOrRefusing ? "slow_or_refusing"
                                                                           : "unknown";
+  std::optional<double> cpu_mean;  // the ranks' nodes together, those recorded
+  if (!cpu_of.empty()) {
+    double sum = 0;
+    for (const auto& [node, cpu] : cpu_of) sum += cpu;
+    cpu_mean = sum / static_cast<double>(cpu_of.size());
+    j["cpu_percent"] = *cpu_mean;
+  }
   double step_s = 0, wait_s = 0;
   size_t steps = 0;
   Json rows = Json::array();
@@ -106,6 +135,8 @@ void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet
     row["steps"] = r.steps.size();
     row["steps_covered"] = r.StepsCovered();
     row["clock"] = std::string(analyzers::TraceClockName(r.clock));
+    if (auto cpu = cpu_of.find(r.node); cpu != cpu_of.end()) row["cpu_percent"] = cpu->second;
+    in.cpu_busy = busy_of(r.node);
     if (!r.steps.empty()) {
       row["step_s"] = r.step_s / static_cast<double>(r.steps.size());
       row["loader_wait_fraction"] = r.loader_wait_fraction();
@@ -131,6 +162,9 @@ void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet
                             ranks.size() == 1 ? "" : "s", steps, steps == 1 ? "" : "s");
   if (steps > 0 && step_s > 0) {
     in.loader_wait_fraction = wait_s / step_s;
+    // The job's verdict: its nodes' CPU together (the mean of those recorded).
+    in.cpu_busy = std::nullopt;
+    if (cpu_mean) in.cpu_busy = *cpu_mean >= diagnosis::kCpuBusyPercent;
     diagnosis::DataWaitVerdict v = diagnosis::ClassifyDataWait(in);
     j["loader_wait_fraction"] = in.loader_wait_fraction;
     j["cause"] = v.key;
@@ -140,6 +174,15 @@ void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet
     report->result.push_back({"data_wait_cause", v.key, "", "Why it waited"});
   } else {
     j["verdict"] = "no steps in the traces: nothing to measure";
+  }
+  // The steps' data-wait share for the timeline, beside GPU utilisation (drawn by the HTML).
+  auto& all = report->evidence.series;
+  all.erase(std::remove_if(all.begin(), all.end(),
+                           [](const Series& s) { return s.key == diagnosis::kDataWaitSeries; }),
+            all.end());
+  if (auto series = diagnosis::DataWaitTimeline(ranks)) {
+    j["timeline"] = series->title;
+    all.push_back(std::move(*series));
   }
   Replace(Layout(j), report);
 }

@@ -18,8 +18,10 @@ inline constexpr const char* kDataWaitSection = "data_wait";
 
 /// Adds the section (and `result` entries: loader_wait_fraction, data_wait_cause) for `ranks`;
 /// nothing when there are none. `facts` are the job's (the data runtime's reads, the node's CPU).
+/// `multi_node_job`: the job folder holds a folder per node; its CPU metric's nodes are then
+/// matched to the ranks' by name only, never taken to be the one node the traces ran on.
 void PutDataWait(const std::vector<analyzers::RankFigures>& ranks, const FactSet& facts,
-                 Report* report);
+                 Report* report, bool multi_node_job = false);
 
 /// A saved report read back: lays the section out again from its JSON.
 void RestoreDataWait(Report* report);

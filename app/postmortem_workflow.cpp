@@ -264,7 +264,7 @@ Outcome RunPostmortem(const PostmortemRequest& request) {
   const DiagnosisSummary diagnosed = postmortem.diagnosis;
   PutPostmortem(std::move(postmortem), &report);
   // The training loop's own clock, beside the diagnosis: each rank's wait for data and why.
-  PutDataWait(analysis.traces, report.evidence.facts, &report);
+  PutDataWait(analysis.traces, report.evidence.facts, &report, analysis.nodes.size() >= 2);
   AddSmallFilesReadCostTable(kb, &report);
   AddResults(diagnosed, &report);
   outcome.has_report = true;

@@ -296,6 +296,10 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"gpu.lost_after_data_gpu_s", U::kSeconds, O::kDerived, "GPU time lost after the data phase: the job's own code (GPU-seconds)"},
       {"gpu.lost_unknown_gpu_s", U::kSeconds, O::kDerived, "GPU time lost outside any known data-runtime phase (GPU-seconds)"},
       {"gpu.idle_download_s", U::kSeconds, O::kDerived, "wall clock the GPUs stood idle waiting for the download"},
+      // --- observed: the nodes' CPU (Azure ML's workspace metric CpuUtilization) ---
+      {"cpu.samples", U::kCount, O::kObserved, "points of Azure ML's CpuUtilization metric read (all nodes)"},
+      {"cpu.util_mean", U::kPercent, O::kObserved, "mean CPU utilisation of the nodes (Azure ML's CpuUtilization)"},
+      {"cpu.node_util_mean.<node>", U::kPercent, O::kObserved, "mean CPU utilisation of one node (its NodeId / InstanceId, or its folder)"},
       // --- observed: the training loop's own clock (PyTorch profiler traces) ---
       {"trace.ranks", U::kCount, O::kObserved, "PyTorch profiler traces read (one per rank)"},
       {"trace.steps", U::kCount, O::kObserved, "ProfilerStep#N spans the traces cover, all ranks"},

@@ -47,7 +47,8 @@ void SetFleetOrders(FleetSummary* f) {
                      {"gpu_lost_gpu_s", by_number(&FleetJob::gpu_lost_gpu_s)},
                      {"cause", by_text(&FleetJob::cause)},
                      {"confidence", by_text(&FleetJob::confidence)},
-                     {"won_back_gpu_s", by_number(&FleetJob::won_back_gpu_s)}};
+                     {"won_back_gpu_s", by_number(&FleetJob::won_back_gpu_s)},
+                     {"loader_wait_fraction", by_number(&FleetJob::loader_wait_fraction)}};
   f->by_gpu_lost.resize(n);
   std::iota(f->by_gpu_lost.begin(), f->by_gpu_lost.end(), 0);
   std::stable_sort(f->by_gpu_lost.begin(), f->by_gpu_lost.end(), [&](size_t a, size_t b) {

@@ -44,6 +44,11 @@ struct FleetJob {
   double usd_per_gpu_hour = -1;
   double lost_usd = -1;  ///< priced jobs only: an estimate
   double won_back_usd = -1;
+  /// Where its profiler traces were read: the share of step time its training loop waited for
+  /// data (all ranks), and why ("storage", "input_pipeline", "not_input", "cause_not_shown");
+  /// < 0 and "" without traces.
+  double loader_wait_fraction = -1;
+  std::string data_wait_cause;
 };
 
 /// GPU time lost by cause over the fleet: each job's time lost to its cause under that cause,

@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "analyzers/text_util.h"
+
 namespace feedcheck::diagnosis {
 
 std::string_view DataWaitCauseKey(DataWaitCause cause) {
@@ -35,19 +37,25 @@ DataWaitVerdict ClassifyDataWait(const DataWaitInputs& in) {
         "storage: the loop waited for data {:.0f}% of its step time while the data runtime's "
         "reads were slow or refused",
         pct);
-  } else if (in.storage == StorageSpeed::kFast && in.cpu_busy.value_or(true)) {
+  } else if ((in.storage == StorageSpeed::kFast && in.cpu_busy.value_or(true)) ||
+             (in.storage == StorageSpeed::kUnknown && in.cpu_busy.value_or(false))) {
     v.cause = DataWaitCause::kInputPipeline;
     v.text = fmt::format(
         "the input pipeline, not storage: the loop waited for data {:.0f}% of its step time "
-        "while storage served its reads fast{}: the DataLoader's own work (its decode and "
-        "transforms) is too slow for the loop; raise num_workers or make the decode cheaper",
-        pct, in.cpu_busy ? " and the node's CPU was busy" : "");
+        "while {}: the DataLoader's own work (its decode and transforms) is too slow for the "
+        "loop; raise num_workers or make the decode cheaper",
+        pct,
+        in.storage == StorageSpeed::kFast
+            ? (in.cpu_busy ? "storage served its reads fast and the node's CPU was busy"
+                           : "storage served its reads fast")
+            : "the node's CPU was busy (the data runtime's reads were not logged)");
   } else {
     v.cause = DataWaitCause::kCauseNotShown;
     v.text = fmt::format(
         "waited for data, cause not shown: the loop waited {:.0f}% of its step time, and {}", pct,
-        in.storage == StorageSpeed::kFast
-            ? "storage served fast while the node's CPU was not busy"
+        in.storage == StorageSpeed::kFast ? "storage served fast while the node's CPU was not busy"
+        : in.cpu_busy
+            ? "the node's CPU was not busy, but the data runtime's reads were not logged"
             : "nothing beside the trace (the data runtime's logs, the node's CPU) says why");
   }
   v.key = std::string(DataWaitCauseKey(v.cause));
@@ -80,6 +88,17 @@ StorageSpeed StorageSpeedOf(const FactSet& facts, std::string* why) {
   }
   *why = "no data-runtime reads to tell";
   return StorageSpeed::kUnknown;
+}
+
+std::optional<double> NodeCpuPercentOf(const FactSet& facts, const std::string& node,
+                                       bool one_node) {
+  if (!node.empty())
+    if (auto own = facts.Number("cpu.node_util_mean." + analyzers::KeySegment(node))) return own;
+  if (!one_node) return std::nullopt;
+  const std::vector<const Fact*> nodes = facts.WithPrefix("cpu.node_util_mean.");
+  if (nodes.size() == 1 && nodes.front()->is_number()) return nodes.front()->number();
+  if (nodes.empty()) return facts.Number("cpu.util_mean");
+  return std::nullopt;
 }
 
 }  // namespace feedcheck::diagnosis

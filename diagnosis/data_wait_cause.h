@@ -4,7 +4,7 @@
 // The trace says THAT the loop waited; only the evidence beside it says why:
 //   loader wait + storage slow or refusing        -> storage
 //   loader wait + storage fast + CPU busy (or not
-//   recorded)                                     -> the input pipeline (num_workers, decode)
+//   recorded), or CPU busy and no reads logged    -> the input pipeline (num_workers, decode)
 //   no loader wait                                -> not input
 //   loader wait and nothing beside it to settle it -> "waited for data, cause not shown"
 // The post-mortem's per-rank section calls it; the idle ledger can call it per node.
@@ -20,6 +20,9 @@ namespace feedcheck::diagnosis {
 
 /// A loop that waited for data this share of its step time or more "waited for data".
 inline constexpr double kLoaderWaitFraction = 0.2;
+/// A node whose CPU was this busy (Azure ML's CpuUtilization, percent) had no CPU to spare for
+/// the DataLoader's decode and transforms.
+inline constexpr double kCpuBusyPercent = 85;
 /// A read of the data runtime taking this long on average is slow (a local disk or a warm cache
 /// answers in well under a millisecond; a blob read across a region in tens).
 inline constexpr double kSlowReadMs = 50;
@@ -52,5 +55,12 @@ std::string_view DataWaitCauseKey(DataWaitCause cause);
 /// slow or refusing; reads timed and fast with nothing refused are fast; else unknown.
 /// `why` gets the evidence in words.
 StorageSpeed StorageSpeedOf(const FactSet& facts, std::string* why);
+
+/// The CPU utilisation (percent) of `node`, the node a trace ran on: its own
+/// (cpu.node_util_mean.<node>), or, when the traces ran on one node (`one_node`) and the metric
+/// names at most one, the only one there is (Azure ML names a node by its NodeId, which a job
+/// folder's node names do not show). nullopt when the CPU was not recorded or not for that node.
+std::optional<double> NodeCpuPercentOf(const FactSet& facts, const std::string& node,
+                                       bool one_node);
 
 }  // namespace feedcheck::diagnosis

@@ -83,7 +83,9 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   // by storage; one that waited while reads were slow was held by their latency.
   if (auto wait = facts.Number("trace.loader_wait_fraction")) {
     std::string why;
-    const DataWaitVerdict v = ClassifyDataWait({*wait, StorageSpeedOf(facts, &why), std::nullopt});
+    std::optional<bool> cpu_busy;  // the nodes' CPU (Azure ML's CpuUtilization), when recorded
+    if (auto cpu = facts.Number("cpu.util_mean")) cpu_busy = *cpu >= kCpuBusyPercent;
+    const DataWaitVerdict v = ClassifyDataWait({*wait, StorageSpeedOf(facts, &why), cpu_busy});
     if ((v.cause == DataWaitCause::kNotInput || v.cause == DataWaitCause::kInputPipeline) &&
         (j.mount_state == IdleState::kUnknown || j.mount_state == IdleState::kLatency))
       j.mount_state = IdleState::kNotStorage;

@@ -30,6 +30,7 @@ inline constexpr std::string_view kLaneRuntimeFailed = "#be123c";
 inline constexpr std::string_view kLaneGpuStarved = "#f59e0b";
 inline constexpr std::string_view kLaneStorage = "#f43f5e";
 inline constexpr std::string_view kLaneDataWait = "#8b5cf6";  // a profiled step that waited
-inline constexpr std::string_view kBar = "#b45309";           // amber: a section's bar chart
+inline constexpr std::string_view kDataWait = "#15803d";  // dark green: each step's share waited
+inline constexpr std::string_view kBar = "#b45309";       // amber: a section's bar chart
 
 }  // namespace feedcheck::palette

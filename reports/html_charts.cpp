@@ -261,13 +261,16 @@ std::string ClockText(double epoch_s) {
 // The GPU samples and the data runtime's data phase (download or mount), where GPU time is lost.
 // Without either, everything. An activity long after (a 5 s upload an hour later) would squeeze
 // the minutes that matter into a sliver: it is folded and named in a note instead.
-TimeWindow FocusWindow(const Evidence& e, const Series* util, const Series* egress) {
+TimeWindow FocusWindow(const Evidence& e, const Series* util, const Series* egress,
+                       const Series* wait) {
   TimeWindow w;
   auto extend = [&](double v) {
     if (std::isfinite(v)) w.lo = std::min(w.lo, v), w.hi = std::max(w.hi, v);
   };
   if (util)
     for (const auto& p : util->points) extend(p.x);
+  if (wait)  // the profiled steps, drawn beside the utilisation
+    for (const auto& p : wait->points) extend(p.x);
   for (const auto& t : e.timeline)
     if (t.lane == "data-runtime" && (t.label == "download" || t.label == "mount"))
       extend(t.start_epoch_s), extend(t.end_epoch_s);
@@ -304,10 +307,12 @@ Drawn GpuTimeline(const Evidence& e, const Frame& f) {
   const char* title = "GPU utilisation, data activity and egress over time";
   const Series* util = e.FindSeries("gpu.util");
   const Series* egress = e.FindSeries("metrics.egress_gbps");
-  if (!util && !egress && e.timeline.empty()) return Nothing();
+  // The profiled steps' share waiting for data, in percent (the post-mortem's model computes it).
+  const Series* wait = e.FindSeries("trace.data_wait_percent");
+  if (!util && !egress && !wait && e.timeline.empty()) return Nothing();
   // One x range for the three panels, so a dip in utilisation lines up with what caused it:
   // the GPU samples and the data phase, with whatever lies far outside them folded and named.
-  TimeWindow window = FocusWindow(e, util, egress);
+  TimeWindow window = FocusWindow(e, util, egress, wait);
   double lo = window.lo, hi = window.hi;
   // One thin line per device ("gpu.util.gpu0", or "gpu.util.node-1/gpu0" across nodes); past
   // kMaxGpuLines the lines hide each other and the page grows, so the mean stands alone.
@@ -319,23 +324,33 @@ Drawn GpuTimeline(const Evidence& e, const Frame& f) {
   if (!(hi > lo)) return Nothing();
 
   std::string body;
-  if (util) {
+  if (util || wait) {
     svg::LineChart chart(f.full_width, 230);
     chart.x.format = svg::TickFormat::kClockUtc;
-    chart.y.label = "GPU utilisation (%)";
+    chart.y.label = !wait  ? "GPU utilisation (%)"
+                    : util ? "GPU utilisation, waited for data (%)"
+                           : "waited for data (% of the step)";
     chart.y.min = 0;
     chart.y.max = 100;
     chart.SetXRange(lo, hi);
-    for (const Series* s : gpu_lines)
-      chart.Add(svg::Line{"", s->points, std::string(palette::kGpuPerDevice), false, false, 1.2});
-    chart.Add(svg::Line{Title(*util, "mean over GPUs"), util->points,
-                        std::string(palette::kGpuUtil), false, false});
-    // Under this line a GPU counts as idle: the starved time below is measured against it.
-    if (auto busy = e.facts.NumberIn("gpu.busy_threshold_percent", Unit::kPercent))
-      chart.Add(svg::ReferenceLine{
-          *busy, fmt::format("busy threshold ({})", FormatValue(*busy, Unit::kPercent)),
-          std::string(palette::kBusyThreshold), "busy-threshold"});
-    body += chart.Render("GPU utilisation over time");
+    if (util) {
+      for (const Series* s : gpu_lines)
+        chart.Add(svg::Line{"", s->points, std::string(palette::kGpuPerDevice), false, false, 1.2});
+      chart.Add(svg::Line{Title(*util, "mean over GPUs"), util->points,
+                          std::string(palette::kGpuUtil), false, false});
+      // Under this line a GPU counts as idle: the starved time below is measured against it.
+      if (auto busy = e.facts.NumberIn("gpu.busy_threshold_percent", Unit::kPercent))
+        chart.Add(svg::ReferenceLine{
+            *busy, fmt::format("busy threshold ({})", FormatValue(*busy, Unit::kPercent)),
+            std::string(palette::kBusyThreshold), "busy-threshold"});
+    }
+    // Each profiled step's share waiting for data, at its start: its legend says which steps.
+    if (wait)
+      chart.Add(svg::Line{Title(*wait, "waited for data"), wait->points,
+                          std::string(palette::kDataWait), false, true});
+    body += chart.Render(!wait  ? "GPU utilisation over time"
+                         : util ? "GPU utilisation and the steps' wait for data over time"
+                                : "the profiled steps' wait for data over time");
   }
   if (!e.timeline.empty()) {
     std::vector<std::string> lanes;
@@ -368,10 +383,14 @@ Drawn GpuTimeline(const Evidence& e, const Frame& f) {
           svg::ReferenceLine{*nics, "nodes' NICs together", std::string(palette::kNic), "nic"});
     body += chart.Render("storage account egress over time");
   }
-  return Chart("timeline", title,
-               "Utilisation against the busy threshold, what the data runtime was doing, and "
-               "account egress against its limit and the nodes' NICs, on one time axis.",
-               body, true);
+  std::string caption =
+      "Utilisation against the busy threshold, what the data runtime was doing, and account "
+      "egress against its limit and the nodes' NICs, on one time axis.";
+  if (wait)
+    caption +=
+        " From the PyTorch profiler traces: each profiled step's share of its time waiting for "
+        "data, at the step's start (the legend says which steps the traces covered).";
+  return Chart("timeline", title, caption, body, true);
 }
 
 Drawn Ramp(const Evidence& e, const Frame& f) {

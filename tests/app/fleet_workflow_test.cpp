@@ -3,6 +3,9 @@
 // job folder beside good ones, the JSON shape, every format, and money only from a given price.
 #include "app/fleet_workflow.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -690,4 +693,115 @@ TEST_CASE("a fleet of the corpus fits one screen with the storage answer first",
   const std::string all = Render(r, "term", 100, true);
   CHECK(all.find("stmlcorpus01") != std::string::npos);
   CHECK(all.find(fleet.layout.substr(0, 30)) != std::string::npos);
+}
+
+namespace {
+
+// A legacy profiler trace of `steps` steps of 1 ms, each waiting `wait_share` of it in the
+// DataLoader's __next__ (the shape Debian's python3-torch writes).
+std::string LegacyTrace(int steps, double wait_share) {
+  std::string out = "[";
+  for (int i = 0; i < steps; ++i) {
+    const double ts = 100 + 1000.0 * i, wait = 1000 * wait_share;
+    out += fmt::format(
+        "{}{{\"name\": \"ProfilerStep#{}\", \"ph\": \"X\", \"ts\": {}, \"dur\": 1000, \"tid\": 1, "
+        "\"pid\": \"CPU functions\", \"args\": {{}}}}, {{\"name\": "
+        "\"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__\", \"ph\": \"X\", \"ts\": "
+        "{}, \"dur\": {}, \"tid\": 1, \"pid\": \"CPU functions\", \"args\": {{}}}}",
+        i == 0 ? "" : ", ", i + 1, ts, ts + 1, wait);
+  }
+  return out + "]";
+}
+
+// The data runtime's reads of `read_ms` each, in its tracing form.
+std::string ReadLog(double read_ms) {
+  std::string out;
+  for (int i = 0; i < 20; ++i)
+    out += fmt::format(
+        "2026-11-28T20:23:{:02d}.000000Z  INFO mount:fuse_read:read_file: rslex::prefetching: "
+        "close time.busy=0.10ms time.idle={:.2f}ms parallelization_degree=1\n",
+        i, read_ms);
+  return out;
+}
+
+const ReportTable* JobsTableOf(const Report& r) {
+  for (const auto& s : r.sections)
+    for (const auto& t : s.tables)
+      if (t.title.rfind("Jobs (", 0) == 0) return &t;
+  for (const auto& t : r.tables)
+    if (t.title.rfind("Jobs (", 0) == 0) return &t;
+  return nullptr;
+}
+
+bool HasColumn(const ReportTable& t, const std::string& key) {
+  return std::any_of(t.columns.begin(), t.columns.end(),
+                     [&](const TableColumn& c) { return c.key == key; });
+}
+
+}  // namespace
+
+TEST_CASE("the fleet's waited-for-data column: only where some job's traces were read",
+          "[app][fleet][traces]") {
+  // Without traces anywhere: no column, no key (nothing known is left out, not dashed).
+  {
+    const Report& r = CorpusFleet().report;
+    const ReportTable* jobs = JobsTableOf(r);
+    REQUIRE(jobs);
+    CHECK_FALSE(HasColumn(*jobs, "loader_wait_fraction"));
+    CHECK(Render(r, "term", 200, true).find("Waited for data") == std::string::npos);
+    for (const auto& job : nlohmann::json::parse(Render(r, "json"))["fleet"]["jobs"])
+      CHECK_FALSE(job.contains("loader_wait_fraction"));
+  }
+  const double wait = GENERATE(0.1, 0.84);
+  const double read_ms = GENERATE(0.2, 66.0);
+  fs::path dir = Scratch("fleet-traced");
+  Touch(dir / "traced" / "outputs" / "profiler" / "node-1_77.1795472592633.pt.trace.json",
+        LegacyTrace(6, wait));
+  Touch(dir / "traced" / "system_logs" / "data_capability" / "rslex.log.2026-11-28-20",
+        ReadLog(read_ms));
+  Touch(dir / "plain" / "system_logs" / "data_capability" / "rslex.log.2026-11-28-20",
+        ReadLog(read_ms));
+  Outcome o = RunPostmortemCommand(Request(dir.string()));
+  REQUIRE(o.has_report);
+  const FleetSummary& f = FleetOf(o.report);
+  REQUIRE(f.jobs.size() == 2);
+  const FleetJob* traced = Row(f, "traced");
+  const FleetJob* plain = Row(f, "plain");
+  REQUIRE(traced);
+  REQUIRE(plain);
+  CAPTURE(wait, read_ms);
+  CHECK(traced->loader_wait_fraction == Approx(wait).margin(0.01));
+  const std::string expected = wait < 0.2      ? "not_input"
+                               : read_ms >= 50 ? "storage"
+                                               : "input_pipeline";
+  CHECK(traced->data_wait_cause == expected);
+  CHECK(plain->loader_wait_fraction < 0);
+  CHECK(plain->data_wait_cause.empty());
+  // The column, with each job's figure and why; "-" for the job without traces.
+  const ReportTable* jobs = JobsTableOf(o.report);
+  REQUIRE(jobs);
+  REQUIRE(HasColumn(*jobs, "loader_wait_fraction"));
+  const std::string cell = FleetDataWaitText(*traced);
+  CHECK(cell == fmt::format("{:.0f}% ({})", 100 * wait,
+                            expected == "not_input" ? "not input"
+                            : expected == "storage" ? "storage"
+                                                    : "input pipeline"));
+  CHECK(FleetDataWaitText(*plain) == "-");
+  CHECK(Render(o.report, "term", 200, true).find(cell) != std::string::npos);
+  // JSON: the traced job's share and cause, read back whole.
+  nlohmann::json j = nlohmann::json::parse(Render(o.report, "json"));
+  for (const auto& job : j["fleet"]["jobs"]) {
+    if (job["job"] == "traced") {
+      CHECK(job["loader_wait_fraction"].get<double>() == Approx(traced->loader_wait_fraction));
+      CHECK(job["data_wait_cause"] == expected);
+    } else {
+      CHECK_FALSE(job.contains("loader_wait_fraction"));
+    }
+  }
+  Report back;
+  DiagnosticList d;
+  REQUIRE(ReportFromJson(j, "fleet.json", &back, &d));
+  RestoreSections(&back);
+  CHECK(Row(FleetOf(back), "traced")->loader_wait_fraction == Approx(traced->loader_wait_fraction));
+  CHECK(Render(back, "md") == Render(o.report, "md"));
 }

@@ -31,7 +31,8 @@ TEST_CASE("data wait: every combination gets the cause its evidence supports", "
     CHECK(v.text.rfind("not input", 0) == 0);
   } else if (storage == fd::StorageSpeed::kSlowOrRefusing) {
     CHECK(v.cause == fd::DataWaitCause::kStorage);
-  } else if (storage == fd::StorageSpeed::kFast && cpu != 0) {
+  } else if ((storage == fd::StorageSpeed::kFast && cpu != 0) ||
+             (storage == fd::StorageSpeed::kUnknown && cpu == 1)) {
     CHECK(v.cause == fd::DataWaitCause::kInputPipeline);
     CHECK(v.text.find("num_workers") != std::string::npos);
     CHECK(v.text.find("decode") != std::string::npos);
@@ -64,4 +65,39 @@ TEST_CASE("data wait: storage is slow when refused or slow to read, fast when re
   refused.Set(NumberFact(refusal, 3, Unit::kCount, p));
   CHECK(fd::StorageSpeedOf(refused, &why) == fd::StorageSpeed::kSlowOrRefusing);
   CHECK(why.find("3 ") != std::string::npos);
+}
+
+TEST_CASE("data wait: the CPU of the node a trace ran on", "[data_wait]") {
+  Provenance p;
+  p.origin = FactOrigin::kObserved;
+  const double a = GENERATE(5.0, 84.9, 85.0, 99.0);
+  FactSet none;
+  CHECK_FALSE(fd::NodeCpuPercentOf(none, "node-1", true));
+  // The metric names the node as the folder does: that node's, whatever else is there.
+  FactSet named;
+  named.Set(NumberFact("cpu.node_util_mean.node-1", a, Unit::kPercent, p));
+  named.Set(NumberFact("cpu.node_util_mean.node-2", 100 - a, Unit::kPercent, p));
+  CHECK(fd::NodeCpuPercentOf(named, "node-1", false) == a);
+  CHECK(fd::NodeCpuPercentOf(named, "node-2", false) == 100 - a);
+  // Two nodes the folder does not name: not guessed.
+  CHECK_FALSE(fd::NodeCpuPercentOf(named, "node-3", false));
+  CHECK_FALSE(fd::NodeCpuPercentOf(named, "node-3", true));
+  // One node in the metric (Azure ML's NodeId) and the traces on one node: that one.
+  FactSet one;
+  one.Set(NumberFact("cpu.node_util_mean.tvmps_0a_d", a, Unit::kPercent, p));
+  one.Set(NumberFact("cpu.util_mean", a, Unit::kPercent, p));
+  CHECK(fd::NodeCpuPercentOf(one, "node-1", true) == a);
+  CHECK_FALSE(fd::NodeCpuPercentOf(one, "node-1", false));
+  // An unsplit series: the job's nodes together, for a one-node job.
+  FactSet unsplit;
+  unsplit.Set(NumberFact("cpu.util_mean", a, Unit::kPercent, p));
+  CHECK(fd::NodeCpuPercentOf(unsplit, "", true) == a);
+  CHECK_FALSE(fd::NodeCpuPercentOf(unsplit, "node-1", false));
+  // What busy means for the verdict: with the reads fast, busy is the input pipeline.
+  fd::DataWaitInputs in;
+  in.loader_wait_fraction = 0.84;
+  in.storage = fd::StorageSpeed::kFast;
+  in.cpu_busy = a >= fd::kCpuBusyPercent;
+  CHECK((fd::ClassifyDataWait(in).cause == fd::DataWaitCause::kInputPipeline) ==
+        (a >= fd::kCpuBusyPercent));
 }

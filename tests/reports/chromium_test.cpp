@@ -6,11 +6,16 @@
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <sstream>
+#include <vector>
 
+#include "diagnosis/data_wait_timeline.h"
 #include "reports/chart_palette.h"
 #include "reports/html_reporter.h"
 #include "reports/report_charts.h"
@@ -128,4 +133,46 @@ TEST_CASE("Chromium control: without series no chart colours appear", "[reports]
     INFO(chart << " " << color << ": " << n << " pixels");
     CHECK(n < 80);
   }
+}
+
+TEST_CASE("Chromium draws the profiled steps' wait for data beside GPU utilisation",
+          "[reports][chromium][traces]") {
+  Report r = testing::MakeSampleReport(100);
+  const Series* util = r.evidence.FindSeries("gpu.util");
+  REQUIRE(util);
+  const double lo = util->points.front().x, hi = util->points.back().x;
+  // Two ranks profiled 40 steps in the middle of the GPU samples, waiting more while the GPUs
+  // starved; the series is the post-mortem model's (diagnosis/data_wait_timeline), not drawn
+  // from anything the reporter works out.
+  std::vector<analyzers::RankFigures> ranks(2);
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    ranks[i].rank = std::to_string(i);
+    ranks[i].clock = analyzers::TraceClock::kBaseTime;
+    const double step_s = (hi - lo) / 80;
+    for (int k = 0; k < 40; ++k) {
+      analyzers::StepFigures f;
+      f.number = 101 + k;
+      f.start_epoch_s = lo + (hi - lo) / 4 + step_s * k + 0.01 * static_cast<double>(i);
+      f.step_s = step_s;
+      f.wait_s = step_s * (0.5 + 0.4 * std::sin(k + static_cast<double>(i)));
+      ranks[i].steps.push_back(f);
+    }
+  }
+  const std::optional<Series> wait = diagnosis::DataWaitTimeline(ranks);
+  REQUIRE(wait);
+  CHECK(wait->title.find("2 ranks, 40 steps: #101-#140") != std::string::npos);
+  const Rgb green = Hex(palette::kDataWait);
+  // Control first: the same page without the traces has none of the line's colour.
+  CHECK(CountNear(Screenshot(r, "without_data_wait"), green, 10) < 80);
+  r.evidence.series.push_back(*wait);
+  testing::Image img = Screenshot(r, "data_wait");
+  const size_t n = CountNear(img, green, 10);
+  INFO("data wait line " << palette::kDataWait << ": " << n << " pixels");
+  CHECK(n >= 80);
+  // The GPU utilisation it is drawn beside is still there, and the page says which steps.
+  CHECK(CountNear(img, Hex(palette::kGpuUtil), 10) >= 80);
+  std::ostringstream html;
+  DecideCharts(&r);  // as the app renders it
+  HtmlReporter().Render(r, html);
+  CHECK(html.str().find("#101-#140") != std::string::npos);
 }
