@@ -465,6 +465,29 @@ IdleLedger LedgerFromPhaseFacts(const FactSet& facts, const LedgerJudgement& j) 
 
 }  // namespace
 
+namespace {
+
+// Without per-node GPU series (the job's GPU samples in one file, split by node only in the
+// totals), a node that read nothing cannot be placed bucket by bucket. Its idle GPU time ran the
+// whole job, so it is taken from every state in proportion (access excepted: from its onset,
+// the job failed whatever the node did) and charged to the node.
+void ChargeNodesReadingNothing(const LedgerJudgement& j, IdleLedger* ledger) {
+  const int access = static_cast<int>(IdleState::kAccess);
+  const int dead = static_cast<int>(IdleState::kNotStorageNode);
+  double movable = 0;
+  for (int s = 0; s < kIdleStateCount; ++s)
+    if (s != access && s != dead) movable += ledger->gpu_s[s];
+  const double moved = std::min(j.nodes_reading_nothing_gpu_s, movable);
+  if (!(moved > 0) || !(movable > 0)) return;
+  const double keep = 1 - moved / movable;
+  for (int s = 0; s < kIdleStateCount; ++s)
+    if (s != access && s != dead) ledger->gpu_s[s] *= keep;
+  ledger->unplaced_gpu_s *= keep;
+  ledger->gpu_s[dead] += moved;
+}
+
+}  // namespace
+
 double IdleLedger::StorageGpuS() const {
   double sum = 0;
   for (IdleState s : AllIdleStates())
@@ -567,7 +590,10 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       ledger.lost_gpu_s += p.y;
     }
   }
-  if (!per_node) ledger.by_node.clear();
+  if (!per_node) {
+    ledger.by_node.clear();
+    ChargeNodesReadingNothing(judgement, &ledger);
+  }
   return ledger;
 }
 

@@ -58,6 +58,7 @@ struct LedgerJudgement {
   bool job_writes = false;
   double nodes = 1;                             ///< nodes reading at once when the log cannot tell
   std::set<std::string> nodes_reading_nothing;  ///< idle nodes whose own log shows no read
+  double nodes_reading_nothing_gpu_s = 0;       ///< the GPU time those nodes lost, together
 };
 
 /// GPU-seconds by state.

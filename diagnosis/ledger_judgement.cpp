@@ -121,7 +121,10 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   j.nic_gbps = facts.Number("node.nic_gbps").value_or(0);
   j.egress_limit_gbps = facts.Number("account.egress_gbps").value_or(0);
   j.nodes = std::max(1.0, facts.Number("node.count").value_or(1));
-  for (const auto& n : idle_nodes) j.nodes_reading_nothing.insert(n.node);
+  for (const auto& n : idle_nodes) {
+    j.nodes_reading_nothing.insert(n.node);
+    j.nodes_reading_nothing_gpu_s += std::max(0.0, n.lost_gpu_s);
+  }
   return j;
 }
 
