@@ -187,6 +187,33 @@ class Draw(unittest.TestCase):
             self.assertLessEqual(len(reads), 2, t["name"])  # the resolver and settings lines
 
 
+    def test_requests_in_flight_follow_the_runtime_settings_written(self):
+        """The threads the latency cap uses are the ones the job's files say: the thread setting
+        in job.yml exactly when drawn (else the cores x 4 default), the profile's readers for a
+        mount's files under one block, and the E2E metric counting the transfer."""
+        for t in self.truths:
+            p = t["params"]
+            with self.subTest(job=t["name"]):
+                with open(os.path.join(self.tmp, t["name"], "job.yml")) as f:
+                    yml = f.read()
+                key = ("RSLEX_DOWNLOADER_THREADS" if p["mode"] == "download"
+                       else "DATASET_MOUNT_READ_THREADS")
+                self.assertEqual(key in yml, p["threads_env"] is not None)
+                threads = p["threads_env"] or p["vcpus"] * 4
+                if p["mode"] == "download":
+                    self.assertEqual(p["inflight"], threads)
+                elif p["file_mb"] < p["read_mb"]:
+                    self.assertEqual(p["inflight"], p["readers"])
+                else:
+                    self.assertEqual(p["inflight"], min(threads, 32 * p["readers"]))
+                per_request_ms = js.request_e2e_ms(p)
+                self.assertGreater(per_request_ms, p["e2e_ms"])
+                self.assertAlmostEqual(
+                    js.latency_cap_gbps(p),
+                    p["inflight"] * min(p["file_mb"], p["read_mb"]) * 8e6 / per_request_ms / 1e6,
+                    places=6)
+
+
 class Determinism(unittest.TestCase):
     def test_a_seed_writes_the_same_bytes(self):
         a, b, c = (tempfile.mkdtemp(prefix="simdet-") for _ in range(3))
