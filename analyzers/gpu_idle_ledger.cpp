@@ -93,8 +93,9 @@ void GpuIdleLedger::Attribute(const GpuState& g, double start, double duration_s
       b.lost_sample_t += part * sample_t;
     }
     if (lost && g.owner) {
-      g.owner->lost_buckets[index] += part;
-      g.owner->lost_sample_t[index] += part * sample_t;
+      auto& owned = g.owner->lost_buckets[index];
+      owned.first += part;
+      owned.second += part * sample_t;
     }
     t += part;
     if (buckets_.size() > kMaxBuckets) Widen();
@@ -110,15 +111,14 @@ void GpuIdleLedger::Widen() {
     wider[w].lost_sample_t += b.lost_sample_t;
   }
   buckets_ = std::move(wider);
-  auto halve = [](const std::map<int64_t, double>& by_index) {
-    std::map<int64_t, double> wider_map;
-    for (const auto& [index, v] : by_index)
-      wider_map[static_cast<int64_t>(std::floor(static_cast<double>(index) / 2.0))] += v;
-    return wider_map;
-  };
   for (auto& [name, o] : owners_) {
-    o.lost_buckets = halve(o.lost_buckets);
-    o.lost_sample_t = halve(o.lost_sample_t);
+    std::map<int64_t, std::pair<double, double>> wider_lost;
+    for (const auto& [index, lost] : o.lost_buckets) {
+      auto& w = wider_lost[static_cast<int64_t>(std::floor(static_cast<double>(index) / 2.0))];
+      w.first += lost.first;
+      w.second += lost.second;
+    }
+    o.lost_buckets = std::move(wider_lost);
   }
   width_s_ *= 2;
 }
@@ -235,11 +235,10 @@ void GpuIdleLedger::FinishOwner(const std::string& owner, Evidence* out,
   for (const auto& [index, b] : buckets_) {
     const double x = static_cast<double>(index) * width_s_;
     auto lost = o.lost_buckets.find(index);
-    const double lost_s = lost == o.lost_buckets.end() ? 0 : lost->second;
+    const double lost_s = lost == o.lost_buckets.end() ? 0 : lost->second.first;
     lost_series.points.push_back({x, lost_s});
-    auto t = o.lost_sample_t.find(index);
     sample_t_series.points.push_back(
-        {x, lost_s > 0 && t != o.lost_sample_t.end() ? t->second / lost_s : x + width_s_ / 2});
+        {x, lost_s > 0 ? lost->second.second / lost_s : x + width_s_ / 2});
   }
   out->series.push_back(std::move(lost_series));
   out->series.push_back(std::move(sample_t_series));

@@ -51,8 +51,8 @@ class GpuIdleLedger {
   };
   struct OwnerTotals {
     NodeTotals totals;
-    std::map<int64_t, double> lost_buckets;   // lost GPU-seconds by the job's buckets
-    std::map<int64_t, double> lost_sample_t;  // their seconds x the time of their sample
+    // By the job's buckets: lost GPU-seconds, and those seconds x the time of their sample.
+    std::map<int64_t, std::pair<double, double>> lost_buckets;
   };
   struct GpuState {
     std::string node;
