@@ -6,6 +6,7 @@
 
 #include "analyzers/series_at.h"
 #include "analyzers/text_util.h"
+#include "diagnosis/latency_cap.h"
 
 namespace feedcheck::diagnosis {
 
@@ -37,6 +38,9 @@ constexpr double kWritingIngressFloorGbps = 1.0;
 // A node reading at this share of its latency cap (requests in flight x their size over their
 // end-to-end time) was held by that latency: it could not have read faster with those threads.
 constexpr double kAtLatencyCapShare = 0.7;
+// Under this many bytes a request is small: its latency, not the bytes it moves, sets the rate
+// (the judgement's threshold, for the job's own requests measured here).
+constexpr double kSmallRequestBytes = 512 * 1024;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct Span {
@@ -139,6 +143,8 @@ class Placer {
  public:
   Placer(const Evidence& job, const LedgerJudgement& j, const std::vector<LedgerUnit>& units)
       : j_(j),
+        latency_cap_gbps_(j.latency_cap_gbps),
+        mount_state_(j.mount_state),
         egress_(job.FindSeries("metrics.egress_gbps")),
         ingress_(job.FindSeries("metrics.ingress_gbps")),
         requests_(job.FindSeries("metrics.requests_per_s")) {
@@ -155,10 +161,7 @@ class Placer {
       others_gbps_ = std::max(0.0, egress_.tenth_percentile() - j_.nodes * node_max);
     // Better: the minutes in which no node's data runtime read or wrote anything (its rslex
     // log closed no span), between its first and last activity. Their Egress was all others'.
-    if (auto quiet = QuietEgress(job, units)) {
-      others_gbps_ = *quiet;
-      quiet_known_ = true;
-    }
+    MeasureOthers(job, units);
     SumReadBytes(job.FindSeries("metrics.egress_gbps"));
   }
 
@@ -190,9 +193,9 @@ class Placer {
       // Little's law, where the latency, the threads and the request size are known: a
       // download under its NIC reading at about the rate its requests in flight allow was held
       // by their latency; one well below that rate, by its disk or the NIC.
-      if (j_.latency_cap_gbps > 0) {
-        const bool under_nic = j_.nic_gbps <= 0 || j_.latency_cap_gbps < kNicShare * j_.nic_gbps;
-        if (under_nic && (!rate || *rate >= kAtLatencyCapShare * j_.latency_cap_gbps))
+      if (latency_cap_gbps_ > 0) {
+        const bool under_nic = j_.nic_gbps <= 0 || latency_cap_gbps_ < kNicShare * j_.nic_gbps;
+        if (under_nic && (!rate || *rate >= kAtLatencyCapShare * latency_cap_gbps_))
           return IdleState::kLatency;
         return j_.download_state == IdleState::kLatency ? IdleState::kStartupDownload
                                                         : j_.download_state;
@@ -215,15 +218,15 @@ class Placer {
       // re-read); well below it, storage answered faster than the node asked (its loader, its
       // own code, the mount's cache), unless the cache's cap made it re-read.
       const std::optional<double> rate =
-          in_mount && j_.latency_cap_gbps > 0 ? NodeRate(t) : std::nullopt;
-      if (rate && *rate >= kAtLatencyCapShare * j_.latency_cap_gbps) return IdleState::kLatency;
+          in_mount && latency_cap_gbps_ > 0 ? NodeRate(t) : std::nullopt;
+      if (rate && *rate >= kAtLatencyCapShare * latency_cap_gbps_) return IdleState::kLatency;
       if (in_mount && PastCacheCap(t)) return IdleState::kCacheRereads;
-      if (rate && j_.mount_state != IdleState::kCacheRereads && !u.mount_mostly_refused)
+      if (rate && mount_state_ != IdleState::kCacheRereads && !u.mount_mostly_refused)
         return IdleState::kNotStorage;
       if (in_mount && Cached(t)) return IdleState::kNotStorage;
-      if (in_mount && j_.mount_state == IdleState::kUnknown && u.mount_mostly_refused)
+      if (in_mount && mount_state_ == IdleState::kUnknown && u.mount_mostly_refused)
         return j_.throttle_state;
-      return in_download ? j_.download_state : j_.mount_state;
+      return in_download ? j_.download_state : mount_state_;
     }
     if (t < *a.first_data) return IdleState::kUnknown;
     return IdleState::kOwnCode;
@@ -290,7 +293,7 @@ class Placer {
     if (j_.nic_gbps <= 0 || AccountNearLimit(t)) return false;
     // Requests in flight that cannot fill the NIC at their latency do not make it the limit:
     // the Egress above that cap was other clients'.
-    if (j_.latency_cap_gbps > 0 && j_.latency_cap_gbps < kNicShare * j_.nic_gbps) return false;
+    if (latency_cap_gbps_ > 0 && latency_cap_gbps_ < kNicShare * j_.nic_gbps) return false;
     auto rate = NodeRate(t);
     if (!rate || *rate < kNicShare * j_.nic_gbps) return false;
     // A NIC-bound node must be shown: an account busier in its quiet minutes than every node's
@@ -356,11 +359,15 @@ class Placer {
     return j_.throttle_state;
   }
 
-  // The account's median Egress over the minutes in which the job read nothing: every node has
-  // its own rslex log, none closed a span within a minute of it, and the job was under way (a
-  // node had started its input activity and the last span was still to come). None with fewer
-  // than three such minutes.
-  std::optional<double> QuietEgress(const Evidence& job, const std::vector<LedgerUnit>& units) {
+  // The minutes in which the job read nothing: every node has its own rslex log, none closed a
+  // span within a minute of it, and the job was under way (a node had started its input
+  // activity, and its GPUs were still sampled). `quiet`: the Egress series' indices of those
+  // minutes; `reading`: of the minutes a span closed in. None with fewer than three quiet ones.
+  struct JobMinutes {
+    std::vector<size_t> quiet, reading;
+  };
+  static std::optional<JobMinutes> QuietMinutes(const Evidence& job,
+                                                const std::vector<LedgerUnit>& units) {
     const Series* egress = job.FindSeries("metrics.egress_gbps");
     if (!egress || units.empty()) return std::nullopt;
     std::vector<Span> busy;
@@ -379,17 +386,70 @@ class Placer {
     if (const Series* lost = job.FindSeries("gpu.lost_gpu_s_by_time");
         lost && !lost->points.empty())
       last = std::max(last, lost->points.back().x);
-    std::vector<double> quiet;
+    JobMinutes m;
     for (size_t i = 0; i + 1 < egress->points.size(); ++i) {
       const Span minute{egress->points[i].x, egress->points[i + 1].x};
       if (minute.start < first || minute.end > last || !std::isfinite(egress->points[i].y))
         continue;
-      if (Covered(minute, busy) > 0) continue;
-      quiet.push_back(std::max(0.0, egress->points[i].y));
+      (Covered(minute, busy) > 0 ? m.reading : m.quiet).push_back(i);
     }
-    if (quiet.size() < 3) return std::nullopt;
-    std::nth_element(quiet.begin(), quiet.begin() + quiet.size() / 2, quiet.end());
-    return quiet[quiet.size() / 2];
+    if (m.quiet.size() < 3) return std::nullopt;
+    return m;
+  }
+
+  static double Median(std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  }
+
+  // Other clients' Egress (and requests) from the job's quiet minutes; then, when the job's
+  // file size was not declared, the bytes one of its own requests moved (its minutes' Egress
+  // and Transactions above the others'), and the latency cap again with them: other clients'
+  // large reads otherwise hide the job's small files in the account's mean.
+  void MeasureOthers(const Evidence& job, const std::vector<LedgerUnit>& units) {
+    const Series* egress = job.FindSeries("metrics.egress_gbps");
+    auto minutes = QuietMinutes(job, units);
+    if (!egress || !minutes) return;
+    std::vector<double> quiet_egress, quiet_requests;
+    for (size_t i : minutes->quiet) {
+      quiet_egress.push_back(std::max(0.0, egress->points[i].y));
+      if (auto r = requests_(egress->points[i].x)) quiet_requests.push_back(std::max(0.0, *r));
+    }
+    others_gbps_ = Median(quiet_egress);
+    quiet_known_ = true;
+    const FactSet& facts = job.facts;
+    if (quiet_requests.size() < 3 || facts.Find("dataset.median_file_bytes") ||
+        facts.Find("dataset.mean_file_bytes"))
+      return;
+    const double others_rps = Median(quiet_requests);
+    double bytes = 0, requests = 0;
+    for (size_t i : minutes->reading) {
+      auto r = requests_(egress->points[i].x);
+      if (!r || !std::isfinite(egress->points[i].y)) continue;
+      const double own_bytes = (egress->points[i].y - others_gbps_) * 1e9 / 8;
+      const double own_requests = *r - others_rps;
+      if (own_bytes > 0 && own_requests > 0) {
+        bytes += own_bytes;
+        requests += own_requests;
+      }
+    }
+    if (!(requests > 0) || !(bytes > 0)) return;
+    // Only the correction the others' reads call for: their large reads hide the job's small
+    // files. Requests smaller than the account's mean are theirs as much as the job's (listings,
+    // metadata), and leave the account's figure standing.
+    const double mean = facts.Number("metrics.bytes_per_request").value_or(0);
+    if (mean > 0 && bytes / requests >= mean) return;
+    FactSet own = facts;
+    Provenance p;
+    p.origin = FactOrigin::kDerived;
+    own.Set(NumberFact("metrics.bytes_per_request", bytes / requests, Unit::kBytes, p));
+    auto cap = LatencyCapForJob(own);
+    latency_cap_gbps_ = cap ? cap->gbps : 0;
+    // Its own requests small, where the account's mean said large: held by their latency
+    // unless something else was observed (a capped cache, a finding).
+    if (bytes / requests < kSmallRequestBytes &&
+        (mount_state_ == IdleState::kNotStorage || mount_state_ == IdleState::kUnknown))
+      mount_state_ = IdleState::kLatency;
   }
 
   // The metrics' refusals in the minute holding t (else within a minute of it).
@@ -404,6 +464,8 @@ class Placer {
   }
 
   const LedgerJudgement& j_;
+  double latency_cap_gbps_;  // the judgement's, or again with the job's own request size
+  IdleState mount_state_;    // the judgement's, or latency for the job's own small requests
   std::vector<const TimelineInterval*> metric_refusals_;
   SeriesAt egress_, ingress_, requests_;
   double others_gbps_ = 0;    // the account's Egress that was surely not the job's

@@ -86,10 +86,14 @@ std::optional<LatencyCap> LatencyCapOf(const FactSet& facts, bool download) {
   return cap;
 }
 
+std::optional<LatencyCap> LatencyCapForJob(const FactSet& facts) {
+  std::optional<bool> download = DownloadMode(facts);
+  if (!download) return std::nullopt;
+  return LatencyCapOf(facts, *download);
+}
+
 void AddLatencyCapFacts(FactSet* facts) {
-  std::optional<bool> download = DownloadMode(*facts);
-  if (!download) return;
-  std::optional<LatencyCap> cap = LatencyCapOf(*facts, *download);
+  std::optional<LatencyCap> cap = LatencyCapForJob(*facts);
   if (!cap) return;
   Provenance p;
   p.origin = FactOrigin::kDerived;

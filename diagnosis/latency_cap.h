@@ -35,6 +35,10 @@ struct LatencyCap {
 /// account's SuccessE2ELatency. None when any of them is unknown.
 std::optional<LatencyCap> LatencyCapOf(const FactSet& facts, bool download);
 
+/// The cap for the job's input mode as the facts say it (runtime.mode, else workload.mode);
+/// none when the mode is not known.
+std::optional<LatencyCap> LatencyCapForJob(const FactSet& facts);
+
 /// Adds `runtime.read_threads`, `runtime.request_bytes` and `runtime.latency_cap_gbps` (derived
 /// facts, so that reports show the figures the ledger used) for the job's input mode.
 void AddLatencyCapFacts(FactSet* facts);
