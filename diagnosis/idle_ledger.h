@@ -49,9 +49,10 @@ struct LedgerJudgement {
   /// The read rate per node its requests' latency allows (runtime.latency_cap_gbps); 0: not
   /// known. A node reading at about this rate was held by latency; one well below it, not.
   double latency_cap_gbps = 0;
-  /// An explicit cap on the mount's disk cache (DATASET_MOUNT_CACHE_SIZE), bytes; 0: none. A
-  /// node that has read more than its cache holds re-reads, in every later epoch, what the cap
-  /// made it drop (unless the job is known to read its data once).
+  /// What a node reads before the mount's capped disk cache (DATASET_MOUNT_CACHE_SIZE) makes it
+  /// re-read, bytes; 0: never. The cap itself, or with the input's size known, its shard (from
+  /// the second epoch on, when the cap is below the whole input: the sampler reshuffles every
+  /// epoch) or never (the cap holds all of it); 0 too when the job reads its data once.
   double mount_cache_cap_bytes = 0;
   /// The job writes through storage while it runs (an output in rw_mount or upload mode, an
   /// upload activity): the account's Ingress bursts can be its own.

@@ -301,8 +301,10 @@ def plan_step(n, p, t, demand, lat_cap, denied):
     v = p["validation"]
     if v and t - n.train_start >= v["every_s"] and (t - n.train_start) % v["every_s"] < v["s"]:
         return {"kind": "none", "state": "own_code", "idle": 1.0}
+    # PyTorch's DistributedSampler reshuffles every epoch: a node's next shard is a new random
+    # share of the whole input, so its cache serves later epochs only if it holds all of it.
     from_storage = p["mode"] != "download" and (
-        n.epoch == 1 or (p["cache_gb"] is not None and p["cache_gb"] * 8e9 < n.shard_bits))
+        n.epoch == 1 or (p["cache_gb"] is not None and p["cache_gb"] < p["dataset_gb"]))
     caps = {"not_storage": p["loader_gbps"]}
     if from_storage:
         caps.update(node_nic=p["nic_gbps"], latency=lat_cap)
