@@ -145,6 +145,7 @@ class Placer {
       : j_(j),
         latency_cap_gbps_(j.latency_cap_gbps),
         mount_state_(j.mount_state),
+        small_requests_(j.small_requests),
         egress_(job.FindSeries("metrics.egress_gbps")),
         ingress_(job.FindSeries("metrics.ingress_gbps")),
         requests_(job.FindSeries("metrics.requests_per_s")) {
@@ -220,7 +221,10 @@ class Placer {
       const std::optional<double> rate =
           in_mount && latency_cap_gbps_ > 0 ? NodeRate(t) : std::nullopt;
       if (rate && *rate >= kAtLatencyCapShare * latency_cap_gbps_) return IdleState::kLatency;
-      if (in_mount && PastCacheCap(t)) return IdleState::kCacheRereads;
+      // Small requests with no latency cap to weigh them: their latency holds the node before
+      // any re-read does (one request per file, a few readers: far under what storage serves).
+      const bool small_uncapped = !rate && small_requests_;
+      if (in_mount && !small_uncapped && PastCacheCap(t)) return IdleState::kCacheRereads;
       if (rate && mount_state_ != IdleState::kCacheRereads && !u.mount_mostly_refused)
         return IdleState::kNotStorage;
       if (in_mount && Cached(t)) return IdleState::kNotStorage;
@@ -450,6 +454,7 @@ class Placer {
     if (bytes / requests < kSmallRequestBytes &&
         (mount_state_ == IdleState::kNotStorage || mount_state_ == IdleState::kUnknown))
       mount_state_ = IdleState::kLatency;
+    if (bytes / requests < kSmallRequestBytes) small_requests_ = true;
   }
 
   // The metrics' refusals in the minute holding t (else within a minute of it).
@@ -466,6 +471,7 @@ class Placer {
   const LedgerJudgement& j_;
   double latency_cap_gbps_;  // the judgement's, or again with the job's own request size
   IdleState mount_state_;    // the judgement's, or latency for the job's own small requests
+  bool small_requests_;      // the judgement's, or the job's own requests measured small
   std::vector<const TimelineInterval*> metric_refusals_;
   SeriesAt egress_, ingress_, requests_;
   double others_gbps_ = 0;    // the account's Egress that was surely not the job's
