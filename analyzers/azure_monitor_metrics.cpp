@@ -102,29 +102,37 @@ std::string Dimension(const Json& ts, std::initializer_list<const char*> names) 
   return {};
 }
 
-void ParseGpuMetric(const Json& metric, const std::string& name, double interval_s,
-                    const std::string& file, const std::string& where, DiagnosticList* diags,
-                    std::vector<GpuMetricPoint>* out) {
+// Every point of every time series of a metric with a readable time: fn(series, point, time,
+// series index, point index). A point whose time cannot be read is said (PointTime) and skipped.
+template <typename Fn>
+void ForEachTimedPoint(const Json& metric, const std::string& file, const std::string& where,
+                       DiagnosticList* diags, Fn&& fn) {
   const Json* series = Member(metric, "timeseries");
   if (!series || !series->is_array()) return;
   for (size_t si = 0; si < series->size(); ++si) {
     const Json& ts = (*series)[si];
-    std::string node = Dimension(ts, {"NodeId", "InstanceId"});
-    std::string device = Dimension(ts, {"DeviceId"});
     const Json* data = Member(ts, "data");
     if (!data || !data->is_array()) continue;
     for (size_t di = 0; di < data->size(); ++di) {
       const Json& point = (*data)[di];
-      auto t = PointTime(point, file, where, si, di, diags);
-      if (!t) continue;
-      auto value = NumberOf(Member(point, "average"));
-      if (!value) value = NumberOf(Member(point, "maximum"));
-      if (!value) continue;  // no data in this bucket (az prints null)
-      auto pct = GpuPercent(name, *value);
-      if (!pct || !std::isfinite(*pct)) continue;
-      out->push_back({node, device, *t, *pct, interval_s, file});
+      if (auto t = PointTime(point, file, where, si, di, diags)) fn(ts, point, *t, si, di);
     }
   }
+}
+
+void ParseGpuMetric(const Json& metric, const std::string& name, double interval_s,
+                    const std::string& file, const std::string& where, DiagnosticList* diags,
+                    std::vector<GpuMetricPoint>* out) {
+  ForEachTimedPoint(metric, file, where, diags,
+                    [&](const Json& ts, const Json& point, double t, size_t, size_t) {
+                      auto value = NumberOf(Member(point, "average"));
+                      if (!value) value = NumberOf(Member(point, "maximum"));
+                      if (!value) return;  // no data in this bucket (az prints null)
+                      auto pct = GpuPercent(name, *value);
+                      if (!pct || !std::isfinite(*pct)) return;
+                      out->push_back({Dimension(ts, {"NodeId", "InstanceId"}),
+                                      Dimension(ts, {"DeviceId"}), t, *pct, interval_s, file});
+                    });
 }
 
 // Azure ML's CPU metric, per node. Unlike an absent aggregation (no data in the bucket, null
@@ -133,39 +141,31 @@ void ParseGpuMetric(const Json& metric, const std::string& name, double interval
 void ParseCpuMetric(const Json& metric, const std::string& name, double interval_s,
                     const std::string& file, const std::string& where, DiagnosticList* diags,
                     std::vector<CpuMetricPoint>* out) {
-  const Json* series = Member(metric, "timeseries");
-  if (!series || !series->is_array()) return;
-  for (size_t si = 0; si < series->size(); ++si) {
-    const Json& ts = (*series)[si];
-    std::string node = Dimension(ts, {"NodeId", "InstanceId"});
-    const Json* data = Member(ts, "data");
-    if (!data || !data->is_array()) continue;
-    for (size_t di = 0; di < data->size(); ++di) {
-      const Json& point = (*data)[di];
-      auto t = PointTime(point, file, where, si, di, diags);
-      if (!t) continue;
-      // The aggregation asked for: az prints the others as null.
-      const char* field = "average";
-      const Json* v = Member(point, field);
-      if (!v || v->is_null()) v = Member(point, field = "maximum");
-      if (!v || v->is_null()) continue;  // no data in this bucket
-      const std::string path = fmt::format("{}/timeseries/{}/data/{}/{}", where, si, di, field);
-      auto number = NumberOf(v);
-      if (!number) {
-        Diag(diags, file, 0,
-             fmt::format("{} {} is not a number: {}", name, field, PrintableSnippet(v->dump(), 40)),
-             path);
-        continue;
-      }
-      std::string why;
-      auto pct = CpuPercentOf(*number, &why);
-      if (!pct) {
-        Diag(diags, file, 0, fmt::format("{} {}: {}", name, field, why), path);
-        continue;
-      }
-      out->push_back({node, *t, *pct, interval_s, file});
-    }
-  }
+  ForEachTimedPoint(
+      metric, file, where, diags,
+      [&](const Json& ts, const Json& point, double t, size_t si, size_t di) {
+        // The aggregation asked for: az prints the others as null.
+        const char* field = "average";
+        const Json* v = Member(point, field);
+        if (!v || v->is_null()) v = Member(point, field = "maximum");
+        if (!v || v->is_null()) return;  // no data in this bucket
+        const std::string path = fmt::format("{}/timeseries/{}/data/{}/{}", where, si, di, field);
+        auto number = NumberOf(v);
+        if (!number) {
+          Diag(diags, file, 0,
+               fmt::format("{} {} is not a number: {}", name, field,
+                           PrintableSnippet(v->dump(), 40)),
+               path);
+          return;
+        }
+        std::string why;
+        auto pct = CpuPercentOf(*number, &why);
+        if (!pct) {
+          Diag(diags, file, 0, fmt::format("{} {}: {}", name, field, why), path);
+          return;
+        }
+        out->push_back({Dimension(ts, {"NodeId", "InstanceId"}), t, *pct, interval_s, file});
+      });
 }
 
 // The storage account a response is about (lower case), from its resourceid or its first
