@@ -284,6 +284,10 @@ json TableToJson(const ReportTable& t) {
   json out = {
       {"title", t.title}, {"columns", columns}, {"rows", rows}, {"text", text}, {"notes", t.notes}};
   if (t.folded) out["folded"] = true;
+  // Only a table whose notes have short forms carries them (read back for the terminal).
+  if (std::any_of(t.note_briefs.begin(), t.note_briefs.end(),
+                  [](const std::string& b) { return !b.empty(); }))
+    out["note_briefs"] = t.note_briefs;
   return out;
 }
 
@@ -319,6 +323,7 @@ void ReadTables(const JsonField& j, Report* out) {
       t.rows.push_back(std::move(row));
     }
     t.notes = Strings(tj["notes"]);
+    t.note_briefs = Strings(tj["note_briefs"]);
     out->tables.push_back(std::move(t));
   }
 }
