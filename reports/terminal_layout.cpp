@@ -26,7 +26,7 @@ size_t TerminalLayout::RowsShown() const {
 
 size_t TerminalLayout::NotesShown() const {
   if (verbose_ || fold_ < 2) return static_cast<size_t>(-1);
-  return fold_ >= 6 ? 0 : fold_ >= 3 ? 1 : 3;
+  return fold_ >= 3 ? 1 : 3;
 }
 
 size_t TerminalLayout::DiagnosticsShown() const {

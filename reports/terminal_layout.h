@@ -5,10 +5,10 @@
 // and long table cells to their first sentence, shows a note's short form (a price's source by
 // its title) and drops a fix estimate's assumptions; 2 shows 2 findings, 8 rows of a table and 3 of
 // its notes; 3 shows 4 rows, 4 nodes and 1 note; 4 shows 1 finding; 5 leaves the messages out (a
-// finding's first sentence, the action to take, stays until then) and shows 3 rows; 6 shows no note
-// under a table (counted) and counts the findings left out in one line; 7 folds the tables after
-// the findings (the figures that back them: prices, reads) but the last to one line each, as a
-// folded table is; 8 folds the last one too. -v says everything.
+// finding's first sentence, the action to take, stays until then) and shows 3 rows; 6 counts the
+// findings left out and the secondary ones in one line; 7 folds the tables after the findings
+// (the figures that back them: reads, prices) but the last to one line each, as a folded table
+// is; 8 folds the last one too. -v says everything.
 #pragma once
 
 #include <ostream>

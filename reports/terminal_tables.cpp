@@ -144,11 +144,11 @@ void PrintTerminalTables(const std::vector<ReportTable>& tables, std::ostream& o
     const ReportTable& whole = tables[i];
     const ReportTable t = Shown(whole, paint);
     if ((whole.folded || i < fold_first) && !paint.verbose()) {
-      out << "\n"
-          << paint(kSgrDim,
+      out << "\n";
+      PrintWrapped(out,
                    fmt::format("{}: {}; -v lists them", t.title.empty() ? "Table" : t.title,
-                               Counted(static_cast<double>(t.rows.size()), "row")))
-          << "\n";
+                               Counted(static_cast<double>(t.rows.size()), "row")),
+                   "", paint, kSgrDim);
       continue;
     }
     if (!t.title.empty()) {
