@@ -109,8 +109,8 @@ void StateNoneFound(const Situation& situation, const CauseChoice& c, DiagnosisS
                                 : "the time lost while storage served every request";
   d->fix = gpu.idle_fraction >= kBusyIdleFraction
                ? fmt::format(
-                     "Storage is not what held the GPUs back: look at the job's own code "
-                     "(data loading workers, preprocessing, evaluation, checkpoints) for {}.",
+                     "Look at the job's own code (data loading workers, preprocessing, "
+                     "evaluation, checkpoints) for {}: storage is not what held the GPUs back.",
                      when)
                : "Nothing to fix on the storage side.";
   // A failed output write is not GPU time lost, but it is not nothing either: say so.
