@@ -37,14 +37,16 @@ std::vector<TableCell> ChangeRow(const FactChange& c) {
   if (c.relative) relative.text = fmt::format("{:+.1f}%", *c.relative * 100);
   TableCell noise{"", c.noise};
   if (c.noise) noise.text = "±" + FormatValue(*c.noise, c.unit);
-  return {{std::string(ChangeName(c.change)), std::nullopt},
-          {c.key, std::nullopt},
+  // The fact first: a row read alone (a record on a narrow terminal) still names it.
+  return {{c.key, std::nullopt},
+          {std::string(ChangeName(c.change)), std::nullopt},
           Side(c.a, c.a_display),
           Side(c.b, c.b_display),
           relative,
           noise,
           {std::string(UnitName(c.unit)), std::nullopt},
-          {BetterName(c.better), std::nullopt}};
+          {BetterName(c.better), std::nullopt},
+          {c.description, std::nullopt}};
 }
 
 // The rows of one table: the facts `pick` selects, in the comparison's order.
@@ -52,14 +54,11 @@ template <typename Pick>
 ReportTable ChangeTable(const Comparison& cmp, std::string title, bool folded, Pick pick) {
   ReportTable t;
   t.title = std::move(title);
-  t.columns = {{"change", "Change"},
-               {"key", "Fact"},
-               {"a", "A", true},
-               {"b", "B", true},
-               {"relative", "Relative", true},
-               {"noise", "Noise band", true},
-               {"unit", "Unit"},
-               {"better", "Better"}};
+  TableColumn meaning{"description", "Meaning"};
+  meaning.detail = true;  // the terminal shows it with -v; Markdown, JSON and HTML always
+  t.columns = {{"key", "Fact"},  {"change", "Change"},           {"a", "A", true},
+               {"b", "B", true}, {"relative", "Relative", true}, {"noise", "Noise band", true},
+               {"unit", "Unit"}, {"better", "Better"},           meaning};
   for (const FactChange& c : cmp.changes)
     if (pick(c)) t.rows.push_back(ChangeRow(c));
   t.folded = folded;

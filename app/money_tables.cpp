@@ -57,6 +57,8 @@ void AddGpuMoneyTable(const GpuHourPrice& price, Report* report) {
   if (price.known() && t.rows.empty())
     t.notes.push_back("No GPU samples were read: no GPU time to price.");
   t.notes.push_back(MoneyCaveat(price) + ".");
+  t.note_briefs.resize(t.notes.size());
+  t.note_briefs.back() = MoneyCaveatBrief(price) + ".";
   report->tables.push_back(std::move(t));
 }
 

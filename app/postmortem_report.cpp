@@ -100,9 +100,10 @@ void PutDiagnosis(const DiagnosisSummary& d, Report* report) {
   s.key = kDiagnosisSection;
   s.title = "GPU time and cause";
   s.json = DiagnosisToJson(d).dump();
+  // The action first: the change to make, then what the cause cost and what the fix buys.
+  if (!d.fix.empty()) s.lines.push_back({"Fix", d.fix, {}});
   if (d.attributed_gpu_s >= 0 && d.gpu.known)
     s.lines.push_back({"GPU time attributed to the cause", GpuTimeText(d.attributed_gpu_s), {}});
-  if (!d.fix.empty()) s.lines.push_back({"Fix", d.fix, {}});
   if (d.estimate.available) {
     SectionLine buys{"What the fix buys (estimate)", d.estimate.text, {}};
     for (const auto& a : d.estimate.assumptions) buys.details.push_back("assumes " + a);

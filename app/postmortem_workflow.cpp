@@ -47,6 +47,9 @@ ReportTable MeasuredElsewhere(const std::string& path, const Report& saved,
       caveat.banner, target, path,
       caveat.emulator ? "an emulator on the machine that ran it" : "the machine that ran it",
       path));
+  t.note_briefs.push_back(
+      fmt::format("{} Not among this job's facts or findings (-v: why; feedcheck report {}).",
+                  caveat.banner, path));
   return t;
 }
 

@@ -12,6 +12,7 @@ GpuHourPrice ChooseGpuHourPrice(double given_usd_per_gpu_hour, std::string_view 
     p.given = true;
     p.basis = fmt::format("the price you gave (--gpu-hour-price {:.2f} USD per GPU-hour)",
                           given_usd_per_gpu_hour);
+    p.brief = p.basis;
     return p;
   }
   p.sku = vm ? vm->name : std::string(sku);
@@ -36,6 +37,8 @@ GpuHourPrice ChooseGpuHourPrice(double given_usd_per_gpu_hour, std::string_view 
       "per GPU-hour; source: {}",
       vm->name, vm->price_usd_per_hour, vm->price_region, vm->price_as_of, vm->gpus,
       vm->gpus == 1 ? "" : "s", p.usd_per_gpu_hour, vm->price_source);
+  p.brief = fmt::format("{:.3f} USD per GPU-hour ({}, {}, {}, \"{}\")", p.usd_per_gpu_hour,
+                        vm->name, vm->price_region, vm->price_as_of, SourceTitle(vm->price_source));
   return p;
 }
 
@@ -50,6 +53,32 @@ std::string MoneyCaveat(const GpuHourPrice& price) {
       "An estimate from {}, not a bill: your region, reservations, savings plans, discounts and "
       "the job's other costs (storage, network) are not in it",
       price.basis);
+}
+
+std::string MoneyCaveatBrief(const GpuHourPrice& price) {
+  if (!price.known()) return price.missing;
+  return fmt::format("An estimate, not a bill: {}; -v: {}what it leaves out", price.brief,
+                     price.given ? "" : "the source, ");
+}
+
+std::string SourceTitle(std::string_view source) {
+  const size_t open = source.find('"');
+  const size_t url = source.find("://");
+  if (open != std::string_view::npos && (url == std::string_view::npos || open < url)) {
+    const size_t close = source.find('"', open + 1);
+    if (close != std::string_view::npos && close > open + 1)
+      return std::string(source.substr(open + 1, close - open - 1));
+  }
+  if (url != std::string_view::npos) {
+    // Back to the start of the URL's word, then past the separators before it.
+    size_t start = source.find_last_of(" (", url);
+    std::string_view before = source.substr(0, start == std::string_view::npos ? 0 : start);
+    while (!before.empty() && (before.back() == ' ' || before.back() == ',' ||
+                               before.back() == ';' || before.back() == '('))
+      before.remove_suffix(1);
+    if (!before.empty()) return std::string(before);
+  }
+  return std::string(source);
 }
 
 double ReadOpsUsd(double reads, const StorageReadPrice& price) {

@@ -18,6 +18,9 @@ struct GpuHourPrice {
   /// "the price you gave (--gpu-hour-price 2.50 USD per GPU-hour)" or "Standard_ND96asr_v4:
   /// 27.20 USD per VM-hour pay-as-you-go (Linux, eastus, as of 2026-11-09) / 8 GPUs; source: ..."
   std::string basis;
+  /// The same, short: "3.400 USD per GPU-hour (Standard_ND96asr_v4, eastus, 2026-11-09, "109 -
+  /// What an H100 actually costs per hour")": the source by its title only.
+  std::string brief;
   /// Why there is no price: "no public price known for SKU X: give --gpu-hour-price", or "".
   std::string missing;
   bool known() const { return usd_per_gpu_hour >= 0; }
@@ -33,6 +36,15 @@ double GpuTimeUsd(double gpu_s, const GpuHourPrice& price);
 
 /// The sentence every money figure carries: an estimate, from which price, what it leaves out.
 std::string MoneyCaveat(const GpuHourPrice& price);
+
+/// MoneyCaveat in a few words, for a screen that must say less: the price and its source's
+/// title, ending in what -v adds (the source whole, what the estimate leaves out).
+std::string MoneyCaveatBrief(const GpuHourPrice& price);
+
+/// A cited source's title: its first quoted part ('data-receipts, "109 - What an H100 ...",
+/// hyperscalers.json ..., https://...' -> "109 - What an H100 ..."), else the text before its
+/// first URL, else the whole text.
+std::string SourceTitle(std::string_view source);
 
 /// USD for `reads` read operations at the tier's price per 10,000.
 double ReadOpsUsd(double reads, const StorageReadPrice& price);

@@ -141,6 +141,7 @@ Comparison CompareResults(const ComparedResult& a, const ComparedResult& b,
     const Fact* y = fb.Find(key);
     FactChange c;
     c.key = key;
+    if (const FactSpec* spec = FactRegistry::Builtin().Find(key)) c.description = spec->description;
     const Fact* any = x != nullptr ? x : y;
     c.unit = any->unit;
     c.role = RoleOf(any->provenance.origin);

@@ -35,6 +35,9 @@ enum class FactRole {
 
 struct FactChange {
   std::string key;
+  /// What the fact is, as the fact registry describes it ("account egress limit"); "" for a key
+  /// the registry does not know.
+  std::string description;
   Unit unit = Unit::kCount;
   FactRole role = FactRole::kResult;
   bool is_input = false;  ///< role != kResult (kept for the callers that only ask this)

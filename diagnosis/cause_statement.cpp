@@ -76,10 +76,10 @@ void StateNotStorage(const Situation& s, DiagnosisSummary* d) {
   std::vector<std::string> names;
   for (const auto& n : s.idle_nodes) names.push_back(n.node);
   d->fix = fmt::format(
-      "Not storage: {} idled while {} data runtime read nothing (no reads in its rslex log), "
-      "the other nodes busy. Storage cannot hold back a node that asks it for nothing: look "
-      "at that node's own process (a rank that hung or waited on the others, a data loader "
-      "that never started, a failed device).",
+      "Look at the job's own process on {0} (a rank that hung or waited on the others, a "
+      "data loader that never started, a failed device): not storage. Storage cannot hold back "
+      "a node that asks it for nothing: {0} idled while {1} data runtime read nothing (no reads "
+      "in its rslex log), the other nodes busy.",
       fmt::join(names, ", "), names.size() == 1 ? "its" : "their");
   d->attributed_gpu_s = s.not_storage_gpu_s;
 }
@@ -109,8 +109,8 @@ void StateNoneFound(const Situation& situation, const CauseChoice& c, DiagnosisS
                                 : "the time lost while storage served every request";
   d->fix = gpu.idle_fraction >= kBusyIdleFraction
                ? fmt::format(
-                     "Storage is not what held the GPUs back: look at the job's own code "
-                     "(data loading workers, preprocessing, evaluation, checkpoints) for {}.",
+                     "Look at the job's own code (data loading workers, preprocessing, "
+                     "evaluation, checkpoints) for {}: storage is not what held the GPUs back.",
                      when)
                : "Nothing to fix on the storage side.";
   // A failed output write is not GPU time lost, but it is not nothing either: say so.
@@ -139,11 +139,11 @@ void StatePartitionTarget(const Situation& s, const PartitionLimit& partition,
               &d->agreeing_sources);
   d->confidence = partition.confirmed ? "confirmed" : "likely";
   d->fix = fmt::format(
-      "Storage refused requests while {}: no account limit was near, so the target hit was a "
-      "single blob's or partition's (a blob serves up to 500 requests/s; see {}). Spread the "
-      "reads over more blobs (shard one large file, or give each reader its own shards), keep "
-      "AZUREML_DATASET_HTTP_RETRY_COUNT at its default; more accounts or a raised account "
-      "limit would not help.",
+      "Spread the reads over more blobs (shard one large file, or give each reader its own "
+      "shards) and keep AZUREML_DATASET_HTTP_RETRY_COUNT at its default. Storage refused "
+      "requests while {}: no account limit was near, so the target hit was a single blob's or "
+      "partition's (a blob serves up to 500 requests/s; see {}); more accounts or a raised "
+      "account limit would not help.",
       partition.figures, kBlobTargetsSource);
   d->attributed_gpu_s = s.gpu.known ? ThrottleCostGpuS(s.pools) : -1;
 }
@@ -274,28 +274,29 @@ void StateFromLedgerOnly(const Situation& s, IdleState state, DiagnosisSummary* 
   switch (state) {
     case IdleState::kNodeNic:
       d->fix = fmt::format(
-          "Each node read at its NIC's rate ({} Gbit/s) while the account stayed below its "
-          "limits: the node's network was the limit, not storage's. A VM size with a faster NIC, "
-          "or the same data spread over more nodes, reads faster; more threads, another input "
-          "mode or more storage accounts would not.",
+          "Use a VM size with a faster NIC, or spread the same data over more nodes. Each node "
+          "read at its NIC's rate ({} Gbit/s) while the account stayed below its limits: the "
+          "node's network was the limit, not storage's; more threads, another input mode or "
+          "more storage accounts would not read faster.",
           FormatNumber(nic));
       break;
     case IdleState::kWrites:
       d->fix = fmt::format(
-          "The GPUs idled while the job wrote to storage (the account's Ingress peaked at {} "
-          "Gbit/s in those minutes): checkpoints written through an output hold training until "
-          "they are stored. Write them less often, or to the node's local disk first and upload "
-          "in the background; keep them off the input's account if it is near its limits.",
+          "Write checkpoints less often, or to the node's local disk first and upload them in "
+          "the background; keep them off the input's account if it is near its limits. The GPUs "
+          "idled while the job wrote to storage (the account's Ingress peaked at {} Gbit/s in "
+          "those minutes): checkpoints written through an output hold training until they are "
+          "stored.",
           FormatNumber(facts.Number("metrics.ingress_gbps_peak").value_or(0)));
       break;
     case IdleState::kLatency: {
       auto e2e = facts.Number("metrics.e2e_latency_ms");
       auto server = facts.Number("metrics.server_latency_ms");
       d->fix = fmt::format(
-          "Requests spent {} end to end against {} in the service: the time went on the way "
-          "between the nodes and the account (another region, or a congested path), not in "
-          "storage. Keep the data in the compute's region (copy it there with azcopy), or keep "
-          "more requests in flight so the latency overlaps.",
+          "Keep the data in the compute's region (copy it there with azcopy), or keep more "
+          "requests in flight so the latency overlaps. Requests spent {} end to end against {} "
+          "in the service: the time went on the way between the nodes and the account (another "
+          "region, or a congested path), not in storage.",
           e2e ? fmt::format("{} ms", FormatNumber(*e2e)) : std::string("far longer"),
           server ? fmt::format("{} ms", FormatNumber(*server)) : std::string("far less"));
       break;

@@ -55,6 +55,10 @@ struct ReportTable {
   std::vector<TableColumn> columns;
   std::vector<std::vector<TableCell>> rows;
   std::vector<std::string> notes;  ///< lines shown under the table ("Note: assumed ...")
+  /// A shorter form of notes[i] for a terminal that must say less (a price's source by its
+  /// title, ending in what -v adds); "" or past the end: notes[i] has none. Set by the command;
+  /// every other format, and -v, shows the notes whole.
+  std::vector<std::string> note_briefs;
   /// Detail people rarely need on a terminal (each rule's source, the facts that did not
   /// change): the terminal shows one line counting its rows unless -v; other formats show it.
   bool folded = false;

@@ -266,8 +266,13 @@ void ReadResult(const JsonField& j, Report* out) {
 // when the cell has none) for scripts, and the texts as shown, for re-rendering.
 json TableToJson(const ReportTable& t) {
   json columns = json::array();
-  for (const auto& c : t.columns)
-    columns.push_back({{"key", c.key}, {"label", c.label}, {"numeric", c.numeric}});
+  for (const auto& c : t.columns) {
+    json column = {{"key", c.key}, {"label", c.label}, {"numeric", c.numeric}};
+    // How a terminal lays the column out, kept so a saved report renders as its run did.
+    if (c.detail) column["detail"] = true;
+    if (c.shortenable) column["shortenable"] = true;
+    columns.push_back(std::move(column));
+  }
   json rows = json::array();
   json text = json::array();
   for (const auto& row : t.rows) {
@@ -284,6 +289,10 @@ json TableToJson(const ReportTable& t) {
   json out = {
       {"title", t.title}, {"columns", columns}, {"rows", rows}, {"text", text}, {"notes", t.notes}};
   if (t.folded) out["folded"] = true;
+  // Only a table whose notes have short forms carries them (read back for the terminal).
+  if (std::any_of(t.note_briefs.begin(), t.note_briefs.end(),
+                  [](const std::string& b) { return !b.empty(); }))
+    out["note_briefs"] = t.note_briefs;
   return out;
 }
 
@@ -300,6 +309,8 @@ void ReadTables(const JsonField& j, Report* out) {
       if (!c.is_object()) continue;
       TableColumn column{Str(c, "key"), Str(c, "label")};
       column.numeric = c["numeric"].is_bool() && *c["numeric"].Bool();
+      column.detail = c["detail"].is_bool() && *c["detail"].Bool();
+      column.shortenable = c["shortenable"].is_bool() && *c["shortenable"].Bool();
       t.columns.push_back(std::move(column));
     }
     const JsonField rows = tj["rows"];
@@ -319,6 +330,7 @@ void ReadTables(const JsonField& j, Report* out) {
       t.rows.push_back(std::move(row));
     }
     t.notes = Strings(tj["notes"]);
+    t.note_briefs = Strings(tj["note_briefs"]);
     out->tables.push_back(std::move(t));
   }
 }

@@ -31,7 +31,7 @@ size_t TerminalLayout::NotesShown() const {
 
 size_t TerminalLayout::DiagnosticsShown() const {
   if (verbose_) return static_cast<size_t>(-1);
-  return fold_ >= 2 ? 1 : 3;
+  return fold_ >= 8 ? 0 : fold_ >= 2 ? 1 : 3;
 }
 
 TextDetail TerminalLayout::MessageDetail() const {

@@ -1,10 +1,15 @@
 // The terminal report's layout helpers: colour, the width lines wrap to, and how much a section
 // may say. The default report has a budget of lines (kTerminalLineBudget); when its full default
 // form runs past it, it is rendered again at a higher `fold` level, each saying less, until it
-// fits: 1 cuts finding messages and long table cells to their first sentence and drops a fix
-// estimate's assumptions; 2 shows 2 findings, 8 rows of a table and 3 of its notes; 3 shows 4
-// rows, 4 nodes and 1 note; 4 shows 1 finding; 5 leaves the messages out (a finding's first
-// sentence, the action to take, stays until then) and shows 3 rows. -v says everything.
+// fits: 1 cuts finding messages, section lines ("Fix: ...": the action, its first sentence, stays)
+// and long table cells to their first sentence, shows a note's short form (a price's source by
+// its title) and drops a fix estimate's assumptions; 2 shows 2 findings, 8 rows of a table and 3 of
+// its notes; 3 shows 4 rows, 4 nodes and 1 note; 4 shows 1 finding; 5 leaves the messages out (a
+// finding's first sentence, the action to take, stays until then) and shows 3 rows; 6 counts the
+// findings left out and the secondary ones in one line; 7 folds the tables after the findings
+// (the figures that back them: reads, prices) but the last to one line each, as a folded table
+// is; 8 quotes no warning about the inputs (they stay counted); 9 folds the last table too. -v
+// says everything.
 #pragma once
 
 #include <ostream>
@@ -16,7 +21,7 @@ namespace feedcheck {
 /// The lines a default terminal report aims to stay within: one screen.
 inline constexpr size_t kTerminalLineBudget = 40;
 /// The highest fold level (TerminalLayout::fold()).
-inline constexpr int kMaxFold = 5;
+inline constexpr int kMaxFold = 9;
 
 /// How much of a long text a section shows.
 enum class TextDetail { kWhole, kFirstSentence, kNone };
@@ -40,6 +45,21 @@ class TerminalLayout {
   size_t DiagnosticsShown() const;
   /// A finding's message, a long table cell: whole, first sentence, or none.
   TextDetail MessageDetail() const;
+  /// A section's line ("Fix: ..."): whole, or its first sentence; never none (it may be the
+  /// action to take).
+  TextDetail SectionLineDetail() const {
+    return verbose_ || fold_ == 0 ? TextDetail::kWhole : TextDetail::kFirstSentence;
+  }
+  /// Whether a table's note is shown in its short form when it has one.
+  bool ShowsNoteBriefs() const { return !verbose_ && fold_ >= 1; }
+  /// Whether the findings left out and the secondary ones are counted in one line.
+  bool CountsLeftOutTogether() const { return !verbose_ && fold_ >= 6; }
+  /// How many of the report's own tables (after the findings), from the first, show as one
+  /// line counting their rows.
+  size_t ReportTablesFolded(size_t tables) const {
+    if (verbose_ || fold_ < 7) return 0;
+    return fold_ >= 9 || tables == 0 ? tables : tables - 1;
+  }
   /// Whether a fix estimate lists its assumptions.
   bool ShowsAssumptions() const { return verbose_ || fold_ == 0; }
 

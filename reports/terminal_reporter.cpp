@@ -122,8 +122,8 @@ void PrintSections(const Report& r, std::ostream& out, const Painter& paint) {
     if (s.lines.empty() && s.tables.empty()) continue;
     if (!s.title.empty()) out << "\n" << paint(kBold, s.title) << "\n";
     for (const auto& line : s.lines) {
-      PrintWrapped(out, line.label.empty() ? line.text : line.label + ": " + line.text, "  ",
-                   paint);
+      const std::string text = WithDetail(line.text, paint.SectionLineDetail());
+      PrintWrapped(out, line.label.empty() ? text : line.label + ": " + text, "  ", paint);
       if (paint.ShowsAssumptions())
         for (const auto& d : line.details) PrintWrapped(out, d, "    ", paint, kDim);
     }
@@ -265,6 +265,15 @@ void PrintFindings(const Report& r, std::ostream& out, const Painter& paint) {
     PrintFinding(*f, out, paint, caveat, SaidInSections(r, f->message), settings_below);
     ++shown;
   }
+  if (paint.CountsLeftOutTogether() && more > 0 && secondary > 0) {
+    PrintWrapped(
+        out,
+        fmt::format("... {} more {} and {} secondary (not what cost this job its "
+                    "GPU time); -v lists them",
+                    more, NounFor(static_cast<double>(more), "finding", "findings"), secondary),
+        "  ", paint, kDim);
+    return;
+  }
   PrintMore(out, more, "finding", "findings", "  ", paint);
   if (secondary > 0)
     PrintWrapped(out,
@@ -377,7 +386,10 @@ std::string Body(const Report& report, const Painter& paint) {
   // figures and prices, which back them (a command without findings is its tables).
   PrintFindings(report, out, paint);
   PrintSettings(report, out, paint);
-  PrintTerminalTables(report.tables, out, paint);
+  // Only tables that back findings fold whole; a command without findings is its tables.
+  PrintTerminalTables(
+      report.tables, out, paint,
+      ShowsFindingsBlock(report) ? paint.ReportTablesFolded(report.tables.size()) : 0);
   if (paint.verbose()) {
     PrintFacts(report, out, paint);
     PrintSkipped(report, out, paint);

@@ -31,6 +31,7 @@ void CleanTable(ReportTable& t) {
   for (auto& row : t.rows)
     for (TableCell& cell : row) Line(&cell.text);
   for (std::string& n : t.notes) Prose(&n);
+  for (std::string& n : t.note_briefs) Prose(&n);
 }
 
 }  // namespace

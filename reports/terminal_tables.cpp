@@ -50,6 +50,9 @@ ReportTable Shown(const ReportTable& t, const TerminalLayout& paint) {
   ReportTable out;
   out.title = t.title;
   out.notes = t.notes;
+  // A note's short form when the screen must say less (the price's source by its title).
+  for (size_t i = 0; i < out.notes.size() && i < t.note_briefs.size(); ++i)
+    if (paint.ShowsNoteBriefs() && !t.note_briefs[i].empty()) out.notes[i] = t.note_briefs[i];
   std::vector<size_t> keep;
   for (size_t c = 0; c < t.columns.size(); ++c)
     if (!t.columns[c].detail || paint.verbose()) keep.push_back(c);
@@ -136,15 +139,16 @@ void Records(const ReportTable& t, size_t rows, std::ostream& out, const Termina
 }  // namespace
 
 void PrintTerminalTables(const std::vector<ReportTable>& tables, std::ostream& out,
-                         const TerminalLayout& paint) {
-  for (const auto& whole : tables) {
+                         const TerminalLayout& paint, size_t fold_first) {
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const ReportTable& whole = tables[i];
     const ReportTable t = Shown(whole, paint);
-    if (whole.folded && !paint.verbose()) {
-      out << "\n"
-          << paint(kSgrDim,
+    if ((whole.folded || i < fold_first) && !paint.verbose()) {
+      out << "\n";
+      PrintWrapped(out,
                    fmt::format("{}: {}; -v lists them", t.title.empty() ? "Table" : t.title,
-                               Counted(static_cast<double>(t.rows.size()), "row")))
-          << "\n";
+                               Counted(static_cast<double>(t.rows.size()), "row")),
+                   "", paint, kSgrDim);
       continue;
     }
     if (!t.title.empty()) {
@@ -159,7 +163,7 @@ void PrintTerminalTables(const std::vector<ReportTable>& tables, std::ostream& o
       Records(t, rows, out, paint);
     PrintMore(out, t.rows.size() - rows, "row", "rows", "  ", paint);
     const size_t notes = std::min(t.notes.size(), paint.NotesShown());
-    for (size_t i = 0; i < notes; ++i) PrintWrapped(out, t.notes[i], "  ", paint);
+    for (size_t n = 0; n < notes; ++n) PrintWrapped(out, t.notes[n], "  ", paint);
     PrintMore(out, t.notes.size() - notes, "note", "notes", "  ", paint);
   }
 }

@@ -13,8 +13,9 @@ namespace feedcheck {
 
 /// Every table of `tables` (a report's own, or a section's) as the layout allows: a folded table
 /// as one line counting its rows (unless -v), at most RowsShown() rows and NotesShown() notes
-/// of the others.
+/// of the others. The first `fold_first` tables show as one line counting their rows too (the
+/// layout's last folds of the report's own tables).
 void PrintTerminalTables(const std::vector<ReportTable>& tables, std::ostream& out,
-                         const TerminalLayout& paint);
+                         const TerminalLayout& paint, size_t fold_first = 0);
 
 }  // namespace feedcheck

@@ -1,9 +1,11 @@
 // `feedcheck compare A.json B.json` as a user runs it: two saved results in, what changed out, in
 // each format; exit codes for a CI gate and for bad input.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/run_feedcheck.h"
 
@@ -104,7 +106,7 @@ TEST_CASE("compare writes Markdown and HTML, picked by -o's extension", "[cli][c
   CHECK(Has(page, "+80.0%"));
   REQUIRE(RunFeedcheck({"compare", before, after, "-o", md}).exit_code == 0);
   std::string text = Slurp(md);
-  CHECK(Has(text, "| better | probe.throughput.knee_gbps | 500 Mbit/s | 900 Mbit/s | +80.0% |"));
+  CHECK(Has(text, "| probe.throughput.knee_gbps | better | 500 Mbit/s | 900 Mbit/s | +80.0% |"));
   std::remove(html.c_str());
   std::remove(md.c_str());
 }
@@ -120,4 +122,58 @@ TEST_CASE("compare refuses what it cannot read or cannot mean", "[cli][compare]"
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err, "ask for two formats"));
   CHECK(RunFeedcheck({"compare", good, good, "--tolerance", "150%"}).exit_code == 2);
+}
+
+TEST_CASE("compare names the fact of every row, in every format", "[cli][compare]") {
+  // Two saved single-job post-mortems of the corpus: dozens of facts changed, some keys long.
+  const std::string corpus = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/";
+  RunResult a = RunFeedcheck({"--fail-on", "never", "postmortem", corpus + "job-demo", "--json"});
+  RunResult b =
+      RunFeedcheck({"--fail-on", "never", "postmortem", corpus + "egress-throttled-download",
+                    "--sku", "Standard_ND96asr_v4", "--nodes", "3", "--json"});
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(b.exit_code == 0);
+  const std::string before = WriteTempFile("pm-a.json", a.out);
+  const std::string after = WriteTempFile("pm-b.json", b.out);
+
+  // JSON: every row carries its key and, for a registered key, what the fact is.
+  RunResult j = RunFeedcheck({"compare", before, after, "--json"});
+  REQUIRE(j.exit_code == 0);
+  std::vector<std::string> keys, first_keys;  // every row's; each table shown's first row's
+  const nlohmann::json doc = j.Json();
+  for (const auto& t : doc["tables"])
+    for (const auto& row : t["rows"]) {
+      INFO(t["title"] << ": " << row.dump());
+      REQUIRE(row.contains("key"));
+      const std::string key = row["key"].get<std::string>();
+      CHECK_FALSE(key.empty());
+      CHECK(row.contains("description"));
+      if (key == "account.egress_gbps") CHECK(row["description"] == "account egress limit");
+      if (&row == &t["rows"].front() && !t.value("folded", false)) first_keys.push_back(key);
+      keys.push_back(key);
+    }
+  REQUIRE(keys.size() > 20);
+  REQUIRE(first_keys.size() >= 2);
+
+  // Markdown: each row opens with its fact's key.
+  RunResult md = RunFeedcheck({"compare", before, after, "-f", "md"});
+  REQUIRE(md.exit_code == 0);
+  for (const std::string& key : keys) CHECK(Has(md.out, "| " + key + " |"));
+  CHECK(Has(md.out, "| account egress limit |"));
+
+  // Terminal, wide and narrow, folded and whole: every row shown begins with a key.
+  for (const char* columns : {"100", "80"})
+    for (bool verbose : {false, true}) {
+      setenv("COLUMNS", columns, 1);
+      std::vector<std::string> args = {"compare", before, after};
+      if (verbose) args.insert(args.begin(), "-v");
+      RunResult term = RunFeedcheck(args);
+      INFO(columns << " columns" << (verbose ? ", -v" : "") << "\n" << term.out);
+      REQUIRE(term.exit_code == 0);
+      // A row, laid out as a grid or as a record, starts with its fact's key.
+      for (const std::string& key : verbose ? keys : first_keys)
+        CHECK(Has(term.out, "\n  " + key + " "));
+      if (verbose) CHECK(Has(term.out, "account egress limit"));
+    }
+  unsetenv("COLUMNS");
 }

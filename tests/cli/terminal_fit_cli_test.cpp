@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -171,6 +172,97 @@ TEST_CASE("the demo's post-mortem and a fleet of the corpus: one screen, the act
     CHECK(action > 0);
     CHECK(action <= 10);
   }
+  unsetenv("COLUMNS");
+}
+
+namespace {
+
+struct CorpusJob {
+  std::string name;
+  std::vector<std::string> args;
+};
+
+// Every job of the labelled corpus with the flags it is run with (corpus.json's `args`).
+std::vector<CorpusJob> CorpusJobs() {
+  std::ifstream in(Source("tests/data/joblogs/corpus.json"));
+  const nlohmann::json corpus = nlohmann::json::parse(in);
+  std::vector<CorpusJob> jobs;
+  for (const auto& job : corpus.at("jobs"))
+    jobs.push_back(
+        {job.at("name").get<std::string>(), job.at("args").get<std::vector<std::string>>()});
+  return jobs;
+}
+
+// The line "Fix:" opens (1-based), 0 when there is none.
+size_t FixLine(const std::string& out) {
+  std::istringstream in(out);
+  size_t n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    if (line.rfind("  Fix: ", 0) == 0) return n;
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("every corpus job's post-mortem, run with its own flags, fits one screen",
+          "[cli][terminal][corpus]") {
+  static const std::vector<CorpusJob> jobs = CorpusJobs();
+  REQUIRE(jobs.size() > 40);
+  const CorpusJob job = GENERATE(from_range(jobs));
+  setenv("COLUMNS", "100", 1);
+  std::vector<std::string> args = {"--fail-on", "never", "postmortem", job.name};
+  args.insert(args.end(), job.args.begin(), job.args.end());
+  // Run where corpus.json's paths (profiles/...) are relative to.
+  RunResult r = RunFeedcheckIn(Source("tests/data/joblogs"), args);
+  std::string command;
+  for (const auto& a : args) command += a + " ";
+  INFO("feedcheck " << command << "\n" << r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  Shape shape = CheckFits(r.out, 100);
+  CHECK(shape.lines <= 40);
+  // The action, when the post-mortem has one, within the first 10 lines.
+  const size_t fix = FixLine(r.out);
+  if (fix > 0) CHECK(fix <= 10);
+  // Shortened at the terminal only: -v says the whole of what the screen cut.
+  std::vector<std::string> verbose = args;
+  verbose.insert(verbose.begin(), "-v");
+  RunResult whole = RunFeedcheckIn(Source("tests/data/joblogs"), verbose);
+  CHECK(whole.out.size() > r.out.size());
+  if (r.out.find("An estimate, not a bill:") != std::string::npos)  // the price's short form
+    CHECK(whole.out.find("not a bill: your region") != std::string::npos);
+  unsetenv("COLUMNS");
+}
+
+TEST_CASE("a folded post-mortem keeps the fix's action and points at the rest", "[cli][terminal]") {
+  // The corpus job whose default post-mortem says the most: its fix cut to the first sentence,
+  // the price's source to its title; -v and Markdown keep both whole.
+  setenv("COLUMNS", "100", 1);
+  const std::vector<std::string> args = {
+      "--fail-on",      "never",
+      "postmortem",     "request-throttled-small-files-mount",
+      "--sku",          "Standard_NC24ads_A100_v4",
+      "--nodes",        "2",
+      "--account-kind", "standard_gpv2_other_regions",
+      "--profile",      "profiles/request-throttled-small-files-mount.yaml"};
+  const std::string dir = Source("tests/data/joblogs");
+  RunResult term = RunFeedcheckIn(dir, args);
+  std::vector<std::string> md_args = args;
+  md_args.insert(md_args.end(), {"-f", "md"});
+  RunResult md = RunFeedcheckIn(dir, md_args);
+  std::vector<std::string> v_args = args;
+  v_args.insert(v_args.begin(), "-v");
+  RunResult verbose = RunFeedcheckIn(dir, v_args);
+  INFO(term.out);
+  REQUIRE(term.exit_code == 0);
+  const std::string action = "Fix: Pack small files into shards, or spread the data over accounts.";
+  CHECK(term.out.find(action + " ...") != std::string::npos);
+  for (const RunResult* full : {&md, &verbose}) {
+    CHECK(full->out.find("ClientAccountRequestThrottlingError") != std::string::npos);
+    CHECK(full->out.find("https://raw.githubusercontent.com/") != std::string::npos);
+  }
+  CHECK(term.out.find("https://") == std::string::npos);
   unsetenv("COLUMNS");
 }
 

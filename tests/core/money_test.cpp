@@ -1,5 +1,7 @@
 #include "core/money.h"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -161,4 +163,46 @@ read_prices:
   CHECK(kb.LoadFile(own, &ok));
   CHECK(ChooseGpuHourPrice(-1, "nd40rs_v2", kb.FindVm("nd40rs_v2")).usd_per_gpu_hour ==
         Approx(22.03 / 8));
+}
+
+TEST_CASE("a price's short form names its source by title and keeps every figure",
+          "[core][money]") {
+  KnowledgeBase kb = BuiltIn();
+  int priced = 0;
+  for (const auto& vm : kb.vms()) {
+    if (vm.price_usd_per_hour < 0 || vm.gpus <= 0) continue;
+    ++priced;
+    const GpuHourPrice p = ChooseGpuHourPrice(-1, vm.name, &vm);
+    INFO(vm.name << ": " << vm.price_source);
+    const std::string whole = MoneyCaveat(p), brief = MoneyCaveatBrief(p);
+    const std::string title = SourceTitle(vm.price_source);
+    CHECK_FALSE(title.empty());
+    CHECK(title.find("://") == std::string::npos);
+    CHECK(vm.price_source.find(title) != std::string::npos);
+    CHECK(brief.size() < whole.size());
+    // The figures and the source's title stay; the URL and the caveat's list go to -v.
+    for (const std::string& part : {vm.name, vm.price_region, vm.price_as_of, title})
+      CHECK(brief.find(part) != std::string::npos);
+    CHECK(brief.find(fmt::format("{:.3f}", p.usd_per_gpu_hour)) != std::string::npos);
+    CHECK(brief.find("://") == std::string::npos);
+    CHECK(brief.find("-v: the source") != std::string::npos);
+    CHECK(whole.find(vm.price_source) != std::string::npos);
+  }
+  CHECK(priced >= 5);
+  // A price given on the command line has no source to shorten.
+  const GpuHourPrice given = ChooseGpuHourPrice(2.5, "", nullptr);
+  CHECK(MoneyCaveatBrief(given).find("--gpu-hour-price 2.50") != std::string::npos);
+  CHECK(MoneyCaveatBrief(given).find("-v: the source") == std::string::npos);
+  // No price: the same sentence saying why.
+  const GpuHourPrice none = ChooseGpuHourPrice(-1, "", nullptr);
+  CHECK(MoneyCaveatBrief(none) == MoneyCaveat(none));
+}
+
+TEST_CASE("a source's title: its quoted part, else what comes before its URL", "[core][money]") {
+  CHECK(SourceTitle(R"(data-receipts, "109 - What an H100 costs", a.json, https://x.y/a.json)") ==
+        "109 - What an H100 costs");
+  CHECK(SourceTitle("Azure pricing page, https://azure.microsoft.com/pricing") ==
+        "Azure pricing page");
+  CHECK(SourceTitle("our EA price sheet") == "our EA price sheet");
+  CHECK(SourceTitle("https://example.com/only-a-url") == "https://example.com/only-a-url");
 }

@@ -572,3 +572,38 @@ TEST_CASE("the built-in rules are compiled in; a folder replaces them file by fi
     CHECK(text.str() == file.text);
   }
 }
+
+TEST_CASE("every built-in rule's text opens with the change to make", "[rules][builtin][action]") {
+  // The first word of each finding's message, as rendered on its rule's firing case: a verb
+  // saying what to do. A reader who stops after the first sentence still knows the action.
+  static const std::set<std::string> kActions = {
+      "Ask",   "Cache", "Check",  "Copy",   "Decrease", "Enable", "Export", "Fix",  "Free", "Give",
+      "Keep",  "Lift",  "List",   "Look",   "Lower",    "Mount",  "Move",   "Pack", "Plan", "Put",
+      "Raise", "Read",  "Spread", "Stream", "Train",    "Turn",   "Use",    "Write"};
+  // The rules whose text is the account plan's (core/account_plan): its reasoning comes before
+  // the replication it advises. Listed so the list can only shrink: a rule that turns
+  // action-first must leave it.
+  static const std::set<std::string> kPlanFirst = {
+      "egress-nodes-beyond-account", "requests-beyond-account", "supply-nodes-beyond-account"};
+  std::vector<std::string> offenders;
+  size_t checked = 0;
+  for (const auto& [id, c] : Cases()) {
+    for (const auto& f : Builtin().Evaluate(c.fires).findings) {
+      if (f.rule_id != id) continue;
+      ++checked;
+      const std::string first = f.message.substr(0, f.message.find_first_of(" :,"));
+      const bool action = kActions.count(first) == 1;
+      INFO("rule " << id << ": " << f.message);
+      if (kPlanFirst.count(id) == 1) {
+        CHECK_FALSE(action);  // action-first now: take it off kPlanFirst
+        continue;
+      }
+      if (!action) offenders.push_back(id + " (\"" + first + "\")");
+    }
+  }
+  CHECK(checked == Cases().size());
+  std::string list;
+  for (const auto& o : offenders) list += "\n  " + o;
+  INFO("rules whose text does not open with an action:" << list);
+  CHECK(offenders.empty());
+}
