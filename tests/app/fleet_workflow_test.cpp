@@ -749,7 +749,9 @@ TEST_CASE("the fleet's waited-for-data column: only where some job's traces were
     REQUIRE(jobs);
     CHECK_FALSE(HasColumn(*jobs, "loader_wait_fraction"));
     CHECK(Render(r, "term", 200, true).find("Waited for data") == std::string::npos);
-    for (const auto& job : nlohmann::json::parse(Render(r, "json"))["fleet"]["jobs"])
+    // Held in a variable: a range over a member of a temporary would outlive the temporary.
+    const nlohmann::json saved = nlohmann::json::parse(Render(r, "json"));
+    for (const auto& job : saved["fleet"]["jobs"])
       CHECK_FALSE(job.contains("loader_wait_fraction"));
   }
   const double wait = GENERATE(0.1, 0.84);
