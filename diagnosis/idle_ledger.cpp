@@ -38,9 +38,6 @@ constexpr double kWritingIngressFloorGbps = 1.0;
 // A node reading at this share of its latency cap (requests in flight x their size over their
 // end-to-end time) was held by that latency: it could not have read faster with those threads.
 constexpr double kAtLatencyCapShare = 0.7;
-// Under this many bytes a request is small: its latency, not the bytes it moves, sets the rate
-// (the judgement's threshold, for the job's own requests measured here).
-constexpr double kSmallRequestBytes = 512 * 1024;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct Span {

@@ -20,6 +20,10 @@ namespace feedcheck::diagnosis {
 
 /// What the job's evidence says as a whole, read once before the ledger places each interval:
 /// which limit the refusals hit, what held the reads that were not refused, the limits.
+/// Under this many bytes a request is small: its latency, not the bytes it moves, sets the rate
+/// (requests in flight x their size over their latency, Little's law).
+inline constexpr double kSmallRequestBytes = 512 * 1024;
+
 struct LedgerJudgement {
   bool access_failed = false;            ///< the job stopped on a refusal or could not connect
   std::optional<double> access_onset_s;  ///< when the failure began (epoch s); none: all of it

@@ -10,9 +10,6 @@ namespace feedcheck::diagnosis {
 
 namespace {
 
-// Under this many bytes a request is small: its latency, not the bytes it moves, sets the rate.
-constexpr double kSmallRequestBytes = 512 * 1024;
-
 bool Describes(const Finding& f) {
   return !f.secondary && f.severity != Severity::kInfo && f.bottleneck != Bottleneck::kNone;
 }
