@@ -361,6 +361,7 @@ void RslexLogAnalyzer::OnClose(const TracingLine& t, ScopeFacts* facts, int64_t 
     while (auto value = FindTracingField(t.fields_text, "parallelization_degree", &from))
       NoteParallelization(*value, line);
   span_closes_.Add(t.epoch_s, t.epoch_s + 1);
+  if (node_totals_) node_totals_->span_closes.Add(t.epoch_s, t.epoch_s + 1);
   double busy_ns = 0, idle_ns = 0;
   if (busy && !ParseTracingDurationNs(*busy, &busy_ns)) busy_ns = 0;
   if (idle && !ParseTracingDurationNs(*idle, &idle_ns)) idle_ns = 0;

@@ -173,6 +173,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
     std::map<int, Counted> throttled;                                // by ThrottleKind
     std::vector<std::pair<const SpanTotals*, double>> span_busy_ns;  // spans_ entries
     std::map<std::string, IntervalMerger, std::less<>> throttle_intervals;
+    IntervalMerger span_closes{kSpanGapS, 4096};
   };
   static constexpr size_t kMaxNodes = 1024;
   static constexpr size_t kMaxNodeSpans = 64;

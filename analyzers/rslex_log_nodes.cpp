@@ -35,6 +35,8 @@ void RslexLogAnalyzer::FinishNode(const std::string& node, Evidence* out) {
   for (const auto& [label, merger] : n.throttle_intervals)
     for (const auto& iv : merger.Result())
       out->timeline.push_back({"storage", label, iv.start, iv.end, "rslex", "rslex.log", node});
+  for (const auto& iv : n.span_closes.Result())
+    out->timeline.push_back({"reads", "span closes", iv.start, iv.end, "rslex", "rslex.log", node});
 }
 
 }  // namespace feedcheck::analyzers

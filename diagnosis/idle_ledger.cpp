@@ -7,6 +7,7 @@
 #include "analyzers/series_at.h"
 #include "analyzers/text_util.h"
 #include "diagnosis/latency_cap.h"
+#include "diagnosis/own_phases.h"
 
 namespace feedcheck::diagnosis {
 
@@ -96,6 +97,10 @@ struct LedgerUnit {
   Activities activities;
   std::vector<Span> refusals;
   std::vector<Span> wholly_refused_downloads;
+  // When its data runtime closed read spans (empty when its log has none: DEBUG not on).
+  std::vector<Span> reads;
+  // Where all its GPUs stopped together for longer than its waits for input explain.
+  std::vector<Span> own_phases;
   bool reads_nothing = false;
   bool own_log = false;  // the node's own rslex log was read (the job's, for the job's unit)
   // Refusals covered most of this unit's idle time in the mount: the mount's condition, so its
@@ -127,6 +132,13 @@ double Covered(const Span& s, const std::vector<Span>& by) {
     until = std::max(until, p.end);
   }
   return covered;
+}
+
+std::vector<Span> ReadSpans(const std::vector<TimelineInterval>& timeline) {
+  std::vector<Span> out;
+  for (const auto& iv : timeline)
+    if (iv.lane == "reads") out.push_back({iv.start_epoch_s, iv.end_epoch_s});
+  return out;
 }
 
 void FinishUnit(LedgerUnit* u) {
@@ -211,6 +223,9 @@ class Placer {
       return j_.download_state;
     }
     if (reading) {
+      // A stop of the job's own while its mount served no read (none logged then, or none at
+      // all: DEBUG spans off).
+      if (in_mount && Inside(u.own_phases, t) && !Inside(u.reads, t)) return IdleState::kOwnCode;
       if (AtNic(t)) return IdleState::kNodeNic;
       // The same law for the mount: at its latency cap it could read no faster (whatever it
       // re-read); well below it, storage answered faster than the node asked (its loader, its
@@ -230,7 +245,9 @@ class Placer {
       return in_download ? j_.download_state : mount_state_;
     }
     if (t < *a.first_data) return IdleState::kUnknown;
-    return IdleState::kOwnCode;
+    // After its input (a download's copy is local): a whole stop is the job's own phase; the
+    // scattered waits between are its input pipeline's, reading what storage already served.
+    return Inside(u.own_phases, t) ? IdleState::kOwnCode : IdleState::kNotStorage;
   }
 
  private:
@@ -495,6 +512,17 @@ double FactOr(const FactSet& facts, const char* key, double fallback) {
   return f && f->is_number() && std::isfinite(f->number()) ? f->number() : fallback;
 }
 
+// The GPUs a unit's series counts: the node's own (its GPU file), else the job's figure for the
+// node (one job-level file), else the job's for the job's unit.
+double UnitGpus(const Evidence& job, const std::vector<analyzers::NodeEvidence>& nodes,
+                const std::string& node) {
+  if (node.empty()) return FactOr(job.facts, "gpu.count", 0);
+  for (const auto& n : nodes)
+    if (n.node == node && FactOr(n.evidence.facts, "gpu.count", 0) > 0)
+      return FactOr(n.evidence.facts, "gpu.count", 0);
+  return FactOr(job.facts, ("gpu.node_gpus." + analyzers::KeySegment(node)).c_str(), 0);
+}
+
 // Facts without the GPU ledger's series (a saved facts file, a summary): the same placement at
 // the grain of the phase totals the analyzers kept (gpu.lost_*_gpu_s).
 IdleLedger LedgerFromPhaseFacts(const FactSet& facts, const LedgerJudgement& j) {
@@ -603,6 +631,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
         met = account_refusals;
       }
       u.refusals = Padded(met);
+      u.reads = ReadSpans(n.evidence.timeline);
       u.own_log = own_log;
       u.reads_nothing = judgement.nodes_reading_nothing.count(n.node) > 0;
       FinishUnit(&u);
@@ -613,9 +642,25 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.lost = job_lost;
     u.activities = ActivitiesOf(job.timeline, nullptr);
     u.refusals = Padded(all_refusals);
+    u.reads = ReadSpans(job.timeline);
     u.own_log = job.facts.Find("runtime.non_success_responses") != nullptr;
     FinishUnit(&u);
     units.push_back(std::move(u));
+  }
+  // How often a GPU was sampled (a metric's points carry no interval fact: its span over the
+  // samples each GPU took).
+  double sample_interval_s = FactOr(job.facts, "gpu.sample_interval_s", 0);
+  if (!(sample_interval_s > 0) && FactOr(job.facts, "gpu.samples", 0) > 0)
+    sample_interval_s = FactOr(job.facts, "gpu.span_s", 0) * FactOr(job.facts, "gpu.count", 0) /
+                        FactOr(job.facts, "gpu.samples", 0);
+  for (auto& u : units) {
+    const double gpus = UnitGpus(job, nodes, u.node);
+    const double from = u.activities.first_data.value_or(-kInf);
+    for (const auto& p : OwnPhases(*u.lost, gpus, sample_interval_s, from))
+      u.own_phases.push_back({p.start_s, p.end_s});
+    if (getenv("DBGPH"))
+      fprintf(stderr, "unit %s gpus %g iv %g from %g phases %zu reads %zu\n", u.node.c_str(), gpus,
+              sample_interval_s, from, u.own_phases.size(), u.reads.size());
   }
   for (auto& u : units) {
     double mount_idle = 0, refused = 0;

@@ -1,0 +1,36 @@
+// Stretches in which every GPU of a node stopped at once for longer than its input pipeline's
+// pace explains: the job's own phases (validation, evaluation, saving), not its input.
+//
+// A node whose data loader cannot keep up idles in short, scattered waits: each step waits for
+// its batch. A phase of the job's own code stops every GPU together for minutes. The two are told
+// apart by how unlikely the stretch is as a run of the node's ordinary waits: with the node idle
+// a share f of its samples, k idle samples in a row happen by chance with probability f^k.
+#pragma once
+
+#include <vector>
+
+#include "core/evidence.h"
+
+namespace feedcheck::diagnosis {
+
+/// A stretch is a phase from this length on, however rare...
+inline constexpr double kOwnPhaseMinS = 120;
+/// ...and when the chance that any of the node's runs of idle samples is that long by chance
+/// (its scattered waits, a run of k as likely as its idle share to the power k - 1) is at
+/// most this.
+inline constexpr double kOwnPhaseChance = 0.05;
+
+struct TimeSpan {
+  double start_s = 0;
+  double end_s = 0;
+};
+
+/// The phases in `lost` (a node's GPU-seconds lost per bucket, consecutive buckets one width
+/// apart) from `from_s` on: runs of buckets in which all `gpus` idled, at least kOwnPhaseMinS
+/// long and unlikely as one of the node's runs of waits (kOwnPhaseChance over all its runs) at
+/// its idle share after `from_s`, counted in samples of `sample_interval_s` (or of the bucket,
+/// when wider). None without a GPU count.
+std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_interval_s,
+                                double from_s);
+
+}  // namespace feedcheck::diagnosis

@@ -1,0 +1,96 @@
+// The job's own phases among a node's idle GPU time: a generator of nodes whose loader leaves
+// their GPUs idle a random share of the samples, with whole stops of the node written in. The
+// stops long and rare enough are found where they are; the loader's scattered waits are not.
+#include "diagnosis/own_phases.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+
+namespace fd = feedcheck::diagnosis;
+using feedcheck::Series;
+
+namespace {
+
+struct Node {
+  Series lost;
+  std::vector<fd::TimeSpan> stops;
+};
+
+// A node of `gpus` sampled every `interval_s` for `hours`, idle at each sample with chance
+// `idle_share` (all GPUs together, as a data-parallel job waits), stopped for `stop_s` every
+// `every_s`; the lost series in 10 s buckets.
+Node Draw(std::mt19937* rng, double gpus, double interval_s, double idle_share, double stop_s,
+          double every_s, double hours) {
+  Node n;
+  const double width = 10, end = hours * 3600;
+  std::bernoulli_distribution idle(idle_share);
+  std::vector<double> lost(static_cast<size_t>(end / width), 0.0);
+  for (double t = 0; t < end; t += interval_s) {
+    const bool stopped = every_s > 0 && std::fmod(t, every_s) >= every_s - stop_s;
+    if (!stopped && !idle(*rng)) continue;
+    for (double b = t; b < t + interval_s && b < end; b += width)
+      lost[static_cast<size_t>(b / width)] = gpus * width;
+  }
+  for (size_t i = 0; i < lost.size(); ++i)
+    n.lost.points.push_back({1.7e9 + static_cast<double>(i) * width, lost[i]});
+  if (every_s > 0)
+    for (double t = every_s - stop_s; t < end; t += every_s)
+      n.stops.push_back({1.7e9 + t, 1.7e9 + t + stop_s});
+  return n;
+}
+
+bool Overlaps(const fd::TimeSpan& a, const fd::TimeSpan& b) {
+  return a.start_s < b.end_s && b.start_s < a.end_s;
+}
+
+}  // namespace
+
+TEST_CASE("own phases: whole stops are found, a loader's scattered waits are not", "[own_phases]") {
+  const double interval = GENERATE(10.0, 15.0, 30.0);
+  const double idle_share = GENERATE(0.0, 0.2, 0.5, 0.7);
+  const double stop_s = GENERATE(0.0, 240.0, 600.0);
+  std::mt19937 rng(static_cast<unsigned>(interval * 1000 + idle_share * 100 + stop_s));
+  int false_phases = 0, runs = 0;
+  for (int k = 0; k < 20; ++k) {
+    Node n = Draw(&rng, 8, interval, idle_share, stop_s, stop_s > 0 ? 1800 : 0, 3);
+    const auto phases = fd::OwnPhases(n.lost, 8, interval, n.lost.points.front().x);
+    for (const auto& p : phases) {
+      CHECK(p.end_s - p.start_s >= fd::kOwnPhaseMinS);
+      bool on_a_stop = false;
+      for (const auto& s : n.stops) on_a_stop = on_a_stop || Overlaps(p, s);
+      false_phases += on_a_stop ? 0 : 1;
+    }
+    // Each stop is found whenever the node's own waits make it unlikely by chance.
+    const double share = idle_share + (stop_s > 0 ? stop_s / 1800 : 0);
+    const double chance = share > 0 ? std::pow(share, stop_s / interval) : 0;
+    for (const auto& s : n.stops) {
+      ++runs;
+      if (chance > fd::kOwnPhaseChance / 1e4) continue;
+      bool found = false;
+      for (const auto& p : phases)
+        found = found || (p.start_s <= s.start_s + interval && p.end_s >= s.end_s - interval);
+      CHECK(found);
+    }
+  }
+  // 20 nodes of 3 h: a scattered wait taken for a phase is rare.
+  INFO("every " << interval << " s, idle " << idle_share << ", stops of " << stop_s << " s");
+  CHECK(false_phases <= 2);
+  CHECK(runs == (stop_s > 0 ? 20 * 6 : 0));
+}
+
+TEST_CASE(
+    "own phases: none without a GPU count, from before the input, or for a node idle "
+    "throughout",
+    "[own_phases]") {
+  std::mt19937 rng(7);
+  Node n = Draw(&rng, 4, 10, 0.1, 600, 1800, 2);
+  REQUIRE_FALSE(fd::OwnPhases(n.lost, 4, 10, n.lost.points.front().x).empty());
+  CHECK(fd::OwnPhases(n.lost, 0, 10, n.lost.points.front().x).empty());
+  CHECK(fd::OwnPhases(n.lost, 4, 10, n.lost.points.back().x + 10).empty());
+  // Counted against more GPUs than idled, no bucket is a whole stop.
+  CHECK(fd::OwnPhases(n.lost, 8, 10, n.lost.points.front().x).empty());
+  Series all = n.lost;
+  for (auto& p : all.points) p.y = 40;
+  CHECK(fd::OwnPhases(all, 4, 10, all.points.front().x).empty());
+}
