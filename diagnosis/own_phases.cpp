@@ -10,6 +10,20 @@ namespace {
 // A bucket in which all the GPUs idled, allowing for a sample that straddles its edge.
 constexpr double kStoppedShare = 0.98;
 
+// P(X >= n) for X Poisson with mean `mean`.
+double PoissonTailAtLeast(double mean, double n) {
+  if (n <= 0) return 1;
+  if (!(mean > 0)) return 0;
+  if (n <= mean) return 1;  // about half or more: never a surprise
+  // 1 - P(X < n), summed in logs (the mean may be large).
+  double below = 0, log_term = -mean;
+  for (double i = 0; i < n; ++i) {
+    below += std::exp(log_term);
+    log_term += std::log(mean) - std::log(i + 1);
+  }
+  return std::max(0.0, 1 - below);
+}
+
 }  // namespace
 
 std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_interval_s,
@@ -40,15 +54,10 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
     runs.push_back({pts[i].x, pts[j - 1].x + width});
     i = j;
   }
-  // The node's ordinary pace is its idle share outside its phases, and which long runs are
-  // phases depends on that pace: start from its idle share over all, and take out each run too
-  // unlikely at the pace, until none moves (runs only ever become phases: a node that waits
-  // often is never told its waits were phases by a pace its phases lowered).
-  const double chance_each =
-      kOwnPhaseChance / static_cast<double>(std::max<size_t>(1, runs.size()));
+  auto long_run = [&](const TimeSpan& r) { return r.end_s - r.start_s >= kOwnPhaseMinS; };
+  // The node's idle share, outside the runs marked phases.
   std::vector<bool> phase(runs.size(), false);
-  for (bool moved = true; moved;) {
-    moved = false;
+  auto pace_outside = [&](double* buckets_out) {
     double idle = 0, buckets = 0;
     size_t r = 0;
     for (const auto& p : pts) {
@@ -58,17 +67,44 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
       idle += std::clamp(p.y / full, 0.0, 1.0);
       buckets += 1;
     }
-    // Idle throughout (or nothing left beside the phases): no ordinary pace to stand out from.
-    if (!(buckets > 0) || idle >= buckets) break;
-    const double pace = idle / buckets;
+    *buckets_out = buckets;
+    return buckets > 0 ? idle / buckets : 1.0;
+  };
+  double buckets = 0;
+  const double share = pace_outside(&buckets);
+  // Idle throughout: no ordinary pace to stand out from.
+  if (!(buckets > 0) || share >= 1) return phases;
+  // Does the node stop more often than its waits explain? Scattered at its idle share, it would
+  // have about samples x share x (1 - share) runs, each as long as a phase with chance
+  // share^(samples in a phase - 1). Far more long runs than that (a Poisson tail within the
+  // phase chance) and its ordinary pace is counted outside them: every long run starts as a
+  // phase and is given back when likely at that pace. Else the pace starts from its idle share
+  // over all, and only runs unlikely at it become phases (a node that waits often is never told
+  // its waits were phases by a pace its phases lowered).
+  const double samples = buckets * width / sample_s;
+  const double phase_samples = std::ceil(kOwnPhaseMinS / sample_s - 1e-9);
+  const double expected_long =
+      samples * share * (1 - share) * std::pow(share, std::max(0.0, phase_samples - 1));
+  const auto long_runs = static_cast<double>(std::count_if(runs.begin(), runs.end(), long_run));
+  const bool stops_stand_out =
+      long_runs > 0 && PoissonTailAtLeast(expected_long, long_runs) <= kOwnPhaseChance;
+  const double chance_each =
+      kOwnPhaseChance / static_cast<double>(std::max<size_t>(1, runs.size()));
+  auto unlikely = [&](const TimeSpan& r, double pace) {
+    // A run under way goes on with the chance of one more idle sample.
+    return pace <= 0 || std::pow(pace, (r.end_s - r.start_s) / sample_s - 1) <= chance_each;
+  };
+  for (size_t k = 0; k < runs.size(); ++k) phase[k] = stops_stand_out && long_run(runs[k]);
+  for (bool moved = true; moved;) {
+    moved = false;
+    const double pace = pace_outside(&buckets);
+    if (!(buckets > 0)) break;
     for (size_t k = 0; k < runs.size(); ++k) {
-      if (phase[k] || runs[k].end_s - runs[k].start_s < kOwnPhaseMinS) continue;
-      // A run under way goes on with the chance of one more idle sample.
-      const double samples = (runs[k].end_s - runs[k].start_s) / sample_s;
-      if (pace <= 0 || std::pow(pace, samples - 1) <= chance_each) {
-        phase[k] = true;
-        moved = true;
-      }
+      if (!long_run(runs[k]) || phase[k] == unlikely(runs[k], pace)) continue;
+      // Down from all long runs, runs are only given back; up from none, only taken out.
+      if (phase[k] != stops_stand_out) continue;
+      phase[k] = !phase[k];
+      moved = true;
     }
   }
   for (size_t k = 0; k < runs.size(); ++k)

@@ -28,8 +28,9 @@ struct TimeSpan {
 /// The phases in `lost` (a node's GPU-seconds lost per bucket, consecutive buckets one width
 /// apart) from `from_s` on: runs of buckets in which all `gpus` idled, at least kOwnPhaseMinS
 /// long and unlikely as one of the node's runs of waits (kOwnPhaseChance over all its runs) at
-/// its idle share after `from_s`, counted in samples of `sample_interval_s` (or of the bucket,
-/// when wider). None without a GPU count.
+/// its idle share outside its phases, counted in samples of `sample_interval_s` (or of the
+/// bucket, when wider). When the node has far more long runs than its waits would make, they
+/// stand out by their number even when each is short. None without a GPU count.
 std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_interval_s,
                                 double from_s);
 

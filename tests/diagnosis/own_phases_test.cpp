@@ -73,9 +73,11 @@ TEST_CASE("own phases: whole stops are found, a loader's scattered waits are not
       CHECK(found);
     }
   }
-  // 20 nodes of 3 h: a scattered wait taken for a phase is rare.
+  // 20 nodes of 3 h: a scattered wait is taken for a phase with a chance of about 5% per node
+  // (kOwnPhaseChance), so 1 of 20 is expected; 4 or more would happen by chance 1.6% of the
+  // time (binomial).
   INFO("every " << interval << " s, idle " << idle_share << ", stops of " << stop_s << " s");
-  CHECK(false_phases <= 2);
+  CHECK(false_phases <= 3);
   CHECK(runs == (stop_s > 0 ? 20 * 6 : 0));
 }
 
@@ -93,4 +95,18 @@ TEST_CASE(
   Series all = n.lost;
   for (auto& p : all.points) p.y = 40;
   CHECK(fd::OwnPhases(all, 4, 10, all.points.front().x).empty());
+}
+
+TEST_CASE(
+    "own phases: a node that never waits otherwise has every long stop a phase, however "
+    "few its samples",
+    "[own_phases]") {
+  // Three samples a minute apart are likely as a run of waits at the node's idle share over
+  // all (15%); but the node has no other waits, so its stops stand out by their number.
+  std::mt19937 rng(11);
+  const double every = GENERATE(1200.0, 1800.0);
+  Node n = Draw(&rng, 8, 60, 0.0, 180, every, 2);
+  const auto phases = fd::OwnPhases(n.lost, 8, 60, n.lost.points.front().x);
+  REQUIRE(phases.size() == n.stops.size());
+  for (size_t i = 0; i < phases.size(); ++i) CHECK(Overlaps(phases[i], n.stops[i]));
 }
