@@ -74,7 +74,8 @@ void StateNotStorage(const Situation& s, DiagnosisSummary* d) {
 }
 
 // The GPUs were busy enough, or storage served them: no storage cause, and where to look.
-void StateNoneFound(const Situation& situation, const CauseChoice& c, DiagnosisSummary* d) {
+void StateNoneFound(const Situation& situation, const IdleLedger& ledger, const CauseChoice& c,
+                    DiagnosisSummary* d) {
   const GpuTimeLost& gpu = situation.gpu;
   const AccountView& account = situation.account;
   d->cause = "none found";
@@ -84,10 +85,10 @@ void StateNoneFound(const Situation& situation, const CauseChoice& c, DiagnosisS
   if (gpu.have_phases) s.insert(SourceKind::kDataRuntimeLog);
   JoinSources(s, false, &d->agreeing_sources);
   d->confidence = s.size() >= 2 ? "confirmed" : "likely";
-  // Where the idle time fell says where to look: after the data phase, in the mount's cached
-  // epochs, or during reads that storage served without refusing.
+  // Where the idle time fell says where to look: after the data phase (the ledger's own code),
+  // in the mount's cached epochs, or during reads that storage served without refusing.
   const char* when =
-      gpu.have_phases && gpu.after_data_gpu_s >= 0.5 * gpu.lost_gpu_s
+      ledger.lost_gpu_s > 0 && ledger.Of(IdleState::kOwnCode) >= 0.5 * ledger.lost_gpu_s
           ? "the time lost after the data phase"
       : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
           ? "the time lost while the mount served from its cache"
@@ -272,7 +273,7 @@ void StateLedgerCause(const Situation& s, const std::vector<Finding>& findings,
       return;
     case IdleState::kNotStorage:
     case IdleState::kOwnCode:
-      StateNoneFound(s, *c, d);
+      StateNoneFound(s, ledger, *c, d);
       return;
     case IdleState::kBlobTarget:
     case IdleState::kThrottledUnknown: {
@@ -299,7 +300,6 @@ void StateLedgerCause(const Situation& s, const std::vector<Finding>& findings,
     default:
       break;
   }
-  (void)ledger;
   if (const Finding* f = FindingOfState(findings, cause, FindingBasis::kObserved)) {
     c->cause = f;
     StateObservedCause(s, findings, c, d);
