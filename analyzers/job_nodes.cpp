@@ -73,7 +73,6 @@ void ChargeRefusalsPerNode(Evidence* job, std::vector<NodeEvidence>* nodes) {
   }
   const Series* egress = job->FindSeries("metrics.egress_gbps");
   double nodes_lost = 0;
-  double unrefused_mount = 0;  // mount idle time of nodes whose own log shows no refusal
   std::map<std::string, double> sums;
   bool any_throttle_times = false;
   for (auto& n : *nodes) {
@@ -105,9 +104,6 @@ void ChargeRefusalsPerNode(Evidence* job, std::vector<NodeEvidence>* nodes) {
         sums[key] += f->number();
         if (std::string(key) == "gpu.lost_throttled_gpu_s") any_throttle_times = true;
       }
-    const Fact* mount = joined.facts.Find("gpu.lost_mount_gpu_s");
-    if (own_log && mount && mount->is_number() && !joined.facts.Find("gpu.lost_throttled_gpu_s"))
-      unrefused_mount += mount->number();
   }
   // The job's split is the nodes' only when the nodes hold all of its GPU time lost.
   const Fact* job_lost = job->facts.Find("gpu.lost_gpu_s");
@@ -128,13 +124,6 @@ void ChargeRefusalsPerNode(Evidence* job, std::vector<NodeEvidence>* nodes) {
         "each node's GPU time lost joined with the data-runtime activities "
         "and the refusals that node met";
     job->facts.Set(NumberFact(key, sums[key], Unit::kSeconds, summed.provenance));
-  }
-  if (any_throttle_times && job->facts.Find("gpu.lost_mount_gpu_s")) {
-    Provenance p = job_lost->provenance;
-    p.origin = FactOrigin::kDerived;
-    p.source = "the GPU time lost during a mount on nodes whose own rslex log shows no refusal";
-    job->facts.Set(
-        NumberFact("gpu.lost_mount_unrefused_nodes_gpu_s", unrefused_mount, Unit::kSeconds, p));
   }
   const Fact* count = job->facts.Find("gpu.count");
   if (job->facts.Find("gpu.idle_download_s") && count && count->is_number() && count->number() > 0)

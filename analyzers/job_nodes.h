@@ -32,9 +32,7 @@ std::map<std::string, std::string> NodesOfFiles(const std::string& root,
 /// timeline), with the refusals that node met: its own rslex log's when it has one, else the
 /// account-wide ones (metrics, StorageBlobLogs). Sets the node's gpu.lost_*_gpu_s facts. When
 /// the nodes hold all of the job's GPU time lost, the job's gpu.lost_*_gpu_s become the sums
-/// of the nodes' (a refusal on one node is not charged to another node's idle time), and
-/// gpu.lost_mount_unrefused_nodes_gpu_s says how much of the mount's idle time fell on nodes
-/// whose own log shows no refusal at all (set when some node was refused).
+/// of the nodes' (a refusal on one node is not charged to another node's idle time).
 void ChargeRefusalsPerNode(Evidence* job, std::vector<NodeEvidence>* nodes);
 
 }  // namespace feedcheck::analyzers

@@ -23,7 +23,8 @@ struct GpuTimeLost {
   double cached_gpu_s = 0;  ///< during a mount, the account idle: served from the mount's cache
   double after_data_gpu_s = 0;
   double unknown_gpu_s = 0;
-  /// "GPUs idle 13 min 32 s of 61 min (22%), 108 GPU-minutes: all of it while the download ran"
+  /// "GPUs idle 13 min 32 s of 61 min (22%), 108 GPU-minutes: 65% at the account's egress
+  /// limit, 35% waiting for the download": the idle ledger's split, by state
   std::string headline;
 };
 

@@ -292,7 +292,6 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"gpu.lost_mount_gpu_s", U::kSeconds, O::kDerived, "GPU time lost while a mount served the reads (GPU-seconds)"},
       {"gpu.lost_cached_gpu_s", U::kSeconds, O::kDerived, "GPU time lost during a mount while the account served next to nothing and refused nothing: reads from the mount's cache (GPU-seconds)"},
       {"gpu.lost_throttled_gpu_s", U::kSeconds, O::kDerived, "of the GPU time lost during a mount, what fell while storage refused requests (GPU-seconds)"},
-      {"gpu.lost_mount_unrefused_nodes_gpu_s", U::kSeconds, O::kDerived, "of the GPU time lost during a mount, what fell on nodes whose own rslex log shows no refusal at all (a multi-node job; GPU-seconds)"},
       {"gpu.lost_after_data_gpu_s", U::kSeconds, O::kDerived, "GPU time lost after the data phase: the job's own code (GPU-seconds)"},
       {"gpu.lost_unknown_gpu_s", U::kSeconds, O::kDerived, "GPU time lost outside any known data-runtime phase (GPU-seconds)"},
       {"gpu.idle_download_s", U::kSeconds, O::kDerived, "wall clock the GPUs stood idle waiting for the download"},

@@ -58,16 +58,6 @@ void JoinSources(const std::set<SourceKind>& sources, bool account_cleared,
     out->emplace_back("storage account metrics (below its limits, no throttling)");
 }
 
-}  // namespace
-
-double ThrottleCostGpuS(const IdlePools& pools) {
-  Finding throttling;
-  throttling.bottleneck = Bottleneck::kRequestRate;
-  return CoincidentGpuS(throttling, pools);
-}
-
-namespace {
-
 // The idle time was on nodes that asked storage for nothing: not storage, and where.
 void StateNotStorage(const Situation& s, DiagnosisSummary* d) {
   d->cause = "not storage";
@@ -81,11 +71,11 @@ void StateNotStorage(const Situation& s, DiagnosisSummary* d) {
       "a node that asks it for nothing: {0} idled while {1} data runtime read nothing (no reads "
       "in its rslex log), the other nodes busy.",
       fmt::join(names, ", "), names.size() == 1 ? "its" : "their");
-  d->attributed_gpu_s = s.not_storage_gpu_s;
 }
 
 // The GPUs were busy enough, or storage served them: no storage cause, and where to look.
-void StateNoneFound(const Situation& situation, const CauseChoice& c, DiagnosisSummary* d) {
+void StateNoneFound(const Situation& situation, const IdleLedger& ledger, const CauseChoice& c,
+                    DiagnosisSummary* d) {
   const GpuTimeLost& gpu = situation.gpu;
   const AccountView& account = situation.account;
   d->cause = "none found";
@@ -95,10 +85,10 @@ void StateNoneFound(const Situation& situation, const CauseChoice& c, DiagnosisS
   if (gpu.have_phases) s.insert(SourceKind::kDataRuntimeLog);
   JoinSources(s, false, &d->agreeing_sources);
   d->confidence = s.size() >= 2 ? "confirmed" : "likely";
-  // Where the idle time fell says where to look: after the data phase, in the mount's cached
-  // epochs, or during reads that storage served without refusing.
+  // Where the idle time fell says where to look: after the data phase (the ledger's own code),
+  // in the mount's cached epochs, or during reads that storage served without refusing.
   const char* when =
-      gpu.have_phases && gpu.after_data_gpu_s >= 0.5 * gpu.lost_gpu_s
+      ledger.lost_gpu_s > 0 && ledger.Of(IdleState::kOwnCode) >= 0.5 * ledger.lost_gpu_s
           ? "the time lost after the data phase"
       : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
           ? "the time lost while the mount served from its cache"
@@ -132,8 +122,7 @@ void StateNoneFound(const Situation& situation, const CauseChoice& c, DiagnosisS
 
 // Refused while every account figure was far below its limit: a per-blob or partition target,
 // which the account's limits say nothing about.
-void StatePartitionTarget(const Situation& s, const PartitionLimit& partition,
-                          DiagnosisSummary* d) {
+void StatePartitionTarget(const PartitionLimit& partition, DiagnosisSummary* d) {
   d->cause = "blob or partition target";
   JoinSources({SourceKind::kDataRuntimeLog, SourceKind::kStorageMetrics}, false,
               &d->agreeing_sources);
@@ -145,7 +134,6 @@ void StatePartitionTarget(const Situation& s, const PartitionLimit& partition,
       "partition's (a blob serves up to 500 requests/s; see {}); more accounts or a raised "
       "account limit would not help.",
       partition.figures, kBlobTargetsSource);
-  d->attributed_gpu_s = s.gpu.known ? ThrottleCostGpuS(s.pools) : -1;
 }
 
 // Refused, and nothing says which limit: what would tell.
@@ -161,7 +149,6 @@ void StateThrottledLimitUnknown(const Situation& s, DiagnosisSummary* d) {
   d->fix =
       "Keep AZUREML_DATASET_HTTP_RETRY_COUNT at its default; compare the account's egress "
       "and transactions with its limits to see which one was hit.";
-  d->attributed_gpu_s = s.gpu.known ? ThrottleCostGpuS(s.pools) : -1;
 }
 
 // An observed finding is the cause: its class, the sources that agree on it, its fix.
@@ -186,7 +173,6 @@ void StateObservedCause(const Situation& s, const std::vector<Finding>& findings
   JoinSources(sources, cleared, &d->agreeing_sources);
   d->confidence = d->agreeing_sources.size() >= 2 ? "confirmed" : "likely";
   d->fix = cause.message;
-  d->attributed_gpu_s = cause.impact_gpu_s;
 }
 
 // Only a capacity finding (what the storage could deliver, not what the job saw): a suspect,
@@ -210,50 +196,16 @@ void StateInconclusive(const Situation& s, DiagnosisSummary* d) {
                        : "Without GPU samples feedcheck cannot tell whether storage cost GPU time.";
 }
 
-}  // namespace
-
-void StateCause(const Situation& situation, const std::vector<Finding>& findings, CauseChoice* c,
-                DiagnosisSummary* summary) {
-  const GpuTimeLost& gpu = situation.gpu;
-  for (const auto& n : situation.idle_nodes)
-    summary->not_storage_nodes.push_back(
-        fmt::format("{}: GPUs {:.0f}% busy, {} lost, while its data runtime read nothing", n.node,
-                    n.util_mean_percent, FormatGpuTime(n.lost_gpu_s)));
-  const bool idle_nodes_explain = situation.gpus_busy && !situation.idle_nodes.empty() &&
-                                  situation.not_storage_gpu_s >= kBusyIdleFraction * gpu.lost_gpu_s;
-  const PartitionLimit partition = PartitionTargetHit(*situation.facts);
-  if (idle_nodes_explain)
-    StateNotStorage(situation, summary);
-  else if (situation.gpus_busy)
-    StateNoneFound(situation, *c, summary);
-  else if (c->busy_unexplained && partition.applies)
-    StatePartitionTarget(situation, partition, summary);
-  else if (c->busy_unexplained)
-    StateThrottledLimitUnknown(situation, summary);
-  else if (c->cause)
-    StateObservedCause(situation, findings, c, summary);
-  else if (c->capacity_cause)
-    StateCapacitySuspect(situation, c, summary);
-  else
-    StateInconclusive(situation, summary);
-}
-
-}  // namespace feedcheck::diagnosis
-
-namespace feedcheck::diagnosis {
-namespace {
-
 // The finding that states a storage cause: the describing observed finding of that state, the
-// most severe first.
+// most severe first, the earliest among equals (the cause is stated before any finding is
+// charged its share of the ledger).
 const Finding* FindingOfState(const std::vector<Finding>& findings, IdleState state,
                               FindingBasis basis) {
   const Finding* best = nullptr;
   for (const auto& f : findings) {
     if (f.secondary || f.severity == Severity::kInfo || f.basis != basis) continue;
     if (StateOfBottleneck(f.bottleneck) != state) continue;
-    if (!best || f.severity > best->severity ||
-        (f.severity == best->severity && f.impact_gpu_s > best->impact_gpu_s))
-      best = &f;
+    if (!best || f.severity > best->severity) best = &f;
   }
   return best;
 }
@@ -321,14 +273,14 @@ void StateLedgerCause(const Situation& s, const std::vector<Finding>& findings,
       return;
     case IdleState::kNotStorage:
     case IdleState::kOwnCode:
-      StateNoneFound(s, *c, d);
+      StateNoneFound(s, ledger, *c, d);
       return;
     case IdleState::kBlobTarget:
     case IdleState::kThrottledUnknown: {
       c->busy_unexplained = true;
       const PartitionLimit partition = PartitionTargetHit(*s.facts);
       if (cause == IdleState::kBlobTarget && partition.applies)
-        StatePartitionTarget(s, partition, d);
+        StatePartitionTarget(partition, d);
       else
         StateThrottledLimitUnknown(s, d);
       return;
@@ -348,7 +300,6 @@ void StateLedgerCause(const Situation& s, const std::vector<Finding>& findings,
     default:
       break;
   }
-  (void)ledger;
   if (const Finding* f = FindingOfState(findings, cause, FindingBasis::kObserved)) {
     c->cause = f;
     StateObservedCause(s, findings, c, d);

@@ -1,5 +1,6 @@
 // The post-mortem's spine: how much GPU time the job lost and while the data runtime did what,
-// read from the gpu.* facts the analyzers set, with the sentence a report leads with.
+// read from the gpu.* facts the analyzers set. The sentence a report leads with, and what each
+// cause cost, are the idle ledger's (ledger_text.h, idle_ledger.h).
 #pragma once
 
 #include <string>
@@ -11,9 +12,6 @@ namespace feedcheck::diagnosis {
 
 /// `known` is false when no GPU samples were read.
 GpuTimeLost SummarizeGpuTime(const FactSet& facts);
-
-/// "GPUs idle 13 min 32 s of 61 min (22%), 108 GPU-minutes: all of it while the download ran".
-std::string GpuHeadline(const GpuTimeLost& gpu);
 
 /// "108 GPU-minutes", "3.2 GPU-hours", "40 GPU-seconds".
 std::string FormatGpuTime(double gpu_s);

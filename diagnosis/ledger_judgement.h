@@ -10,8 +10,8 @@
 #include "core/evidence.h"
 #include "core/finding.h"
 #include "diagnosis/account_view.h"
-#include "diagnosis/cause_shares.h"
 #include "diagnosis/idle_ledger.h"
+#include "diagnosis/idle_nodes.h"
 
 namespace feedcheck::diagnosis {
 

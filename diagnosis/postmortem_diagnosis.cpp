@@ -13,13 +13,13 @@
 #include "core/units.h"
 #include "diagnosis/access_fix_estimate.h"
 #include "diagnosis/account_view.h"
-#include "diagnosis/cause_shares.h"
 #include "diagnosis/claim_checks.h"
 #include "diagnosis/cluster_nodes.h"
 #include "diagnosis/evidence_sources.h"
 #include "diagnosis/fix_estimate.h"
 #include "diagnosis/gpu_time_summary.h"
 #include "diagnosis/idle_ledger.h"
+#include "diagnosis/idle_nodes.h"
 #include "diagnosis/latency_cap.h"
 #include "diagnosis/ledger_judgement.h"
 #include "diagnosis/ledger_text.h"
@@ -100,8 +100,6 @@ Situation Assess(const Evidence& evidence, std::vector<NodeRow>* nodes, std::vec
   AddGpuNodeRows(facts, nodes);
   const double busy_percent = facts.Number("gpu.busy_threshold_percent").value_or(10) * 2;
   s.idle_nodes = NodesIdleReadingNothing(*nodes, busy_percent);
-  for (const auto& n : s.idle_nodes) s.not_storage_gpu_s += n.lost_gpu_s;
-  s.pools = PoolsOf(s.gpu, facts, s.idle_nodes);
   // Refusals that did not coincide with the activity that failed did not end the job (two 404s
   // on optional files at the start, an upload that timed out an hour later).
   if (std::string why = AccessRefusalsMissFailure(evidence); !why.empty())
@@ -378,6 +376,8 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   DemoteAgainstCause(c, &findings);
   CostFromLedger(s, ledger, cause_state, &findings);
   d.ledger = LedgerSummaryOf(ledger, cause_state);
+  // The one place the headline's split and the cause's cost are set: the ledger's (no GPU
+  // samples, no ledger: neither is known).
   if (ledger.known) {
     d.gpu.headline = LedgerHeadline(s.gpu, ledger);
     d.attributed_gpu_s = IsStorageState(cause_state) || cause_state == IdleState::kNotStorageNode

@@ -10,13 +10,13 @@
 #include "core/evidence.h"
 #include "core/finding.h"
 #include "diagnosis/account_view.h"
-#include "diagnosis/cause_shares.h"
 #include "diagnosis/idle_ledger.h"
+#include "diagnosis/idle_nodes.h"
 
 namespace feedcheck::diagnosis {
 
-// What the diagnosis reasons over, read once: the GPU time lost, what the account showed,
-// the nodes that read nothing and the idle time there was to explain.
+// What the diagnosis reasons over, read once: the GPU time lost, what the account showed and
+// the nodes that read nothing. What each cause cost is the idle ledger's (idle_ledger.h).
 struct Situation {
   const Evidence* evidence = nullptr;
   const FactSet* facts = nullptr;
@@ -26,9 +26,6 @@ struct Situation {
   // job's storage account.
   bool probes_saw_storage = true;
   std::vector<IdleNodeReadingNothing> idle_nodes;  ///< GPUs idle while they read nothing
-  double not_storage_gpu_s = 0;                    ///< the GPU time those nodes lost
-  IdlePools pools;
-  bool gpus_busy = false;  ///< storage cost the job no GPU time to speak of
 };
 
 // The cause as it is settled: the findings that may be it, and what else explains the time.
@@ -42,21 +39,11 @@ struct CauseChoice {
   std::string rule_id, rule_title;  // copies: ranking moves the findings
 };
 
-/// What refusals cost. Throttling that covered less than half of a mount's idle time (a burst)
-/// costs the GPU time lost while requests were refused, not the mount's other idle time.
-/// Refusals over most of it were the mount's condition: all of it, as a download's GPUs wait
-/// for all of the download. The same holds for a bare 503 "server is busy" that names no limit.
-double ThrottleCostGpuS(const IdlePools& pools);
-
-/// The cause in words, its confidence, the sources that agree, the fix, the GPU time it is
-/// charged, and the file that would settle an inconclusive one; sets the cause's class and rule
-/// in `choice`.
-void StateCause(const Situation& s, const std::vector<Finding>& findings, CauseChoice* choice,
-                DiagnosisSummary* summary);
-
 /// The cause the idle ledger chose (`cause`, its largest storage state or what was not
 /// storage), stated: by the finding of that state that observed it, else by the ledger's own
-/// figures (a node's NIC, the job's writes, distance), with its confidence and fix.
+/// figures (a node's NIC, the job's writes, distance), with its confidence, the sources that
+/// agree, the fix and the file that would settle an inconclusive one; sets the cause's class
+/// and rule in `c`. What the cause cost is not set here: it is the ledger's share of `cause`.
 void StateLedgerCause(const Situation& s, const std::vector<Finding>& findings,
                       const IdleLedger& ledger, IdleState cause, CauseChoice* c,
                       DiagnosisSummary* d);

@@ -1,8 +1,8 @@
 // The post-mortem on what storage refused, and on what it did not: a bare 503 "server is busy"
 // charged only the GPU time its refusals covered; what fixing a refused access (403, 404, 409)
 // buys, computed from the GPU samples around the first refusal, or said plainly when it cannot
-// be; and storage that served fast (no refusal, far below its limits, no starved client) not
-// named as the cause.
+// be; storage that served fast (no refusal, far below its limits, no starved client) not
+// named as the cause; and, with no storage cause, where the ledger placed the idle time.
 #include <catch2/catch.hpp>
 
 #include "analyzers/gpu_idle_ledger.h"
@@ -224,4 +224,30 @@ TEST_CASE("the training loop's own clock settles what the mount's idle time was"
   CHECK(slow.diagnosis.ledger.cause_state == "latency");
   // It waited as long while reads took 2 ms: its own input pipeline, not storage.
   CHECK(run(0.85, 2).diagnosis.cause == "none found");
+}
+
+TEST_CASE("no storage cause: the fix says where the ledger placed most of the idle time",
+          "[diagnosis][verdict]") {
+  // 6,000 GPU-s lost, nothing refused: `after` of it after the data phase (the ledger's own
+  // code), the rest while the mount served from its cache (not storage).
+  const double after = GENERATE(0.0, 0.3, 0.49, 0.5, 0.8, 1.0);
+  FactSet f = MountIdle6000();
+  f.Set(Observed("gpu.lost_mount_gpu_s", 0, Unit::kSeconds));
+  f.Set(Observed("gpu.lost_after_data_gpu_s", 6000 * after, Unit::kSeconds));
+  f.Set(Observed("gpu.lost_cached_gpu_s", 6000 * (1 - after), Unit::kSeconds));
+  f.Set(Observed("runtime.non_success_responses", 0, Unit::kCount));
+  diagnosis::Postmortem r;
+  r.evidence.facts = std::move(f);
+  diagnosis::DiagnosePostmortem(NoRules(), {}, &r);
+  INFO(r.diagnosis.fix);
+  REQUIRE(r.diagnosis.cause == "none found");
+  const bool own_code = after >= 0.5;
+  // The larger state is the verdict's; of equals, the earlier one (not storage).
+  CHECK(r.diagnosis.ledger.cause_state == (after > 0.5 ? "own_code" : "not_storage"));
+  CHECK((r.diagnosis.fix.find("for the time lost after the data phase") != std::string::npos) ==
+        own_code);
+  CHECK((r.diagnosis.fix.find("for the time lost while the mount served from its cache") !=
+         std::string::npos) == !own_code);
+  // No storage cause is charged any of it.
+  CHECK(r.diagnosis.attributed_gpu_s < 0);
 }

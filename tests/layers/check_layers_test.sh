@@ -54,18 +54,18 @@ plant diagnosis/postmortem_diagnosis.h reports/report.h
 # diagnosis/ reads no file: a stream header or a reader's call there is refused, named.
 for planted in '#include <fstream>' '#include "analyzers/analyze_paths.h"' \
   '  std::string head = ReadHead(path);'; do
-  cp "$scratch/diagnosis/cause_shares.cpp" "$scratch/cause_shares.orig"
-  printf '%s\n' "$planted" >>"$scratch/diagnosis/cause_shares.cpp"
-  line=$(wc -l <"$scratch/diagnosis/cause_shares.cpp" | tr -d ' ')
+  cp "$scratch/diagnosis/idle_nodes.cpp" "$scratch/idle_nodes.orig"
+  printf '%s\n' "$planted" >>"$scratch/diagnosis/idle_nodes.cpp"
+  line=$(wc -l <"$scratch/diagnosis/idle_nodes.cpp" | tr -d ' ')
   if sh "$check" "$scratch" >"$scratch/planted.out" 2>&1; then
     cat "$scratch/planted.out"
     fail "diagnosis reading a file ($planted) should fail"
   fi
-  grep -q "^diagnosis/cause_shares.cpp:$line: diagnosis may not read files" "$scratch/planted.out" || {
+  grep -q "^diagnosis/idle_nodes.cpp:$line: diagnosis may not read files" "$scratch/planted.out" || {
     cat "$scratch/planted.out"
-    fail "the message should name diagnosis/cause_shares.cpp:$line"
+    fail "the message should name diagnosis/idle_nodes.cpp:$line"
   }
-  mv "$scratch/cause_shares.orig" "$scratch/diagnosis/cause_shares.cpp"
+  mv "$scratch/idle_nodes.orig" "$scratch/diagnosis/idle_nodes.cpp"
   echo "ok: diagnosis -> $planted refused"
 done
 
