@@ -456,13 +456,23 @@ class Placer {
     // files. Requests smaller than the account's mean are theirs as much as the job's (listings,
     // metadata), and leave the account's figure standing.
     const double mean = facts.Number("metrics.bytes_per_request").value_or(0);
-    if (mean > 0 && bytes / requests >= mean) return;
+    const double own_bytes = bytes / requests;
+    // Nor the other way round, except where the account's mean made the job's requests small
+    // and its own are not: others' small requests (listings, small files of their own) hid the
+    // job's large ones, which no latency holds the way it holds small ones.
+    const bool hidden_large = own_bytes >= kSmallRequestBytes && small_requests_;
+    if (mean > 0 && own_bytes >= mean && !hidden_large) return;
     FactSet own = facts;
     Provenance p;
     p.origin = FactOrigin::kDerived;
-    own.Set(NumberFact("metrics.bytes_per_request", bytes / requests, Unit::kBytes, p));
+    own.Set(NumberFact("metrics.bytes_per_request", own_bytes, Unit::kBytes, p));
     auto cap = LatencyCapForJob(own);
     latency_cap_gbps_ = cap ? cap->gbps : 0;
+    if (hidden_large) {
+      small_requests_ = false;
+      if (mount_state_ == IdleState::kLatency) mount_state_ = j_.mount_state_large_requests;
+      return;
+    }
     // Its own requests small, where the account's mean said large: held by their latency
     // unless something else was observed (a capped cache, a finding).
     if (bytes / requests < kSmallRequestBytes &&

@@ -29,6 +29,9 @@ struct LedgerJudgement {
   std::optional<double> access_onset_s;  ///< when the failure began (epoch s); none: all of it
   IdleState throttle_state = IdleState::kThrottledUnknown;  ///< the limit the refusals hit
   IdleState mount_state = IdleState::kUnknown;  ///< mount reads not refused, NIC or writes
+  /// What mount_state would be had the requests' size not been judged small from the account's
+  /// mean: the job's own, measured larger, replaces it (others' small requests hid them).
+  IdleState mount_state_large_requests = IdleState::kUnknown;
   IdleState download_state = IdleState::kStartupDownload;  ///< downloads likewise
   IdleState unplaced_state = IdleState::kUnknown;          ///< no data-capability.log to place it
   /// The job's GPUs could have started before the download ended (a mount would fix it): a

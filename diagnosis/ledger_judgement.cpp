@@ -68,13 +68,18 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
           .value_or(facts.Number("dataset.mean_file_bytes")
                         .value_or(facts.Number("metrics.bytes_per_request").value_or(0)));
   const bool small_requests = request_bytes > 0 && request_bytes < kSmallRequestBytes;
-  const bool latency = AnyObserved(findings, Bottleneck::kSmallFiles) ||
-                       AnyObserved(findings, Bottleneck::kClientThreads) ||
-                       LatencyDwarfsServer(facts) || small_requests;
-  j.mount_state = cache                               ? IdleState::kCacheRereads
-                  : latency                           ? IdleState::kLatency
-                  : StorageServedFast(account, facts) ? IdleState::kNotStorage
-                                                      : IdleState::kUnknown;
+  const bool latency_observed = AnyObserved(findings, Bottleneck::kSmallFiles) ||
+                                AnyObserved(findings, Bottleneck::kClientThreads) ||
+                                LatencyDwarfsServer(facts);
+  const bool latency = latency_observed || small_requests;
+  auto mount_state = [&](bool held_by_latency) {
+    return cache                               ? IdleState::kCacheRereads
+           : held_by_latency                   ? IdleState::kLatency
+           : StorageServedFast(account, facts) ? IdleState::kNotStorage
+                                               : IdleState::kUnknown;
+  };
+  j.mount_state = mount_state(latency);
+  j.mount_state_large_requests = mount_state(latency_observed);
   // The training loop's own clock, where profiler traces were read: a loop that did not wait
   // for its data, or waited on its own input pipeline while storage answered fast, was not held
   // by storage; one that waited while reads were slow was held by their latency.
