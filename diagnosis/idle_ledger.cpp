@@ -239,7 +239,9 @@ class Placer {
       if (in_mount && !small_uncapped && PastCacheCap(t)) return IdleState::kCacheRereads;
       if (rate && mount_state_ != IdleState::kCacheRereads && !u.mount_mostly_refused)
         return IdleState::kNotStorage;
-      if (in_mount && Cached(t)) return IdleState::kNotStorage;
+      // Served from the mount's cache: the account quiet, and no read prefetched from storage
+      // then (the node's read spans, where its log has them).
+      if (in_mount && Cached(t) && !Inside(u.reads, t)) return IdleState::kNotStorage;
       if (in_mount && mount_state_ == IdleState::kUnknown && u.mount_mostly_refused)
         return j_.throttle_state;
       return in_download ? j_.download_state : mount_state_;
@@ -427,7 +429,17 @@ class Placer {
   void MeasureOthers(const Evidence& job, const std::vector<LedgerUnit>& units) {
     const Series* egress = job.FindSeries("metrics.egress_gbps");
     auto minutes = QuietMinutes(job, units);
-    if (!egress || !minutes) return;
+    if (!egress) return;
+    const FactSet& facts = job.facts;
+    const bool size_declared =
+        facts.Find("dataset.median_file_bytes") || facts.Find("dataset.mean_file_bytes");
+    if (!minutes) {
+      // No quiet minute: the job read throughout. Its own requests are best seen in the
+      // account's quietest minutes (Egress at its 10th percentile or under, while a node read),
+      // when the others were least busy.
+      if (!size_declared) ApplyOwnRequestBytes(facts, QuietestBytesPerRequest(*egress, units));
+      return;
+    }
     std::vector<double> quiet_egress, quiet_requests;
     for (size_t i : minutes->quiet) {
       quiet_egress.push_back(std::max(0.0, egress->points[i].y));
@@ -435,10 +447,7 @@ class Placer {
     }
     others_gbps_ = Median(quiet_egress);
     quiet_known_ = true;
-    const FactSet& facts = job.facts;
-    if (quiet_requests.size() < 3 || facts.Find("dataset.median_file_bytes") ||
-        facts.Find("dataset.mean_file_bytes"))
-      return;
+    if (quiet_requests.size() < 3 || size_declared) return;
     const double others_rps = Median(quiet_requests);
     double bytes = 0, requests = 0;
     for (size_t i : minutes->reading) {
@@ -452,11 +461,36 @@ class Placer {
       }
     }
     if (!(requests > 0) || !(bytes > 0)) return;
+    ApplyOwnRequestBytes(facts, bytes / requests);
+  }
+
+  // The account's bytes per request over its quietest minutes in which a node read: 0 when
+  // fewer than three.
+  double QuietestBytesPerRequest(const Series& egress, const std::vector<LedgerUnit>& units) const {
+    const double floor = egress_.tenth_percentile();
+    double bytes = 0, requests = 0;
+    int minutes = 0;
+    for (const auto& p : egress.points) {
+      auto r = requests_(p.x);
+      if (!r || !std::isfinite(p.y) || p.y <= 0 || p.y > floor || !(*r > 0)) continue;
+      bool read = false;
+      for (const auto& u : units)
+        read = read || Inside(u.activities.downloads, p.x) || Inside(u.activities.mounts, p.x);
+      if (!read) continue;
+      bytes += p.y * 1e9 / 8 * 60;
+      requests += *r * 60;
+      ++minutes;
+    }
+    return minutes >= 3 && requests > 0 ? bytes / requests : 0;
+  }
+
+  // The job's own bytes per request, measured apart from the account's other clients.
+  void ApplyOwnRequestBytes(const FactSet& facts, double own_bytes) {
+    if (!(own_bytes > 0)) return;
     // Only the correction the others' reads call for: their large reads hide the job's small
     // files. Requests smaller than the account's mean are theirs as much as the job's (listings,
     // metadata), and leave the account's figure standing.
     const double mean = facts.Number("metrics.bytes_per_request").value_or(0);
-    const double own_bytes = bytes / requests;
     // Nor the other way round, except where the account's mean made the job's requests small
     // and its own are not: others' small requests (listings, small files of their own) hid the
     // job's large ones, which no latency holds the way it holds small ones.
@@ -475,10 +509,10 @@ class Placer {
     }
     // Its own requests small, where the account's mean said large: held by their latency
     // unless something else was observed (a capped cache, a finding).
-    if (bytes / requests < kSmallRequestBytes &&
+    if (own_bytes < kSmallRequestBytes &&
         (mount_state_ == IdleState::kNotStorage || mount_state_ == IdleState::kUnknown))
       mount_state_ = IdleState::kLatency;
-    if (bytes / requests < kSmallRequestBytes) small_requests_ = true;
+    if (own_bytes < kSmallRequestBytes) small_requests_ = true;
   }
 
   // The metrics' refusals in the minute holding t (else within a minute of it).
