@@ -39,6 +39,9 @@ constexpr double kWritingIngressFloorGbps = 1.0;
 // A node reading at this share of its latency cap (requests in flight x their size over their
 // end-to-end time) was held by that latency: it could not have read faster with those threads.
 constexpr double kAtLatencyCapShare = 0.7;
+// A mount's capped cache held its nodes when, past the cap, they read under this share of their
+// rate before it (the median of the account's minutes, per node).
+constexpr double kRereadsSlowerShare = 0.8;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct Span {
@@ -236,7 +239,8 @@ class Placer {
       // Small requests with no latency cap to weigh them: their latency holds the node before
       // any re-read does (one request per file, a few readers: far under what storage serves).
       const bool small_uncapped = !rate && small_requests_;
-      if (in_mount && !small_uncapped && PastCacheCap(t)) return IdleState::kCacheRereads;
+      if (in_mount && !small_uncapped && rereads_slowed_ && PastCacheCap(t))
+        return IdleState::kCacheRereads;
       if (rate && mount_state_ != IdleState::kCacheRereads && !u.mount_mostly_refused)
         return IdleState::kNotStorage;
       // Served from the mount's cache: the account quiet, and no read prefetched from storage
@@ -297,12 +301,19 @@ class Placer {
       double w = egress->points[i].x - egress->points[i - 1].x;
       if (w > 0 && (i == 1 || w < width)) width = w;
     }
+    std::vector<double> before, after;  // each node's rate, before and after the cap filled
     for (const auto& p : egress->points) {
       if (!std::isfinite(p.y) || p.y <= 0) continue;
       auto per_node = NodeRate(p.x + width / 2);
       if (per_node) total += *per_node * 1e9 / 8 * width;
       read_bytes_.push_back({p.x + width, total});
+      if (per_node && *per_node > 0 && j_.mount_cache_cap_bytes > 0)
+        (total > j_.mount_cache_cap_bytes ? after : before).push_back(*per_node);
     }
+    // The re-reads held the node only where they slowed it: a node that re-read as fast as it
+    // first read was held by whatever held its first reads (its loader, their latency).
+    if (before.size() >= 3 && after.size() >= 3)
+      rereads_slowed_ = Median(after) < kRereadsSlowerShare * Median(before);
   }
   bool AccountNearLimit(double t) const {
     auto e = egress_(t);
@@ -532,8 +543,9 @@ class Placer {
   bool small_requests_;      // the judgement's, or the job's own requests measured small
   std::vector<const TimelineInterval*> metric_refusals_;
   SeriesAt egress_, ingress_, requests_;
-  double others_gbps_ = 0;    // the account's Egress that was surely not the job's
-  bool quiet_known_ = false;  // others_gbps_ measured in the job's quiet minutes
+  double others_gbps_ = 0;      // the account's Egress that was surely not the job's
+  bool quiet_known_ = false;    // others_gbps_ measured in the job's quiet minutes
+  bool rereads_slowed_ = true;  // past the cache's cap, the nodes read slower (or not known)
   std::vector<std::pair<double, double>> read_bytes_;  // (time, bytes each node read by then)
   std::vector<const Activities*> node_reads_;
 };
@@ -702,9 +714,6 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     const double from = u.activities.first_data.value_or(-kInf);
     for (const auto& p : OwnPhases(*u.lost, gpus, sample_interval_s, from))
       u.own_phases.push_back({p.start_s, p.end_s});
-    if (getenv("DBGPH"))
-      fprintf(stderr, "unit %s gpus %g iv %g from %g phases %zu reads %zu\n", u.node.c_str(), gpus,
-              sample_interval_s, from, u.own_phases.size(), u.reads.size());
   }
   for (auto& u : units) {
     double mount_idle = 0, refused = 0;
