@@ -711,7 +711,10 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
                         FactOr(job.facts, "gpu.samples", 0);
   for (auto& u : units) {
     const double gpus = UnitGpus(job, nodes, u.node);
-    const double from = u.activities.first_data.value_or(-kInf);
+    // From the input's start, or after its downloads (their wait is theirs, not a pace).
+    double from = u.activities.first_data.value_or(-kInf);
+    for (const auto& d : u.activities.downloads)
+      if (std::isfinite(d.end)) from = std::max(from, d.end);
     for (const auto& p : OwnPhases(*u.lost, gpus, sample_interval_s, from))
       u.own_phases.push_back({p.start_s, p.end_s});
   }

@@ -24,6 +24,18 @@ double PoissonTailAtLeast(double mean, double n) {
   return std::max(0.0, 1 - below);
 }
 
+// P(X <= n) for X Poisson with mean `mean`.
+double PoissonTailAtMost(double mean, double n) {
+  if (n < 0) return 0;
+  if (!(mean > 0) || n >= mean) return 1;  // about half or more: never a surprise
+  double at_most = 0, log_term = -mean;
+  for (double i = 0; i <= n; ++i) {
+    at_most += std::exp(log_term);
+    log_term += std::log(mean) - std::log(i + 1);
+  }
+  return std::min(1.0, at_most);
+}
+
 }  // namespace
 
 std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_interval_s,
@@ -76,18 +88,23 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
   if (!(buckets > 0) || share >= 1) return phases;
   // Does the node stop more often than its waits explain? Scattered at its idle share, it would
   // have about samples x share x (1 - share) runs, each as long as a phase with chance
-  // share^(samples in a phase - 1). Far more long runs than that (a Poisson tail within the
-  // phase chance) and its ordinary pace is counted outside them: every long run starts as a
-  // phase and is given back when likely at that pace. Else the pace starts from its idle share
-  // over all, and only runs unlikely at it become phases (a node that waits often is never told
-  // its waits were phases by a pace its phases lowered).
+  // share^(samples in a phase - 1). Far more long runs than that, or far fewer short ones (a
+  // Poisson tail within the phase chance), and its ordinary pace is counted outside them: every
+  // long run starts as a phase and is given back when likely at that pace. Else the pace starts
+  // from its idle share over all, and only runs unlikely at it become phases (a node that waits
+  // often is never told its waits were phases by a pace its phases lowered).
   const double samples = buckets * width / sample_s;
   const double phase_samples = std::ceil(kOwnPhaseMinS / sample_s - 1e-9);
   const double expected_long =
       samples * share * (1 - share) * std::pow(share, std::max(0.0, phase_samples - 1));
   const auto long_runs = static_cast<double>(std::count_if(runs.begin(), runs.end(), long_run));
+  // Or far fewer short runs than its share would scatter: its idle time is its stops.
+  const double expected_short =
+      samples * share * (1 - share) * (1 - std::pow(share, std::max(0.0, phase_samples - 1)));
+  const double short_runs = static_cast<double>(runs.size()) - long_runs;
   const bool stops_stand_out =
-      long_runs > 0 && PoissonTailAtLeast(expected_long, long_runs) <= kOwnPhaseChance;
+      long_runs > 0 && (PoissonTailAtLeast(expected_long, long_runs) <= kOwnPhaseChance ||
+                        PoissonTailAtMost(expected_short, short_runs) <= kOwnPhaseChance);
   const double chance_each =
       kOwnPhaseChance / static_cast<double>(std::max<size_t>(1, runs.size()));
   auto unlikely = [&](const TimeSpan& r, double pace) {

@@ -110,3 +110,22 @@ TEST_CASE(
   REQUIRE(phases.size() == n.stops.size());
   for (size_t i = 0; i < phases.size(); ++i) CHECK(Overlaps(phases[i], n.stops[i]));
 }
+
+TEST_CASE("own phases: short stops are phases beside long ones when the node has no other waits",
+          "[own_phases]") {
+  // Two long stops raise the node's idle share until two-sample stops look like chance by
+  // their length; but a node with that share would scatter many short waits, and this one has
+  // none.
+  std::mt19937 rng(13);
+  Node n = Draw(&rng, 8, 60, 0.0, 120, 1400, 1.1);
+  for (double at : {1680.0, 3360.0})
+    for (auto& p : n.lost.points)
+      if (p.x >= n.lost.points.front().x + at && p.x < n.lost.points.front().x + at + 360) p.y = 80;
+  const auto phases = fd::OwnPhases(n.lost, 8, 60, n.lost.points.front().x);
+  for (const auto& s : n.stops) {
+    bool found = false;
+    for (const auto& p : phases) found = found || Overlaps(p, s);
+    CHECK(found);
+  }
+  CHECK(phases.size() == n.stops.size() + 2);
+}
