@@ -235,12 +235,16 @@ class Placer {
       // own code, the mount's cache), unless the cache's cap made it re-read.
       const std::optional<double> rate =
           in_mount && latency_cap_gbps_ > 0 ? NodeRate(t) : std::nullopt;
-      if (rate && *rate >= kAtLatencyCapShare * latency_cap_gbps_) return IdleState::kLatency;
       // Small requests with no latency cap to weigh them: their latency holds the node before
       // any re-read does (one request per file, a few readers: far under what storage serves).
       const bool small_uncapped = !rate && small_requests_;
-      if (in_mount && !small_uncapped && rereads_slowed_ && PastCacheCap(t))
-        return IdleState::kCacheRereads;
+      const bool rereading = in_mount && !small_uncapped && rereads_slowed_ && PastCacheCap(t);
+      // A node's rate is measured where other clients' traffic was (their quiet minutes); else
+      // it is only a bound, too high by what they read beyond their quietest minutes, and
+      // re-reads the cap forces come first.
+      if (rereading && !quiet_known_) return IdleState::kCacheRereads;
+      if (rate && *rate >= kAtLatencyCapShare * latency_cap_gbps_) return IdleState::kLatency;
+      if (rereading) return IdleState::kCacheRereads;
       if (rate && mount_state_ != IdleState::kCacheRereads && !u.mount_mostly_refused)
         return IdleState::kNotStorage;
       // Served from the mount's cache: the account quiet, and no read prefetched from storage
