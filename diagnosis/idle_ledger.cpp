@@ -229,6 +229,8 @@ class Placer {
       // A stop of the job's own while its mount served no read (none logged then, or none at
       // all: DEBUG spans off).
       if (in_mount && Inside(u.own_phases, t) && !Inside(u.reads, t)) return IdleState::kOwnCode;
+      // A node whose log shows its reads, none then: the mount served it from its cache.
+      if (in_mount && !u.reads.empty() && !Inside(u.reads, t)) return IdleState::kNotStorage;
       if (AtNic(t)) return IdleState::kNodeNic;
       // The same law for the mount: at its latency cap it could read no faster (whatever it
       // re-read); well below it, storage answered faster than the node asked (its loader, its
