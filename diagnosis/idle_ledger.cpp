@@ -43,6 +43,8 @@ constexpr double kAtLatencyCapShare = 0.7;
 // rate before it (the median of the account's minutes, per node).
 constexpr double kRereadsSlowerShare = 0.8;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// A mount node's log that shows its reads, silent this long, read nothing from storage then.
+constexpr double kReadsSilenceS = 300;
 
 struct Span {
   double start, end;
@@ -104,6 +106,7 @@ struct LedgerUnit {
   std::vector<Span> reads;
   // Where all its GPUs stopped together for longer than its waits for input explain.
   std::vector<Span> own_phases;
+  double samples_end = kInf;  // the end of its last GPU sample's bucket
   bool reads_nothing = false;
   bool own_log = false;  // the node's own rslex log was read (the job's, for the job's unit)
   // Refusals covered most of this unit's idle time in the mount: the mount's condition, so its
@@ -142,6 +145,19 @@ std::vector<Span> ReadSpans(const std::vector<TimelineInterval>& timeline) {
   for (const auto& iv : timeline)
     if (iv.lane == "reads") out.push_back({iv.start_epoch_s, iv.end_epoch_s});
   return out;
+}
+
+// The node's log shows reads (spans), but none within a silence of kReadsSilenceS or more
+// around t. A log writes its spans at its own pace: a shorter gap may be only that.
+// The silence runs to the next read, or to the end of the node's samples.
+bool ReadsSilent(const std::vector<Span>& reads, double t, double samples_end) {
+  if (reads.empty() || Inside(reads, t)) return false;
+  double before = -kInf, after = samples_end;
+  for (const auto& r : reads) {
+    if (r.end <= t) before = std::max(before, r.end);
+    if (r.start > t) after = std::min(after, r.start);
+  }
+  return after - before >= kReadsSilenceS;
 }
 
 void FinishUnit(LedgerUnit* u) {
@@ -229,8 +245,9 @@ class Placer {
       // A stop of the job's own while its mount served no read (none logged then, or none at
       // all: DEBUG spans off).
       if (in_mount && Inside(u.own_phases, t) && !Inside(u.reads, t)) return IdleState::kOwnCode;
-      // A node whose log shows its reads, none then: the mount served it from its cache.
-      if (in_mount && !u.reads.empty() && !Inside(u.reads, t)) return IdleState::kNotStorage;
+      // A node whose log shows its reads, none for minutes around then: the mount served it
+      // from its cache.
+      if (in_mount && ReadsSilent(u.reads, t, u.samples_end)) return IdleState::kNotStorage;
       if (AtNic(t)) return IdleState::kNodeNic;
       // The same law for the mount: at its latency cap it could read no faster (whatever it
       // re-read); well below it, storage answered faster than the node asked (its loader, its
@@ -716,6 +733,8 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     sample_interval_s = FactOr(job.facts, "gpu.span_s", 0) * FactOr(job.facts, "gpu.count", 0) /
                         FactOr(job.facts, "gpu.samples", 0);
   for (auto& u : units) {
+    if (u.lost->points.size() >= 2)
+      u.samples_end = 2 * u.lost->points.back().x - u.lost->points[u.lost->points.size() - 2].x;
     const double gpus = UnitGpus(job, nodes, u.node);
     // From the input's start, or after its downloads (their wait is theirs, not a pace).
     double from = u.activities.first_data.value_or(-kInf);
