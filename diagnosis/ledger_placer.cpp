@@ -1,0 +1,452 @@
+#include "diagnosis/ledger_placer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analyzers/series_at.h"
+#include "analyzers/text_util.h"
+#include "diagnosis/latency_cap.h"
+
+namespace feedcheck::diagnosis::ledger {
+
+namespace {
+
+using analyzers::SeriesAt;
+
+// A node reads at its NIC's rate from this share of it on, while the account stays under this
+// share of its egress limit (else the account is the limit).
+constexpr double kNicShare = 0.85;
+constexpr double kAccountShare = 0.9;
+// A download under this share of the NIC, refused nothing and the account far from its limit,
+// crawled: its requests' latency (small files, few threads) held it, not the mode.
+constexpr double kCrawlShare = 0.5;
+// A mount minute in which the account served less than this (and refused nothing) served the
+// job from the mount's cache: under 2% of the job's peak egress, or 10 Mbit/s.
+constexpr double kCachedEgressShare = 0.02;
+constexpr double kCachedEgressFloorGbps = 0.01;
+// The job wrote in a minute whose Ingress was at least this share of its peak, and at least
+// 1 Gbit/s (a log file's trickle is not a checkpoint).
+constexpr double kWritingIngressShare = 0.25;
+constexpr double kWritingIngressFloorGbps = 1.0;
+// A node reading at this share of its latency cap (requests in flight x their size over their
+// end-to-end time) was held by that latency: it could not have read faster with those threads.
+constexpr double kAtLatencyCapShare = 0.7;
+// A mount's capped cache held its nodes when, past the cap, they read under this share of their
+// rate before it (the median of the account's minutes, per node).
+constexpr double kRereadsSlowerShare = 0.8;
+
+}  // namespace
+
+class Placer::Impl {
+ public:
+  Impl(const Evidence& job, const LedgerJudgement& j, const std::vector<LedgerUnit>& units)
+      : j_(j),
+        latency_cap_gbps_(j.latency_cap_gbps),
+        mount_state_(j.mount_state),
+        small_requests_(j.small_requests),
+        egress_(job.FindSeries("metrics.egress_gbps")),
+        ingress_(job.FindSeries("metrics.ingress_gbps")),
+        requests_(job.FindSeries("metrics.requests_per_s")) {
+    for (const auto& iv : job.timeline)
+      if (iv.lane == "storage" && iv.status == "metrics") metric_refusals_.push_back(&iv);
+    for (const auto& u : units)
+      if (!u.node.empty() && u.activities.any) node_reads_.push_back(&u.activities);
+    // Other clients of the account: its Egress in quiet minutes (the 10th percentile), less
+    // what the job's own nodes could have read then (each at most its NIC, or its latency cap).
+    // What remains was somebody else's; it is not the job's rate.
+    double node_max = j_.nic_gbps > 0 ? j_.nic_gbps : kInf;
+    if (j_.latency_cap_gbps > 0) node_max = std::min(node_max, j_.latency_cap_gbps);
+    if (egress_.present() && std::isfinite(node_max))
+      others_gbps_ = std::max(0.0, egress_.tenth_percentile() - j_.nodes * node_max);
+    // Better: the minutes in which no node's data runtime read or wrote anything (its rslex
+    // log closed no span), between its first and last activity. Their Egress was all others'.
+    MeasureOthers(job, units);
+    SumReadBytes(job.FindSeries("metrics.egress_gbps"));
+  }
+
+  double others_gbps() const { return others_gbps_; }
+
+  IdleState Place(const LedgerUnit& u, double t) const {
+    if (j_.access_failed && (!j_.access_onset_s || t >= *j_.access_onset_s))
+      return IdleState::kAccess;
+    if (u.reads_nothing) return IdleState::kNotStorageNode;
+    const Activities& a = u.activities;
+    const bool in_download = Inside(a.downloads, t);
+    const bool in_mount = !in_download && Inside(a.mounts, t);
+    const bool in_upload = Inside(a.uploads, t);
+    const bool reading = in_download || in_mount;
+    // A refusal while the node reads, writes, or might do either (no log; outputs the job
+    // writes through a mount log no activity of their own).
+    if (Inside(u.refusals, t) && (reading || in_upload || !a.any || j_.job_writes))
+      return LimitAt(t);
+    if (in_download && Inside(u.wholly_refused_downloads, t)) return LimitAt(t);
+    if (Writing(t, in_upload, reading)) return IdleState::kWrites;
+    if (!a.any) return j_.unplaced_state;
+    if (in_download) {
+      // The GPUs wait for a download whatever its rate: at a good share of the NIC, that wait
+      // is the mode's (a mount starts at once). One that crawled far below the NIC and the
+      // account, refused nothing, was held by its requests' latency (small files, few threads).
+      // The job's own rate when known: the account's Egress also carries other workloads.
+      const bool own = j_.own_download_gbps > 0;
+      auto rate = own ? std::optional<double>(j_.own_download_gbps) : NodeRate(t);
+      // Little's law, where the latency, the threads and the request size are known: a
+      // download under its NIC reading at about the rate its requests in flight allow was held
+      // by their latency; one well below that rate, by its disk or the NIC.
+      if (latency_cap_gbps_ > 0) {
+        const bool under_nic = j_.nic_gbps <= 0 || latency_cap_gbps_ < kNicShare * j_.nic_gbps;
+        if (under_nic && (!rate || *rate >= kAtLatencyCapShare * latency_cap_gbps_))
+          return IdleState::kLatency;
+        return j_.download_state == IdleState::kLatency ? IdleState::kStartupDownload
+                                                        : j_.download_state;
+      }
+      // Small requests are held by their latency unless the job's own rate says otherwise.
+      if (j_.small_requests && !(own && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps))
+        return IdleState::kLatency;
+      // A crawl of large requests is not their latency: the disk or the client's own pace, the
+      // mode's wait as far as the GPUs are concerned.
+      if (rate && j_.nic_gbps > 0 && *rate < kCrawlShare * j_.nic_gbps && !AccountNearLimit(t) &&
+          !j_.large_requests)
+        return IdleState::kLatency;
+      if (rate && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps && !j_.download_is_the_wait)
+        return IdleState::kNodeNic;
+      return j_.download_state;
+    }
+    if (reading) {
+      // A stop of the job's own while its mount served no read (none logged then, or none at
+      // all: DEBUG spans off).
+      if (in_mount && Inside(u.own_phases, t) && !Inside(u.reads, t)) return IdleState::kOwnCode;
+      // A node whose log shows its reads, none for minutes around then: the mount served it
+      // from its cache.
+      if (in_mount && ReadsSilent(u.reads, t, u.samples_end)) return IdleState::kNotStorage;
+      if (AtNic(t)) return IdleState::kNodeNic;
+      // The same law for the mount: at its latency cap it could read no faster (whatever it
+      // re-read); well below it, storage answered faster than the node asked (its loader, its
+      // own code, the mount's cache), unless the cache's cap made it re-read.
+      const std::optional<double> rate =
+          in_mount && latency_cap_gbps_ > 0 ? NodeRate(t) : std::nullopt;
+      // Small requests with no latency cap to weigh them: their latency holds the node before
+      // any re-read does (one request per file, a few readers: far under what storage serves).
+      const bool small_uncapped = !rate && small_requests_;
+      const bool rereading = in_mount && !small_uncapped && rereads_slowed_ && PastCacheCap(t);
+      // A node's rate is measured where other clients' traffic was (their quiet minutes); else
+      // it is only a bound, too high by what they read beyond their quietest minutes, and
+      // re-reads the cap forces come first.
+      if (rereading && !quiet_known_) return IdleState::kCacheRereads;
+      if (rate && *rate >= kAtLatencyCapShare * latency_cap_gbps_) return IdleState::kLatency;
+      if (rereading) return IdleState::kCacheRereads;
+      if (rate && mount_state_ != IdleState::kCacheRereads && !u.mount_mostly_refused)
+        return IdleState::kNotStorage;
+      // Served from the mount's cache: the account quiet, and no read prefetched from storage
+      // then (the node's read spans, where its log has them).
+      if (in_mount && Cached(t) && !Inside(u.reads, t)) return IdleState::kNotStorage;
+      if (in_mount && mount_state_ == IdleState::kUnknown && u.mount_mostly_refused)
+        return j_.throttle_state;
+      return in_download ? j_.download_state : mount_state_;
+    }
+    if (t < *a.first_data) return IdleState::kUnknown;
+    // After its input (a download's copy is local): a whole stop is the job's own phase; the
+    // scattered waits between are its input pipeline's, reading what storage already served.
+    return Inside(u.own_phases, t) ? IdleState::kOwnCode : IdleState::kNotStorage;
+  }
+
+ private:
+  // The account's Ingress at a checkpoint's rate, or (without the metric) an upload while the
+  // data phase is still on: the job waited for its writes.
+  bool Writing(double t, bool in_upload, bool reading) const {
+    if (!j_.job_writes) return false;
+    if (ingress_.present()) {
+      // A burst above what the account takes in anyway (other writers, logs): its quiet
+      // minutes (not the median: a job that checkpoints most of the time would hide in it).
+      auto in = ingress_(t);
+      const double base = ingress_.tenth_percentile();
+      return in && *in - base >= kWritingIngressFloorGbps &&
+             *in - base >= kWritingIngressShare * (ingress_.peak() - base);
+    }
+    return in_upload && reading;
+  }
+  // What each node read at t: the account's egress over the nodes reading then.
+  std::optional<double> NodeRate(double t) const {
+    auto e = egress_(t);
+    if (!e) return std::nullopt;
+    return std::max(0.0, *e - others_gbps_) / ReadersAt(t);
+  }
+  // The nodes in an input activity at t (all of them when the logs cannot tell).
+  double ReadersAt(double t) const {
+    double readers = 0;
+    for (const Activities* a : node_reads_)
+      if (Inside(a->downloads, t) || Inside(a->mounts, t)) readers += 1;
+    return readers > 0 ? readers : std::max(1.0, j_.nodes);
+  }
+  // The nodes have each read more than the mount's cache cap holds by t (the account's egress
+  // summed over time, over the nodes reading).
+  bool PastCacheCap(double t) const {
+    if (j_.mount_cache_cap_bytes <= 0 || read_bytes_.empty()) return false;
+    auto it =
+        std::upper_bound(read_bytes_.begin(), read_bytes_.end(), t,
+                         [](double v, const std::pair<double, double>& p) { return v < p.first; });
+    if (it == read_bytes_.begin()) return false;
+    return std::prev(it)->second > j_.mount_cache_cap_bytes;
+  }
+  void SumReadBytes(const Series* egress) {
+    if (!egress_.present() || !egress) return;
+    double width = 60, total = 0;
+    for (size_t i = 1; i < egress->points.size(); ++i) {
+      double w = egress->points[i].x - egress->points[i - 1].x;
+      if (w > 0 && (i == 1 || w < width)) width = w;
+    }
+    std::vector<double> before, after;  // each node's rate, before and after the cap filled
+    for (const auto& p : egress->points) {
+      if (!std::isfinite(p.y) || p.y <= 0) continue;
+      auto per_node = NodeRate(p.x + width / 2);
+      if (per_node) total += *per_node * 1e9 / 8 * width;
+      read_bytes_.push_back({p.x + width, total});
+      if (per_node && *per_node > 0 && j_.mount_cache_cap_bytes > 0)
+        (total > j_.mount_cache_cap_bytes ? after : before).push_back(*per_node);
+    }
+    // The re-reads held the node only where they slowed it: a node that re-read as fast as it
+    // first read was held by whatever held its first reads (its loader, their latency).
+    if (before.size() >= 3 && after.size() >= 3)
+      rereads_slowed_ = Median(after) < kRereadsSlowerShare * Median(before);
+  }
+  bool AccountNearLimit(double t) const {
+    auto e = egress_(t);
+    return e && j_.egress_limit_gbps > 0 && *e >= kAccountShare * j_.egress_limit_gbps;
+  }
+  // Each node reading at its NIC's rate, with the account below its own limit.
+  bool AtNic(double t) const {
+    if (j_.nic_gbps <= 0 || AccountNearLimit(t)) return false;
+    // Requests in flight that cannot fill the NIC at their latency do not make it the limit:
+    // the Egress above that cap was other clients'.
+    if (latency_cap_gbps_ > 0 && latency_cap_gbps_ < kNicShare * j_.nic_gbps) return false;
+    auto rate = NodeRate(t);
+    if (!rate || *rate < kNicShare * j_.nic_gbps) return false;
+    // A NIC-bound node must be shown: an account busier in its quiet minutes than every node's
+    // NIC together carries others' traffic the job's share cannot be told from.
+    if (!quiet_known_ && egress_.tenth_percentile() > j_.nodes * j_.nic_gbps) {
+      auto e = egress_(t);
+      return e && (*e - egress_.tenth_percentile()) / ReadersAt(t) >= kNicShare * j_.nic_gbps;
+    }
+    return true;
+  }
+  bool Cached(double t) const {
+    auto e = egress_(t);
+    return e && *e < std::max(kCachedEgressFloorGbps, kCachedEgressShare * egress_.peak());
+  }
+
+  // Which limit a refusal at t hit: the one the account's metrics show at its limit in that
+  // minute (ingress first: the metric's bandwidth throttling counts both directions), else all
+  // of them far below theirs (a blob's or partition's target), else what the job's evidence
+  // named as a whole.
+  IdleState LimitAt(double t) const {
+    auto at_limit_when = [&](double when, const SeriesAt& s, double limit) {
+      auto v = s(when);
+      return limit > 0 && v && *v >= kAccountShare * limit;
+    };
+    auto at_limit = [&](const SeriesAt& s, double limit) { return at_limit_when(t, s, limit); };
+    // The minute's own ResponseType first: Azure says which limit refused (an account's
+    // bandwidth or request rate, or a server busy at one blob or partition). Its figures are
+    // read in that minute (a refusal lined up within a minute of it may fall outside).
+    if (const TimelineInterval* named = MetricRefusalAt(t)) {
+      const double when = std::clamp(t, named->start_epoch_s,
+                                     std::max(named->start_epoch_s, named->end_epoch_s - 1));
+      if (analyzers::IContains(named->label, "AccountBandwidth")) {
+        auto share = [&](const SeriesAt& s, double limit) {
+          auto v = s(when);
+          return limit > 0 && v ? *v / limit : 0.0;
+        };
+        if (at_limit_when(when, ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
+        if (at_limit_when(when, egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
+        return share(ingress_, j_.ingress_limit_gbps) > share(egress_, j_.egress_limit_gbps)
+                   ? IdleState::kAccountIngress
+                   : IdleState::kAccountEgress;
+      }
+      if (analyzers::IContains(named->label, "AccountRequest")) return IdleState::kAccountRequests;
+      if (!at_limit_when(when, egress_, j_.egress_limit_gbps) &&
+          !at_limit_when(when, requests_, j_.requests_limit_per_s) &&
+          !at_limit_when(when, ingress_, j_.ingress_limit_gbps))
+        return IdleState::kBlobTarget;
+    }
+    if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
+    if (at_limit(egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
+    if (at_limit(requests_, j_.requests_limit_per_s)) return IdleState::kAccountRequests;
+    // A limit the service itself named (a ResponseType, a logged body) is not second-guessed
+    // by the limits the knowledge base expects: accounts get raised limits.
+    if (j_.throttle_state != IdleState::kThrottledUnknown &&
+        j_.throttle_state != IdleState::kBlobTarget)
+      return j_.throttle_state;
+    auto e = egress_(t);
+    auto r = requests_(t);
+    if (e && r && j_.egress_limit_gbps > 0 && j_.requests_limit_per_s > 0 &&
+        *e < 0.5 * j_.egress_limit_gbps && *r < 0.5 * j_.requests_limit_per_s &&
+        (!ingress_(t) || j_.ingress_limit_gbps <= 0 || *ingress_(t) < 0.5 * j_.ingress_limit_gbps))
+      return IdleState::kBlobTarget;
+    return j_.throttle_state;
+  }
+
+  // The minutes in which the job read nothing: every node has its own rslex log, none closed a
+  // span within a minute of it, and the job was under way (a node had started its input
+  // activity, and its GPUs were still sampled). `quiet`: the Egress series' indices of those
+  // minutes; `reading`: of the minutes a span closed in. None with fewer than three quiet ones.
+  struct JobMinutes {
+    std::vector<size_t> quiet, reading;
+  };
+  static std::optional<JobMinutes> QuietMinutes(const Evidence& job,
+                                                const std::vector<LedgerUnit>& units) {
+    const Series* egress = job.FindSeries("metrics.egress_gbps");
+    if (!egress || units.empty()) return std::nullopt;
+    std::vector<Span> busy;
+    double first = kInf, last = -kInf;
+    for (const auto& u : units) {
+      if (!u.own_log || !u.activities.first_data) return std::nullopt;
+      first = std::min(first, *u.activities.first_data);
+    }
+    for (const auto& iv : job.timeline) {
+      if (iv.lane != "reads") continue;
+      busy.push_back({iv.start_epoch_s - kRefusalPadS, iv.end_epoch_s + kRefusalPadS});
+      last = std::max(last, iv.end_epoch_s);
+    }
+    if (busy.empty()) return std::nullopt;
+    // The job ran until its last GPU sample, reading or not (epochs from the mount's cache).
+    if (const Series* lost = job.FindSeries("gpu.lost_gpu_s_by_time");
+        lost && !lost->points.empty())
+      last = std::max(last, lost->points.back().x);
+    JobMinutes m;
+    for (size_t i = 0; i + 1 < egress->points.size(); ++i) {
+      const Span minute{egress->points[i].x, egress->points[i + 1].x};
+      if (minute.start < first || minute.end > last || !std::isfinite(egress->points[i].y))
+        continue;
+      (Covered(minute, busy) > 0 ? m.reading : m.quiet).push_back(i);
+    }
+    if (m.quiet.size() < 3) return std::nullopt;
+    return m;
+  }
+
+  static double Median(std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  }
+
+  // Other clients' Egress (and requests) from the job's quiet minutes; then, when the job's
+  // file size was not declared, the bytes one of its own requests moved (its minutes' Egress
+  // and Transactions above the others'), and the latency cap again with them: other clients'
+  // large reads otherwise hide the job's small files in the account's mean.
+  void MeasureOthers(const Evidence& job, const std::vector<LedgerUnit>& units) {
+    const Series* egress = job.FindSeries("metrics.egress_gbps");
+    auto minutes = QuietMinutes(job, units);
+    if (!egress) return;
+    const FactSet& facts = job.facts;
+    const bool size_declared =
+        facts.Find("dataset.median_file_bytes") || facts.Find("dataset.mean_file_bytes");
+    if (!minutes) {
+      // No quiet minute: the job read throughout. Its own requests are best seen in the
+      // account's quietest minutes (Egress at its 10th percentile or under, while a node read),
+      // when the others were least busy.
+      if (!size_declared) ApplyOwnRequestBytes(facts, QuietestBytesPerRequest(*egress, units));
+      return;
+    }
+    std::vector<double> quiet_egress, quiet_requests;
+    for (size_t i : minutes->quiet) {
+      quiet_egress.push_back(std::max(0.0, egress->points[i].y));
+      if (auto r = requests_(egress->points[i].x)) quiet_requests.push_back(std::max(0.0, *r));
+    }
+    others_gbps_ = Median(quiet_egress);
+    quiet_known_ = true;
+    if (quiet_requests.size() < 3 || size_declared) return;
+    const double others_rps = Median(quiet_requests);
+    double bytes = 0, requests = 0;
+    for (size_t i : minutes->reading) {
+      auto r = requests_(egress->points[i].x);
+      if (!r || !std::isfinite(egress->points[i].y)) continue;
+      const double own_bytes = (egress->points[i].y - others_gbps_) * 1e9 / 8;
+      const double own_requests = *r - others_rps;
+      if (own_bytes > 0 && own_requests > 0) {
+        bytes += own_bytes;
+        requests += own_requests;
+      }
+    }
+    if (!(requests > 0) || !(bytes > 0)) return;
+    ApplyOwnRequestBytes(facts, bytes / requests);
+  }
+
+  // The account's bytes per request over its quietest minutes in which a node read: 0 when
+  // fewer than three.
+  double QuietestBytesPerRequest(const Series& egress, const std::vector<LedgerUnit>& units) const {
+    const double floor = egress_.tenth_percentile();
+    double bytes = 0, requests = 0;
+    int minutes = 0;
+    for (const auto& p : egress.points) {
+      auto r = requests_(p.x);
+      if (!r || !std::isfinite(p.y) || p.y <= 0 || p.y > floor || !(*r > 0)) continue;
+      bool read = false;
+      for (const auto& u : units)
+        read = read || Inside(u.activities.downloads, p.x) || Inside(u.activities.mounts, p.x);
+      if (!read) continue;
+      bytes += p.y * 1e9 / 8 * 60;
+      requests += *r * 60;
+      ++minutes;
+    }
+    return minutes >= 3 && requests > 0 ? bytes / requests : 0;
+  }
+
+  // The job's own bytes per request, measured apart from the account's other clients.
+  void ApplyOwnRequestBytes(const FactSet& facts, double own_bytes) {
+    if (!(own_bytes > 0)) return;
+    // Only the correction the others' reads call for: their large reads hide the job's small
+    // files. Requests smaller than the account's mean are theirs as much as the job's (listings,
+    // metadata), and leave the account's figure standing.
+    const double mean = facts.Number("metrics.bytes_per_request").value_or(0);
+    // Nor the other way round, except where the account's mean made the job's requests small
+    // and its own are not: others' small requests (listings, small files of their own) hid the
+    // job's large ones, which no latency holds the way it holds small ones.
+    const bool hidden_large = own_bytes >= kSmallRequestBytes && small_requests_;
+    if (mean > 0 && own_bytes >= mean && !hidden_large) return;
+    FactSet own = facts;
+    Provenance p;
+    p.origin = FactOrigin::kDerived;
+    own.Set(NumberFact("metrics.bytes_per_request", own_bytes, Unit::kBytes, p));
+    auto cap = LatencyCapForJob(own);
+    latency_cap_gbps_ = cap ? cap->gbps : 0;
+    if (hidden_large) {
+      small_requests_ = false;
+      if (mount_state_ == IdleState::kLatency) mount_state_ = j_.mount_state_large_requests;
+      return;
+    }
+    // Its own requests small, where the account's mean said large: held by their latency
+    // unless something else was observed (a capped cache, a finding).
+    if (own_bytes < kSmallRequestBytes &&
+        (mount_state_ == IdleState::kNotStorage || mount_state_ == IdleState::kUnknown))
+      mount_state_ = IdleState::kLatency;
+    if (own_bytes < kSmallRequestBytes) small_requests_ = true;
+  }
+
+  // The metrics' refusals in the minute holding t (else within a minute of it).
+  const TimelineInterval* MetricRefusalAt(double t) const {
+    const TimelineInterval* near = nullptr;
+    for (const TimelineInterval* iv : metric_refusals_) {
+      if (t >= iv->start_epoch_s && t < iv->end_epoch_s) return iv;
+      if (!near && t >= iv->start_epoch_s - kRefusalPadS && t < iv->end_epoch_s + kRefusalPadS)
+        near = iv;
+    }
+    return near;
+  }
+
+  const LedgerJudgement& j_;
+  double latency_cap_gbps_;  // the judgement's, or again with the job's own request size
+  IdleState mount_state_;    // the judgement's, or latency for the job's own small requests
+  bool small_requests_;      // the judgement's, or the job's own requests measured small
+  std::vector<const TimelineInterval*> metric_refusals_;
+  SeriesAt egress_, ingress_, requests_;
+  double others_gbps_ = 0;      // the account's Egress that was surely not the job's
+  bool quiet_known_ = false;    // others_gbps_ measured in the job's quiet minutes
+  bool rereads_slowed_ = true;  // past the cache's cap, the nodes read slower (or not known)
+  std::vector<std::pair<double, double>> read_bytes_;  // (time, bytes each node read by then)
+  std::vector<const Activities*> node_reads_;
+};
+
+Placer::Placer(const Evidence& job, const LedgerJudgement& j, const std::vector<LedgerUnit>& units)
+    : impl_(std::make_unique<Impl>(job, j, units)) {}
+Placer::~Placer() = default;
+double Placer::others_gbps() const { return impl_->others_gbps(); }
+IdleState Placer::Place(const LedgerUnit& u, double t) const { return impl_->Place(u, t); }
+
+}  // namespace feedcheck::diagnosis::ledger

@@ -1,0 +1,94 @@
+#include "diagnosis/ledger_unit.h"
+
+#include <algorithm>
+
+#include "analyzers/text_util.h"
+
+namespace feedcheck::diagnosis::ledger {
+
+bool Inside(const std::vector<Span>& spans, double t) {
+  return std::any_of(spans.begin(), spans.end(),
+                     [&](const Span& s) { return t >= s.start && t < s.end; });
+}
+
+Activities ActivitiesOf(const std::vector<TimelineInterval>& timeline, const std::string* node) {
+  Activities a;
+  std::vector<double> mount_starts;
+  for (const auto& iv : timeline) {
+    if (iv.lane != "data-runtime" || (node && iv.node != *node)) continue;
+    const bool download = analyzers::IContains(iv.label, "download");
+    const bool mount = !download && analyzers::IContains(iv.label, "mount");
+    const bool upload = analyzers::IContains(iv.label, "upload");
+    // A download the log never saw end (the job was stopped, or the node went away) ran on.
+    if (download && iv.status == "unfinished")
+      a.downloads.push_back({iv.start_epoch_s, kInf});
+    else if (download && iv.end_epoch_s > iv.start_epoch_s)
+      a.downloads.push_back({iv.start_epoch_s, iv.end_epoch_s});
+    if (mount) mount_starts.push_back(iv.start_epoch_s);
+    if (upload && iv.end_epoch_s >= iv.start_epoch_s)
+      a.uploads.push_back({iv.start_epoch_s, std::max(iv.end_epoch_s, iv.start_epoch_s + 1)});
+    if ((download || mount) && (!a.first_data || iv.start_epoch_s < *a.first_data))
+      a.first_data = iv.start_epoch_s;
+  }
+  // A mount serves reads from its start until the job uploads its outputs (or ends).
+  for (double start : mount_starts) {
+    double end = kInf;
+    for (const auto& u : a.uploads)
+      if (u.start >= start) end = std::min(end, u.start);
+    a.mounts.push_back({start, end});
+  }
+  a.any = a.first_data.has_value();
+  return a;
+}
+
+std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs) {
+  std::vector<Span> out;
+  for (const auto* iv : ivs)
+    if (iv->end_epoch_s >= iv->start_epoch_s)
+      out.push_back({iv->start_epoch_s - kRefusalPadS, iv->end_epoch_s + kRefusalPadS});
+  return out;
+}
+
+double Covered(const Span& s, const std::vector<Span>& by) {
+  // The length of s covered by the union of `by`.
+  std::vector<Span> parts;
+  for (const auto& b : by) {
+    double from = std::max(s.start, b.start), to = std::min(s.end, b.end);
+    if (to > from) parts.push_back({from, to});
+  }
+  std::sort(parts.begin(), parts.end(),
+            [](const Span& a, const Span& b) { return a.start < b.start; });
+  double covered = 0, until = -kInf;
+  for (const auto& p : parts) {
+    double from = std::max(p.start, until);
+    if (p.end > from) covered += p.end - from;
+    until = std::max(until, p.end);
+  }
+  return covered;
+}
+
+std::vector<Span> ReadSpans(const std::vector<TimelineInterval>& timeline) {
+  std::vector<Span> out;
+  for (const auto& iv : timeline)
+    if (iv.lane == "reads") out.push_back({iv.start_epoch_s, iv.end_epoch_s});
+  return out;
+}
+
+bool ReadsSilent(const std::vector<Span>& reads, double t, double samples_end) {
+  if (reads.empty() || Inside(reads, t)) return false;
+  double before = -kInf, after = samples_end;
+  for (const auto& r : reads) {
+    if (r.end <= t) before = std::max(before, r.end);
+    if (r.start > t) after = std::min(after, r.start);
+  }
+  return after - before >= kReadsSilenceS;
+}
+
+void FinishUnit(LedgerUnit* u) {
+  for (const auto& d : u->activities.downloads)
+    if (d.end > d.start &&
+        Covered(d, u->refusals) >= kWholeDownloadRefusedShare * (d.end - d.start))
+      u->wholly_refused_downloads.push_back(d);
+}
+
+}  // namespace feedcheck::diagnosis::ledger

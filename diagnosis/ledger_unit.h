@@ -1,0 +1,76 @@
+// The idle ledger's view of one node (or of the whole job): its data runtime's activities as
+// spans of time, the refusals it met, its reads, its stops, and its idle GPU time. Shared by the
+// ledger (diagnosis/idle_ledger) and its placer (diagnosis/ledger_placer); nothing else uses it.
+#pragma once
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/evidence.h"
+
+namespace feedcheck::diagnosis::ledger {
+
+// Storage refusals are logged per request and the metrics per minute, while the GPUs recover a
+// sample or two after the last refusal: a refusal covers this much more each side.
+inline constexpr double kRefusalPadS = 60;
+// A download refused over at least this share of its length was slowed as a whole: its GPUs
+// waited for all of it, so all of its idle time is the refusals'.
+inline constexpr double kWholeDownloadRefusedShare = 0.2;
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+// A mount node's log that shows its reads, silent this long, read nothing from storage then.
+inline constexpr double kReadsSilenceS = 300;
+
+struct Span {
+  double start, end;
+};
+
+bool Inside(const std::vector<Span>& spans, double t);
+
+// What the data runtime of one node (or of the whole job) did, as spans.
+struct Activities {
+  std::vector<Span> downloads;
+  std::vector<Span> mounts;  // from the mount until the first upload after it, or for good
+  std::vector<Span> uploads;
+  std::optional<double> first_data;
+  bool any = false;
+};
+
+/// The activities of `node` in the timeline's data-runtime lane (all of them for null).
+Activities ActivitiesOf(const std::vector<TimelineInterval>& timeline, const std::string* node);
+
+// One node's (or the job's) idle GPU time, and what it met.
+struct LedgerUnit {
+  std::string node;  // "" for the job as a whole
+  const Series* lost = nullptr;
+  const Series* sample_t = nullptr;  // when each bucket's idle time was sampled (per node)
+  Activities activities;
+  std::vector<Span> refusals;
+  std::vector<Span> wholly_refused_downloads;
+  // When its data runtime closed read spans (empty when its log has none: DEBUG not on).
+  std::vector<Span> reads;
+  // Where all its GPUs stopped together for longer than its waits for input explain.
+  std::vector<Span> own_phases;
+  double samples_end = kInf;  // the end of its last GPU sample's bucket
+  bool reads_nothing = false;
+  bool own_log = false;  // the node's own rslex log was read (the job's, for the job's unit)
+  // Refusals covered most of this unit's idle time in the mount: the mount's condition, so its
+  // idle time that nothing else places is theirs (an asynchronous read logs no time of its own).
+  bool mount_mostly_refused = false;
+};
+
+/// The intervals padded by kRefusalPadS each side.
+std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs);
+/// The length of `s` covered by the union of `by`.
+double Covered(const Span& s, const std::vector<Span>& by);
+/// The timeline's `reads` lane (span closes) as spans.
+std::vector<Span> ReadSpans(const std::vector<TimelineInterval>& timeline);
+/// The node's log shows reads (spans), but none within a silence of kReadsSilenceS or more
+/// around t (to the next read, or to `samples_end`): a log writes its spans at its own pace,
+/// and a shorter gap may be only that.
+bool ReadsSilent(const std::vector<Span>& reads, double t, double samples_end);
+/// The unit's downloads refused over kWholeDownloadRefusedShare of their length or more.
+void FinishUnit(LedgerUnit* u);
+
+}  // namespace feedcheck::diagnosis::ledger
