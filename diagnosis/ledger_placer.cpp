@@ -246,10 +246,22 @@ class Placer::Impl {
     // The minute's own ResponseType first: Azure says which limit refused (an account's
     // bandwidth or request rate, or a server busy at one blob or partition). Its figures are
     // read in that minute (a refusal lined up within a minute of it may fall outside).
-    if (const TimelineInterval* named = MetricRefusalAt(t)) {
-      const double when = std::clamp(t, named->start_epoch_s,
-                                     std::max(named->start_epoch_s, named->end_epoch_s - 1));
-      if (analyzers::IContains(named->label, "AccountBandwidth")) {
+    // The account's own limits have ResponseTypes of their own. A minute that names only
+    // others (ServerBusyError) was refused by a partition's or a blob's target, unless its
+    // Egress or Ingress was at the account's limit: an account's bandwidth limit also answers
+    // 503 ServerBusy ("Egress is over the account limit."). Its Transactions at their limit say
+    // less: they count the refused retries themselves.
+    const std::vector<const TimelineInterval*> named = MetricRefusalsAt(t);
+    if (!named.empty()) {
+      auto names = [&](const char* type) {
+        return std::any_of(named.begin(), named.end(), [&](const TimelineInterval* iv) {
+          return analyzers::IContains(iv->label, type);
+        });
+      };
+      const TimelineInterval* first = named.front();
+      const double when = std::clamp(t, first->start_epoch_s,
+                                     std::max(first->start_epoch_s, first->end_epoch_s - 1));
+      if (names("AccountBandwidth")) {
         auto share = [&](const SeriesAt& s, double limit) {
           auto v = s(when);
           return limit > 0 && v ? *v / limit : 0.0;
@@ -260,11 +272,10 @@ class Placer::Impl {
                    ? IdleState::kAccountIngress
                    : IdleState::kAccountEgress;
       }
-      if (analyzers::IContains(named->label, "AccountRequest")) return IdleState::kAccountRequests;
-      if (!at_limit_when(when, egress_, j_.egress_limit_gbps) &&
-          !at_limit_when(when, requests_, j_.requests_limit_per_s) &&
-          !at_limit_when(when, ingress_, j_.ingress_limit_gbps))
-        return IdleState::kBlobTarget;
+      if (names("AccountRequest")) return IdleState::kAccountRequests;
+      if (at_limit_when(when, ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
+      if (at_limit_when(when, egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
+      return IdleState::kBlobTarget;
     }
     if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
     if (at_limit(egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
@@ -419,15 +430,16 @@ class Placer::Impl {
     if (own_bytes < kSmallRequestBytes) small_requests_ = true;
   }
 
-  // The metrics' refusals in the minute holding t (else within a minute of it).
-  const TimelineInterval* MetricRefusalAt(double t) const {
-    const TimelineInterval* near = nullptr;
+  // The metrics' refusals in the minute holding t (else those within a minute of it).
+  std::vector<const TimelineInterval*> MetricRefusalsAt(double t) const {
+    std::vector<const TimelineInterval*> in, near;
     for (const TimelineInterval* iv : metric_refusals_) {
-      if (t >= iv->start_epoch_s && t < iv->end_epoch_s) return iv;
-      if (!near && t >= iv->start_epoch_s - kRefusalPadS && t < iv->end_epoch_s + kRefusalPadS)
-        near = iv;
+      if (t >= iv->start_epoch_s && t < iv->end_epoch_s)
+        in.push_back(iv);
+      else if (t >= iv->start_epoch_s - kRefusalPadS && t < iv->end_epoch_s + kRefusalPadS)
+        near.push_back(iv);
     }
-    return near;
+    return in.empty() ? near : in;
   }
 
   const LedgerJudgement& j_;
