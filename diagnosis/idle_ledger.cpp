@@ -177,6 +177,12 @@ class Placer {
 
   double others_gbps() const { return others_gbps_; }
 
+  // A mount minute (not a download's) in which the account served the job next to nothing: its
+  // reads came from the mount's own cache.
+  bool FromCache(const LedgerUnit& u, double t) const {
+    return !Inside(u.activities.downloads, t) && Inside(u.activities.mounts, t) && Cached(t);
+  }
+
   IdleState Place(const LedgerUnit& u, double t) const {
     if (j_.access_failed && (!j_.access_onset_s || t >= *j_.access_onset_s))
       return IdleState::kAccess;
@@ -550,7 +556,9 @@ IdleLedger LedgerFromPhaseFacts(const FactSet& facts, const LedgerJudgement& j) 
   Charge(&ledger, j.download_state, download);
   Charge(&ledger, j.throttle_state, refused);
   Charge(&ledger, j.mount_state, mount - refused);
-  Charge(&ledger, IdleState::kNotStorage, FactOr(facts, "gpu.lost_cached_gpu_s", 0));
+  const double cached = FactOr(facts, "gpu.lost_cached_gpu_s", 0);
+  Charge(&ledger, IdleState::kNotStorage, cached);
+  if (cached > 0 && std::isfinite(cached)) ledger.cached_gpu_s = cached;
   Charge(&ledger, IdleState::kOwnCode, FactOr(facts, "gpu.lost_after_data_gpu_s", 0));
   Charge(&ledger, IdleState::kUnknown, FactOr(facts, "gpu.lost_unknown_gpu_s", 0));
   return ledger;
@@ -576,6 +584,7 @@ void ChargeNodesReadingNothing(const LedgerJudgement& j, IdleLedger* ledger) {
   for (int s = 0; s < kIdleStateCount; ++s)
     if (s != access && s != dead) ledger->gpu_s[s] *= keep;
   ledger->unplaced_gpu_s *= keep;
+  ledger->cached_gpu_s *= keep;
   ledger->gpu_s[dead] += moved;
 }
 
@@ -695,6 +704,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
         at = sampled_at->points[i].y;
       IdleState s = placer.Place(u, at);
       if (s == IdleState::kUnknown && !u.activities.any) ledger.unplaced_gpu_s += p.y;
+      if (s == IdleState::kNotStorage && placer.FromCache(u, at)) ledger.cached_gpu_s += p.y;
       ledger.gpu_s[static_cast<int>(s)] += p.y;
       mine[static_cast<int>(s)] += p.y;
       ledger.lost_gpu_s += p.y;

@@ -74,6 +74,9 @@ struct IdleLedger {
   double lost_gpu_s = 0;  ///< the sum of every state
   double sampled_gpu_s = 0;
   double unplaced_gpu_s = 0;  ///< of the unknown state: no data-runtime activity to place it
+  /// Of the not_storage state: what fell in mount minutes in which the account served next to
+  /// nothing and refused nothing, the mount reading from its own cache.
+  double cached_gpu_s = 0;
   StateGpuS gpu_s{};
   std::map<std::string, StateGpuS> by_node;  ///< per node, when the job has node folders
   IdleState cause = IdleState::kUnknown;     ///< set by ChooseLedgerCause
