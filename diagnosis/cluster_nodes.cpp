@@ -115,6 +115,12 @@ void PutLedgerOnNodes(const LedgerSummary& ledger, std::vector<NodeRow>* rows) {
     }
 }
 
+void OrderByGpuTimeLost(std::vector<NodeRow>* rows) {
+  std::stable_sort(rows->begin(), rows->end(), [](const NodeRow& a, const NodeRow& b) {
+    return a.gpu_lost_gpu_s > b.gpu_lost_gpu_s;
+  });
+}
+
 std::string MarkStraggler(std::vector<NodeRow>* rows) {
   if (rows->size() < 2) return "";
   // The slowest download, when it stands well apart from the others'.

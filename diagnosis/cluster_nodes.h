@@ -25,6 +25,10 @@ void AddGpuNodeRows(const FactSet& facts, std::vector<NodeRow>* rows);
 /// the job's GPU time lost. Rows of a ledger kept for the job as a whole keep their GPU samples'.
 void PutLedgerOnNodes(const LedgerSummary& ledger, std::vector<NodeRow>* rows);
 
+/// The rows in the order of their GPU time lost, largest first (not known: last; equals keep
+/// their order): a table cut to its first rows shows the nodes that cost the most.
+void OrderByGpuTimeLost(std::vector<NodeRow>* rows);
+
 /// Marks the node whose download took well longer than the others' (else whose GPUs were far
 /// less busy) and returns why ("node-2: download 21 min 4 s, the others 8 min 30 s"), or "".
 std::string MarkStraggler(std::vector<NodeRow>* rows);

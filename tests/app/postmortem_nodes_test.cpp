@@ -1,8 +1,9 @@
 // The node table of a multi-node post-mortem is the idle ledger's: each node's GPU time lost is
 // the sum of its ledger states (IdleLedger::by_node), what held it is its largest states, the
-// rows sum to the job's GPU time lost, and the JSON's `diagnosis.nodes[]` says the same numbers
-// (no phase split beside them). Over every multi-node job of the labelled corpus, and over drawn
-// per-node ledgers put on rows, written as JSON and read back.
+// rows sum to the job's GPU time lost and come the nodes that lost the most first, and the
+// JSON's `diagnosis.nodes[]` says the same numbers (no phase split beside them). Over every
+// multi-node job of the labelled corpus, and over drawn per-node ledgers put on rows, written
+// as JSON and read back.
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
@@ -136,6 +137,10 @@ TEST_CASE("every multi-node corpus job's node table is its ledger's, summing to 
         for (const auto& s : *ledger) CHECK(row["states"][s.state].get<double>() == s.gpu_s);
       }
     }
+    // The nodes that cost the most first: a terminal cut to its first rows shows them.
+    for (size_t i = 1; i < d.nodes.size(); ++i)
+      if (d.nodes[i].gpu_lost_gpu_s >= 0)
+        CHECK(d.nodes[i].gpu_lost_gpu_s <= d.nodes[i - 1].gpu_lost_gpu_s);
     // No phase split beside the ledger's states.
     for (const auto& row : j["nodes"])
       for (const auto& [key, value] : row.items()) {
