@@ -105,9 +105,18 @@ void AddGpuNodeRows(const FactSet& facts, std::vector<NodeRow>* rows) {
 }
 
 void PutLedgerOnNodes(const LedgerSummary& ledger, std::vector<NodeRow>* rows) {
+  // A row names its node as its folder does, as a fact key's segment (10_0_0_5), or both when
+  // a log's node was paired with a GPU file ("id ~ file"); the ledger as its GPU samples did.
+  auto same = [](const std::string& row, const std::string& node) {
+    auto one = [&](const std::string& r) {
+      return r == node || analyzers::KeySegment(r) == analyzers::KeySegment(node);
+    };
+    const size_t tilde = row.find(" ~ ");
+    return one(row) || (tilde != std::string::npos && one(row.substr(tilde + 3)));
+  };
   for (auto& r : *rows)
     for (const auto& [node, shares] : ledger.nodes) {
-      if (r.node != node && analyzers::KeySegment(r.node) != node) continue;
+      if (!same(r.node, node)) continue;
       r.states = shares;
       r.gpu_lost_gpu_s = 0;
       for (const auto& s : shares) r.gpu_lost_gpu_s += s.gpu_s;

@@ -7,6 +7,7 @@
 #include "analyzers/series_at.h"
 #include "analyzers/text_util.h"
 #include "diagnosis/latency_cap.h"
+#include "diagnosis/ledger_nodes.h"
 #include "diagnosis/own_phases.h"
 
 namespace feedcheck::diagnosis {
@@ -683,6 +684,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.mount_mostly_refused = mount_idle > 0 && refused >= 0.5 * mount_idle;
   }
   Placer placer(job, judgement, units);
+  std::vector<IdleState> placed;  // the state of each bucket of the last unit
   ledger.others_egress_gbps = placer.others_gbps();
   for (const auto& u : units) {
     const auto& pts = u.lost->points;
@@ -696,6 +698,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
         u.node.empty() ? job.FindSeries("gpu.lost_sample_t_by_time") : u.sample_t;
     const bool aligned = sampled_at && sampled_at->points.size() == pts.size();
     StateGpuS& mine = ledger.by_node[u.node];
+    placed.assign(pts.size(), IdleState::kUnknown);
     for (size_t i = 0; i < pts.size(); ++i) {
       const auto& p = pts[i];
       if (!(p.y > 0) || !std::isfinite(p.y)) continue;
@@ -703,6 +706,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       if (aligned && sampled_at->points[i].x == p.x && std::isfinite(sampled_at->points[i].y))
         at = sampled_at->points[i].y;
       IdleState s = placer.Place(u, at);
+      placed[i] = s;
       if (s == IdleState::kUnknown && !u.activities.any) ledger.unplaced_gpu_s += p.y;
       if (s == IdleState::kNotStorage && placer.FromCache(u, at)) ledger.cached_gpu_s += p.y;
       ledger.gpu_s[static_cast<int>(s)] += p.y;
@@ -711,7 +715,11 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     }
   }
   if (!per_node) {
+    // The job's buckets shared by the nodes idle in them; not when a node that read nothing
+    // is taken out of every state below in proportion (its buckets are not its own there).
     ledger.by_node.clear();
+    if (!(judgement.nodes_reading_nothing_gpu_s > 0))
+      SplitJobBucketsByNode(job, *job_lost, placed, &ledger);
     ChargeNodesReadingNothing(judgement, &ledger);
   }
   return ledger;

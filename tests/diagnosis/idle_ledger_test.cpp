@@ -1,10 +1,16 @@
 // The idle ledger (diagnosis/idle_ledger.h) on drawn jobs: what it keeps beside its states. Of
 // its not_storage time, the GPU-seconds that fell in mount minutes in which the account served
 // next to nothing are counted as the mount's cache (what the none-found fix's wording reads).
+// A job whose GPU samples are in one folder has its ledger by node too: each bucket's state
+// shared by the nodes idle in it, summing to the job's states and to each node's GPU time lost.
 #include "diagnosis/idle_ledger.h"
+
+#include <fmt/format.h>
 
 #include <catch2/catch.hpp>
 #include <random>
+
+#include "analyzers/gpu_idle_ledger.h"
 
 using namespace feedcheck;
 using namespace feedcheck::diagnosis;
@@ -75,4 +81,69 @@ TEST_CASE("the ledger counts the not_storage time a mount served from its cache"
   CHECK(unplaced.Of(IdleState::kNotStorage) == Approx(quiet_lost).margin(1e-6));
   CHECK(unplaced.cached_gpu_s == Approx(quiet_lost).margin(1e-6));
   CHECK(unplaced.Of(IdleState::kUnknown) == Approx(total - quiet_lost).margin(1e-6));
+}
+
+TEST_CASE("a job's GPU samples in one folder: the ledger by node sums to its states",
+          "[diagnosis][ledger][nodes]") {
+  const unsigned seed = GENERATE(range(1u, 13u));
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> node_count(2, 5), gpus_per_node(1, 8);
+  std::uniform_real_distribution<double> util(0, 100);
+  std::bernoulli_distribution quiet(0.3);
+  const int nodes = node_count(rng), gpus = gpus_per_node(rng);
+  const int minutes = 40;
+  // Every GPU sampled every 10 s: the analyzers' ledger of the whole job, nodes named by file.
+  analyzers::GpuIdleLedger samples(10);
+  for (int t = 0; t < minutes * 6; ++t)
+    for (int n = 0; n < nodes; ++n) {
+      // A node idles in streaks, at its own times.
+      const double u = (t / 7 + n * 3 + static_cast<int>(seed)) % 4 == 0 ? 2 : util(rng);
+      for (int g = 0; g < gpus; ++g)
+        samples.Add(fmt::format("node-{}/gpu{}", n, g), fmt::format("node-{}", n), kStart + 10 * t,
+                    u);
+    }
+  Evidence job;
+  samples.Finish(&job, {FactOrigin::kObserved, "samples", "gpu", 0});
+  // The account served the job fast, or next to nothing (the mount's cache), minute by minute.
+  std::vector<SeriesPoint> egress;
+  for (int m = 0; m < minutes + 1; ++m)
+    egress.push_back({kStart + kMinute * m, m == 0 ? 10 : quiet(rng) ? 0.05 : 5});
+  job.series.push_back(MakeSeries("metrics.egress_gbps", egress));
+  TimelineInterval mount;
+  mount.lane = "data-runtime";
+  mount.label = "mount";
+  mount.start_epoch_s = kStart + 5 * kMinute;  // unknown before it
+  mount.end_epoch_s = kStart + kMinute * (minutes + 1);
+  mount.status = "Success";
+  job.timeline.push_back(mount);
+  LedgerJudgement judgement;
+  judgement.nodes = nodes;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, judgement);
+  REQUIRE(ledger.lost_gpu_s > 0);
+  REQUIRE(ledger.by_node.size() == static_cast<size_t>(nodes));
+  // Each state's GPU time is its nodes' together.
+  for (IdleState s : AllIdleStates()) {
+    double nodes_s = 0;
+    for (const auto& [node, by_state] : ledger.by_node) nodes_s += by_state[static_cast<int>(s)];
+    INFO("state " << IdleStateKey(s));
+    CHECK(nodes_s == Approx(ledger.Of(s)).margin(1e-6));
+  }
+  // Each node's states sum to the GPU time its own samples lost.
+  for (const auto& [node, by_state] : ledger.by_node) {
+    double sum = 0;
+    for (double v : by_state) sum += v;
+    const Fact* own = job.facts.Find("gpu.node_lost_gpu_s." + node);
+    REQUIRE(own != nullptr);
+    INFO("node " << node);
+    CHECK(sum == Approx(own->number()).margin(1e-6));
+  }
+  // More than one state was placed, so the split is not one state copied to every node.
+  int states = 0;
+  for (IdleState s : AllIdleStates()) states += ledger.Of(s) > 0;
+  CHECK(states >= 2);
+  // A node that read nothing is taken out of every state in proportion: no split is claimed.
+  LedgerJudgement dead = judgement;
+  dead.nodes_reading_nothing = {"node-0"};
+  dead.nodes_reading_nothing_gpu_s = job.facts.Find("gpu.node_lost_gpu_s.node-0")->number();
+  CHECK(BuildIdleLedger(job, {}, dead).by_node.empty());
 }
