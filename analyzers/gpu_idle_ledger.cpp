@@ -17,6 +17,9 @@ constexpr size_t kMaxGpus = 4096;
 // Nodes whose lost time is also kept by bucket (each up to kMaxBuckets): past this many, a
 // node's GPUs count for the job only, and its row has no phase split.
 constexpr size_t kMaxOwners = 256;
+// Nodes whose lost time the job's samples also keep by bucket (the idle ledger's split by node,
+// for GPU files not in node folders): past this many, none is kept.
+constexpr size_t kMaxSplitNodes = 64;
 // A gap longer than this many sampling intervals is a hole (the sampler stopped), not a
 // long sample: only one interval of it is counted.
 constexpr double kHoleFactor = 3.5;
@@ -37,6 +40,8 @@ void GpuIdleLedger::Add(std::string_view gpu, std::string_view node, double epoc
     it = gpus_.try_emplace(std::string(gpu)).first;
     it->second.node = std::string(node);
     it->second.totals = &nodes_[it->second.node];
+    if (nodes_.size() == kMaxSplitNodes + 1)
+      for (auto& [name, n] : nodes_) n.lost_buckets.clear();
     ++it->second.totals->gpus;
     if (!owner.empty() && (owners_.size() < kMaxOwners || owners_.count(owner))) {
       it->second.owner = &owners_[std::string(owner)];
@@ -92,6 +97,7 @@ void GpuIdleLedger::Attribute(const GpuState& g, double start, double duration_s
       b.lost_gpu_s += part;
       b.lost_sample_t += part * sample_t;
     }
+    if (lost && nodes_.size() <= kMaxSplitNodes) g.totals->lost_buckets[index] += part;
     if (lost && g.owner) {
       auto& owned = g.owner->lost_buckets[index];
       owned.first += part;
@@ -111,6 +117,12 @@ void GpuIdleLedger::Widen() {
     wider[w].lost_sample_t += b.lost_sample_t;
   }
   buckets_ = std::move(wider);
+  for (auto& [name, n] : nodes_) {
+    std::map<int64_t, double> wider_lost;
+    for (const auto& [index, lost] : n.lost_buckets)
+      wider_lost[static_cast<int64_t>(std::floor(static_cast<double>(index) / 2.0))] += lost;
+    n.lost_buckets = std::move(wider_lost);
+  }
   for (auto& [name, o] : owners_) {
     std::map<int64_t, std::pair<double, double>> wider_lost;
     for (const auto& [index, lost] : o.lost_buckets) {
@@ -213,6 +225,26 @@ void GpuIdleLedger::Finish(Evidence* out, const Provenance& where,
   out->series.push_back(std::move(lost_series));
   out->series.push_back(std::move(sampled_series));
   out->series.push_back(std::move(sample_t_series));
+  // Each node's share of every bucket, so the idle ledger can say which node lost what it
+  // placed (a job whose GPU files are not in node folders): only while every node was kept.
+  if (nodes_.size() < 2 || nodes_.size() > kMaxSplitNodes) return;
+  for (const auto& [node, n] : nodes_) {
+    const std::string name = node.empty() ? "(unnamed)" : node;
+    Series s{"gpu.node_lost_gpu_s_by_time",
+             fmt::format("GPU time lost on {} (GPU-seconds per bucket)", name),
+             "time",
+             Unit::kSeconds,
+             "GPU-seconds",
+             Unit::kSeconds,
+             {},
+             name};
+    for (const auto& [index, b] : buckets_) {
+      auto it = n.lost_buckets.find(index);
+      s.points.push_back(
+          {static_cast<double>(index) * width_s_, it == n.lost_buckets.end() ? 0 : it->second});
+    }
+    out->series.push_back(std::move(s));
+  }
 }
 
 void GpuIdleLedger::FinishOwner(const std::string& owner, Evidence* out,

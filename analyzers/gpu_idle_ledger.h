@@ -28,7 +28,9 @@ class GpuIdleLedger {
            std::optional<double> duration_s = std::nullopt, std::string_view owner = {});
 
   /// Facts gpu.lost_gpu_s, gpu.sampled_gpu_s, gpu.idle_fraction, gpu.idle_s, gpu.span_s,
-  /// gpu.sample_interval_s, gpu.node_* (with two nodes or more); series gpu.lost_gpu_s_by_time
+  /// gpu.sample_interval_s, gpu.node_* (with two nodes or more; then also each node's series
+  /// gpu.node_lost_gpu_s_by_time, tagged with the node, on the job's buckets, for up to 64
+  /// nodes); series gpu.lost_gpu_s_by_time
   /// and gpu.sampled_gpu_s_by_time.
   /// `node_files`: the file each node's samples came from, so a node's facts name its own file
   /// rather than the first file read.
@@ -48,6 +50,9 @@ class GpuIdleLedger {
     double sampled_gpu_s = 0;
     double util_gpu_s = 0;  // utilisation x seconds, for the mean
     int gpus = 0;
+    // A node's (not an owner's) lost GPU-seconds by the job's buckets, while the job has at most
+    // kMaxSplitNodes nodes: each bucket's idle time split by node.
+    std::map<int64_t, double> lost_buckets;
   };
   struct OwnerTotals {
     NodeTotals totals;

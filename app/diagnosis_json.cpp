@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/whole_number.h"
+#include "diagnosis/cluster_nodes.h"
 #include "reports/json_fields.h"
 
 namespace feedcheck {
@@ -33,21 +34,20 @@ json DiagnosisToJson(const DiagnosisSummary& d) {
                    {"assumptions", d.estimate.assumptions},
                    {"idle_fraction_before", d.estimate.idle_fraction_before},
                    {"idle_fraction_after", d.estimate.idle_fraction_after}};
+  auto shares = [](const std::vector<LedgerShare>& v) {
+    json o = json::object();
+    for (const auto& s : v) o[s.state] = s.gpu_s;
+    return o;
+  };
   json nodes = json::array();
   for (const auto& n : d.nodes)
     nodes.push_back({{"node", n.node},
                      {"download_s", n.download_s},
                      {"gpu_util_mean", n.gpu_util_mean},
                      {"gpu_lost_gpu_s", n.gpu_lost_gpu_s},
+                     {"states", shares(n.states)},
                      {"throttled", n.throttled},
                      {"reads", n.reads},
-                     {"phases_known", n.phases_known},
-                     {"lost_download_gpu_s", n.lost_download_gpu_s},
-                     {"lost_mount_gpu_s", n.lost_mount_gpu_s},
-                     {"lost_throttled_gpu_s", n.lost_throttled_gpu_s},
-                     {"lost_cached_gpu_s", n.lost_cached_gpu_s},
-                     {"lost_after_data_gpu_s", n.lost_after_data_gpu_s},
-                     {"lost_unknown_gpu_s", n.lost_unknown_gpu_s},
                      {"straggler", n.straggler}});
   json out = {{"cause", d.cause},
               {"confidence", d.confidence},
@@ -61,11 +61,6 @@ json DiagnosisToJson(const DiagnosisSummary& d) {
               {"straggler", d.straggler},
               {"not_storage_nodes", d.not_storage_nodes}};
   if (d.ledger.present) {
-    auto shares = [](const std::vector<LedgerShare>& v) {
-      json o = json::object();
-      for (const auto& s : v) o[s.state] = s.gpu_s;
-      return o;
-    };
     json nodes_ledger = json::object();
     for (const auto& [node, v] : d.ledger.nodes) nodes_ledger[node] = shares(v);
     out["ledger"] = {{"cause_state", d.ledger.cause_state},
@@ -122,9 +117,11 @@ DiagnosisSummary DiagnosisFromJson(const json& j) {
   d.estimate.assumptions = Texts(e, "assumptions");
   d.estimate.idle_fraction_before = Num(e, "idle_fraction_before", 0);
   d.estimate.idle_fraction_after = Num(e, "idle_fraction_after", 0);
+  bool saved_states = false;
   if (auto it = j.find("nodes"); it != j.end() && it->is_array()) {
     for (const auto& n : *it) {
       if (!n.is_object()) continue;
+      saved_states |= n.contains("states");
       NodeRow row;
       row.node = Text(n, "node");
       row.download_s = Num(n, "download_s", -1);
@@ -132,13 +129,7 @@ DiagnosisSummary DiagnosisFromJson(const json& j) {
       row.gpu_lost_gpu_s = Num(n, "gpu_lost_gpu_s", -1);
       row.throttled = Num(n, "throttled", -1);
       row.reads = Num(n, "reads", -1);
-      row.phases_known = Flag(n, "phases_known");
-      row.lost_download_gpu_s = Num(n, "lost_download_gpu_s", 0);
-      row.lost_mount_gpu_s = Num(n, "lost_mount_gpu_s", 0);
-      row.lost_throttled_gpu_s = Num(n, "lost_throttled_gpu_s", 0);
-      row.lost_cached_gpu_s = Num(n, "lost_cached_gpu_s", 0);
-      row.lost_after_data_gpu_s = Num(n, "lost_after_data_gpu_s", 0);
-      row.lost_unknown_gpu_s = Num(n, "lost_unknown_gpu_s", 0);
+      row.states = SharesFromJson(Object(n, "states"));
       row.straggler = Flag(n, "straggler");
       d.nodes.push_back(std::move(row));
     }
@@ -152,6 +143,8 @@ DiagnosisSummary DiagnosisFromJson(const json& j) {
     d.ledger.states = SharesFromJson(Object(*it, "states"));
     const json& nodes = Object(*it, "nodes");
     for (const auto& [node, v] : nodes.items()) d.ledger.nodes.push_back({node, SharesFromJson(v)});
+    // Saved before the rows carried their states: the same per-node ledger, put on them.
+    if (!saved_states) diagnosis::PutLedgerOnNodes(d.ledger, &d.nodes);
   }
   return d;
 }

@@ -38,27 +38,27 @@ struct FixEstimate {
   double idle_fraction_after = 0;
 };
 
+/// One state of the idle ledger: its stable key ("account_egress"), its name and GPU-seconds.
+struct LedgerShare {
+  std::string state;
+  double gpu_s = 0;
+};
+
 /// One node of a multi-node job. Negative numbers: not known for that node.
 struct NodeRow {
   std::string node;
   double download_s = -1;
   double gpu_util_mean = -1;
+  /// The node's GPU time lost: the sum of `states` when the idle ledger was kept per node, else
+  /// the node's own GPU samples' (gpu.node_lost_gpu_s.*, which sum to the job's ledger).
   double gpu_lost_gpu_s = -1;
   double throttled = -1;  ///< refused requests in that node's own log
   /// Reads in that node's own rslex log (span closes and responses); 0: it read nothing.
   double reads = -1;
-  /// That node's GPU time lost split by the whole job's phases (what the data runtime was doing
-  /// anywhere when it fell); phases_known false when its GPU samples are not in its folder.
-  bool phases_known = false;
-  double lost_download_gpu_s = 0, lost_mount_gpu_s = 0, lost_throttled_gpu_s = 0,
-         lost_cached_gpu_s = 0, lost_after_data_gpu_s = 0, lost_unknown_gpu_s = 0;
+  /// The node's idle GPU time by ledger state, largest first (the ledger's by_node); empty when
+  /// the ledger was kept for the job as a whole (its GPU samples not in the node folders).
+  std::vector<LedgerShare> states;
   bool straggler = false;
-};
-
-/// One state of the idle ledger: its stable key ("account_egress"), its name and GPU-seconds.
-struct LedgerShare {
-  std::string state;
-  double gpu_s = 0;
 };
 
 /// The idle ledger as reports keep it: every idle GPU-second in one state, per job and per node.

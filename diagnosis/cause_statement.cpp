@@ -85,12 +85,13 @@ void StateNoneFound(const Situation& situation, const IdleLedger& ledger, const 
   if (gpu.have_phases) s.insert(SourceKind::kDataRuntimeLog);
   JoinSources(s, false, &d->agreeing_sources);
   d->confidence = s.size() >= 2 ? "confirmed" : "likely";
-  // Where the idle time fell says where to look: after the data phase (the ledger's own code),
-  // in the mount's cached epochs, or during reads that storage served without refusing.
+  // Where the idle time fell says where to look, from the ledger: after the data phase (its own
+  // code), in the mount's cached epochs (its not_storage time in minutes the account served next
+  // to nothing), or during reads that storage served without refusing.
   const char* when =
       ledger.lost_gpu_s > 0 && ledger.Of(IdleState::kOwnCode) >= 0.5 * ledger.lost_gpu_s
           ? "the time lost after the data phase"
-      : gpu.have_phases && gpu.cached_gpu_s >= 0.5 * gpu.lost_gpu_s
+      : ledger.lost_gpu_s > 0 && ledger.cached_gpu_s >= 0.5 * ledger.lost_gpu_s
           ? "the time lost while the mount served from its cache"
       : c.served_fast ? "the time lost while storage served every request fast, far below "
                         "its limits"

@@ -52,16 +52,6 @@ std::vector<NodeRow> NodeRowsOf(const std::vector<analyzers::NodeEvidence>& node
           reads += 1;
       row.reads = reads;
     }
-    // The node's idle time by the job's phases, with the refusals that node met.
-    if (f.Find("gpu.lost_unknown_gpu_s")) {
-      row.phases_known = true;
-      row.lost_download_gpu_s = NumberOr(f, "gpu.lost_download_gpu_s", 0);
-      row.lost_mount_gpu_s = NumberOr(f, "gpu.lost_mount_gpu_s", 0);
-      row.lost_throttled_gpu_s = NumberOr(f, "gpu.lost_throttled_gpu_s", 0);
-      row.lost_cached_gpu_s = NumberOr(f, "gpu.lost_cached_gpu_s", 0);
-      row.lost_after_data_gpu_s = NumberOr(f, "gpu.lost_after_data_gpu_s", 0);
-      row.lost_unknown_gpu_s = NumberOr(f, "gpu.lost_unknown_gpu_s", 0);
-    }
     rows.push_back(std::move(row));
   }
   return rows;
@@ -112,6 +102,32 @@ void AddGpuNodeRows(const FactSet& facts, std::vector<NodeRow>* rows) {
     if (it->gpu_lost_gpu_s < 0)
       it->gpu_lost_gpu_s = NumberOr(facts, "gpu.node_lost_gpu_s." + node, -1);
   }
+}
+
+void PutLedgerOnNodes(const LedgerSummary& ledger, std::vector<NodeRow>* rows) {
+  // A row names its node as its folder does, as a fact key's segment (10_0_0_5), or both when
+  // a log's node was paired with a GPU file ("id ~ file"); the ledger as its GPU samples did.
+  auto same = [](const std::string& row, const std::string& node) {
+    auto one = [&](const std::string& r) {
+      return r == node || analyzers::KeySegment(r) == analyzers::KeySegment(node);
+    };
+    const size_t tilde = row.find(" ~ ");
+    return one(row) || (tilde != std::string::npos && one(row.substr(tilde + 3)));
+  };
+  for (auto& r : *rows)
+    for (const auto& [node, shares] : ledger.nodes) {
+      if (!same(r.node, node)) continue;
+      r.states = shares;
+      r.gpu_lost_gpu_s = 0;
+      for (const auto& s : shares) r.gpu_lost_gpu_s += s.gpu_s;
+      break;
+    }
+}
+
+void OrderByGpuTimeLost(std::vector<NodeRow>* rows) {
+  std::stable_sort(rows->begin(), rows->end(), [](const NodeRow& a, const NodeRow& b) {
+    return a.gpu_lost_gpu_s > b.gpu_lost_gpu_s;
+  });
 }
 
 std::string MarkStraggler(std::vector<NodeRow>* rows) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analyzers/text_util.h"
+#include "diagnosis/ledger_nodes.h"
 #include "diagnosis/ledger_placer.h"
 #include "diagnosis/ledger_unit.h"
 #include "diagnosis/own_phases.h"
@@ -77,7 +78,9 @@ IdleLedger LedgerFromPhaseFacts(const FactSet& facts, const LedgerJudgement& j) 
   Charge(&ledger, j.download_state, download);
   Charge(&ledger, j.throttle_state, refused);
   Charge(&ledger, j.mount_state, mount - refused);
-  Charge(&ledger, IdleState::kNotStorage, FactOr(facts, "gpu.lost_cached_gpu_s", 0));
+  const double cached = FactOr(facts, "gpu.lost_cached_gpu_s", 0);
+  Charge(&ledger, IdleState::kNotStorage, cached);
+  if (cached > 0 && std::isfinite(cached)) ledger.cached_gpu_s = cached;
   Charge(&ledger, IdleState::kOwnCode, FactOr(facts, "gpu.lost_after_data_gpu_s", 0));
   Charge(&ledger, IdleState::kUnknown, FactOr(facts, "gpu.lost_unknown_gpu_s", 0));
   return ledger;
@@ -103,6 +106,7 @@ void ChargeNodesReadingNothing(const LedgerJudgement& j, IdleLedger* ledger) {
   for (int s = 0; s < kIdleStateCount; ++s)
     if (s != access && s != dead) ledger->gpu_s[s] *= keep;
   ledger->unplaced_gpu_s *= keep;
+  ledger->cached_gpu_s *= keep;
   ledger->gpu_s[dead] += moved;
 }
 
@@ -203,6 +207,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.mount_mostly_refused = mount_idle > 0 && refused >= 0.5 * mount_idle;
   }
   Placer placer(job, judgement, units);
+  std::vector<IdleState> placed;  // the state of each bucket of the last unit
   ledger.others_egress_gbps = placer.others_gbps();
   for (const auto& u : units) {
     const auto& pts = u.lost->points;
@@ -216,6 +221,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
         u.node.empty() ? job.FindSeries("gpu.lost_sample_t_by_time") : u.sample_t;
     const bool aligned = sampled_at && sampled_at->points.size() == pts.size();
     StateGpuS& mine = ledger.by_node[u.node];
+    placed.assign(pts.size(), IdleState::kUnknown);
     for (size_t i = 0; i < pts.size(); ++i) {
       const auto& p = pts[i];
       if (!(p.y > 0) || !std::isfinite(p.y)) continue;
@@ -223,14 +229,20 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       if (aligned && sampled_at->points[i].x == p.x && std::isfinite(sampled_at->points[i].y))
         at = sampled_at->points[i].y;
       IdleState s = placer.Place(u, at);
+      placed[i] = s;
       if (s == IdleState::kUnknown && !u.activities.any) ledger.unplaced_gpu_s += p.y;
+      if (s == IdleState::kNotStorage && placer.FromCache(u, at)) ledger.cached_gpu_s += p.y;
       ledger.gpu_s[static_cast<int>(s)] += p.y;
       mine[static_cast<int>(s)] += p.y;
       ledger.lost_gpu_s += p.y;
     }
   }
   if (!per_node) {
+    // The job's buckets shared by the nodes idle in them; not when a node that read nothing
+    // is taken out of every state below in proportion (its buckets are not its own there).
     ledger.by_node.clear();
+    if (!(judgement.nodes_reading_nothing_gpu_s > 0))
+      SplitJobBucketsByNode(job, *job_lost, placed, &ledger);
     ChargeNodesReadingNothing(judgement, &ledger);
   }
   return ledger;

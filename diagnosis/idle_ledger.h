@@ -77,9 +77,14 @@ struct IdleLedger {
   double lost_gpu_s = 0;  ///< the sum of every state
   double sampled_gpu_s = 0;
   double unplaced_gpu_s = 0;  ///< of the unknown state: no data-runtime activity to place it
+  /// Of the not_storage state: what fell in mount minutes in which the account served next to
+  /// nothing and refused nothing, the mount reading from its own cache.
+  double cached_gpu_s = 0;
   StateGpuS gpu_s{};
-  std::map<std::string, StateGpuS> by_node;  ///< per node, when the job has node folders
-  IdleState cause = IdleState::kUnknown;     ///< set by ChooseLedgerCause
+  /// Per node: each node's own buckets when its GPU samples are in its folder, else the job's
+  /// buckets shared by the nodes idle in them (ledger_nodes.h); sums to the states above.
+  std::map<std::string, StateGpuS> by_node;
+  IdleState cause = IdleState::kUnknown;  ///< set by ChooseLedgerCause
   /// The account's Egress that was other clients', Gbit/s (0: none shown): what a fix for this
   /// job cannot take back, held in its replay.
   double others_egress_gbps = 0;

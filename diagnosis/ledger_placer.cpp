@@ -66,6 +66,11 @@ class Placer::Impl {
 
   double others_gbps() const { return others_gbps_; }
 
+  bool FromCache(const LedgerUnit& u, double t) const {
+    if (Inside(u.activities.downloads, t) || !Inside(u.activities.mounts, t)) return false;
+    return (Cached(t) && !Inside(u.reads, t)) || ReadsSilent(u.reads, t, u.samples_end);
+  }
+
   IdleState Place(const LedgerUnit& u, double t) const {
     if (j_.access_failed && (!j_.access_onset_s || t >= *j_.access_onset_s))
       return IdleState::kAccess;
@@ -460,5 +465,6 @@ Placer::Placer(const Evidence& job, const LedgerJudgement& j, const std::vector<
 Placer::~Placer() = default;
 double Placer::others_gbps() const { return impl_->others_gbps(); }
 IdleState Placer::Place(const LedgerUnit& u, double t) const { return impl_->Place(u, t); }
+bool Placer::FromCache(const LedgerUnit& u, double t) const { return impl_->FromCache(u, t); }
 
 }  // namespace feedcheck::diagnosis::ledger

@@ -24,6 +24,9 @@ class Placer {
   double others_gbps() const;
   /// The state that held unit `u`'s GPUs at `t` (epoch s).
   IdleState Place(const LedgerUnit& u, double t) const;
+  /// At `t`, a mount (not a download) served unit `u` from its own cache: the node's log shows
+  /// no read then, and the account served next to nothing or the log was silent for minutes.
+  bool FromCache(const LedgerUnit& u, double t) const;
 
  private:
   class Impl;

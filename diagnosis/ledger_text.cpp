@@ -70,6 +70,42 @@ std::string_view StatePhrase(IdleState s) {
   return "";
 }
 
+std::string_view StateLabel(IdleState s) {
+  switch (s) {
+    case IdleState::kAccess:
+      return "access failed";
+    case IdleState::kNotStorageNode:
+      return "read nothing";
+    case IdleState::kAccountEgress:
+      return "account egress";
+    case IdleState::kAccountIngress:
+      return "account ingress";
+    case IdleState::kAccountRequests:
+      return "request rate";
+    case IdleState::kBlobTarget:
+      return "blob target";
+    case IdleState::kThrottledUnknown:
+      return "refused";
+    case IdleState::kNodeNic:
+      return "node NIC";
+    case IdleState::kWrites:
+      return "writes";
+    case IdleState::kLatency:
+      return "latency";
+    case IdleState::kCacheRereads:
+      return "cache re-reads";
+    case IdleState::kStartupDownload:
+      return "download wait";
+    case IdleState::kNotStorage:
+      return "served fast";
+    case IdleState::kOwnCode:
+      return "own code";
+    case IdleState::kUnknown:
+      return "not placed";
+  }
+  return "";
+}
+
 std::string LedgerHeadline(const GpuTimeLost& g, const IdleLedger& ledger) {
   if (!g.known) return "";
   std::string head =

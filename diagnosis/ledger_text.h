@@ -17,6 +17,9 @@ std::string SharePercent(double fraction);
 /// How the headline says where a state's time went: "refused at the account's egress limit".
 std::string_view StatePhrase(IdleState s);
 
+/// How a table names a state, in a word or two: "account egress", "own code", "not placed".
+std::string_view StateLabel(IdleState s);
+
 /// "GPUs idle 13 min 32 s of 61 min (22%), 108 GPU-minutes: 65% refused at the account's
 /// egress limit, 35% waiting for the download"; "all of it ..." only when one state holds all.
 std::string LedgerHeadline(const GpuTimeLost& gpu, const IdleLedger& ledger);

@@ -376,6 +376,8 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   DemoteAgainstCause(c, &findings);
   CostFromLedger(s, ledger, cause_state, &findings);
   d.ledger = LedgerSummaryOf(ledger, cause_state);
+  PutLedgerOnNodes(d.ledger, &nodes);
+  OrderByGpuTimeLost(&nodes);
   // The one place the headline's split and the cause's cost are set: the ledger's (no GPU
   // samples, no ledger: neither is known).
   if (ledger.known) {

@@ -37,8 +37,12 @@ DiagnosisSummary TwoNodes() {
   d.nodes[1].node = "node-1";
   d.nodes[1].gpu_lost_gpu_s = 7200;
   d.nodes[1].straggler = true;
-  d.nodes[1].lost_throttled_gpu_s = 7200;
-  d.nodes[1].phases_known = true;
+  d.nodes[1].states = {{"account_egress", 6480}, {"own_code", 720}};
+  d.ledger.present = true;
+  d.ledger.cause_state = "account_egress";
+  d.ledger.lost_gpu_s = 7200;
+  d.ledger.states = d.nodes[1].states;
+  d.ledger.nodes = {{"node-0", {}}, {"node-1", d.nodes[1].states}};
   d.straggler = "node-1: download 2.5 times the others'";
   return d;
 }
@@ -85,6 +89,13 @@ TEST_CASE("a diagnosis becomes a headline, ranked findings and one keyed section
   CHECK(s.tables[0].rows[0][lost].text == "0 GPU-minutes");
   CHECK(s.tables[0].rows[1][lost].text == "120 GPU-minutes");
   CHECK(s.tables[0].rows[1][0].text == "node-1 (straggler)");
+  // What held each node: its ledger's largest states and their shares of its GPU time lost.
+  auto held_col = std::find_if(cols.begin(), cols.end(),
+                               [](const TableColumn& c) { return c.key == "held_by"; });
+  REQUIRE(held_col != cols.end());
+  const size_t held = static_cast<size_t>(held_col - cols.begin());
+  CHECK(s.tables[0].rows[0][held].text == "-");
+  CHECK(s.tables[0].rows[1][held].text == "account egress 90%, own code 10%");
   // Put twice, still one section.
   PutDiagnosis(TwoNodes(), &r);
   CHECK(r.sections.size() == 1);
@@ -114,19 +125,33 @@ TEST_CASE("the diagnosis JSON is written under its key and read back into the sa
   nlohmann::json j = ReportToJson(r);
   REQUIRE(j.contains("diagnosis"));
   CHECK(j["diagnosis"] == DiagnosisToJson(TwoNodes()));
-  CHECK(j["diagnosis"]["nodes"][1]["lost_throttled_gpu_s"] == 7200);
+  CHECK(j["diagnosis"]["nodes"][1]["states"]["account_egress"] == 6480);
+  CHECK(j["diagnosis"]["nodes"][1]["gpu_lost_gpu_s"] == 7200);
+  // The phase split is gone: the node's GPU time lost is said by ledger state only.
+  CHECK_FALSE(j["diagnosis"]["nodes"][1].contains("lost_throttled_gpu_s"));
   Report back;
   DiagnosticList diags;
   REQUIRE(ReportFromJson(j, "saved.json", &back, &diags));
   // Read back: the section's JSON only, until the app lays it out again.
   REQUIRE(back.sections.size() == 1);
   CHECK(back.sections[0].lines.empty());
-  CHECK(DiagnosisOf(back).nodes[1].lost_throttled_gpu_s == 7200);
+  REQUIRE(DiagnosisOf(back).nodes[1].states.size() == 2);
+  CHECK(DiagnosisOf(back).nodes[1].states[0].state == "account_egress");
+  CHECK(DiagnosisOf(back).nodes[1].states[0].gpu_s == 6480);
   RestoreSections(&back);
   CHECK(back.headline == r.headline);
   CHECK(back.findings_ranked);
   CHECK(Render(back, "term") == Render(r, "term"));
   CHECK(ReportToJson(back)["diagnosis"] == j["diagnosis"]);
+  // Saved before the rows carried their states: the per-node ledger puts them back.
+  nlohmann::json older = j["diagnosis"];
+  for (auto& n : older["nodes"]) n.erase("states");
+  const DiagnosisSummary old_read = DiagnosisFromJson(older);
+  REQUIRE(old_read.nodes.size() == 2);
+  CHECK(old_read.nodes[0].states.empty());
+  REQUIRE(old_read.nodes[1].states.size() == 2);
+  CHECK(old_read.nodes[1].states[1].state == "own_code");
+  CHECK(old_read.nodes[1].gpu_lost_gpu_s == 7200);
   // A report without a diagnosis has none.
   CHECK_FALSE(DiagnosisOf(Report()).present);
 }

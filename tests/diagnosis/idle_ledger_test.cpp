@@ -1,0 +1,149 @@
+// The idle ledger (diagnosis/idle_ledger.h) on drawn jobs: what it keeps beside its states. Of
+// its not_storage time, the GPU-seconds that fell in mount minutes in which the account served
+// next to nothing are counted as the mount's cache (what the none-found fix's wording reads).
+// A job whose GPU samples are in one folder has its ledger by node too: each bucket's state
+// shared by the nodes idle in it, summing to the job's states and to each node's GPU time lost.
+#include "diagnosis/idle_ledger.h"
+
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "analyzers/gpu_idle_ledger.h"
+
+using namespace feedcheck;
+using namespace feedcheck::diagnosis;
+
+namespace {
+
+constexpr double kStart = 1.7e9;
+constexpr double kMinute = 60;
+
+Series MakeSeries(const std::string& key, std::vector<SeriesPoint> points) {
+  Series s;
+  s.key = key;
+  s.points = std::move(points);
+  return s;
+}
+
+// One mount of `minutes` minutes; each minute its GPUs lost `lost[i]` GPU-s while the account
+// served `egress[i]` Gbit/s.
+Evidence MountJob(const std::vector<double>& lost, const std::vector<double>& egress) {
+  Evidence job;
+  std::vector<SeriesPoint> lost_points, egress_points;
+  for (size_t i = 0; i < lost.size(); ++i) {
+    lost_points.push_back({kStart + kMinute * static_cast<double>(i), lost[i]});
+    egress_points.push_back({kStart + kMinute * static_cast<double>(i), egress[i]});
+  }
+  job.series.push_back(MakeSeries("gpu.lost_gpu_s_by_time", lost_points));
+  job.series.push_back(MakeSeries("metrics.egress_gbps", egress_points));
+  TimelineInterval mount;
+  mount.lane = "data-runtime";
+  mount.label = "mount";
+  mount.start_epoch_s = kStart - 1;
+  mount.end_epoch_s = kStart + kMinute * static_cast<double>(lost.size());
+  mount.status = "Success";
+  job.timeline.push_back(mount);
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("the ledger counts the not_storage time a mount served from its cache",
+          "[diagnosis][ledger]") {
+  std::mt19937 rng(GENERATE(1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u));
+  std::uniform_real_distribution<double> gpu_s(0, 480);
+  std::bernoulli_distribution quiet(0.4);
+  const int minutes = 30;
+  std::vector<double> lost(minutes), egress(minutes);
+  double quiet_lost = 0, total = 0;
+  for (int i = 0; i < minutes; ++i) {
+    lost[i] = gpu_s(rng);
+    // A quiet minute: under 2% of the job's peak (10 Gbit/s); else the account served it.
+    const bool q = quiet(rng) && i != 0;
+    egress[i] = i == 0 ? 10 : q ? 0.1 : 2 + 8 * gpu_s(rng) / 480;
+    total += lost[i];
+    if (q) quiet_lost += lost[i];
+  }
+  const Evidence job = MountJob(lost, egress);
+  // Storage served the job fast wherever it served it: every idle minute is not storage's.
+  LedgerJudgement served_fast;
+  served_fast.mount_state = IdleState::kNotStorage;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, served_fast);
+  INFO("quiet " << quiet_lost << " of " << total);
+  CHECK(ledger.lost_gpu_s == Approx(total));
+  CHECK(ledger.Of(IdleState::kNotStorage) == Approx(total));
+  CHECK(ledger.cached_gpu_s == Approx(quiet_lost).margin(1e-6));
+  // Nothing known of the mount's other minutes: only the quiet ones are placed (the cache).
+  LedgerJudgement unknown;
+  const IdleLedger unplaced = BuildIdleLedger(job, {}, unknown);
+  CHECK(unplaced.Of(IdleState::kNotStorage) == Approx(quiet_lost).margin(1e-6));
+  CHECK(unplaced.cached_gpu_s == Approx(quiet_lost).margin(1e-6));
+  CHECK(unplaced.Of(IdleState::kUnknown) == Approx(total - quiet_lost).margin(1e-6));
+}
+
+TEST_CASE("a job's GPU samples in one folder: the ledger by node sums to its states",
+          "[diagnosis][ledger][nodes]") {
+  const unsigned seed = GENERATE(range(1u, 13u));
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> node_count(2, 5), gpus_per_node(1, 8);
+  std::uniform_real_distribution<double> util(0, 100);
+  std::bernoulli_distribution quiet(0.3);
+  const int nodes = node_count(rng), gpus = gpus_per_node(rng);
+  const int minutes = 40;
+  // Every GPU sampled every 10 s: the analyzers' ledger of the whole job, nodes named by file.
+  analyzers::GpuIdleLedger samples(10);
+  for (int t = 0; t < minutes * 6; ++t)
+    for (int n = 0; n < nodes; ++n) {
+      // A node idles in streaks, at its own times.
+      const double u = (t / 7 + n * 3 + static_cast<int>(seed)) % 4 == 0 ? 2 : util(rng);
+      for (int g = 0; g < gpus; ++g)
+        samples.Add(fmt::format("node-{}/gpu{}", n, g), fmt::format("node-{}", n), kStart + 10 * t,
+                    u);
+    }
+  Evidence job;
+  samples.Finish(&job, {FactOrigin::kObserved, "samples", "gpu", 0});
+  // The account served the job fast, or next to nothing (the mount's cache), minute by minute.
+  std::vector<SeriesPoint> egress;
+  for (int m = 0; m < minutes + 1; ++m)
+    egress.push_back({kStart + kMinute * m, m == 0 ? 10 : quiet(rng) ? 0.05 : 5});
+  job.series.push_back(MakeSeries("metrics.egress_gbps", egress));
+  TimelineInterval mount;
+  mount.lane = "data-runtime";
+  mount.label = "mount";
+  mount.start_epoch_s = kStart + 5 * kMinute;  // unknown before it
+  mount.end_epoch_s = kStart + kMinute * (minutes + 1);
+  mount.status = "Success";
+  job.timeline.push_back(mount);
+  LedgerJudgement judgement;
+  judgement.nodes = nodes;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, judgement);
+  REQUIRE(ledger.lost_gpu_s > 0);
+  REQUIRE(ledger.by_node.size() == static_cast<size_t>(nodes));
+  // Each state's GPU time is its nodes' together.
+  for (IdleState s : AllIdleStates()) {
+    double nodes_s = 0;
+    for (const auto& [node, by_state] : ledger.by_node) nodes_s += by_state[static_cast<int>(s)];
+    INFO("state " << IdleStateKey(s));
+    CHECK(nodes_s == Approx(ledger.Of(s)).margin(1e-6));
+  }
+  // Each node's states sum to the GPU time its own samples lost.
+  for (const auto& [node, by_state] : ledger.by_node) {
+    double sum = 0;
+    for (double v : by_state) sum += v;
+    const Fact* own = job.facts.Find("gpu.node_lost_gpu_s." + node);
+    REQUIRE(own != nullptr);
+    INFO("node " << node);
+    CHECK(sum == Approx(own->number()).margin(1e-6));
+  }
+  // More than one state was placed, so the split is not one state copied to every node.
+  int states = 0;
+  for (IdleState s : AllIdleStates()) states += ledger.Of(s) > 0;
+  CHECK(states >= 2);
+  // A node that read nothing is taken out of every state in proportion: no split is claimed.
+  LedgerJudgement dead = judgement;
+  dead.nodes_reading_nothing = {"node-0"};
+  dead.nodes_reading_nothing_gpu_s = job.facts.Find("gpu.node_lost_gpu_s.node-0")->number();
+  CHECK(BuildIdleLedger(job, {}, dead).by_node.empty());
+}
