@@ -128,7 +128,7 @@ class Placer::Impl {
       // re-read); well below it, storage answered faster than the node asked (its loader, its
       // own code, the mount's cache), unless the cache's cap made it re-read.
       const std::optional<double> rate =
-          in_mount && latency_cap_gbps_ > 0 ? NodeRate(t) : std::nullopt;
+          in_mount && latency_cap_gbps_ > 0 && !CapDrownedByOthers(t) ? NodeRate(t) : std::nullopt;
       // Small requests with no latency cap to weigh them: their latency holds the node before
       // any re-read does (one request per file, a few readers: far under what storage serves).
       const bool small_uncapped = !rate && small_requests_;
@@ -337,6 +337,13 @@ class Placer::Impl {
     return m;
   }
 
+  // The nodes reading at their latency cap together move less than other clients' traffic
+  // wanders in a minute: the job's rate, the account's less theirs, cannot tell the cap from
+  // a slower pace.
+  bool CapDrownedByOthers(double t) const {
+    return others_spread_gbps_ > 0 && latency_cap_gbps_ * ReadersAt(t) < others_spread_gbps_;
+  }
+
   static double Median(std::vector<double> v) {
     std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
     return v[v.size() / 2];
@@ -366,6 +373,11 @@ class Placer::Impl {
       if (auto r = requests_(egress->points[i].x)) quiet_requests.push_back(std::max(0.0, *r));
     }
     others_gbps_ = Median(quiet_egress);
+    // How much their traffic wanders from minute to minute: the spread of the quiet minutes
+    // (10th to 90th percentile).
+    std::sort(quiet_egress.begin(), quiet_egress.end());
+    others_spread_gbps_ =
+        quiet_egress[quiet_egress.size() * 9 / 10] - quiet_egress[quiet_egress.size() / 10];
     quiet_known_ = true;
     if (quiet_requests.size() < 3 || size_declared) return;
     const double others_rps = Median(quiet_requests);
@@ -453,9 +465,10 @@ class Placer::Impl {
   bool small_requests_;      // the judgement's, or the job's own requests measured small
   std::vector<const TimelineInterval*> metric_refusals_;
   SeriesAt egress_, ingress_, requests_;
-  double others_gbps_ = 0;      // the account's Egress that was surely not the job's
-  bool quiet_known_ = false;    // others_gbps_ measured in the job's quiet minutes
-  bool rereads_slowed_ = true;  // past the cache's cap, the nodes read slower (or not known)
+  double others_gbps_ = 0;         // the account's Egress that was surely not the job's
+  double others_spread_gbps_ = 0;  // how much it wandered in the job's quiet minutes
+  bool quiet_known_ = false;       // others_gbps_ measured in the job's quiet minutes
+  bool rereads_slowed_ = true;     // past the cache's cap, the nodes read slower (or not known)
   std::vector<std::pair<double, double>> read_bytes_;  // (time, bytes each node read by then)
   std::vector<const Activities*> node_reads_;
 };
