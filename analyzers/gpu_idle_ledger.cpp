@@ -46,6 +46,8 @@ void GpuIdleLedger::Add(std::string_view gpu, std::string_view node, double epoc
     if (!owner.empty() && (owners_.size() < kMaxOwners || owners_.count(owner))) {
       it->second.owner = &owners_[std::string(owner)];
       ++it->second.owner->totals.gpus;
+    } else {
+      it->second.totals->unowned_gpus = true;
     }
   }
   GpuState& g = it->second;
@@ -97,7 +99,8 @@ void GpuIdleLedger::Attribute(const GpuState& g, double start, double duration_s
       b.lost_gpu_s += part;
       b.lost_sample_t += part * sample_t;
     }
-    if (lost && nodes_.size() <= kMaxSplitNodes) g.totals->lost_buckets[index] += part;
+    // Only for GPUs no node folder owns: an owned GPU's node has its own series.
+    if (lost && !g.owner && nodes_.size() <= kMaxSplitNodes) g.totals->lost_buckets[index] += part;
     if (lost && g.owner) {
       auto& owned = g.owner->lost_buckets[index];
       owned.first += part;
@@ -229,6 +232,7 @@ void GpuIdleLedger::Finish(Evidence* out, const Provenance& where,
   // placed (a job whose GPU files are not in node folders): only while every node was kept.
   if (nodes_.size() < 2 || nodes_.size() > kMaxSplitNodes) return;
   for (const auto& [node, n] : nodes_) {
+    if (!n.unowned_gpus) continue;  // its GPUs' samples are in a node folder of its own
     const std::string name = node.empty() ? "(unnamed)" : node;
     Series s{"gpu.node_lost_gpu_s_by_time",
              fmt::format("GPU time lost on {} (GPU-seconds per bucket)", name),

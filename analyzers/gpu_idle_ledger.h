@@ -53,6 +53,7 @@ class GpuIdleLedger {
     // A node's (not an owner's) lost GPU-seconds by the job's buckets, while the job has at most
     // kMaxSplitNodes nodes: each bucket's idle time split by node.
     std::map<int64_t, double> lost_buckets;
+    bool unowned_gpus = false;  // some of its GPUs have no node folder of their own
   };
   struct OwnerTotals {
     NodeTotals totals;
