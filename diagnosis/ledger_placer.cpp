@@ -31,6 +31,9 @@ constexpr double kWritingIngressFloorGbps = 1.0;
 // A node reading at this share of its latency cap (requests in flight x their size over their
 // end-to-end time) was held by that latency: it could not have read faster with those threads.
 constexpr double kAtLatencyCapShare = 0.7;
+// A refusal of the account's bandwidth while the node wrote, with Ingress at this share of its
+// limit or more, refused its writes (the limit counts both directions).
+constexpr double kWritingRefusedIngressShare = 0.5;
 // A mount's capped cache held its nodes when, past the cap, they read under this share of their
 // rate before it (the median of the account's minutes, per node).
 constexpr double kRereadsSlowerShare = 0.8;
@@ -83,8 +86,8 @@ class Placer::Impl {
     // A refusal while the node reads, writes, or might do either (no log; outputs the job
     // writes through a mount log no activity of their own).
     if (Inside(u.refusals, t) && (reading || in_upload || !a.any || j_.job_writes))
-      return LimitAt(t);
-    if (in_download && Inside(u.wholly_refused_downloads, t)) return LimitAt(t);
+      return LimitAt(t, Writing(t, in_upload, reading));
+    if (in_download && Inside(u.wholly_refused_downloads, t)) return LimitAt(t, false);
     if (Writing(t, in_upload, reading)) return IdleState::kWrites;
     if (!a.any) return j_.unplaced_state;
     if (in_download) {
@@ -242,7 +245,7 @@ class Placer::Impl {
   // minute (ingress first: the metric's bandwidth throttling counts both directions), else all
   // of them far below theirs (a blob's or partition's target), else what the job's evidence
   // named as a whole.
-  IdleState LimitAt(double t) const {
+  IdleState LimitAt(double t, bool writing) const {
     auto at_limit_when = [&](double when, const SeriesAt& s, double limit) {
       auto v = s(when);
       return limit > 0 && v && *v >= kAccountShare * limit;
@@ -271,6 +274,10 @@ class Placer::Impl {
           auto v = s(when);
           return limit > 0 && v ? *v / limit : 0.0;
         };
+        // The bandwidth limit counts both ways: a node writing its checkpoint then, with
+        // Ingress at half its limit or more, was refused its writes.
+        if (writing && share(ingress_, j_.ingress_limit_gbps) >= kWritingRefusedIngressShare)
+          return IdleState::kAccountIngress;
         if (at_limit_when(when, ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
         if (at_limit_when(when, egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
         return share(ingress_, j_.ingress_limit_gbps) > share(egress_, j_.egress_limit_gbps)
