@@ -1,0 +1,126 @@
+// The ledger's placer (diagnosis/ledger_placer.h) rule by rule, on small made-up jobs built
+// through the ledger: a property over each rule's threshold, on both sides of it.
+//   - A mount node whose log shows its reads was served from its cache where they fell silent
+//     for 5 minutes or more; a shorter gap is only its log's pace.
+//   - A minute whose throttling names only ServerBusyError was a target's, unless Egress was
+//     at the account's limit; Transactions at theirs do not make it the request limit.
+//   - A bandwidth refusal while the node wrote its checkpoint, with Ingress at half its limit
+//     or more, refused its writes.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "diagnosis/idle_ledger.h"
+
+using namespace feedcheck;
+using namespace feedcheck::diagnosis;
+
+namespace {
+
+constexpr double kStart = 1.7e9;
+constexpr double kMinute = 60;
+
+Series Minutes(const std::string& key, const std::vector<double>& values) {
+  Series s;
+  s.key = key;
+  for (size_t i = 0; i < values.size(); ++i)
+    s.points.push_back({kStart + kMinute * static_cast<double>(i), values[i]});
+  return s;
+}
+
+TimelineInterval Interval(const std::string& lane, const std::string& label, double from_min,
+                          double to_min, const std::string& status) {
+  TimelineInterval iv;
+  iv.lane = lane;
+  iv.label = label;
+  iv.start_epoch_s = kStart + kMinute * from_min;
+  iv.end_epoch_s = kStart + kMinute * to_min;
+  iv.status = status;
+  return iv;
+}
+
+// A mount of `minutes` minutes whose GPUs lost 100 GPU-s every minute (never a whole stop: no
+// GPU count is given, so no stop is looked for).
+Evidence Mount(int minutes) {
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
+  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
+  return job;
+}
+
+double PlacedIn(const IdleLedger& ledger, IdleState s) { return ledger.Of(s); }
+
+}  // namespace
+
+TEST_CASE("placer: a mount's reads silent for 5 minutes or more were served by its cache",
+          "[diagnosis][ledger]") {
+  const int silence = GENERATE(1, 2, 3, 4, 6, 8, 10);
+  // Reads for 10 minutes, silent for `silence`, then reads again for 10.
+  const int minutes = 20 + silence;
+  Evidence job = Mount(minutes);
+  job.timeline.push_back(Interval("reads", "span closes", 0, 10, "rslex"));
+  job.timeline.push_back(Interval("reads", "span closes", 10 + silence, minutes, "rslex"));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kLatency;  // what the job's evidence says of its mount
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("silent for " << silence << " min");
+  CHECK(ledger.lost_gpu_s == Approx(100.0 * minutes));
+  const double cached = PlacedIn(ledger, IdleState::kNotStorage);
+  if (silence >= 5)
+    CHECK(cached == Approx(100.0 * silence));
+  else
+    CHECK(cached == 0);
+  CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(100.0 * minutes - cached));
+}
+
+TEST_CASE("placer: a ServerBusy-only minute is a target's unless Egress is at the limit",
+          "[diagnosis][ledger]") {
+  const double egress_share = GENERATE(0.2, 0.5, 0.85, 0.95, 1.0);
+  const double requests_share = GENERATE(0.3, 1.0);
+  const int minutes = 10;
+  Evidence job = Mount(minutes);
+  job.series.push_back(
+      Minutes("metrics.egress_gbps", std::vector<double>(minutes, 100 * egress_share)));
+  job.series.push_back(
+      Minutes("metrics.requests_per_s", std::vector<double>(minutes, 20000 * requests_share)));
+  job.timeline.push_back(Interval("storage", "ServerBusyError", 0, minutes, "metrics"));
+  LedgerJudgement j;
+  j.egress_limit_gbps = 100;
+  j.requests_limit_per_s = 20000;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("egress at " << egress_share << " of its limit, requests at " << requests_share);
+  const IdleState want = egress_share >= 0.9 ? IdleState::kAccountEgress : IdleState::kBlobTarget;
+  CHECK(PlacedIn(ledger, want) == Approx(100.0 * minutes));
+  CHECK(PlacedIn(ledger, IdleState::kAccountRequests) == 0);
+}
+
+TEST_CASE(
+    "placer: a bandwidth refusal while the node wrote, Ingress at half its limit, is "
+    "the ingress limit's",
+    "[diagnosis][ledger]") {
+  const double ingress_share = GENERATE(0.3, 0.45, 0.55, 0.8);
+  const int minutes = 12;
+  Evidence job = Mount(minutes);
+  // Egress held near its limit by other clients throughout; a checkpoint's Ingress burst in
+  // minutes 4 to 8, the account refusing on bandwidth then.
+  job.series.push_back(Minutes("metrics.egress_gbps", std::vector<double>(minutes, 95)));
+  std::vector<double> ingress(minutes, 0.5);
+  for (int i = 4; i < 8; ++i) ingress[i] = 60 * ingress_share;
+  job.series.push_back(Minutes("metrics.ingress_gbps", ingress));
+  job.timeline.push_back(
+      Interval("storage", "ClientAccountBandwidthThrottlingError", 4, 8, "metrics"));
+  LedgerJudgement j;
+  j.egress_limit_gbps = 100;
+  j.ingress_limit_gbps = 60;
+  j.job_writes = true;
+  j.mount_state = IdleState::kNotStorage;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("ingress at " << ingress_share << " of its limit");
+  const double refused =
+      PlacedIn(ledger, IdleState::kAccountIngress) + PlacedIn(ledger, IdleState::kAccountEgress);
+  CHECK(refused >= 400);  // the refused minutes (and their minute of margin each side)
+  if (ingress_share >= 0.5)
+    CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == Approx(400.0));
+  else
+    CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == 0);
+}
