@@ -238,7 +238,10 @@ class Writer:
                         sampled += iv
                         if mean < BUSY_THRESHOLD:
                             idle_states = [v[1] for v in vals if v[0] < BUSY_THRESHOLD]
-                            s = max(set(idle_states), key=lambda x: (idle_states.count(x), -RANK[x]))
+                            # sorted: a tie of one rank (egress, throttled_unknown) is not left
+                            # to the string hash's order, which PYTHONHASHSEED changes per run
+                            s = max(sorted(set(idle_states)),
+                                    key=lambda x: (idle_states.count(x), -RANK[x]))
                             lost += iv
                             states[s] = states.get(s, 0.0) + iv
                         t += iv

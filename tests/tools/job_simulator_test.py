@@ -344,6 +344,24 @@ class Determinism(unittest.TestCase):
             for d in (a, b, c):
                 shutil.rmtree(d, ignore_errors=True)
 
+    def test_the_truth_does_not_depend_on_the_string_hash(self):
+        """A GpuUtilization minute whose idle steps tie between two states of one rank is charged
+        the same state whatever PYTHONHASHSEED (seed 31, job 142 of the small draw has such
+        minutes)."""
+        truths = []
+        for hash_seed in ("1", "3"):
+            out = tempfile.mkdtemp(prefix="simhash-")
+            try:
+                subprocess.run([sys.executable, os.path.join(HERE, "job_simulator.py"), "one",
+                                "--small", "--seed", "31", "--index", "142", out], check=True,
+                               capture_output=True, env=dict(os.environ, PYTHONHASHSEED=hash_seed))
+                with open(os.path.join(out, "truth", "job-0142.json")) as f:
+                    truths.append(json.load(f)["states"])
+            finally:
+                shutil.rmtree(out, ignore_errors=True)
+        self.assertEqual(truths[0], truths[1])
+        self.assertEqual(len(truths[0]), 2, truths[0])  # the tie is still drawn: two states
+
 
 class Reach(unittest.TestCase):
     def test_every_state_is_drawn(self):
