@@ -73,9 +73,23 @@ DNS_ERROR = ('HttpClientError(ConnectError("dns error", Custom { kind: Uncategor
              '"failed to lookup address information: Name or service not known" }))')
 
 
+def duration_ms(text):
+    """rslex's span times ("41.7µs", "3.41ms", "1.02s") in milliseconds."""
+    for unit, scale in (("µs", 1e-3), ("ms", 1.0), ("ns", 1e-6), ("s", 1e3)):
+        if text.endswith(unit):
+            return float(text[:-len(unit)]) * scale
+    raise ValueError(text)
+
+
+def duration_text(ms):
+    """Milliseconds as rslex writes a span's time: three digits, in µs, ms or s."""
+    value, unit = (ms / 1e3, "s") if ms >= 999.5 else (ms, "ms") if ms >= 0.9995 else (ms * 1e3, "µs")
+    return f"{value:#.3g}".rstrip(".") + unit
+
+
 class Writer:
-    def __init__(self, name, root, p, rng):
-        self.name, self.p, self.rng = name, p, rng
+    def __init__(self, name, root, p, rng, span_rng=None):
+        self.name, self.p, self.rng, self.span_rng = name, p, rng, span_rng
         self.d = os.path.join(root, name)
         self.t0 = lib.utc("2026-%02d-%02d %02d:%02d:00" % (
             rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randrange(60)))
@@ -129,7 +143,8 @@ class Writer:
             if ts >= t0 + self.end_s:
                 break
             if rec["reading"] and k % 3 == 0:
-                log.spans(ts + rng.uniform(0, STEP_S), ts + STEP_S, span_mode, 100)
+                log.spans(ts + rng.uniform(0, STEP_S), ts + STEP_S, span_mode, 100,
+                          self.read_times(rec))
             r = rec["refused"]
             if r in THROTTLE_MESSAGE:
                 form = p["refusal_form"] if rec["kind"] == "read" else "async"
@@ -173,6 +188,19 @@ class Writer:
         lib.write(os.path.join(logs, "data-capability.log"),
                   unfinished + lib.data_capability(acts, rng) + errors)
         log.write(logs)
+
+    def read_times(self, rec):
+        """In a job with traces, a span close's time is the read's in the model (its request's end
+        to end, or its queue's when a storage-side cap holds the node: sim_model.finish_step),
+        within -20%/+25%, from the traces' generator: what the trace's wait is judged beside.
+        Without traces, None: the drawn set of times, as the draws before traces wrote."""
+        if self.span_rng is None:
+            return None
+
+        def times(busy, _idle):
+            total_ms = rec["read_ms"] * self.span_rng.uniform(0.8, 1.25)
+            return busy, duration_text(max(0.001, total_ms - duration_ms(busy)))
+        return times
 
     def access_line(self, log, t, attempt):
         p, rng = self.p, self.rng
@@ -407,9 +435,12 @@ def make_job(seed, index, out_dir, kb=None, small=False, trace_share=TRACE_SHARE
     w = Writer(name, out_dir, p, rng)
     shutil.rmtree(w.d, ignore_errors=True)
     nodes, account, end_s, demand = simulate(p)
-    g = w.write(nodes, account, end_s)
-    # Profiler traces from their own generator: the files above and the truth stay the same.
+    # Profiler traces from their own generator: the truth, and every file but the traces and the
+    # span closes' times (the reads the trace's wait is judged beside), stay the same bytes.
     traces = sim_traces.draw(p, nodes, end_s, seed, index, trace_share)
+    if traces:
+        w.span_rng = sim_traces.span_rng(seed, index)
+    g = w.write(nodes, account, end_s)
     if traces:
         traces["files"] = sim_traces.write(traces, w.d, p, w.node_dir, w.t0, p["gpu_model"])
     # the job ended on an access failure (its runtime gave up): access, whatever the shares

@@ -61,6 +61,11 @@ def trace_rng(seed, index):
     return random.Random(f"traces:{seed}:{index}")
 
 
+def span_rng(seed, index):
+    """The spread of the span closes' read times in a job with traces."""
+    return random.Random(f"trace-spans:{seed}:{index}")
+
+
 def profiled_times(n, p, rng, end_s, windows):
     """The model steps (indexes into n.steps) where node n's loop trained and can be profiled."""
     ok = []
