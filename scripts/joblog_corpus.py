@@ -148,12 +148,16 @@ class Rslex:
                  f'"{datastore}", ... }} datastore_type=Some(AzureBlob) '
                  f'account_name=Some("{self.account}")')
 
-    def spans(self, start, end, mode, every):
-        """Span closes of the copy (download) or the FUSE reads (mount), every ~`every` s."""
+    def spans(self, start, end, mode, every, times=None):
+        """Span closes of the copy (download) or the FUSE reads (mount), every ~`every` s.
+        `times(busy, idle)`, when given, replaces the drawn busy and idle texts (the same draws
+        are made either way, so the rest of the file is unchanged)."""
         t = start
         while t < end:
             busy = self.rng.choice(["41.7µs", "1.22ms", "3.41ms", "118µs", "12.3ms"])
             idle = self.rng.choice(["1.90µs", "187ms", "1.02s", "9.50µs", "2.31ms"])
+            if times:
+                busy, idle = times(busy, idle)
             self.add(t, "INFO", f"{SPANS[mode]}: rslex::prefetching",
                      f"close time.busy={busy} time.idle={idle} parallelization_degree=4")
             t += every * self.rng.uniform(0.5, 1.5)

@@ -10,8 +10,9 @@ docs/postmortem.md).
 
 Each job folder OUT_DIR/job-NNNN/ holds the job's files (job.yml, system_logs/data_capability/ with
 data-capability.log and hourly rslex.log.* files, gpu/ samples, metrics/*.json; one node-N/ folder
-per node when it has several); its truth is OUT_DIR/truth/job-NNNN.json (outside the job, which
-feedcheck reads whole): {"cause_state", "states": {key: gpu_s}, "lost_gpu_s", "sampled_gpu_s",
+per node when it has several; in a share of the jobs, --trace-share (0.2), PyTorch profiler
+traces in [node-N/]outputs/profiler/, tests/tools/sim_traces.py); its truth is
+OUT_DIR/truth/job-NNNN.json (outside the job, which feedcheck reads whole): {"cause_state", "states": {key: gpu_s}, "lost_gpu_s", "sampled_gpu_s",
 "args" (the flags to run `feedcheck postmortem` with, from OUT_DIR: a drawn profile is
 OUT_DIR/profiles/job-NNNN.yaml), "params" (the draw)}. OUT_DIR/draw.json lists the jobs. Job i of seed S draws from random.Random(S * 1000003 + i): the same seed writes the
 same bytes.
@@ -53,6 +54,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sim_traces  # noqa: E402
 from sim_model import (  # noqa: E402  (re-exported: the unit tests use them from here)
     BUSY_THRESHOLD, RANK, STATES, STEP_S, STORAGE_STATES, charge, draw_params, job_rng,
     latency_cap_gbps, lib, load_kb, region_key, request_e2e_ms, simulate, verdict)
@@ -71,9 +73,23 @@ DNS_ERROR = ('HttpClientError(ConnectError("dns error", Custom { kind: Uncategor
              '"failed to lookup address information: Name or service not known" }))')
 
 
+def duration_ms(text):
+    """rslex's span times ("41.7µs", "3.41ms", "1.02s") in milliseconds."""
+    for unit, scale in (("µs", 1e-3), ("ms", 1.0), ("ns", 1e-6), ("s", 1e3)):
+        if text.endswith(unit):
+            return float(text[:-len(unit)]) * scale
+    raise ValueError(text)
+
+
+def duration_text(ms):
+    """Milliseconds as rslex writes a span's time: three digits, in µs, ms or s."""
+    value, unit = (ms / 1e3, "s") if ms >= 999.5 else (ms, "ms") if ms >= 0.9995 else (ms * 1e3, "µs")
+    return f"{value:#.3g}".rstrip(".") + unit
+
+
 class Writer:
-    def __init__(self, name, root, p, rng):
-        self.name, self.p, self.rng = name, p, rng
+    def __init__(self, name, root, p, rng, span_rng=None):
+        self.name, self.p, self.rng, self.span_rng = name, p, rng, span_rng
         self.d = os.path.join(root, name)
         self.t0 = lib.utc("2026-%02d-%02d %02d:%02d:00" % (
             rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randrange(60)))
@@ -127,7 +143,8 @@ class Writer:
             if ts >= t0 + self.end_s:
                 break
             if rec["reading"] and k % 3 == 0:
-                log.spans(ts + rng.uniform(0, STEP_S), ts + STEP_S, span_mode, 100)
+                log.spans(ts + rng.uniform(0, STEP_S), ts + STEP_S, span_mode, 100,
+                          self.read_times(rec))
             r = rec["refused"]
             if r in THROTTLE_MESSAGE:
                 form = p["refusal_form"] if rec["kind"] == "read" else "async"
@@ -171,6 +188,19 @@ class Writer:
         lib.write(os.path.join(logs, "data-capability.log"),
                   unfinished + lib.data_capability(acts, rng) + errors)
         log.write(logs)
+
+    def read_times(self, rec):
+        """In a job with traces, a span close's time is the read's in the model (its request's end
+        to end, or its queue's when a storage-side cap holds the node: sim_model.finish_step),
+        within -20%/+25%, from the traces' generator: what the trace's wait is judged beside.
+        Without traces, None: the drawn set of times, as the draws before traces wrote."""
+        if self.span_rng is None:
+            return None
+
+        def times(busy, _idle):
+            total_ms = rec["read_ms"] * self.span_rng.uniform(0.8, 1.25)
+            return busy, duration_text(max(0.001, total_ms - duration_ms(busy)))
+        return times
 
     def access_line(self, log, t, attempt):
         p, rng = self.p, self.rng
@@ -236,7 +266,10 @@ class Writer:
                         sampled += iv
                         if mean < BUSY_THRESHOLD:
                             idle_states = [v[1] for v in vals if v[0] < BUSY_THRESHOLD]
-                            s = max(set(idle_states), key=lambda x: (idle_states.count(x), -RANK[x]))
+                            # sorted: a tie of one rank (egress, throttled_unknown) is not left
+                            # to the string hash's order, which PYTHONHASHSEED changes per run
+                            s = max(sorted(set(idle_states)),
+                                    key=lambda x: (idle_states.count(x), -RANK[x]))
                             lost += iv
                             states[s] = states.get(s, 0.0) + iv
                         t += iv
@@ -391,7 +424,10 @@ def write_profile(out_dir, name, p, nodes):
     return rel
 
 
-def make_job(seed, index, out_dir, kb=None, small=False):
+TRACE_SHARE = 0.2  # the share of jobs whose training loop ran under torch.profiler
+
+
+def make_job(seed, index, out_dir, kb=None, small=False, trace_share=TRACE_SHARE):
     kb = kb or load_kb()
     rng = job_rng(seed, index)
     p = draw_params(rng, kb, small)
@@ -399,7 +435,14 @@ def make_job(seed, index, out_dir, kb=None, small=False):
     w = Writer(name, out_dir, p, rng)
     shutil.rmtree(w.d, ignore_errors=True)
     nodes, account, end_s, demand = simulate(p)
+    # Profiler traces from their own generator: the truth, and every file but the traces and the
+    # span closes' times (the reads the trace's wait is judged beside), stay the same bytes.
+    traces = sim_traces.draw(p, nodes, end_s, seed, index, trace_share)
+    if traces:
+        w.span_rng = sim_traces.span_rng(seed, index)
     g = w.write(nodes, account, end_s)
+    if traces:
+        traces["files"] = sim_traces.write(traces, w.d, p, w.node_dir, w.t0, p["gpu_model"])
     # the job ended on an access failure (its runtime gave up): access, whatever the shares
     failed_on_access = any(n.failed_at is not None for n in nodes)
     states = {k: round(v, 1) for k, v in sorted(g["states"].items(), key=lambda kv: RANK[kv[0]])}
@@ -419,6 +462,8 @@ def make_job(seed, index, out_dir, kb=None, small=False):
              "params": dict(p, demand_gbps=round(demand, 3), duration_run_s=end_s,
                             latency_cap_gbps=round(latency_cap_gbps(p), 3), account=w.account,
                             t0=lib.iso_z(w.t0))}
+    if traces:  # only in the jobs with traces: the others' truth is as before traces were drawn
+        truth["params"]["traces"] = {k: v for k, v in traces.items() if k not in ("seed", "index")}
     if p["profile"]:
         truth["args"] += ["--profile", write_profile(out_dir, name, p, nodes)]
     os.makedirs(os.path.join(out_dir, "truth"), exist_ok=True)
@@ -442,26 +487,31 @@ def main(argv):
     o.add_argument("--index", type=int, required=True)
     o.add_argument("--small", action="store_true")
     o.add_argument("out_dir")
+    for sp in (d, o):
+        sp.add_argument("--trace-share", type=float, default=TRACE_SHARE,
+                        help="the share of jobs with PyTorch profiler traces (default %(default)s)")
     a = ap.parse_args(argv[1:])
     os.makedirs(a.out_dir, exist_ok=True)
     kb = load_kb()
     if a.cmd == "one":
-        t = make_job(a.seed, a.index, a.out_dir, kb, a.small)
+        t = make_job(a.seed, a.index, a.out_dir, kb, a.small, a.trace_share)
         print(json.dumps({k: t[k] for k in ("name", "cause_state", "states", "lost_gpu_s",
                                             "args")}, indent=1))
         return 0
     jobs = []
+    traced = 0
     for i in range(a.count):
-        t = make_job(a.seed, i, a.out_dir, kb, a.small)
+        t = make_job(a.seed, i, a.out_dir, kb, a.small, a.trace_share)
         jobs.append({k: t[k] for k in ("name", "cause_state", "lost_gpu_s", "args")})
+        traced += "traces" in t["params"]
     with open(os.path.join(a.out_dir, "draw.json"), "w") as f:
         json.dump({"generator": "tests/tools/job_simulator.py", "seed": a.seed, "small": a.small,
-                   "count": a.count, "jobs": jobs}, f, indent=1)
+                   "count": a.count, "trace_share": a.trace_share, "jobs": jobs}, f, indent=1)
         f.write("\n")
     causes = {}
     for j in jobs:
         causes[j["cause_state"]] = causes.get(j["cause_state"], 0) + 1
-    print(f"wrote {a.count} jobs to {a.out_dir}; causes: " +
+    print(f"wrote {a.count} jobs to {a.out_dir} ({traced} with profiler traces); causes: " +
           ", ".join(f"{k} {v}" for k, v in sorted(causes.items(), key=lambda kv: -kv[1])))
     return 0
 

@@ -354,6 +354,15 @@ def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused
         rec["refused"] = limit
         if kind == "read":
             rec["read"], rec["reading"] = rate, rate > 0
+            # One read's time: its request's end to end, or, when a storage-side cap (the NIC,
+            # the account's or a blob's share, the cache's thrash) holds the rate, the time its
+            # queue takes: the requests in flight over that rate (Little's law). A loader or a
+            # demand that holds the rate leaves the reads their end-to-end time.
+            storage = [v for k, v in caps.items() if k not in ("not_storage", "latency")]
+            e2e = request_e2e_ms(p)
+            rec["read_ms"] = e2e
+            if storage and rate > 0 and min(storage) <= rate * 1.0001:
+                rec["read_ms"] = max(e2e, p["inflight"] * bpr_bits / (rate * 1e9) * 1000)
             if w.get("download"):
                 n.remaining -= rate * STEP_S * 1e9
                 rec.update(idle=1.0, state=state)
