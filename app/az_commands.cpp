@@ -240,31 +240,38 @@ std::vector<std::string> AzMetricsArgv(const std::string& account_id,
   return argv;
 }
 
+namespace {
+
+// A workspace metric of Azure ML for one job: 1-minute averages, `filter` naming the job's RunId
+// and the dimensions to split by, up to `top` series.
+std::vector<std::string> AzWorkspaceMetricsArgv(const std::string& workspace_id, const char* metric,
+                                                const std::string& filter,
+                                                const std::string& start_utc,
+                                                const std::string& end_utc, int top) {
+  return {"az",           "monitor",    "metrics",       "list",
+          "--resource",   workspace_id, "--metric",      metric,
+          "--interval",   "PT1M",       "--aggregation", "Average",
+          "--filter",     filter,       "--top",         std::to_string(top),
+          "--start-time", start_utc,    "--end-time",    end_utc,
+          "--output",     "json"};
+}
+
+}  // namespace
+
 std::vector<std::string> AzGpuMetricsArgv(const std::string& workspace_id, const std::string& job,
                                           const std::string& start_utc, const std::string& end_utc,
                                           int top) {
-  return {"az",
-          "monitor",
-          "metrics",
-          "list",
-          "--resource",
-          workspace_id,
-          "--metric",
-          "GpuUtilization",
-          "--interval",
-          "PT1M",
-          "--aggregation",
-          "Average",
-          "--filter",
-          "RunId eq '" + job + "' and NodeId eq '*' and DeviceId eq '*'",
-          "--top",
-          std::to_string(top),
-          "--start-time",
-          start_utc,
-          "--end-time",
-          end_utc,
-          "--output",
-          "json"};
+  return AzWorkspaceMetricsArgv(workspace_id, "GpuUtilization",
+                                "RunId eq '" + job + "' and NodeId eq '*' and DeviceId eq '*'",
+                                start_utc, end_utc, top);
+}
+
+std::vector<std::string> AzCpuMetricsArgv(const std::string& workspace_id, const std::string& job,
+                                          const std::string& start_utc, const std::string& end_utc,
+                                          int top) {
+  return AzWorkspaceMetricsArgv(workspace_id, "CpuUtilization",
+                                "RunId eq '" + job + "' and NodeId eq '*'", start_utc, end_utc,
+                                top);
 }
 
 bool AzMetricsHaveData(const std::string& text) {
@@ -281,6 +288,18 @@ int AzMetricsMostSeries(const std::string& text) {
   for (const JsonField& metric : answer.Root()["value"].Elements())
     most = std::max(most, static_cast<int>(metric["timeseries"].size()));
   return most;
+}
+
+std::string AzMetricsNotAResponse(const std::string& text) {
+  const AzAnswer answer(text);
+  if (!answer.document)
+    return answer.diagnostics.kept().empty() ? "not JSON"
+                                             : "not JSON: " + answer.diagnostics.kept()[0].message;
+  if (!answer.document->is_object()) return answer.NotAnObject();
+  const auto value = answer.document->find("value");
+  if (value == answer.document->end() || !value->is_array())
+    return "no `value` list of metrics (field /value)";
+  return "";
 }
 
 std::string AzCommandText(const std::vector<std::string>& argv) {

@@ -63,12 +63,20 @@ std::vector<std::string> AzMetricsArgv(const std::string& account_id,
 std::vector<std::string> AzGpuMetricsArgv(const std::string& workspace_id, const std::string& job,
                                           const std::string& start_utc, const std::string& end_utc,
                                           int top);
+/// The same for Azure ML's CpuUtilization: one series per node (filtered to the job's RunId,
+/// split by NodeId; the metric has no DeviceId), 1-minute averages, up to `top` series.
+std::vector<std::string> AzCpuMetricsArgv(const std::string& workspace_id, const std::string& job,
+                                          const std::string& start_utc, const std::string& end_utc,
+                                          int top);
 
 /// True when an `az monitor metrics list` response holds at least one data point.
 bool AzMetricsHaveData(const std::string& json);
 /// The most series any one metric of an `az monitor metrics list` response has: at the `--top`
 /// asked for, some may have been cut.
 int AzMetricsMostSeries(const std::string& json);
+/// Why an `az monitor metrics list` answer is not a metrics response ("" when it is one): not
+/// JSON (az's output cut or garbled), or no `value` list. The reason names the field.
+std::string AzMetricsNotAResponse(const std::string& json);
 
 /// The command as a person would type it, secrets redacted: for messages.
 std::string AzCommandText(const std::vector<std::string>& argv);

@@ -339,30 +339,50 @@ Outcome RunFetch(const FetchRequest& request, const ProcessRunner& run) {
   if (job.inputs.empty())
     accounts.notes.push_back("The job has no inputs with a path: no storage metrics fetched.");
 
-  // 4. Where it can: Azure ML's own GPU utilisation for the job. Optional: a workspace
-  // without the metric, or a filter az refuses, leaves the GPU samples to the job's own files.
-  std::string gpu = "not fetched: the job's id names no workspace";
-  if (!job.workspace_id.empty()) {
-    // One series per GPU: the job's nodes of up to eight GPUs, twice over for MIG or a guess
-    // short of the truth; more asked for when the answer fills it.
-    const int top = std::max(100, job.instance_count * 16);
-    const auto failure = RunMetrics(
-        run, [&](int n) { return AzGpuMetricsArgv(job.workspace_id, job.name, from, to, n); }, top,
-        t, &log, &outcome, &r);
+  // 4. Where it can: Azure ML's own GPU and CPU utilisation for the job. Optional: a workspace
+  // without the metric, or a filter az refuses, leaves the GPU samples to the job's own files
+  // and the nodes' CPU unrecorded. Both asked for, judged and written the same way.
+  auto fetch_workspace = [&](const char* metric,
+                             const std::function<std::vector<std::string>(int)>& argv_for, int top,
+                             const std::string& file, const char* without) {
+    if (job.workspace_id.empty())
+      return std::string("not fetched: the job's id names no workspace");
+    const auto failure = RunMetrics(run, argv_for, top, t, &log, &outcome, &r);
     if (failure) {
-      AddMessage(&outcome.diagnostics, failure->code.c_str(),
-                 failure->message + "; GPU samples are read from the job's own files only",
+      AddMessage(&outcome.diagnostics, failure->code.c_str(), failure->message + "; " + without,
                  DiagnosticSeverity::kWarning);
-      gpu = "not fetched: " + failure->code;
-    } else if (!AzMetricsHaveData(r.out)) {
-      gpu = "none: the workspace has no GpuUtilization samples for the job";
-    } else {
-      if (!WriteFile(request.out_dir, "metrics/workspace-gpu.json", r.out, &outcome))
-        return finish(std::move(outcome));
-      gpu = "metrics/workspace-gpu.json";
+      return "not fetched: " + failure->code;
     }
-  }
+    // A cut or garbled answer is said, naming the command and the field; never kept as if it
+    // were the metric, never taken for "the workspace has none".
+    if (const std::string why = AzMetricsNotAResponse(r.out); !why.empty()) {
+      AddMessage(&outcome.diagnostics, codes::kAzBadOutput,
+                 fmt::format("`{}`: {}; {}", AzCommandText(argv_for(top)), why, without),
+                 DiagnosticSeverity::kWarning);
+      return std::string("not fetched: ") + codes::kAzBadOutput;
+    }
+    if (!AzMetricsHaveData(r.out))
+      return fmt::format("none: the workspace has no {} samples for the job", metric);
+    if (!WriteFile(request.out_dir, file, r.out, &outcome)) return std::string();  // said
+    return file;
+  };
+  // One series per GPU: the job's nodes of up to eight GPUs, twice over for MIG or a guess
+  // short of the truth; more asked for when the answer fills it.
+  const std::string gpu = fetch_workspace(
+      "GpuUtilization",
+      [&](int n) { return AzGpuMetricsArgv(job.workspace_id, job.name, from, to, n); },
+      std::max(100, job.instance_count * 16), "metrics/workspace-gpu.json",
+      "GPU samples are read from the job's own files only");
+  if (gpu.empty()) return finish(std::move(outcome));
   accounts.notes.push_back("Azure ML GpuUtilization: " + gpu + ".");
+  // One series per node (the metric has no DeviceId), twice over.
+  const std::string cpu = fetch_workspace(
+      "CpuUtilization",
+      [&](int n) { return AzCpuMetricsArgv(job.workspace_id, job.name, from, to, n); },
+      std::max(100, job.instance_count * 2), "metrics/workspace-cpu.json",
+      "the nodes' CPU is not recorded: an input-pipeline wait cannot be told from storage");
+  if (cpu.empty()) return finish(std::move(outcome));
+  accounts.notes.push_back("Azure ML CpuUtilization: " + cpu + ".");
   report.tables.push_back(std::move(accounts));
   report.verdict_level = VerdictLevel::kGood;
   report.verdict = fmt::format("fetched {} into {}", request.job, request.out_dir);

@@ -66,6 +66,7 @@ class RealAz {
     unsetenv("FEEDCHECK_AZ_JOB_DIR");
     unsetenv("FEEDCHECK_REAL_AZ_ML");
     unsetenv("FEEDCHECK_AZ_GPU_METRICS");
+    unsetenv("FEEDCHECK_AZ_CPU_METRICS");
   }
   const fs::path& work() const { return work_; }
 
@@ -106,7 +107,8 @@ TEST_CASE("real az: fetch then post-mortem equals the direct post-mortem, every 
     return;
   }
   const std::string gpu = kStandIn + "/monitor-gpu-3x8.json";
-  RealAz az("equal", {"--gpu", gpu});
+  const std::string cpu = kStandIn + "/monitor-cpu-3.json";
+  RealAz az("equal", {"--gpu", gpu, "--cpu", cpu});
   const fs::path dir = Fresh("equal-out");
   Outcome fetched = RunFetch(Request(dir), RunProcess);
   INFO(
@@ -120,6 +122,8 @@ TEST_CASE("real az: fetch then post-mortem equals the direct post-mortem, every 
             "+00:00") != std::string::npos);
   // All 24 GPU series: the server cuts at $top as the service does, and fetch asked for them.
   CHECK(AzMetricsMostSeries(ReadText(dir / "metrics/workspace-gpu.json")) == 24);
+  // The nodes' CPU through the real client too, read by the post-mortem.
+  CHECK(AzMetricsMostSeries(ReadText(dir / "metrics/workspace-cpu.json")) == 3);
   const std::string requests = ReadText(az.work() / "requests.log");
   CHECK(requests.find("top=") != std::string::npos);
 
@@ -133,6 +137,8 @@ TEST_CASE("real az: fetch then post-mortem equals the direct post-mortem, every 
   CHECK(DiagnosisOf(a.report).gpu.lost_gpu_s == Approx(DiagnosisOf(b.report).gpu.lost_gpu_s));
   CHECK(a.report.evidence.facts.Number("gpu.count").value_or(0) ==
         b.report.evidence.facts.Number("gpu.count").value_or(-1));
+  CHECK(a.report.evidence.facts.Number("cpu.samples").value_or(0) > 0);
+  CHECK(a.report.evidence.facts.Has("cpu.node_util_mean.tvmps_7c1d0e9a20_d"));
   REQUIRE(a.report.result.size() == b.report.result.size());
   for (size_t i = 0; i < a.report.result.size(); ++i) {
     CHECK(a.report.result[i].key == b.report.result[i].key);
@@ -146,8 +152,10 @@ TEST_CASE("real az: the stand-in prints what the real client prints", "[app][fet
     return;
   }
   const std::string gpu = kStandIn + "/monitor-gpu-3x8.json";
-  RealAz az("same", {"--gpu", gpu});
+  const std::string cpu = kStandIn + "/monitor-cpu-3.json";
+  RealAz az("same", {"--gpu", gpu, "--cpu", cpu});
   setenv("FEEDCHECK_AZ_GPU_METRICS", gpu.c_str(), 1);
+  setenv("FEEDCHECK_AZ_CPU_METRICS", cpu.c_str(), 1);
   const std::string account =
       "/subscriptions/0000/resourceGroups/rg-ml/providers/Microsoft.Storage/storageAccounts/"
       "stmlcorpus01";
@@ -164,6 +172,7 @@ TEST_CASE("real az: the stand-in prints what the real client prints", "[app][fet
     commands.push_back(
         AzMetricsArgv(account, {"Transactions"}, from, to, "ResponseType", {"Total"}, top));
     commands.push_back(AzGpuMetricsArgv(workspace, "egress-throttled-download", from, to, top));
+    commands.push_back(AzCpuMetricsArgv(workspace, "egress-throttled-download", from, to, top));
   }
   for (const auto& argv : commands) {
     INFO(AzCommandText(argv));

@@ -4,10 +4,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "app/fetch_fleet.h"
 #include "app/fleet_report.h"
@@ -76,6 +78,14 @@ Outcome Postmortem(const std::string& dir) {
 std::string ReadText(const fs::path& path) {
   std::ifstream in(path);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The fetch's note that starts with `start` ("Azure ML CpuUtilization"), "" when none does.
+std::string NoteOf(const Report& report, const std::string& start) {
+  for (const auto& t : report.tables)
+    for (const auto& n : t.notes)
+      if (n.rfind(start, 0) == 0) return n;
+  return "";
 }
 
 bool Mentions(const DiagnosticList& d, const std::string& text) {
@@ -163,7 +173,8 @@ TEST_CASE("fetch: Azure ML's GpuUtilization for the job, where the workspace has
   Outcome o = RunFetch(Request(none), RunProcess);
   REQUIRE(o.status == ExitStatus::kOk);
   CHECK_FALSE(fs::exists(fs::path(none) / "metrics/workspace-gpu.json"));
-  CHECK(o.report.tables[0].notes.back().find("no GpuUtilization samples") != std::string::npos);
+  CHECK(NoteOf(o.report, "Azure ML GpuUtilization").find("no GpuUtilization samples") !=
+        std::string::npos);
   // With samples: written where postmortem reads the workspace metric, every series of the
   // job's 24 GPUs (az's default --top would have kept 10).
   const std::string gpu = kStandIn + "/monitor-gpu-3x8.json";
@@ -435,4 +446,146 @@ TEST_CASE("fetch asks for every series: --top, asked again at the cap, a warning
   CHECK(asked.find("\"--dimension\", \"ResponseType\", \"--top\", \"100\"") != std::string::npos);
   CHECK(asked.find("\"--top\", \"100\"") != std::string::npos);
   fs::remove(log);
+}
+
+// The mean of the points of a REST body's series (all of them: node "", else the one whose
+// NodeId is `node`), computed from the file the stand-in serves.
+double MeanOf(const std::string& rest_file, const std::string& node = "") {
+  const auto body = nlohmann::json::parse(ReadText(rest_file));
+  double sum = 0;
+  int n = 0;
+  for (const auto& ts : body["value"][0]["timeseries"]) {
+    if (!node.empty() && ts["metadatavalues"][0]["value"] != node) continue;
+    for (const auto& p : ts["data"]) {
+      sum += p["average"].get<double>();
+      ++n;
+    }
+  }
+  return n ? sum / n : -1;
+}
+
+TEST_CASE("fetch: Azure ML's CpuUtilization for the job's nodes, read by the post-mortem",
+          "[app][fetch][cpu]") {
+  StandInAz az;
+  const std::string log = FreshDir("cpu-log") + ".jsonl";
+  fs::create_directories(fs::path(log).parent_path());
+  fs::remove(log);
+  setenv("FEEDCHECK_AZ_LOG", log.c_str(), 1);
+  // By default the workspace kept no CPU series for the job: nothing written, said so, exit 0.
+  const std::string none = FreshDir("cpu-none");
+  Outcome o = RunFetch(Request(none), RunProcess);
+  REQUIRE(o.status == ExitStatus::kOk);
+  CHECK_FALSE(fs::exists(fs::path(none) / "metrics/workspace-cpu.json"));
+  CHECK(NoteOf(o.report, "Azure ML CpuUtilization: none: ").find("no CpuUtilization samples") !=
+        std::string::npos);
+  CHECK_FALSE(Postmortem(none).report.evidence.facts.Number("cpu.samples").has_value());
+
+  // With samples: every node's series, asked as the GPU metric is (the job's RunId, the same
+  // window, --top), split by NodeId only.
+  const std::string cpu = kStandIn + "/monitor-cpu-3.json";
+  setenv("FEEDCHECK_AZ_CPU_METRICS", cpu.c_str(), 1);
+  const std::string with = FreshDir("cpu-with");
+  Outcome w = RunFetch(Request(with), RunProcess);
+  unsetenv("FEEDCHECK_AZ_CPU_METRICS");
+  unsetenv("FEEDCHECK_AZ_LOG");
+  REQUIRE(w.status == ExitStatus::kOk);
+  REQUIRE(fs::exists(fs::path(with) / "metrics/workspace-cpu.json"));
+  CHECK(AzMetricsMostSeries(ReadText(fs::path(with) / "metrics/workspace-cpu.json")) == 3);
+  CHECK(NoteOf(w.report, "Azure ML CpuUtilization: ") ==
+        "Azure ML CpuUtilization: metrics/workspace-cpu.json.");
+  std::vector<std::string> gpu_argv, cpu_argv;
+  {
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);) {
+      const auto argv = nlohmann::json::parse(line).get<std::vector<std::string>>();
+      const auto metric = std::find(argv.begin(), argv.end(), "--metric");
+      if (metric == argv.end() || metric + 1 == argv.end()) continue;
+      if (metric[1] == "GpuUtilization") gpu_argv = argv;
+      if (metric[1] == "CpuUtilization") cpu_argv = argv;
+    }
+  }
+  fs::remove(log);
+  REQUIRE(cpu_argv.size() == gpu_argv.size());
+  auto after = [](const std::vector<std::string>& argv, const std::string& flag) {
+    const auto at = std::find(argv.begin(), argv.end(), flag);
+    return at == argv.end() || at + 1 == argv.end() ? std::string("(none)") : at[1];
+  };
+  for (const char* flag :
+       {"--resource", "--start-time", "--end-time", "--interval", "--aggregation", "--output"})
+    CHECK(after(cpu_argv, flag) == after(gpu_argv, flag));
+  CHECK(after(cpu_argv, "--filter") == "RunId eq '" + kJob + "' and NodeId eq '*'");
+  CHECK(std::stoi(after(cpu_argv, "--top")) >= 10);
+
+  // The post-mortem of the fetched folder, no flags: the nodes' CPU as facts.
+  Outcome pm = Postmortem(with);
+  REQUIRE(pm.has_report);
+  const auto& facts = pm.report.evidence.facts;
+  CHECK(facts.Number("cpu.samples").value_or(0) ==
+        static_cast<double>(
+            3 * nlohmann::json::parse(ReadText(cpu))["value"][0]["timeseries"][0]["data"].size()));
+  CHECK(facts.Number("cpu.util_mean").value_or(-1) == Approx(MeanOf(cpu)));
+  for (const char* node : {"tvmps_7c1d0e9a20_d", "tvmps_7c1d0e9a21_d", "tvmps_7c1d0e9a22_d"})
+    CHECK(facts.Number(std::string("cpu.node_util_mean.") + node).value_or(-1) ==
+          Approx(MeanOf(cpu, node)));
+
+  // A workspace that refuses the metric: a warning naming it, the fetch goes on, exit 0.
+  StandInAz refuses("forbidden", "CpuUtilization");
+  Outcome f = RunFetch(Request(FreshDir("cpu-refused")), RunProcess);
+  CHECK(f.status == ExitStatus::kOk);
+  CHECK(HasDiagnostic(f.diagnostics, codes::kAzForbidden, "CpuUtilization"));
+  CHECK(NoteOf(f.report, "Azure ML CpuUtilization: ") ==
+        std::string("Azure ML CpuUtilization: not fetched: ") + codes::kAzForbidden + ".");
+}
+
+TEST_CASE("fetch: a CpuUtilization answer cut short or hostile is said, never a crash",
+          "[app][fetch][cpu]") {
+  StandInAz az;
+  // Cut short (not JSON): a warning naming the command and why; nothing kept; the fetch goes on.
+  const std::string cut = kStandIn + "/monitor-cpu-cut.json";
+  setenv("FEEDCHECK_AZ_CPU_METRICS", cut.c_str(), 1);
+  const std::string cut_dir = FreshDir("cpu-cut");
+  Outcome c = RunFetch(Request(cut_dir), RunProcess);
+  unsetenv("FEEDCHECK_AZ_CPU_METRICS");
+  CHECK(c.status == ExitStatus::kOk);
+  CHECK(HasDiagnostic(c.diagnostics, codes::kAzBadOutput, "--metric CpuUtilization"));
+  CHECK(HasDiagnostic(c.diagnostics, codes::kAzBadOutput, "not JSON"));
+  CHECK_FALSE(fs::exists(fs::path(cut_dir) / "metrics/workspace-cpu.json"));
+  CHECK(NoteOf(c.report, "Azure ML CpuUtilization: ").find("not fetched") != std::string::npos);
+  // JSON but no list of metrics: the field named.
+  CHECK(AzMetricsNotAResponse("{\"value\": 3}").find("/value") != std::string::npos);
+  CHECK(AzMetricsNotAResponse("[1]").find("not a JSON object") == 0);
+  CHECK(AzMetricsNotAResponse(ReadText(kStandIn + "/monitor-cpu-3.json")).empty());
+
+  // Hostile values (a string, 250 %, a negative, control characters in a node's name): kept as
+  // az printed them; the post-mortem names the file and each bad field, and reads the rest.
+  const std::string hostile = kStandIn + "/monitor-cpu-hostile.json";
+  setenv("FEEDCHECK_AZ_CPU_METRICS", hostile.c_str(), 1);
+  const std::string dir = FreshDir("cpu-hostile");
+  Outcome h = RunFetch(Request(dir), RunProcess);
+  unsetenv("FEEDCHECK_AZ_CPU_METRICS");
+  REQUIRE(h.status == ExitStatus::kOk);
+  REQUIRE(fs::exists(fs::path(dir) / "metrics/workspace-cpu.json"));
+  Outcome pm = Postmortem(dir);
+  REQUIRE(pm.has_report);
+  const auto body = nlohmann::json::parse(ReadText(hostile));
+  const auto& data = body["value"][0]["timeseries"][0]["data"];
+  size_t good = 0;
+  for (size_t i = 0; i < data.size(); ++i) {
+    const auto& v = data[i]["average"];
+    const bool ok = v.is_number() && v.get<double>() >= 0 && v.get<double>() <= 100;
+    good += ok ? 1 : 0;
+    if (ok) continue;
+    bool named = false;
+    for (const auto& d : pm.report.evidence.diagnostics.kept())
+      named =
+          named || (d.location.file.find("metrics/workspace-cpu.json") != std::string::npos &&
+                    d.context == "/value/0/timeseries/0/data/" + std::to_string(i) + "/average");
+    INFO("point " << i);
+    CHECK(named);
+  }
+  CHECK(good < data.size());
+  CHECK(pm.report.evidence.facts.Number("cpu.samples").value_or(0) == static_cast<double>(good));
+  // No control character of the node's name reaches a fact's name.
+  for (const Fact* f : pm.report.evidence.facts.WithPrefix("cpu."))
+    for (char ch : f->key) CHECK(static_cast<unsigned char>(ch) >= 0x20);
 }

@@ -5,7 +5,7 @@
 # names each body's source). HTTPS only (the CLI sends bearer tokens over TLS only), on
 # 127.0.0.1, on the port given (0: any free one; the port is printed as the first line).
 #
-#   arm_server.py --cert C --key K --bodies DIR [--port 0] [--log FILE] [--gpu FILE]
+#   arm_server.py --cert C --key K --bodies DIR [--port 0] [--log FILE] [--gpu FILE] [--cpu FILE]
 #                 [--no-accounts]
 #
 # Answers:
@@ -104,6 +104,8 @@ class Handler(BaseHTTPRequestHandler):
         names = query.get("metricnames", [""])[0].split(",")
         if names[0] == "GpuUtilization":
             body = load(os.path.dirname(self.server.gpu), os.path.basename(self.server.gpu))
+        elif names[0] == "CpuUtilization":
+            body = load(os.path.dirname(self.server.cpu), os.path.basename(self.server.cpu))
         elif names[0] == "Transactions":
             body = load(self.server.bodies, "monitor-transactions.json")
         else:
@@ -124,6 +126,7 @@ def main():
     p.add_argument("--key", required=True)
     p.add_argument("--bodies", required=True)
     p.add_argument("--gpu", default="")
+    p.add_argument("--cpu", default="")
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--log", default="")
     p.add_argument("--no-accounts", action="store_true")
@@ -131,6 +134,7 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
     server.bodies = a.bodies
     server.gpu = a.gpu or os.path.join(a.bodies, "monitor-gpu-empty.json")
+    server.cpu = a.cpu or os.path.join(a.bodies, "monitor-cpu-empty.json")
     server.log = a.log
     server.no_accounts = a.no_accounts
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

@@ -10,7 +10,7 @@
 # NO_PROXY=127.0.0.1), telemetry, surveys, error recommendations and extension installs off:
 # nothing leaves the machine.
 #
-#   real-az-setup.py WORKDIR [--gpu FILE] [--no-accounts]
+#   real-az-setup.py WORKDIR [--gpu FILE] [--cpu FILE] [--no-accounts]
 # prints: PID of the server. real/az reads WORKDIR from FEEDCHECK_REAL_AZ_DIR.
 import argparse
 import os
@@ -51,6 +51,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("workdir")
     p.add_argument("--gpu", default="")
+    p.add_argument("--cpu", default="")
     p.add_argument("--no-accounts", action="store_true")
     a = p.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
@@ -63,6 +64,8 @@ def main():
             "--bodies", HERE, "--log", os.path.join(a.workdir, "requests.log")]
     if a.gpu:
         argv += ["--gpu", a.gpu]
+    if a.cpu:
+        argv += ["--cpu", a.cpu]
     if a.no_accounts:
         argv += ["--no-accounts"]
     with open(os.path.join(a.workdir, "server.err"), "w") as err:
