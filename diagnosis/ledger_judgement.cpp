@@ -88,7 +88,15 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
     std::optional<bool> cpu_busy;  // the nodes' CPU (Azure ML's CpuUtilization), when recorded
     if (auto cpu = facts.Number("cpu.util_mean")) cpu_busy = *cpu >= kCpuBusyPercent;
     const DataWaitVerdict v = ClassifyDataWait({*wait, StorageSpeedOf(facts, &why), cpu_busy});
-    if ((v.cause == DataWaitCause::kNotInput || v.cause == DataWaitCause::kInputPipeline) &&
+    // Reads fast one by one still hold a loop that has too few of them in flight (Little's
+    // law): small requests, or a latency cap the placer weighs each node's rate against. The
+    // mount's latency then stands against a trace that saw fast reads, unless the node's CPU
+    // was busy (its input pipeline, whatever the reads).
+    const bool cap_known = facts.Number("runtime.latency_cap_gbps").value_or(0) > 0;
+    const bool latency_by_law =
+        j.mount_state == IdleState::kLatency && (cap_known || small_requests) && cpu_busy != true;
+    const bool pipeline = v.cause == DataWaitCause::kInputPipeline && !latency_by_law;
+    if ((v.cause == DataWaitCause::kNotInput || pipeline) &&
         (j.mount_state == IdleState::kUnknown || j.mount_state == IdleState::kLatency))
       j.mount_state = IdleState::kNotStorage;
     else if (v.cause == DataWaitCause::kStorage && j.mount_state == IdleState::kUnknown)
