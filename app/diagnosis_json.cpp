@@ -22,12 +22,6 @@ json DiagnosisToJson(const DiagnosisSummary& d) {
               {"idle_s", g.idle_s},
               {"span_s", g.span_s},
               {"idle_fraction", g.idle_fraction},
-              {"have_phases", g.have_phases},
-              {"download_gpu_s", g.download_gpu_s},
-              {"mount_gpu_s", g.mount_gpu_s},
-              {"cached_gpu_s", g.cached_gpu_s},
-              {"after_data_gpu_s", g.after_data_gpu_s},
-              {"unknown_gpu_s", g.unknown_gpu_s},
               {"headline", g.headline}};
   json estimate = {{"available", d.estimate.available},
                    {"text", d.estimate.text},
@@ -104,12 +98,8 @@ DiagnosisSummary DiagnosisFromJson(const json& j) {
   d.gpu.idle_s = Num(g, "idle_s", 0);
   d.gpu.span_s = Num(g, "span_s", 0);
   d.gpu.idle_fraction = Num(g, "idle_fraction", 0);
-  d.gpu.have_phases = Flag(g, "have_phases");
-  d.gpu.download_gpu_s = Num(g, "download_gpu_s", 0);
-  d.gpu.mount_gpu_s = Num(g, "mount_gpu_s", 0);
-  d.gpu.cached_gpu_s = Num(g, "cached_gpu_s", 0);
-  d.gpu.after_data_gpu_s = Num(g, "after_data_gpu_s", 0);
-  d.gpu.unknown_gpu_s = Num(g, "unknown_gpu_s", 0);
+  // An older report's phase split (have_phases, download_gpu_s, mount_gpu_s, ...) is not read:
+  // where the time went is the ledger's alone.
   d.gpu.headline = Text(g, "headline");
   const json& e = Object(j, "estimate");
   d.estimate.available = Flag(e, "available");

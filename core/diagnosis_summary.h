@@ -8,7 +8,8 @@
 
 namespace feedcheck {
 
-/// GPU time lost, split by what the data runtime was doing. GPU-seconds are summed over GPUs.
+/// GPU time lost and sampled; where it went is the idle ledger's (LedgerSummary). GPU-seconds
+/// are summed over GPUs.
 struct GpuTimeLost {
   bool known = false;  ///< GPU samples were read
   int gpus = 0;
@@ -17,12 +18,6 @@ struct GpuTimeLost {
   double idle_s = 0;  ///< wall clock the GPUs stood idle (lost / GPUs)
   double span_s = 0;  ///< wall clock sampled
   double idle_fraction = 0;
-  bool have_phases = false;  ///< the split below is known (a data-capability.log was read)
-  double download_gpu_s = 0;
-  double mount_gpu_s = 0;
-  double cached_gpu_s = 0;  ///< during a mount, the account idle: served from the mount's cache
-  double after_data_gpu_s = 0;
-  double unknown_gpu_s = 0;
   /// "GPUs idle 13 min 32 s of 61 min (22%), 108 GPU-minutes: 65% at the account's egress
   /// limit, 35% waiting for the download": the idle ledger's split, by state
   std::string headline;

@@ -82,7 +82,7 @@ void StateNoneFound(const Situation& situation, const IdleLedger& ledger, const 
   std::set<SourceKind> s = {SourceKind::kGpuSamples};
   if (account.have_rslex && account.log_throttled == 0) s.insert(SourceKind::kDataRuntimeLog);
   if (account.have_metrics && account.metrics_throttled == 0) s.insert(SourceKind::kStorageMetrics);
-  if (gpu.have_phases) s.insert(SourceKind::kDataRuntimeLog);
+  if (ledger.placed_by_data_runtime) s.insert(SourceKind::kDataRuntimeLog);
   JoinSources(s, false, &d->agreeing_sources);
   d->confidence = s.size() >= 2 ? "confirmed" : "likely";
   // Where the idle time fell says where to look, from the ledger: after the data phase (its own
@@ -213,11 +213,13 @@ const Finding* FindingOfState(const std::vector<Finding>& findings, IdleState st
 
 // A state no rule states (the node's NIC, the job's own writes, distance): said from the ledger
 // and the figures that placed it.
-void StateFromLedgerOnly(const Situation& s, IdleState state, DiagnosisSummary* d) {
+void StateFromLedgerOnly(const Situation& s, const IdleLedger& ledger, IdleState state,
+                         DiagnosisSummary* d) {
   const FactSet& facts = *s.facts;
   d->cause = std::string(IdleStateName(state));
   std::set<SourceKind> sources = {SourceKind::kGpuSamples};
-  if (s.gpu.have_phases || s.account.have_rslex) sources.insert(SourceKind::kDataRuntimeLog);
+  if (ledger.placed_by_data_runtime || s.account.have_rslex)
+    sources.insert(SourceKind::kDataRuntimeLog);
   if (s.account.have_metrics) sources.insert(SourceKind::kStorageMetrics);
   JoinSources(sources, false, &d->agreeing_sources);
   d->confidence = sources.size() >= 3   ? "confirmed"
@@ -305,7 +307,7 @@ void StateLedgerCause(const Situation& s, const std::vector<Finding>& findings,
     c->cause = f;
     StateObservedCause(s, findings, c, d);
   } else {
-    StateFromLedgerOnly(s, cause, d);
+    StateFromLedgerOnly(s, ledger, cause, d);
   }
 }
 

@@ -12,7 +12,6 @@
 #include "core/supply_model.h"
 #include "core/units.h"
 #include "core/whole_number.h"
-#include "diagnosis/gpu_time_summary.h"
 
 namespace feedcheck::diagnosis {
 
@@ -46,13 +45,20 @@ struct Phase {
   double moved_share = 1;  // of the phase's idle time, what the cause's state held
 };
 
+// The data phase is a span of the job's timeline, not an attribution: how long the GPUs waited
+// while a download ran (gpu.lost_download_gpu_s) or while a mount's reads were served
+// (gpu.lost_mount_gpu_s), as the analyzers timed it. Which cause held that time, and so what a
+// fix moves of it, is the idle ledger's (LedgerReplay::cause_gpu_s).
 std::optional<Phase> DataPhase(const FactSet& facts, const GpuTimeLost& gpu) {
   if (!gpu.known) return std::nullopt;
-  if (gpu.have_phases && gpu.download_gpu_s > 0) {
-    double wall = Number(facts, "runtime.download_s").value_or(gpu.download_gpu_s / gpu.gpus);
-    return Phase{"download", wall, gpu.download_gpu_s};
+  const auto download = Number(facts, "gpu.lost_download_gpu_s");
+  if (download && *download > 0) {
+    double wall = Number(facts, "runtime.download_s").value_or(*download / gpu.gpus);
+    return Phase{"download", wall, *download};
   }
-  double lost = DataPhaseLostGpuS(gpu);
+  // Without timed phases, all of the time lost.
+  const double lost =
+      download ? *download + Number(facts, "gpu.lost_mount_gpu_s").value_or(0) : gpu.lost_gpu_s;
   if (lost <= 0) return std::nullopt;
   // A mount's reads: the GPUs wait only where they stood idle, so that is the phase.
   return Phase{"waiting for reads", lost / std::max(1, gpu.gpus), lost};
@@ -189,7 +195,7 @@ FixEstimate EstimateFixOfPhase(Bottleneck cause, const FactSet& facts, const Gpu
       return e;
     }
     case Bottleneck::kAccessMode: {
-      if (!gpu.have_phases || gpu.download_gpu_s <= 0)
+      if (phase->name != "download")
         return Unavailable("no estimate: the GPUs did not wait for a download");
       FixEstimate e = Finish(facts, gpu, *phase, std::numeric_limits<double>::infinity(),
                              "ro_mount instead of download");

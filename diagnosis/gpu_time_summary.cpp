@@ -25,20 +25,9 @@ GpuTimeLost SummarizeGpuTime(const FactSet& facts) {
   g.idle_s = Number(facts, "gpu.idle_s");
   g.span_s = Number(facts, "gpu.span_s");
   g.idle_fraction = Number(facts, "gpu.idle_fraction");
-  g.have_phases = facts.Find("gpu.lost_download_gpu_s") != nullptr;
-  g.download_gpu_s = Number(facts, "gpu.lost_download_gpu_s");
-  g.mount_gpu_s = Number(facts, "gpu.lost_mount_gpu_s");
-  g.cached_gpu_s = Number(facts, "gpu.lost_cached_gpu_s");
-  g.after_data_gpu_s = Number(facts, "gpu.lost_after_data_gpu_s");
-  g.unknown_gpu_s = Number(facts, "gpu.lost_unknown_gpu_s", g.have_phases ? 0 : g.lost_gpu_s);
   return g;
 }
 
 std::string FormatGpuTime(double gpu_s) { return GpuTimeText(gpu_s); }
-
-double DataPhaseLostGpuS(const GpuTimeLost& gpu) {
-  if (!gpu.have_phases) return gpu.lost_gpu_s;
-  return gpu.download_gpu_s + gpu.mount_gpu_s;
-}
 
 }  // namespace feedcheck::diagnosis

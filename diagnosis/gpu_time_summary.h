@@ -1,6 +1,6 @@
-// The post-mortem's spine: how much GPU time the job lost and while the data runtime did what,
-// read from the gpu.* facts the analyzers set. The sentence a report leads with, and what each
-// cause cost, are the idle ledger's (ledger_text.h, idle_ledger.h).
+// The post-mortem's spine: how much GPU time the job lost of how much sampled, read from the
+// gpu.* facts the analyzers set. Where it went (the sentence a report leads with, what each cause
+// cost) is the idle ledger's alone (ledger_text.h, idle_ledger.h).
 #pragma once
 
 #include <string>
@@ -15,9 +15,5 @@ GpuTimeLost SummarizeGpuTime(const FactSet& facts);
 
 /// "108 GPU-minutes", "3.2 GPU-hours", "40 GPU-seconds".
 std::string FormatGpuTime(double gpu_s);
-
-/// GPU time lost while the data was loading or read (download + mount; all of it when the
-/// phases are unknown).
-double DataPhaseLostGpuS(const GpuTimeLost& gpu);
 
 }  // namespace feedcheck::diagnosis

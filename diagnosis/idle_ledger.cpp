@@ -71,6 +71,7 @@ IdleLedger LedgerFromPhaseFacts(const FactSet& facts, const LedgerJudgement& j) 
     if (s == IdleState::kUnknown) ledger.unplaced_gpu_s = total;
     return ledger;
   }
+  ledger.placed_by_data_runtime = true;
   const double download = FactOr(facts, "gpu.lost_download_gpu_s", 0);
   const double mount = FactOr(facts, "gpu.lost_mount_gpu_s", 0);
   double refused = std::clamp(FactOr(facts, "gpu.lost_throttled_gpu_s", 0), 0.0, mount);
@@ -206,6 +207,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     }
     u.mount_mostly_refused = mount_idle > 0 && refused >= 0.5 * mount_idle;
   }
+  for (const auto& u : units) ledger.placed_by_data_runtime |= u.activities.any;
   Placer placer(job, judgement, units);
   std::vector<IdleState> placed;  // the state of each bucket of the last unit
   ledger.others_egress_gbps = placer.others_gbps();

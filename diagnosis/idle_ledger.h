@@ -77,6 +77,9 @@ struct IdleLedger {
   double lost_gpu_s = 0;  ///< the sum of every state
   double sampled_gpu_s = 0;
   double unplaced_gpu_s = 0;  ///< of the unknown state: no data-runtime activity to place it
+  /// The data runtime's log placed the time: a download or mount activity on the timeline (or,
+  /// from facts alone, the phase totals timed against one).
+  bool placed_by_data_runtime = false;
   /// Of the not_storage state: what fell in mount minutes in which the account served next to
   /// nothing and refused nothing, the mount reading from its own cache.
   double cached_gpu_s = 0;

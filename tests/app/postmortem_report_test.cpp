@@ -129,6 +129,10 @@ TEST_CASE("the diagnosis JSON is written under its key and read back into the sa
   CHECK(j["diagnosis"]["nodes"][1]["gpu_lost_gpu_s"] == 7200);
   // The phase split is gone: the node's GPU time lost is said by ledger state only.
   CHECK_FALSE(j["diagnosis"]["nodes"][1].contains("lost_throttled_gpu_s"));
+  // Nor does the job's GPU time carry one: where it went is the ledger's alone.
+  for (const char* gone : {"have_phases", "download_gpu_s", "mount_gpu_s", "cached_gpu_s",
+                           "after_data_gpu_s", "unknown_gpu_s"})
+    CHECK_FALSE(j["diagnosis"]["gpu"].contains(gone));
   Report back;
   DiagnosticList diags;
   REQUIRE(ReportFromJson(j, "saved.json", &back, &diags));
@@ -152,6 +156,16 @@ TEST_CASE("the diagnosis JSON is written under its key and read back into the sa
   REQUIRE(old_read.nodes[1].states.size() == 2);
   CHECK(old_read.nodes[1].states[1].state == "own_code");
   CHECK(old_read.nodes[1].gpu_lost_gpu_s == 7200);
+  // Saved with the job's phase split (any value, any type): read, ignored, the rest the same.
+  const double phase_gpu_s = GENERATE(0.0, 7200.0, -1.0);
+  nlohmann::json phased = j["diagnosis"];
+  phased["gpu"]["have_phases"] = phase_gpu_s > 0;
+  for (const char* key :
+       {"download_gpu_s", "mount_gpu_s", "cached_gpu_s", "after_data_gpu_s", "unknown_gpu_s"})
+    phased["gpu"][key] = phase_gpu_s;
+  phased["gpu"]["mount_gpu_s"] = "not a number";
+  const DiagnosisSummary phased_read = DiagnosisFromJson(phased);
+  CHECK(DiagnosisToJson(phased_read) == j["diagnosis"]);
   // A report without a diagnosis has none.
   CHECK_FALSE(DiagnosisOf(Report()).present);
 }

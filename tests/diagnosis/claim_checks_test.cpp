@@ -25,8 +25,6 @@ Finding Of(const std::string& id, Bottleneck b) {
 GpuTimeLost Mount(double lost_gpu_s) {
   GpuTimeLost g;
   g.known = true;
-  g.have_phases = true;
-  g.mount_gpu_s = lost_gpu_s;
   g.lost_gpu_s = lost_gpu_s;
   g.sampled_gpu_s = 10 * lost_gpu_s;
   return g;

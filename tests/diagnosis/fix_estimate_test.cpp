@@ -32,8 +32,6 @@ GpuTimeLost MountJob(double lost_gpu_s) {
   g.sampled_gpu_s = 3600.0 * 16;
   g.lost_gpu_s = lost_gpu_s;
   g.idle_fraction = lost_gpu_s / g.sampled_gpu_s;
-  g.have_phases = true;
-  g.mount_gpu_s = lost_gpu_s;
   return g;
 }
 

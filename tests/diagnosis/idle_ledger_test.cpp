@@ -3,6 +3,7 @@
 // next to nothing are counted as the mount's cache (what the none-found fix's wording reads).
 // A job whose GPU samples are in one folder has its ledger by node too: each bucket's state
 // shared by the nodes idle in it, summing to the job's states and to each node's GPU time lost.
+// It says too whether the data runtime's log placed its time (what the cause's sources read).
 #include "diagnosis/idle_ledger.h"
 
 #include <fmt/format.h>
@@ -146,4 +147,32 @@ TEST_CASE("a job's GPU samples in one folder: the ledger by node sums to its sta
   dead.nodes_reading_nothing = {"node-0"};
   dead.nodes_reading_nothing_gpu_s = job.facts.Find("gpu.node_lost_gpu_s.node-0")->number();
   CHECK(BuildIdleLedger(job, {}, dead).by_node.empty());
+}
+
+TEST_CASE("the ledger says whether the data runtime's log placed its time",
+          "[diagnosis][ledger][sources]") {
+  // What the cause's agreeing sources read: a download or mount on the timeline placed the time
+  // (the data-runtime log agrees), none did; from facts alone, the phases the analyzers timed.
+  std::mt19937 rng(GENERATE(1u, 2u, 3u, 4u));
+  std::uniform_real_distribution<double> gpu_s(0, 480);
+  std::vector<double> lost(20), egress(20, 5);
+  for (auto& l : lost) l = gpu_s(rng);
+  const std::string label = GENERATE(as<std::string>{}, "mount", "download", "upload", "");
+  Evidence job = MountJob(lost, egress);
+  job.timeline[0].label = label;
+  if (label.empty()) job.timeline.clear();
+  const bool placed = label == "mount" || label == "download";
+  const IdleLedger ledger = BuildIdleLedger(job, {}, LedgerJudgement{});
+  CHECK(ledger.placed_by_data_runtime == placed);
+  CHECK(ledger.lost_gpu_s > 0);
+  // No series: the facts a saved report kept.
+  const Provenance p{FactOrigin::kDerived, "test", "", 0};
+  Evidence saved;
+  saved.facts.Set(NumberFact("gpu.lost_gpu_s", ledger.lost_gpu_s, Unit::kSeconds, p));
+  if (placed)
+    saved.facts.Set(NumberFact("gpu.lost_download_gpu_s", ledger.lost_gpu_s, Unit::kSeconds, p));
+  const IdleLedger from_facts = BuildIdleLedger(saved, {}, LedgerJudgement{});
+  CHECK(from_facts.known);
+  CHECK(from_facts.placed_by_data_runtime == placed);
+  CHECK(from_facts.lost_gpu_s == Approx(ledger.lost_gpu_s));
 }
