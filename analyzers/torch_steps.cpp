@@ -1,6 +1,7 @@
 #include "analyzers/torch_steps.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -100,8 +101,51 @@ std::string RankInFileName(std::string_view file_name) {
 
 std::string RankFigures::StepsCovered() const {
   if (steps.empty()) return "none";
-  return fmt::format("#{}-#{} ({} step{})", steps.front().number, steps.back().number, steps.size(),
+  // Runs of consecutive step numbers: a rank profiled in several windows has one each.
+  std::vector<std::string> runs;
+  size_t more = 0;
+  for (size_t i = 0; i < steps.size();) {
+    size_t j = i + 1;
+    while (j < steps.size() && steps[j].number == steps[j - 1].number + 1) ++j;
+    if (runs.size() < 3)
+      runs.push_back(fmt::format("#{}-#{}", steps[i].number, steps[j - 1].number));
+    else
+      ++more;
+    i = j;
+  }
+  return fmt::format("{}{} ({} step{})", fmt::join(runs, ", "),
+                     more ? fmt::format(" and {} more", more) : "", steps.size(),
                      steps.size() == 1 ? "" : "s");
+}
+
+std::vector<RankFigures> MergeRankWindows(const std::vector<RankFigures>& traces) {
+  std::vector<RankFigures> ranks;
+  std::map<std::pair<std::string, std::string>, size_t> at;  // (node, rank) -> index in ranks
+  for (const auto& t : traces) {
+    auto [it, fresh] = at.try_emplace({t.node, t.rank}, ranks.size());
+    if (fresh) {
+      ranks.push_back(t);
+      continue;
+    }
+    RankFigures& r = ranks[it->second];
+    r.steps.insert(r.steps.end(), t.steps.begin(), t.steps.end());
+    r.gpu = r.gpu || t.gpu;
+    r.kineto = r.kineto && t.kineto;
+    // Mixed clocks place no step: the weakest of them.
+    if (t.clock != r.clock) r.clock = std::max(r.clock, t.clock);
+    r.events += t.events;
+    r.step_s += t.step_s;
+    r.wait_s += t.wait_s;
+    r.gpu_busy_s += t.gpu_busy_s;
+    r.gpu_idle_s += t.gpu_idle_s;
+    r.gpu_idle_in_wait_s += t.gpu_idle_in_wait_s;
+    ++r.more_files;
+  }
+  for (auto& r : ranks)
+    std::stable_sort(
+        r.steps.begin(), r.steps.end(),
+        [](const StepFigures& a, const StepFigures& b) { return a.number < b.number; });
+  return ranks;
 }
 
 RankFigures FiguresOf(const TorchTrace& trace, const std::string& node) {
@@ -171,8 +215,10 @@ RankFigures FiguresOf(const TorchTrace& trace, const std::string& node) {
   return r;
 }
 
-void AddTraceEvidence(const std::vector<RankFigures>& ranks_in, Evidence* out) {
-  if (ranks_in.empty()) return;
+void AddTraceEvidence(const std::vector<RankFigures>& traces, Evidence* out) {
+  if (traces.empty()) return;
+  // One rank's windows (a file each) count as one rank.
+  const std::vector<RankFigures> ranks_in = MergeRankWindows(traces);
   std::vector<const RankFigures*> ranks;
   for (const auto& r : ranks_in) ranks.push_back(&r);
   std::stable_sort(ranks.begin(), ranks.end(), [](const RankFigures* a, const RankFigures* b) {
@@ -184,7 +230,9 @@ void AddTraceEvidence(const std::vector<RankFigures>& ranks_in, Evidence* out) {
   auto prov = [](const RankFigures& r) {
     Provenance p;
     p.origin = FactOrigin::kObserved;
-    p.source = fmt::format("PyTorch profiler trace {}", r.path);
+    p.source = r.more_files ? fmt::format("PyTorch profiler trace {} and {} more of its rank",
+                                          r.path, r.more_files)
+                            : fmt::format("PyTorch profiler trace {}", r.path);
     p.file = r.path;
     p.host = r.node;
     return p;

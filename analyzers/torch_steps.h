@@ -49,6 +49,7 @@ struct RankFigures {
   double offset_s = 0;             ///< epoch seconds = ts / 1e6 + offset_s
   std::vector<StepFigures> steps;  ///< in step order
   uint64_t events = 0;
+  size_t more_files = 0;  ///< other files (profiling windows) of the same rank merged into this
   // Sums over the steps.
   double step_s = 0, wait_s = 0, gpu_busy_s = 0, gpu_idle_s = 0, gpu_idle_in_wait_s = 0;
 
@@ -61,6 +62,10 @@ struct RankFigures {
   /// "#101-#105 (5 steps)", "none".
   std::string StepsCovered() const;
 };
+
+/// The traces of one rank (node and rank alike: torch.profiler writes a file per profiling
+/// window) as one: their steps in step order, their sums added.
+std::vector<RankFigures> MergeRankWindows(const std::vector<RankFigures>& traces);
 
 /// The figures of one trace. `node` is the folder's node ("" for none).
 RankFigures FiguresOf(const TorchTrace& trace, const std::string& node);

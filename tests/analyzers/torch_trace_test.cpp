@@ -413,3 +413,36 @@ TEST_CASE("torch trace: file names give the stamp and the rank", "[torch_trace]"
   CHECK(fa::RankInFileName("sampled_rank_12.json.gz") == "12");
   CHECK(fa::RankInFileName("worker.json") == "");
 }
+
+TEST_CASE("torch trace: a rank's profiling windows, a file each, count as one rank",
+          "[torch_trace]") {
+  // torch.profiler writes a file per window: one rank, windows of different waits.
+  const int windows = GENERATE(1, 2, 3);
+  std::vector<fa::RankFigures> files;
+  double wait_s = 0, step_s = 0;
+  size_t steps = 0;
+  for (int w = 0; w < windows; ++w) {
+    const std::string name =
+        fmt::format("host-1_4242.{}.pt.trace.json", 1700000000123LL + 600000LL * w);
+    fa::TorchTrace t = fa::ReadTorchTraceBytes(LegacyTrace(3 + w, 0.2 + 0.3 * w), name);
+    fa::RankFigures r = fa::FiguresOf(t, "node-1");
+    for (auto& s : r.steps) s.number += 100 * w;  // later windows profile later steps
+    wait_s += r.wait_s;
+    step_s += r.step_s;
+    steps += r.steps.size();
+    files.push_back(r);
+  }
+  REQUIRE(step_s > 0);
+  feedcheck::Evidence ev;
+  fa::AddTraceEvidence(files, &ev);
+  const std::string rank = files.front().rank;
+  CHECK(ev.facts.Number("trace.rank_steps." + rank) == Approx(static_cast<double>(steps)));
+  CHECK(ev.facts.Number("trace.loader_wait_fraction." + rank) == Approx(wait_s / step_s));
+  CHECK(ev.facts.Number("trace.loader_wait_fraction") == Approx(wait_s / step_s));
+  const auto merged = fa::MergeRankWindows(files);
+  REQUIRE(merged.size() == 1);
+  CHECK(merged.front().more_files == static_cast<size_t>(windows - 1));
+  // Each window's steps are a run of its own in the steps covered.
+  const std::string covered = merged.front().StepsCovered();
+  CHECK(std::count(covered.begin(), covered.end(), '#') == 2 * windows);
+}
