@@ -184,17 +184,21 @@ bool IsStandardFolder(const std::string& name) {
 
 }  // namespace
 
-std::string NodeNameOf(const std::string& root, const std::string& path,
-                       const std::set<std::string>& known_nodes) {
+// job/node-1/...: the folder under the job, when it is not one of Azure ML's own; "" else.
+std::string NodeFolderOf(const std::string& root, const std::string& path) {
   std::error_code ec;
   fs::path rel = fs::relative(fs::path(path), fs::path(root), ec);
-  if (!ec && !rel.empty() && rel.begin() != rel.end()) {
-    // job/node-1/system_logs/...: the folder under the job is the node.
-    auto first = *rel.begin();
-    if (std::distance(rel.begin(), rel.end()) >= 2 && first != ".." &&
-        !IsStandardFolder(first.string()))
-      return first.string();
-  }
+  if (ec || rel.empty() || rel.begin() == rel.end()) return "";
+  auto first = *rel.begin();
+  if (std::distance(rel.begin(), rel.end()) >= 2 && first != ".." &&
+      !IsStandardFolder(first.string()))
+    return first.string();
+  return "";
+}
+
+std::string NodeNameOf(const std::string& root, const std::string& path,
+                       const std::set<std::string>& known_nodes) {
+  if (std::string folder = NodeFolderOf(root, path); !folder.empty()) return folder;
   // gpu/nvidia-smi-node-1.csv, gpu/dcgm_node-2.txt: the name without the tool's name and
   // without a file extension the GPU tools write (only those: the dots of node names such as
   // 10.0.0.5 or node-3.cluster.local are part of the node's identity).
@@ -583,7 +587,14 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
                                                        : InputFile::Open(path);
     };
     SourceStats stats;
-    result.traces = ReadTraceFiles(traces, open, node_of, &result.evidence, &stats);
+    // A trace in a node's folder whose data runtime left no log (so the logs named no node
+    // there) is that folder's node, when the job's logs are in node folders too.
+    std::map<std::string, std::string> trace_node_of = node_of;
+    for (const auto& t : traces)
+      if (!trace_node_of.count(t) && !log_nodes.empty())
+        if (std::string folder = NodeFolderOf(root_of[t], t); !folder.empty())
+          trace_node_of[t] = folder;
+    result.traces = ReadTraceFiles(traces, open, trace_node_of, &result.evidence, &stats);
     result.sources.push_back(std::move(stats));
     result.anything_read = true;
   }

@@ -256,6 +256,16 @@ TEST_CASE("one read of a job folder tags what each node's files showed",
   for (const auto& iv : r.nodes[1].evidence.timeline) CHECK(iv.lane != "storage");
   // The job's own counts are the sum.
   CHECK(Num(r.evidence, "runtime.non_success_responses") == 1);
+  // Each node's reads (its span closes) are its own lane, tagged with it.
+  for (const auto& n : r.nodes) {
+    size_t reads = 0;
+    for (const auto& iv : n.evidence.timeline)
+      if (iv.lane == "reads") {
+        ++reads;
+        CHECK(iv.node == n.node);
+      }
+    CHECK(reads == 1);
+  }
 }
 
 TEST_CASE("a folder of more files than descriptors held opens the rest again, never more",

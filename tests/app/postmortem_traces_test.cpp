@@ -27,12 +27,13 @@ const char* kGpuTrace = "ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.tra
 
 // A two-node job folder: node-0's outputs/ hold the GPU sample; both nodes' data runtime
 // logged reads of `read_ms` each (a node is its folder when there are two or more).
-std::string JobWithTrace(const std::string& name, double read_ms) {
+std::string JobWithTrace(const std::string& name, double read_ms,
+                         const char* trace_node = "node-0") {
   fs::path job = fs::temp_directory_path() / fmt::format("fc-traces-{}-{}", name, getpid());
   fs::remove_all(job);
-  fs::create_directories(job / "node-0" / "outputs" / "profiler");
+  fs::create_directories(job / trace_node / "outputs" / "profiler");
   fs::copy_file(SourcePath(std::string("tests/data/traces/") + kGpuTrace),
-                job / "node-0" / "outputs" / "profiler" / kGpuTrace);
+                job / trace_node / "outputs" / "profiler" / kGpuTrace);
   for (const char* node : {"node-0", "node-1"}) {
     fs::create_directories(job / node / "system_logs" / "data_capability");
     std::ofstream log(job / node / "system_logs" / "data_capability" / "rslex.log.2024-04-04-01");
@@ -102,6 +103,26 @@ TEST_CASE("postmortem traces: a GPU trace in the job folder, read once, on its n
   REQUIRE(section->tables.size() == 1);
   CHECK(section->tables[0].rows.size() == 1);
   CHECK(section->lines.size() == 3);
+  fs::remove_all(job);
+}
+
+TEST_CASE(
+    "postmortem traces: a trace in a node folder its data runtime left no log in is "
+    "that node's",
+    "[postmortem][traces]") {
+  // node-0 and node-1 logged their reads; node-2 wrote only its trace.
+  const std::string job = JobWithTrace("nolog", 0.5, "node-2");
+  PostmortemRequest r;
+  r.job_dir = job;
+  r.fail_on = "never";
+  Outcome o = RunPostmortem(r);
+  REQUIRE(o.has_report);
+  nlohmann::json j = SectionJson(o.report, kDataWaitSection);
+  REQUIRE(j.is_object());
+  REQUIRE(j["ranks"].size() == 1);
+  CHECK(j["ranks"][0]["node"] == "node-2");
+  CHECK(o.report.evidence.facts.Text("trace.node.0") == "node-2");
+  CHECK(o.report.evidence.FindSeries("trace.step_wait.0", "node-2"));
   fs::remove_all(job);
 }
 
