@@ -87,4 +87,24 @@ std::string SourcePath(const std::string& path) {
   return std::string(FEEDCHECK_SOURCE_DIR) + "/" + path;
 }
 
+PostmortemRequest CorpusRequest(const std::string& job, const std::vector<std::string>& args) {
+  const std::string corpus = SourcePath("tests/data/joblogs");
+  PostmortemRequest r;
+  r.job_dir = corpus + "/" + job;
+  r.fail_on = "never";
+  for (size_t i = 0; i + 1 < args.size(); i += 2) {
+    const std::string& flag = args[i];
+    const std::string& value = args[i + 1];
+    if (flag == "--sku") r.cluster.sku = value;
+    if (flag == "--nodes") r.cluster.nodes = std::stoi(value);
+    if (flag == "--region") r.cluster.region = value;
+    if (flag == "--account-kind") r.cluster.account_kind = value;
+    if (flag == "--account-egress-gbps") r.cluster.account_egress = value;
+    if (flag == "--profile") r.profile = corpus + "/" + value;
+    if (flag == "--with") r.with.push_back(corpus + "/" + value);
+    if (flag == "--gpu-utc-offset") r.gpu_utc_offset = value;
+  }
+  return r;
+}
+
 }  // namespace feedcheck::app::testing

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/outcome.h"
+#include "app/postmortem_workflow.h"
 
 namespace feedcheck::app::testing {
 
@@ -29,5 +30,9 @@ std::string WriteTempFile(const std::string& name, const std::string& text);
 
 /// `path` under the source tree ("tests/data/jobs/retired-size.yml").
 std::string SourcePath(const std::string& path);
+
+/// The post-mortem of corpus job `job` (tests/data/joblogs) with its flags as corpus.json
+/// lists them (`args`: flag, value, flag, value...), never failing on its verdict.
+PostmortemRequest CorpusRequest(const std::string& job, const std::vector<std::string>& args);
 
 }  // namespace feedcheck::app::testing

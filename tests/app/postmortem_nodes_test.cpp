@@ -29,24 +29,6 @@ namespace {
 
 const std::string kCorpus = SourcePath("tests/data/joblogs");
 
-PostmortemRequest CorpusRequest(const std::string& job, const nlohmann::json& args) {
-  PostmortemRequest r;
-  r.job_dir = kCorpus + "/" + job;
-  r.fail_on = "never";
-  for (size_t i = 0; i + 1 < args.size(); i += 2) {
-    const std::string flag = args[i], value = args[i + 1];
-    if (flag == "--sku") r.cluster.sku = value;
-    if (flag == "--nodes") r.cluster.nodes = std::stoi(value);
-    if (flag == "--region") r.cluster.region = value;
-    if (flag == "--account-kind") r.cluster.account_kind = value;
-    if (flag == "--account-egress-gbps") r.cluster.account_egress = value;
-    if (flag == "--profile") r.profile = kCorpus + "/" + value;
-    if (flag == "--with") r.with.push_back(kCorpus + "/" + value);
-    if (flag == "--gpu-utc-offset") r.gpu_utc_offset = value;
-  }
-  return r;
-}
-
 double Sum(const std::vector<LedgerShare>& shares) {
   double sum = 0;
   for (const auto& s : shares) sum += s.gpu_s;
@@ -107,7 +89,7 @@ TEST_CASE("every multi-node corpus job's node table is its ledger's, summing to 
   for (const auto& label : labels["jobs"]) {
     const std::string name = label["name"];
     INFO("job " << name);
-    Outcome out = RunPostmortem(CorpusRequest(name, label["args"]));
+    Outcome out = RunPostmortem(CorpusRequest(name, label["args"].get<std::vector<std::string>>()));
     REQUIRE(out.has_report);
     const DiagnosisSummary d = DiagnosisOf(out.report);
     if (d.nodes.size() < 2) continue;

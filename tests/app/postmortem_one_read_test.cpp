@@ -42,24 +42,6 @@ class OpenCounter {
   std::map<std::string, int> opens_;
 };
 
-PostmortemRequest CorpusRequest(const std::string& job, const nlohmann::json& args) {
-  PostmortemRequest r;
-  r.job_dir = kCorpus + "/" + job;
-  r.fail_on = "never";
-  for (size_t i = 0; i + 1 < args.size(); i += 2) {
-    const std::string flag = args[i], value = args[i + 1];
-    if (flag == "--sku") r.cluster.sku = value;
-    if (flag == "--nodes") r.cluster.nodes = std::stoi(value);
-    if (flag == "--region") r.cluster.region = value;
-    if (flag == "--account-kind") r.cluster.account_kind = value;
-    if (flag == "--account-egress-gbps") r.cluster.account_egress = value;
-    if (flag == "--profile") r.profile = kCorpus + "/" + value;
-    if (flag == "--with") r.with.push_back(kCorpus + "/" + value);
-    if (flag == "--gpu-utc-offset") r.gpu_utc_offset = value;
-  }
-  return r;
-}
-
 // A fresh folder under the system's temporary folder, removed with the object.
 struct TempJob {
   fs::path dir;
@@ -172,7 +154,7 @@ TEST_CASE("the post-mortem opens each input file of a job exactly once",
     const std::string name = label["name"];
     INFO("job " << name);
     OpenCounter counter;
-    Outcome out = RunPostmortem(CorpusRequest(name, label["args"]));
+    Outcome out = RunPostmortem(CorpusRequest(name, label["args"].get<std::vector<std::string>>()));
     REQUIRE(out.has_report);
     if (DiagnosisOf(out.report).nodes.size() >= 2) ++multi_node;
     // Every regular file of the folder was opened, and none twice.
