@@ -361,7 +361,11 @@ void RslexLogAnalyzer::OnClose(const TracingLine& t, ScopeFacts* facts, int64_t 
     while (auto value = FindTracingField(t.fields_text, "parallelization_degree", &from))
       NoteParallelization(*value, line);
   span_closes_.Add(t.epoch_s, t.epoch_s + 1);
-  if (node_totals_) node_totals_->span_closes.Add(t.epoch_s, t.epoch_s + 1);
+  read_gaps_.Add(t.epoch_s);
+  if (node_totals_) {
+    node_totals_->span_closes.Add(t.epoch_s, t.epoch_s + 1);
+    node_totals_->read_gaps.Add(t.epoch_s);
+  }
   double busy_ns = 0, idle_ns = 0;
   if (busy && !ParseTracingDurationNs(*busy, &busy_ns)) busy_ns = 0;
   if (idle && !ParseTracingDurationNs(*idle, &idle_ns)) idle_ns = 0;
@@ -593,6 +597,7 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
       out->timeline.push_back({"access", label, iv.start, iv.end, "rslex", "rslex.log"});
   for (const auto& iv : span_closes_.Result())
     out->timeline.push_back({"reads", "span closes", iv.start, iv.end, "rslex", "rslex.log"});
+  AddReadSilences(read_gaps_, "", out);
   if (out_of_order_ > 0)
     diagnostics().Add({codes::kOutOfOrder,
                        DiagnosticSeverity::kNote,

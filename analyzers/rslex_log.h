@@ -19,6 +19,7 @@
 
 #include "analyzers/bounded_series.h"
 #include "analyzers/line_analyzer.h"
+#include "analyzers/read_gaps.h"
 #include "analyzers/rslex_shapes.h"
 #include "analyzers/tracing_line.h"
 
@@ -68,6 +69,9 @@ class RslexLogAnalyzer : public LineAnalyzer {
   const std::set<std::string>& accounts() const { return accounts_; }
 
  private:
+  // The fence of the closes' gaps as a fact, and the silences beyond it as a lane ("" for the
+  // job's).
+  void AddReadSilences(const ReadGaps& gaps, const std::string& node, Evidence* out) const;
   /// What the analyzer learned once about a line head (span scope and target) that repeats:
   /// keyed by TracingLineCache's id, so a span close costs no map lookups and no searches of
   /// its scope after the first.
@@ -165,6 +169,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
   // outside it are the job's quiet ones, whose account traffic was other clients'.
   IntervalMerger span_closes_{kSpanGapS, 4096};
   static constexpr double kSpanGapS = 120;
+  ReadGaps read_gaps_;  // the closes' pace, and the silences beyond it
 
   // What each node's own files showed (SetNode), counted on the one read of the job.
   struct NodeTotals {
@@ -174,6 +179,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
     std::vector<std::pair<const SpanTotals*, double>> span_busy_ns;  // spans_ entries
     std::map<std::string, IntervalMerger, std::less<>> throttle_intervals;
     IntervalMerger span_closes{kSpanGapS, 4096};
+    ReadGaps read_gaps;
   };
   static constexpr size_t kMaxNodes = 1024;
   static constexpr size_t kMaxNodeSpans = 64;

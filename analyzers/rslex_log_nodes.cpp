@@ -37,6 +37,19 @@ void RslexLogAnalyzer::FinishNode(const std::string& node, Evidence* out) {
       out->timeline.push_back({"storage", label, iv.start, iv.end, "rslex", "rslex.log", node});
   for (const auto& iv : n.span_closes.Result())
     out->timeline.push_back({"reads", "span closes", iv.start, iv.end, "rslex", "rslex.log", node});
+  AddReadSilences(n.read_gaps, node, out);
+}
+
+void RslexLogAnalyzer::AddReadSilences(const ReadGaps& gaps, const std::string& node,
+                                       Evidence* out) const {
+  const auto fence = gaps.FenceS();
+  if (!fence) return;
+  Provenance p = AtFile(node.empty() && !stats().files.empty() ? stats().files.front() : node, 0);
+  p.source = "gaps between rslex span closes (Tukey's far fence)";
+  out->facts.Set(NumberFact("runtime.read_gap_fence_s", *fence, Unit::kSeconds, p));
+  for (const auto& s : gaps.Silences())
+    out->timeline.push_back(
+        {"read silences", "no span closed", s.start_s, s.end_s, "rslex", "rslex.log", node});
 }
 
 }  // namespace feedcheck::analyzers

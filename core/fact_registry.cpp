@@ -232,6 +232,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"runtime.log_errors", U::kCount, O::kObserved, "ERROR lines in rslex.log"},
       {"runtime.accounts", U::kText, O::kObserved, "the storage accounts the rslex logs name (account_name, request URIs), comma-separated"},
       {"runtime.stream_error", U::kText, O::kObserved, "first ScriptExecution.StreamAccess.* error code"},
+      {"runtime.read_gap_fence_s", U::kSeconds, O::kDerived, "Tukey's far fence of the gaps between a node's rslex span closes (also over its gaps of 10 s or more, when eight): its silences beyond it are the `read silences` lane"},
       {"runtime.span_busy_s.<span>", U::kSeconds, O::kObserved, "busy time summed over a rslex span's closes"},
       {"runtime.reads", U::kCount, O::kObserved, "reads the data runtime timed: closes of its rslex spans that read (read_file, fuse_read, ...)"},
       {"runtime.read_ms_mean", U::kMilliseconds, O::kObserved, "time one such read took (its span's busy + idle time), mean"},

@@ -8,6 +8,7 @@
 #include "diagnosis/ledger_placer.h"
 #include "diagnosis/ledger_unit.h"
 #include "diagnosis/own_phases.h"
+#include "diagnosis/read_silence_stops.h"
 
 namespace feedcheck::diagnosis {
 
@@ -20,6 +21,7 @@ using ledger::kInf;
 using ledger::LedgerUnit;
 using ledger::Padded;
 using ledger::Placer;
+using ledger::ReadSilences;
 using ledger::ReadSpans;
 
 double SeriesTotal(const Series& s) {
@@ -38,6 +40,12 @@ void Charge(IdleLedger* ledger, IdleState s, double gpu_s) {
 double FactOr(const FactSet& facts, const char* key, double fallback) {
   const Fact* f = facts.Find(key);
   return f && f->is_number() && std::isfinite(f->number()) ? f->number() : fallback;
+}
+
+std::optional<double> FactNumber(const FactSet& facts, const char* key) {
+  const Fact* f = facts.Find(key);
+  if (f && f->is_number() && std::isfinite(f->number())) return f->number();
+  return std::nullopt;
 }
 
 // The GPUs a unit's series counts: the node's own (its GPU file), else the job's figure for the
@@ -164,6 +172,8 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       }
       u.refusals = Padded(met);
       u.reads = ReadSpans(n.evidence.timeline);
+      u.read_silences = ReadSilences(n.evidence.timeline, n.node);
+      u.read_gap_fence_s = FactNumber(n.evidence.facts, "runtime.read_gap_fence_s");
       u.own_log = own_log;
       u.reads_nothing = judgement.nodes_reading_nothing.count(n.node) > 0;
       FinishUnit(&u);
@@ -175,6 +185,8 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.activities = ActivitiesOf(job.timeline, nullptr);
     u.refusals = Padded(all_refusals);
     u.reads = ReadSpans(job.timeline);
+    u.read_silences = ReadSilences(job.timeline, "");
+    u.read_gap_fence_s = FactNumber(job.facts, "runtime.read_gap_fence_s");
     u.own_log = job.facts.Find("runtime.non_success_responses") != nullptr;
     FinishUnit(&u);
     units.push_back(std::move(u));
@@ -195,6 +207,16 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       if (std::isfinite(d.end)) from = std::max(from, d.end);
     for (const auto& p : OwnPhases(*u.lost, gpus, sample_interval_s, from))
       u.own_phases.push_back({p.start_s, p.end_s});
+    // A mount's reads show stops the GPU samples alone leave open (placed only in the mount).
+    if (!u.activities.mounts.empty()) {
+      std::vector<TimeSpan> silences;
+      for (const auto& s : u.read_silences) silences.push_back({s.start, s.end});
+      std::optional<double> last_read;
+      for (const auto& r : u.reads) last_read = std::max(last_read.value_or(-kInf), r.end);
+      for (const auto& p : ReadSilenceStops(*u.lost, gpus, std::move(silences), u.read_gap_fence_s,
+                                            last_read, from, u.samples_end, sample_interval_s))
+        u.own_phases.push_back({p.start_s, p.end_s});
+    }
   }
   for (auto& u : units) {
     double mount_idle = 0, refused = 0;

@@ -74,6 +74,15 @@ std::vector<Span> ReadSpans(const std::vector<TimelineInterval>& timeline) {
   return out;
 }
 
+std::vector<Span> ReadSilences(const std::vector<TimelineInterval>& timeline,
+                               const std::string& node) {
+  std::vector<Span> out;
+  for (const auto& iv : timeline)
+    if (iv.lane == "read silences" && iv.node == node)
+      out.push_back({iv.start_epoch_s, iv.end_epoch_s});
+  return out;
+}
+
 bool ReadsSilent(const std::vector<Span>& reads, double t, double samples_end) {
   if (reads.empty() || Inside(reads, t)) return false;
   double before = -kInf, after = samples_end;

@@ -50,6 +50,9 @@ struct LedgerUnit {
   std::vector<Span> wholly_refused_downloads;
   // When its data runtime closed read spans (empty when its log has none: DEBUG not on).
   std::vector<Span> reads;
+  // Its silences beyond the ordinary gaps between those closes (their fence, when known).
+  std::vector<Span> read_silences;
+  std::optional<double> read_gap_fence_s;
   // Where all its GPUs stopped together for longer than its waits for input explain.
   std::vector<Span> own_phases;
   double samples_end = kInf;  // the end of its last GPU sample's bucket
@@ -66,6 +69,9 @@ std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs);
 double Covered(const Span& s, const std::vector<Span>& by);
 /// The timeline's `reads` lane (span closes) as spans.
 std::vector<Span> ReadSpans(const std::vector<TimelineInterval>& timeline);
+/// The timeline's `read silences` lane of `node` ("" for the job's) as spans.
+std::vector<Span> ReadSilences(const std::vector<TimelineInterval>& timeline,
+                               const std::string& node);
 /// The node's log shows reads (spans), but none within a silence of kReadsSilenceS or more
 /// around t (to the next read, or to `samples_end`): a log writes its spans at its own pace,
 /// and a shorter gap may be only that.

@@ -268,6 +268,52 @@ TEST_CASE("one read of a job folder tags what each node's files showed",
   }
 }
 
+TEST_CASE("each node's read silences stand out from its own closes' pace, not the job's",
+          "[analyzers][paths][nodes][read_gaps]") {
+  // Two nodes reading every 30 s, in two hourly files each; node a stops reading for 5 minutes
+  // (a validation), node b never does. Read together, their closes leave no silence.
+  ScratchDir job("feedcheck-silences");
+  const std::string close =
+      "Z  INFO mount:fuse_read:read_file: rslex::prefetching: close time.busy=1.20ms "
+      "time.idle=180µs\n";
+  for (const std::string node : {"tvmps_a", "tvmps_b"}) {
+    std::string hours[2];
+    for (int k = 0; k < 200; ++k) {
+      const int t = k * 30 + (node == "tvmps_a" && k >= 100 ? 300 : 0);
+      hours[t / 3600] +=
+          fmt::format("2026-05-04T{:02d}:{:02d}:{:02d}.000000", t / 3600, t / 60 % 60, t % 60) +
+          close;
+    }
+    job.Write("system_logs/data_capability/" + node + "/rslex.log.2026-05-04-00", hours[0]);
+    job.Write("system_logs/data_capability/" + node + "/rslex.log.2026-05-04-01", hours[1]);
+  }
+  AnalyzeRequest req;
+  req.paths = {job.dir.string()};
+  AnalysisResult r = AnalyzePaths(req);
+  REQUIRE(r.nodes.size() == 2);
+  const double t0 = 1777852800;  // 2026-05-04T00:00:00Z
+  for (const auto& n : r.nodes) {
+    std::vector<const TimelineInterval*> silences;
+    for (const auto& iv : n.evidence.timeline)
+      if (iv.lane == "read silences") silences.push_back(&iv);
+    REQUIRE(n.evidence.facts.Find("runtime.read_gap_fence_s"));
+    const double fence = Num(n.evidence, "runtime.read_gap_fence_s");
+    CHECK(fence > 30);
+    CHECK(fence < 330);
+    if (n.node == "tvmps_a") {
+      REQUIRE(silences.size() == 1);
+      CHECK(silences[0]->node == "tvmps_a");
+      CHECK(silences[0]->start_epoch_s == t0 + 99 * 30);
+      CHECK(silences[0]->end_epoch_s == t0 + 100 * 30 + 300);
+    } else {
+      CHECK(silences.empty());
+    }
+  }
+  // The job's closes interleave the two nodes: no fence of the job's, no silence.
+  CHECK_FALSE(r.evidence.facts.Find("runtime.read_gap_fence_s"));
+  for (const auto& iv : r.evidence.timeline) CHECK(iv.lane != "read silences");
+}
+
 TEST_CASE("a folder of more files than descriptors held opens the rest again, never more",
           "[analyzers][paths][nodes]") {
   ScratchDir job("feedcheck-many");

@@ -1,0 +1,102 @@
+#include "diagnosis/read_silence_stops.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace feedcheck::diagnosis {
+
+namespace {
+
+// A bucket in which all the GPUs idled, allowing for a sample that straddles its edge (as in
+// OwnPhases).
+constexpr double kStoppedShare = 0.98;
+
+}  // namespace
+
+std::vector<TimeSpan> ReadSilenceStops(const Series& lost, double gpus,
+                                       std::vector<TimeSpan> silences,
+                                       std::optional<double> fence_s,
+                                       std::optional<double> last_read_s, double from_s,
+                                       double samples_end_s, double sample_interval_s) {
+  std::vector<TimeSpan> stops;
+  const auto& pts = lost.points;
+  if (!(gpus > 0) || pts.size() < 2) return stops;
+  double width = 0;
+  for (size_t i = 1; i < pts.size(); ++i) {
+    const double w = pts[i].x - pts[i - 1].x;
+    if (w > 0 && (width == 0 || w < width)) width = w;
+  }
+  if (!(width > 0)) return stops;
+  const double full = gpus * width;
+  auto stopped = [&](const SeriesPoint& p) {
+    return p.x >= from_s && std::isfinite(p.y) && p.y >= kStoppedShare * full;
+  };
+  auto in = [&](const SeriesPoint& p, const TimeSpan& s) {
+    const double mid = p.x + width / 2;  // a bucket straddling an edge by under half counts in
+    return mid >= s.start_s && mid <= s.end_s;
+  };
+  // The runs of whole stops whose buckets lie in `s`, and the time they cover.
+  auto stops_in = [&](const TimeSpan& s, double* covered) {
+    std::vector<TimeSpan> runs;
+    *covered = 0;
+    for (const auto& p : pts) {
+      if (!in(p, s) || !stopped(p)) continue;
+      if (!runs.empty() && p.x <= runs.back().end_s + width * 1e-9)
+        runs.back().end_s = p.x + width;
+      else
+        runs.push_back({p.x, p.x + width});
+      *covered += width;
+    }
+    return runs;
+  };
+  // Between two reads: the reads went on after it, so no cache held the input then. The stop
+  // is one run (the node's scattered waits at the silence's edges are not part of it).
+  for (const auto& s : silences) {
+    double covered = 0;
+    auto runs = stops_in(s, &covered);
+    if (runs.empty()) continue;
+    const auto longest = std::max_element(
+        runs.begin(), runs.end(),
+        [](const auto& a, const auto& b) { return a.end_s - a.start_s < b.end_s - b.start_s; });
+    if (longest->end_s - longest->start_s >= kSilenceStoppedShare * (s.end_s - s.start_s))
+      stops.push_back(*longest);
+  }
+  // From the last read to the end of the samples: the job stopped reading for good, perhaps
+  // because its cache held all of its input and served the rest at the loader's pace. A stop
+  // then idles every sample of it, which that pace (no slower than the node's while it read)
+  // makes unlikely.
+  if (!fence_s || !last_read_s || !std::isfinite(samples_end_s) ||
+      !(samples_end_s - *last_read_s > *fence_s))
+    return stops;
+  const TimeSpan last{*last_read_s, samples_end_s};
+  double idle = 0, buckets = 0, in_last = 0, stopped_in_last = 0;
+  for (const auto& p : pts) {
+    if (p.x < from_s || !std::isfinite(p.y)) continue;
+    if (in(p, last)) {
+      in_last += 1;
+      stopped_in_last += stopped(p) ? 1 : 0;
+    } else if (p.x < last.start_s) {
+      idle += std::clamp(p.y / full, 0.0, 1.0);
+      buckets += 1;
+    }
+  }
+  if (!(buckets > 0) || !(in_last > 0)) return stops;
+  if (stopped_in_last == in_last) {
+    const double samples = in_last * width / std::max(width, sample_interval_s);
+    if (std::pow(idle / buckets, samples) <= kOwnPhaseChance) {
+      double covered = 0;
+      auto runs = stops_in(last, &covered);
+      stops.insert(stops.end(), runs.begin(), runs.end());
+    }
+    return stops;
+  }
+  // Fed from the cache, the node has a pace of its own (its loader's): its stops then stand
+  // out from that pace, not from the one it had while it read.
+  Series tail;
+  for (const auto& p : pts)
+    if (in(p, last)) tail.points.push_back(p);
+  for (const auto& p : OwnPhases(tail, gpus, sample_interval_s, from_s)) stops.push_back(p);
+  return stops;
+}
+
+}  // namespace feedcheck::diagnosis

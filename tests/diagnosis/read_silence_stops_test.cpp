@@ -1,0 +1,169 @@
+// Stops seen in a mount's reads: a generator of nodes that read at some pace (their GPUs idle a
+// random share of the samples), stop for validation between reads, then either read to the end
+// (a final evaluation after the last read) or are fed from their cache at their loader's pace
+// (validations still stopping them). The stops are found where they were written; a silence in
+// which the GPUs kept working, and a cache's scattered waits, are never taken for one.
+#include "diagnosis/read_silence_stops.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+
+namespace fd = feedcheck::diagnosis;
+using feedcheck::Series;
+
+namespace {
+
+constexpr double kT0 = 1.7e9, kWidth = 10;
+
+struct Node {
+  Series lost;
+  std::vector<fd::TimeSpan> silences;  // between reads
+  std::vector<fd::TimeSpan> stops;     // written in
+  double last_read = 0, end = 0;
+};
+
+struct Plan {
+  double gpus = 8, interval_s = 10, idle_share = 0.5;
+  double read_until_s = 3600;  // then the cache (or a final evaluation) to the end
+  double end_s = 5400;
+  double cache_idle_share = 0.1;  // the loader's pace from the cache; 1: a final evaluation
+  double stop_s = 180, every_s = 1200;
+  bool stops_idle = true;  // false: the GPUs worked through the silences
+};
+
+Node Draw(std::mt19937* rng, const Plan& p) {
+  Node n;
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<double> lost(static_cast<size_t>(p.end_s / kWidth), 0.0);
+  auto stop_at = [&](double t) {
+    return p.every_s > 0 && t >= p.every_s && std::fmod(t, p.every_s) < p.stop_s;
+  };
+  for (double t = 0; t < p.end_s; t += p.interval_s) {
+    bool idle;
+    if (stop_at(t))
+      idle = p.stops_idle || u(*rng) < p.idle_share;
+    else
+      idle = u(*rng) < (t < p.read_until_s ? p.idle_share : p.cache_idle_share);
+    if (!idle) continue;
+    for (double b = t; b < t + p.interval_s && b < p.end_s; b += kWidth)
+      lost[static_cast<size_t>(b / kWidth)] = p.gpus * kWidth;
+  }
+  for (size_t i = 0; i < lost.size(); ++i)
+    n.lost.points.push_back({kT0 + static_cast<double>(i) * kWidth, lost[i]});
+  for (double t = p.every_s; p.every_s > 0 && t < p.end_s; t += p.every_s) {
+    n.stops.push_back({kT0 + t, kT0 + t + p.stop_s});
+    // Reads every half minute: the silence runs from the read before the stop to the one after.
+    if (t + p.stop_s < p.read_until_s)
+      n.silences.push_back({kT0 + t - 15, kT0 + t + p.stop_s + 15});
+  }
+  n.last_read = kT0 + p.read_until_s;
+  n.end = kT0 + p.end_s;
+  return n;
+}
+
+bool Overlaps(const fd::TimeSpan& a, const fd::TimeSpan& b) {
+  return a.start_s < b.end_s && b.start_s < a.end_s;
+}
+
+std::vector<fd::TimeSpan> Stops(const Node& n, const Plan& p) {
+  return fd::ReadSilenceStops(n.lost, p.gpus, n.silences, 60.0, n.last_read, kT0, n.end,
+                              p.interval_s);
+}
+
+}  // namespace
+
+TEST_CASE("read silence stops: stops between reads are found at any pace", "[read_silence]") {
+  Plan p;
+  p.interval_s = GENERATE(10.0, 60.0);
+  p.idle_share = GENERATE(0.0, 0.5, 0.95);
+  p.stop_s = GENERATE(90.0, 240.0);
+  p.cache_idle_share = 0.0;
+  std::mt19937 rng(static_cast<unsigned>(p.interval_s * 100 + p.idle_share * 10 + p.stop_s));
+  for (int k = 0; k < 10; ++k) {
+    const Node n = Draw(&rng, p);
+    const auto stops = Stops(n, p);
+    INFO("interval " << p.interval_s << " idle " << p.idle_share << " stop " << p.stop_s);
+    // Each stop in a silence between reads is found; every stop found is one written in.
+    for (const auto& s : n.stops) {
+      if (s.end_s > n.last_read) continue;
+      bool found = false;
+      for (const auto& f : stops) found = found || Overlaps(f, s);
+      CHECK(found);
+    }
+    for (const auto& f : stops) {
+      bool written = false;
+      for (const auto& s : n.stops) written = written || Overlaps(f, s);
+      CHECK(written);
+    }
+  }
+}
+
+TEST_CASE("read silence stops: GPUs that worked through a silence did not stop", "[read_silence]") {
+  Plan p;
+  p.stops_idle = false;
+  p.idle_share = GENERATE(0.1, 0.4);
+  p.cache_idle_share = p.idle_share;
+  std::mt19937 rng(static_cast<unsigned>(p.idle_share * 100));
+  INFO("idle " << p.idle_share);
+  for (int k = 0; k < 20; ++k) CHECK(Stops(Draw(&rng, p), p).empty());
+}
+
+TEST_CASE(
+    "read silence stops: fed from its cache, a node's stops stand out from its loader's "
+    "pace",
+    "[read_silence]") {
+  Plan p;
+  p.idle_share = 0.7;
+  p.cache_idle_share = GENERATE(0.0, 0.3, 0.86);
+  std::mt19937 rng(static_cast<unsigned>(p.cache_idle_share * 100));
+  int found_after = 0, written_after = 0;
+  for (int k = 0; k < 20; ++k) {
+    const Node n = Draw(&rng, p);
+    const auto stops = Stops(n, p);
+    INFO("cache idle " << p.cache_idle_share);
+    for (const auto& f : stops) {
+      bool written = false;
+      for (const auto& s : n.stops) written = written || Overlaps(f, s);
+      CHECK(written);  // never a run of the loader's waits
+    }
+    for (const auto& s : n.stops) {
+      if (s.start_s < n.last_read) continue;
+      written_after += 1;
+      for (const auto& f : stops)
+        if (Overlaps(f, s)) {
+          found_after += 1;
+          break;
+        }
+    }
+  }
+  // A loader that idles its GPUs most of the time hides a three-minute stop in its waits.
+  if (p.cache_idle_share < 0.5) CHECK(found_after == written_after);
+}
+
+TEST_CASE("read silence stops: a final evaluation after the last read", "[read_silence]") {
+  Plan p;
+  p.every_s = 0;
+  p.cache_idle_share = 1;  // every sample after the last read idle
+  p.read_until_s = 5400 - 300;
+  p.interval_s = 60;
+  // At a pace of 30% idle, five idle minutes in a row are a stop; at 95%, they are the pace.
+  p.idle_share = GENERATE(0.3, 0.95);
+  std::mt19937 rng(static_cast<unsigned>(p.idle_share * 100));
+  for (int k = 0; k < 10; ++k) {
+    const Node n = Draw(&rng, p);
+    const auto stops = Stops(n, p);
+    if (p.idle_share < 0.5) {
+      REQUIRE(stops.size() == 1);
+      CHECK(stops[0].start_s == n.last_read);
+      CHECK(stops[0].end_s == n.end);
+    } else {
+      CHECK(stops.empty());
+    }
+  }
+  // No fence, no GPU count: nothing.
+  const Node n = Draw(&rng, p);
+  CHECK(
+      fd::ReadSilenceStops(n.lost, p.gpus, {}, std::nullopt, n.last_read, kT0, n.end, 60).empty());
+  CHECK(fd::ReadSilenceStops(n.lost, 0, n.silences, 60.0, n.last_read, kT0, n.end, 60).empty());
+}
