@@ -123,12 +123,12 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   const double epochs = facts.Number("workload.epochs").value_or(0);
   if (epochs != 1) j.mount_cache_cap_bytes = facts.Number("runtime.mount_cache_bytes").value_or(0);
   // A node re-reads from its second epoch on when its cache cannot hold the whole input (the
-  // sampler reshuffles: each epoch's shard is a new share of it), never when it can.
+  // sampler reshuffles: each epoch's shard is a new share of it), never when it can. Its first
+  // epoch reads its shard once, whatever the cap drops meanwhile: the re-reads start after it.
   if (auto input = facts.Number("dataset.bytes");
       input && *input > 0 && j.mount_cache_cap_bytes > 0) {
     const double nodes = std::max(1.0, facts.Number("node.count").value_or(1));
-    j.mount_cache_cap_bytes =
-        j.mount_cache_cap_bytes >= *input ? 0 : std::min(j.mount_cache_cap_bytes, *input / nodes);
+    j.mount_cache_cap_bytes = j.mount_cache_cap_bytes >= *input ? 0 : *input / nodes;
   }
   if (auto bytes = facts.Number("dataset.bytes"), s = facts.Number("runtime.download_s");
       bytes && s && *bytes > 0 && *s > 0)

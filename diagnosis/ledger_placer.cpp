@@ -212,9 +212,23 @@ class Placer::Impl {
         (total > j_.mount_cache_cap_bytes ? after : before).push_back(*per_node);
     }
     // The re-reads held the node only where they slowed it: a node that re-read as fast as it
-    // first read was held by whatever held its first reads (its loader, their latency).
-    if (before.size() >= 3 && after.size() >= 3)
-      rereads_slowed_ = Median(after) < kRereadsSlowerShare * Median(before);
+    // first read was held by whatever held its first reads (its loader, their latency). Only
+    // where a slowing would show: the two medians' standard errors (each stretch's wander, in
+    // its median absolute deviation, which a few refused or bursting minutes do not move: other
+    // clients' traffic and what is left of it) under the slowing looked for. Else it is not
+    // measured.
+    if (before.size() >= 3 && after.size() >= 3) {
+      const double first = Median(before);
+      auto standard_error = [](const std::vector<double>& v) {
+        const double m = Median(v);
+        std::vector<double> deviations;
+        for (double x : v) deviations.push_back(std::fabs(x - m));
+        // 1.4826 MAD estimates a normal spread's sigma; the median's error is 1.2533 sigma/sqrt(n).
+        return 1.4826 * Median(deviations) * 1.2533 / std::sqrt(static_cast<double>(v.size()));
+      };
+      if (standard_error(before) + standard_error(after) < (1 - kRereadsSlowerShare) * first)
+        rereads_slowed_ = Median(after) < kRereadsSlowerShare * first;
+    }
   }
   bool AccountNearLimit(double t) const {
     auto e = egress_(t);

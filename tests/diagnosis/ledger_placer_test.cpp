@@ -6,11 +6,15 @@
 //     at the account's limit; Transactions at theirs do not make it the request limit.
 //   - A bandwidth refusal while the node wrote its checkpoint, with Ingress at half its limit
 //     or more, refused its writes.
+//   - Past the mount cache's cap, re-reads held the node where it read slower than before;
+//     rates that wander too much to show a slowing leave it unmeasured (the re-reads).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
+#include "diagnosis/account_view.h"
 #include "diagnosis/idle_ledger.h"
+#include "diagnosis/ledger_judgement.h"
 
 using namespace feedcheck;
 using namespace feedcheck::diagnosis;
@@ -123,4 +127,55 @@ TEST_CASE(
     CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == Approx(400.0));
   else
     CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == 0);
+}
+
+TEST_CASE("placer: past the cache's cap, re-reads hold a node only where it read slower",
+          "[diagnosis][ledger]") {
+  // A node reading 10 Gbit/s for 5 minutes fills a cap of 375 GB; then it reads at
+  // `after_gbps`, its minutes in turn `wander` tenths under it, at it and over it (other
+  // clients' traffic): each stretch's median stays its rate.
+  const double after_gbps = GENERATE(10.0, 5.0);
+  const double wander = GENERATE(0.0, 0.5, 9.0);
+  const int minutes = 20;
+  Evidence job = Mount(minutes);
+  std::vector<double> egress;
+  for (int i = 0; i < minutes; ++i) {
+    const double rate = i < 5 ? 10 : after_gbps;
+    egress.push_back(rate + static_cast<double>(i % 3 - 1) * wander * rate / 10);
+  }
+  job.series.push_back(Minutes("metrics.egress_gbps", egress));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kLatency;
+  j.mount_cache_cap_bytes = 10e9 / 8 * 60 * 5 - 1;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("after the cap " << after_gbps << " Gbit/s, wander " << wander);
+  const double rereads = PlacedIn(ledger, IdleState::kCacheRereads);
+  // Slower by half (measured), or a wander of 90% that hides any slowing (not measured: the
+  // re-reads the cap forces): the re-reads from the cap's minute on.
+  if (after_gbps < 10 || wander > 5)
+    CHECK(rereads >= 100.0 * 14);
+  else
+    CHECK(rereads == 0);
+  CHECK(rereads + PlacedIn(ledger, IdleState::kLatency) == Approx(100.0 * minutes));
+}
+
+TEST_CASE("judgement: a node's re-reads start after its first epoch, whatever the cap",
+          "[diagnosis][ledger]") {
+  // 800 GB over `nodes` nodes, a cache of `cap_gb`: each node reads its shard once, then (the
+  // sampler reshuffling) re-reads unless its cache holds the whole input.
+  const double nodes = GENERATE(1.0, 4.0);
+  const double cap_gb = GENERATE(5.0, 150.0, 400.0, 800.0, 1000.0);
+  Evidence job;
+  auto add = [&](const char* key, double v, Unit u) {
+    job.facts.Set(NumberFact(key, v, u, Provenance{}));
+  };
+  add("dataset.bytes", 800e9, Unit::kBytes);
+  add("runtime.mount_cache_bytes", cap_gb * 1e9, Unit::kBytes);
+  add("node.count", nodes, Unit::kCount);
+  const LedgerJudgement j = JudgeEvidence(job, {}, ViewAccount(job.facts), {});
+  INFO(nodes << " nodes, a " << cap_gb << " GB cache");
+  if (cap_gb >= 800)
+    CHECK(j.mount_cache_cap_bytes == 0);
+  else
+    CHECK(j.mount_cache_cap_bytes == Approx(800e9 / nodes));
 }
