@@ -171,6 +171,11 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
         met = account_refusals;
       }
       u.refusals = Padded(met);
+      // A log writes a line per refused request, now and then; the account's metrics refuse
+      // whole minutes: while writing, either holds.
+      u.refusals_unpadded = Padded(met, 0);
+      if (own_log)
+        for (const auto& r : Padded(account_refusals, 0)) u.refusals_unpadded.push_back(r);
       u.reads = ReadSpans(n.evidence.timeline);
       u.read_silences = ReadSilences(n.evidence.timeline, n.node);
       u.read_gap_fence_s = FactNumber(n.evidence.facts, "runtime.read_gap_fence_s");
@@ -184,6 +189,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.lost = job_lost;
     u.activities = ActivitiesOf(job.timeline, nullptr);
     u.refusals = Padded(all_refusals);
+    u.refusals_unpadded = Padded(all_refusals, 0);
     u.reads = ReadSpans(job.timeline);
     u.read_silences = ReadSilences(job.timeline, "");
     u.read_gap_fence_s = FactNumber(job.facts, "runtime.read_gap_fence_s");

@@ -84,11 +84,14 @@ class Placer::Impl {
     const bool in_upload = Inside(a.uploads, t);
     const bool reading = in_download || in_mount;
     // A refusal while the node reads, writes, or might do either (no log; outputs the job
-    // writes through a mount log no activity of their own).
-    if (Inside(u.refusals, t) && (reading || in_upload || !a.any || j_.job_writes))
-      return LimitAt(t, Writing(t, in_upload, reading));
+    // writes through a mount log no activity of their own). While it writes, only the minutes
+    // refused: the write held the GPUs either side of them.
+    const bool writing = Writing(t, in_upload, reading);
+    if (Inside(writing ? u.refusals_unpadded : u.refusals, t) &&
+        (reading || in_upload || !a.any || j_.job_writes))
+      return LimitAt(t, writing);
     if (in_download && Inside(u.wholly_refused_downloads, t)) return LimitAt(t, false);
-    if (Writing(t, in_upload, reading)) return IdleState::kWrites;
+    if (writing) return IdleState::kWrites;
     if (!a.any) return j_.unplaced_state;
     if (in_download) {
       // The GPUs wait for a download whatever its rate: at a good share of the NIC, that wait

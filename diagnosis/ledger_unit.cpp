@@ -41,11 +41,11 @@ Activities ActivitiesOf(const std::vector<TimelineInterval>& timeline, const std
   return a;
 }
 
-std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs) {
+std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs, double pad_s) {
   std::vector<Span> out;
   for (const auto* iv : ivs)
     if (iv->end_epoch_s >= iv->start_epoch_s)
-      out.push_back({iv->start_epoch_s - kRefusalPadS, iv->end_epoch_s + kRefusalPadS});
+      out.push_back({iv->start_epoch_s - pad_s, iv->end_epoch_s + pad_s});
   return out;
 }
 

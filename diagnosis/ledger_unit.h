@@ -47,6 +47,9 @@ struct LedgerUnit {
   const Series* sample_t = nullptr;  // when each bucket's idle time was sampled (per node)
   Activities activities;
   std::vector<Span> refusals;
+  // The same, as they were logged: a checkpoint holds the GPUs through its whole write, so
+  // only these minutes of it were refused (no recovery to allow for).
+  std::vector<Span> refusals_unpadded;
   std::vector<Span> wholly_refused_downloads;
   // When its data runtime closed read spans (empty when its log has none: DEBUG not on).
   std::vector<Span> reads;
@@ -63,8 +66,9 @@ struct LedgerUnit {
   bool mount_mostly_refused = false;
 };
 
-/// The intervals padded by kRefusalPadS each side.
-std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs);
+/// The intervals padded by `pad_s` each side.
+std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs,
+                         double pad_s = kRefusalPadS);
 /// The length of `s` covered by the union of `by`.
 double Covered(const Span& s, const std::vector<Span>& by);
 /// The timeline's `reads` lane (span closes) as spans.

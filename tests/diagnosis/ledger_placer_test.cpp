@@ -129,6 +129,31 @@ TEST_CASE(
     CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == 0);
 }
 
+TEST_CASE("placer: a checkpoint's refused minutes are the limit's, the rest of it its writes",
+          "[diagnosis][ledger]") {
+  // A checkpoint's Ingress burst in minutes 3 to 9; the account refuses on bandwidth in
+  // `refused` of those minutes, from minute 5. The write held the GPUs throughout: its minutes
+  // either side of the refusals are its own, with no margin for a recovery.
+  const int refused = GENERATE(1, 2, 3);
+  const int minutes = 12;
+  Evidence job = Mount(minutes);
+  std::vector<double> ingress(minutes, 0.5);
+  for (int i = 3; i < 9; ++i) ingress[i] = 50;
+  job.series.push_back(Minutes("metrics.ingress_gbps", ingress));
+  job.series.push_back(Minutes("metrics.egress_gbps", std::vector<double>(minutes, 10)));
+  job.timeline.push_back(
+      Interval("storage", "ClientAccountBandwidthThrottlingError", 5, 5 + refused, "metrics"));
+  LedgerJudgement j;
+  j.egress_limit_gbps = 100;
+  j.ingress_limit_gbps = 60;
+  j.job_writes = true;
+  j.mount_state = IdleState::kNotStorage;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO(refused << " minutes refused");
+  CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == Approx(100.0 * refused));
+  CHECK(PlacedIn(ledger, IdleState::kWrites) == Approx(100.0 * (6 - refused)));
+}
+
 TEST_CASE("placer: past the cache's cap, re-reads hold a node only where it read slower",
           "[diagnosis][ledger]") {
   // A node reading 10 Gbit/s for 5 minutes fills a cap of 375 GB; then it reads at
