@@ -32,6 +32,8 @@ struct LedgerJudgement {
   /// What mount_state would be had the requests' size not been judged small from the account's
   /// mean: the job's own, measured larger, replaces it (others' small requests hid them).
   IdleState mount_state_large_requests = IdleState::kUnknown;
+  /// What mount_state would be had no cache finding blamed the mount's cache cap.
+  IdleState mount_state_uncached = IdleState::kUnknown;
   IdleState download_state = IdleState::kStartupDownload;  ///< downloads likewise
   IdleState unplaced_state = IdleState::kUnknown;          ///< no data-capability.log to place it
   /// The job's GPUs could have started before the download ended (a mount would fix it): a

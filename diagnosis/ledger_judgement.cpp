@@ -72,14 +72,15 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
                                 AnyObserved(findings, Bottleneck::kClientThreads) ||
                                 LatencyDwarfsServer(facts);
   const bool latency = latency_observed || small_requests;
-  auto mount_state = [&](bool held_by_latency) {
-    return cache                               ? IdleState::kCacheRereads
+  auto mount_state = [&](bool held_by_latency, bool blame_cache) {
+    return blame_cache && cache                ? IdleState::kCacheRereads
            : held_by_latency                   ? IdleState::kLatency
            : StorageServedFast(account, facts) ? IdleState::kNotStorage
                                                : IdleState::kUnknown;
   };
-  j.mount_state = mount_state(latency);
-  j.mount_state_large_requests = mount_state(latency_observed);
+  j.mount_state = mount_state(latency, true);
+  j.mount_state_large_requests = mount_state(latency_observed, true);
+  j.mount_state_uncached = mount_state(latency, false);
   // The training loop's own clock, where profiler traces were read: a loop that did not wait
   // for its data, or waited on its own input pipeline while storage answered fast, was not held
   // by storage; one that waited while reads were slow was held by their latency.

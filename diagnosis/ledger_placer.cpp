@@ -34,9 +34,12 @@ constexpr double kAtLatencyCapShare = 0.7;
 // A refusal of the account's bandwidth while the node wrote, with Ingress at this share of its
 // limit or more, refused its writes (the limit counts both directions).
 constexpr double kWritingRefusedIngressShare = 0.5;
-// A mount's capped cache held its nodes when, past the cap, they read under this share of their
-// rate before it (the median of the account's minutes, per node).
-constexpr double kRereadsSlowerShare = 0.8;
+// A mount's capped cache held its nodes when, past the cap, they read slower than before it
+// (the median of the account's minutes, per node): by three standard errors of the two medians
+// and by this share at least (a drift is not a slowing)...
+constexpr double kRereadsSlowerMinShare = 0.05;
+// ...which is measured only where a slowing by this share would show.
+constexpr double kRereadsSlowingShown = 0.2;
 
 }  // namespace
 
@@ -65,6 +68,10 @@ class Placer::Impl {
     // log closed no span), between its first and last activity. Their Egress was all others'.
     MeasureOthers(job, units);
     SumReadBytes(job.FindSeries("metrics.egress_gbps"));
+    // A capped cache the job's evidence blamed, where the nodes were measured re-reading as
+    // fast as they first read: whatever held their first reads held them.
+    if (rereads_measured_ && !rereads_slowed_ && mount_state_ == IdleState::kCacheRereads)
+      mount_state_ = Uncached();
   }
 
   double others_gbps() const { return others_gbps_; }
@@ -152,7 +159,12 @@ class Placer::Impl {
       if (in_mount && Cached(t) && !Inside(u.reads, t)) return IdleState::kNotStorage;
       if (in_mount && mount_state_ == IdleState::kUnknown && u.mount_mostly_refused)
         return j_.throttle_state;
-      return in_download ? j_.download_state : mount_state_;
+      if (in_download) return j_.download_state;
+      // No re-read before the node has read what its cache cap (its first epoch) holds.
+      if (mount_state_ == IdleState::kCacheRereads && j_.mount_cache_cap_bytes > 0 &&
+          !read_bytes_.empty() && !PastCacheCap(t))
+        return Uncached();
+      return mount_state_;
     }
     if (t < *a.first_data) return IdleState::kUnknown;
     // After its input (a download's copy is local): a whole stop is the job's own phase; the
@@ -215,11 +227,12 @@ class Placer::Impl {
         (total > j_.mount_cache_cap_bytes ? after : before).push_back(*per_node);
     }
     // The re-reads held the node only where they slowed it: a node that re-read as fast as it
-    // first read was held by whatever held its first reads (its loader, their latency). Only
-    // where a slowing would show: the two medians' standard errors (each stretch's wander, in
-    // its median absolute deviation, which a few refused or bursting minutes do not move: other
-    // clients' traffic and what is left of it) under the slowing looked for. Else it is not
-    // measured.
+    // first read was held by whatever held its first reads (its loader, their latency). Any
+    // slowing beyond the noise is theirs: past the cap, the node reads at the slower of its
+    // old limit and its re-reads. The noise is the two medians' standard errors (each
+    // stretch's wander in its median absolute deviation, which a few refused or bursting
+    // minutes do not move: other clients' traffic and what is left of it). Where it would hide
+    // a slowing by a fifth, the slowing is not measured.
     if (before.size() >= 3 && after.size() >= 3) {
       const double first = Median(before);
       auto standard_error = [](const std::vector<double>& v) {
@@ -229,9 +242,20 @@ class Placer::Impl {
         // 1.4826 MAD estimates a normal spread's sigma; the median's error is 1.2533 sigma/sqrt(n).
         return 1.4826 * Median(deviations) * 1.2533 / std::sqrt(static_cast<double>(v.size()));
       };
-      if (standard_error(before) + standard_error(after) < (1 - kRereadsSlowerShare) * first)
-        rereads_slowed_ = Median(after) < kRereadsSlowerShare * first;
+      const double noise = 3 * (standard_error(before) + standard_error(after));
+      if (noise < kRereadsSlowingShown * first) {
+        rereads_slowed_ = Median(after) < first - std::max(noise, kRereadsSlowerMinShare * first);
+        rereads_measured_ = true;
+      }
     }
+  }
+  // The mount's state had the job's evidence not blamed its cache: its requests' latency when
+  // they were small (the job's own, where measured), else the judgement's.
+  IdleState Uncached() const {
+    if (small_requests_ && (j_.mount_state_uncached == IdleState::kNotStorage ||
+                            j_.mount_state_uncached == IdleState::kUnknown))
+      return IdleState::kLatency;
+    return j_.mount_state_uncached;
   }
   bool AccountNearLimit(double t) const {
     auto e = egress_(t);
@@ -493,6 +517,7 @@ class Placer::Impl {
   double others_spread_gbps_ = 0;  // how much it wandered in the job's quiet minutes
   bool quiet_known_ = false;       // others_gbps_ measured in the job's quiet minutes
   bool rereads_slowed_ = true;     // past the cache's cap, the nodes read slower (or not known)
+  bool rereads_measured_ = false;  // ...and that was measured
   std::vector<std::pair<double, double>> read_bytes_;  // (time, bytes each node read by then)
   std::vector<const Activities*> node_reads_;
 };
