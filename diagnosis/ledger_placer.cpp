@@ -69,9 +69,12 @@ class Placer::Impl {
     MeasureOthers(job, units);
     SumReadBytes(job.FindSeries("metrics.egress_gbps"));
     // A capped cache the job's evidence blamed, where the nodes were measured re-reading as
-    // fast as they first read: whatever held their first reads held them.
-    if (rereads_measured_ && !rereads_slowed_ && mount_state_ == IdleState::kCacheRereads)
-      mount_state_ = Uncached();
+    // fast as they first read: whatever held their first reads held them, when that is known
+    // (their latency). Else the cap may have held every epoch alike (a cap far under what the
+    // readers keep in flight thrashes from the start), and the blame stands.
+    if (rereads_measured_ && !rereads_slowed_ && mount_state_ == IdleState::kCacheRereads &&
+        Uncached() == IdleState::kLatency)
+      mount_state_ = IdleState::kLatency;
   }
 
   double others_gbps() const { return others_gbps_; }
@@ -160,10 +163,11 @@ class Placer::Impl {
       if (in_mount && mount_state_ == IdleState::kUnknown && u.mount_mostly_refused)
         return j_.throttle_state;
       if (in_download) return j_.download_state;
-      // No re-read before the node has read what its cache cap (its first epoch) holds.
+      // No re-read before the node has read what its cache cap (its first epoch) holds: its
+      // requests' latency, where that held them.
       if (mount_state_ == IdleState::kCacheRereads && j_.mount_cache_cap_bytes > 0 &&
-          !read_bytes_.empty() && !PastCacheCap(t))
-        return Uncached();
+          !read_bytes_.empty() && !PastCacheCap(t) && Uncached() == IdleState::kLatency)
+        return IdleState::kLatency;
       return mount_state_;
     }
     if (t < *a.first_data) return IdleState::kUnknown;
