@@ -35,7 +35,8 @@ struct LedgerJudgement {
   /// What mount_state would be had no cache finding blamed the mount's cache cap.
   IdleState mount_state_uncached = IdleState::kUnknown;
   IdleState download_state = IdleState::kStartupDownload;  ///< downloads likewise
-  IdleState unplaced_state = IdleState::kUnknown;          ///< no data-capability.log to place it
+  /// Facts without the GPU series (a saved facts file): what the job's findings say held it.
+  IdleState unplaced_state = IdleState::kUnknown;
   /// The job's GPUs could have started before the download ended (a mount would fix it): a
   /// download is the mode's wait, however close to the NIC's rate it ran.
   bool download_is_the_wait = false;

@@ -102,7 +102,9 @@ class Placer::Impl {
       return LimitAt(t, writing);
     if (in_download && Inside(u.wholly_refused_downloads, t)) return LimitAt(t, false);
     if (writing) return IdleState::kWrites;
-    if (!a.any) return j_.unplaced_state;
+    // No log of the data runtime: nothing says when it read, so a finding about the whole
+    // job (small files, a capped cache) cannot say which idle time was its.
+    if (!a.any) return IdleState::kUnknown;
     if (in_download) {
       // The GPUs wait for a download whatever its rate: at a good share of the NIC, that wait
       // is the mode's (a mount starts at once). One that crawled far below the NIC and the

@@ -212,3 +212,27 @@ TEST_CASE("judgement: a node's re-reads start after its first epoch, whatever th
   else
     CHECK(j.mount_cache_cap_bytes == Approx(800e9 / nodes));
 }
+
+TEST_CASE("placer: a job with no data-runtime log is unknown whatever its findings say",
+          "[diagnosis][ledger]") {
+  // What the job's findings say held its reads (small files, a capped cache, the download)
+  // cannot say when: without the runtime's log no idle minute is theirs. A refusal still is.
+  const IdleState said = GENERATE(IdleState::kLatency, IdleState::kCacheRereads,
+                                  IdleState::kStartupDownload, IdleState::kUnknown);
+  const bool refused = GENERATE(false, true);
+  const int minutes = 10;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
+  if (refused)
+    job.timeline.push_back(
+        Interval("storage", "ClientAccountBandwidthThrottlingError", 2, 4, "metrics"));
+  LedgerJudgement j;
+  j.unplaced_state = said;
+  j.throttle_state = IdleState::kAccountEgress;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("the findings say " << static_cast<int>(said) << (refused ? ", refused" : ""));
+  // Refusals in minutes 2-3 and a minute of margin each side: minutes 1 to 4.
+  const double limit = refused ? 100.0 * 4 : 0;
+  CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(limit));
+  CHECK(PlacedIn(ledger, IdleState::kUnknown) == Approx(100.0 * minutes - limit));
+}
