@@ -135,6 +135,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
   const Fact* sampled = job.facts.Find("gpu.sampled_gpu_s");
   if (!job_lost) return LedgerFromPhaseFacts(job.facts, judgement);
   ledger.known = true;
+  ledger.timed = true;
   ledger.sampled_gpu_s = sampled && sampled->is_number() ? sampled->number() : 0;
   std::vector<const TimelineInterval*> account_refusals, all_refusals;
   for (const auto& iv : job.timeline)
@@ -152,6 +153,12 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
   const bool per_node = !nodes.empty() && nodes_lost > 0 &&
                         std::fabs(nodes_lost - job_total) <= 1e-6 * std::max(1.0, job_total) + 1e-3;
   if (per_node) {
+    // Where the nodes' data-runtime logs are their own (node folders), a node without one
+    // has nothing to say when it read; where they are the job's (one folder of logs), the job's
+    // activities are each node's.
+    const bool logs_per_node = std::any_of(nodes.begin(), nodes.end(), [&](const auto& n) {
+      return ActivitiesOf(job.timeline, &n.node).any;
+    });
     for (const auto& n : nodes) {
       LedgerUnit u;
       u.node = n.node;
@@ -159,7 +166,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       if (!u.lost) continue;
       u.sample_t = n.evidence.FindSeries("gpu.lost_sample_t_by_time", n.node);
       u.activities = ActivitiesOf(job.timeline, &n.node);
-      if (!u.activities.any) u.activities = ActivitiesOf(job.timeline, nullptr);
+      if (!u.activities.any && !logs_per_node) u.activities = ActivitiesOf(job.timeline, nullptr);
       // A node with its own rslex log shows every refusal it met; one without could have met
       // any of the account's.
       const bool own_log = n.evidence.facts.Find("runtime.non_success_responses") != nullptr;
@@ -300,10 +307,12 @@ IdleState ChooseLedgerCause(const IdleLedger& ledger, bool access_failed,
       (ledger.sampled_gpu_s <= 0 || storage >= kStorageMattersFraction * ledger.sampled_gpu_s);
 
   // Storage cost too little to matter: what else held the GPUs, unless most of the time lost
-  // could not be placed at all (no data-runtime activity to tell).
+  // could not be placed at all (no data-runtime activity to tell). Refusals somewhere in the
+  // job may be what the unplaced time was, unless the ledger was timed: a refusal that held the
+  // GPUs would have been placed then, and one that did not says nothing of the rest.
   const bool gpus_busy = ledger.sampled_gpu_s > 0 &&
                          ledger.lost_gpu_s < kStorageMattersFraction * ledger.sampled_gpu_s;
-  if (!storage_matters && !gpus_busy && !refusals_seen && ledger.lost_gpu_s > 0 &&
+  if (!storage_matters && !gpus_busy && (!refusals_seen || ledger.timed) && ledger.lost_gpu_s > 0 &&
       ledger.Of(IdleState::kUnknown) >= 0.5 * ledger.lost_gpu_s)
     return IdleState::kUnknown;
   IdleState best = IdleState::kUnknown;

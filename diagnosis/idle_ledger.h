@@ -83,6 +83,9 @@ struct IdleLedger {
   /// The data runtime's log placed the time: a download or mount activity on the timeline (or,
   /// from facts alone, the phase totals timed against one).
   bool placed_by_data_runtime = false;
+  /// Placed interval by interval, against when each sample was taken (the GPU series), not from
+  /// phase totals: a refusal that held the GPUs is then in its own state.
+  bool timed = false;
   /// Of the not_storage state: what fell in mount minutes in which the account served next to
   /// nothing and refused nothing, the mount reading from its own cache.
   double cached_gpu_s = 0;

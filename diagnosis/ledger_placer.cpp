@@ -170,6 +170,10 @@ class Placer::Impl {
       if (mount_state_ == IdleState::kCacheRereads && j_.mount_cache_cap_bytes > 0 &&
           !read_bytes_.empty() && !PastCacheCap(t) && Uncached() == IdleState::kLatency)
         return IdleState::kLatency;
+      // A stop while reads went on (a validation reads its own data), where no evidence says
+      // what held the mount: the job's own phase, by its GPUs.
+      if (mount_state_ == IdleState::kUnknown && Inside(u.own_phases, t))
+        return IdleState::kOwnCode;
       return mount_state_;
     }
     if (t < *a.first_data) return IdleState::kUnknown;

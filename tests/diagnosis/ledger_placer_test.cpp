@@ -236,3 +236,57 @@ TEST_CASE("placer: a job with no data-runtime log is unknown whatever its findin
   CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(limit));
   CHECK(PlacedIn(ledger, IdleState::kUnknown) == Approx(100.0 * minutes - limit));
 }
+
+TEST_CASE("verdict: refusals elsewhere in a timed ledger say nothing of its unplaced time",
+          "[diagnosis][ledger]") {
+  // Most of the time lost unplaced, a refusal somewhere in the job. From phase totals (no
+  // times) the refusals may be what the unplaced time was; timed against each sample, a refusal
+  // that held the GPUs would have been placed, so the verdict is the unknown it is.
+  const bool timed = GENERATE(false, true);
+  const double unknown_share = GENERATE(0.3, 0.6, 0.9);
+  IdleLedger ledger;
+  ledger.known = true;
+  ledger.timed = timed;
+  ledger.sampled_gpu_s = 10000;
+  ledger.lost_gpu_s = 5000;
+  ledger.gpu_s[static_cast<int>(IdleState::kUnknown)] = 5000 * unknown_share;
+  ledger.gpu_s[static_cast<int>(IdleState::kOwnCode)] = 5000 * (1 - unknown_share);
+  INFO((timed ? "timed, " : "phase totals, ") << unknown_share << " unknown");
+  const IdleState cause = ChooseLedgerCause(ledger, false, std::nullopt, true);
+  if (timed && unknown_share >= 0.5)
+    CHECK(cause == IdleState::kUnknown);
+  else
+    CHECK(cause == IdleState::kOwnCode);
+  // Without refusals, the unknown decides either way.
+  CHECK(ChooseLedgerCause(ledger, false, std::nullopt, false) ==
+        (unknown_share >= 0.5 ? IdleState::kUnknown : IdleState::kOwnCode));
+}
+
+TEST_CASE(
+    "placer: a stop while the mount went on reading is the job's own when nothing "
+    "else held it",
+    "[diagnosis][ledger]") {
+  // A node of 8 GPUs sampled every 10 s, always busy but for a 5-minute stop every 30 minutes,
+  // its mount reading throughout (a validation reads its own data).
+  const IdleState mount_state = GENERATE(IdleState::kUnknown, IdleState::kLatency);
+  const int buckets = 6 * 120;
+  Evidence job;
+  Series lost;
+  lost.key = "gpu.lost_gpu_s_by_time";
+  for (int i = 0; i < buckets; ++i)
+    lost.points.push_back({kStart + 10.0 * i, (i % 180) >= 150 ? 80.0 : 0.0});
+  job.series.push_back(lost);
+  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  job.facts.Set(NumberFact("gpu.sample_interval_s", 10, Unit::kSeconds, Provenance{}));
+  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
+  job.timeline.push_back(Interval("reads", "span closes", 0, 120, "rslex"));
+  LedgerJudgement j;
+  j.mount_state = mount_state;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("the mount's state " << static_cast<int>(mount_state));
+  const double stops = 4 * 30 * 80.0;
+  if (mount_state == IdleState::kUnknown)
+    CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(stops));
+  else
+    CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(stops));  // the evidence's state
+}
