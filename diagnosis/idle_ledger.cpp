@@ -8,6 +8,7 @@
 #include "diagnosis/ledger_placer.h"
 #include "diagnosis/ledger_unit.h"
 #include "diagnosis/own_phases.h"
+#include "diagnosis/periodic_stops.h"
 #include "diagnosis/read_silence_stops.h"
 
 namespace feedcheck::diagnosis {
@@ -218,8 +219,11 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     double from = u.activities.first_data.value_or(-kInf);
     for (const auto& d : u.activities.downloads)
       if (std::isfinite(d.end)) from = std::max(from, d.end);
-    for (const auto& p : OwnPhases(*u.lost, gpus, sample_interval_s, from))
-      u.own_phases.push_back({p.start_s, p.end_s});
+    std::vector<TimeSpan> phases = OwnPhases(*u.lost, gpus, sample_interval_s, from);
+    // And stops that recur at a period, though each is likely at the node's pace.
+    for (const auto& p : PeriodicStops(*u.lost, gpus, sample_interval_s, from, phases))
+      phases.push_back(p);
+    for (const auto& p : phases) u.own_phases.push_back({p.start_s, p.end_s});
     // A mount's reads show stops the GPU samples alone leave open (placed only in the mount).
     if (!u.activities.mounts.empty()) {
       std::vector<TimeSpan> silences;

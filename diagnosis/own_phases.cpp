@@ -38,24 +38,21 @@ double PoissonTailAtMost(double mean, double n) {
 
 }  // namespace
 
-std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_interval_s,
-                                double from_s) {
-  std::vector<TimeSpan> phases;
+std::vector<TimeSpan> WholeStopRuns(const Series& lost, double gpus, double from_s,
+                                    double* width_s) {
+  std::vector<TimeSpan> runs;
   const auto& pts = lost.points;
-  if (!(gpus > 0) || pts.size() < 2) return phases;
   double width = 0;
   for (size_t i = 1; i < pts.size(); ++i) {
     const double w = pts[i].x - pts[i - 1].x;
     if (w > 0 && (width == 0 || w < width)) width = w;
   }
-  if (!(width > 0)) return phases;
+  *width_s = width;
+  if (!(gpus > 0) || !(width > 0)) return runs;
   const double full = gpus * width;
-  const double sample_s = std::max(width, sample_interval_s);
   auto stopped = [&](const SeriesPoint& p) {
     return p.x >= from_s && std::isfinite(p.y) && p.y >= kStoppedShare * full;
   };
-  // The runs of whole stops.
-  std::vector<TimeSpan> runs;
   for (size_t i = 0; i < pts.size();) {
     if (!stopped(pts[i])) {
       ++i;
@@ -66,6 +63,20 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
     runs.push_back({pts[i].x, pts[j - 1].x + width});
     i = j;
   }
+  return runs;
+}
+
+std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_interval_s,
+                                double from_s) {
+  std::vector<TimeSpan> phases;
+  const auto& pts = lost.points;
+  if (!(gpus > 0) || pts.size() < 2) return phases;
+  double width = 0;
+  // The runs of whole stops.
+  const std::vector<TimeSpan> runs = WholeStopRuns(lost, gpus, from_s, &width);
+  if (!(width > 0)) return phases;
+  const double full = gpus * width;
+  const double sample_s = std::max(width, sample_interval_s);
   auto long_run = [&](const TimeSpan& r) { return r.end_s - r.start_s >= kOwnPhaseMinS; };
   // The node's idle share, outside the runs marked phases.
   std::vector<bool> phase(runs.size(), false);

@@ -25,6 +25,11 @@ struct TimeSpan {
   double end_s = 0;
 };
 
+/// The runs of buckets of `lost` from `from_s` on in which all `gpus` idled, consecutive buckets
+/// one width apart (the narrowest step between points, put in `width_s`).
+std::vector<TimeSpan> WholeStopRuns(const Series& lost, double gpus, double from_s,
+                                    double* width_s);
+
 /// The phases in `lost` (a node's GPU-seconds lost per bucket, consecutive buckets one width
 /// apart) from `from_s` on: runs of buckets in which all `gpus` idled, at least kOwnPhaseMinS
 /// long and unlikely as one of the node's runs of waits (kOwnPhaseChance over all its runs) at
