@@ -16,7 +16,6 @@ namespace feedcheck::diagnosis {
 namespace {
 
 using ledger::ActivitiesOf;
-using ledger::FinishUnit;
 using ledger::Inside;
 using ledger::kInf;
 using ledger::LedgerUnit;
@@ -189,7 +188,6 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       u.read_gap_fence_s = FactNumber(n.evidence.facts, "runtime.read_gap_fence_s");
       u.own_log = own_log;
       u.reads_nothing = judgement.nodes_reading_nothing.count(n.node) > 0;
-      FinishUnit(&u);
       units.push_back(std::move(u));
     }
   } else {
@@ -202,7 +200,6 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.read_silences = ReadSilences(job.timeline, "");
     u.read_gap_fence_s = FactNumber(job.facts, "runtime.read_gap_fence_s");
     u.own_log = job.facts.Find("runtime.non_success_responses") != nullptr;
-    FinishUnit(&u);
     units.push_back(std::move(u));
   }
   // How often a GPU was sampled (a metric's points carry no interval fact: its span over the

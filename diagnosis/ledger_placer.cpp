@@ -100,7 +100,6 @@ class Placer::Impl {
     if (Inside(writing ? u.refusals_unpadded : u.refusals, t) &&
         (reading || in_upload || !a.any || j_.job_writes))
       return LimitAt(t, writing);
-    if (in_download && Inside(u.wholly_refused_downloads, t)) return LimitAt(t, false);
     if (writing) return IdleState::kWrites;
     // No log of the data runtime: nothing says when it read, so a finding about the whole
     // job (small files, a capped cache) cannot say which idle time was its.

@@ -93,11 +93,4 @@ bool ReadsSilent(const std::vector<Span>& reads, double t, double samples_end) {
   return after - before >= kReadsSilenceS;
 }
 
-void FinishUnit(LedgerUnit* u) {
-  for (const auto& d : u->activities.downloads)
-    if (d.end > d.start &&
-        Covered(d, u->refusals) >= kWholeDownloadRefusedShare * (d.end - d.start))
-      u->wholly_refused_downloads.push_back(d);
-}
-
 }  // namespace feedcheck::diagnosis::ledger

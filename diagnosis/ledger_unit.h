@@ -15,9 +15,6 @@ namespace feedcheck::diagnosis::ledger {
 // Storage refusals are logged per request and the metrics per minute, while the GPUs recover a
 // sample or two after the last refusal: a refusal covers this much more each side.
 inline constexpr double kRefusalPadS = 60;
-// A download refused over at least this share of its length was slowed as a whole: its GPUs
-// waited for all of it, so all of its idle time is the refusals'.
-inline constexpr double kWholeDownloadRefusedShare = 0.2;
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 // A mount node's log that shows its reads, silent this long, read nothing from storage then.
 inline constexpr double kReadsSilenceS = 300;
@@ -50,7 +47,6 @@ struct LedgerUnit {
   // The same, as they were logged: a checkpoint holds the GPUs through its whole write, so
   // only these minutes of it were refused (no recovery to allow for).
   std::vector<Span> refusals_unpadded;
-  std::vector<Span> wholly_refused_downloads;
   // When its data runtime closed read spans (empty when its log has none: DEBUG not on).
   std::vector<Span> reads;
   // Its silences beyond the ordinary gaps between those closes (their fence, when known).
@@ -80,7 +76,5 @@ std::vector<Span> ReadSilences(const std::vector<TimelineInterval>& timeline,
 /// around t (to the next read, or to `samples_end`): a log writes its spans at its own pace,
 /// and a shorter gap may be only that.
 bool ReadsSilent(const std::vector<Span>& reads, double t, double samples_end);
-/// The unit's downloads refused over kWholeDownloadRefusedShare of their length or more.
-void FinishUnit(LedgerUnit* u);
 
 }  // namespace feedcheck::diagnosis::ledger

@@ -290,3 +290,23 @@ TEST_CASE(
   else
     CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(stops));  // the evidence's state
 }
+
+TEST_CASE("placer: a download's refused minutes are the limit's, the rest its own",
+          "[diagnosis][ledger]") {
+  // A 20-minute download, refused by the account's egress limit in `refused` minutes from
+  // minute 6: each refused minute delayed it, the others were its own wait (the mode's).
+  const int refused = GENERATE(1, 3, 6, 10);
+  const int minutes = 20;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
+  job.timeline.push_back(Interval("data-runtime", "download", 0, minutes, "Success"));
+  job.timeline.push_back(
+      Interval("storage", "ClientAccountBandwidthThrottlingError", 6, 6 + refused, "metrics"));
+  LedgerJudgement j;
+  j.throttle_state = IdleState::kAccountEgress;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO(refused << " minutes refused");
+  // The refused minutes and a minute of margin each side.
+  CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(100.0 * (refused + 2)));
+  CHECK(PlacedIn(ledger, IdleState::kStartupDownload) == Approx(100.0 * (minutes - refused - 2)));
+}
