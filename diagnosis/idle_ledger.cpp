@@ -208,6 +208,10 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
   if (!(sample_interval_s > 0) && FactOr(job.facts, "gpu.samples", 0) > 0)
     sample_interval_s = FactOr(job.facts, "gpu.span_s", 0) * FactOr(job.facts, "gpu.count", 0) /
                         FactOr(job.facts, "gpu.samples", 0);
+  // A capped cache known to hold less than the input cannot serve a node that stopped reading.
+  const double input_bytes = FactOr(job.facts, "dataset.bytes", 0);
+  const double cache_bytes = FactOr(job.facts, "runtime.mount_cache_bytes", 0);
+  const bool cache_under_input = input_bytes > 0 && cache_bytes > 0 && cache_bytes < input_bytes;
   for (auto& u : units) {
     if (u.lost->points.size() >= 2)
       u.samples_end = 2 * u.lost->points.back().x - u.lost->points[u.lost->points.size() - 2].x;
@@ -223,12 +227,15 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     for (const auto& p : phases) u.own_phases.push_back({p.start_s, p.end_s});
     // A mount's reads show stops the GPU samples alone leave open (placed only in the mount).
     if (!u.activities.mounts.empty()) {
-      std::vector<TimeSpan> silences;
-      for (const auto& s : u.read_silences) silences.push_back({s.start, s.end});
-      std::optional<double> last_read;
-      for (const auto& r : u.reads) last_read = std::max(last_read.value_or(-kInf), r.end);
-      for (const auto& p : ReadSilenceStops(*u.lost, gpus, std::move(silences), u.read_gap_fence_s,
-                                            last_read, from, u.samples_end, sample_interval_s))
+      NodeReads reads;
+      for (const auto& s : u.read_silences) reads.silences.push_back({s.start, s.end});
+      reads.fence_s = u.read_gap_fence_s;
+      for (const auto& r : u.reads)
+        reads.last_read_s = std::max(reads.last_read_s.value_or(-kInf), r.end);
+      reads.samples_end_s = u.samples_end;
+      reads.cache_may_hold_input = !cache_under_input;
+      for (const auto& p :
+           ReadSilenceStops(*u.lost, gpus, sample_interval_s, from, std::move(reads)))
         u.own_phases.push_back({p.start_s, p.end_s});
     }
   }

@@ -13,11 +13,12 @@ constexpr double kStoppedShare = 0.98;
 
 }  // namespace
 
-std::vector<TimeSpan> ReadSilenceStops(const Series& lost, double gpus,
-                                       std::vector<TimeSpan> silences,
-                                       std::optional<double> fence_s,
-                                       std::optional<double> last_read_s, double from_s,
-                                       double samples_end_s, double sample_interval_s) {
+std::vector<TimeSpan> ReadSilenceStops(const Series& lost, double gpus, double sample_interval_s,
+                                       double from_s, NodeReads reads) {
+  const auto& silences = reads.silences;
+  const auto& fence_s = reads.fence_s;
+  const auto& last_read_s = reads.last_read_s;
+  const double samples_end_s = reads.samples_end_s;
   std::vector<TimeSpan> stops;
   const auto& pts = lost.points;
   if (!(gpus > 0) || pts.size() < 2) return stops;
@@ -83,7 +84,7 @@ std::vector<TimeSpan> ReadSilenceStops(const Series& lost, double gpus,
   if (!(buckets > 0) || !(in_last > 0)) return stops;
   if (stopped_in_last == in_last) {
     const double samples = in_last * width / std::max(width, sample_interval_s);
-    if (std::pow(idle / buckets, samples) <= kOwnPhaseChance) {
+    if (!reads.cache_may_hold_input || std::pow(idle / buckets, samples) <= kOwnPhaseChance) {
       double covered = 0;
       auto runs = stops_in(last, &covered);
       stops.insert(stops.end(), runs.begin(), runs.end());

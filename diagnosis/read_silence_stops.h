@@ -22,16 +22,25 @@ namespace feedcheck::diagnosis {
 /// A silence is a stop when one whole stop of all the GPUs covers at least this share of it.
 inline constexpr double kSilenceStoppedShare = 0.5;
 
-/// The stops in `silences` (a node's read silences between reads): in each, the longest run of
-/// buckets of `lost` from `from_s` on in which all `gpus` idled, when it covers at least
-/// kSilenceStoppedShare of the silence. And in the silence from `last_read_s` to `samples_end_s`,
-/// when longer than `fence_s`: its buckets when all of them idled wholly, which the node's idle
-/// share before it makes no likelier than kOwnPhaseChance (in samples of `sample_interval_s`, or of
-/// a bucket when wider). None without a GPU count.
-std::vector<TimeSpan> ReadSilenceStops(const Series& lost, double gpus,
-                                       std::vector<TimeSpan> silences,
-                                       std::optional<double> fence_s,
-                                       std::optional<double> last_read_s, double from_s,
-                                       double samples_end_s, double sample_interval_s);
+/// What a node's data runtime logged of its reads.
+struct NodeReads {
+  std::vector<TimeSpan> silences;  ///< between reads, beyond the fence
+  std::optional<double> fence_s;   ///< the fence of its gaps between closes
+  std::optional<double> last_read_s;
+  double samples_end_s = 0;  ///< the end of its last GPU sample
+  /// False where a capped cache is known to hold less than the input: it cannot have served
+  /// the node after its last read, so the silence to the end is not a cache's.
+  bool cache_may_hold_input = true;
+};
+
+/// The stops in `reads.silences` (between reads): in each, the longest run of buckets of `lost`
+/// from `from_s` on in which all `gpus` idled, when it covers at least kSilenceStoppedShare of
+/// the silence. And in the silence from the last read to the end of the samples, when longer
+/// than the fence: its buckets when all of them idled wholly, and either the cache cannot have
+/// held the input or the node's idle share before it makes that no likelier than
+/// kOwnPhaseChance (in samples of `sample_interval_s`, or of a bucket when wider); else the
+/// stops that stand out from that stretch's own pace (OwnPhases). None without a GPU count.
+std::vector<TimeSpan> ReadSilenceStops(const Series& lost, double gpus, double sample_interval_s,
+                                       double from_s, NodeReads reads);
 
 }  // namespace feedcheck::diagnosis

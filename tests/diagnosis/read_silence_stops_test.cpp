@@ -66,9 +66,18 @@ bool Overlaps(const fd::TimeSpan& a, const fd::TimeSpan& b) {
   return a.start_s < b.end_s && b.start_s < a.end_s;
 }
 
-std::vector<fd::TimeSpan> Stops(const Node& n, const Plan& p) {
-  return fd::ReadSilenceStops(n.lost, p.gpus, n.silences, 60.0, n.last_read, kT0, n.end,
-                              p.interval_s);
+fd::NodeReads Reads(const Node& n, bool cache_may_hold_input = true) {
+  fd::NodeReads r;
+  r.silences = n.silences;
+  r.fence_s = 60;
+  r.last_read_s = n.last_read;
+  r.samples_end_s = n.end;
+  r.cache_may_hold_input = cache_may_hold_input;
+  return r;
+}
+
+std::vector<fd::TimeSpan> Stops(const Node& n, const Plan& p, bool cache_may_hold_input = true) {
+  return fd::ReadSilenceStops(n.lost, p.gpus, p.interval_s, kT0, Reads(n, cache_may_hold_input));
 }
 
 }  // namespace
@@ -147,13 +156,15 @@ TEST_CASE("read silence stops: a final evaluation after the last read", "[read_s
   p.cache_idle_share = 1;  // every sample after the last read idle
   p.read_until_s = 5400 - 300;
   p.interval_s = 60;
-  // At a pace of 30% idle, five idle minutes in a row are a stop; at 95%, they are the pace.
+  // At a pace of 30% idle, five idle minutes in a row are a stop; at 95%, they are the pace,
+  // unless a capped cache too small for the input rules out its serving the node then.
   p.idle_share = GENERATE(0.3, 0.95);
+  const bool cache_may_hold_input = GENERATE(true, false);
   std::mt19937 rng(static_cast<unsigned>(p.idle_share * 100));
   for (int k = 0; k < 10; ++k) {
     const Node n = Draw(&rng, p);
-    const auto stops = Stops(n, p);
-    if (p.idle_share < 0.5) {
+    const auto stops = Stops(n, p, cache_may_hold_input);
+    if (p.idle_share < 0.5 || !cache_may_hold_input) {
       REQUIRE(stops.size() == 1);
       CHECK(stops[0].start_s == n.last_read);
       CHECK(stops[0].end_s == n.end);
@@ -163,7 +174,9 @@ TEST_CASE("read silence stops: a final evaluation after the last read", "[read_s
   }
   // No fence, no GPU count: nothing.
   const Node n = Draw(&rng, p);
-  CHECK(
-      fd::ReadSilenceStops(n.lost, p.gpus, {}, std::nullopt, n.last_read, kT0, n.end, 60).empty());
-  CHECK(fd::ReadSilenceStops(n.lost, 0, n.silences, 60.0, n.last_read, kT0, n.end, 60).empty());
+  fd::NodeReads no_fence = Reads(n);
+  no_fence.fence_s.reset();
+  no_fence.silences.clear();
+  CHECK(fd::ReadSilenceStops(n.lost, p.gpus, 60, kT0, no_fence).empty());
+  CHECK(fd::ReadSilenceStops(n.lost, 0, 60, kT0, Reads(n)).empty());
 }
