@@ -152,6 +152,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
   const double job_total = SeriesTotal(*job_lost);
   const bool per_node = !nodes.empty() && nodes_lost > 0 &&
                         std::fabs(nodes_lost - job_total) <= 1e-6 * std::max(1.0, job_total) + 1e-3;
+  const double refusal_pad_s = ledger::RefusalPadS(job.facts);
   if (per_node) {
     // Where the nodes' data-runtime logs are their own (node folders), a node without one
     // has nothing to say when it read; where they are the job's (one folder of logs), the job's
@@ -177,7 +178,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       } else {
         met = account_refusals;
       }
-      u.refusals = Padded(met);
+      u.refusals = Padded(met, refusal_pad_s);
       // A log writes a line per refused request, now and then; the account's metrics refuse
       // whole minutes: while writing, either holds.
       u.refusals_unpadded = Padded(met, 0);
@@ -194,7 +195,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     LedgerUnit u;
     u.lost = job_lost;
     u.activities = ActivitiesOf(job.timeline, nullptr);
-    u.refusals = Padded(all_refusals);
+    u.refusals = Padded(all_refusals, refusal_pad_s);
     u.refusals_unpadded = Padded(all_refusals, 0);
     u.reads = ReadSpans(job.timeline);
     u.read_silences = ReadSilences(job.timeline, "");

@@ -1,6 +1,7 @@
 #include "diagnosis/ledger_unit.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "analyzers/text_util.h"
 
@@ -39,6 +40,16 @@ Activities ActivitiesOf(const std::vector<TimelineInterval>& timeline, const std
   }
   a.any = a.first_data.has_value();
   return a;
+}
+
+double RefusalPadS(const FactSet& facts) {
+  double retries = kDefaultRetryCount;
+  if (const Fact* f = facts.Find("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT");
+      f && f->is_text())
+    if (auto n = analyzers::ParseDouble(f->text()); n && std::isfinite(*n) && *n >= 1)
+      retries = std::floor(*n);
+  // 2^(retries - 1) overflows nothing: past 60 s the cap holds.
+  return std::min(kRefusalPadS, kFirstRetryDelayS * std::exp2(std::min(retries, 64.0) - 1));
 }
 
 std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs, double pad_s) {

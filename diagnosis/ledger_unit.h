@@ -12,9 +12,13 @@
 
 namespace feedcheck::diagnosis::ledger {
 
-// Storage refusals are logged per request and the metrics per minute, while the GPUs recover a
-// sample or two after the last refusal: a refusal covers this much more each side.
+// Storage refusals are logged per request and the metrics per minute. A refused request is
+// retried after an exponential backoff (rslex: 250 ms first, doubling, AZUREML_DATASET_HTTP_-
+// RETRY_COUNT retries, 7 by default), so a node may wait up to its last delay after its last
+// logged refusal: a refusal covers that much more each side, and never more than this.
 inline constexpr double kRefusalPadS = 60;
+inline constexpr double kFirstRetryDelayS = 0.25;
+inline constexpr double kDefaultRetryCount = 7;
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 // A mount node's log that shows its reads, silent this long, read nothing from storage then.
 inline constexpr double kReadsSilenceS = 300;
@@ -62,6 +66,9 @@ struct LedgerUnit {
   bool mount_mostly_refused = false;
 };
 
+/// How far a refusal covers each side: the data runtime's last retry delay (from its retry
+/// count), at most kRefusalPadS.
+double RefusalPadS(const FactSet& facts);
 /// The intervals padded by `pad_s` each side.
 std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs,
                          double pad_s = kRefusalPadS);

@@ -15,6 +15,7 @@
 #include "diagnosis/account_view.h"
 #include "diagnosis/idle_ledger.h"
 #include "diagnosis/ledger_judgement.h"
+#include "diagnosis/ledger_unit.h"
 
 using namespace feedcheck;
 using namespace feedcheck::diagnosis;
@@ -231,8 +232,9 @@ TEST_CASE("placer: a job with no data-runtime log is unknown whatever its findin
   j.throttle_state = IdleState::kAccountEgress;
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
   INFO("the findings say " << static_cast<int>(said) << (refused ? ", refused" : ""));
-  // Refusals in minutes 2-3 and a minute of margin each side: minutes 1 to 4.
-  const double limit = refused ? 100.0 * 4 : 0;
+  // Refusals in minutes 2-3, with the default retries' last delay (16 s) each side: a minute
+  // bucket is placed at its middle, so no more minutes.
+  const double limit = refused ? 100.0 * 2 : 0;
   CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(limit));
   CHECK(PlacedIn(ledger, IdleState::kUnknown) == Approx(100.0 * minutes - limit));
 }
@@ -295,18 +297,27 @@ TEST_CASE("placer: a download's refused minutes are the limit's, the rest its ow
           "[diagnosis][ledger]") {
   // A 20-minute download, refused by the account's egress limit in `refused` minutes from
   // minute 6: each refused minute delayed it, the others were its own wait (the mode's).
+  // A refusal covers the data runtime's last retry delay each side (250 ms doubling per retry,
+  // at most a minute): 1 s for 3 retries, 16 s for the default 7, the minute for 20. A minute
+  // bucket is placed at its middle: a delay past 30 s takes in the minute each side.
   const int refused = GENERATE(1, 3, 6, 10);
+  const std::string retries = GENERATE(std::string(), std::string("3"), std::string("20"));
   const int minutes = 20;
   Evidence job;
   job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
+  if (!retries.empty())
+    job.facts.Set(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", retries, {}));
   job.timeline.push_back(Interval("data-runtime", "download", 0, minutes, "Success"));
   job.timeline.push_back(
       Interval("storage", "ClientAccountBandwidthThrottlingError", 6, 6 + refused, "metrics"));
   LedgerJudgement j;
   j.throttle_state = IdleState::kAccountEgress;
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
-  INFO(refused << " minutes refused");
-  // The refused minutes and a minute of margin each side.
-  CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(100.0 * (refused + 2)));
-  CHECK(PlacedIn(ledger, IdleState::kStartupDownload) == Approx(100.0 * (minutes - refused - 2)));
+  INFO(refused << " minutes refused, retries " << (retries.empty() ? "default" : retries));
+  const double pad_s = ledger::RefusalPadS(job.facts);
+  CHECK(pad_s == Approx(retries == "3" ? 1.0 : retries == "20" ? 60.0 : 16.0));
+  const int margin = pad_s > 30 ? 2 : 0;
+  CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(100.0 * (refused + margin)));
+  CHECK(PlacedIn(ledger, IdleState::kStartupDownload) ==
+        Approx(100.0 * (minutes - refused - margin)));
 }
