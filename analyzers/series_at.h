@@ -48,6 +48,7 @@ class SeriesAt {
     return it->y;
   }
   bool present() const { return series_ != nullptr; }
+  double width() const { return width_; }
   double peak() const { return peak_; }
   double median() const { return median_; }
   /// The 10th percentile: what the series holds in its quiet buckets.

@@ -101,6 +101,9 @@ class Placer::Impl {
         (reading || in_upload || !a.any || j_.job_writes))
       return LimitAt(t, writing);
     if (writing) return IdleState::kWrites;
+    // A checkpoint's first and last minutes carry only part of its bytes: a stop of the node's
+    // in a minute above the quiet ones next to a burst is the checkpoint's.
+    if (Inside(u.own_phases, t) && AtWritingEdge(t)) return IdleState::kWrites;
     // No log of the data runtime: nothing says when it read, so a finding about the whole
     // job (small files, a capped cache) cannot say which idle time was its.
     if (!a.any) return IdleState::kUnknown;
@@ -189,12 +192,26 @@ class Placer::Impl {
     if (ingress_.present()) {
       // A burst above what the account takes in anyway (other writers, logs): its quiet
       // minutes (not the median: a job that checkpoints most of the time would hide in it).
-      auto in = ingress_(t);
       const double base = ingress_.tenth_percentile();
-      return in && *in - base >= kWritingIngressFloorGbps &&
-             *in - base >= kWritingIngressShare * (ingress_.peak() - base);
+      auto above = [&](double at, double share) {
+        auto in = ingress_(at);
+        return in && *in - base >= kWritingIngressFloorGbps &&
+               *in - base >= share * (ingress_.peak() - base);
+      };
+      return above(t, kWritingIngressShare);
     }
     return in_upload && reading;
+  }
+  bool AtWritingEdge(double t) const {
+    if (!j_.job_writes || !ingress_.present()) return false;
+    const double base = ingress_.tenth_percentile(), w = ingress_.width();
+    auto above = [&](double at, double share) {
+      auto in = ingress_(at);
+      return in && *in - base >= kWritingIngressFloorGbps &&
+             *in - base >= share * (ingress_.peak() - base);
+    };
+    return above(t, 0) &&
+           (above(t - w, kWritingIngressShare) || above(t + w, kWritingIngressShare));
   }
   // What each node read at t: the account's egress over the nodes reading then.
   std::optional<double> NodeRate(double t) const {

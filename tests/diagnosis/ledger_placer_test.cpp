@@ -321,3 +321,37 @@ TEST_CASE("placer: a download's refused minutes are the limit's, the rest its ow
   CHECK(PlacedIn(ledger, IdleState::kStartupDownload) ==
         Approx(100.0 * (minutes - refused - margin)));
 }
+
+TEST_CASE("placer: a stop in a checkpoint's first or last minute is the checkpoint's",
+          "[diagnosis][ledger]") {
+  // A node of 8 GPUs, busy but for one whole stop in minutes 20-29 (sampled every 10 s), its
+  // checkpoint's Ingress burst in minutes 21-28 and a part of it in minutes 20 and 29 (`edge`
+  // Gbit/s above the quiet 0.5). The stop's edge minutes are the checkpoint's when their
+  // Ingress stands above the quiet minutes; the node's scattered waits there never are.
+  const double edge_gbps = GENERATE(0.0, 3.0, 8.0);  // under a quarter of the burst
+  const int minutes = 60;
+  Evidence job;
+  Series lost;
+  lost.key = "gpu.lost_gpu_s_by_time";
+  for (int i = 0; i < minutes * 6; ++i) {
+    const bool stop = i >= 20 * 6 && i < 30 * 6;
+    const bool wait = i % 17 == 0;  // a scattered wait, never a stop
+    lost.points.push_back({kStart + 10.0 * i, stop || wait ? 80.0 : 0.0});
+  }
+  job.series.push_back(lost);
+  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  job.facts.Set(NumberFact("gpu.sample_interval_s", 10, Unit::kSeconds, Provenance{}));
+  std::vector<double> ingress(minutes, 0.5);
+  for (int i = 21; i < 29; ++i) ingress[i] = 40;
+  ingress[20] = ingress[29] = 0.5 + edge_gbps;
+  ingress[45] = 0.5 + edge_gbps;  // a minute above the quiet ones, far from any burst
+  job.series.push_back(Minutes("metrics.ingress_gbps", ingress));
+  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
+  LedgerJudgement j;
+  j.job_writes = true;
+  j.mount_state = IdleState::kNotStorage;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("the edge minutes " << edge_gbps << " Gbit/s above the quiet ones");
+  const double burst = 8 * 6 * 80.0, edges = 2 * 6 * 80.0;  // 80 GPU-s a sample, 6 a minute
+  CHECK(PlacedIn(ledger, IdleState::kWrites) == Approx(edge_gbps >= 1 ? burst + edges : burst));
+}
