@@ -55,6 +55,17 @@ Evidence Mount(int minutes) {
 
 double PlacedIn(const IdleLedger& ledger, IdleState s) { return ledger.Of(s); }
 
+// A job that writes through storage (a checkpoint) on an account of 100 Gbit/s egress and
+// 60 Gbit/s ingress, its mount served fast.
+LedgerJudgement WritingJob() {
+  LedgerJudgement j;
+  j.egress_limit_gbps = 100;
+  j.ingress_limit_gbps = 60;
+  j.job_writes = true;
+  j.mount_state = IdleState::kNotStorage;
+  return j;
+}
+
 }  // namespace
 
 TEST_CASE("placer: a mount's reads silent for 5 minutes or more were served by its cache",
@@ -114,11 +125,7 @@ TEST_CASE(
   job.series.push_back(Minutes("metrics.ingress_gbps", ingress));
   job.timeline.push_back(
       Interval("storage", "ClientAccountBandwidthThrottlingError", 4, 8, "metrics"));
-  LedgerJudgement j;
-  j.egress_limit_gbps = 100;
-  j.ingress_limit_gbps = 60;
-  j.job_writes = true;
-  j.mount_state = IdleState::kNotStorage;
+  const LedgerJudgement j = WritingJob();
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
   INFO("ingress at " << ingress_share << " of its limit");
   const double refused =
@@ -144,11 +151,7 @@ TEST_CASE("placer: a checkpoint's refused minutes are the limit's, the rest of i
   job.series.push_back(Minutes("metrics.egress_gbps", std::vector<double>(minutes, 10)));
   job.timeline.push_back(
       Interval("storage", "ClientAccountBandwidthThrottlingError", 5, 5 + refused, "metrics"));
-  LedgerJudgement j;
-  j.egress_limit_gbps = 100;
-  j.ingress_limit_gbps = 60;
-  j.job_writes = true;
-  j.mount_state = IdleState::kNotStorage;
+  const LedgerJudgement j = WritingJob();
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
   INFO(refused << " minutes refused");
   CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == Approx(100.0 * refused));
