@@ -36,11 +36,21 @@ std::vector<TimeSpan> ReadSilenceStops(const Series& lost, double gpus, double s
     const double mid = p.x + width / 2;  // a bucket straddling an edge by under half counts in
     return mid >= s.start_s && mid <= s.end_s;
   };
+  // The buckets in time order (as the ledger keeps them): each silence looks only at its own,
+  // so a log of thousands of silences costs no more than one pass each over theirs.
+  const bool sorted = std::is_sorted(pts.begin(), pts.end(),
+                                     [](const auto& a, const auto& b) { return a.x < b.x; });
   // The runs of whole stops whose buckets lie in `s`, and the time they cover.
   auto stops_in = [&](const TimeSpan& s, double* covered) {
     std::vector<TimeSpan> runs;
     *covered = 0;
-    for (const auto& p : pts) {
+    auto from = pts.begin();
+    if (sorted)
+      from = std::lower_bound(pts.begin(), pts.end(), s.start_s - width,
+                              [](const SeriesPoint& p, double x) { return p.x < x; });
+    for (auto it = from; it != pts.end(); ++it) {
+      const SeriesPoint& p = *it;
+      if (sorted && p.x > s.end_s) break;
       if (!in(p, s) || !stopped(p)) continue;
       if (!runs.empty() && p.x <= runs.back().end_s + width * 1e-9)
         runs.back().end_s = p.x + width;
