@@ -42,12 +42,6 @@ double FactOr(const FactSet& facts, const char* key, double fallback) {
   return f && f->is_number() && std::isfinite(f->number()) ? f->number() : fallback;
 }
 
-std::optional<double> FactNumber(const FactSet& facts, const char* key) {
-  const Fact* f = facts.Find(key);
-  if (f && f->is_number() && std::isfinite(f->number())) return f->number();
-  return std::nullopt;
-}
-
 // The GPUs a unit's series counts: the node's own (its GPU file), else the job's figure for the
 // node (one job-level file), else the job's for the job's unit.
 double UnitGpus(const Evidence& job, const std::vector<analyzers::NodeEvidence>& nodes,
@@ -186,7 +180,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
         for (const auto& r : Padded(account_refusals, 0)) u.refusals_unpadded.push_back(r);
       u.reads = ReadSpans(n.evidence.timeline);
       u.read_silences = ReadSilences(n.evidence.timeline, n.node);
-      u.read_gap_fence_s = FactNumber(n.evidence.facts, "runtime.read_gap_fence_s");
+      u.read_gap_fence_s = n.evidence.facts.Number("runtime.read_gap_fence_s");
       u.own_log = own_log;
       u.reads_nothing = judgement.nodes_reading_nothing.count(n.node) > 0;
       units.push_back(std::move(u));
@@ -199,7 +193,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.refusals_unpadded = Padded(all_refusals, 0);
     u.reads = ReadSpans(job.timeline);
     u.read_silences = ReadSilences(job.timeline, "");
-    u.read_gap_fence_s = FactNumber(job.facts, "runtime.read_gap_fence_s");
+    u.read_gap_fence_s = job.facts.Number("runtime.read_gap_fence_s");
     u.own_log = job.facts.Find("runtime.non_success_responses") != nullptr;
     units.push_back(std::move(u));
   }

@@ -192,26 +192,23 @@ class Placer::Impl {
     if (ingress_.present()) {
       // A burst above what the account takes in anyway (other writers, logs): its quiet
       // minutes (not the median: a job that checkpoints most of the time would hide in it).
-      const double base = ingress_.tenth_percentile();
-      auto above = [&](double at, double share) {
-        auto in = ingress_(at);
-        return in && *in - base >= kWritingIngressFloorGbps &&
-               *in - base >= share * (ingress_.peak() - base);
-      };
-      return above(t, kWritingIngressShare);
+      return IngressAbove(t, kWritingIngressShare);
     }
     return in_upload && reading;
   }
+  // The account's Ingress at t stands above its quiet minutes (its 10th percentile: other
+  // writers, logs) by the floor, and by `share` of its peak's excess.
+  bool IngressAbove(double t, double share) const {
+    auto in = ingress_(t);
+    const double base = ingress_.tenth_percentile();
+    return in && *in - base >= kWritingIngressFloorGbps &&
+           *in - base >= share * (ingress_.peak() - base);
+  }
   bool AtWritingEdge(double t) const {
     if (!j_.job_writes || !ingress_.present()) return false;
-    const double base = ingress_.tenth_percentile(), w = ingress_.width();
-    auto above = [&](double at, double share) {
-      auto in = ingress_(at);
-      return in && *in - base >= kWritingIngressFloorGbps &&
-             *in - base >= share * (ingress_.peak() - base);
-    };
-    return above(t, 0) &&
-           (above(t - w, kWritingIngressShare) || above(t + w, kWritingIngressShare));
+    const double w = ingress_.width();
+    return IngressAbove(t, 0) &&
+           (IngressAbove(t - w, kWritingIngressShare) || IngressAbove(t + w, kWritingIngressShare));
   }
   // What each node read at t: the account's egress over the nodes reading then.
   std::optional<double> NodeRate(double t) const {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analyzers/text_util.h"
+#include "core/runtime_settings.h"
 
 namespace feedcheck::diagnosis::ledger {
 
@@ -43,11 +44,16 @@ Activities ActivitiesOf(const std::vector<TimelineInterval>& timeline, const std
 }
 
 double RefusalPadS(const FactSet& facts) {
-  double retries = kDefaultRetryCount;
-  if (const Fact* f = facts.Find("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT");
-      f && f->is_text())
-    if (auto n = analyzers::ParseDouble(f->text()); n && std::isfinite(*n) && *n >= 1)
-      retries = std::floor(*n);
+  // The job's setting, else the runtime's default.
+  constexpr std::string_view kRetryCount = "AZUREML_DATASET_HTTP_RETRY_COUNT";
+  std::optional<double> n;
+  if (auto text = facts.Text("runtime.setting." + std::string(kRetryCount)))
+    n = analyzers::ParseDouble(*text);
+  if (!n || !std::isfinite(*n) || *n < 1)
+    if (const RuntimeSetting* setting = FindRuntimeSetting(kRetryCount))
+      n = analyzers::ParseDouble(setting->default_value);
+  if (!n || !std::isfinite(*n) || *n < 1) return kRefusalPadS;
+  const double retries = std::floor(*n);
   // 2^(retries - 1) overflows nothing: past 60 s the cap holds.
   return std::min(kRefusalPadS, kFirstRetryDelayS * std::exp2(std::min(retries, 64.0) - 1));
 }

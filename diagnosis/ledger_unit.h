@@ -14,11 +14,11 @@ namespace feedcheck::diagnosis::ledger {
 
 // Storage refusals are logged per request and the metrics per minute. A refused request is
 // retried after an exponential backoff (rslex: 250 ms first, doubling, AZUREML_DATASET_HTTP_-
-// RETRY_COUNT retries, 7 by default), so a node may wait up to its last delay after its last
-// logged refusal: a refusal covers that much more each side, and never more than this.
+// RETRY_COUNT retries, its default in core/runtime_settings), so a node may wait up to its last
+// delay after its last logged refusal: a refusal covers that much more each side, and never
+// more than this.
 inline constexpr double kRefusalPadS = 60;
 inline constexpr double kFirstRetryDelayS = 0.25;
-inline constexpr double kDefaultRetryCount = 7;
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 // A mount node's log that shows its reads, silent this long, read nothing from storage then.
 inline constexpr double kReadsSilenceS = 300;
