@@ -46,6 +46,24 @@ std::string JobWithTrace(const std::string& name, double read_ms,
   return job.string();
 }
 
+// The job's post-mortem, never failing on its verdict.
+Outcome PostmortemOf(const std::string& job) {
+  PostmortemRequest r;
+  r.job_dir = job;
+  r.fail_on = "never";
+  Outcome o = RunPostmortem(r);
+  REQUIRE(o.has_report);
+  return o;
+}
+
+// The "Waited for data" section of a report that read one rank's trace.
+nlohmann::json OneRankSection(const Outcome& o) {
+  nlohmann::json j = SectionJson(o.report, kDataWaitSection);
+  REQUIRE(j.is_object());
+  REQUIRE(j["ranks"].size() == 1);
+  return j;
+}
+
 }  // namespace
 
 TEST_CASE("postmortem traces: a GPU trace in the job folder, read once, on its node",
@@ -112,14 +130,8 @@ TEST_CASE(
     "[postmortem][traces]") {
   // node-0 and node-1 logged their reads; node-2 wrote only its trace.
   const std::string job = JobWithTrace("nolog", 0.5, "node-2");
-  PostmortemRequest r;
-  r.job_dir = job;
-  r.fail_on = "never";
-  Outcome o = RunPostmortem(r);
-  REQUIRE(o.has_report);
-  nlohmann::json j = SectionJson(o.report, kDataWaitSection);
-  REQUIRE(j.is_object());
-  REQUIRE(j["ranks"].size() == 1);
+  const Outcome o = PostmortemOf(job);
+  nlohmann::json j = OneRankSection(o);
   CHECK(j["ranks"][0]["node"] == "node-2");
   CHECK(o.report.evidence.facts.Text("trace.node.0") == "node-2");
   CHECK(o.report.evidence.FindSeries("trace.step_wait.0", "node-2"));
@@ -196,14 +208,8 @@ TEST_CASE("postmortem traces: the node's CPU settles why the loop waited",
   const double read_ms = GENERATE(-1.0, 0.2, 66.0);     // -1: no read log
   const double cpu = GENERATE(-1.0, 17.0, 84.0, 97.0);  // -1: no CPU metric
   const std::string job = OneNodeJob("cpu", 0.84, read_ms, cpu);
-  PostmortemRequest r;
-  r.job_dir = job;
-  r.fail_on = "never";
-  Outcome o = RunPostmortem(r);
-  REQUIRE(o.has_report);
-  nlohmann::json j = SectionJson(o.report, kDataWaitSection);
-  REQUIRE(j.is_object());
-  REQUIRE(j["ranks"].size() == 1);
+  const Outcome o = PostmortemOf(job);
+  nlohmann::json j = OneRankSection(o);
   const auto& rank = j["ranks"][0];
   CAPTURE(read_ms, cpu, j.dump());
   const bool busy = cpu >= 85;
@@ -251,14 +257,8 @@ TEST_CASE("postmortem traces: in a multi-node job the CPU is a node's own, never
       R"( [{{"metadatavalues": [{}], "data": [{{"timeStamp": "2024-04-04T01:51:00Z",)"
       R"( "average": 93}}]}}]}}]}})",
       in_node_folder ? "" : R"({"name": {"value": "NodeId"}, "value": "tvmps_1c_d"})");
-  PostmortemRequest r;
-  r.job_dir = job;
-  r.fail_on = "never";
-  Outcome o = RunPostmortem(r);
-  REQUIRE(o.has_report);
-  nlohmann::json j = SectionJson(o.report, kDataWaitSection);
-  REQUIRE(j.is_object());
-  REQUIRE(j["ranks"].size() == 1);
+  const Outcome o = PostmortemOf(job);
+  nlohmann::json j = OneRankSection(o);
   CHECK(j["ranks"][0]["node"] == "node-0");
   CHECK(o.report.evidence.facts.Number("cpu.util_mean") == Approx(93));
   if (in_node_folder) {
