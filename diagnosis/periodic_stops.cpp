@@ -8,6 +8,7 @@ namespace feedcheck::diagnosis {
 namespace {
 
 constexpr double kInfinity = 1e300;
+constexpr double kSingleSampleWindowShare = 0.25;
 
 // P(X >= m) for X binomial with `n` draws of chance `h`.
 double BinomialTailAtLeast(int n, int m, double h) {
@@ -69,9 +70,11 @@ std::vector<TimeSpan> PeriodicStops(const Series& lost, double gpus, double samp
   const double begin_s = std::max(from_s, pts.front().x), end_s = pts.back().x + width;
   const double span_s = end_s - begin_s;
   if (!(span_s > 3 * kPeriodicStopMinPeriodS)) return stops;
-  // The shortest run that can recur as a stop of its own; the lengths tried from there on
-  // leave out the node's typical runs (too many to stand out at any period).
-  const double shortest_s = std::max(kPeriodicStopMinS, 2 * sample_s) - 1e-6;
+  // The shortest run that can recur as a stop of its own (one sample, where samples are that
+  // far apart); the lengths tried from two samples on leave out the node's typical runs (too
+  // many to stand out at any period).
+  const double shortest_s = std::max(kPeriodicStopMinS, sample_s) - 1e-6;
+  const double two_samples_s = std::max(kPeriodicStopMinS, 2 * sample_s) - 1e-6;
   std::vector<TimeSpan> runs;
   for (const auto& r : all_runs) {
     bool in_taken = false;
@@ -92,7 +95,8 @@ std::vector<TimeSpan> PeriodicStops(const Series& lost, double gpus, double samp
   };
   std::vector<Test> tests;
   double pairs = 0;
-  for (double length_s = shortest_s; tests.size() < 10; length_s *= 1.5) {
+  for (double length_s = shortest_s; tests.size() < 10;
+       length_s = length_s < two_samples_s ? two_samples_s : length_s * 1.5) {
     std::vector<size_t> longer;
     for (size_t k = 0; k < runs.size(); ++k)
       if (runs[k].end_s - runs[k].start_s >= length_s) longer.push_back(k);
@@ -101,6 +105,9 @@ std::vector<TimeSpan> PeriodicStops(const Series& lost, double gpus, double samp
     // So many that a window would hold one about half the time: nothing can stand out (and
     // the pairs stay few: at most span / window of them).
     if (n * window_share > 0.5) continue;
+    // Runs of one sample are tried only where they are rare (a node that seldom idles): their
+    // many pairs would otherwise dilute every other test's chance.
+    if (length_s < two_samples_s && n * window_share > kSingleSampleWindowShare) continue;
     for (int end = 0; end < 2; ++end) {
       Test t;
       for (size_t k : longer) {
