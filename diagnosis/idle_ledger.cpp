@@ -216,6 +216,9 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     for (const auto& d : u.activities.downloads)
       if (std::isfinite(d.end)) from = std::max(from, d.end);
     std::vector<TimeSpan> phases = OwnPhases(*u.lost, gpus, sample_interval_s, from);
+    double width_s = 0;
+    for (const auto& r : WholeStopRuns(*u.lost, gpus, from, &width_s))
+      u.whole_stops.push_back({r.start_s, r.end_s});
     // And stops that recur at a period, though each is likely at the node's pace.
     for (const auto& p : PeriodicStops(*u.lost, gpus, sample_interval_s, from, phases))
       phases.push_back(p);

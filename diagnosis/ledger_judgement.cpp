@@ -122,6 +122,7 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
         return iv.lane == "data-runtime" && analyzers::IContains(iv.label, "upload");
       });
   const double epochs = facts.Number("workload.epochs").value_or(0);
+  j.reads_input_once = epochs == 1;
   if (epochs != 1) j.mount_cache_cap_bytes = facts.Number("runtime.mount_cache_bytes").value_or(0);
   // A node re-reads from its second epoch on when its cache cannot hold the whole input (the
   // sampler reshuffles: each epoch's shard is a new share of it), never when it can. Its first

@@ -142,7 +142,13 @@ class Placer::Impl {
       if (in_mount && Inside(u.own_phases, t) && !Inside(u.reads, t)) return IdleState::kOwnCode;
       // A node whose log shows its reads, none for minutes around then: the mount served it
       // from its cache.
-      if (in_mount && ReadsSilent(u.reads, t, u.samples_end)) return IdleState::kNotStorage;
+      // Unless its GPUs stopped outright where the cache could serve nothing (the job reads
+      // its input once, or the node had read more than the cap holds: no reshuffled epoch is
+      // in it). Nothing asked storage then, and no cache fed the loader: the job's own stop.
+      if (in_mount && ReadsSilent(u.reads, t, u.samples_end))
+        return (j_.reads_input_once || PastCacheCap(t)) && Inside(u.whole_stops, t)
+                   ? IdleState::kOwnCode
+                   : IdleState::kNotStorage;
       if (AtNic(t)) return IdleState::kNodeNic;
       // The same law for the mount: at its latency cap it could read no faster (whatever it
       // re-read); well below it, storage answered faster than the node asked (its loader, its

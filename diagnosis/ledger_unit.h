@@ -58,6 +58,8 @@ struct LedgerUnit {
   std::optional<double> read_gap_fence_s;
   // Where all its GPUs stopped together for longer than its waits for input explain.
   std::vector<Span> own_phases;
+  // Where all its GPUs stopped together at all (from its input's start).
+  std::vector<Span> whole_stops;
   double samples_end = kInf;  // the end of its last GPU sample's bucket
   bool reads_nothing = false;
   bool own_log = false;  // the node's own rslex log was read (the job's, for the job's unit)

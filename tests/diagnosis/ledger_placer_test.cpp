@@ -8,6 +8,8 @@
 //     or more, refused its writes.
 //   - Past the mount cache's cap, re-reads held the node where it read slower than before;
 //     rates that wander too much to show a slowing leave it unmeasured (the re-reads).
+//   - After a mount's last read, GPUs stopped outright where no cache could serve (a job
+//     that reads its input once) are the job's own; some GPUs fed, its cache's.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -357,4 +359,28 @@ TEST_CASE("placer: a stop in a checkpoint's first or last minute is the checkpoi
   INFO("the edge minutes " << edge_gbps << " Gbit/s above the quiet ones");
   const double burst = 8 * 6 * 80.0, edges = 2 * 6 * 80.0;  // 80 GPU-s a sample, 6 a minute
   CHECK(PlacedIn(ledger, IdleState::kWrites) == Approx(edge_gbps >= 1 ? burst + edges : burst));
+}
+
+TEST_CASE("placer: GPUs stopped after a mount's last read are own code where no cache served",
+          "[diagnosis][ledger]") {
+  // 8 GPUs idle throughout while the mount reads for 10 minutes (its pace makes any stop
+  // likely), then its reads fall silent for the last 8: wholly stopped, or some GPUs fed.
+  const bool once = GENERATE(false, true);
+  const bool stopped = GENERATE(false, true);
+  std::vector<double> lost(18, 8 * kMinute);
+  for (size_t i = 10; i < lost.size(); ++i) lost[i] = stopped ? 8 * kMinute : 6 * kMinute;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
+  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
+  job.timeline.push_back(Interval("reads", "span closes", 0, 10, "rslex"));
+  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kLatency;
+  j.reads_input_once = once;  // else a cache of unknown size may hold what it reads
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO((once ? "read once" : "epochs unknown") << (stopped ? ", stopped" : ", some GPUs fed"));
+  const double silent = stopped ? 8 * 8 * kMinute : 8 * 6 * kMinute;
+  CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(10 * 8 * kMinute));
+  CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(once && stopped ? silent : 0));
+  CHECK(PlacedIn(ledger, IdleState::kNotStorage) == Approx(once && stopped ? 0 : silent));
 }
