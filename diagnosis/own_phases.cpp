@@ -135,6 +135,14 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
       moved = true;
     }
   }
+  // A shorter stop is one too when it is as unlikely at the node's pace outside its phases (a
+  // minute-long validation on a node that otherwise seldom waits).
+  const double pace = pace_outside(&buckets);
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const double len = runs[k].end_s - runs[k].start_s;
+    if (!phase[k] && len >= kShortOwnPhaseMinS - 1e-6 && !long_run(runs[k]) && buckets > 0)
+      phase[k] = unlikely(runs[k], pace);
+  }
   for (size_t k = 0; k < runs.size(); ++k)
     if (phase[k]) phases.push_back(runs[k]);
   return phases;

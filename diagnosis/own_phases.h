@@ -19,6 +19,9 @@ inline constexpr double kOwnPhaseMinS = 120;
 /// (its scattered waits, a run of k as likely as its idle share to the power k - 1) is at
 /// most this.
 inline constexpr double kOwnPhaseChance = 0.05;
+/// A shorter run, from this length on, is a phase when it is as unlikely at the node's idle
+/// share outside its phases.
+inline constexpr double kShortOwnPhaseMinS = 60;
 
 struct TimeSpan {
   double start_s = 0;

@@ -49,14 +49,14 @@ bool Overlaps(const fd::TimeSpan& a, const fd::TimeSpan& b) {
 TEST_CASE("own phases: whole stops are found, a loader's scattered waits are not", "[own_phases]") {
   const double interval = GENERATE(10.0, 15.0, 30.0);
   const double idle_share = GENERATE(0.0, 0.2, 0.5, 0.7);
-  const double stop_s = GENERATE(0.0, 240.0, 600.0);
+  const double stop_s = GENERATE(0.0, 90.0, 240.0, 600.0);
   std::mt19937 rng(static_cast<unsigned>(interval * 1000 + idle_share * 100 + stop_s));
   int false_phases = 0, runs = 0;
   for (int k = 0; k < 20; ++k) {
     Node n = Draw(&rng, 8, interval, idle_share, stop_s, stop_s > 0 ? 1800 : 0, 3);
     const auto phases = fd::OwnPhases(n.lost, 8, interval, n.lost.points.front().x);
     for (const auto& p : phases) {
-      CHECK(p.end_s - p.start_s >= fd::kOwnPhaseMinS);
+      CHECK(p.end_s - p.start_s >= fd::kShortOwnPhaseMinS);
       bool on_a_stop = false;
       for (const auto& s : n.stops) on_a_stop = on_a_stop || Overlaps(p, s);
       false_phases += on_a_stop ? 0 : 1;
