@@ -403,13 +403,20 @@ std::map<InputFormat, std::vector<std::string>> SniffAll(const AnalyzeRequest& r
   return by_format;
 }
 
-// The node of each file found under a folder given (a job folder with one folder per node).
-std::map<std::string, std::string> NodesOf(const std::vector<Candidate>& candidates) {
+// The node of each file found under a folder given (a job folder with one folder per node),
+// by its logs' folders or, where fewer than two nodes left logs, its GPU files'.
+std::map<std::string, std::string> NodesOf(
+    const std::vector<Candidate>& candidates,
+    const std::map<InputFormat, std::vector<std::string>>& by_format) {
   std::map<std::string, std::vector<std::string>> by_root;
   for (const auto& c : candidates)
     if (!c.explicit_file) by_root[c.root].push_back(c.path);
+  std::set<std::string> gpu_files;
+  for (InputFormat f : {InputFormat::kNvidiaSmiCsv, InputFormat::kDcgmText})
+    if (auto it = by_format.find(f); it != by_format.end())
+      gpu_files.insert(it->second.begin(), it->second.end());
   std::map<std::string, std::string> out;
-  for (const auto& [root, files] : by_root) out.merge(NodesOfFiles(root, files));
+  for (const auto& [root, files] : by_root) out.merge(NodesOfFiles(root, files, gpu_files));
   return out;
 }
 
@@ -463,10 +470,10 @@ AnalysisResult AnalyzePaths(const AnalyzeRequest& req) {
                    });
   std::map<std::string, std::string> root_of;
   for (const auto& c : candidates) root_of[c.path] = c.root;
-  const std::map<std::string, std::string> node_of = NodesOf(candidates);
   std::map<std::string, Sniffed> sniffed;
   std::map<InputFormat, std::vector<std::string>> by_format =
       SniffAll(req, candidates, &sniffed, &result);
+  const std::map<std::string, std::string> node_of = NodesOf(candidates, by_format);
   auto first_of = [&](const std::string& path) { return sniffed[path].first_epoch_s; };
 
   const AnalyzerOptions& opt = req.options;

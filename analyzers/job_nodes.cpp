@@ -25,20 +25,29 @@ const char* const kPhaseKeys[] = {"gpu.lost_download_gpu_s",   "gpu.lost_mount_g
 }  // namespace
 
 std::map<std::string, std::string> NodesOfFiles(const std::string& root,
-                                                const std::vector<std::string>& files) {
+                                                const std::vector<std::string>& files,
+                                                const std::set<std::string>& gpu_files) {
   std::map<std::string, std::string> out;
-  // The nodes' data-capability.log files, else their rslex logs (one per folder).
-  std::vector<fs::path> logs, rslex;
+  // The nodes' data-capability.log files, else their rslex logs (one per folder), else their
+  // GPU sample files (one per folder).
+  std::vector<fs::path> logs, rslex, gpu;
   for (const auto& f : files) {
     fs::path rel = fs::path(f).lexically_relative(root);
     if (rel.empty() || *rel.begin() == "..") continue;
     std::string name = rel.filename().string();
     if (name.rfind("data-capability", 0) == 0) logs.push_back(rel);
     if (name.rfind("rslex.log", 0) == 0) rslex.push_back(rel.parent_path() / "rslex.log");
+    if (gpu_files.count(f)) gpu.push_back(rel.parent_path() / "gpu");
   }
-  std::vector<fs::path>& marks = logs.size() >= 2 ? logs : rslex;
-  std::sort(marks.begin(), marks.end());
-  marks.erase(std::unique(marks.begin(), marks.end()), marks.end());
+  auto distinct = [](std::vector<fs::path>* v) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+    return v->size();
+  };
+  distinct(&logs);
+  std::vector<fs::path>& marks = logs.size() >= 2        ? logs
+                                 : distinct(&rslex) >= 2 ? rslex
+                                                         : (distinct(&gpu), gpu);
   if (marks.size() < 2 || marks.size() > kMaxNodes) return out;
   std::vector<std::vector<std::string>> parts;
   for (const auto& m : marks) parts.push_back(Parts(m.parent_path()));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,12 @@ struct NodeEvidence {
 
 /// The node (its folder's name) of each of `files` found under the folder `root`; empty when
 /// fewer than two node folders are found (logs side by side in one folder cannot be told
-/// apart by folder). Paths only: nothing is opened.
+/// apart by folder). The folders are those of the data runtime's logs, else, where fewer than
+/// two nodes left one (a node without its logs), those of the GPU sample files among `files`
+/// (`gpu_files`). Paths only: nothing is opened.
 std::map<std::string, std::string> NodesOfFiles(const std::string& root,
-                                                const std::vector<std::string>& files);
+                                                const std::vector<std::string>& files,
+                                                const std::set<std::string>& gpu_files = {});
 
 /// Splits each node's idle GPU time by the job's data phases (the data-runtime lane of `job`'s
 /// timeline), with the refusals that node met: its own rslex log's when it has one, else the

@@ -135,13 +135,17 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
       moved = true;
     }
   }
-  // A shorter stop is one too when it is as unlikely at the node's pace outside its phases (a
-  // minute-long validation on a node that otherwise seldom waits).
+  // A shorter stop is one too where the node's pace outside its phases would make a run that
+  // long anywhere in its samples with chance at most kShortOwnPhaseChance (a minute-long validation
+  // on a node that otherwise seldom waits): the runs of m idle samples expected at random,
+  // samples x (1 - pace) x pace^m, are that few. A tenth of the long runs' chance: the node
+  // makes many more short runs than long ones, so many more chances to be wrong.
   const double pace = pace_outside(&buckets);
   for (size_t k = 0; k < runs.size(); ++k) {
     const double len = runs[k].end_s - runs[k].start_s;
-    if (!phase[k] && len >= kShortOwnPhaseMinS - 1e-6 && !long_run(runs[k]) && buckets > 0)
-      phase[k] = unlikely(runs[k], pace);
+    if (phase[k] || len < kShortOwnPhaseMinS - 1e-6 || long_run(runs[k]) || !(buckets > 0))
+      continue;
+    phase[k] = samples * (1 - pace) * std::pow(pace, len / sample_s) <= kShortOwnPhaseChance;
   }
   for (size_t k = 0; k < runs.size(); ++k)
     if (phase[k]) phases.push_back(runs[k]);

@@ -19,9 +19,10 @@ inline constexpr double kOwnPhaseMinS = 120;
 /// (its scattered waits, a run of k as likely as its idle share to the power k - 1) is at
 /// most this.
 inline constexpr double kOwnPhaseChance = 0.05;
-/// A shorter run, from this length on, is a phase when it is as unlikely at the node's idle
-/// share outside its phases.
+/// A shorter run, from this length on, is a phase when runs that long would come anywhere in
+/// the node's samples, at its idle share outside its phases, with at most this chance.
 inline constexpr double kShortOwnPhaseMinS = 60;
+inline constexpr double kShortOwnPhaseChance = kOwnPhaseChance / 10;
 
 struct TimeSpan {
   double start_s = 0;

@@ -338,3 +338,40 @@ TEST_CASE("a folder of more files than descriptors held opens the rest again, ne
   CHECK(once == 512);
   CHECK(twice == files - 512);
 }
+
+TEST_CASE("a node that left no logs is told by its GPU files' folder",
+          "[analyzers][paths][nodes]") {
+  // node-0 left its rslex log and GPU samples; node-1 only its GPU samples (its logs were
+  // lost). The GPU files' folders tell the nodes apart where the logs' folders alone cannot.
+  const bool second_log = GENERATE(false, true);
+  ScratchDir job("feedcheck-gpu-nodes");
+  const std::string close =
+      "  INFO mount:fuse_read:read_file: rslex::prefetching: close time.busy=1.20ms "
+      "time.idle=180µs\n";
+  auto smi = [](int util) {
+    std::string s = "timestamp, index, name, utilization.gpu [%], memory.used [MiB]\n";
+    for (int i = 0; i < 6; ++i)
+      s += fmt::format("2026/05/04 00:0{}:00.000, 0, NVIDIA A100 80GB, {} %, 1000 MiB\n", i, util);
+    return s;
+  };
+  job.Write("node-0/system_logs/data_capability/rslex.log", "2026-05-04T00:00:01.000000Z" + close);
+  if (second_log)
+    job.Write("node-1/system_logs/data_capability/rslex.log",
+              "2026-05-04T00:00:01.000000Z" + close);
+  job.Write("node-0/gpu/nvidia-smi.csv", smi(90));
+  job.Write("node-1/gpu/nvidia-smi.csv", smi(0));
+  AnalyzeRequest req;
+  req.paths = {job.dir.string()};
+  AnalysisResult r = AnalyzePaths(req);
+  INFO((second_log ? "both nodes left logs" : "node-1 left none"));
+  REQUIRE(r.nodes.size() == 2);
+  CHECK(r.nodes[0].node == "node-0");
+  CHECK(r.nodes[1].node == "node-1");
+  // Each node's GPU time is its own: node-1 idled, node-0 did not.
+  CHECK(Num(r.nodes[1].evidence, "gpu.lost_gpu_s") > 0);
+  CHECK(Num(r.nodes[0].evidence, "gpu.lost_gpu_s") == 0);
+  // Only a node that left a log has reads of its own.
+  size_t reads = 0;
+  for (const auto& iv : r.nodes[1].evidence.timeline) reads += iv.lane == "reads" ? 1 : 0;
+  CHECK(reads == (second_log ? 1u : 0u));
+}
