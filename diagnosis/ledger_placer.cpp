@@ -40,6 +40,9 @@ constexpr double kWritingRefusedIngressShare = 0.5;
 constexpr double kRereadsSlowerMinShare = 0.05;
 // ...which is measured only where a slowing by this share would show.
 constexpr double kRereadsSlowingShown = 0.2;
+// A stop ended with the node's reads when its last read closed this close to the stop's end
+// (a few of the log's gaps between closes).
+constexpr double kStopEndsWithReadsS = 120;
 
 }  // namespace
 
@@ -180,8 +183,12 @@ class Placer::Impl {
         return IdleState::kLatency;
       // A stop while reads went on (a validation reads its own data), where no evidence says
       // what held the mount: the job's own phase, by its GPUs.
+      // Unless the node read through the stop and its reads ended with it: the GPUs waited
+      // for those reads and worked once they were done (a first epoch the cache then served).
+      // Nothing refused and the account far from its limits: their latency held them.
       if (mount_state_ == IdleState::kUnknown && Inside(u.own_phases, t))
-        return IdleState::kOwnCode;
+        return StopEndedWithReads(u, t) && !AccountNearLimit(t) ? IdleState::kLatency
+                                                                : IdleState::kOwnCode;
       return mount_state_;
     }
     if (t < *a.first_data) return IdleState::kUnknown;
@@ -285,6 +292,22 @@ class Placer::Impl {
                             j_.mount_state_uncached == IdleState::kUnknown))
       return IdleState::kLatency;
     return j_.mount_state_uncached;
+  }
+  // The node's stop at t ran while it read (its reads cover half of it or more) and ended with
+  // its reads (its last read within kStopEndsWithReadsS of the stop's end), and the node's
+  // samples went on after it.
+  bool StopEndedWithReads(const LedgerUnit& u, double t) const {
+    if (u.reads.empty()) return false;
+    double last_read = -kInf;
+    for (const auto& r : u.reads) last_read = std::max(last_read, r.end);
+    for (const auto& p : u.own_phases) {
+      if (t < p.start || t >= p.end) continue;
+      // The GPUs worked after it (a stop to the end of the samples ended with the job).
+      return std::fabs(p.end - last_read) <= kStopEndsWithReadsS &&
+             p.end + kStopEndsWithReadsS < u.samples_end &&
+             Covered(p, u.reads) >= 0.5 * (p.end - p.start);
+    }
+    return false;
   }
   bool AccountNearLimit(double t) const {
     auto e = egress_(t);

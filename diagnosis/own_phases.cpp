@@ -147,6 +147,15 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
       continue;
     phase[k] = samples * (1 - pace) * std::pow(pace, len / sample_s) <= kShortOwnPhaseChance;
   }
+  // Phases interrupt the work; stops that fill most of the node's time are the work's own pace
+  // (a node starving for its input), not phases.
+  double stopped_s = 0;
+  for (size_t k = 0; k < runs.size(); ++k)
+    if (phase[k]) stopped_s += runs[k].end_s - runs[k].start_s;
+  double span_s = 0;
+  for (const auto& p : pts)
+    if (p.x >= from_s && std::isfinite(p.y)) span_s += width;
+  if (stopped_s > kOwnPhasesMaxShare * span_s) return phases;
   for (size_t k = 0; k < runs.size(); ++k)
     if (phase[k]) phases.push_back(runs[k]);
   return phases;

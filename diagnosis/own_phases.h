@@ -23,6 +23,8 @@ inline constexpr double kOwnPhaseChance = 0.05;
 /// the node's samples, at its idle share outside its phases, with at most this chance.
 inline constexpr double kShortOwnPhaseMinS = 60;
 inline constexpr double kShortOwnPhaseChance = kOwnPhaseChance / 10;
+/// Phases that would fill more than this share of the node's time are none: its pace.
+inline constexpr double kOwnPhasesMaxShare = 0.5;
 
 struct TimeSpan {
   double start_s = 0;

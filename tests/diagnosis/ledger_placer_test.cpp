@@ -10,6 +10,8 @@
 //     rates that wander too much to show a slowing leave it unmeasured (the re-reads).
 //   - After a mount's last read, GPUs stopped outright where no cache could serve (a job
 //     that reads its input once) are the job's own; some GPUs fed, its cache's.
+//   - A stop in a mount nothing else settled is the job's own, unless the node read through
+//     it and its reads ended with it: their latency.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -383,4 +385,27 @@ TEST_CASE("placer: GPUs stopped after a mount's last read are own code where no 
   CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(10 * 8 * kMinute));
   CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(once && stopped ? silent : 0));
   CHECK(PlacedIn(ledger, IdleState::kNotStorage) == Approx(once && stopped ? 0 : silent));
+}
+
+TEST_CASE("placer: a stop the node's reads ran through and ended with is their latency's",
+          "[diagnosis][ledger]") {
+  // 8 GPUs stopped for the first 20 minutes of an hour in a mount nothing else settled, then
+  // busy. The node read through the stop: its reads end with it (a first epoch its cache then
+  // served), or go on to the end (a stop of the job's own while reads went on).
+  const bool reads_end_with_stop = GENERATE(false, true);
+  std::vector<double> lost(60, 0.0);
+  for (size_t i = 0; i < 20; ++i) lost[i] = 8 * kMinute;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
+  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
+  job.timeline.push_back(
+      Interval("reads", "span closes", 0, reads_end_with_stop ? 20 : 60, "rslex"));
+  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kUnknown;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO((reads_end_with_stop ? "reads end with the stop" : "reads go on after it"));
+  const double stop = 20 * 8 * kMinute;
+  CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(reads_end_with_stop ? stop : 0));
+  CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(reads_end_with_stop ? 0 : stop));
 }

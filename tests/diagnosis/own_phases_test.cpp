@@ -129,3 +129,18 @@ TEST_CASE("own phases: short stops are phases beside long ones when the node has
   }
   CHECK(phases.size() == n.stops.size() + 2);
 }
+
+TEST_CASE("own phases: stops that fill most of a node's time are its pace, not phases",
+          "[own_phases]") {
+  // A node that otherwise never waits, stopped for `stop_s` of every 30 minutes for 3 hours:
+  // up to half its time, those are phases (validations); beyond, they are how it works.
+  const double stop_s = GENERATE(300.0, 800.0, 1000.0, 1500.0);
+  std::mt19937 rng(static_cast<unsigned>(stop_s));
+  Node n = Draw(&rng, 8, 10, 0.0, stop_s, 1800, 3);
+  const auto phases = fd::OwnPhases(n.lost, 8, 10, n.lost.points.front().x);
+  INFO("stopped " << stop_s << " s of every 1800");
+  if (stop_s / 1800 <= fd::kOwnPhasesMaxShare)
+    CHECK(phases.size() == n.stops.size());
+  else
+    CHECK(phases.empty());
+}
