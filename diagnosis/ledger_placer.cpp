@@ -43,6 +43,10 @@ constexpr double kRereadsSlowingShown = 0.2;
 // A stop ended with the node's reads when its last read closed this close to the stop's end
 // (a few of the log's gaps between closes).
 constexpr double kStopEndsWithReadsS = 120;
+// Ingress bursts are the job's writes when its GPUs idled in them beyond their pace outside,
+// by at least this share of the time they worked outside (a checkpoint of seconds stops a
+// fraction of its minute).
+constexpr double kBurstHoldsShare = 0.1;
 
 }  // namespace
 
@@ -71,6 +75,8 @@ class Placer::Impl {
     // log closed no span), between its first and last activity. Their Egress was all others'.
     MeasureOthers(job, units);
     SumReadBytes(job.FindSeries("metrics.egress_gbps"));
+    bursts_hold_gpus_ = BurstsHoldGpus(job.FindSeries("gpu.lost_gpu_s_by_time"),
+                                       job.FindSeries("gpu.sampled_gpu_s_by_time"));
     // A capped cache the job's evidence blamed, where the nodes were measured re-reading as
     // fast as they first read: whatever held their first reads held them, when that is known
     // (their latency). Else the cap may have held every epoch alike (a cap far under what the
@@ -205,7 +211,7 @@ class Placer::Impl {
     if (ingress_.present()) {
       // A burst above what the account takes in anyway (other writers, logs): its quiet
       // minutes (not the median: a job that checkpoints most of the time would hide in it).
-      return IngressAbove(t, kWritingIngressShare);
+      return bursts_hold_gpus_ && IngressAbove(t, kWritingIngressShare);
     }
     return in_upload && reading;
   }
@@ -218,10 +224,35 @@ class Placer::Impl {
            *in - base >= share * (ingress_.peak() - base);
   }
   bool AtWritingEdge(double t) const {
-    if (!j_.job_writes || !ingress_.present()) return false;
+    if (!j_.job_writes || !ingress_.present() || !bursts_hold_gpus_) return false;
     const double w = ingress_.width();
     return IngressAbove(t, 0) &&
            (IngressAbove(t - w, kWritingIngressShare) || IngressAbove(t + w, kWritingIngressShare));
+  }
+  // The Ingress bursts held the job's GPUs: a checkpoint stops training, so the GPUs idle in
+  // the burst minutes beyond their pace outside them, by kBurstHoldsShare of the time they
+  // worked outside. Bursts the GPUs worked through at their usual pace were other clients'.
+  // True where there is nothing to compare (no GPU buckets in or out of the bursts).
+  bool BurstsHoldGpus(const Series* lost, const Series* sampled) const {
+    if (!j_.job_writes || !ingress_.present() || !lost || !sampled ||
+        lost->points.size() != sampled->points.size())
+      return true;
+    double width = 0;
+    for (size_t i = 1; i < lost->points.size(); ++i) {
+      const double w = lost->points[i].x - lost->points[i - 1].x;
+      if (w > 0 && (width == 0 || w < width)) width = w;
+    }
+    double in_lost = 0, in_sampled = 0, out_lost = 0, out_sampled = 0;
+    for (size_t i = 0; i < lost->points.size(); ++i) {
+      const double l = lost->points[i].y, s = sampled->points[i].y;
+      if (!std::isfinite(l) || !std::isfinite(s) || !(s > 0)) continue;
+      const bool burst = IngressAbove(lost->points[i].x + width / 2, kWritingIngressShare);
+      (burst ? in_lost : out_lost) += l;
+      (burst ? in_sampled : out_sampled) += s;
+    }
+    if (!(in_sampled > 0) || !(out_sampled > 0)) return true;
+    const double in_idle = in_lost / in_sampled, out_idle = out_lost / out_sampled;
+    return in_idle - out_idle >= kBurstHoldsShare * (1 - out_idle);
   }
   // What each node read at t: the account's egress over the nodes reading then.
   std::optional<double> NodeRate(double t) const {
@@ -565,6 +596,7 @@ class Placer::Impl {
   bool small_requests_;      // the judgement's, or the job's own requests measured small
   std::vector<const TimelineInterval*> metric_refusals_;
   SeriesAt egress_, ingress_, requests_;
+  bool bursts_hold_gpus_ = true;
   double others_gbps_ = 0;         // the account's Egress that was surely not the job's
   double others_spread_gbps_ = 0;  // how much it wandered in the job's quiet minutes
   bool quiet_known_ = false;       // others_gbps_ measured in the job's quiet minutes

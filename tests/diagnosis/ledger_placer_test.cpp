@@ -12,6 +12,7 @@
 //     that reads its input once) are the job's own; some GPUs fed, its cache's.
 //   - A stop in a mount nothing else settled is the job's own, unless the node read through
 //     it and its reads ended with it: their latency.
+//   - An Ingress burst is the job's writes only where its GPUs idled more in it than outside.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -408,4 +409,37 @@ TEST_CASE("placer: a stop the node's reads ran through and ended with is their l
   const double stop = 20 * 8 * kMinute;
   CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(reads_end_with_stop ? stop : 0));
   CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(reads_end_with_stop ? 0 : stop));
+}
+
+TEST_CASE("placer: an Ingress burst the GPUs worked through was another client's",
+          "[diagnosis][ledger]") {
+  // A job that writes through storage, its GPUs idle a share of each minute outside an
+  // Ingress burst in minutes 21-28 and another share inside it. A checkpoint stops training:
+  // the burst is the job's writes only where its GPUs idled more in it than outside.
+  const auto shares = GENERATE(std::make_pair(1.0, 0.2), std::make_pair(0.3, 0.0),
+                               std::make_pair(0.2, 0.2), std::make_pair(0.0, 0.5));
+  const double inside = shares.first, outside = shares.second;
+  const int minutes = 60;
+  Evidence job;
+  Series lost, sampled;
+  lost.key = "gpu.lost_gpu_s_by_time";
+  sampled.key = "gpu.sampled_gpu_s_by_time";
+  double lost_in_burst = 0;
+  for (int i = 0; i < minutes * 6; ++i) {
+    const bool burst = i >= 21 * 6 && i < 29 * 6;
+    const bool idle = (i % 10) < (burst ? inside : outside) * 10;
+    lost.points.push_back({kStart + 10.0 * i, idle ? 80.0 : 0.0});
+    sampled.points.push_back({kStart + 10.0 * i, 80.0});
+    lost_in_burst += burst && idle ? 80.0 : 0.0;
+  }
+  job.series.push_back(lost);
+  job.series.push_back(sampled);
+  std::vector<double> ingress(minutes, 0.5);
+  for (int i = 21; i < 29; ++i) ingress[i] = 40;
+  job.series.push_back(Minutes("metrics.ingress_gbps", ingress));
+  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
+  LedgerJudgement j = WritingJob();
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("idle " << inside << " in the burst, " << outside << " outside");
+  CHECK(PlacedIn(ledger, IdleState::kWrites) == Approx(inside > outside ? lost_in_burst : 0));
 }
