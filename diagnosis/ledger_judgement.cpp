@@ -4,6 +4,7 @@
 
 #include "analyzers/text_util.h"
 #include "diagnosis/data_wait_cause.h"
+#include "diagnosis/ledger_unit.h"
 #include "diagnosis/partition_limit.h"
 
 namespace feedcheck::diagnosis {
@@ -41,13 +42,25 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   j.access_failed = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
     return Describes(f) && f.bottleneck == Bottleneck::kAccessFailure;
   });
-  if (j.access_failed)
+  // The failure's onset: the start of the first activity that failed, but no earlier than
+  // storage's first refusal of the kind that ends a job, less the retries' last delay before
+  // it was logged (a download that ran for an hour before its credential expired failed then).
+  // Connections that never got a response log no refusal: the activity's start.
+  if (j.access_failed) {
+    std::optional<double> first_refusal, first_failed;
     for (const auto& iv : ev.timeline) {
-      const bool refused = iv.lane == "access";
-      const bool failed = iv.lane == "data-runtime" && iv.status.rfind("Failure", 0) == 0;
-      if ((refused || failed) && (!j.access_onset_s || iv.start_epoch_s < *j.access_onset_s))
-        j.access_onset_s = iv.start_epoch_s;
+      std::optional<double>* first =
+          iv.lane == "access"                                               ? &first_refusal
+          : iv.lane == "data-runtime" && iv.status.rfind("Failure", 0) == 0 ? &first_failed
+                                                                            : nullptr;
+      if (first && (!*first || iv.start_epoch_s < **first)) *first = iv.start_epoch_s;
     }
+    j.access_onset_s = first_failed;
+    if (first_refusal) {
+      const double from = *first_refusal - ledger::RefusalPadS(facts);
+      j.access_onset_s = first_failed ? std::max(*first_failed, from) : *first_refusal;
+    }
+  }
   // The limit the refusals hit: the one an observed finding names, else a blob's or partition's
   // when every account figure stayed far below its limit, else unknown.
   if (AnyObserved(findings, Bottleneck::kAccountEgress))

@@ -443,3 +443,31 @@ TEST_CASE("placer: an Ingress burst the GPUs worked through was another client's
   INFO("idle " << inside << " in the burst, " << outside << " outside");
   CHECK(PlacedIn(ledger, IdleState::kWrites) == Approx(inside > outside ? lost_in_burst : 0));
 }
+
+TEST_CASE("judgement: an access failure starts at its first refusal, not its activity's start",
+          "[diagnosis][ledger]") {
+  // A download that started at minute 0 and failed at minute `failed_at`, storage refusing
+  // it (403) from minute `refused_from`: a credential that expired an hour into the download
+  // failed then; a path that never existed failed from the start (its first refusal seconds
+  // after the activity began, within the retries' last delay).
+  const auto times = GENERATE(std::make_pair(90.0, 80.0), std::make_pair(1.0, 0.2),
+                              std::make_pair(5.0, -1.0));  // -1: no refusal logged
+  const double failed_at = times.first, refused_from = times.second;
+  Evidence job;
+  job.timeline.push_back(Interval("data-runtime", "download", 0, failed_at, "Failure"));
+  if (refused_from >= 0)
+    job.timeline.push_back(Interval("access", "403 refused", refused_from, failed_at, "rslex"));
+  Finding failure;
+  failure.rule_id = "access";
+  failure.bottleneck = Bottleneck::kAccessFailure;
+  failure.severity = Severity::kCritical;
+  failure.basis = FindingBasis::kObserved;
+  const LedgerJudgement j = JudgeEvidence(job, {failure}, ViewAccount(job.facts), {});
+  INFO("failed at minute " << failed_at << ", refused from " << refused_from);
+  REQUIRE(j.access_failed);
+  REQUIRE(j.access_onset_s);
+  const double pad_s = ledger::RefusalPadS(job.facts);  // the default retries' last delay
+  const double expected_min =
+      refused_from >= 0 ? std::max(0.0, refused_from - pad_s / kMinute) : 0.0;
+  CHECK((*j.access_onset_s - kStart) / kMinute == Approx(expected_min));
+}
