@@ -66,6 +66,18 @@ std::map<std::string, std::string> NodesOfFiles(const std::string& root,
   std::sort(nodes.begin(), nodes.end());
   nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   if (nodes.size() < 2) return out;
+  // Nodes found by their GPU files hold the logs there are: folders of GPU samples beside a log
+  // of the job's (two collectors' folders of one node) are not nodes.
+  if (&marks == &gpu) {
+    const std::vector<fs::path>& left = logs.empty() ? rslex : logs;
+    if (left.empty()) return out;
+    for (const auto& l : left) {
+      std::vector<std::string> p = Parts(l.parent_path());
+      if (p.size() <= depth || !std::equal(common.begin(), common.end(), p.begin()) ||
+          !std::binary_search(nodes.begin(), nodes.end(), p[depth]))
+        return out;
+    }
+  }
   for (const auto& f : files) {
     std::vector<std::string> p = Parts(fs::path(f).lexically_relative(root));
     if (p.size() <= depth + 1 || !std::equal(common.begin(), common.end(), p.begin())) continue;

@@ -375,3 +375,23 @@ TEST_CASE("a node that left no logs is told by its GPU files' folder",
   for (const auto& iv : r.nodes[1].evidence.timeline) reads += iv.lane == "reads" ? 1 : 0;
   CHECK(reads == (second_log ? 1u : 0u));
 }
+
+TEST_CASE("folders of GPU samples beside the job's one log are not nodes",
+          "[analyzers][paths][nodes]") {
+  // One node's rslex log at the job's root and its GPU samples from two collectors in two
+  // folders: the folders are not nodes, so no node table splits the one node in two.
+  ScratchDir job("feedcheck-gpu-collectors");
+  job.Write("system_logs/data_capability/rslex.log",
+            "2026-05-04T00:00:01.000000Z  INFO mount:fuse_read:read_file: rslex::prefetching: "
+            "close time.busy=1.20ms time.idle=180\xc2\xb5s\n");
+  const std::string smi =
+      "timestamp, index, name, utilization.gpu [%], memory.used [MiB]\n"
+      "2026/05/04 00:00:00.000, 0, NVIDIA A100 80GB, 90 %, 1000 MiB\n"
+      "2026/05/04 00:01:00.000, 0, NVIDIA A100 80GB, 90 %, 1000 MiB\n";
+  job.Write("collector-a/nvidia-smi.csv", smi);
+  job.Write("collector-b/nvidia-smi.csv", smi);
+  AnalyzeRequest req;
+  req.paths = {job.dir.string()};
+  AnalysisResult r = AnalyzePaths(req);
+  CHECK(r.nodes.empty());
+}
