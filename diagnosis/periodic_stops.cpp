@@ -92,6 +92,7 @@ std::vector<TimeSpan> PeriodicStops(const Series& lost, double gpus, double samp
     std::vector<double> at;
     std::vector<size_t> run;
     double hit_chance = 0;
+    bool by_end = false;  // the runs' ends, not their starts
   };
   std::vector<Test> tests;
   double pairs = 0;
@@ -108,8 +109,11 @@ std::vector<TimeSpan> PeriodicStops(const Series& lost, double gpus, double samp
     // Runs of one sample are tried only where they are rare (a node that seldom idles): their
     // many pairs would otherwise dilute every other test's chance.
     if (length_s < two_samples_s && n * window_share > kSingleSampleWindowShare) continue;
-    for (int end = 0; end < 2; ++end) {
+    // A one-sample run ends where it starts, a sample later: its ends are the same test.
+    const int ends = length_s < two_samples_s ? 1 : 2;
+    for (int end = 0; end < ends; ++end) {
       Test t;
+      t.by_end = end == 1;
       for (size_t k : longer) {
         t.at.push_back(end ? runs[k].end_s : runs[k].start_s);
         t.run.push_back(k);
@@ -165,7 +169,7 @@ std::vector<TimeSpan> PeriodicStops(const Series& lost, double gpus, double samp
       const double back = std::floor((first - begin_s) / best.period_s);
       for (double k = -back; first + k * best.period_s <= end_s; k += 1) {
         const double at = first + k * best.period_s;
-        const double from = n % 2 ? at - shortest_member_s : at;
+        const double from = t.by_end ? at - shortest_member_s : at;
         for (size_t r = 0; r < runs.size(); ++r)
           if (runs[r].start_s <= from + tolerance_s && runs[r].end_s >= from + due_s + tolerance_s)
             recurring[r] = true;
