@@ -20,6 +20,9 @@ namespace feedcheck::diagnosis {
 
 /// A loop that waited for data this share of its step time or more "waited for data".
 inline constexpr double kLoaderWaitFraction = 0.2;
+/// Traced steps whose GPUs idled under this share of them were GPU-bound: that the loop did not
+/// wait then says nothing of the job's idle time.
+inline constexpr double kTracedIdleShare = 0.1;
 /// A node whose CPU was this busy (Azure ML's CpuUtilization, percent) had no CPU to spare for
 /// the DataLoader's decode and transforms.
 inline constexpr double kCpuBusyPercent = 85;

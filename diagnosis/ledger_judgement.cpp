@@ -110,7 +110,12 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
     const bool latency_by_law =
         j.mount_state == IdleState::kLatency && (cap_known || small_requests) && cpu_busy != true;
     const bool pipeline = v.cause == DataWaitCause::kInputPipeline && !latency_by_law;
-    if ((v.cause == DataWaitCause::kNotInput || pipeline) &&
+    // A loop that did not wait while its GPUs worked says nothing of the time they idled (a
+    // trace taken after the first epoch, the cache serving): "not input" needs idle GPUs in the
+    // traced steps.
+    const bool traced_idle =
+        facts.Number("trace.gpu_idle_fraction").value_or(1) >= kTracedIdleShare;
+    if ((v.cause == DataWaitCause::kNotInput ? traced_idle : pipeline) &&
         (j.mount_state == IdleState::kUnknown || j.mount_state == IdleState::kLatency))
       j.mount_state = IdleState::kNotStorage;
     else if (v.cause == DataWaitCause::kStorage && j.mount_state == IdleState::kUnknown)

@@ -202,10 +202,12 @@ TEST_CASE("storage that served fast is not the cause, unless the client was star
 TEST_CASE("the training loop's own clock settles what the mount's idle time was",
           "[diagnosis][verdict][traces]") {
   // 6,000 GPU-s lost in the mount reads, nothing refused, no account metrics: unknown alone.
-  auto run = [](std::optional<double> wait, std::optional<double> read_ms) {
+  auto run = [](std::optional<double> wait, std::optional<double> read_ms,
+                std::optional<double> traced_idle = std::nullopt) {
     FactSet f = MountIdle6000();
     f.Set(Observed("runtime.non_success_responses", 0, Unit::kCount));
     if (wait) f.Set(Observed("trace.loader_wait_fraction", *wait, Unit::kFraction));
+    if (traced_idle) f.Set(Observed("trace.gpu_idle_fraction", *traced_idle, Unit::kFraction));
     if (read_ms) {
       f.Set(Observed("runtime.reads", 5000, Unit::kCount));
       f.Set(Observed("runtime.read_ms_mean", *read_ms, Unit::kMilliseconds));
@@ -218,6 +220,10 @@ TEST_CASE("the training loop's own clock settles what the mount's idle time was"
   CHECK(run(std::nullopt, std::nullopt).diagnosis.cause == "inconclusive");
   // The loop barely waited for data: whatever idled the GPUs, it was not the input.
   CHECK(run(0.03, std::nullopt).diagnosis.cause == "none found");
+  CHECK(run(0.03, std::nullopt, 0.6).diagnosis.cause == "none found");
+  // Unless its GPUs worked through the traced steps: a loop that did not wait while they worked
+  // says nothing of the time they idled.
+  CHECK(run(0.03, std::nullopt, 0.03).diagnosis.cause == "inconclusive");
   // It waited most of each step while reads took 120 ms each: the reads' latency held it.
   diagnosis::Postmortem slow = run(0.85, 120);
   CHECK(slow.diagnosis.cause == "request latency");
