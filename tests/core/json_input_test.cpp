@@ -2,7 +2,9 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <random>
 #include <string>
 
 using namespace feedcheck;
@@ -95,6 +97,53 @@ TEST_CASE("only the kept top-level members are built", "[core][json_input]") {
   Read bad(R"({"inputs": [1e999], "environment_variables": {}})", keep);
   CHECK_FALSE(bad.doc.has_value());
   CHECK(Has(bad.Messages(), "field 'inputs[0]'"));
+}
+
+TEST_CASE("kept members are built exactly as a whole read builds them", "[core][json_input]") {
+  // A property over drawn documents: each top-level member a scalar, an empty or nested object
+  // or array, or an array of many objects (what a metrics response holds); keeping one name
+  // builds that member as the whole document has it, and nothing else.
+  std::mt19937 rng(17);
+  std::function<nlohmann::json(int)> draw = [&](int depth) -> nlohmann::json {
+    switch (std::uniform_int_distribution<int>(0, depth > 2 ? 2 : 5)(rng)) {
+      case 0:
+        return 7;
+      case 1:
+        return "text";
+      case 2:
+        return nullptr;
+      case 3: {
+        nlohmann::json o = nlohmann::json::object();
+        for (int i = std::uniform_int_distribution<int>(0, 3)(rng); i > 0; --i)
+          o["k" + std::to_string(i)] = draw(depth + 1);
+        return o;
+      }
+      case 4: {
+        nlohmann::json a = nlohmann::json::array();
+        for (int i = std::uniform_int_distribution<int>(0, 3)(rng); i > 0; --i)
+          a.push_back(draw(depth + 1));
+        return a;
+      }
+      default: {
+        nlohmann::json a = nlohmann::json::array();
+        for (int i = 0; i < 200; ++i) a.push_back({{"t", i}, {"v", draw(depth + 1)}});
+        return a;
+      }
+    }
+  };
+  for (int k = 0; k < 50; ++k) {
+    nlohmann::json doc = nlohmann::json::object();
+    for (const char* name : {"a", "environment_variables", "z"}) doc[name] = draw(0);
+    JsonParseOptions keep;
+    keep.keep_top_level = {"environment_variables"};
+    Read r(doc.dump(), keep);
+    REQUIRE(r.doc.has_value());
+    CHECK(r.doc->size() == 1);
+    CHECK((*r.doc)["environment_variables"] == doc["environment_variables"]);
+    Read whole(doc.dump());
+    REQUIRE(whole.doc.has_value());
+    CHECK(*whole.doc == doc);
+  }
 }
 
 TEST_CASE("every typed read of every kind of value gives a value or a diagnostic",
