@@ -65,6 +65,25 @@ Found Find(const Node& n, double interval_s) {
   return f;
 }
 
+// How many of the periodic stops found lie on one of the node's validations.
+int OnValidations(const Found& f, const Node& n) {
+  int on = 0;
+  for (const auto& p : f.periodic) {
+    bool on_one = false;
+    for (const auto& v : n.validations) on_one = on_one || Overlaps(p, v);
+    on += on_one ? 1 : 0;
+  }
+  return on;
+}
+
+// The validation `v` was found, by OwnPhases or as a periodic stop.
+bool FoundAny(const Found& f, const fd::TimeSpan& v) {
+  bool by_any = false;
+  for (const auto& p : f.own) by_any = by_any || Overlaps(p, v);
+  for (const auto& p : f.periodic) by_any = by_any || Overlaps(p, v);
+  return by_any;
+}
+
 }  // namespace
 
 TEST_CASE("periodic stops: validations every N minutes are found at a slow loader's pace",
@@ -77,22 +96,16 @@ TEST_CASE("periodic stops: validations every N minutes are found at a slow loade
   for (int k = 0; k < 20; ++k) {
     const Node n = Draw(&rng, interval, idle_share, stop_s(rng), every_min(rng) * 60, 8);
     const Found f = Find(n, interval);
-    for (const auto& p : f.periodic) {
-      ++periodic;
-      bool on_one = false;
-      for (const auto& v : n.validations) on_one = on_one || Overlaps(p, v);
-      periodic_on_one += on_one ? 1 : 0;
-    }
+    periodic += static_cast<int>(f.periodic.size());
+    periodic_on_one += OnValidations(f, n);
     for (const auto& v : n.validations) {
       // A validation shorter than two samples is no run of its own to find.
       if (v.end_s - v.start_s < 2 * interval) continue;
       ++written;
-      bool by_own = false, by_any = false;
+      bool by_own = false;
       for (const auto& p : f.own) by_own = by_own || Overlaps(p, v);
-      by_any = by_own;
-      for (const auto& p : f.periodic) by_any = by_any || Overlaps(p, v);
       found_alone += by_own ? 1 : 0;
-      found += by_any ? 1 : 0;
+      found += FoundAny(f, v) ? 1 : 0;
     }
   }
   INFO("every " << interval << " s, idle " << idle_share << ": " << found << " of " << written
@@ -125,12 +138,7 @@ TEST_CASE("periodic stops: a loader's scattered waits are rarely taken for a per
     const Node twin = Draw(&rng, interval, idle_share, 300, 900, 3);
     const Found f = Find(twin, interval);
     size_t found = 0;
-    for (const auto& v : twin.validations) {
-      bool by_any = false;
-      for (const auto& p : f.own) by_any = by_any || Overlaps(p, v);
-      for (const auto& p : f.periodic) by_any = by_any || Overlaps(p, v);
-      found += by_any ? 1 : 0;
-    }
+    for (const auto& v : twin.validations) found += FoundAny(f, v) ? 1 : 0;
     twins_found += 2 * found >= twin.validations.size() ? 1 : 0;
   }
   INFO("every " << interval << " s, idle " << idle_share << ": " << nodes_with_any << " of "
@@ -156,18 +164,11 @@ TEST_CASE("periodic stops: a validation one 60 s sample long recurs at its perio
   for (int k = 0; k < 20; ++k) {
     const Node n = Draw(&rng, 60, idle_share, stop_s(rng), every_min(rng) * 60, 8);
     const Found f = Find(n, 60);
-    for (const auto& p : f.periodic) {
-      ++periodic;
-      bool on_one = false;
-      for (const auto& v : n.validations) on_one = on_one || Overlaps(p, v);
-      periodic_on_one += on_one ? 1 : 0;
-    }
+    periodic += static_cast<int>(f.periodic.size());
+    periodic_on_one += OnValidations(f, n);
     for (const auto& v : n.validations) {
       ++written;
-      bool by_any = false;
-      for (const auto& p : f.own) by_any = by_any || Overlaps(p, v);
-      for (const auto& p : f.periodic) by_any = by_any || Overlaps(p, v);
-      found += by_any ? 1 : 0;
+      found += FoundAny(f, v) ? 1 : 0;
     }
   }
   INFO("idle " << idle_share << ": " << found << " of " << written << " validations found, "
