@@ -154,6 +154,7 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
       bytes && s && *bytes > 0 && *s > 0)
     j.own_download_gbps = *bytes * 8 / 1e9 / *s;
   j.latency_cap_gbps = facts.Number("runtime.latency_cap_gbps").value_or(0);
+  j.mount_readers_known = facts.Number("workload.readers").value_or(0) >= 1;
   j.small_requests = small_requests;
   j.large_requests = request_bytes >= kSmallRequestBytes;
   j.nic_gbps = facts.Number("node.nic_gbps").value_or(0);

@@ -174,7 +174,10 @@ class Placer::Impl {
       if (rereading && !quiet_known_) return IdleState::kCacheRereads;
       if (rate && *rate >= kAtLatencyCapShare * latency_cap_gbps_) return IdleState::kLatency;
       if (rereading) return IdleState::kCacheRereads;
-      if (rate && mount_state_ != IdleState::kCacheRereads && !u.mount_mostly_refused)
+      // Well under it: storage answered faster than the node asked, where the cap counts the
+      // requests really in flight (the readers declared); a bound shows nothing.
+      if (rate && j_.mount_readers_known && mount_state_ != IdleState::kCacheRereads &&
+          !u.mount_mostly_refused)
         return IdleState::kNotStorage;
       // Served from the mount's cache: the account quiet, and no read prefetched from storage
       // then (the node's read spans, where its log has them).

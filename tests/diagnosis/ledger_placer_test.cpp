@@ -13,6 +13,7 @@
 //   - A stop in a mount nothing else settled is the job's own, unless the node read through
 //     it and its reads ended with it: their latency.
 //   - An Ingress burst is the job's writes only where its GPUs idled more in it than outside.
+//   - A mount well under its latency cap is not storage only where the cap counts the readers.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -470,4 +471,29 @@ TEST_CASE("judgement: an access failure starts at its first refusal, not its act
   const double expected_min =
       refused_from >= 0 ? std::max(0.0, refused_from - pad_s / kMinute) : 0.0;
   CHECK((*j.access_onset_s - kStart) / kMinute == Approx(expected_min));
+}
+
+TEST_CASE(
+    "placer: a mount well under a cap its readers bound is not storage; under a bound, "
+    "unsettled",
+    "[diagnosis][ledger]") {
+  // One node reading at 1 Gbit/s (the account's Egress, no one else) under a latency cap of 10:
+  // storage answered faster than the node asked where the cap counts the readers' requests in
+  // flight; where the readers are not declared the cap counts the runtime's threads, only a
+  // bound, and the mount's state from the job's evidence (latency here) stands.
+  const bool readers_known = GENERATE(false, true);
+  const int minutes = 30;
+  Evidence job = Mount(minutes);
+  job.series.push_back(Minutes("metrics.egress_gbps", std::vector<double>(minutes, 1.0)));
+  job.timeline.push_back(Interval("reads", "span closes", 0, minutes, "rslex"));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kLatency;
+  j.latency_cap_gbps = 10;
+  j.nodes = 1;
+  j.mount_readers_known = readers_known;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO((readers_known ? "readers declared" : "readers not declared"));
+  const double all = 100.0 * minutes;
+  CHECK(PlacedIn(ledger, IdleState::kNotStorage) == Approx(readers_known ? all : 0));
+  CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(readers_known ? 0 : all));
 }
