@@ -6,6 +6,7 @@
 #include "analyzers/series_at.h"
 #include "analyzers/text_util.h"
 #include "diagnosis/latency_cap.h"
+#include "diagnosis/ledger_writes.h"
 
 namespace feedcheck::diagnosis::ledger {
 
@@ -24,10 +25,6 @@ constexpr double kCrawlShare = 0.5;
 // job from the mount's cache: under 2% of the job's peak egress, or 10 Mbit/s.
 constexpr double kCachedEgressShare = 0.02;
 constexpr double kCachedEgressFloorGbps = 0.01;
-// The job wrote in a minute whose Ingress was at least this share of its peak, and at least
-// 1 Gbit/s (a log file's trickle is not a checkpoint).
-constexpr double kWritingIngressShare = 0.25;
-constexpr double kWritingIngressFloorGbps = 1.0;
 // A node reading at this share of its latency cap (requests in flight x their size over their
 // end-to-end time) was held by that latency: it could not have read faster with those threads.
 constexpr double kAtLatencyCapShare = 0.7;
@@ -43,10 +40,6 @@ constexpr double kRereadsSlowingShown = 0.2;
 // A stop ended with the node's reads when its last read closed this close to the stop's end
 // (a few of the log's gaps between closes).
 constexpr double kStopEndsWithReadsS = 120;
-// Ingress bursts are the job's writes when its GPUs idled in them beyond their pace outside,
-// by at least this share of the time they worked outside (a checkpoint of seconds stops a
-// fraction of its minute).
-constexpr double kBurstHoldsShare = 0.1;
 
 }  // namespace
 
@@ -59,7 +52,10 @@ class Placer::Impl {
         small_requests_(j.small_requests),
         egress_(job.FindSeries("metrics.egress_gbps")),
         ingress_(job.FindSeries("metrics.ingress_gbps")),
-        requests_(job.FindSeries("metrics.requests_per_s")) {
+        requests_(job.FindSeries("metrics.requests_per_s")),
+        bursts_(job.FindSeries("metrics.ingress_gbps"), j.job_writes,
+                job.FindSeries("gpu.lost_gpu_s_by_time"),
+                job.FindSeries("gpu.sampled_gpu_s_by_time")) {
     for (const auto& iv : job.timeline)
       if (iv.lane == "storage" && iv.status == "metrics") metric_refusals_.push_back(&iv);
     for (const auto& u : units)
@@ -75,8 +71,6 @@ class Placer::Impl {
     // log closed no span), between its first and last activity. Their Egress was all others'.
     MeasureOthers(job, units);
     SumReadBytes(job.FindSeries("metrics.egress_gbps"));
-    bursts_hold_gpus_ = BurstsHoldGpus(job.FindSeries("gpu.lost_gpu_s_by_time"),
-                                       job.FindSeries("gpu.sampled_gpu_s_by_time"));
     // A capped cache the job's evidence blamed, where the nodes were measured re-reading as
     // fast as they first read: whatever held their first reads held them, when that is known
     // (their latency). Else the cap may have held every epoch alike (a cap far under what the
@@ -112,7 +106,7 @@ class Placer::Impl {
     if (writing) return IdleState::kWrites;
     // A checkpoint's first and last minutes carry only part of its bytes: a stop of the node's
     // in a minute above the quiet ones next to a burst is the checkpoint's.
-    if (Inside(u.own_phases, t) && AtWritingEdge(t)) return IdleState::kWrites;
+    if (Inside(u.own_phases, t) && bursts_.AtEdge(t)) return IdleState::kWrites;
     // No log of the data runtime: nothing says when it read, so a finding about the whole
     // job (small files, a capped cache) cannot say which idle time was its.
     if (!a.any) return IdleState::kUnknown;
@@ -211,51 +205,8 @@ class Placer::Impl {
   // data phase is still on: the job waited for its writes.
   bool Writing(double t, bool in_upload, bool reading) const {
     if (!j_.job_writes) return false;
-    if (ingress_.present()) {
-      // A burst above what the account takes in anyway (other writers, logs): its quiet
-      // minutes (not the median: a job that checkpoints most of the time would hide in it).
-      return bursts_hold_gpus_ && IngressAbove(t, kWritingIngressShare);
-    }
+    if (bursts_.present()) return bursts_.Writing(t);
     return in_upload && reading;
-  }
-  // The account's Ingress at t stands above its quiet minutes (its 10th percentile: other
-  // writers, logs) by the floor, and by `share` of its peak's excess.
-  bool IngressAbove(double t, double share) const {
-    auto in = ingress_(t);
-    const double base = ingress_.tenth_percentile();
-    return in && *in - base >= kWritingIngressFloorGbps &&
-           *in - base >= share * (ingress_.peak() - base);
-  }
-  bool AtWritingEdge(double t) const {
-    if (!j_.job_writes || !ingress_.present() || !bursts_hold_gpus_) return false;
-    const double w = ingress_.width();
-    return IngressAbove(t, 0) &&
-           (IngressAbove(t - w, kWritingIngressShare) || IngressAbove(t + w, kWritingIngressShare));
-  }
-  // The Ingress bursts held the job's GPUs: a checkpoint stops training, so the GPUs idle in
-  // the burst minutes beyond their pace outside them, by kBurstHoldsShare of the time they
-  // worked outside. Bursts the GPUs worked through at their usual pace were other clients'.
-  // True where there is nothing to compare (no GPU buckets in or out of the bursts).
-  bool BurstsHoldGpus(const Series* lost, const Series* sampled) const {
-    if (!j_.job_writes || !ingress_.present() || !lost || !sampled ||
-        lost->points.size() != sampled->points.size())
-      return true;
-    double width = 0;
-    for (size_t i = 1; i < lost->points.size(); ++i) {
-      const double w = lost->points[i].x - lost->points[i - 1].x;
-      if (w > 0 && (width == 0 || w < width)) width = w;
-    }
-    double in_lost = 0, in_sampled = 0, out_lost = 0, out_sampled = 0;
-    for (size_t i = 0; i < lost->points.size(); ++i) {
-      const double l = lost->points[i].y, s = sampled->points[i].y;
-      if (!std::isfinite(l) || !std::isfinite(s) || !(s > 0)) continue;
-      const bool burst = IngressAbove(lost->points[i].x + width / 2, kWritingIngressShare);
-      (burst ? in_lost : out_lost) += l;
-      (burst ? in_sampled : out_sampled) += s;
-    }
-    if (!(in_sampled > 0) || !(out_sampled > 0)) return true;
-    const double in_idle = in_lost / in_sampled, out_idle = out_lost / out_sampled;
-    return in_idle - out_idle >= kBurstHoldsShare * (1 - out_idle);
   }
   // What each node read at t: the account's egress over the nodes reading then.
   std::optional<double> NodeRate(double t) const {
@@ -599,7 +550,7 @@ class Placer::Impl {
   bool small_requests_;      // the judgement's, or the job's own requests measured small
   std::vector<const TimelineInterval*> metric_refusals_;
   SeriesAt egress_, ingress_, requests_;
-  bool bursts_hold_gpus_ = true;
+  IngressBursts bursts_;
   double others_gbps_ = 0;         // the account's Egress that was surely not the job's
   double others_spread_gbps_ = 0;  // how much it wandered in the job's quiet minutes
   bool quiet_known_ = false;       // others_gbps_ measured in the job's quiet minutes
