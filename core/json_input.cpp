@@ -28,16 +28,16 @@ class CheckedSax {
       : options_(options), builder_(*out, /*allow_exceptions=*/false) {}
 
   bool null() {
-    return Scalar([&] { return builder_.null(); });
+    return Ended([&] { return builder_.null(); });
   }
   bool boolean(bool v) {
-    return Scalar([&] { return builder_.boolean(v); });
+    return Ended([&] { return builder_.boolean(v); });
   }
   bool number_integer(json::number_integer_t v) {
-    return Scalar([&] { return builder_.number_integer(v); });
+    return Ended([&] { return builder_.number_integer(v); });
   }
   bool number_unsigned(json::number_unsigned_t v) {
-    return Scalar([&] { return builder_.number_unsigned(v); });
+    return Ended([&] { return builder_.number_unsigned(v); });
   }
   bool number_float(json::number_float_t v, const json::string_t& text) {
     // nlohmann 3.11 refuses an overflow before it gets here; a version that gives +inf instead
@@ -47,13 +47,13 @@ class CheckedSax {
           fmt::format("{}: number {} is out of range: expected a finite number", Where(), text);
       return false;
     }
-    return Scalar([&] { return builder_.number_float(v, text); });
+    return Ended([&] { return builder_.number_float(v, text); });
   }
   bool string(json::string_t& v) {
-    return Scalar([&] { return builder_.string(v); });
+    return Ended([&] { return builder_.string(v); });
   }
   bool binary(json::binary_t& v) {
-    return Scalar([&] { return builder_.binary(v); });
+    return Ended([&] { return builder_.binary(v); });
   }
   bool key(json::string_t& k) {
     if (!frames_.empty()) frames_.back().key = k;
@@ -74,11 +74,11 @@ class CheckedSax {
   }
   bool end_object() {
     frames_.pop_back();
-    return Scalar([&] { return builder_.end_object(); });
+    return Ended([&] { return builder_.end_object(); });
   }
   bool end_array() {
     frames_.pop_back();
-    return Scalar([&] { return builder_.end_array(); });
+    return Ended([&] { return builder_.end_array(); });
   }
   template <typename Exception>
   bool parse_error(std::size_t position, const std::string& token, const Exception& ex) {
@@ -113,7 +113,7 @@ class CheckedSax {
   // A value that ended (a scalar, or an object or array whose frame was popped): built unless
   // it is (inside) a member being skipped; a skipped member that is this value ends with it.
   template <typename Build>
-  bool Scalar(Build build) {
+  bool Ended(Build build) {
     if (skip_level_ == 0) return Value(build());
     if (frames_.size() == skip_level_) skip_level_ = 0;
     return Value(true);

@@ -208,6 +208,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
   const double cache_bytes = FactOr(job.facts, "runtime.mount_cache_bytes", 0);
   const bool cache_under_input = input_bytes > 0 && cache_bytes > 0 && cache_bytes < input_bytes;
   for (auto& u : units) {
+    for (const auto& r : u.reads) u.last_read_s = std::max(u.last_read_s.value_or(-kInf), r.end);
     if (u.lost->points.size() >= 2)
       u.samples_end = 2 * u.lost->points.back().x - u.lost->points[u.lost->points.size() - 2].x;
     const double gpus = UnitGpus(job, nodes, u.node);
@@ -228,8 +229,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       NodeReads reads;
       for (const auto& s : u.read_silences) reads.silences.push_back({s.start, s.end});
       reads.fence_s = u.read_gap_fence_s;
-      for (const auto& r : u.reads)
-        reads.last_read_s = std::max(reads.last_read_s.value_or(-kInf), r.end);
+      reads.last_read_s = u.last_read_s;
       reads.samples_end_s = u.samples_end;
       reads.cache_may_hold_input = !cache_under_input;
       for (const auto& p :

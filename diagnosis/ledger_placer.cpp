@@ -282,13 +282,11 @@ class Placer::Impl {
   // its reads (its last read within kStopEndsWithReadsS of the stop's end), and the node's
   // samples went on after it.
   bool StopEndedWithReads(const LedgerUnit& u, double t) const {
-    if (u.reads.empty()) return false;
-    double last_read = -kInf;
-    for (const auto& r : u.reads) last_read = std::max(last_read, r.end);
+    if (!u.last_read_s) return false;
     for (const auto& p : u.own_phases) {
       if (t < p.start || t >= p.end) continue;
       // The GPUs worked after it (a stop to the end of the samples ended with the job).
-      return std::fabs(p.end - last_read) <= kStopEndsWithReadsS &&
+      return std::fabs(p.end - *u.last_read_s) <= kStopEndsWithReadsS &&
              p.end + kStopEndsWithReadsS < u.samples_end &&
              Covered(p, u.reads) >= 0.5 * (p.end - p.start);
     }

@@ -53,6 +53,8 @@ struct LedgerUnit {
   std::vector<Span> refusals_unpadded;
   // When its data runtime closed read spans (empty when its log has none: DEBUG not on).
   std::vector<Span> reads;
+  // The end of the last of them (none without reads).
+  std::optional<double> last_read_s;
   // Its silences beyond the ordinary gaps between those closes (their fence, when known).
   std::vector<Span> read_silences;
   std::optional<double> read_gap_fence_s;

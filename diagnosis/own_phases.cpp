@@ -136,10 +136,10 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
     }
   }
   // A shorter stop is one too where the node's pace outside its phases would make a run that
-  // long anywhere in its samples with chance at most kShortOwnPhaseChance (a minute-long validation
-  // on a node that otherwise seldom waits): the runs of m idle samples expected at random,
-  // samples x (1 - pace) x pace^m, are that few. A tenth of the long runs' chance: the node
-  // makes many more short runs than long ones, so many more chances to be wrong.
+  // long anywhere in its samples with chance at most kShortOwnPhaseChance (a minute-long
+  // validation on a node that otherwise seldom waits): the runs of m idle samples expected at
+  // random, samples x (1 - pace) x pace^m, are that few. A tenth of the long runs' chance: the
+  // node makes many more short runs than long ones, so many more chances to be wrong.
   const double pace = pace_outside(&buckets);
   for (size_t k = 0; k < runs.size(); ++k) {
     const double len = runs[k].end_s - runs[k].start_s;

@@ -8,6 +8,8 @@ namespace feedcheck::diagnosis {
 namespace {
 
 constexpr double kInfinity = 1e300;
+// Runs of one sample are tried only where so few that a chain's window would hold one at most
+// this share of the time (a node that seldom idles).
 constexpr double kSingleSampleWindowShare = 0.25;
 
 // P(X >= m) for X binomial with `n` draws of chance `h`.
@@ -106,8 +108,8 @@ std::vector<TimeSpan> PeriodicStops(const Series& lost, double gpus, double samp
     // So many that a window would hold one about half the time: nothing can stand out (and
     // the pairs stay few: at most span / window of them).
     if (n * window_share > 0.5) continue;
-    // Runs of one sample are tried only where they are rare (a node that seldom idles): their
-    // many pairs would otherwise dilute every other test's chance.
+    // Runs of one sample only where they are rare: their many pairs would otherwise dilute
+    // every other test's chance.
     if (length_s < two_samples_s && n * window_share > kSingleSampleWindowShare) continue;
     // A one-sample run ends where it starts, a sample later: its ends are the same test.
     const int ends = length_s < two_samples_s ? 1 : 2;
