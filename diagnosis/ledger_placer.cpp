@@ -141,8 +141,10 @@ class Placer::Impl {
     }
     if (reading) {
       // A stop of the job's own while its mount served no read (none logged then, or none at
-      // all: DEBUG spans off).
-      if (in_mount && Inside(u.own_phases, t) && !Inside(u.reads, t)) return IdleState::kOwnCode;
+      // all: DEBUG spans off; or a silence far longer than the log's gaps between closes).
+      if (in_mount && Inside(u.own_phases, t) &&
+          (!Inside(u.reads, t) || Inside(u.read_silences, t)))
+        return IdleState::kOwnCode;
       // A node whose log shows its reads, none for minutes around then: the mount served it
       // from its cache.
       // Unless its GPUs stopped outright where the cache could serve nothing (the job reads

@@ -10,6 +10,7 @@
 //     rates that wander too much to show a slowing leave it unmeasured (the re-reads).
 //   - After a mount's last read, GPUs stopped outright where no cache could serve (a job
 //     that reads its input once) are the job's own; some GPUs fed, its cache's.
+//   - A whole stop in a silence of a mount's reads is the job's own (nothing read for it).
 //   - A stop in a mount nothing else settled is the job's own, unless the node read through
 //     it and its reads ended with it: their latency.
 //   - An Ingress burst is the job's writes only where its GPUs idled more in it than outside.
@@ -387,6 +388,34 @@ TEST_CASE("placer: GPUs stopped after a mount's last read are own code where no 
   CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(10 * 8 * kMinute));
   CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(once && stopped ? silent : 0));
   CHECK(PlacedIn(ledger, IdleState::kNotStorage) == Approx(once && stopped ? 0 : silent));
+}
+
+TEST_CASE("placer: a stop in a silence of a mount's reads is the job's own, not its cache's",
+          "[diagnosis][ledger]") {
+  // An hour of 8 GPUs busy but for three one-minute stops, a mount served fast throughout (its
+  // log's spans close every half minute: one read span). Around each stop the reads fell
+  // silent for a minute and a half (the log's silences), or went on through it.
+  const bool silent = GENERATE(false, true);
+  std::vector<double> lost(60, 0.0);
+  Evidence job;
+  for (size_t at : {15, 31, 47}) {
+    lost[at] = 8 * kMinute;
+    const double m = static_cast<double>(at);
+    if (silent)
+      job.timeline.push_back(
+          Interval("read silences", "no span closed", m - 0.3, m + 1.2, "rslex"));
+  }
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
+  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
+  job.timeline.push_back(Interval("reads", "span closes", 0, 60, "rslex"));
+  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kNotStorage;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO((silent ? "reads silent in each stop" : "reads went on through the stops"));
+  const double stops = 3 * 8 * kMinute;
+  CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(silent ? stops : 0));
+  CHECK(PlacedIn(ledger, IdleState::kNotStorage) == Approx(silent ? 0 : stops));
 }
 
 TEST_CASE("placer: a stop the node's reads ran through and ended with is their latency's",
