@@ -53,6 +53,17 @@ double UnitGpus(const Evidence& job, const std::vector<analyzers::NodeEvidence>&
   return FactOr(job.facts, ("gpu.node_gpus." + analyzers::KeySegment(node)).c_str(), 0);
 }
 
+// The job's GPU time lost split by node (JobLostByNode) where each of those nodes is one of
+// `nodes` (a folder of its logs by the same name); else none.
+std::vector<const Series*> NodeSplitSeries(const Evidence& job, const Series& job_lost,
+                                           const std::vector<analyzers::NodeEvidence>& nodes) {
+  std::vector<const Series*> split = JobLostByNode(job, job_lost);
+  for (const Series* s : split)
+    if (std::none_of(nodes.begin(), nodes.end(), [&](const auto& n) { return n.node == s->node; }))
+      return {};
+  return split;
+}
+
 // Facts without the GPU ledger's series (a saved facts file, a summary): the same placement at
 // the grain of the phase totals the analyzers kept (gpu.lost_*_gpu_s).
 IdleLedger LedgerFromPhaseFacts(const FactSet& facts, const LedgerJudgement& j) {
@@ -144,8 +155,15 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     if (const Series* s = n.evidence.FindSeries("gpu.lost_gpu_s_by_time", n.node))
       nodes_lost += SeriesTotal(*s);
   const double job_total = SeriesTotal(*job_lost);
-  const bool per_node = !nodes.empty() && nodes_lost > 0 &&
-                        std::fabs(nodes_lost - job_total) <= 1e-6 * std::max(1.0, job_total) + 1e-3;
+  const bool own_series =
+      !nodes.empty() && nodes_lost > 0 &&
+      std::fabs(nodes_lost - job_total) <= 1e-6 * std::max(1.0, job_total) + 1e-3;
+  // Or, from one file of the job's GPUs that names their nodes (Azure ML's GpuUtilization by
+  // NodeId), each node's share of the job's buckets, where every one of those nodes left its
+  // logs in a folder of that name: each node's stops are its own, not blurred by the others'.
+  const std::vector<const Series*> split =
+      own_series ? std::vector<const Series*>{} : NodeSplitSeries(job, *job_lost, nodes);
+  const bool per_node = own_series || !split.empty();
   const double refusal_pad_s = ledger::RefusalPadS(job.facts);
   if (per_node) {
     // Where the nodes' data-runtime logs are their own (node folders), a node without one
@@ -154,12 +172,12 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     const bool logs_per_node = std::any_of(nodes.begin(), nodes.end(), [&](const auto& n) {
       return ActivitiesOf(job.timeline, &n.node).any;
     });
-    for (const auto& n : nodes) {
+    auto add_unit = [&](const analyzers::NodeEvidence& n, const Series* lost,
+                        const Series* sample_t) {
       LedgerUnit u;
       u.node = n.node;
-      u.lost = n.evidence.FindSeries("gpu.lost_gpu_s_by_time", n.node);
-      if (!u.lost) continue;
-      u.sample_t = n.evidence.FindSeries("gpu.lost_sample_t_by_time", n.node);
+      u.lost = lost;
+      u.sample_t = sample_t;
       u.activities = ActivitiesOf(job.timeline, &n.node);
       if (!u.activities.any && !logs_per_node) u.activities = ActivitiesOf(job.timeline, nullptr);
       // A node with its own rslex log shows every refusal it met; one without could have met
@@ -184,6 +202,17 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       u.own_log = own_log;
       u.reads_nothing = judgement.nodes_reading_nothing.count(n.node) > 0;
       units.push_back(std::move(u));
+    };
+    if (own_series) {
+      for (const auto& n : nodes)
+        if (const Series* lost = n.evidence.FindSeries("gpu.lost_gpu_s_by_time", n.node))
+          add_unit(n, lost, n.evidence.FindSeries("gpu.lost_sample_t_by_time", n.node));
+    } else {
+      // The job's samples fall on one grid for all its nodes: its sample times are theirs.
+      const Series* sample_t = job.FindSeries("gpu.lost_sample_t_by_time");
+      for (const Series* lost : split)
+        for (const auto& n : nodes)
+          if (n.node == lost->node) add_unit(n, lost, sample_t);
     }
   } else {
     LedgerUnit u;

@@ -4,6 +4,8 @@
 // A job whose GPU samples are in one folder has its ledger by node too: each bucket's state
 // shared by the nodes idle in it, summing to the job's states and to each node's GPU time lost.
 // It says too whether the data runtime's log placed its time (what the cause's sources read).
+// One file of the job's GPUs that names their nodes, each node's logs in a folder of that name:
+// each node's stops are judged on its own samples (a stop of one node is no stop of the job's).
 #include "diagnosis/idle_ledger.h"
 
 #include <fmt/format.h>
@@ -175,4 +177,62 @@ TEST_CASE("the ledger says whether the data runtime's log placed its time",
   CHECK(from_facts.known);
   CHECK(from_facts.placed_by_data_runtime == placed);
   CHECK(from_facts.lost_gpu_s == Approx(ledger.lost_gpu_s));
+}
+
+TEST_CASE("one file of the job's GPUs by node: each node's stops are judged on its own",
+          "[diagnosis][ledger][nodes]") {
+  // Three nodes of 4 GPUs sampled every 10 s in one file that names them (Azure ML's
+  // GpuUtilization by NodeId), each GPU idle 30% of its samples at random (the loader's pace),
+  // and each node stopped outright for 4 minutes at its own time (a validation). On the job's
+  // sum no minute is a stop of all 12 GPUs; on each node's it is.
+  const unsigned seed = GENERATE(range(1u, 7u));
+  // The nodes' logs in folders by the names the file gives, or by others (nothing to match).
+  const bool named_alike = GENERATE(true, false);
+  std::mt19937 rng(seed);
+  std::bernoulli_distribution waits(0.3);
+  const int nodes = 3, gpus = 4, minutes = 60;
+  analyzers::GpuIdleLedger samples(10);
+  for (int t = 0; t < minutes * 6; ++t)
+    for (int n = 0; n < nodes; ++n) {
+      const int from = (15 + 12 * n) * 6;
+      const bool stopped = t >= from && t < from + 24;
+      for (int g = 0; g < gpus; ++g)
+        samples.Add(fmt::format("node-{}/gpu{}", n, g), fmt::format("node-{}", n), kStart + 10 * t,
+                    stopped || waits(rng) ? 2 : 70);
+    }
+  Evidence job;
+  samples.Finish(&job, {FactOrigin::kObserved, "samples", "gpu", 0});
+  std::vector<analyzers::NodeEvidence> logs;
+  for (int n = 0; n < nodes; ++n) {
+    const std::string name = (named_alike ? "node-" : "rank-") + std::to_string(n);
+    TimelineInterval mount;
+    mount.lane = "data-runtime";
+    mount.label = "mount";
+    mount.node = name;
+    mount.start_epoch_s = kStart - 1;
+    mount.end_epoch_s = kStart + kMinute * minutes;
+    mount.status = "Success";
+    job.timeline.push_back(mount);
+    logs.push_back({name, {}});
+    logs.back().evidence.timeline.push_back(mount);
+  }
+  LedgerJudgement judgement;
+  judgement.nodes = nodes;
+  judgement.mount_state = IdleState::kNotStorage;  // storage served it fast
+  const IdleLedger ledger = BuildIdleLedger(job, logs, judgement);
+  INFO("seed " << seed << (named_alike ? ", folders named as the file's nodes" : ", not"));
+  const double stops = nodes * gpus * 240.0;
+  if (named_alike) {
+    CHECK(ledger.Of(IdleState::kOwnCode) == Approx(stops).epsilon(0.05));
+    REQUIRE(ledger.by_node.size() == static_cast<size_t>(nodes));
+    for (int n = 0; n < nodes; ++n) {
+      const std::string node = fmt::format("node-{}", n);
+      INFO("node " << node);
+      CHECK(ledger.by_node.at(node)[static_cast<int>(IdleState::kOwnCode)] ==
+            Approx(gpus * 240.0).epsilon(0.05));
+    }
+  } else {
+    CHECK(ledger.Of(IdleState::kOwnCode) == 0);
+  }
+  CHECK(ledger.lost_gpu_s == Approx(job.facts.Find("gpu.lost_gpu_s")->number()));
 }
