@@ -73,10 +73,16 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
   if (!(gpus > 0) || pts.size() < 2) return phases;
   double width = 0;
   // The runs of whole stops.
-  const std::vector<TimeSpan> runs = WholeStopRuns(lost, gpus, from_s, &width);
+  std::vector<TimeSpan> runs = WholeStopRuns(lost, gpus, from_s, &width);
   if (!(width > 0)) return phases;
   const double full = gpus * width;
   const double sample_s = std::max(width, sample_interval_s);
+  // A run under half a sample is a sample's tail cut by `from_s` (the download's last sample):
+  // no stop of its own, and no run among which a stop's chance is shared. Its buckets count in
+  // the pace.
+  runs.erase(std::remove_if(runs.begin(), runs.end(),
+                            [&](const TimeSpan& r) { return r.end_s - r.start_s < sample_s / 2; }),
+             runs.end());
   auto long_run = [&](const TimeSpan& r) { return r.end_s - r.start_s >= kOwnPhaseMinS; };
   // The node's idle share, outside the runs marked phases.
   std::vector<bool> phase(runs.size(), false);

@@ -1,6 +1,7 @@
 // The job's own phases among a node's idle GPU time: a generator of nodes whose loader leaves
 // their GPUs idle a random share of the samples, with whole stops of the node written in. The
 // stops long and rare enough are found where they are; the loader's scattered waits are not.
+// A sample cut at the start (a download's last) is no run of its own.
 #include "diagnosis/own_phases.h"
 
 #include <catch2/catch.hpp>
@@ -143,4 +144,22 @@ TEST_CASE("own phases: stops that fill most of a node's time are its pace, not p
     CHECK(phases.size() == n.stops.size());
   else
     CHECK(phases.empty());
+}
+
+TEST_CASE("own phases: a sample's tail cut at the start is no run to share a stop's chance with",
+          "[own_phases]") {
+  // A node sampled each minute that never waits after its download, stopped for its last two
+  // minutes (a final evaluation). The download's last sample idled and reaches `from_s` by a
+  // 10 s bucket (the download ended inside it), or ends at `from_s`.
+  const bool tail = GENERATE(false, true);
+  std::mt19937 rng(17);
+  Node n = Draw(&rng, 8, 60, 0.0, 0, 0, 1.1);
+  const double t0 = n.lost.points.front().x;
+  for (auto& p : n.lost.points)
+    if (p.x >= t0 + 3840 || p.x < t0 + 60) p.y = 80;
+  const double from = t0 + (tail ? 50 : 60);
+  const auto phases = fd::OwnPhases(n.lost, 8, 60, from);
+  INFO((tail ? "the download's last sample reaches past from_s" : "no tail"));
+  REQUIRE(phases.size() == 1);
+  CHECK(phases[0].start_s == Approx(t0 + 3840));
 }
