@@ -146,11 +146,39 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
   // validation on a node that otherwise seldom waits): the runs of m idle samples expected at
   // random, samples x (1 - pace) x pace^m, are that few. A tenth of the long runs' chance: the
   // node makes many more short runs than long ones, so many more chances to be wrong.
-  const double pace = pace_outside(&buckets);
-  for (size_t k = 0; k < runs.size(); ++k) {
+  // With no long run, the shorter stops stand out as long ones do by their number: far fewer
+  // runs under kShortOwnPhaseMinS than the node's idle share would scatter (a Poisson tail
+  // within the phase chance), so its idle time is in its stops (three 90 s validations on a
+  // node sampled every 30 s that never waits otherwise).
+  const double stop_samples = std::ceil(kShortOwnPhaseMinS / sample_s - 1e-9);
+  bool short_stops_stand_out = false;
+  if (long_runs == 0 && stop_samples >= 2) {
+    const double expected_shorter =
+        samples * share * (1 - share) * (1 - std::pow(share, stop_samples - 1));
+    const auto shorter = static_cast<double>(std::count_if(runs.begin(), runs.end(), [](auto& r) {
+      return r.end_s - r.start_s < kShortOwnPhaseMinS - 1e-6;
+    }));
+    short_stops_stand_out = shorter < static_cast<double>(runs.size()) &&
+                            PoissonTailAtMost(expected_shorter, shorter) <= kOwnPhaseChance;
+  }
+  // Each of them a phase where, at the pace outside them all, a run that long is unlikely as
+  // one of the node's runs (the loader's chance runs of a minute beside real stops are not).
+  auto short_stop = [&](size_t k) {
     const double len = runs[k].end_s - runs[k].start_s;
-    if (phase[k] || len < kShortOwnPhaseMinS - 1e-6 || long_run(runs[k]) || !(buckets > 0))
-      continue;
+    return !phase[k] && len >= kShortOwnPhaseMinS - 1e-6 && !long_run(runs[k]);
+  };
+  std::vector<size_t> short_stops;
+  for (size_t k = 0; k < runs.size(); ++k)
+    if (short_stop(k)) short_stops.push_back(k);
+  if (short_stops_stand_out) {
+    for (size_t k : short_stops) phase[k] = true;
+    const double pace = pace_outside(&buckets);
+    for (size_t k : short_stops) phase[k] = buckets > 0 && unlikely(runs[k], pace);
+  }
+  const double pace = pace_outside(&buckets);
+  for (size_t k : short_stops) {
+    if (phase[k] || !(buckets > 0)) continue;
+    const double len = runs[k].end_s - runs[k].start_s;
     phase[k] = samples * (1 - pace) * std::pow(pace, len / sample_s) <= kShortOwnPhaseChance;
   }
   // Phases interrupt the work; stops that fill most of the node's time are the work's own pace

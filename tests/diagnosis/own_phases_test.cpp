@@ -2,6 +2,8 @@
 // their GPUs idle a random share of the samples, with whole stops of the node written in. The
 // stops long and rare enough are found where they are; the loader's scattered waits are not.
 // A sample cut at the start (a download's last) is no run of its own.
+// With no long run, short stops stand out where far fewer shorter runs come than the share
+// scatters.
 #include "diagnosis/own_phases.h"
 
 #include <catch2/catch.hpp>
@@ -162,4 +164,25 @@ TEST_CASE("own phases: a sample's tail cut at the start is no run to share a sto
   INFO((tail ? "the download's last sample reaches past from_s" : "no tail"));
   REQUIRE(phases.size() == 1);
   CHECK(phases[0].start_s == Approx(t0 + 3840));
+}
+
+TEST_CASE("own phases: with no long run, short stops stand out by how few shorter runs come",
+          "[own_phases]") {
+  // A node sampled every 30 s for 1.75 h that never waits but for a 90 s stop every 1900 s
+  // (three validations): at its idle share it would scatter eight runs, nearly all one sample
+  // long; it has none. Its stops are phases.
+  std::mt19937 rng(19);
+  Node n = Draw(&rng, 8, 30, 0.0, 90, 1900, 1.75);
+  const auto phases = fd::OwnPhases(n.lost, 8, 30, n.lost.points.front().x);
+  REQUIRE(phases.size() == n.stops.size());
+  for (size_t i = 0; i < phases.size(); ++i) CHECK(Overlaps(phases[i], n.stops[i]));
+  // The same idle share scattered at random (no stop): its runs of two or three samples
+  // come with its single ones, and are no phases but by chance (a Poisson tail of 5%).
+  int with_phases = 0;
+  for (int k = 0; k < 40; ++k) {
+    Node scattered = Draw(&rng, 8, 30, 9.0 / 210, 0, 0, 1.75);
+    with_phases += !fd::OwnPhases(scattered.lost, 8, 30, scattered.lost.points.front().x).empty();
+  }
+  INFO("scattered nodes with phases: " << with_phases);
+  CHECK(with_phases <= 4);
 }
