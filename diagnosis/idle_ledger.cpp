@@ -232,10 +232,12 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
   if (!(sample_interval_s > 0) && FactOr(job.facts, "gpu.samples", 0) > 0)
     sample_interval_s = FactOr(job.facts, "gpu.span_s", 0) * FactOr(job.facts, "gpu.count", 0) /
                         FactOr(job.facts, "gpu.samples", 0);
-  // A capped cache known to hold less than the input cannot serve a node that stopped reading.
+  // A capped cache known to hold less than the input cannot serve a node that stopped reading;
+  // nor can any cache where the job reads its input once (nothing in it is read again).
   const double input_bytes = FactOr(job.facts, "dataset.bytes", 0);
   const double cache_bytes = FactOr(job.facts, "runtime.mount_cache_bytes", 0);
-  const bool cache_under_input = input_bytes > 0 && cache_bytes > 0 && cache_bytes < input_bytes;
+  const bool cache_under_input = judgement.reads_input_once ||
+                                 (input_bytes > 0 && cache_bytes > 0 && cache_bytes < input_bytes);
   for (auto& u : units) {
     for (const auto& r : u.reads) u.last_read_s = std::max(u.last_read_s.value_or(-kInf), r.end);
     if (u.lost->points.size() >= 2)

@@ -10,6 +10,9 @@ namespace {
 // A bucket in which all the GPUs idled, allowing for a sample that straddles its edge (as in
 // OwnPhases).
 constexpr double kStoppedShare = 0.98;
+// A bucket that lost under this share of its GPU time holds a sliver of a sample: one GPU idle
+// for a tenth of the bucket is more.
+constexpr double kSliverShare = 0.01;
 
 }  // namespace
 
@@ -84,6 +87,9 @@ std::vector<TimeSpan> ReadSilenceStops(const Series& lost, double gpus, double s
   for (const auto& p : pts) {
     if (p.x < from_s || !std::isfinite(p.y)) continue;
     if (in(p, last)) {
+      // A bucket a sample reaches into by a sliver (its time stamp a few ms past the grid)
+      // holds a sliver of its loss: neither a stop nor work.
+      if (p.y > 0 && p.y < kSliverShare * full) continue;
       in_last += 1;
       stopped_in_last += stopped(p) ? 1 : 0;
     } else if (p.x < last.start_s) {

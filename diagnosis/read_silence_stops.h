@@ -28,8 +28,9 @@ struct NodeReads {
   std::optional<double> fence_s;   ///< the fence of its gaps between closes
   std::optional<double> last_read_s;
   double samples_end_s = 0;  ///< the end of its last GPU sample
-  /// False where a capped cache is known to hold less than the input: it cannot have served
-  /// the node after its last read, so the silence to the end is not a cache's.
+  /// False where a capped cache is known to hold less than the input, or the job reads its
+  /// input once: no cache can have served the node after its last read, so the silence to the
+  /// end is not a cache's.
   bool cache_may_hold_input = true;
 };
 

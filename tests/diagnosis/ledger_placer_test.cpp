@@ -9,7 +9,8 @@
 //   - Past the mount cache's cap, re-reads held the node where it read slower than before;
 //     rates that wander too much to show a slowing leave it unmeasured (the re-reads).
 //   - After a mount's last read, GPUs stopped outright where no cache could serve (a job
-//     that reads its input once) are the job's own; some GPUs fed, its cache's.
+//     that reads its input once) are the job's own; some GPUs fed, its cache's. So too a
+//     final stop too short for a cache's silence, where the job reads its input once.
 //   - A whole stop in a silence of a mount's reads is the job's own (nothing read for it).
 //   - A stop in a mount nothing else settled is the job's own, unless the node read through
 //     it and its reads ended with it: their latency.
@@ -388,6 +389,29 @@ TEST_CASE("placer: GPUs stopped after a mount's last read are own code where no 
   CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(10 * 8 * kMinute));
   CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(once && stopped ? silent : 0));
   CHECK(PlacedIn(ledger, IdleState::kNotStorage) == Approx(once && stopped ? 0 : silent));
+}
+
+TEST_CASE("placer: a final stop after a mount's last read, shorter than a cache's silence",
+          "[diagnosis][ledger]") {
+  // 8 GPUs idle throughout while the mount reads for 10 minutes (its pace makes any stop
+  // likely), then stopped for the last 4 with no read (its log closed spans every half
+  // minute): too short a silence to be a cache's by itself. Where the job reads its input once
+  // no cache can have served it: the job's own stop (a final evaluation).
+  const bool once = GENERATE(false, true);
+  std::vector<double> lost(14, 8 * kMinute);
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
+  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
+  job.timeline.push_back(Interval("reads", "span closes", 0, 10, "rslex"));
+  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  job.facts.Set(NumberFact("runtime.read_gap_fence_s", 60, Unit::kSeconds, Provenance{}));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kLatency;
+  j.reads_input_once = once;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO((once ? "read once" : "epochs unknown"));
+  CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx((once ? 10 : 14) * 8 * kMinute));
+  CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(once ? 4 * 8 * kMinute : 0));
 }
 
 TEST_CASE("placer: a stop in a silence of a mount's reads is the job's own, not its cache's",

@@ -2,7 +2,8 @@
 // random share of the samples), stop for validation between reads, then either read to the end
 // (a final evaluation after the last read) or are fed from their cache at their loader's pace
 // (validations still stopping them). The stops are found where they were written; a silence in
-// which the GPUs kept working, and a cache's scattered waits, are never taken for one.
+// which the GPUs kept working, and a cache's scattered waits, are never taken for one. A bucket
+// the last sample reaches into by a sliver is no bucket of work.
 #include "diagnosis/read_silence_stops.h"
 
 #include <catch2/catch.hpp>
@@ -160,10 +161,19 @@ TEST_CASE("read silence stops: a final evaluation after the last read", "[read_s
   // unless a capped cache too small for the input rules out its serving the node then.
   p.idle_share = GENERATE(0.3, 0.95);
   const bool cache_may_hold_input = GENERATE(true, false);
+  // The last sample's time stamp a few ms past the grid: it reaches into one more bucket by a
+  // sliver, which holds a sliver of its loss (no bucket of work).
+  const bool sliver = GENERATE(false, true);
   std::mt19937 rng(static_cast<unsigned>(p.idle_share * 100));
   for (int k = 0; k < 10; ++k) {
-    const Node n = Draw(&rng, p);
-    const auto stops = Stops(n, p, cache_may_hold_input);
+    Node n = Draw(&rng, p);
+    fd::NodeReads reads = Reads(n, cache_may_hold_input);
+    if (sliver) {
+      n.lost.points.push_back({n.end, p.gpus * 0.014});
+      reads.samples_end_s = n.end + kWidth;
+    }
+    INFO((sliver ? "a sliver bucket at the end" : "no sliver"));
+    const auto stops = fd::ReadSilenceStops(n.lost, p.gpus, p.interval_s, kT0, reads);
     if (p.idle_share < 0.5 || !cache_may_hold_input) {
       REQUIRE(stops.size() == 1);
       CHECK(stops[0].start_s == n.last_read);
