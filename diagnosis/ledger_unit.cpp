@@ -61,8 +61,12 @@ double RefusalPadS(const FactSet& facts) {
 std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs, double pad_s) {
   std::vector<Span> out;
   for (const auto* iv : ivs)
-    if (iv->end_epoch_s >= iv->start_epoch_s)
-      out.push_back({iv->start_epoch_s - pad_s, iv->end_epoch_s + pad_s});
+    if (iv->end_epoch_s >= iv->start_epoch_s) {
+      // A throttled minute of the account's metrics is the whole window it covers; a log's
+      // refusal lines come now and then, each with its retries' delays on either side.
+      const double pad = iv->status == "metrics" ? 0 : pad_s;
+      out.push_back({iv->start_epoch_s - pad, iv->end_epoch_s + pad});
+    }
   return out;
 }
 

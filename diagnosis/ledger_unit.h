@@ -73,7 +73,8 @@ struct LedgerUnit {
 /// How far a refusal covers each side: the data runtime's last retry delay (from its retry
 /// count), at most kRefusalPadS.
 double RefusalPadS(const FactSet& facts);
-/// The intervals padded by `pad_s` each side.
+/// The intervals padded by `pad_s` each side; the account metrics' throttled minutes (status
+/// "metrics") not at all.
 std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs,
                          double pad_s = kRefusalPadS);
 /// The length of `s` covered by the union of `by`.

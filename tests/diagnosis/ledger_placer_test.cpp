@@ -2,6 +2,8 @@
 // through the ledger: a property over each rule's threshold, on both sides of it.
 //   - A mount node whose log shows its reads was served from its cache where they fell silent
 //     for 5 minutes or more; a shorter gap is only its log's pace.
+//   - A throttled minute of the account's metrics is the window it covers; a log's refusal
+//     line is padded by its retries' last delay either side.
 //   - A minute whose throttling names only ServerBusyError was a target's, unless Egress was
 //     at the account's limit; Transactions at theirs do not make it the request limit.
 //   - A bandwidth refusal while the node wrote its checkpoint, with Ingress at half its limit
@@ -116,6 +118,28 @@ TEST_CASE("placer: a ServerBusy-only minute is a target's unless Egress is at th
   const IdleState want = egress_share >= 0.9 ? IdleState::kAccountEgress : IdleState::kBlobTarget;
   CHECK(PlacedIn(ledger, want) == Approx(100.0 * minutes));
   CHECK(PlacedIn(ledger, IdleState::kAccountRequests) == 0);
+}
+
+TEST_CASE("placer: a throttled minute of the metrics is its own window, a log's line is padded",
+          "[diagnosis][ledger]") {
+  // A mount idle for 20 minutes, refused from minute 5 to 8: by the account's metrics (whole
+  // minutes: the window they cover) or by the data runtime's log (lines now and then, each with
+  // its retries' last delay either side: 60 s at 20 retries).
+  const std::string source = GENERATE(as<std::string>{}, "metrics", "rslex");
+  const int minutes = 20;
+  Evidence job = Mount(minutes);
+  job.series.push_back(Minutes("metrics.egress_gbps", std::vector<double>(minutes, 99)));
+  job.timeline.push_back(
+      Interval("storage", "ClientAccountBandwidthThrottlingError", 5, 8, source));
+  job.facts.Set(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", "20", Provenance{}));
+  LedgerJudgement j;
+  j.egress_limit_gbps = 100;
+  j.mount_state = IdleState::kLatency;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("refused by " << source);
+  const double refused = (source == "metrics" ? 3 : 5) * 100.0;
+  CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(refused));
+  CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(100.0 * minutes - refused));
 }
 
 TEST_CASE(
@@ -307,10 +331,11 @@ TEST_CASE(
 TEST_CASE("placer: a download's refused minutes are the limit's, the rest its own",
           "[diagnosis][ledger]") {
   // A 20-minute download, refused by the account's egress limit in `refused` minutes from
-  // minute 6: each refused minute delayed it, the others were its own wait (the mode's).
-  // A refusal covers the data runtime's last retry delay each side (250 ms doubling per retry,
-  // at most a minute): 1 s for 3 retries, 16 s for the default 7, the minute for 20. A minute
-  // bucket is placed at its middle: a delay past 30 s takes in the minute each side.
+  // minute 6 (its log's refusal lines): each refused minute delayed it, the others were its
+  // own wait (the mode's). A log's refusal covers the data runtime's last retry delay each side
+  // (250 ms doubling per retry, at most a minute): 1 s for 3 retries, 16 s for the default 7,
+  // the minute for 20. A minute bucket is placed at its middle: a delay past 30 s takes in the
+  // minute each side.
   const int refused = GENERATE(1, 3, 6, 10);
   const std::string retries = GENERATE(std::string(), std::string("3"), std::string("20"));
   const int minutes = 20;
@@ -320,7 +345,7 @@ TEST_CASE("placer: a download's refused minutes are the limit's, the rest its ow
     job.facts.Set(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", retries, {}));
   job.timeline.push_back(Interval("data-runtime", "download", 0, minutes, "Success"));
   job.timeline.push_back(
-      Interval("storage", "ClientAccountBandwidthThrottlingError", 6, 6 + refused, "metrics"));
+      Interval("storage", "503 throttled (limit unknown)", 6, 6 + refused, "rslex"));
   LedgerJudgement j;
   j.throttle_state = IdleState::kAccountEgress;
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
