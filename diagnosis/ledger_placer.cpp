@@ -142,7 +142,8 @@ class Placer::Impl {
     if (reading) {
       // A stop of the job's own while its mount served no read (none logged then, or none at
       // all: DEBUG spans off; or a silence far longer than the log's gaps between closes).
-      if (in_mount && Inside(u.own_phases, t) &&
+      // Not before the node's first read closed: its loop waited for its first batch then.
+      if (in_mount && Inside(u.own_phases, t) && !BeforeFirstRead(u, t) &&
           (!Inside(u.reads, t) || Inside(u.read_silences, t)))
         return IdleState::kOwnCode;
       // A node whose log shows its reads, none for minutes around then: the mount served it
@@ -225,6 +226,11 @@ class Placer::Impl {
   }
   // The nodes have each read more than the mount's cache cap holds by t (the account's egress
   // summed over time, over the nodes reading).
+  // The node's log shows reads, none closed yet at `t`.
+  static bool BeforeFirstRead(const LedgerUnit& u, double t) {
+    return !u.reads.empty() &&
+           std::all_of(u.reads.begin(), u.reads.end(), [&](const Span& r) { return t < r.start; });
+  }
   bool PastCacheCap(double t) const {
     if (j_.mount_cache_cap_bytes <= 0 || read_bytes_.empty()) return false;
     auto it =

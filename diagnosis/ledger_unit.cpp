@@ -111,6 +111,8 @@ bool ReadsSilent(const std::vector<Span>& reads, double t, double samples_end) {
     if (r.end <= t) before = std::max(before, r.end);
     if (r.start > t) after = std::min(after, r.start);
   }
+  // Before the node's first read nothing was cached to serve it: it waited for that read.
+  if (!std::isfinite(before)) return false;
   return after - before >= kReadsSilenceS;
 }
 

@@ -2,6 +2,8 @@
 // through the ledger: a property over each rule's threshold, on both sides of it.
 //   - A mount node whose log shows its reads was served from its cache where they fell silent
 //     for 5 minutes or more; a shorter gap is only its log's pace.
+//   - Before a mount's first read, the node waited for it: no cache served it, and no stop was
+//     the job's own.
 //   - A throttled minute of the account's metrics is the window it covers; a log's refusal
 //     line is padded by its retries' last delay either side.
 //   - A minute whose throttling names only ServerBusyError was a target's, unless Egress was
@@ -97,6 +99,30 @@ TEST_CASE("placer: a mount's reads silent for 5 minutes or more were served by i
   else
     CHECK(cached == 0);
   CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(100.0 * minutes - cached));
+}
+
+TEST_CASE("placer: before a mount's first read nothing was cached, nor was a stop the job's own",
+          "[diagnosis][ledger]") {
+  // A mount whose node's first read closed at minute `first` (its first batch's reads took
+  // that long), then read to the end; its 8 GPUs idle until then, busy after. The wait before
+  // the first read is the mount's (its latency here), not a cache's silence (nothing was read
+  // to cache) nor a stop of the job's own (it had no batch to work on).
+  const int first = GENERATE(2, 6, 9);
+  const int minutes = 40;
+  std::vector<double> lost(minutes, 0.0);
+  for (int i = 0; i < first; ++i) lost[static_cast<size_t>(i)] = 8 * kMinute;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
+  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
+  job.timeline.push_back(Interval("reads", "span closes", first, minutes, "rslex"));
+  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kLatency;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("first read closed at minute " << first);
+  CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(first * 8 * kMinute));
+  CHECK(PlacedIn(ledger, IdleState::kNotStorage) == 0);
+  CHECK(PlacedIn(ledger, IdleState::kOwnCode) == 0);
 }
 
 TEST_CASE("placer: a ServerBusy-only minute is a target's unless Egress is at the limit",
