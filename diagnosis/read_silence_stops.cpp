@@ -72,7 +72,13 @@ std::vector<TimeSpan> ReadSilenceStops(const Series& lost, double gpus, double s
     const auto longest = std::max_element(
         runs.begin(), runs.end(),
         [](const auto& a, const auto& b) { return a.end_s - a.start_s < b.end_s - b.start_s; });
-    if (longest->end_s - longest->start_s >= kSilenceStoppedShare * (s.end_s - s.start_s))
+    // Or nearly all of it at the samples' grain: a stop shows as the samples wholly inside it,
+    // and one sample each side may be only partly idle (a 110 s validation holds one whole
+    // sample of a minute).
+    const double run_s = longest->end_s - longest->start_s;
+    const double silence_s = s.end_s - s.start_s;
+    const double sample_s = std::max(width, sample_interval_s);
+    if (run_s >= kSilenceStoppedShare * silence_s || silence_s <= run_s + 2 * sample_s)
       stops.push_back(*longest);
   }
   // From the last read to the end of the samples: the job stopped reading for good, perhaps

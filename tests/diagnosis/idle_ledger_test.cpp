@@ -213,8 +213,10 @@ TEST_CASE("one file of the job's GPUs by node: each node's stops are judged on i
     mount.end_epoch_s = kStart + kMinute * minutes;
     mount.status = "Success";
     job.timeline.push_back(mount);
-    logs.push_back({name, {}});
-    logs.back().evidence.timeline.push_back(mount);
+    analyzers::NodeEvidence node_logs;
+    node_logs.node = name;
+    node_logs.evidence.timeline.push_back(mount);
+    logs.push_back(std::move(node_logs));
   }
   LedgerJudgement judgement;
   judgement.nodes = nodes;

@@ -4,6 +4,7 @@
 // (validations still stopping them). The stops are found where they were written; a silence in
 // which the GPUs kept working, and a cache's scattered waits, are never taken for one. A bucket
 // the last sample reaches into by a sliver is no bucket of work.
+// A stop at the samples' grain (one whole minute of a 110 s validation) fills its silence.
 #include "diagnosis/read_silence_stops.h"
 
 #include <catch2/catch.hpp>
@@ -189,4 +190,35 @@ TEST_CASE("read silence stops: a final evaluation after the last read", "[read_s
   no_fence.silences.clear();
   CHECK(fd::ReadSilenceStops(n.lost, p.gpus, 60, kT0, no_fence).empty());
   CHECK(fd::ReadSilenceStops(n.lost, 0, 60, kT0, Reads(n)).empty());
+}
+
+TEST_CASE("read silence stops: a stop at the samples' grain, one whole minute in its silence",
+          "[read_silence]") {
+  // A node sampled once a minute (Azure ML's metric: a minute's mean), otherwise busy, stopped
+  // for 110 s from 30 s into a minute: only the next minute is wholly idle, the minutes either
+  // side partly (above the busy threshold). Its reads fall silent from 15 s before the stop to
+  // 15 s after it: 140 s, of which the idle minute is under half. At the samples' grain the
+  // silence is the stop; a silence a good deal longer than the minute and a sample each side
+  // holds a stop only where the run covers half of it.
+  const double extra_s = GENERATE(0.0, 300.0);
+  Series lost;
+  const double start = 1200 + 30;  // the stop, from 30 s into minute 20
+  for (int b = 0; b < 360; ++b) {
+    const double t = b * kWidth;
+    lost.points.push_back({kT0 + t, t >= 1260 && t < 1320 ? 8 * kWidth : 0.0});
+  }
+  fd::NodeReads reads;
+  reads.silences.push_back({kT0 + start - 15, kT0 + start + 110 + 15 + extra_s});
+  reads.fence_s = 60;
+  reads.last_read_s = kT0 + 3500;
+  reads.samples_end_s = kT0 + 3600;
+  const auto stops = fd::ReadSilenceStops(lost, 8, 60, kT0, reads);
+  INFO("silence " << 140 + extra_s << " s");
+  if (extra_s == 0) {
+    REQUIRE(stops.size() == 1);
+    CHECK(stops[0].start_s == kT0 + 1260);
+    CHECK(stops[0].end_s == kT0 + 1320);
+  } else {
+    CHECK(stops.empty());
+  }
 }
