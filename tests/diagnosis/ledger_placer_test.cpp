@@ -65,6 +65,17 @@ Evidence Mount(int minutes) {
   return job;
 }
 
+// A mount on a node of 8 GPUs that lost `lost[i]` GPU-s in minute i, its log's read spans
+// closing from minute `reads_from` to `reads_to` (one span: they closed every half minute).
+Evidence EightGpuMount(const std::vector<double>& lost, double reads_from, double reads_to) {
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
+  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
+  job.timeline.push_back(Interval("reads", "span closes", reads_from, reads_to, "rslex"));
+  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  return job;
+}
+
 double PlacedIn(const IdleLedger& ledger, IdleState s) { return ledger.Of(s); }
 
 // A job that writes through storage (a checkpoint) on an account of 100 Gbit/s egress and
@@ -111,11 +122,7 @@ TEST_CASE("placer: before a mount's first read nothing was cached, nor was a sto
   const int minutes = 40;
   std::vector<double> lost(minutes, 0.0);
   for (int i = 0; i < first; ++i) lost[static_cast<size_t>(i)] = 8 * kMinute;
-  Evidence job;
-  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
-  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
-  job.timeline.push_back(Interval("reads", "span closes", first, minutes, "rslex"));
-  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  Evidence job = EightGpuMount(lost, first, minutes);
   LedgerJudgement j;
   j.mount_state = IdleState::kLatency;
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
@@ -426,11 +433,7 @@ TEST_CASE("placer: GPUs stopped after a mount's last read are own code where no 
   const bool stopped = GENERATE(false, true);
   std::vector<double> lost(18, 8 * kMinute);
   for (size_t i = 10; i < lost.size(); ++i) lost[i] = stopped ? 8 * kMinute : 6 * kMinute;
-  Evidence job;
-  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
-  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
-  job.timeline.push_back(Interval("reads", "span closes", 0, 10, "rslex"));
-  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  Evidence job = EightGpuMount(lost, 0, 10);
   LedgerJudgement j;
   j.mount_state = IdleState::kLatency;
   j.reads_input_once = once;  // else a cache of unknown size may hold what it reads
@@ -450,11 +453,7 @@ TEST_CASE("placer: a final stop after a mount's last read, shorter than a cache'
   // no cache can have served it: the job's own stop (a final evaluation).
   const bool once = GENERATE(false, true);
   std::vector<double> lost(14, 8 * kMinute);
-  Evidence job;
-  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
-  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
-  job.timeline.push_back(Interval("reads", "span closes", 0, 10, "rslex"));
-  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  Evidence job = EightGpuMount(lost, 0, 10);
   job.facts.Set(NumberFact("runtime.read_gap_fence_s", 60, Unit::kSeconds, Provenance{}));
   LedgerJudgement j;
   j.mount_state = IdleState::kLatency;
@@ -472,18 +471,14 @@ TEST_CASE("placer: a stop in a silence of a mount's reads is the job's own, not 
   // silent for a minute and a half (the log's silences), or went on through it.
   const bool silent = GENERATE(false, true);
   std::vector<double> lost(60, 0.0);
-  Evidence job;
+  for (size_t at : {15, 31, 47}) lost[at] = 8 * kMinute;
+  Evidence job = EightGpuMount(lost, 0, 60);
   for (size_t at : {15, 31, 47}) {
-    lost[at] = 8 * kMinute;
     const double m = static_cast<double>(at);
     if (silent)
       job.timeline.push_back(
           Interval("read silences", "no span closed", m - 0.3, m + 1.2, "rslex"));
   }
-  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
-  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
-  job.timeline.push_back(Interval("reads", "span closes", 0, 60, "rslex"));
-  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
   LedgerJudgement j;
   j.mount_state = IdleState::kNotStorage;
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
@@ -501,12 +496,7 @@ TEST_CASE("placer: a stop the node's reads ran through and ended with is their l
   const bool reads_end_with_stop = GENERATE(false, true);
   std::vector<double> lost(60, 0.0);
   for (size_t i = 0; i < 20; ++i) lost[i] = 8 * kMinute;
-  Evidence job;
-  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
-  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
-  job.timeline.push_back(
-      Interval("reads", "span closes", 0, reads_end_with_stop ? 20 : 60, "rslex"));
-  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
+  Evidence job = EightGpuMount(lost, 0, reads_end_with_stop ? 20 : 60);
   LedgerJudgement j;
   j.mount_state = IdleState::kUnknown;
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
