@@ -236,8 +236,9 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
   // nor can any cache where the job reads its input once (nothing in it is read again).
   const double input_bytes = FactOr(job.facts, "dataset.bytes", 0);
   const double cache_bytes = FactOr(job.facts, "runtime.mount_cache_bytes", 0);
-  const bool cache_under_input = judgement.reads_input_once ||
-                                 (input_bytes > 0 && cache_bytes > 0 && cache_bytes < input_bytes);
+  const bool no_cache_holds_input =
+      judgement.reads_input_once ||
+      (input_bytes > 0 && cache_bytes > 0 && cache_bytes < input_bytes);
   for (auto& u : units) {
     for (const auto& r : u.reads) u.last_read_s = std::max(u.last_read_s.value_or(-kInf), r.end);
     if (u.lost->points.size() >= 2)
@@ -262,7 +263,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       reads.fence_s = u.read_gap_fence_s;
       reads.last_read_s = u.last_read_s;
       reads.samples_end_s = u.samples_end;
-      reads.cache_may_hold_input = !cache_under_input;
+      reads.cache_may_hold_input = !no_cache_holds_input;
       for (const auto& p :
            ReadSilenceStops(*u.lost, gpus, sample_interval_s, from, std::move(reads)))
         u.own_phases.push_back({p.start_s, p.end_s});

@@ -224,13 +224,13 @@ class Placer::Impl {
       if (Inside(a->downloads, t) || Inside(a->mounts, t)) readers += 1;
     return readers > 0 ? readers : std::max(1.0, j_.nodes);
   }
-  // The nodes have each read more than the mount's cache cap holds by t (the account's egress
-  // summed over time, over the nodes reading).
   // The node's log shows reads, none closed yet at `t`.
   static bool BeforeFirstRead(const LedgerUnit& u, double t) {
     return !u.reads.empty() &&
            std::all_of(u.reads.begin(), u.reads.end(), [&](const Span& r) { return t < r.start; });
   }
+  // The nodes have each read more than the mount's cache cap holds by t (the account's egress
+  // summed over time, over the nodes reading).
   bool PastCacheCap(double t) const {
     if (j_.mount_cache_cap_bytes <= 0 || read_bytes_.empty()) return false;
     auto it =

@@ -141,11 +141,6 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
       moved = true;
     }
   }
-  // A shorter stop is one too where the node's pace outside its phases would make a run that
-  // long anywhere in its samples with chance at most kShortOwnPhaseChance (a minute-long
-  // validation on a node that otherwise seldom waits): the runs of m idle samples expected at
-  // random, samples x (1 - pace) x pace^m, are that few. A tenth of the long runs' chance: the
-  // node makes many more short runs than long ones, so many more chances to be wrong.
   // With no long run, the shorter stops stand out as long ones do by their number: far fewer
   // runs under kShortOwnPhaseMinS than the node's idle share would scatter (a Poisson tail
   // within the phase chance), so its idle time is in its stops (three 90 s validations on a
@@ -175,6 +170,11 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
     const double pace = pace_outside(&buckets);
     for (size_t k : short_stops) phase[k] = buckets > 0 && unlikely(runs[k], pace);
   }
+  // Else a shorter stop is one where the node's pace outside its phases would make a run that
+  // long anywhere in its samples with chance at most kShortOwnPhaseChance (a minute-long
+  // validation on a node that otherwise seldom waits): the runs of m idle samples expected at
+  // random, samples x (1 - pace) x pace^m, are that few. A tenth of the long runs' chance: the
+  // node makes many more short runs than long ones, so many more chances to be wrong.
   const double pace = pace_outside(&buckets);
   for (size_t k : short_stops) {
     if (phase[k] || !(buckets > 0)) continue;
