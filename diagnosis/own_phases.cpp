@@ -38,6 +38,10 @@ double PoissonTailAtMost(double mean, double n) {
 
 }  // namespace
 
+bool WholeStop(double lost_gpu_s, double full_gpu_s) {
+  return std::isfinite(lost_gpu_s) && lost_gpu_s >= kStoppedShare * full_gpu_s;
+}
+
 std::vector<TimeSpan> WholeStopRuns(const Series& lost, double gpus, double from_s,
                                     double* width_s) {
   std::vector<TimeSpan> runs;
@@ -50,9 +54,7 @@ std::vector<TimeSpan> WholeStopRuns(const Series& lost, double gpus, double from
   *width_s = width;
   if (!(gpus > 0) || !(width > 0)) return runs;
   const double full = gpus * width;
-  auto stopped = [&](const SeriesPoint& p) {
-    return p.x >= from_s && std::isfinite(p.y) && p.y >= kStoppedShare * full;
-  };
+  auto stopped = [&](const SeriesPoint& p) { return p.x >= from_s && WholeStop(p.y, full); };
   for (size_t i = 0; i < pts.size();) {
     if (!stopped(pts[i])) {
       ++i;

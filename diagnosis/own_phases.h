@@ -26,6 +26,10 @@ inline constexpr double kShortOwnPhaseChance = kOwnPhaseChance / 10;
 /// Phases that would fill more than this share of the node's time are none: its pace.
 inline constexpr double kOwnPhasesMaxShare = 0.5;
 
+/// A bucket that lost `lost_gpu_s` of its `full_gpu_s` (its GPUs x its width) is a whole stop:
+/// every GPU idled, allowing for a sample that straddles its edge.
+bool WholeStop(double lost_gpu_s, double full_gpu_s);
+
 struct TimeSpan {
   double start_s = 0;
   double end_s = 0;

@@ -7,9 +7,6 @@ namespace feedcheck::diagnosis {
 
 namespace {
 
-// A bucket in which all the GPUs idled, allowing for a sample that straddles its edge (as in
-// OwnPhases).
-constexpr double kStoppedShare = 0.98;
 // A bucket that lost under this share of its GPU time holds a sliver of a sample: one GPU idle
 // for a tenth of the bucket is more.
 constexpr double kSliverShare = 0.01;
@@ -32,9 +29,7 @@ std::vector<TimeSpan> ReadSilenceStops(const Series& lost, double gpus, double s
   }
   if (!(width > 0)) return stops;
   const double full = gpus * width;
-  auto stopped = [&](const SeriesPoint& p) {
-    return p.x >= from_s && std::isfinite(p.y) && p.y >= kStoppedShare * full;
-  };
+  auto stopped = [&](const SeriesPoint& p) { return p.x >= from_s && WholeStop(p.y, full); };
   auto in = [&](const SeriesPoint& p, const TimeSpan& s) {
     const double mid = p.x + width / 2;  // a bucket straddling an edge by under half counts in
     return mid >= s.start_s && mid <= s.end_s;
