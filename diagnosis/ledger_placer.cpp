@@ -18,6 +18,10 @@ using analyzers::SeriesAt;
 // share of its egress limit (else the account is the limit).
 constexpr double kNicShare = 0.85;
 constexpr double kAccountShare = 0.9;
+// A refusal that names no limit (a generic 503 ServerBusy) is the account's bandwidth only where
+// the account served at its limit then: one refusing for minutes holds its Egress pinned there,
+// within the minute's rounding; a few percent under it, a blob or partition refused.
+constexpr double kPinnedAtLimitShare = 0.97;
 // A download under this share of the NIC, refused nothing and the account far from its limit,
 // crawled: its requests' latency (small files, few threads) held it, not the mode.
 constexpr double kCrawlShare = 0.5;
@@ -330,9 +334,10 @@ class Placer::Impl {
   // of them far below theirs (a blob's or partition's target), else what the job's evidence
   // named as a whole.
   IdleState LimitAt(double t, bool writing) const {
-    auto at_limit_when = [&](double when, const SeriesAt& s, double limit) {
+    auto at_limit_when = [&](double when, const SeriesAt& s, double limit,
+                             double share = kAccountShare) {
       auto v = s(when);
-      return limit > 0 && v && *v >= kAccountShare * limit;
+      return limit > 0 && v && *v >= share * limit;
     };
     auto at_limit = [&](const SeriesAt& s, double limit) { return at_limit_when(t, s, limit); };
     // The minute's own ResponseType first: Azure says which limit refused (an account's
@@ -369,8 +374,10 @@ class Placer::Impl {
                    : IdleState::kAccountEgress;
       }
       if (names("AccountRequest")) return IdleState::kAccountRequests;
-      if (at_limit_when(when, ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
-      if (at_limit_when(when, egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
+      if (at_limit_when(when, ingress_, j_.ingress_limit_gbps, kPinnedAtLimitShare))
+        return IdleState::kAccountIngress;
+      if (at_limit_when(when, egress_, j_.egress_limit_gbps, kPinnedAtLimitShare))
+        return IdleState::kAccountEgress;
       return IdleState::kBlobTarget;
     }
     if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;

@@ -7,7 +7,8 @@
 //   - A throttled minute of the account's metrics is the window it covers; a log's refusal
 //     line is padded by its retries' last delay either side.
 //   - A minute whose throttling names only ServerBusyError was a target's, unless Egress was
-//     at the account's limit; Transactions at theirs do not make it the request limit.
+//     pinned at the account's limit (97% of it); Transactions at theirs do not make it the
+//     request limit.
 //   - A bandwidth refusal while the node wrote its checkpoint, with Ingress at half its limit
 //     or more, refused its writes.
 //   - Past the mount cache's cap, re-reads held the node where it read slower than before;
@@ -134,7 +135,8 @@ TEST_CASE("placer: before a mount's first read nothing was cached, nor was a sto
 
 TEST_CASE("placer: a ServerBusy-only minute is a target's unless Egress is at the limit",
           "[diagnosis][ledger]") {
-  const double egress_share = GENERATE(0.2, 0.5, 0.85, 0.95, 1.0);
+  // A few percent under the limit is a target's: other tenants filled the account close to it.
+  const double egress_share = GENERATE(0.2, 0.5, 0.85, 0.92, 0.96, 0.98, 1.0);
   const double requests_share = GENERATE(0.3, 1.0);
   const int minutes = 10;
   Evidence job = Mount(minutes);
@@ -148,7 +150,7 @@ TEST_CASE("placer: a ServerBusy-only minute is a target's unless Egress is at th
   j.requests_limit_per_s = 20000;
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
   INFO("egress at " << egress_share << " of its limit, requests at " << requests_share);
-  const IdleState want = egress_share >= 0.9 ? IdleState::kAccountEgress : IdleState::kBlobTarget;
+  const IdleState want = egress_share >= 0.97 ? IdleState::kAccountEgress : IdleState::kBlobTarget;
   CHECK(PlacedIn(ledger, want) == Approx(100.0 * minutes));
   CHECK(PlacedIn(ledger, IdleState::kAccountRequests) == 0);
 }
