@@ -443,8 +443,11 @@ def make_job(seed, index, out_dir, kb=None, small=False, trace_share=TRACE_SHARE
     g = w.write(nodes, account, end_s)
     if traces:
         traces["files"] = sim_traces.write(traces, w.d, p, w.node_dir, w.t0, p["gpu_model"])
-    # the job ended on an access failure (its runtime gave up): access, whatever the shares
-    failed_on_access = any(n.failed_at is not None for n in nodes)
+    # the job ended on an access failure (its runtime gave up): access, whatever the shares;
+    # where a record of it was left (a node's logs, or the account's metrics: a node without
+    # logs and no metrics leave nothing to tell it by, as its states say)
+    failed_on_access = any(n.failed_at is not None and (n.i != p["no_logs_node"] or p["metrics"])
+                           for n in nodes)
     states = {k: round(v, 1) for k, v in sorted(g["states"].items(), key=lambda kv: RANK[kv[0]])}
     if not p["metrics"]:  # the refusals then name no limit unless Azure's message does
         for k in ("account_egress", "account_requests", "account_ingress", "blob_target"):

@@ -171,6 +171,18 @@ class Draw(unittest.TestCase):
                     self.assertIn(minute, throttled, f"{t['name']} {node}: 503 at {minute}")
         self.assertGreater(checked, 0, "no 503 in the draw: the check checked nothing")
 
+    def test_an_access_verdict_has_a_record_of_the_failure(self):
+        # A job ends on access only where something recorded it: a node's logs (the runtime's
+        # StreamAccess error) or the account's metrics.
+        for t in self.truths:
+            if not t["failed_on_access"]:
+                continue
+            with self.subTest(job=t["name"]):
+                d = os.path.join(self.tmp, t["name"])
+                logged = any("StreamAccess" in open(f, errors="replace").read()
+                             for f in glob.glob(os.path.join(d, "**", "*.log*"), recursive=True))
+                self.assertTrue(logged or os.path.isdir(os.path.join(d, "metrics")))
+
     def test_access_refusals_only_after_their_fault(self):
         for t in self.truths:
             p = t["params"]
@@ -400,6 +412,26 @@ class Determinism(unittest.TestCase):
                 shutil.rmtree(out, ignore_errors=True)
         self.assertEqual(truths[0], truths[1])
         self.assertEqual(len(truths[0]), 2, truths[0])  # the tie is still drawn: two states
+
+
+class Unrecorded(unittest.TestCase):
+    def test_an_access_failure_nothing_recorded_is_no_access_verdict(self):
+        """A one-node job whose credential expired, whose node left no logs and whose account's
+        metrics were not saved (seed 5, job 27 of the small draw): nothing records its failure,
+        its idle time is unknown, and so is its cause."""
+        out = tempfile.mkdtemp(prefix="simnorecord-")
+        try:
+            t = js.make_job(5, 27, out, KB, small=True)
+            p = t["params"]
+            self.assertEqual((p["fault"], p["nodes"], p["no_logs_node"], p["metrics"]),
+                             ("sas_expiry", 1, 0, None))
+            self.assertEqual(glob.glob(os.path.join(out, t["name"], "**", "*.log*"),
+                                       recursive=True), [])
+            self.assertFalse(t["failed_on_access"])
+            self.assertEqual(set(t["states"]), {"unknown"})
+            self.assertEqual(t["cause_state"], "unknown")
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
 
 
 class Reach(unittest.TestCase):
