@@ -59,9 +59,11 @@ struct LedgerJudgement {
   /// The read rate per node its requests' latency allows (runtime.latency_cap_gbps); 0: not
   /// known. A node reading at about this rate was held by latency; one well below it, not.
   double latency_cap_gbps = 0;
-  /// A mount's readers are declared (workload.readers): its cap counts the requests really in
-  /// flight. Else the cap counts the runtime's threads, an upper bound: a node at it was held by
-  /// latency, one well below it shows nothing (its readers may have kept few in flight).
+  /// A mount's cap counts the requests really in flight: its readers are declared
+  /// (workload.readers), or its large files are read by no more threads than one reader keeps
+  /// busy (DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT blocks ahead of it). Else the cap counts the
+  /// runtime's threads, an upper bound: a node at it was held by latency, one well below it
+  /// shows nothing (its readers may have kept few in flight).
   bool mount_readers_known = false;
   /// What a node reads before the mount's capped disk cache (DATASET_MOUNT_CACHE_SIZE) makes it
   /// re-read, bytes; 0: never. The cap itself, or with the input's size known, its shard (from

@@ -70,15 +70,23 @@ std::optional<LatencyCap> LatencyCapOf(const FactSet& facts, bool download) {
       if (!readers || !(*readers >= 1)) return std::nullopt;
       cap.threads = std::floor(*readers);
       cap.threads_from = "the workload's readers (one request per file)";
+      cap.in_flight_known = true;
     } else if (readers && *readers >= 1) {
       const double ahead = std::floor(*readers) * depth.value_or(kDefaultMountPrefetchBlocks);
       if (ahead < cap.threads) {
         cap.threads = ahead;
         cap.threads_from = "readers x DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT";
       }
+      cap.in_flight_known = true;
     } else if (depth) {
       return std::nullopt;  // a prefetch depth set, the readers it multiplies unknown
+    } else {
+      // One reader already keeps this many blocks ahead of it: no fewer readers leave a
+      // thread idle.
+      cap.in_flight_known = cap.threads <= kDefaultMountPrefetchBlocks;
     }
+  } else {
+    cap.in_flight_known = true;
   }
   cap.e2e_ms = facts.Number("metrics.e2e_latency_ms").value_or(0);
   if (!(cap.threads >= 1) || !(cap.e2e_ms > 0) || !std::isfinite(cap.e2e_ms)) return std::nullopt;

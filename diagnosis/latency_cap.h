@@ -26,6 +26,10 @@ struct LatencyCap {
   double request_bytes = 0;  ///< what one request moves
   double e2e_ms = 0;         ///< one request's end-to-end time (SuccessE2ELatency)
   std::string threads_from;  ///< the setting, or "NUMBER_OF_CPU_CORES x 4"
+  /// The requests really in flight, not a bound on them: a download's threads, a mount's
+  /// readers known, or a mount's large files read by no more threads than one reader
+  /// prefetches (then every count of readers keeps them all busy).
+  bool in_flight_known = false;
 };
 
 /// The cap for the job's input mode (`download`: true for a download, false for a mount), from

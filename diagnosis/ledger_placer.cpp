@@ -176,7 +176,7 @@ class Placer::Impl {
       if (rate && *rate >= kAtLatencyCapShare * latency_cap_gbps_) return IdleState::kLatency;
       if (rereading) return IdleState::kCacheRereads;
       // Well under it: storage answered faster than the node asked, where the cap counts the
-      // requests really in flight (the readers declared); a bound shows nothing.
+      // requests really in flight (LedgerJudgement::mount_readers_known); a bound shows nothing.
       if (rate && j_.mount_readers_known && mount_state_ != IdleState::kCacheRereads &&
           !u.mount_mostly_refused)
         return IdleState::kNotStorage;

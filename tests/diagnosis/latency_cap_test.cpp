@@ -1,5 +1,6 @@
 // The read rate requests in flight allow at their latency (Little's law): a property over the
-// settings, the file sizes and the modes, and the facts it is refused without.
+// settings, the file sizes and the modes, whether it counts the requests really in flight, and
+// the facts it is refused without.
 #include "diagnosis/latency_cap.h"
 
 #include <catch2/catch.hpp>
@@ -57,6 +58,10 @@ TEST_CASE("latency cap: threads x request bytes / end-to-end time, for every mod
     threads = std::min(threads, readers * fd::kDefaultMountPrefetchBlocks);
   CHECK(cap->threads == Approx(threads));
   CHECK(cap->gbps == Approx(threads * std::min(file, block) * 8 / (e2e / 1000) / 1e9));
+  // The count is the requests really in flight, not a bound, where the readers are known or do
+  // not matter: a download's threads, or a mount's threads no more than one reader prefetches.
+  CHECK(cap->in_flight_known ==
+        (download || readers > 0 || threads <= fd::kDefaultMountPrefetchBlocks));
   // More latency allows less; so does a smaller request.
   FactSet far = f;
   far.Set(NumberFact("metrics.e2e_latency_ms", e2e * 2, Unit::kMilliseconds, Observed()));

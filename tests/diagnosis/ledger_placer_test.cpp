@@ -20,7 +20,9 @@
 //   - A stop in a mount nothing else settled is the job's own, unless the node read through
 //     it and its reads ended with it: their latency.
 //   - An Ingress burst is the job's writes only where its GPUs idled more in it than outside.
-//   - A mount well under its latency cap is not storage only where the cap counts the readers.
+//   - A mount well under its latency cap is not storage only where the cap counts the requests
+//     in flight (its readers declared, or large files on no more threads than one reader keeps
+//     busy).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -567,6 +569,24 @@ TEST_CASE("judgement: an access failure starts at its first refusal, not its act
   const double expected_min =
       refused_from >= 0 ? std::max(0.0, refused_from - pad_s / kMinute) : 0.0;
   CHECK((*j.access_onset_s - kStart) / kMinute == Approx(expected_min));
+}
+
+TEST_CASE("judgement: a mount's cap counts its requests in flight where its readers cannot",
+          "[diagnosis][ledger]") {
+  // Large files (64 MB, over the 2 MB block) read by the job's DATASET_MOUNT_READ_THREADS, no
+  // readers declared: one reader already prefetches 32 blocks, so up to 32 threads are all busy
+  // whatever the readers, and the cap counts them; more threads, and the readers may keep some
+  // idle (the cap is only a bound). Small files are one request each: only readers count.
+  const int threads = GENERATE(8, 32, 64);
+  const double file_bytes = GENERATE(64e6, 200e3);
+  Evidence job = Mount(10);
+  job.facts.Set(TextFact("runtime.setting.DATASET_MOUNT_READ_THREADS", std::to_string(threads),
+                         Provenance{}));
+  job.facts.Set(NumberFact("dataset.median_file_bytes", file_bytes, Unit::kBytes, Provenance{}));
+  job.facts.Set(NumberFact("metrics.e2e_latency_ms", 20, Unit::kMilliseconds, Provenance{}));
+  const LedgerJudgement j = JudgeEvidence(job, {}, ViewAccount(job.facts), {});
+  INFO(threads << " threads, files of " << file_bytes << " bytes");
+  CHECK(j.mount_readers_known == (file_bytes > 2e6 && threads <= 32));
 }
 
 TEST_CASE(
