@@ -143,15 +143,19 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
       moved = true;
     }
   }
-  // With no long run, the shorter stops stand out as long ones do by their number: far fewer
-  // runs under kShortOwnPhaseMinS than the node's idle share would scatter (a Poisson tail
-  // within the phase chance), so its idle time is in its stops (three 90 s validations on a
-  // node sampled every 30 s that never waits otherwise).
+  // The shorter stops stand out as long ones do by their number: far fewer runs under
+  // kShortOwnPhaseMinS than the node's idle share would scatter (a Poisson tail within the
+  // phase chance), so its idle time is in its stops (three 90 s validations on a node sampled
+  // every 30 s that never waits otherwise), with or without a long stop beside them (a final
+  // evaluation raises the share, not the scattered runs: the share is the one outside them).
   const double stop_samples = std::ceil(kShortOwnPhaseMinS / sample_s - 1e-9);
   bool short_stops_stand_out = false;
-  if (long_runs == 0 && stop_samples >= 2) {
+  if (stop_samples >= 2) {
+    // At the node's share outside the long stops found (theirs is no scattered time).
+    double outside = 0;
+    const double pace = pace_outside(&outside);
     const double expected_shorter =
-        samples * share * (1 - share) * (1 - std::pow(share, stop_samples - 1));
+        outside * width / sample_s * pace * (1 - pace) * (1 - std::pow(pace, stop_samples - 1));
     const auto shorter = static_cast<double>(std::count_if(runs.begin(), runs.end(), [](auto& r) {
       return r.end_s - r.start_s < kShortOwnPhaseMinS - 1e-6;
     }));

@@ -45,9 +45,9 @@ std::vector<TimeSpan> WholeStopRuns(const Series& lost, double gpus, double from
 /// long and unlikely as one of the node's runs of waits (kOwnPhaseChance over all its runs) at
 /// its idle share outside its phases, counted in samples of `sample_interval_s` (or of the
 /// bucket, when wider). When the node has far more long runs than its waits would make, they
-/// stand out by their number even when each is short; with no long run, its runs of a minute
-/// or more do where far fewer shorter runs come than its share would scatter. A run under half
-/// a sample (a sample cut at `from_s`) is none. None without a GPU count.
+/// stand out by their number even when each is short; its runs of a minute or more do where
+/// far fewer shorter runs come than its share would scatter (a long run beside them or not). A run
+/// under half a sample (a sample cut at `from_s`) is none. None without a GPU count.
 std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_interval_s,
                                 double from_s);
 

@@ -2,8 +2,8 @@
 // their GPUs idle a random share of the samples, with whole stops of the node written in. The
 // stops long and rare enough are found where they are; the loader's scattered waits are not.
 // A sample cut at the start (a download's last) is no run of its own.
-// With no long run, short stops stand out where far fewer shorter runs come than the share
-// scatters.
+// Short stops stand out where far fewer shorter runs come than the share scatters, with or
+// without a long stop beside them.
 #include "diagnosis/own_phases.h"
 
 #include <catch2/catch.hpp>
@@ -185,4 +185,36 @@ TEST_CASE("own phases: with no long run, short stops stand out by how few shorte
   }
   INFO("scattered nodes with phases: " << with_phases);
   CHECK(with_phases <= 4);
+}
+
+TEST_CASE("own phases: short stops stand out by how few shorter runs come, beside a long one too",
+          "[own_phases]") {
+  // The node above with a 300 s stop at its end (a final evaluation): the long stop does not
+  // make the short ones its pace; the node still scatters no run under a minute.
+  std::mt19937 rng(23);
+  Node n = Draw(&rng, 8, 30, 0.0, 90, 1900, 1.75);
+  const double start = n.lost.points.front().x, end = n.lost.points.back().x + 10;
+  for (auto& p : n.lost.points)
+    if (p.x >= end - 300) p.y = 80;
+  const auto phases = fd::OwnPhases(n.lost, 8, 30, start);
+  for (const auto& s : n.stops) {
+    bool found = false;
+    for (const auto& p : phases) found = found || Overlaps(p, s);
+    CHECK(found);
+  }
+  CHECK(phases.size() == n.stops.size() + 1);
+  // Beside the same long stop, a share scattered at random: its short runs are no phases but
+  // by chance.
+  int with_short_phases = 0;
+  for (int k = 0; k < 40; ++k) {
+    Node scattered = Draw(&rng, 8, 30, 9.0 / 210, 0, 0, 1.75);
+    for (auto& p : scattered.lost.points)
+      if (p.x >= end - 300) p.y = 80;
+    int short_phases = 0;
+    for (const auto& p : fd::OwnPhases(scattered.lost, 8, 30, start))
+      short_phases += p.end_s - p.start_s < fd::kOwnPhaseMinS;
+    with_short_phases += short_phases > 0;
+  }
+  INFO("scattered nodes with short phases: " << with_short_phases);
+  CHECK(with_short_phases <= 4);
 }
