@@ -233,11 +233,21 @@ class Writer:
             u = rng.uniform(0, 3) if idle else rng.uniform(60, 98)
             state = rec["state"]
             if n.i == self.p["no_logs_node"] and not (
-                    self.p["metrics"] and state in ACCOUNT_THROTTLES):
-                state = "unknown"  # nothing places it (the account's metrics place a throttle)
+                    (self.p["metrics"] and state in ACCOUNT_THROTTLES)
+                    or (state == "access" and self.access_recorded())):
+                # nothing places it (the account's metrics place a throttle; the job's faults
+                # are every node's, so another node's record places its access failure)
+                state = "unknown"
             record[(n.i, ts, g)] = (u, state)
             return u
         return util
+
+    def access_recorded(self):
+        """The job's access failure is on record: in another node's logs (a fault here is
+        every node's: one credential, one name, one input), or in the account's metrics where
+        the requests reached it (403s and 404s; a name that never resolved sends none)."""
+        p = self.p
+        return p["nodes"] > 1 or bool(p["metrics"] and p["fault"] != "dns")
 
     def first_sample(self, n, interval):
         return math.ceil((n.t_act + 1) / interval) * interval
@@ -444,10 +454,10 @@ def make_job(seed, index, out_dir, kb=None, small=False, trace_share=TRACE_SHARE
     if traces:
         traces["files"] = sim_traces.write(traces, w.d, p, w.node_dir, w.t0, p["gpu_model"])
     # the job ended on an access failure (its runtime gave up): access, whatever the shares;
-    # where a record of it was left (a node's logs, or the account's metrics: a node without
-    # logs and no metrics leave nothing to tell it by, as its states say)
-    failed_on_access = any(n.failed_at is not None and (n.i != p["no_logs_node"] or p["metrics"])
-                           for n in nodes)
+    # where a record of it was left (a node's logs, or the account's metrics where the requests
+    # reached it: a lone node without logs leaves nothing to tell it by, as its states say)
+    failed_on_access = any(n.failed_at is not None and
+                           (n.i != p["no_logs_node"] or w.access_recorded()) for n in nodes)
     states = {k: round(v, 1) for k, v in sorted(g["states"].items(), key=lambda kv: RANK[kv[0]])}
     if not p["metrics"]:  # the refusals then name no limit unless Azure's message does
         for k in ("account_egress", "account_requests", "account_ingress", "blob_target"):

@@ -414,7 +414,7 @@ class Determinism(unittest.TestCase):
         self.assertEqual(len(truths[0]), 2, truths[0])  # the tie is still drawn: two states
 
 
-class Unrecorded(unittest.TestCase):
+class AccessRecord(unittest.TestCase):
     def test_an_access_failure_nothing_recorded_is_no_access_verdict(self):
         """A one-node job whose credential expired, whose node left no logs and whose account's
         metrics were not saved (seed 5, job 27 of the small draw): nothing records its failure,
@@ -432,6 +432,33 @@ class Unrecorded(unittest.TestCase):
             self.assertEqual(t["cause_state"], "unknown")
         finally:
             shutil.rmtree(out, ignore_errors=True)
+
+
+    def test_a_node_without_logs_fails_with_the_job_where_another_records_it(self):
+        """A three-node job whose input was not found, one node without logs (seed 2027, job 37
+        of the small draw): the fault is every node's, and the other nodes' logs record it, so
+        that node's idle time is access too, not unknown."""
+        out = tempfile.mkdtemp(prefix="simrecord-")
+        try:
+            t = js.make_job(2027, 37, out, KB, small=True)
+            p = t["params"]
+            self.assertEqual((p["fault"], p["nodes"], p["no_logs_node"]), ("not_found", 3, 2))
+            self.assertEqual(set(t["states"]), {"access"})
+            self.assertEqual(t["cause_state"], "access")
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+
+    def test_what_records_an_access_failure(self):
+        """Another node's logs (any fault), or the account's metrics where the requests reached
+        it (a credential refused, an input not found; a name that never resolved sends none)."""
+        for nodes in (1, 2):
+            for metrics in (None, "rest"):
+                for fault in ("sas_expiry", "not_found", "dns"):
+                    w = js.Writer.__new__(js.Writer)
+                    w.p = {"nodes": nodes, "metrics": metrics, "fault": fault}
+                    with self.subTest(nodes=nodes, metrics=metrics, fault=fault):
+                        self.assertEqual(w.access_recorded(),
+                                         nodes > 1 or (metrics is not None and fault != "dns"))
 
 
 class Reach(unittest.TestCase):
