@@ -194,6 +194,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       // A log writes a line per refused request, now and then; the account's metrics refuse
       // whole minutes: while writing, either holds.
       u.refusals_unpadded = Padded(met, 0);
+      u.refused_lines = u.refusals_unpadded;
       if (own_log)
         for (const auto& r : Padded(account_refusals, 0)) u.refusals_unpadded.push_back(r);
       u.reads = ReadSpans(n.evidence.timeline);
@@ -220,6 +221,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.activities = ActivitiesOf(job.timeline, nullptr);
     u.refusals = Padded(all_refusals, refusal_pad_s);
     u.refusals_unpadded = Padded(all_refusals, 0);
+    u.refused_lines = u.refusals_unpadded;
     u.reads = ReadSpans(job.timeline);
     u.read_silences = ReadSilences(job.timeline, "");
     u.read_gap_fence_s = job.facts.Number("runtime.read_gap_fence_s");

@@ -104,7 +104,12 @@ class Placer::Impl {
     // writes through a mount log no activity of their own). While it writes, only the minutes
     // refused: the write held the GPUs either side of them.
     const bool writing = Writing(t, in_upload, reading);
-    if (Inside(writing ? u.refusals_unpadded : u.refusals, t) &&
+    // A stop of the job's own only padded by a refusal either side (no request refused in it)
+    // is the job's: the pad allows for retries the node might still wait for, and its loop was
+    // not waiting for input.
+    const bool own_stop_unrefused =
+        !writing && Inside(u.own_phases, t) && !Inside(u.refused_lines, t);
+    if (Inside(writing ? u.refusals_unpadded : u.refusals, t) && !own_stop_unrefused &&
         (reading || in_upload || !a.any || j_.job_writes))
       return LimitAt(t, writing);
     if (writing) return IdleState::kWrites;

@@ -51,6 +51,9 @@ struct LedgerUnit {
   // The same, as they were logged: a checkpoint holds the GPUs through its whole write, so
   // only these minutes of it were refused (no recovery to allow for).
   std::vector<Span> refusals_unpadded;
+  // Its own refusals as they were logged (or the account's, for a unit without its log): where
+  // it was refused, not where a retry may still have kept it waiting.
+  std::vector<Span> refused_lines;
   // When its data runtime closed read spans (empty when its log has none: DEBUG not on).
   std::vector<Span> reads;
   // The end of the last of them (none without reads).

@@ -5,7 +5,8 @@
 //   - Before a mount's first read, the node waited for it: no cache served it, and no stop was
 //     the job's own.
 //   - A throttled minute of the account's metrics is the window it covers; a log's refusal
-//     line is padded by its retries' last delay either side.
+//     line is padded by its retries' last delay either side, but not into a stop of the job's
+//     own (its loop asked for nothing): there only a minute refused in it is the limit's.
 //   - A minute whose throttling names only ServerBusyError was a target's, unless Egress was
 //     pinned at the account's limit (97% of it); Transactions at theirs do not make it the
 //     request limit.
@@ -155,6 +156,29 @@ TEST_CASE("placer: a ServerBusy-only minute is a target's unless Egress is at th
   const IdleState want = egress_share >= 0.97 ? IdleState::kAccountEgress : IdleState::kBlobTarget;
   CHECK(PlacedIn(ledger, want) == Approx(100.0 * minutes));
   CHECK(PlacedIn(ledger, IdleState::kAccountRequests) == 0);
+}
+
+TEST_CASE("placer: a stop of the job's own is the limit's only where a request was refused in it",
+          "[diagnosis][ledger]") {
+  // A node that never waits but for a 5-minute stop (minutes 20-25) in a mount nothing else
+  // settled, its log refusing a minute of requests either just before the stop or inside it
+  // (at retries' last delay of 60 s either side). The pad is what a retry might still hold; the
+  // stop's loop asked for nothing, so only the minute a request was refused in is the limit's.
+  const std::string where = GENERATE(as<std::string>{}, "before", "inside");
+  const int minutes = 40;
+  std::vector<double> lost(minutes, 0.0);
+  for (int i = 20; i < 25; ++i) lost[static_cast<size_t>(i)] = 8 * kMinute;
+  Evidence job = EightGpuMount(lost, 0, minutes);
+  const double from = where == "before" ? 19 : 20;
+  job.timeline.push_back(Interval("storage", "503 ServerBusy", from, from + 1, "rslex"));
+  job.facts.Set(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", "20", Provenance{}));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kUnknown;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("refused " << where << " the stop");
+  const double refused = where == "before" ? 0 : 8 * kMinute;
+  CHECK(PlacedIn(ledger, IdleState::kThrottledUnknown) == Approx(refused));
+  CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(5 * 8 * kMinute - refused));
 }
 
 TEST_CASE("placer: a throttled minute of the metrics is its own window, a log's line is padded",
