@@ -59,12 +59,13 @@ struct LedgerJudgement {
   /// The read rate per node its requests' latency allows (runtime.latency_cap_gbps); 0: not
   /// known. A node reading at about this rate was held by latency; one well below it, not.
   double latency_cap_gbps = 0;
-  /// A mount's cap counts the requests really in flight: its readers are declared
-  /// (workload.readers), or its large files are read by no more threads than one reader keeps
-  /// busy (DATASET_MOUNT_READ_BUFFER_BLOCK_COUNT blocks ahead of it). Else the cap counts the
-  /// runtime's threads, an upper bound: a node at it was held by latency, one well below it
-  /// shows nothing (its readers may have kept few in flight).
-  bool mount_readers_known = false;
+  /// A mount's cap counts the requests really in flight (LatencyCap::in_flight_known: its
+  /// readers declared, or large files read by no more threads than one reader keeps busy).
+  /// Else the cap counts the runtime's threads, an upper bound: a node at it was held by
+  /// latency, one well below it shows nothing (its readers may have kept few in flight). Kept
+  /// where the placer sizes the cap again from the job's measured requests: a mean of requests
+  /// cannot tell files just under a block from larger ones.
+  bool mount_cap_in_flight_known = false;
   /// What a node reads before the mount's capped disk cache (DATASET_MOUNT_CACHE_SIZE) makes it
   /// re-read, bytes; 0: never. The cap itself, or with the input's size known, its shard (from
   /// the second epoch on, when the cap is below the whole input: the sampler reshuffles every

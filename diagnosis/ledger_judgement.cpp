@@ -155,11 +155,7 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
       bytes && s && *bytes > 0 && *s > 0)
     j.own_download_gbps = *bytes * 8 / 1e9 / *s;
   j.latency_cap_gbps = facts.Number("runtime.latency_cap_gbps").value_or(0);
-  // The readers declared, or not needed: large files read by no more threads than one reader
-  // prefetches keep every thread busy, whatever the readers.
-  j.mount_readers_known = facts.Number("workload.readers").value_or(0) >= 1;
-  if (auto cap = LatencyCapOf(facts, false); cap && cap->in_flight_known)
-    j.mount_readers_known = true;
+  if (auto cap = LatencyCapOf(facts, false)) j.mount_cap_in_flight_known = cap->in_flight_known;
   j.small_requests = small_requests;
   j.large_requests = request_bytes >= kSmallRequestBytes;
   j.nic_gbps = facts.Number("node.nic_gbps").value_or(0);

@@ -181,8 +181,9 @@ class Placer::Impl {
       if (rate && *rate >= kAtLatencyCapShare * latency_cap_gbps_) return IdleState::kLatency;
       if (rereading) return IdleState::kCacheRereads;
       // Well under it: storage answered faster than the node asked, where the cap counts the
-      // requests really in flight (LedgerJudgement::mount_readers_known); a bound shows nothing.
-      if (rate && j_.mount_readers_known && mount_state_ != IdleState::kCacheRereads &&
+      // requests really in flight (LedgerJudgement::mount_cap_in_flight_known); a bound shows
+      // nothing.
+      if (rate && j_.mount_cap_in_flight_known && mount_state_ != IdleState::kCacheRereads &&
           !u.mount_mostly_refused)
         return IdleState::kNotStorage;
       // Served from the mount's cache: the account quiet, and no read prefetched from storage

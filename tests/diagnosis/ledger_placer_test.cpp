@@ -610,7 +610,7 @@ TEST_CASE("judgement: a mount's cap counts its requests in flight where its read
   job.facts.Set(NumberFact("metrics.e2e_latency_ms", 20, Unit::kMilliseconds, Provenance{}));
   const LedgerJudgement j = JudgeEvidence(job, {}, ViewAccount(job.facts), {});
   INFO(threads << " threads, files of " << file_bytes << " bytes");
-  CHECK(j.mount_readers_known == (file_bytes > 2e6 && threads <= 32));
+  CHECK(j.mount_cap_in_flight_known == (file_bytes > 2e6 && threads <= 32));
 }
 
 TEST_CASE(
@@ -630,7 +630,7 @@ TEST_CASE(
   j.mount_state = IdleState::kLatency;
   j.latency_cap_gbps = 10;
   j.nodes = 1;
-  j.mount_readers_known = readers_known;
+  j.mount_cap_in_flight_known = readers_known;
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
   INFO((readers_known ? "readers declared" : "readers not declared"));
   const double all = 100.0 * minutes;
