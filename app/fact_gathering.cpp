@@ -40,6 +40,10 @@ bool GatherFacts(const std::vector<std::string>& facts_files, const std::string&
   rules::KnowledgeRequest request;
   request.sku = facts->Text("node.sku").value_or(profile->sku);
   request.region = facts->Text("account.region").value_or(profile->region);
+  // The profile's compute region against the account's, wherever that came from (the profile,
+  // --region, the storage metrics): storage in another region answers a distance later.
+  if (!facts->Has("account.same_region"))
+    if (auto same = rules::SameRegionFact(*profile, request.region)) facts->Set(*same);
   request.account = profile->account;
   if (account && !account->kind.empty()) request.account = account->kind;
   if (account && account->assume_listed_region && request.region.empty() &&

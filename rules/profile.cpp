@@ -11,6 +11,7 @@
 #include "core/diagnostic_codes.h"
 #include "core/edit_distance.h"
 #include "core/fact_registry.h"
+#include "core/knowledge_base.h"
 #include "rules/rule_messages.h"
 #include "rules/yaml_input.h"
 
@@ -160,23 +161,10 @@ class ProfileReader {
       mark.column = static_cast<int>(std::min(text.find_first_not_of(' '), text.size()));
       Error(mark, codes::kProfileValue, c.message);
     }
-    if (!compute_region_.empty() && !out_->region.empty() &&
-        !out_->facts.Has("account.same_region")) {
-      std::string a = Normalize(compute_region_), b = Normalize(out_->region);
-      out_->facts.Set(BoolFact("account.same_region", a == b, Where(compute_mark_)));
-    }
     return true;
   }
 
  private:
-  static std::string Normalize(std::string s) {
-    std::string out;
-    for (char c : s)
-      if (std::isalnum(static_cast<unsigned char>(c)))
-        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-  }
-
   Provenance Where(const YAML::Mark& mark) const {
     Provenance p;
     p.origin = FactOrigin::kDeclared;
@@ -241,8 +229,8 @@ class ProfileReader {
               SourceLocation{name_, value.Mark().line + 1, value.Mark().column + 1};
         }
         if (name == "compute_region") {
-          compute_region_ = text;
-          compute_mark_ = value.Mark();
+          out_->compute_region = text;
+          out_->compute_region_provenance = Where(value.Mark());
         }
         continue;
       }
@@ -344,11 +332,16 @@ class ProfileReader {
   Profile* out_;
   DiagnosticList* diagnostics_;
   std::vector<std::string> lines_;
-  std::string compute_region_;
-  YAML::Mark compute_mark_;
 };
 
 }  // namespace
+
+std::optional<Fact> SameRegionFact(const Profile& profile, std::string_view account_region) {
+  if (profile.compute_region.empty() || account_region.empty()) return std::nullopt;
+  return BoolFact("account.same_region",
+                  NormalizeRegion(profile.compute_region) == NormalizeRegion(account_region),
+                  profile.compute_region_provenance);
+}
 
 bool LoadProfileText(const std::string& name, const std::string& content, Profile* out,
                      DiagnosticList* diagnostics) {

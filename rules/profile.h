@@ -14,7 +14,9 @@
 //   facts: {probe.throughput.gbps: 18Gbit/s}   # optional: any registered fact
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/diagnostic.h"
@@ -23,14 +25,21 @@
 namespace feedcheck::rules {
 
 struct Profile {
-  FactSet facts;        ///< declared facts, each with the file:line it came from
-  std::string sku;      ///< as written, for the knowledge base
-  std::string region;   ///< storage account region, as written
-  std::string account;  ///< storage target name, as written
+  FactSet facts;               ///< declared facts, each with the file:line it came from
+  std::string sku;             ///< as written, for the knowledge base
+  std::string region;          ///< storage account region, as written
+  std::string account;         ///< storage target name, as written
+  std::string compute_region;  ///< the compute's region, as written
+  Provenance compute_region_provenance;
   SourceLocation sku_location;
   SourceLocation account_location;
   SourceLocation region_location;
 };
+
+/// `account.same_region` where the profile names the compute's region and the account's region
+/// is known (from the profile, a flag or the storage metrics), at the compute_region line;
+/// nothing otherwise.
+std::optional<Fact> SameRegionFact(const Profile& profile, std::string_view account_region);
 
 /// A GPU input-rate preset (per GPU of the H100 class; MLPerf Storage workloads).
 struct GpuPreset {

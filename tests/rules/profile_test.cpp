@@ -40,7 +40,12 @@ facts:
   CHECK(p.facts.Number("dataset.median_file_bytes") == 5e5);
   CHECK(p.facts.Text("workload.access") == "shuffled_files");
   CHECK(p.facts.Bool("workload.delayed_start_ok") == false);
-  CHECK(p.facts.Bool("account.same_region") == false);
+  const auto same_region = SameRegionFact(p, p.region);
+  REQUIRE(same_region);
+  CHECK(std::get<bool>(same_region->value) == false);
+  CHECK(same_region->provenance.line > 0);
+  CHECK(SameRegionFact(p, "westeurope"));
+  CHECK(std::get<bool>(SameRegionFact(p, "West Europe")->value) == true);
   CHECK(p.facts.Number("workload.gpu_demand_per_gpu_gbps") == Approx(25.6));
   CHECK(p.facts.Number("probe.throughput.gbps") == Approx(20));
   const Fact* f = p.facts.Find("dataset.median_file_bytes");
