@@ -23,6 +23,17 @@ void RecordMs(LatencyHistogram* h, double ms) {
 }
 double PercentileMs(const LatencyHistogram& h, double q) { return h.PercentileSeconds(q) * 1e3; }
 
+// Sizes in the same histogram, a byte a nanosecond: its log-linear buckets hold any integer
+// quantity to the same 1/2048 (up to 2^42, 4 TB); a negative, NaN or huge field is left out.
+void RecordBytes(LatencyHistogram* h, double bytes) {
+  if (bytes >= 0 && bytes < 4e12) h->RecordNanos(static_cast<uint64_t>(bytes));
+}
+double PercentileBytes(const LatencyHistogram& h, double q) { return h.PercentileSeconds(q) * 1e9; }
+
+// The operation that reads a blob's bytes (a range of it or all): its response bodies are the
+// reads' sizes.
+constexpr std::string_view kReadOperation = "GetBlob";
+
 std::string_view ColumnName(std::string_view s) {
   s = Trim(s);
   size_t bracket = s.find(" [");  // "TimeGenerated [UTC]"
@@ -156,6 +167,8 @@ void StorageBlobLogsAnalyzer::OnCsvLine(const Line& line) {
         col_server_ = idx;
       else if (IEquals(name, "Uri"))
         col_uri_ = idx;
+      else if (IEquals(name, "ResponseBodySize"))
+        col_response_bytes_ = idx;
     }
     if (col_op_ < 0 || col_duration_ < 0) {
       Malformed(line, "header lacks OperationName and DurationMs (not StorageBlobLogs)");
@@ -175,6 +188,7 @@ void StorageBlobLogsAnalyzer::OnCsvLine(const Line& line) {
   r.duration_ms = NumberOf(cell(col_duration_));
   r.server_latency_ms = NumberOf(cell(col_server_));
   r.uri = cell(col_uri_);
+  r.response_bytes = NumberOf(cell(col_response_bytes_));
   if (col_time_ >= 0) r.epoch_s = TimeOf(cell(col_time_));
   if (r.operation.empty() || !r.duration_ms) {
     Malformed(line, "row without OperationName or a numeric DurationMs");
@@ -215,6 +229,8 @@ void StorageBlobLogsAnalyzer::OnJsonLine(const Line& line) {
   r.server_latency_ms = number(j["properties"]["serverLatencyMs"]);
   if (!r.server_latency_ms) r.server_latency_ms = number(j["serverLatencyMs"]);
   r.uri = text(j["uri"], &json_strings_[3]);
+  r.response_bytes = number(j["properties"]["responseBodySize"]);
+  if (!r.response_bytes) r.response_bytes = number(j["responseBodySize"]);
   if (j["time"].is_string()) r.epoch_s = ParseTimestamp(*j["time"].String());
   if (r.operation.empty() || !r.duration_ms) {
     Malformed(line, "record without operationName or a numeric durationMs");
@@ -237,6 +253,10 @@ void StorageBlobLogsAnalyzer::AddRecord(const struct Record& r) {
       RecordMs(&s->network, std::max(0.0, *r.duration_ms - *r.server_latency_ms));
     }
     std::string_view code = r.status_code.empty() ? std::string_view("unknown") : r.status_code;
+    // A body's size says what was read only for a request that succeeded (an error's body is
+    // its message).
+    if (r.response_bytes && code.size() == 3 && code.front() == '2')
+      RecordBytes(&s->response_bytes, *r.response_bytes);
     auto sc = s->status_codes.find(code);
     if (sc == s->status_codes.end() && s->status_codes.size() < kMaxStatusCodes)
       sc = s->status_codes.emplace(std::string(code), 0).first;
@@ -327,6 +347,14 @@ void StorageBlobLogsAnalyzer::Finish(Evidence* out) {
                               Unit::kCount, prov("StatusCode")));
     for (const auto& [op, s] : ops_) {
       std::string seg = KeySegment(op);
+      if (s.response_bytes.count() > 0) {
+        const double p50 = PercentileBytes(s.response_bytes, 0.5);
+        SetFact(out, NumberFact("metrics.bloblog.response_bytes_p50." + seg, p50, Unit::kBytes,
+                                prov(op + " ResponseBodySize p50, successful requests")));
+        if (op == kReadOperation)
+          SetFact(out, NumberFact("metrics.bloblog.read_bytes_p50", p50, Unit::kBytes,
+                                  prov("GetBlob ResponseBodySize p50: the reads' median size")));
+      }
       ms("metrics.bloblog.duration_p50_ms." + seg, PercentileMs(s.duration, 0.5),
          op + " DurationMs p50");
       if (s.server_latency.count() > 0)

@@ -4,12 +4,16 @@
 // TimeGenerated, OperationName, StatusCode, StatusText, DurationMs, ServerLatencyMs, ...) or the
 // archived JSON-lines form (camelCase: time, operationName, statusCode, statusText, durationMs,
 // properties.serverLatencyMs, uri). Per operation: DurationMs vs ServerLatencyMs percentiles (the
-// gap is time on the network and in the client) and status codes; throttled requests over time;
+// gap is time on the network and in the client), the successful responses' median
+// ResponseBodySize (GetBlob's: the reads' own size, a median over requests, which a few other
+// clients' large reads do not move as they move the account's bytes per request) and status
+// codes; throttled requests over time;
 // and which blobs the refused requests were on (the Uri column), with the most requests one of
 // them met in a second: one blob serves up to 500 requests/s, an account 20,000 or 40,000.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,7 +34,8 @@ class StorageBlobLogsAnalyzer : public LineAnalyzer {
   struct OperationStats {
     LatencyHistogram duration;
     LatencyHistogram server_latency;
-    LatencyHistogram network;  // DurationMs - ServerLatencyMs, per request
+    LatencyHistogram network;         // DurationMs - ServerLatencyMs, per request
+    LatencyHistogram response_bytes;  // ResponseBodySize of the successful ones, a byte a ns
     std::map<std::string, uint64_t, std::less<>> status_codes;
   };
   const std::map<std::string, OperationStats, std::less<>>& operations() const { return ops_; }
@@ -56,6 +61,7 @@ class StorageBlobLogsAnalyzer : public LineAnalyzer {
     std::optional<double> server_latency_ms;
     std::optional<double> epoch_s;
     std::string_view uri;
+    std::optional<double> response_bytes;
   };
   void OnCsvLine(const Line& line);
   void OnJsonLine(const Line& line);
@@ -65,7 +71,7 @@ class StorageBlobLogsAnalyzer : public LineAnalyzer {
   enum class Mode { kUnknown, kCsv, kJson } mode_ = Mode::kUnknown;
   bool have_header_ = false;
   int col_time_ = -1, col_op_ = -1, col_status_ = -1, col_status_text_ = -1, col_duration_ = -1,
-      col_server_ = -1, col_uri_ = -1;
+      col_server_ = -1, col_uri_ = -1, col_response_bytes_ = -1;
   std::string scratch_;
   std::vector<std::string_view> fields_;
   std::string json_strings_[4];  // JSON values outlive the parse while being recorded

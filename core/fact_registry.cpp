@@ -265,6 +265,8 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"metrics.bloblog.hot_blob_requests_per_s_peak", U::kPerSecond, O::kObserved, "most requests that blob met in one second (one blob serves up to 500/s)"},
       {"metrics.bloblog.duration_p50_ms.<operation>", U::kMilliseconds, O::kObserved, "DurationMs median of one operation"},
       {"metrics.bloblog.server_latency_p50_ms.<operation>", U::kMilliseconds, O::kObserved, "ServerLatencyMs median of one operation"},
+      {"metrics.bloblog.response_bytes_p50.<operation>", U::kBytes, O::kObserved, "ResponseBodySize median of one operation's successful requests"},
+      {"metrics.bloblog.read_bytes_p50", U::kBytes, O::kObserved, "GetBlob ResponseBodySize median: the reads' own size, per request"},
       // --- observed: GPU ---
       {"gpu.count", U::kCount, O::kObserved, "GPUs sampled"},
       {"gpu.util_mean", U::kPercent, O::kObserved, "mean GPU utilisation"},

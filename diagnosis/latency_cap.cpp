@@ -33,6 +33,12 @@ std::optional<bool> DownloadMode(const FactSet& facts) {
 
 }  // namespace
 
+std::optional<double> ReadRequestBytes(const FactSet& facts) {
+  for (const char* key : {"metrics.bloblog.read_bytes_p50", "metrics.bytes_per_request"})
+    if (auto bytes = facts.Number(key); bytes && std::isfinite(*bytes) && *bytes > 0) return bytes;
+  return std::nullopt;
+}
+
 std::optional<LatencyCap> LatencyCapOf(const FactSet& facts, bool download) {
   LatencyCap cap;
   const char* threads_setting =
@@ -50,11 +56,11 @@ std::optional<LatencyCap> LatencyCapOf(const FactSet& facts, bool download) {
   // The job's own files first: the account's bytes per request also average other workloads'.
   std::optional<double> file = facts.Number("dataset.median_file_bytes");
   if (!file) file = facts.Number("dataset.mean_file_bytes");
-  // The account's bytes per request are the reads themselves, a block at most and a mean:
-  // within a tenth of the block, the files are larger than it.
+  // The reads' own size is a block at most: within a tenth of the block, the files are larger
+  // than it.
   bool block_sized = false;
   if (!file) {
-    file = facts.Number("metrics.bytes_per_request");
+    file = ReadRequestBytes(facts);
     block_sized = file && *file >= 0.9 * block;
   }
   if (!file || !std::isfinite(*file) || *file <= 0) return std::nullopt;

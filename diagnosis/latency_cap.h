@@ -32,10 +32,16 @@ struct LatencyCap {
   bool in_flight_known = false;
 };
 
+/// What one of the job's reads moved, where no file size is declared: the blob logs' median
+/// GetBlob response (per request: a few other clients' large reads do not move it), else the
+/// account's bytes per request (Egress over Transactions, a mean over every client). None when
+/// neither was read.
+std::optional<double> ReadRequestBytes(const FactSet& facts);
+
 /// The cap for the job's input mode (`download`: true for a download, false for a mount), from
 /// the facts: the requests in flight (a download's threads; a mount's threads, or its readers x
 /// the prefetch depth when fewer, or for files under one block the readers alone), the job's
-/// file size (else the account's bytes per request) capped by the read block, and the
+/// file size (else ReadRequestBytes) capped by the read block, and the
 /// account's SuccessE2ELatency. None when any of them is unknown.
 std::optional<LatencyCap> LatencyCapOf(const FactSet& facts, bool download);
 

@@ -76,11 +76,10 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   const bool cache = AnyObserved(findings, Bottleneck::kCacheDisk);
   // Requests this small spend most of their time in flight: the rate is requests in flight x
   // their size over their latency (Little's law), far below what storage or a loader moves.
-  // The job's own files first: the account's bytes per request also average other workloads'.
-  const double request_bytes =
-      facts.Number("dataset.median_file_bytes")
-          .value_or(facts.Number("dataset.mean_file_bytes")
-                        .value_or(facts.Number("metrics.bytes_per_request").value_or(0)));
+  // The job's own files first: the reads' sizes may also hold other workloads'.
+  const double request_bytes = facts.Number("dataset.median_file_bytes")
+                                   .value_or(facts.Number("dataset.mean_file_bytes")
+                                                 .value_or(ReadRequestBytes(facts).value_or(0)));
   const bool small_requests = request_bytes > 0 && request_bytes < kSmallRequestBytes;
   const bool latency_observed = AnyObserved(findings, Bottleneck::kSmallFiles) ||
                                 AnyObserved(findings, Bottleneck::kClientThreads) ||

@@ -522,7 +522,8 @@ class Placer::Impl {
 
   // The job's own bytes per request, measured apart from the account's other clients.
   void ApplyOwnRequestBytes(const FactSet& facts, double own_bytes) {
-    if (!(own_bytes > 0)) return;
+    // The blob logs measured the reads' size request by request: no estimate replaces that.
+    if (!(own_bytes > 0) || facts.Has("metrics.bloblog.read_bytes_p50")) return;
     // Only the correction the others' reads call for: their large reads hide the job's small
     // files. Requests smaller than the account's mean are theirs as much as the job's (listings,
     // metadata), and leave the account's figure standing.

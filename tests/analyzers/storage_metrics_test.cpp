@@ -177,6 +177,43 @@ TEST_CASE("StorageBlobLogs JSON lines (camelCase archive form)", "[analyzers][bl
   CHECK(ev.diagnostics.kept()[0].location.line == 3);
 }
 
+TEST_CASE("StorageBlobLogs ResponseBodySize: the reads' median size, successful ones only",
+          "[analyzers][bloblogs]") {
+  // 60 of the job's 24 KB reads and 20 of another client's 4 MiB blocks: the median is the
+  // job's, where the bytes over the requests (the account's mean) would be ~1 MB. Refused reads
+  // (an error's body) and a hostile size count for nothing; a listing has its own median.
+  std::string csv =
+      "TimeGenerated [UTC],OperationName,StatusCode,StatusText,DurationMs,ServerLatencyMs,"
+      "ResponseBodySize\n";
+  for (int i = 0; i < 60; ++i)
+    csv += fmt::format("2024-05-01T10:00:{:02d}Z,GetBlob,200,Success,90,10,{}\n", i, 24000 + i);
+  for (int i = 0; i < 20; ++i)
+    csv += fmt::format("2024-05-01T10:01:{:02d}Z,GetBlob,206,Success,40,10,4194304\n", i);
+  for (int i = 0; i < 50; ++i)
+    csv += fmt::format("2024-05-01T10:02:{:02d}Z,GetBlob,503,ServerBusy,2,1,9000000\n", i);
+  csv += "2024-05-01T10:03:00Z,GetBlob,200,Success,5,1,-7\n";
+  csv += "2024-05-01T10:03:01Z,GetBlob,200,Success,5,1,1e300\n";
+  csv += "2024-05-01T10:03:02Z,ListBlobs,200,Success,30,20,5000\n";
+  StorageBlobLogsAnalyzer a;
+  Evidence ev = Run(a, csv, "logs.csv");
+  CHECK(Num(ev, "metrics.bloblog.read_bytes_p50") == Approx(24040).epsilon(0.002));
+  CHECK(Num(ev, "metrics.bloblog.response_bytes_p50.GetBlob") ==
+        Num(ev, "metrics.bloblog.read_bytes_p50"));
+  CHECK(Num(ev, "metrics.bloblog.response_bytes_p50.ListBlobs") == Approx(5000).epsilon(0.002));
+  CHECK(a.operations().at("GetBlob").response_bytes.count() == 80);
+  // The archived JSON form: properties.responseBodySize.
+  const char* jsonl =
+      R"({"time":"2024-05-01T10:00:00Z","operationName":"GetBlob","statusCode":200,"statusText":"Success","durationMs":80,"properties":{"serverLatencyMs":20,"responseBodySize":131072}})"
+      "\n";
+  StorageBlobLogsAnalyzer j;
+  CHECK(Num(Run(j, jsonl, "logs.json"), "metrics.bloblog.read_bytes_p50") ==
+        Approx(131072).epsilon(0.002));
+  // Without the column nothing is said.
+  StorageBlobLogsAnalyzer none;
+  CHECK_FALSE(Run(none, "OperationName,DurationMs\nGetBlob,5\n", "l.csv")
+                  .facts.Has("metrics.bloblog.read_bytes_p50"));
+}
+
 TEST_CASE("StorageBlobLogs Uri: the blob the refused requests were on, never a SAS",
           "[analyzers][bloblogs]") {
   CHECK(BlobPathOf("https://acct.blob.core.windows.net/data/train/a.tar?sv=2021&sig=SECRET") ==

@@ -122,3 +122,33 @@ TEST_CASE("latency cap: the facts name their sources and appear only for a known
   CHECK(cap->provenance.source.find("NUMBER_OF_CPU_CORES x 4") != std::string::npos);
   CHECK(f.Number("runtime.read_threads") == Approx(32));
 }
+
+TEST_CASE("latency cap: the reads' own size in the request log before the account's mean",
+          "[latency_cap]") {
+  // No file size declared. The account's mean bytes per request carry other workloads' 4 MiB
+  // blocks; the request log's median GetBlob is the job's 24 KB files.
+  FactSet f;
+  f.Set(NumberFact("node.vcpus", 24, Unit::kCount, Observed()));
+  f.Set(NumberFact("metrics.e2e_latency_ms", 20, Unit::kMilliseconds, Observed()));
+  f.Set(NumberFact("metrics.bytes_per_request", 3.8e6, Unit::kBytes, Observed()));
+  f.Set(NumberFact("workload.readers", 4, Unit::kCount, Observed()));
+  auto mean_only = fd::LatencyCapOf(f, false);
+  REQUIRE(mean_only);
+  CHECK(mean_only->request_bytes == Approx(fd::kDefaultMountReadBlockBytes));  // block-sized
+  CHECK(fd::ReadRequestBytes(f) == Approx(3.8e6));
+  f.Set(NumberFact("metrics.bloblog.read_bytes_p50", 24e3, Unit::kBytes, Observed()));
+  CHECK(fd::ReadRequestBytes(f) == Approx(24e3));
+  auto logged = fd::LatencyCapOf(f, false);
+  REQUIRE(logged);
+  // One request per file, the readers in flight: 4 x 24 KB / 20 ms.
+  CHECK(logged->request_bytes == Approx(24e3));
+  CHECK(logged->threads == 4);
+  CHECK(logged->gbps == Approx(4 * 24e3 * 8 / 0.020 / 1e9));
+  // The job's declared files still come first; a nonsense size is not a size.
+  FactSet declared = f;
+  declared.Set(NumberFact("dataset.median_file_bytes", 64e6, Unit::kBytes, Observed()));
+  CHECK(fd::LatencyCapOf(declared, false)->request_bytes ==
+        Approx(fd::kDefaultMountReadBlockBytes));
+  f.Set(NumberFact("metrics.bloblog.read_bytes_p50", -1, Unit::kBytes, Observed()));
+  CHECK(fd::ReadRequestBytes(f) == Approx(3.8e6));
+}

@@ -310,6 +310,25 @@ TEST_CASE("judgement: a node's re-reads start after its first epoch, whatever th
     CHECK(j.mount_cache_cap_bytes == Approx(800e9 / nodes));
 }
 
+TEST_CASE("judgement: the request log's read size says small files the account's mean hides",
+          "[diagnosis][ledger]") {
+  // A mount with no file size declared on an account whose other clients read 4 MiB blocks:
+  // Egress over Transactions says 3.8 MB a request. The request log's median GetBlob says
+  // what the job's reads moved.
+  const double logged = GENERATE(0.0, 24e3, 400e3, 4e6);
+  Evidence job;
+  job.facts.Set(NumberFact("metrics.bytes_per_request", 3.8e6, Unit::kBytes, Provenance{}));
+  if (logged > 0)
+    job.facts.Set(NumberFact("metrics.bloblog.read_bytes_p50", logged, Unit::kBytes, Provenance{}));
+  const LedgerJudgement j = JudgeEvidence(job, {}, ViewAccount(job.facts), {});
+  INFO("reads of " << logged << " bytes in the log");
+  const bool small = logged > 0 && logged < kSmallRequestBytes;
+  CHECK(j.small_requests == small);
+  CHECK(j.large_requests == !small);
+  // Small requests are held by their latency: one per file, few in flight.
+  CHECK((j.mount_state == IdleState::kLatency) == small);
+}
+
 TEST_CASE("placer: a job with no data-runtime log is unknown whatever its findings say",
           "[diagnosis][ledger]") {
   // What the job's findings say held its reads (small files, a capped cache, the download)

@@ -607,3 +607,28 @@ TEST_CASE("every built-in rule's text opens with the change to make", "[rules][b
   INFO("rules whose text does not open with an action:" << list);
   CHECK(offenders.empty());
 }
+
+TEST_CASE("small files on a mount: the request log's reads before the account's mean",
+          "[rules][builtin]") {
+  // No file size declared. Other clients' 4 MiB blocks make the account's mean large while the
+  // job's logged reads are 24 KB files; the other way round, their small requests (listings,
+  // small files of their own) make it small while the job read whole blocks.
+  auto with = [&](std::initializer_list<std::string> more) {
+    FactSet facts =
+        Facts({"runtime.mode=mount", "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s"});
+    facts.Merge(Facts(more));
+    return Builtin().Evaluate(facts);
+  };
+  const std::string id = "gpu-idle-reading-small-files";
+  CHECK(
+      Fired(with({"metrics.bytes_per_request=3.8MB", "metrics.bloblog.read_bytes_p50=24KB"}), id));
+  CHECK_FALSE(
+      Fired(with({"metrics.bytes_per_request=200KB", "metrics.bloblog.read_bytes_p50=4MiB"}), id));
+  // Without the log, the mean as before.
+  CHECK(Fired(with({"metrics.bytes_per_request=200KB"}), id));
+  CHECK_FALSE(Fired(with({"metrics.bytes_per_request=3.8MB"}), id));
+  // The message says the size it judged by.
+  for (const auto& f :
+       with({"metrics.bytes_per_request=3.8MB", "metrics.bloblog.read_bytes_p50=24KB"}).findings)
+    if (f.rule_id == id) CHECK(f.message.find("24") != std::string::npos);
+}

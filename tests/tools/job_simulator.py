@@ -56,8 +56,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sim_traces  # noqa: E402
 from sim_model import (  # noqa: E402  (re-exported: the unit tests use them from here)
-    BUSY_THRESHOLD, RANK, STATES, STEP_S, STORAGE_STATES, charge, draw_params, job_rng,
-    latency_cap_gbps, lib, load_kb, region_key, request_e2e_ms, simulate, verdict)
+    BUSY_THRESHOLD, RANK, STATES, STEP_S, STORAGE_STATES, bytes_per_request, charge, draw_params,
+    job_rng, latency_cap_gbps, lib, load_kb, region_key, request_e2e_ms, simulate, verdict)
 
 
 # ------------------------------------------------------------------ the job's files
@@ -324,8 +324,9 @@ class Writer:
                 f"part-{blob:05d}")
 
     def blob_logs(self, nodes):
-        """A Log Analytics export of StorageBlobLogs for the job's window (the corpus's columns):
-        a sample of the reads served, and each refused read the nodes' logs show."""
+        """A Log Analytics export of StorageBlobLogs for the job's window and its input's path
+        (the corpus's columns and ResponseBodySize): a sample of the reads served, and each
+        refused read the nodes' logs show."""
         p, rng, t0 = self.p, self.rng, self.t0
         texts = {"account_egress": "ClientAccountBandwidthThrottlingError",
                  "account_requests": "ClientAccountRequestThrottlingError",
@@ -337,18 +338,21 @@ class Writer:
                 if k * STEP_S >= self.end_s:
                     break
                 if rec["refused"] in texts:
+                    # A refusal's body is its error message (a few hundred bytes of XML).
                     rows.append((ts, 503, texts[rec["refused"]], self.blob_uri(),
-                                 rng.uniform(2, 6)))
+                                 rng.uniform(2, 6), 200 + len(texts[rec["refused"]])))
                 elif rec["reading"] and k % 6 == 0:
+                    # A read moves a whole small file, or one block of a large one.
                     rows.append((ts, 200, "Success", self.blob_uri(),
-                                 p["e2e_ms"] * rng.uniform(1, 3)))
+                                 p["e2e_ms"] * rng.uniform(1, 3), round(bytes_per_request(p))))
         lines = ["TimeGenerated [UTC],AccountName,OperationName,StatusCode,StatusText,DurationMs,"
-                 "ServerLatencyMs,CallerIpAddress,Uri,Protocol,AuthenticationType"]
-        for t, status, text, uri, duration in sorted(rows):
+                 "ServerLatencyMs,CallerIpAddress,Uri,Protocol,AuthenticationType,"
+                 "ResponseBodySize"]
+        for t, status, text, uri, duration, body in sorted(rows):
             server = min(duration, p["server_ms"] * rng.uniform(0.8, 1.2))
             lines.append(f"{lib.us_time(t)},{self.account},GetBlob,{status},{text},{duration:.0f},"
                          f"{server:.0f},10.0.4.{7 + rng.randrange(16)}:{rng.randrange(49152, 65535)},"
-                         f"{uri},HTTPS,OAuth")
+                         f"{uri},HTTPS,OAuth,{body}")
         lib.write(os.path.join(self.d, "metrics", "storagebloblogs.csv"), "\n".join(lines) + "\n")
 
     # ---- account metrics

@@ -4,6 +4,7 @@ its truth conserves GPU time (the states sum to the GPU time lost, which is what
 wrote say, counted by the corpus's Ledger), a seed writes the same bytes, every state of the idle
 ledger is drawn, and each piece of evidence is written only when its physics holds."""
 
+import csv
 import datetime as dt
 import glob
 import hashlib
@@ -201,6 +202,27 @@ class Draw(unittest.TestCase):
                      if e[0] == f"node-{dead}" and e[2] is None]
             self.assertLessEqual(len(reads), 2, t["name"])  # the resolver and settings lines
 
+
+    def test_the_request_log_says_what_each_read_moved(self):
+        """A served read in the StorageBlobLogs export moved one request of the model's size (a
+        whole small file, or one read block of a large one); a refused one, only its error."""
+        logged = 0
+        for t in self.truths:
+            path = os.path.join(self.tmp, t["name"], "metrics", "storagebloblogs.csv")
+            if not os.path.exists(path):
+                continue
+            with open(path, newline="") as f:
+                rows = list(csv.DictReader(f))
+            size = round(js.bytes_per_request(t["params"]))
+            for row in rows:
+                with self.subTest(job=t["name"], status=row["StatusCode"]):
+                    body = int(row["ResponseBodySize"])
+                    if row["StatusCode"] == "200":
+                        self.assertEqual(body, size)
+                        logged += 1
+                    else:
+                        self.assertLess(body, 1024)
+        self.assertGreater(logged, 0, "no job of the shared draw has a request log")
 
     def test_requests_in_flight_follow_the_runtime_settings_written(self):
         """The threads the latency cap uses are the ones the job's files say: the thread setting
