@@ -146,6 +146,12 @@ class Placer::Impl {
         return IdleState::kLatency;
       if (rate && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps && !j_.download_is_the_wait)
         return IdleState::kNodeNic;
+      // Its own rate at the NIC's: whatever the latency evidence says (a distant region, the
+      // client side slow), the NIC held this download, and with it the GPUs waited for the
+      // whole input: the mode's wait.
+      if (own && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps &&
+          j_.download_state == IdleState::kLatency)
+        return IdleState::kStartupDownload;
       return j_.download_state;
     }
     if (reading) {

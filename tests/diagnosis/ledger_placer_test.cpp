@@ -24,6 +24,7 @@
 //   - A mount well under its latency cap is not storage only where the cap counts the requests
 //     in flight (its readers declared, or large files on no more threads than one reader keeps
 //     busy).
+//   - A download at its NIC's rate was the mode's wait, whatever latency evidence there is.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -436,6 +437,28 @@ TEST_CASE("placer: a download's refused minutes are the limit's, the rest its ow
   CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(100.0 * (refused + margin)));
   CHECK(PlacedIn(ledger, IdleState::kStartupDownload) ==
         Approx(100.0 * (minutes - refused - margin)));
+}
+
+TEST_CASE("placer: a download at its NIC's rate was held by the NIC, whatever the distance",
+          "[diagnosis][ledger]") {
+  // A 20-minute download whose own rate (its bytes over its time) is `share` of a 24 Gbit/s
+  // NIC, on a job whose evidence says latency (a distant region), with no latency cap to weigh
+  // the rate against. At the NIC's rate the NIC held it: the GPUs waited for the whole input,
+  // the mode's wait. Under it the latency evidence stands; a crawl is latency either way.
+  const double share = GENERATE(0.3, 0.7, 0.95, 1.0);
+  const int minutes = 20;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
+  job.timeline.push_back(Interval("data-runtime", "download", 0, minutes, "Success"));
+  LedgerJudgement j;
+  j.download_state = IdleState::kLatency;
+  j.download_is_the_wait = true;
+  j.nic_gbps = 24;
+  j.own_download_gbps = share * 24;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("the download at " << share << " of its NIC");
+  const IdleState expected = share >= 0.85 ? IdleState::kStartupDownload : IdleState::kLatency;
+  CHECK(PlacedIn(ledger, expected) == Approx(100.0 * minutes));
 }
 
 TEST_CASE("placer: a stop in a checkpoint's first or last minute is the checkpoint's",
