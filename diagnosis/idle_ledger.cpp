@@ -202,6 +202,13 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       u.read_gap_fence_s = n.evidence.facts.Number("runtime.read_gap_fence_s");
       u.own_log = own_log;
       u.reads_nothing = judgement.nodes_reading_nothing.count(n.node) > 0;
+      // The job's timeline holds each node's activities and refusals by its name.
+      u.met_access_failure =
+          std::any_of(job.timeline.begin(), job.timeline.end(), [&](const TimelineInterval& iv) {
+            return iv.node == n.node &&
+                   (iv.lane == "access" ||
+                    (iv.lane == "data-runtime" && iv.status.rfind("Failure", 0) == 0));
+          });
       units.push_back(std::move(u));
     };
     if (own_series) {

@@ -92,6 +92,10 @@ class Placer::Impl {
   }
 
   IdleState Place(const LedgerUnit& u, double t) const {
+    // A node whose own log shows it read nothing and met no failure: its GPUs idled for a reason
+    // of its own, though the job's other nodes failed to reach the input (the ledger places each
+    // node's time by the evidence on that node).
+    if (u.reads_nothing && u.own_log && !u.met_access_failure) return IdleState::kNotStorageNode;
     if (j_.access_failed && (!j_.access_onset_s || t >= *j_.access_onset_s))
       return IdleState::kAccess;
     if (u.reads_nothing) return IdleState::kNotStorageNode;

@@ -68,6 +68,8 @@ struct LedgerUnit {
   double samples_end = kInf;  // the end of its last GPU sample's bucket
   bool reads_nothing = false;
   bool own_log = false;  // the node's own rslex log was read (the job's, for the job's unit)
+  // Its own log shows an access failure (a 403/404 refusal, a failed activity).
+  bool met_access_failure = false;
   // Refusals covered most of this unit's idle time in the mount: the mount's condition, so its
   // idle time that nothing else places is theirs (an asynchronous read logs no time of its own).
   bool mount_mostly_refused = false;

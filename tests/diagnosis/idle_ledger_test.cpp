@@ -6,6 +6,8 @@
 // It says too whether the data runtime's log placed its time (what the cause's sources read).
 // One file of the job's GPUs that names their nodes, each node's logs in a folder of that name:
 // each node's stops are judged on its own samples (a stop of one node is no stop of the job's).
+// A node whose own log shows it read nothing and met no failure is its own, though the job's
+// other nodes failed on access.
 #include "diagnosis/idle_ledger.h"
 
 #include <fmt/format.h>
@@ -237,4 +239,65 @@ TEST_CASE("one file of the job's GPUs by node: each node's stops are judged on i
     CHECK(ledger.Of(IdleState::kOwnCode) == 0);
   }
   CHECK(ledger.lost_gpu_s == Approx(job.facts.Find("gpu.lost_gpu_s")->number()));
+}
+
+TEST_CASE("a node that read nothing and met no failure is its own, though the job failed",
+          "[diagnosis][ledger][nodes]") {
+  // Two nodes, 10 minutes, every GPU-second lost. node-0's log shows its mount failing (the
+  // input's name never resolved); node-1 read nothing. Where node-1's own log shows no failure,
+  // its GPUs idled for a reason of its own (a dead node): its time is not_storage_node. Where
+  // its log shows the failure too, or it left no log, the job's access failure holds it.
+  enum class NodeOne { kOwnLogNoFailure, kOwnLogFailed, kNoLog };
+  const NodeOne one = GENERATE(NodeOne::kOwnLogNoFailure, NodeOne::kOwnLogFailed, NodeOne::kNoLog);
+  const int minutes = 10;
+  Evidence job;
+  std::vector<analyzers::NodeEvidence> nodes;
+  std::vector<SeriesPoint> job_points;
+  for (int m = 0; m < minutes; ++m) job_points.push_back({kStart + kMinute * m, 200});
+  job.series.push_back(MakeSeries("gpu.lost_gpu_s_by_time", job_points));
+  auto failed_mount = [&](const std::string& node) {
+    TimelineInterval mount;
+    mount.lane = "data-runtime";
+    mount.label = "mount";
+    mount.start_epoch_s = kStart - 1;
+    mount.end_epoch_s = kStart + 5 * kMinute;
+    mount.status = "Failure";
+    mount.node = node;
+    job.timeline.push_back(mount);
+  };
+  failed_mount("node-0");
+  if (one == NodeOne::kOwnLogFailed) failed_mount("node-1");
+  for (const std::string name : {"node-0", "node-1"}) {
+    analyzers::NodeEvidence n;
+    n.node = name;
+    std::vector<SeriesPoint> points;
+    for (int m = 0; m < minutes; ++m) points.push_back({kStart + kMinute * m, 100});
+    Series lost = MakeSeries("gpu.lost_gpu_s_by_time", points);
+    lost.node = name;
+    n.evidence.series.push_back(lost);
+    if (name == "node-0" || one != NodeOne::kNoLog)
+      n.evidence.facts.Set(NumberFact("runtime.non_success_responses", 0, Unit::kCount, {}));
+    nodes.push_back(std::move(n));
+  }
+  LedgerJudgement j;
+  j.access_failed = true;
+  j.access_onset_s = kStart - 1;
+  j.nodes = 2;
+  j.nodes_reading_nothing = {"node-1"};
+  const IdleLedger ledger = BuildIdleLedger(job, nodes, j);
+  INFO("node-1: " << static_cast<int>(one));
+  REQUIRE(ledger.by_node.count("node-1") == 1);
+  const auto& node_one = ledger.by_node.at("node-1");
+  const double own = node_one[static_cast<int>(IdleState::kNotStorageNode)];
+  const double access = node_one[static_cast<int>(IdleState::kAccess)];
+  if (one == NodeOne::kOwnLogNoFailure) {
+    CHECK(own == Approx(100.0 * minutes));
+    CHECK(access == 0);
+  } else {
+    CHECK(access == Approx(100.0 * minutes));
+    CHECK(own == 0);
+  }
+  // node-0 failed: access, whatever node-1 did.
+  CHECK(ledger.by_node.at("node-0")[static_cast<int>(IdleState::kAccess)] ==
+        Approx(100.0 * minutes));
 }
