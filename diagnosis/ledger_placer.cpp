@@ -140,21 +140,19 @@ class Placer::Impl {
         return j_.download_state == IdleState::kLatency ? IdleState::kStartupDownload
                                                         : j_.download_state;
       }
-      // Small requests are held by their latency unless the job's own rate says otherwise.
-      if (j_.small_requests && !(own && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps))
-        return IdleState::kLatency;
+      const bool at_nic = rate && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps;
+      // The job's own rate at the NIC's: whatever the latency evidence says (small requests, a
+      // distant region, the client side slow), the NIC held this download.
+      const bool own_at_nic = own && at_nic;
+      if (j_.small_requests && !own_at_nic) return IdleState::kLatency;
       // A crawl of large requests is not their latency: the disk or the client's own pace, the
       // mode's wait as far as the GPUs are concerned.
       if (rate && j_.nic_gbps > 0 && *rate < kCrawlShare * j_.nic_gbps && !AccountNearLimit(t) &&
           !j_.large_requests)
         return IdleState::kLatency;
-      if (rate && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps && !j_.download_is_the_wait)
-        return IdleState::kNodeNic;
-      // Its own rate at the NIC's: whatever the latency evidence says (a distant region, the
-      // client side slow), the NIC held this download, and with it the GPUs waited for the
-      // whole input: the mode's wait.
-      if (own && j_.nic_gbps > 0 && *rate >= kNicShare * j_.nic_gbps &&
-          j_.download_state == IdleState::kLatency)
+      if (at_nic && !j_.download_is_the_wait) return IdleState::kNodeNic;
+      // Held by the NIC while the GPUs waited for the whole input: the mode's wait.
+      if (own_at_nic && j_.download_state == IdleState::kLatency)
         return IdleState::kStartupDownload;
       return j_.download_state;
     }
