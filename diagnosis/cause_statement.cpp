@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analyzers/text_util.h"
+#include "core/units.h"
 #include "diagnosis/evidence_sources.h"
 #include "diagnosis/gpu_time_summary.h"
 #include "diagnosis/partition_limit.h"
@@ -256,8 +257,60 @@ void StateFromLedgerOnly(const Situation& s, const IdleLedger& ledger, IdleState
           server ? fmt::format("{} ms", FormatNumber(*server)) : std::string("far less"));
       break;
     }
-    default:
-      d->fix = fmt::format("The ledger charges the GPU time lost to {}.", IdleStateName(state));
+    case IdleState::kCacheRereads: {
+      auto cap = facts.Number("runtime.mount_cache_bytes");
+      d->fix = fmt::format(
+          "Give the mount's cache room for the whole input: leave DATASET_MOUNT_CACHE_SIZE unset "
+          "(unlimited) or give it a negative value, which only keeps that much disk free, with "
+          "the cache on a local disk larger than the data; or download the input if it fits on "
+          "the local disk. {}: each node read past it, so later epochs read storage again while "
+          "the GPUs waited.",
+          cap && *cap > 0 ? fmt::format("The cache was capped at {}", FormatBytes(*cap))
+                          : std::string("The cache held less than the node re-read"));
+      break;
+    }
+    case IdleState::kStartupDownload:
+      d->fix =
+          "Mount the input (ro_mount) instead of downloading it: a mount starts at once and "
+          "fetches what is read while the GPUs compute. Download mode copies the whole input "
+          "before the job's code starts, and the GPUs stood idle while it ran.";
+      break;
+    case IdleState::kAccountEgress:
+    case IdleState::kAccountIngress:
+    case IdleState::kAccountRequests: {
+      const char* what = state == IdleState::kAccountEgress    ? "egress"
+                         : state == IdleState::kAccountIngress ? "ingress"
+                                                               : "request rate";
+      const char* key = state == IdleState::kAccountEgress    ? "account.egress_gbps"
+                        : state == IdleState::kAccountIngress ? "account.ingress_gbps"
+                                                              : "account.requests_per_s";
+      auto limit = facts.Number(key);
+      d->fix = fmt::format(
+          "Ask Azure support for a higher {} limit on the account, or spread the data over more "
+          "storage accounts and split the nodes between them. The GPUs idled while the account "
+          "was at its {} limit{}: more threads or another input mode would not read faster.",
+          what, what,
+          !limit ? std::string()
+          : state == IdleState::kAccountRequests
+              ? fmt::format(" ({}/s)", FormatGrouped(*limit))
+              : fmt::format(" ({} Gbit/s)", FormatNumber(*limit)));
+      break;
+    }
+    case IdleState::kAccess:
+      d->fix =
+          "Restore the job's access to its input: renew the SAS or the identity's role, check "
+          "the path and the account's name and network rules, then rerun. The job's requests "
+          "were refused or never reached the account, so it read none of what it waited for.";
+      break;
+    case IdleState::kNotStorageNode:
+    case IdleState::kBlobTarget:
+    case IdleState::kThrottledUnknown:
+    case IdleState::kNotStorage:
+    case IdleState::kOwnCode:
+    case IdleState::kUnknown:
+      // Stated by their own statements (StateLedgerCause); never a storage cause said here.
+      d->fix = fmt::format("The GPU time lost is charged to {}.", IdleStateName(state));
+      break;
   }
 }
 

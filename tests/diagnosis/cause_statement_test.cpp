@@ -1,0 +1,70 @@
+// The cause stated from the ledger alone (no rule observed it): every storage state the ledger
+// can choose says what to change, with the figure that placed it, never only its own name.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "core/evidence.h"
+#include "diagnosis/postmortem_phases.h"
+
+using namespace feedcheck;
+using namespace feedcheck::diagnosis;
+
+namespace {
+
+Fact Known(const std::string& key, double v, Unit unit) {
+  return NumberFact(key, v, unit, {FactOrigin::kKnowledge, "test", "test.yaml", 1});
+}
+
+DiagnosisSummary Stated(IdleState state, const FactSet& facts) {
+  Evidence ev;
+  Situation s;
+  s.evidence = &ev;
+  s.facts = &facts;
+  IdleLedger ledger;
+  ledger.known = true;
+  CauseChoice c;
+  DiagnosisSummary d;
+  StateLedgerCause(s, {}, ledger, state, &c, &d);
+  return d;
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("ledger-only causes: every storage state says what to change", "[diagnosis][cause]") {
+  FactSet facts;
+  facts.Set(Known("account.egress_gbps", 200, Unit::kGbps));
+  facts.Set(Known("account.ingress_gbps", 60, Unit::kGbps));
+  facts.Set(Known("account.requests_per_s", 40000, Unit::kPerSecond));
+  facts.Set(Known("node.nic_gbps", 24, Unit::kGbps));
+  facts.Set(Known("runtime.mount_cache_bytes", 20e9, Unit::kBytes));
+  for (IdleState state : AllIdleStates()) {
+    if (!IsStorageState(state) || state == IdleState::kBlobTarget ||
+        state == IdleState::kThrottledUnknown)
+      continue;  // the two refusal states have statements of their own, with or without a rule
+    DiagnosisSummary d = Stated(state, facts);
+    INFO(IdleStateKey(state) << ": " << d.fix);
+    CHECK(d.fix.size() > 80);
+    CHECK_FALSE(Has(d.fix, "charged to"));
+    CHECK(d.cause == IdleStateName(state));
+  }
+  CHECK(Has(Stated(IdleState::kCacheRereads, facts).fix, "DATASET_MOUNT_CACHE_SIZE"));
+  CHECK(Has(Stated(IdleState::kCacheRereads, facts).fix, "capped at 20 GB"));
+  CHECK(Has(Stated(IdleState::kStartupDownload, facts).fix, "ro_mount"));
+  CHECK(Has(Stated(IdleState::kAccountEgress, facts).fix, "egress limit (200 Gbit/s)"));
+  CHECK(Has(Stated(IdleState::kAccountIngress, facts).fix, "ingress limit (60 Gbit/s)"));
+  CHECK(Has(Stated(IdleState::kAccountRequests, facts).fix, "request rate limit (40,000/s)"));
+  CHECK(Has(Stated(IdleState::kAccess, facts).fix, "SAS"));
+  CHECK(Has(Stated(IdleState::kNodeNic, facts).fix, "24 Gbit/s"));
+}
+
+TEST_CASE("ledger-only causes: a cache re-read without a known cap still says why",
+          "[diagnosis][cause]") {
+  FactSet facts;
+  DiagnosisSummary d = Stated(IdleState::kCacheRereads, facts);
+  CHECK(Has(d.fix, "held less than the node re-read"));
+  CHECK_FALSE(Has(d.fix, "capped at"));
+}
