@@ -27,6 +27,7 @@
 #include "analyzers/nvidia_smi_csv.h"
 #include "analyzers/rslex_log.h"
 #include "analyzers/storage_blob_logs.h"
+#include "analyzers/text_encoding.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 #include "analyzers/torch_trace_files.h"
@@ -368,7 +369,7 @@ std::map<InputFormat, std::vector<std::string>> SniffAll(const AnalyzeRequest& r
   size_t held = 0;
   for (const auto& c : candidates) {
     InputFile file = InputFile::Open(c.path);
-    const std::string head = file.ReadAt(0, kSniffBytes);
+    const std::string head = AsUtf8(file.ReadAt(0, kSniffBytes));
     InputFormat format = req.forced_format.value_or(InputFormat::kUnknown);
     if (!req.forced_format) {
       format = DetectFormat(head, fs::path(c.path).filename().string());

@@ -2,6 +2,7 @@
 
 #include "analyzers/data_capability_log.h"
 #include "analyzers/input_file.h"
+#include "analyzers/text_encoding.h"
 #include "analyzers/text_util.h"
 #include "analyzers/torch_trace.h"
 #include "analyzers/tracing_line.h"
@@ -57,6 +58,8 @@ std::vector<std::string_view> FormatNames() {
 }
 
 InputFormat DetectFormat(std::string_view head, std::string_view file_name) {
+  constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";  // a caller's head not through AsUtf8
+  if (head.substr(0, kUtf8Bom.size()) == kUtf8Bom) head.remove_prefix(kUtf8Bom.size());
   // Before the JSON forms below: a trace may name a "value" too, and its gzip head is binary.
   if (LooksLikeTorchTrace(head, file_name)) return InputFormat::kTorchTrace;
   auto lines = FirstLines(head, 20);
@@ -106,7 +109,7 @@ InputFormat DetectFormat(std::string_view head, std::string_view file_name) {
 }
 
 std::string ReadHead(const std::string& path, size_t max_bytes) {
-  return InputFile::Open(path).ReadAt(0, max_bytes);
+  return AsUtf8(InputFile::Open(path).ReadAt(0, max_bytes));
 }
 
 }  // namespace feedcheck::analyzers

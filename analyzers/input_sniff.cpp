@@ -5,6 +5,7 @@
 #include "analyzers/data_capability_log.h"
 #include "analyzers/line_reader.h"
 #include "analyzers/nvidia_smi_csv.h"
+#include "analyzers/text_encoding.h"
 #include "analyzers/text_util.h"
 #include "analyzers/tracing_line.h"
 
@@ -69,7 +70,16 @@ std::optional<std::pair<double, double>> SmiTimeSpan(const InputFile& file,
   if (!file.ok()) return std::nullopt;
   std::string tail;
   if (file.size() > kChunk) {
-    tail = file.ReadAt(file.size() - kChunk, kChunk);
+    const TextEncoding encoding = EncodingOf(file.ReadAt(0, 2));
+    uint64_t from = file.size() - kChunk;
+    if (encoding != TextEncoding::kUtf8) {
+      from -= from % 2;  // on a UTF-16 unit's first byte
+      Utf16Decoder decoder(encoding == TextEncoding::kUtf16Be);
+      decoder.Decode(file.ReadAt(from, kChunk), &tail);
+      decoder.Finish(&tail);
+    } else {
+      tail = file.ReadAt(from, kChunk);
+    }
     size_t nl = tail.find('\n');  // the first line is cut
     tail.erase(0, nl == std::string::npos ? tail.size() : nl + 1);
   }

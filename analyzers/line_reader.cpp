@@ -51,7 +51,7 @@ LineReader::LineReader(int fd, std::string_view data, size_t max_line_bytes)
   // A buffer input never needs more room than its own size (fuzzers and tests create many
   // small readers); a file gets room for one whole line plus a read chunk.
   size_t room = max_line_bytes_ + kReadChunk;
-  if (fd < 0) room = std::min(room, data.size() + 16);
+  if (fd < 0) room = std::min(room, data.size() + data.size() / 2 + 16);  // UTF-16's growth
   buffer_.resize(room + 1);
 }
 
@@ -70,7 +70,9 @@ LineReader::LineReader(LineReader&& other) noexcept
       file_bytes_(other.file_bytes_),
       max_data_bytes_(other.max_data_bytes_),
       cut_at_limit_(other.cut_at_limit_),
-      error_(std::move(other.error_)) {
+      error_(std::move(other.error_)),
+      encoding_known_(other.encoding_known_),
+      utf16_(other.utf16_) {
   other.fd_ = -1;
 }
 
@@ -89,6 +91,12 @@ bool LineReader::Fill() {
   }
   size_t room = buffer_.size() - 1 - end_;
   if (room == 0) return true;  // caller handles a full buffer
+  // Until the first read shows the input is not UTF-16, read no more than decoding could grow
+  // into the room left.
+  if (!encoding_known_ || utf16_) {
+    room = static_cast<size_t>(static_cast<double>(room) / Utf16Decoder::kMaxGrowth);
+    if (room < 4) return true;  // the caller consumes lines and comes back with more room
+  }
   size_t got = 0;
   if (fd_ >= 0) {
     const size_t before_hole = end_;
@@ -117,15 +125,37 @@ bool LineReader::Fill() {
     std::memcpy(buffer_.data() + end_, data_.data(), got);
     data_.remove_prefix(got);
   }
+  bytes_read_ += got;
   if (got == 0) {
     eof_ = true;
-    return false;
+    if (!utf16_) return false;
+    decoded_.clear();
+    utf16_->Finish(&decoded_);  // a half unit or a lone high surrogate left at the end
+    if (decoded_.empty()) return false;
+    std::memcpy(buffer_.data() + end_, decoded_.data(), decoded_.size());
+    got = decoded_.size();
+  } else {
+    got = Decode(got);  // may be 0 (a byte order mark, half a unit): read on
   }
   const size_t old_end = end_;
   end_ += got;
-  bytes_read_ += got;
   if (esc_at_ == old_end) esc_at_ = FindEsc(old_end);  // none before: look in what came
   return true;
+}
+
+size_t LineReader::Decode(size_t got) {
+  char* at = buffer_.data() + end_;
+  if (!encoding_known_ && got > 0) {
+    encoding_known_ = true;
+    const TextEncoding encoding = EncodingOf(std::string_view(at, got));
+    if (encoding != TextEncoding::kUtf8) utf16_.emplace(encoding == TextEncoding::kUtf16Be);
+  }
+  if (!utf16_ || got == 0) return got;
+  decoded_.clear();
+  utf16_->Decode(std::string_view(at, got), &decoded_);
+  // got / kMaxGrowth was read, so its UTF-8 fits where the bytes were
+  std::memcpy(at, decoded_.data(), decoded_.size());
+  return decoded_.size();
 }
 
 bool LineReader::SkipHole(size_t room) {

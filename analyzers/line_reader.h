@@ -1,13 +1,18 @@
 // Streams lines from a file or a buffer with bounded memory: a line longer than the limit
 // (1 MiB) is reported as too long and skipped without ever being held whole. CRLF endings,
 // a last line without a newline, NUL bytes and invalid UTF-8 are all tolerated; ANSI colour
-// sequences (ESC [ ... m) are stripped because rslex writes them when ANSI output was on.
+// sequences (ESC [ ... m) are stripped because rslex writes them when ANSI output was on. A file
+// that starts with a UTF-16 byte order mark (Windows PowerShell's `>`) is decoded to UTF-8 as
+// it streams (text_encoding.h): the lines handed out are UTF-8 whatever the file's encoding.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "analyzers/text_encoding.h"
 
 namespace feedcheck::analyzers {
 
@@ -60,8 +65,11 @@ class LineReader {
 
  private:
   LineReader(int fd, std::string_view data, size_t max_line_bytes);
-  bool Fill();                 // reads more input after the unconsumed tail; false at end of input
-  bool SkipHole(size_t room);  // true when a long hole at the offset was skipped
+  bool Fill();  // reads more input after the unconsumed tail; false at end of input
+  /// Decodes the `got` bytes just read at end_ in place when the input is UTF-16 (the first
+  /// read decides); returns the UTF-8 bytes they became.
+  size_t Decode(size_t got);
+  bool SkipHole(size_t room);         // true when a long hole at the offset was skipped
   size_t FindEsc(size_t from) const;  // the first ESC at or after `from`, else end_
   void Consume(size_t new_begin);     // moves begin_ there, keeping esc_at_ true
   std::string_view StripAnsi(std::string_view text);
@@ -86,6 +94,9 @@ class LineReader {
   bool cut_at_limit_ = false;
   std::string error_;
   std::string ansi_scratch_;
+  bool encoding_known_ = false;        // the first read looked for a byte order mark
+  std::optional<Utf16Decoder> utf16_;  // set when the input is UTF-16
+  std::string decoded_;                // a chunk's UTF-8, before it goes in the buffer
 };
 
 }  // namespace feedcheck::analyzers

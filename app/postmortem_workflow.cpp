@@ -9,6 +9,7 @@
 #include "analyzers/clock_offset.h"
 #include "analyzers/input_file.h"
 #include "analyzers/job_folder_help.h"
+#include "analyzers/text_encoding.h"
 #include "app/fact_gathering.h"
 #include "app/money_tables.h"
 #include "app/postmortem_report.h"
@@ -127,8 +128,10 @@ void AddJobSettings(const std::vector<std::string>& definitions, Evidence* evide
               {path, 0, 0},
               "",
               ""});
-  const bool ok = file.ok() && rules::ReadJobSpecText(path, file.ReadAt(0, kMaxConfigFileBytes + 1),
-                                                      &spec, &read);
+  // AsUtf8: a job file saved as UTF-16 (Windows PowerShell's `>`) reads as its text.
+  const bool ok = file.ok() && rules::ReadJobSpecText(
+                                   path, analyzers::AsUtf8(file.ReadAt(0, kMaxConfigFileBytes + 1)),
+                                   &spec, &read);
   read.ForEachKept([&](Diagnostic& d) {
     d.severity = DiagnosticSeverity::kWarning;
     if (!ok) d.message += " (the job's settings are taken from its logs only)";

@@ -395,3 +395,59 @@ TEST_CASE("folders of GPU samples beside the job's one log are not nodes",
   AnalysisResult r = AnalyzePaths(req);
   CHECK(r.nodes.empty());
 }
+
+namespace {
+// UTF-8 text as UTF-16LE with a byte order mark, as Windows PowerShell 5.1's `>` saves it.
+std::string Utf16LeOf(const std::string& utf8) {
+  std::string out = "\xFF\xFE";
+  auto unit = [&](uint32_t u) {
+    out.push_back(static_cast<char>(u & 0xFF));
+    out.push_back(static_cast<char>(u >> 8));
+  };
+  for (size_t i = 0; i < utf8.size();) {
+    const auto b = static_cast<unsigned char>(utf8[i]);
+    const int n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    uint32_t cp = n == 1 ? b : n == 2 ? b & 0x1F : n == 3 ? b & 0x0F : b & 0x07;
+    for (int k = 1; k < n && i + k < utf8.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(utf8[i + k]) & 0x3F);
+    i += static_cast<size_t>(n);
+    if (cp >= 0x10000) {
+      unit(0xD800 + ((cp - 0x10000) >> 10));
+      unit(0xDC00 + ((cp - 0x10000) & 0x3FF));
+    } else {
+      unit(cp);
+    }
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("a job folder saved as UTF-16 reads as the same job", "[analyzers][paths][encoding]") {
+  ScratchDir copy("feedcheck-utf16-job");
+  size_t files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(DemoJob())) {
+    if (!e.is_regular_file()) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    copy.Write(std::filesystem::relative(e.path(), DemoJob()).string(), Utf16LeOf(text));
+    ++files;
+  }
+  REQUIRE(files >= 5);
+  AnalyzeRequest utf8_req, utf16_req;
+  utf8_req.paths = {DemoJob()};
+  utf16_req.paths = {copy.dir.string()};
+  const AnalysisResult a = AnalyzePaths(utf8_req), b = AnalyzePaths(utf16_req);
+  CHECK(b.skipped.empty());
+  CHECK(b.sources.size() == a.sources.size());
+  CHECK(b.evidence.facts.size() == a.evidence.facts.size());
+  for (const auto& [key, fact] : a.evidence.facts) {
+    INFO(key);
+    const Fact* other = b.evidence.facts.Find(key);
+    REQUIRE(other);
+    if (fact.is_number()) CHECK(other->number() == Approx(fact.number()));
+    // a text fact may name its file, whose folder differs
+    if (fact.is_text() && fact.text().find(DemoJob()) == std::string::npos)
+      CHECK(other->text() == fact.text());
+  }
+  CHECK(b.evidence.timeline.size() == a.evidence.timeline.size());
+}

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace feedcheck::analyzers;
@@ -229,4 +230,59 @@ TEST_CASE("holes of a sparse file are skipped, the lines around them read",
   CHECK(lines[2].number == 3);
   CHECK(r.hole_bytes() > (1ull << 40) - (8u << 20));
   CHECK(r.bytes_read() < (16u << 20));
+}
+
+namespace {
+// ASCII `text` as UTF-16 with a byte order mark.
+std::string AsciiUtf16(const std::string& text, bool big_endian) {
+  std::string out = big_endian ? std::string("\xFE\xFF") : std::string("\xFF\xFE");
+  for (char c : text) out += big_endian ? std::string{'\0', c} : std::string{c, '\0'};
+  return out;
+}
+}  // namespace
+
+TEST_CASE("a UTF-16 input hands out the lines its UTF-8 would, buffer or file",
+          "[analyzers][line_reader][encoding]") {
+  std::string text;
+  for (int i = 0; i < 30000; ++i) text += "line " + std::to_string(i) + (i % 3 ? "\r\n" : "\n");
+  text += "last without newline";
+  const auto expected = ReadAll(text);
+  for (bool big_endian : {false, true}) {
+    const std::string utf16 = AsciiUtf16(text, big_endian);
+    const auto from_buffer = ReadAll(utf16);
+    TempFile f(utf16);
+    auto r = LineReader::OpenFile(f.path);
+    std::vector<Got> from_file;
+    Line l;
+    while (r.Next(&l))
+      from_file.push_back({std::string(l.text), l.number, l.too_long, l.unterminated});
+    CHECK(r.ok());
+    CHECK(r.bytes_read() == utf16.size());  // the file's own bytes, for its data bound
+    for (const std::vector<Got>* got : {&from_buffer, &std::as_const(from_file)}) {
+      REQUIRE(got->size() == expected.size());
+      for (size_t i = 0; i < expected.size(); ++i) {
+        INFO("big endian " << big_endian << ", line " << i);
+        CHECK((*got)[i].text == expected[i].text);
+        CHECK((*got)[i].number == expected[i].number);
+        CHECK((*got)[i].unterminated == expected[i].unterminated);
+      }
+    }
+  }
+}
+
+TEST_CASE("a UTF-16 line over the limit is skipped as in UTF-8",
+          "[analyzers][line_reader][encoding]") {
+  const std::string text = "short\n" + std::string(300, 'x') + "\nafter\n";
+  auto lines = ReadAll(AsciiUtf16(text, false), 64);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].text == "short");
+  CHECK(lines[1].too_long);
+  CHECK(lines[2].text == "after");
+  // only a byte order mark, or a half unit after it: no line, or one replaced character
+  CHECK(ReadAll("\xFF\xFE").empty());
+  auto half = ReadAll(
+      "\xFF\xFE"
+      "a");
+  REQUIRE(half.size() == 1);
+  CHECK(half[0].text == "\xEF\xBF\xBD");
 }

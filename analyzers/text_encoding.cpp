@@ -1,0 +1,97 @@
+#include "analyzers/text_encoding.h"
+
+namespace feedcheck::analyzers {
+
+namespace {
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+void AppendUtf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+constexpr uint32_t kReplacement = 0xFFFD;
+
+bool IsHigh(uint16_t u) { return u >= 0xD800 && u <= 0xDBFF; }
+bool IsLow(uint16_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
+
+}  // namespace
+
+TextEncoding EncodingOf(std::string_view first_bytes) {
+  if (first_bytes.size() >= 2) {
+    const auto b0 = static_cast<unsigned char>(first_bytes[0]);
+    const auto b1 = static_cast<unsigned char>(first_bytes[1]);
+    if (b0 == 0xFF && b1 == 0xFE) return TextEncoding::kUtf16Le;
+    if (b0 == 0xFE && b1 == 0xFF) return TextEncoding::kUtf16Be;
+  }
+  return TextEncoding::kUtf8;
+}
+
+void Utf16Decoder::Decode(std::string_view bytes, std::string* out) {
+  out->reserve(out->size() + static_cast<size_t>(static_cast<double>(bytes.size()) * kMaxGrowth) +
+               4);
+  for (char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (!has_pending_byte_) {
+      pending_byte_ = byte;
+      has_pending_byte_ = true;
+      continue;
+    }
+    has_pending_byte_ = false;
+    const auto unit = static_cast<uint16_t>(big_endian_ ? (pending_byte_ << 8) | byte
+                                                        : (byte << 8) | pending_byte_);
+    if (!started_) {
+      started_ = true;
+      if (unit == 0xFEFF) continue;
+    }
+    if (high_surrogate_ != 0) {
+      const uint16_t high = high_surrogate_;
+      high_surrogate_ = 0;
+      if (IsLow(unit)) {
+        AppendUtf8(0x10000 + ((static_cast<uint32_t>(high) - 0xD800) << 10) + (unit - 0xDC00), out);
+        continue;
+      }
+      AppendUtf8(kReplacement, out);
+    }
+    if (IsHigh(unit)) {
+      high_surrogate_ = unit;
+    } else {
+      AppendUtf8(IsLow(unit) ? kReplacement : unit, out);
+    }
+  }
+}
+
+void Utf16Decoder::Finish(std::string* out) {
+  if (high_surrogate_ != 0 || has_pending_byte_) AppendUtf8(kReplacement, out);
+  high_surrogate_ = 0;
+  has_pending_byte_ = false;
+}
+
+std::string AsUtf8(std::string_view raw) {
+  const TextEncoding encoding = EncodingOf(raw);
+  if (encoding == TextEncoding::kUtf8) {
+    if (raw.substr(0, kUtf8Bom.size()) == kUtf8Bom) raw.remove_prefix(kUtf8Bom.size());
+    return std::string(raw);
+  }
+  Utf16Decoder decoder(encoding == TextEncoding::kUtf16Be);
+  std::string out;
+  decoder.Decode(raw, &out);
+  // A head cut mid-character: what is pending is the next read's, not a broken character.
+  return out;
+}
+
+}  // namespace feedcheck::analyzers
