@@ -30,6 +30,7 @@ std::optional<double> ParseSmiValue(std::string_view cell, bool* ok) {
 
 void NvidiaSmiCsvParser::Reset() {
   has_header_ = false;
+  inferred_util_ = -1;
   header_columns_ = 0;
   col_time_ = col_index_ = col_util_ = col_uuid_ = col_bus_ = -1;
 }
@@ -63,6 +64,16 @@ bool NvidiaSmiCsvParser::ReadHeader(const std::vector<std::string_view>& fields)
   return true;
 }
 
+int NvidiaSmiCsvParser::UtilColumnAfter(size_t first) {
+  for (size_t i = first; i < fields_.size(); ++i)
+    if (EndsWith(Trim(fields_[i]), "%")) return inferred_util_ = static_cast<int>(i);
+  for (size_t i = first; i < fields_.size(); ++i) {
+    bool ok = true;
+    if (ParseSmiValue(fields_[i], &ok) && ok) return inferred_util_ = static_cast<int>(i);
+  }
+  return static_cast<int>(first);  // nothing shows it yet: the documented layout, not kept
+}
+
 NvidiaSmiCsvParser::Result NvidiaSmiCsvParser::Parse(std::string_view line, GpuSample* sample,
                                                      std::string* error) {
   if (Trim(line).empty()) return Result::kSkip;
@@ -77,12 +88,21 @@ NvidiaSmiCsvParser::Result NvidiaSmiCsvParser::Parse(std::string_view line, GpuS
     return Result::kMalformed;
   }
   if (!has_header_) {
-    // No header: infer the documented layouts.
+    // No header: infer the documented layouts ('timestamp, index, utilization.gpu' or
+    // 'index, utilization.gpu'), with more columns asked for (`--query-gpu=timestamp,index,
+    // name,utilization.gpu,memory.used --format=csv,noheader`): utilization.gpu is the first
+    // cell after the index in percent ("87 %"), else, without units, the first number there
+    // (a GPU's name is no number).
+    // nvidia-smi prints one layout: the first row that shows it decides for the rest (a
+    // "[N/A]" utilization later does not move the column).
     bool first_is_time = ParseTimestamp(fields_[0]).has_value();
-    if (first_is_time && fields_.size() >= 3) {
-      col_time_ = 0, col_index_ = 1, col_util_ = 2;
+    if (inferred_util_ >= 0 && static_cast<size_t>(inferred_util_) < fields_.size()) {
+      col_time_ = first_is_time ? 0 : -1, col_index_ = first_is_time ? 1 : 0;
+      col_util_ = inferred_util_;
+    } else if (first_is_time && fields_.size() >= 3) {
+      col_time_ = 0, col_index_ = 1, col_util_ = UtilColumnAfter(2);
     } else if (!first_is_time && fields_.size() >= 2) {
-      col_time_ = -1, col_index_ = 0, col_util_ = 1;
+      col_time_ = -1, col_index_ = 0, col_util_ = UtilColumnAfter(1);
     } else {
       *error = "no header, and not 'timestamp, index, utilization.gpu' or 'index, utilization.gpu'";
       return Result::kMalformed;

@@ -32,6 +32,10 @@ class NvidiaSmiCsvParser {
  private:
   bool ReadHeader(const std::vector<std::string_view>& fields);
 
+  /// Without a header: the utilization.gpu column among fields_ from `first` on, kept in
+  /// inferred_util_ once a row shows it.
+  int UtilColumnAfter(size_t first);
+  int inferred_util_ = -1;
   bool has_header_ = false;
   size_t header_columns_ = 0;
   int col_time_ = -1, col_index_ = -1, col_util_ = -1, col_uuid_ = -1, col_bus_ = -1;

@@ -104,6 +104,28 @@ TEST_CASE("nvidia-smi CSV without header, nounits", "[analyzers][gpu]") {
   CHECK(ev2.timeline.empty());  // no time column: statistics only
 }
 
+TEST_CASE("nvidia-smi CSV without header, more columns asked for", "[analyzers][gpu]") {
+  // --query-gpu=timestamp,index,name,utilization.gpu,utilization.memory,memory.used
+  // --format=csv,noheader: utilization.gpu is the first percentage after the index, and a later
+  // "[N/A]" in it does not move the column to utilization.memory.
+  const char* csv =
+      "2024/05/01 10:00:00.000, 0, NVIDIA A100-SXM4-80GB, 10 %, 70 %, 3 MiB\n"
+      "2024/05/01 10:00:01.000, 0, NVIDIA A100-SXM4-80GB, [N/A], 71 %, 3 MiB\n"
+      "2024/05/01 10:00:02.000, 0, NVIDIA A100-SXM4-80GB, 30 %, 72 %, 3 MiB\n";
+  GpuUtilAnalyzer a;
+  Evidence ev = RunGpu(a, GpuFileFormat::kNvidiaSmiCsv, csv, "smi.csv");
+  CHECK(Num(ev, "gpu.samples") == 2);
+  CHECK(Num(ev, "gpu.util_mean") == Approx(20));
+  // without units: the first number after the index (a GPU's name is none)
+  GpuUtilAnalyzer b;
+  Evidence ev2 = RunGpu(b, GpuFileFormat::kNvidiaSmiCsv,
+                        "2024/05/01 10:00:00.000, 1, Tesla T4, 40, 1200\n"
+                        "2024/05/01 10:00:01.000, 1, Tesla T4, 60, 1200\n",
+                        "smi2.csv");
+  CHECK(Num(ev2, "gpu.samples") == 2);
+  CHECK(Num(ev2, "gpu.util_mean") == Approx(50));
+}
+
 TEST_CASE("the busy threshold is an option", "[analyzers][gpu]") {
   const char* csv = "index, utilization.gpu [%]\n0, 20\n0, 40\n0, 60\n0, 80\n";
   AnalyzerOptions opt;
