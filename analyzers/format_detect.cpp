@@ -37,6 +37,21 @@ std::vector<std::string_view> FirstLines(std::string_view head, size_t n) {
   }
   return lines;
 }
+// nvidia-smi dmon's header: "# gpu   pwr gtemp mtemp    sm ..." or "#Date       Time        gpu
+// ... sm ...": a '#' line naming the columns `gpu` and `sm` as words.
+bool LooksLikeDmonHeader(std::string_view line) {
+  if (line.empty() || line.front() != '#') return false;
+  auto word = [&](std::string_view w) {
+    for (size_t p = line.find(w); p != std::string_view::npos; p = line.find(w, p + 1)) {
+      const bool before = p == 1 || line[p - 1] == ' ' || line[p - 1] == '\t';
+      const size_t end = p + w.size();
+      const bool after = end == line.size() || line[end] == ' ' || line[end] == '\t';
+      if (before && after) return true;
+    }
+    return false;
+  };
+  return word("gpu") && word("sm");
+}
 }  // namespace
 
 std::string_view FormatName(InputFormat format) {
@@ -81,6 +96,7 @@ InputFormat DetectFormat(std::string_view head, std::string_view file_name) {
   }
   if (head.find("DCGM_FI_") != std::string_view::npos) return InputFormat::kDcgmText;
   if (first.find("utilization.gpu") != std::string_view::npos) return InputFormat::kNvidiaSmiCsv;
+  if (LooksLikeDmonHeader(first)) return InputFormat::kNvidiaSmiCsv;  // nvidia-smi dmon
   if (IContains(first, "OperationName") && IContains(first, "DurationMs"))
     return InputFormat::kStorageBlobLogs;
   // Log lines: count which grammar most of the first lines fit.

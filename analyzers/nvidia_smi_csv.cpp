@@ -31,6 +31,8 @@ std::optional<double> ParseSmiValue(std::string_view cell, bool* ok) {
 void NvidiaSmiCsvParser::Reset() {
   has_header_ = false;
   inferred_util_ = -1;
+  dmon_ = false;
+  col_date_ = -1;
   header_columns_ = 0;
   col_time_ = col_index_ = col_util_ = col_uuid_ = col_bus_ = -1;
 }
@@ -55,6 +57,8 @@ bool NvidiaSmiCsvParser::ReadHeader(const std::vector<std::string_view>& fields)
   }
   if (util < 0) return false;
   has_header_ = true;
+  dmon_ = false;
+  col_date_ = -1;
   header_columns_ = fields.size();
   col_time_ = time;
   col_index_ = index;
@@ -74,9 +78,87 @@ int NvidiaSmiCsvParser::UtilColumnAfter(size_t first) {
   return static_cast<int>(first);  // nothing shows it yet: the documented layout, not kept
 }
 
+namespace {
+std::vector<std::string_view> SplitBlank(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+}  // namespace
+
+bool NvidiaSmiCsvParser::ReadDmonHeader(std::string_view line) {
+  line.remove_prefix(1);  // the '#'
+  const auto names = SplitBlank(line);
+  int date = -1, time = -1, gpu = -1, sm = -1;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const int idx = static_cast<int>(i);
+    if (names[i] == "Date") date = idx;
+    if (names[i] == "Time") time = idx;
+    if (names[i] == "gpu") gpu = idx;
+    if (names[i] == "sm") sm = idx;
+  }
+  if (gpu < 0 || sm < 0) return false;
+  dmon_ = true;
+  has_header_ = true;
+  header_columns_ = names.size();
+  col_date_ = date, col_time_ = time, col_index_ = gpu, col_util_ = sm;
+  col_uuid_ = col_bus_ = -1;
+  return true;
+}
+
+NvidiaSmiCsvParser::Result NvidiaSmiCsvParser::ParseDmonRow(std::string_view line,
+                                                            GpuSample* sample, std::string* error) {
+  fields_ = SplitBlank(line);
+  if (fields_.size() < header_columns_) {
+    *error = fmt::format("{} columns, the dmon header has {}: a cut row", fields_.size(),
+                         header_columns_);
+    return Result::kMalformed;
+  }
+  *sample = GpuSample{};
+  if (col_date_ >= 0 && col_time_ >= 0) {
+    std::string_view date = fields_[col_date_];
+    if (date.size() == 8 && date.find_first_not_of("0123456789") == std::string_view::npos)
+      time_scratch_ = fmt::format("{}-{}-{} {}", date.substr(0, 4), date.substr(4, 2),
+                                  date.substr(6, 2), fields_[col_time_]);
+    else
+      time_scratch_ = fmt::format("{} {}", date, fields_[col_time_]);
+    sample->epoch_s = ParseTimestamp(time_scratch_);
+    if (!sample->epoch_s) {
+      *error = "dmon date and time are not 'YYYYMMDD HH:MM:SS'";
+      return Result::kMalformed;
+    }
+  }
+  sample->gpu = fields_[col_index_];
+  if (sample->gpu.size() > 64) {
+    *error = "overlong GPU id";
+    return Result::kMalformed;
+  }
+  const std::string_view util = fields_[col_util_];
+  if (util == "-") return Result::kSample;  // no value this interval
+  bool ok = true;
+  sample->util_percent = ParseSmiValue(util, &ok);
+  if (!ok || (sample->util_percent && (*sample->util_percent < 0 || *sample->util_percent > 100))) {
+    *error = "dmon sm is not a percentage";
+    return Result::kMalformed;
+  }
+  return Result::kSample;
+}
+
 NvidiaSmiCsvParser::Result NvidiaSmiCsvParser::Parse(std::string_view line, GpuSample* sample,
                                                      std::string* error) {
-  if (Trim(line).empty()) return Result::kSkip;
+  const std::string_view trimmed = Trim(line);
+  if (trimmed.empty()) return Result::kSkip;
+  // nvidia-smi dmon's header lines (and its units line, which names no column); no CSV
+  // nvidia-smi writes starts with '#'.
+  if (trimmed.front() == '#') return ReadDmonHeader(trimmed) ? Result::kHeader : Result::kSkip;
+  if (dmon_) return ParseDmonRow(trimmed, sample, error);
   if (!SplitCsvLine(line, &scratch_, &fields_)) {
     *error = "unterminated quote";
     return Result::kMalformed;

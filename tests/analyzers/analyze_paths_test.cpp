@@ -111,6 +111,16 @@ TEST_CASE("format detection by content", "[analyzers][detect]") {
         InputFormat::kNvidiaSmiCsv);
   CHECK(DetectFormat("# HELP DCGM_FI_DEV_GPU_UTIL x\nDCGM_FI_DEV_GPU_UTIL{gpu=\"0\"} 1\n", "d") ==
         InputFormat::kDcgmText);
+  // nvidia-smi dmon, with and without -o DT
+  CHECK(DetectFormat("#Date       Time        gpu   pwr gtemp mtemp    sm   mem\n"
+                     "#YYYYMMDD   HH:MM:SS    Idx     W     C     C     %     %\n"
+                     " 20210102   19:12:31      0    37    19     -     0     0\n",
+                     "gpu.log") == InputFormat::kNvidiaSmiCsv);
+  CHECK(
+      DetectFormat("# gpu    sm   mem   enc   dec\n# Idx     %     %     %     %\n    0    87    45"
+                   "     0     0\n",
+                   "dmon.txt") == InputFormat::kNvidiaSmiCsv);
+  CHECK(DetectFormat("# gpus smart\n", "x") == InputFormat::kUnknown);
   CHECK(DetectFormat("Time,Egress (Sum)\n2024-05-01T10:00:00Z,1\n", "m.csv") ==
         InputFormat::kMetricsCsv);
   CHECK(DetectFormat("", "rslex.log.2024-05-01-09") == InputFormat::kRslex);
@@ -450,4 +460,47 @@ TEST_CASE("a job folder saved as UTF-16 reads as the same job", "[analyzers][pat
       CHECK(other->text() == fact.text());
   }
   CHECK(b.evidence.timeline.size() == a.evidence.timeline.size());
+}
+
+TEST_CASE("a node's GPU samples logged by nvidia-smi dmon read as its CSV does",
+          "[analyzers][paths][gpu]") {
+  // The demo's node-0 CSV ("2024/05/01 09:51:30.000, 0, NVIDIA A100-SXM4-80GB, 0 %, 3 MiB")
+  // rewritten as `nvidia-smi dmon -s u -o DT` would have logged it.
+  ScratchDir copy("feedcheck-dmon-job");
+  std::filesystem::copy(DemoJob(), copy.dir, std::filesystem::copy_options::recursive);
+  const auto csv_path = copy.dir / "gpu" / "nvidia-smi-node-0.csv";
+  std::ifstream csv(csv_path);
+  std::string line, dmon;
+  std::getline(csv, line);  // the header
+  for (int n = 0; std::getline(csv, line); ++n) {
+    if (n % 40 == 0)
+      dmon +=
+          "#Date       Time        gpu    sm   mem   enc   dec\n"
+          "#YYYYMMDD   HH:MM:SS    Idx     %     %     %     %\n";
+    std::vector<std::string> cells;
+    for (size_t at = 0, comma; at != std::string::npos;
+         at = comma == std::string::npos ? comma : comma + 2) {
+      comma = line.find(", ", at);
+      cells.push_back(line.substr(at, comma == std::string::npos ? comma : comma - at));
+    }
+    REQUIRE(cells.size() == 5);
+    const std::string date = cells[0].substr(0, 4) + cells[0].substr(5, 2) + cells[0].substr(8, 2);
+    std::string util = cells[3].substr(0, cells[3].find(' '));
+    if (util.empty() || !std::isdigit(static_cast<unsigned char>(util[0]))) util = "-";
+    dmon += fmt::format(" {}   {}   {:>4}  {:>4}     0     0     0\n", date, cells[0].substr(11, 8),
+                        cells[1], util);
+  }
+  csv.close();
+  std::filesystem::remove(csv_path);
+  copy.Write("gpu/dmon-node-0.log", dmon);
+  AnalyzeRequest req, demo;
+  req.paths = {copy.dir.string()};
+  demo.paths = {DemoJob()};
+  const AnalysisResult a = AnalyzePaths(demo), b = AnalyzePaths(req);
+  CHECK(b.skipped.empty());
+  CHECK(Num(b.evidence, "gpu.count") == Num(a.evidence, "gpu.count"));
+  CHECK(Num(b.evidence, "gpu.samples") == Num(a.evidence, "gpu.samples"));
+  CHECK(Num(a.evidence, "gpu.lost_gpu_s") > 0);
+  CHECK(Num(b.evidence, "gpu.lost_gpu_s") == Approx(Num(a.evidence, "gpu.lost_gpu_s")));
+  CHECK(Num(b.evidence, "gpu.util_mean") == Approx(Num(a.evidence, "gpu.util_mean")));
 }

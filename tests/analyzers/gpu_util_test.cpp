@@ -126,6 +126,37 @@ TEST_CASE("nvidia-smi CSV without header, more columns asked for", "[analyzers][
   CHECK(Num(ev2, "gpu.util_mean") == Approx(50));
 }
 
+TEST_CASE("nvidia-smi dmon: sm per GPU, headers reprinted, '-' no value", "[analyzers][gpu]") {
+  // `nvidia-smi dmon -s pu -o DT`: date and time, as nvidia-smi's timestamp, without a zone
+  const char* text =
+      "#Date       Time        gpu   pwr gtemp mtemp    sm   mem   enc   dec\n"
+      "#YYYYMMDD   HH:MM:SS    Idx     W     C     C     %     %     %     %\n"
+      " 20240501   10:00:00      0    37    19     -     0     0     0     0\n"
+      " 20240501   10:00:00      1    37    19     -    90     0     0     0\n"
+      " 20240501   10:00:01      0    37    19     -    20     0     0     0\n"
+      " 20240501   10:00:01      1    37    19     -     -     0     0     0\n"
+      "#Date       Time        gpu   pwr gtemp mtemp    sm   mem   enc   dec\n"
+      "#YYYYMMDD   HH:MM:SS    Idx     W     C     C     %     %     %     %\n"
+      " 20240501   10:00:02      0    37    19     -    40     0     0     0\n"
+      " 20240501   10:00:02      1    37    19\n";  // cut by the node going away
+  GpuUtilAnalyzer a;
+  Evidence ev = RunGpu(a, GpuFileFormat::kNvidiaSmiCsv, text, "dmon.log");
+  CHECK(Num(ev, "gpu.count") == 2);
+  CHECK(Num(ev, "gpu.samples") == 4);
+  CHECK(Num(ev, "gpu.util_mean") == Approx(37.5));
+  CHECK(a.stats().malformed == 1);
+  CHECK(ev.facts.Has("gpu.span_s"));  // timed: the samples' span is known
+  // without -o: no time column, statistics only
+  GpuUtilAnalyzer b;
+  Evidence ev2 = RunGpu(b, GpuFileFormat::kNvidiaSmiCsv,
+                        "# gpu    sm   mem   enc   dec\n# Idx     %     %     %     %\n"
+                        "    0    80    45     0     0\n    0    60    45     0     0\n",
+                        "dmon2.log");
+  CHECK(Num(ev2, "gpu.samples") == 2);
+  CHECK(Num(ev2, "gpu.util_mean") == Approx(70));
+  CHECK_FALSE(ev2.facts.Has("gpu.span_s"));
+}
+
 TEST_CASE("the busy threshold is an option", "[analyzers][gpu]") {
   const char* csv = "index, utilization.gpu [%]\n0, 20\n0, 40\n0, 60\n0, 80\n";
   AnalyzerOptions opt;
