@@ -3,7 +3,7 @@
 
     score_postmortems.py OUT_DIR --feedcheck BUILD/feedcheck [--min-cause 0.95]
         [--max-state-error 0.05] [--min-states 0.95] [--max-lost-error 0.01] [--min-lost 0.95]
-        [--max-total-state-error 0.05] [--max-contradictions 0] [--workers 2]
+        [--max-state-bias 0.05] [--max-contradictions 0] [--workers 2]
         [--json REPORT.json] [--list 20]
 
 For each OUT_DIR/truth/JOB.json it runs `feedcheck postmortem JOB --json ARGS` from OUT_DIR
@@ -15,9 +15,10 @@ and the cause is charged the verdict's attributed GPU time: the rates are then a
 
 It reports the cause-right rate (no cause, not_storage and own_code are one cause, "none found"), the share of jobs whose every state is within
 --max-state-error of the truth (as a share of the true GPU time lost), the share whose GPU time
-lost is within --max-lost-error, each state's GPU time summed over the draw against the truth's
-(its error a share of the draw's GPU time lost, at most --max-total-state-error: no state is
-charged too much or too little across jobs), and the contradictions (claim checks: a `contradictions` list,
+lost is within --max-lost-error, each state's bias (its signed error as a share of each job's
+true GPU time lost, averaged over the draw, at most --max-state-bias: a job's misses may cancel
+across jobs, a state charged too much on every job does not; each job weighs the same, so a
+few long jobs do not decide it), and the contradictions (claim checks: a `contradictions` list,
 or a diagnostic or finding whose code names a claim check). Each failed job is listed with its folder and the command to rerun it.
 Exit 1 when a rate is below its threshold (or contradictions above theirs), 2 on a usage error.
 """
@@ -154,8 +155,8 @@ def main(argv):
     ap.add_argument("--max-lost-error", type=float, default=0.01)
     ap.add_argument("--min-lost", type=float, default=0.95,
                     help="share of jobs whose GPU time lost must be within --max-lost-error")
-    ap.add_argument("--max-total-state-error", type=float, default=0.05,
-                    help="each state's draw total within this share of the draw's GPU time lost")
+    ap.add_argument("--max-state-bias", type=float, default=0.05,
+                    help="each state's mean signed error, as a share of each job's GPU time lost")
     ap.add_argument("--max-contradictions", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write the per-job scores there")
@@ -175,17 +176,16 @@ def main(argv):
     lost = sum(r["lost_ok"] for r in ok) / n
     contra = sum(len(r["contradictions"]) for r in ok)
     ledger = sum(r["from_ledger"] for r in ok)
-    totals, true_totals, true_lost_total = {}, {}, 0.0
+    totals, true_totals, bias = {}, {}, {}
     for r in ok:
-        true_lost_total += r["truth"]["lost_gpu_s"]
-        for k, v in r["states"].items():
-            totals[k] = totals.get(k, 0.0) + v
-        for k, v in r["truth"]["states"].items():
-            true_totals[k] = true_totals.get(k, 0.0) + v
-    total_errs = {k: (totals.get(k, 0.0) - true_totals.get(k, 0.0)) / max(true_lost_total, 1.0)
-                  for k in set(totals) | set(true_totals)}
-    worst_total = max(total_errs, key=lambda k: abs(total_errs[k]), default=None)
-    worst_total_err = abs(total_errs[worst_total]) if worst_total else 0.0
+        denom = max(r["truth"]["lost_gpu_s"], 1.0)
+        for k in set(r["states"]) | set(r["truth"]["states"]):
+            got, true = r["states"].get(k, 0.0), r["truth"]["states"].get(k, 0.0)
+            totals[k] = totals.get(k, 0.0) + got
+            true_totals[k] = true_totals.get(k, 0.0) + true
+            bias[k] = bias.get(k, 0.0) + (got - true) / denom / max(len(ok), 1)
+    worst_bias = max(bias, key=lambda k: abs(bias[k]), default=None)
+    worst_bias_err = abs(bias[worst_bias]) if worst_bias else 0.0
     by_state = {}
     for r in ok:
         c = cause_family(r["truth"]["cause_state"])
@@ -197,11 +197,11 @@ def main(argv):
     print(f"  every state within {args.max_state_error:.0%}:    {states:.1%}  "
           f"(min {args.min_states:.0%})")
     print(f"  GPU time lost within {args.max_lost_error:.0%}:  {lost:.1%}  (min {args.min_lost:.0%})")
-    print(f"  each state's draw total:  worst {worst_total or '-'} {worst_total_err:.2%} of the "
-          f"draw's GPU time lost  (max {args.max_total_state_error:.0%})")
-    print("    " + ", ".join(
-        f"{k} {totals.get(k, 0.0) / 3600:.0f}/{true_totals.get(k, 0.0) / 3600:.0f} GPU-h"
-        for k in sorted(total_errs, key=lambda k: -true_totals.get(k, 0.0))))
+    print(f"  each state's bias:        worst {worst_bias or '-'} {bias.get(worst_bias, 0.0):+.2%} of a "
+          f"job's GPU time lost  (max {args.max_state_bias:.0%})")
+    print("    draw totals, GPU-h (feedcheck/truth): " + ", ".join(
+        f"{k} {totals.get(k, 0.0) / 3600:.0f}/{true_totals.get(k, 0.0) / 3600:.0f}"
+        for k in sorted(bias, key=lambda k: -true_totals.get(k, 0.0))))
     print(f"  contradictions:           {contra}  (max {args.max_contradictions})")
     print("  cause right by true cause: " + ", ".join(
         f"{k} {a}/{b}" for k, (a, b) in sorted(by_state.items(), key=lambda kv: -kv[1][1])))
@@ -232,12 +232,12 @@ def main(argv):
             json.dump({"jobs": n, "cause_right": cause, "states_within": states,
                        "lost_within": lost, "contradictions": contra, "with_ledger": ledger,
                        "state_totals_gpu_s": totals, "true_state_totals_gpu_s": true_totals,
-                       "worst_total_state_error": worst_total_err,
+                       "state_bias": bias, "worst_state_bias": worst_bias_err,
                        "results": [dict({k: v for k, v in r.items() if k != "truth"},
                                         truth_cause=cause_family(r["truth"]["cause_state"]))
                                    for r in results]}, f, indent=1, default=str)
     below = (cause < args.min_cause or states < args.min_states or lost < args.min_lost
-             or worst_total_err > args.max_total_state_error
+             or worst_bias_err > args.max_state_bias
              or contra > args.max_contradictions)
     return 1 if below else 0
 
