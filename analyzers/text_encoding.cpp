@@ -44,35 +44,49 @@ TextEncoding EncodingOf(std::string_view first_bytes) {
 void Utf16Decoder::Decode(std::string_view bytes, std::string* out) {
   out->reserve(out->size() + static_cast<size_t>(static_cast<double>(bytes.size()) * kMaxGrowth) +
                4);
-  for (char c : bytes) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (!has_pending_byte_) {
-      pending_byte_ = byte;
-      has_pending_byte_ = true;
-      continue;
-    }
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  const size_t n = bytes.size();
+  size_t i = 0;
+  if (has_pending_byte_ && n > 0) {  // the unit a piece's odd byte began
     has_pending_byte_ = false;
-    const auto unit = static_cast<uint16_t>(big_endian_ ? (pending_byte_ << 8) | byte
-                                                        : (byte << 8) | pending_byte_);
-    if (!started_) {
-      started_ = true;
-      if (unit == 0xFEFF) continue;
-    }
-    if (high_surrogate_ != 0) {
-      const uint16_t high = high_surrogate_;
-      high_surrogate_ = 0;
-      if (IsLow(unit)) {
-        AppendUtf8(0x10000 + ((static_cast<uint32_t>(high) - 0xD800) << 10) + (unit - 0xDC00), out);
-        continue;
-      }
-      AppendUtf8(kReplacement, out);
-    }
-    if (IsHigh(unit)) {
-      high_surrogate_ = unit;
-    } else {
-      AppendUtf8(IsLow(unit) ? kReplacement : unit, out);
-    }
+    Unit(static_cast<uint16_t>(big_endian_ ? (pending_byte_ << 8) | p[0]
+                                           : (p[0] << 8) | pending_byte_),
+         out);
+    i = 1;
   }
+  for (; i + 1 < n; i += 2) {
+    const auto unit =
+        static_cast<uint16_t>(big_endian_ ? (p[i] << 8) | p[i + 1] : (p[i + 1] << 8) | p[i]);
+    // Logs are mostly ASCII: one byte out, nothing pending
+    if (unit < 0x80 && started_ && high_surrogate_ == 0)
+      out->push_back(static_cast<char>(unit));
+    else
+      Unit(unit, out);
+  }
+  if (i < n) {
+    pending_byte_ = p[i];
+    has_pending_byte_ = true;
+  }
+}
+
+void Utf16Decoder::Unit(uint16_t unit, std::string* out) {
+  if (!started_) {
+    started_ = true;
+    if (unit == 0xFEFF) return;
+  }
+  if (high_surrogate_ != 0) {
+    const uint16_t high = high_surrogate_;
+    high_surrogate_ = 0;
+    if (IsLow(unit)) {
+      AppendUtf8(0x10000 + ((static_cast<uint32_t>(high) - 0xD800) << 10) + (unit - 0xDC00), out);
+      return;
+    }
+    AppendUtf8(kReplacement, out);
+  }
+  if (IsHigh(unit))
+    high_surrogate_ = unit;
+  else
+    AppendUtf8(IsLow(unit) ? kReplacement : unit, out);
 }
 
 void Utf16Decoder::Finish(std::string* out) {

@@ -31,6 +31,7 @@ class Utf16Decoder {
   static constexpr double kMaxGrowth = 1.5;
 
  private:
+  void Unit(uint16_t unit, std::string* out);  // one UTF-16 code unit, in order
   bool big_endian_;
   bool started_ = false;  // the first unit (a byte order mark or not) is behind
   unsigned char pending_byte_ = 0;
