@@ -92,10 +92,12 @@ bool LineReader::Fill() {
   size_t room = buffer_.size() - 1 - end_;
   if (room == 0) return true;  // caller handles a full buffer
   // Until the first read shows the input is not UTF-16, read no more than decoding could grow
-  // into the room left.
+  // into the room left: 3 bytes out per 2 in, and what an earlier read left pending (half a
+  // unit, a high surrogate that turns out lone: U+FFFD) at most kMaxPendingOut more.
   if (!encoding_known_ || utf16_) {
-    room = static_cast<size_t>(static_cast<double>(room) / Utf16Decoder::kMaxGrowth);
-    if (room < 4) return true;  // the caller consumes lines and comes back with more room
+    if (room < Utf16Decoder::kMaxPendingOut + 4) return true;  // lines are consumed first
+    room = static_cast<size_t>(static_cast<double>(room - Utf16Decoder::kMaxPendingOut) /
+                               Utf16Decoder::kMaxGrowth);
   }
   size_t got = 0;
   if (fd_ >= 0) {
@@ -153,7 +155,7 @@ size_t LineReader::Decode(size_t got) {
   if (!utf16_ || got == 0) return got;
   decoded_.clear();
   utf16_->Decode(std::string_view(at, got), &decoded_);
-  // got / kMaxGrowth was read, so its UTF-8 fits where the bytes were
+  // (room - kMaxPendingOut) / kMaxGrowth was read, so its UTF-8 fits in the room
   std::memcpy(at, decoded_.data(), decoded_.size());
   return decoded_.size();
 }

@@ -27,8 +27,11 @@ class Utf16Decoder {
   void Decode(std::string_view bytes, std::string* out);
   /// The input ended: what is pending (half a unit, a high surrogate) becomes U+FFFD.
   void Finish(std::string* out);
-  /// At most this many UTF-8 bytes per input byte (a BMP character: 2 bytes in, 3 out).
+  /// At most this many UTF-8 bytes per input byte (a BMP character: 2 bytes in, 3 out)...
   static constexpr double kMaxGrowth = 1.5;
+  /// ...plus at most this many for what an earlier piece left pending (a high surrogate found
+  /// lone: U+FFFD; half a unit completed) and for Finish.
+  static constexpr size_t kMaxPendingOut = 8;
 
  private:
   void Unit(uint16_t unit, std::string* out);  // one UTF-16 code unit, in order

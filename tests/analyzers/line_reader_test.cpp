@@ -286,3 +286,48 @@ TEST_CASE("a UTF-16 line over the limit is skipped as in UTF-8",
   REQUIRE(half.size() == 1);
   CHECK(half[0].text == "\xEF\xBF\xBD");
 }
+
+TEST_CASE("UTF-16 at its widest, lone surrogates at every chunk edge, reads whole",
+          "[analyzers][line_reader][encoding]") {
+  // Characters that grow most (2 bytes in, 3 out) and high surrogates left lone (2 in, 3 out
+  // once the next unit shows it), in lines of varied length, over many read chunks: the reader
+  // hands out what decoding the whole input gives, line by line, from a file and a buffer.
+  std::string utf16 = "\xFF\xFE";
+  uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1103515245u + 12345u; };
+  // 3 bytes out for each unit of 2 (a CJK character, a lone high surrogate then one), with a
+  // few surrogate pairs, a low one alone and ASCII among them
+  const char16_t units[] = {0x4E2D, 0x4E2D, 0x4E2D, 0xD800, 0xD800, 0xDC00, 0xD83D, 0xDE00, u'x'};
+  while (utf16.size() < (5u << 20)) {
+    const char16_t u = next() % 97 == 0 ? u'\n' : units[(next() >> 8) % 9];
+    utf16.push_back(static_cast<char>(u & 0xFF));
+    utf16.push_back(static_cast<char>(u >> 8));
+  }
+  utf16.push_back('x');  // an odd byte at the end
+  std::string whole;
+  Utf16Decoder decoder(false);
+  decoder.Decode(std::string_view(utf16).substr(2), &whole);
+  decoder.Finish(&whole);
+  std::vector<std::string> expected;
+  for (size_t at = 0; at <= whole.size();) {
+    size_t nl = whole.find('\n', at);
+    if (nl == std::string::npos) nl = whole.size();
+    expected.push_back(whole.substr(at, nl - at));
+    at = nl + 1;
+  }
+  if (!whole.empty() && whole.back() == '\n') expected.pop_back();
+  TempFile f(utf16);
+  auto file_reader = LineReader::OpenFile(f.path);
+  auto buffer_reader = LineReader::FromBuffer(utf16);
+  for (LineReader* r : {&file_reader, &buffer_reader}) {
+    std::vector<std::string> got;
+    Line l;
+    while (r->Next(&l)) {
+      REQUIRE_FALSE(l.too_long);
+      got.emplace_back(l.text);
+    }
+    CHECK(r->ok());
+    REQUIRE(got.size() == expected.size());
+    CHECK(got == expected);
+  }
+}
