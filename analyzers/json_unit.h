@@ -15,6 +15,8 @@
 #include <system_error>
 #include <utility>
 
+#include "core/utf8_append.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -53,23 +55,6 @@ struct Cursor {
 };
 
 // Definitions: inline, so the scanner's hot loop has them at hand.
-
-namespace detail {
-
-inline void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-}  // namespace detail
 
 inline const char* FindQuoteOrBackslash(const char* p, const char* end) {
 #if defined(__SSE2__)
@@ -149,7 +134,7 @@ inline bool Cursor::String(std::string_view* out, std::string* scratch) {
         uint32_t cp = 0;
         auto r = std::from_chars(p, p + 4, cp, 16);
         if (r.ptr != p + 4) return Fail(kHostile, p, "a bad \\u escape");
-        detail::AppendUtf8(cp, scratch);
+        AppendUtf8(cp, scratch);
         p += 4;
         break;
       }
