@@ -71,11 +71,16 @@ bool NvidiaSmiCsvParser::ReadHeader(const std::vector<std::string_view>& fields)
 int NvidiaSmiCsvParser::UtilColumnAfter(size_t first) {
   for (size_t i = first; i < fields_.size(); ++i)
     if (EndsWith(Trim(fields_[i]), "%")) return inferred_util_ = static_cast<int>(i);
+  // Without units: the first value after the index, a plain number or a missing marker (an
+  // "[N/A]" utilisation is still its column); a GPU's name is text, "3 MiB" another unit's.
   for (size_t i = first; i < fields_.size(); ++i) {
+    const std::string_view cell = Trim(fields_[i]);
     bool ok = true;
-    if (ParseSmiValue(fields_[i], &ok) && ok) return inferred_util_ = static_cast<int>(i);
+    const auto v = ParseSmiValue(cell, &ok);
+    const bool plain = v && cell.find_first_not_of("0123456789.") == std::string_view::npos;
+    if (ok && (plain || !v)) return inferred_util_ = static_cast<int>(i);
   }
-  return static_cast<int>(first);  // nothing shows it yet: the documented layout, not kept
+  return static_cast<int>(first);  // nothing shows it: the documented layout, not kept
 }
 
 namespace {

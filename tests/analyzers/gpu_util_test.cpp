@@ -124,6 +124,18 @@ TEST_CASE("nvidia-smi CSV without header, more columns asked for", "[analyzers][
                         "smi2.csv");
   CHECK(Num(ev2, "gpu.samples") == 2);
   CHECK(Num(ev2, "gpu.util_mean") == Approx(50));
+  // the first row's utilisation missing: its column is still the one after the name, with or
+  // without units (never memory.used's)
+  for (const char* text : {"2024/05/01 10:00:00.000, 0, Tesla T4, [N/A], 3 MiB\n"
+                           "2024/05/01 10:00:01.000, 0, Tesla T4, 80 %, 3 MiB\n",
+                           "2024/05/01 10:00:00.000, 0, Tesla T4, [N/A], 3\n"
+                           "2024/05/01 10:00:01.000, 0, Tesla T4, 80, 3\n"}) {
+    GpuUtilAnalyzer c;
+    Evidence ev3 = RunGpu(c, GpuFileFormat::kNvidiaSmiCsv, text, "smi3.csv");
+    INFO(text);
+    CHECK(Num(ev3, "gpu.samples") == 1);
+    CHECK(Num(ev3, "gpu.util_mean") == Approx(80));
+  }
 }
 
 TEST_CASE("nvidia-smi dmon: sm per GPU, headers reprinted, '-' no value", "[analyzers][gpu]") {
