@@ -376,6 +376,24 @@ def smi_text(rows, rng, model=None, mem=(30000, 39000), header=True, shift_s=0, 
     return text
 
 
+def smi_dmon_text(rows, every=20):
+    """`nvidia-smi dmon -s u -o DT` of smi_rows: whitespace columns under a '#' header reprinted
+    every `every` samples of the first GPU, a units line after it; '-' for no value; time to the
+    second, as dmon prints it."""
+    header = ("#Date       Time        gpu    sm   mem   enc   dec\n"
+              "#YYYYMMDD   HH:MM:SS    Idx     %     %     %     %\n")
+    text, firsts = "", 0
+    for t, g, u in rows:
+        if g == 0:
+            if firsts % every == 0:
+                text += header
+            firsts += 1
+        d = _d(int(t))
+        cell = "-" if u is None else f"{u:.0f}"
+        text += f" {d.strftime('%Y%m%d')}   {d.strftime('%H:%M:%S')}   {g:4d}  {cell:>4}     0     0     0\n"
+    return text
+
+
 def dcgm_text(path, host, gpus, start, end, interval, util, ledger, uuid=None,
               model="NVIDIA A100-SXM4-80GB", samples=False):
     """dcgm-exporter text; each sample charged its interval (or kept, `samples`)."""

@@ -49,6 +49,7 @@ docs/simulator.md):
 import json
 import math
 import os
+import random
 import shutil
 import sys
 
@@ -57,7 +58,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sim_traces  # noqa: E402
 from sim_model import (  # noqa: E402  (re-exported: the unit tests use them from here)
     BUSY_THRESHOLD, RANK, STATES, STEP_S, STORAGE_STATES, bytes_per_request, charge, draw_params,
-    job_rng, latency_cap_gbps, lib, load_kb, region_key, request_e2e_ms, simulate, verdict)
+    job_rng, latency_cap_gbps, lib, load_kb, pick, region_key, request_e2e_ms, simulate, verdict)
 
 
 # ------------------------------------------------------------------ the job's files
@@ -307,7 +308,12 @@ class Writer:
                 rows = lib.smi_rows(ledger, gpus, t0 + start, t0 + end, iv, util, f"{n.i}",
                                     na_every, hole)
                 text = lib.smi_text(rows, self.rng, model=p["gpu_model"])
-                lib.write(os.path.join(gdir, "nvidia-smi.csv"), text)
+                name = "nvidia-smi.csv"
+                if p.get("smi_form") == "csv_noheader":  # --format=csv,noheader
+                    text = text.split("\n", 1)[1]
+                elif p.get("smi_form") == "dmon":  # nvidia-smi dmon -s u -o DT
+                    text, name = lib.smi_dmon_text(rows), "nvidia-smi-dmon.log"
+                lib.write(os.path.join(gdir, name), text)
                 for t, g, u in rows:
                     base = round(t - g * 0.004 - t0, 3)
                     samples.setdefault((n.i, g), []).append((t - t0, u, record[(n.i, base, g)][1]))
@@ -404,9 +410,14 @@ class Writer:
                    ("Transactions", "Count", [(dims, fn(pts)) for dims, pts in tx]),
                    ("SuccessE2ELatency", "MilliSeconds", [({}, fn(e2e))]),
                    ("SuccessServerLatency", "MilliSeconds", [({}, fn(srv))])]
-        lib.account_metrics(os.path.join(self.d, "metrics", "storage.json"), p["metrics"], 60,
-                            t0 + mins[0] * 60, t0 + (last + 1) * 60, metrics,
-                            account=self.account, region=region_key(p["account_region"]))
+        path = os.path.join(self.d, "metrics", "storage.json")
+        lib.account_metrics(path, p["metrics"], 60, t0 + mins[0] * 60, t0 + (last + 1) * 60,
+                            metrics, account=self.account, region=region_key(p["account_region"]))
+        if p.get("metrics_utf16"):  # saved by Windows PowerShell 5.1's `>`: UTF-16LE, a BOM
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            with open(path, "w", encoding="utf-16", newline="") as f:
+                f.write(text)
 
 
 # ------------------------------------------------------------------ one job, a draw
@@ -441,10 +452,23 @@ def write_profile(out_dir, name, p, nodes):
 TRACE_SHARE = 0.2  # the share of jobs whose training loop ran under torch.profiler
 
 
+def draw_file_forms(p, seed, index):
+    """The forms the job's files are saved in, from their own generator (every other draw of
+    the seed, and the truth, stay as they were): nvidia-smi's CSV, the same without its header
+    (with its name and memory columns), or its dmon log; the account's metrics as Windows
+    PowerShell 5.1 saves them (UTF-16)."""
+    forms = random.Random(f"file-forms-{seed}-{index}")
+    p["smi_form"] = (pick(forms, [("csv", 70), ("csv_noheader", 15), ("dmon", 15)])
+                     if p["gpu_form"] == "nvsmi" else None)
+    p["metrics_utf16"] = bool(p["metrics"]) and forms.random() < 0.1
+    return p
+
+
 def make_job(seed, index, out_dir, kb=None, small=False, trace_share=TRACE_SHARE):
     kb = kb or load_kb()
     rng = job_rng(seed, index)
     p = draw_params(rng, kb, small)
+    draw_file_forms(p, seed, index)
     name = f"job-{index:04d}"
     w = Writer(name, out_dir, p, rng)
     shutil.rmtree(w.d, ignore_errors=True)

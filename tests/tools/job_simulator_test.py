@@ -39,12 +39,21 @@ def gpu_lost_from_files(job_dir):
     ledger = lib.Ledger()
     for path in glob.glob(os.path.join(job_dir, "**", "nvidia-smi.csv"), recursive=True):
         with open(path) as f:
-            next(f)
             for line in f:
+                if line.startswith("timestamp"):  # the header, when it was asked for
+                    continue
                 parts = [p.strip() for p in line.split(",")]
                 value = parts[3].replace("%", "").strip()
                 t = epoch(parts[0], "%Y/%m/%d %H:%M:%S.%f")
                 ledger.sample(f"{path}/{parts[1]}", t, float(value) if value[:1].isdigit() else None)
+    for path in glob.glob(os.path.join(job_dir, "**", "nvidia-smi-dmon.log"), recursive=True):
+        with open(path) as f:
+            for line in f:
+                if line.startswith("#"):
+                    continue
+                date, clock, gpu, sm = line.split()[:4]
+                t = epoch(f"{date} {clock}", "%Y%m%d %H:%M:%S")
+                ledger.sample(f"{path}/{gpu}", t, None if sm == "-" else float(sm))
     for path in glob.glob(os.path.join(job_dir, "**", "dcgm.txt"), recursive=True):
         stamp = None
         with open(path) as f:
@@ -62,6 +71,13 @@ def gpu_lost_from_files(job_dir):
             for point in ts["data"]:
                 ledger.add(point["average"], 60)
     return ledger.lost_gpu_s()
+
+
+def read_json(path):
+    """A JSON file as the simulator saved it: UTF-8, or UTF-16 with its byte order mark."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return json.loads(data.decode("utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8"))
 
 
 def rslex_events(job_dir):
@@ -192,8 +208,7 @@ class Draw(unittest.TestCase):
             p = t["params"]
             if not p["metrics"]:
                 continue
-            with open(os.path.join(d, "metrics", "storage.json")) as f:
-                doc = json.load(f)
+            doc = read_json(os.path.join(d, "metrics", "storage.json"))
             by = {m["name"]["value"]: m for m in doc["value"]}
             throttled = set()
             for ts in by["Transactions"]["timeseries"]:
@@ -524,6 +539,53 @@ class AccessRecord(unittest.TestCase):
                     with self.subTest(nodes=nodes, metrics=metrics, fault=fault):
                         self.assertEqual(w.access_recorded(),
                                          nodes > 1 or (metrics is not None and fault != "dns"))
+
+
+class FileForms(unittest.TestCase):
+    def test_each_saved_form_reads_as_the_truth_says(self):
+        """The first job of seed 11 in each saved form (nvidia-smi without its header, its dmon
+        log, the metrics in UTF-16): feedcheck counts the GPU time lost the truth counts, and
+        reads the metrics' account (the file is not set aside as unrecognised)."""
+        feedcheck = os.environ.get("FEEDCHECK")
+        if not feedcheck:
+            self.skipTest("FEEDCHECK (the feedcheck binary) not given")
+        wanted = {"csv_noheader": None, "dmon": None, "utf16": None}
+        for i in range(400):
+            p = js.draw_file_forms(js.draw_params(js.job_rng(11, i), KB, True), 11, i)
+            for form in ("csv_noheader", "dmon"):
+                if p["smi_form"] == form and wanted[form] is None:
+                    wanted[form] = i
+            if p["metrics_utf16"] and wanted["utf16"] is None:
+                wanted["utf16"] = i
+        self.assertNotIn(None, wanted.values(), wanted)
+        out = tempfile.mkdtemp(prefix="simforms-")
+        try:
+            for form, i in wanted.items():
+                t = js.make_job(11, i, out, KB, small=True)
+                r = subprocess.run([os.path.abspath(feedcheck), "postmortem", t["name"], "--json"]
+                                   + t["args"],
+                                   cwd=out, capture_output=True, text=True, timeout=120)
+                report = json.loads(r.stdout)
+                with self.subTest(form=form, job=t["name"]):
+                    gpu = report["diagnosis"]["gpu"]
+                    self.assertAlmostEqual(gpu["lost_gpu_s"], t["lost_gpu_s"],
+                                           delta=0.01 * max(t["lost_gpu_s"], 60))
+                    self.assertNotIn("format not recognised", r.stderr)
+                    facts = {f["key"]: f for f in report["evidence"]["facts"]}
+                    if form == "utf16":  # the metrics read: their account and Egress
+                        self.assertEqual(facts["metrics.account"]["value"], t["params"]["account"])
+                        self.assertIn("metrics.egress_gbps_peak", facts)
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+
+    def test_every_form_is_drawn(self):
+        seen = {}
+        for i in range(300):
+            p = js.draw_file_forms(js.draw_params(js.job_rng(5, i), KB, True), 5, i)
+            seen[p["smi_form"]] = seen.get(p["smi_form"], 0) + 1
+            seen["utf16"] = seen.get("utf16", 0) + p["metrics_utf16"]
+        for form in ("csv", "csv_noheader", "dmon", "utf16"):
+            self.assertGreaterEqual(seen.get(form, 0), 5, seen)
 
 
 class Reach(unittest.TestCase):
