@@ -73,8 +73,7 @@ std::vector<std::string_view> FormatNames() {
 }
 
 InputFormat DetectFormat(std::string_view head, std::string_view file_name) {
-  constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";  // a caller's head not through AsUtf8
-  if (head.substr(0, kUtf8Bom.size()) == kUtf8Bom) head.remove_prefix(kUtf8Bom.size());
+  head = WithoutUtf8Bom(head);  // a caller's head not through AsUtf8
   // Before the JSON forms below: a trace may name a "value" too, and its gzip head is binary.
   if (LooksLikeTorchTrace(head, file_name)) return InputFormat::kTorchTrace;
   auto lines = FirstLines(head, 20);

@@ -27,8 +27,7 @@ std::optional<double> FirstTimestampIn(std::string_view head) {
 
 // The first timestamp of a Python-logging file (data-capability.log).
 std::optional<double> FirstPythonLogTimestampIn(std::string_view head) {
-  std::string_view rest = head.substr(0, kTimestampHeadBytes);
-  if (StartsWith(rest, "\xEF\xBB\xBF")) rest.remove_prefix(3);
+  std::string_view rest = WithoutUtf8Bom(head.substr(0, kTimestampHeadBytes));
   PythonLogLine p;
   while (!rest.empty()) {
     size_t nl = rest.find('\n');

@@ -265,9 +265,7 @@ bool LineReader::Next(Line* line) {
 std::string_view LineReader::WithoutBom(std::string_view text, int64_t number) {
   // Files saved on Windows (PowerShell's Set-Content -Encoding UTF8, Excel's "CSV UTF-8") start
   // with a byte order mark that would otherwise stick to the first header name.
-  constexpr std::string_view kBom = "\xEF\xBB\xBF";
-  if (number == 1 && text.substr(0, kBom.size()) == kBom) text.remove_prefix(kBom.size());
-  return text;
+  return number == 1 ? WithoutUtf8Bom(text) : text;
 }
 
 std::string_view LineReader::StripAnsi(std::string_view text) {

@@ -6,8 +6,6 @@ namespace feedcheck::analyzers {
 
 namespace {
 
-constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-
 constexpr uint32_t kReplacement = 0xFFFD;
 
 bool IsHigh(uint16_t u) { return u >= 0xD800 && u <= 0xDBFF; }
@@ -79,12 +77,15 @@ void Utf16Decoder::Finish(std::string* out) {
   has_pending_byte_ = false;
 }
 
+std::string_view WithoutUtf8Bom(std::string_view text) {
+  constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+  if (text.substr(0, kUtf8Bom.size()) == kUtf8Bom) text.remove_prefix(kUtf8Bom.size());
+  return text;
+}
+
 std::string AsUtf8(std::string_view raw) {
   const TextEncoding encoding = EncodingOf(raw);
-  if (encoding == TextEncoding::kUtf8) {
-    if (raw.substr(0, kUtf8Bom.size()) == kUtf8Bom) raw.remove_prefix(kUtf8Bom.size());
-    return std::string(raw);
-  }
+  if (encoding == TextEncoding::kUtf8) return std::string(WithoutUtf8Bom(raw));
   Utf16Decoder decoder(encoding == TextEncoding::kUtf16Be);
   std::string out;
   decoder.Decode(raw, &out);

@@ -42,6 +42,10 @@ class Utf16Decoder {
   uint16_t high_surrogate_ = 0;  // 0: none waiting
 };
 
+/// `text` without a leading UTF-8 byte order mark (Excel's "CSV UTF-8", PowerShell's
+/// Set-Content -Encoding UTF8).
+std::string_view WithoutUtf8Bom(std::string_view text);
+
 /// `raw` as UTF-8: UTF-16 (by its byte order mark) decoded, a UTF-8 byte order mark dropped,
 /// anything else as it is.
 std::string AsUtf8(std::string_view raw);
