@@ -34,9 +34,10 @@ docs/simulator.md):
   nvidia-smi CSV (65%), DCGM text (20%) or Azure ML's GpuUtilization (15%); compute region
   listed (70%) or not (data/storage_targets.yaml: 200/60 Gbit/s, 40,000 req/s vs 50/25, 20,000),
   the account in the same region (75%, e2e 2-8 ms over the server's 4-12) or another (40-140 ms);
-  input mode download (40%) or ro_mount (60%); dataset 50 GB-6 TB log-uniform in files of
-  16 KB-1 MB (30%) or 1 MB-4 GB, log-uniform, read in 1-8 MiB ranges; 30-1000 MB/s per GPU; a data
-  loader of 0.08-2 Gbit/s per vCPU; reads falling on 1-4 hot blobs (12%);
+  input mode download (40%) or ro_mount (60%); dataset 50 GB-6 TB log-uniform (a download's
+  within 90% of its VM size's local disk) in files of 16 KB-1 MB (30%) or 1 MB-4 GB, log-uniform,
+  read in 1-8 MiB ranges; 30-1000 MB/s per GPU; a data loader of 0.08-2 Gbit/s per vCPU; reads
+  falling on 1-4 hot blobs (12%);
   16-256 requests in flight; a mount cache cap below the shard (35% of mounts); other tenants on the
   account (50%, 0-90% of its egress, a burst to 95-130% in 30%); checkpoints through an rw_mount
   output (40%, every 20-60 min, 20-800 GB per node); the job's own validation (25%) and final

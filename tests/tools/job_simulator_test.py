@@ -607,6 +607,20 @@ class Reach(unittest.TestCase):
         for s in js.STATES:
             self.assertGreaterEqual(seen.get(s, 0), 4, f"{s}: {seen}")
 
+    def test_a_download_fits_its_local_disk(self):
+        """A download copies the input to the node's local disk, where it must fit: over 1,000
+        drawn jobs, every download's input is within 90% of its VM size's disk, and the mounts
+        keep inputs larger than any disk."""
+        disk_gb = {s["name"]: s["disk_gb"] for s in KB["sizes"]}
+        largest_mount = 0.0
+        for i in range(1000):
+            p = js.draw_params(js.job_rng(11, i), KB, True)
+            if p["mode"] == "download":
+                self.assertLessEqual(p["dataset_gb"], max(60.0, 0.9 * disk_gb[p["sku"]]), p["sku"])
+            else:
+                largest_mount = max(largest_mount, p["dataset_gb"])
+        self.assertGreater(largest_mount, max(disk_gb.values()) * 0.5)
+
 
 if __name__ == "__main__":
     unittest.main()

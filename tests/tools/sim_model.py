@@ -38,6 +38,11 @@ def _rate_gbps(text):
     return float(num) / (1000.0 if unit.startswith("Mbit") else 1.0)
 
 
+def _size_gb(text):
+    num, unit = str(text).split()
+    return float(num) * {"GB": 1.0, "GiB": 2**30 / 1e9, "TB": 1000.0, "TiB": 2**40 / 1e9}[unit]
+
+
 def load_kb():
     with open(os.path.join(ROOT, "data", "vm_sizes.yaml")) as f:
         sizes = [s for s in yaml.safe_load(f)["vm_sizes"]
@@ -47,7 +52,8 @@ def load_kb():
     targets = {t["name"]: t for t in st["storage_targets"]}
     return {
         "sizes": [{"name": s["name"], "gpus": s["gpus"], "vcpus": s["vcpus"],
-                   "nic_gbps": _rate_gbps(s["nic"]), "model": s["gpu_model"]} for s in sizes],
+                   "nic_gbps": _rate_gbps(s["nic"]), "model": s["gpu_model"],
+                   "disk_gb": _size_gb(s.get("local_disk", "0 GB"))} for s in sizes],
         "listed": st["listed_regions"]["regions"], "other": st["other_regions"]["regions"],
         "limits": {k: {"egress_gbps": _rate_gbps(targets[k]["egress"]),
                        "ingress_gbps": _rate_gbps(targets[k]["ingress"]),
@@ -99,7 +105,13 @@ def draw_params(rng, kb, small=False):
                          else "standard_gpv2_other_regions")
     p.update(kb["limits"][p["account_kind"]])
     p["mode"] = "download" if rng.random() < 0.4 else "ro_mount"
-    p["dataset_gb"] = logu(rng, 50, 6000)
+    # A download copies the input to the node's local disk, and "the dataset must completely fit
+    # on a compute target disk" ("Access data in a job", Azure Machine Learning documentation,
+    # the download mode): a download's input is drawn within nine tenths of the size's disk.
+    top_gb = 6000.0
+    if p["mode"] == "download":
+        top_gb = max(60.0, min(top_gb, 0.9 * size["disk_gb"]))
+    p["dataset_gb"] = logu(rng, 50, top_gb)
     small = rng.random() < 0.35
     p["file_mb"] = min(logu(rng, 0.016, 1) if small else logu(rng, 1, 4000), p["dataset_gb"] * 1000)
     p["blobs"] = max(1, int(p["dataset_gb"] * 1000 / p["file_mb"]))
