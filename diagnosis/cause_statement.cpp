@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "diagnosis/evidence_sources.h"
 #include "diagnosis/gpu_time_summary.h"
+#include "diagnosis/ledger_judgement.h"
 #include "diagnosis/partition_limit.h"
 #include "diagnosis/postmortem_diagnosis.h"
 #include "diagnosis/postmortem_phases.h"
@@ -212,6 +213,32 @@ const Finding* FindingOfState(const std::vector<Finding>& findings, IdleState st
   return best;
 }
 
+// What held the reads at their requests' latency, from the figures that placed it: the way to
+// a distant account, else too few requests in flight for their size.
+std::string LatencyFix(const FactSet& facts) {
+  if (LatencyDwarfsServer(facts)) {
+    auto e2e = facts.Number("metrics.e2e_latency_ms");
+    auto server = facts.Number("metrics.server_latency_ms");
+    const std::string why =
+        e2e && server ? fmt::format(
+                            "Requests spent {} ms end to end against {} ms in the service: the "
+                            "time went on the way between the nodes and the account (another "
+                            "region, or a congested path), not in storage.",
+                            FormatNumber(*e2e), FormatNumber(*server))
+                      : std::string(
+                            "The account is in another region than the compute: every request "
+                            "crossed that distance both ways.");
+    return "Keep the data in the compute's region (copy it there with azcopy), or keep more "
+           "requests in flight so the latency overlaps. " +
+           why;
+  }
+  // Requests in flight x their size over their latency: the rate their time allows.
+  return "Keep more requests in flight: raise DATASET_MOUNT_READ_THREADS or "
+         "RSLEX_DOWNLOADER_THREADS (4 per core by default) and the data loader's workers, or "
+         "pack small files into larger shards (tar, WebDataset): the requests' time, not "
+         "storage's throughput, set the rate.";
+}
+
 // A state no rule states (the node's NIC, the job's own writes, distance): said from the ledger
 // and the figures that placed it.
 void StateFromLedgerOnly(const Situation& s, const IdleLedger& ledger, IdleState state,
@@ -245,18 +272,9 @@ void StateFromLedgerOnly(const Situation& s, const IdleLedger& ledger, IdleState
           "stored.",
           FormatNumber(facts.Number("metrics.ingress_gbps_peak").value_or(0)));
       break;
-    case IdleState::kLatency: {
-      auto e2e = facts.Number("metrics.e2e_latency_ms");
-      auto server = facts.Number("metrics.server_latency_ms");
-      d->fix = fmt::format(
-          "Keep the data in the compute's region (copy it there with azcopy), or keep more "
-          "requests in flight so the latency overlaps. Requests spent {} end to end against {} "
-          "in the service: the time went on the way between the nodes and the account (another "
-          "region, or a congested path), not in storage.",
-          e2e ? fmt::format("{} ms", FormatNumber(*e2e)) : std::string("far longer"),
-          server ? fmt::format("{} ms", FormatNumber(*server)) : std::string("far less"));
+    case IdleState::kLatency:
+      d->fix = LatencyFix(facts);
       break;
-    }
     case IdleState::kCacheRereads: {
       auto cap = facts.Number("runtime.mount_cache_bytes");
       d->fix = fmt::format(

@@ -68,3 +68,27 @@ TEST_CASE("ledger-only causes: a cache re-read without a known cap still says wh
   CHECK(Has(d.fix, "held less than the node re-read"));
   CHECK_FALSE(Has(d.fix, "capped at"));
 }
+
+TEST_CASE("ledger-only causes: latency names distance only where the figures show it",
+          "[diagnosis][cause]") {
+  // Same region, no latency figures: the requests in flight for their size, not a distance
+  // nothing measured.
+  FactSet near;
+  DiagnosisSummary d = Stated(IdleState::kLatency, near);
+  CHECK(Has(d.fix, "DATASET_MOUNT_READ_THREADS"));
+  CHECK(Has(d.fix, "shards"));
+  CHECK_FALSE(Has(d.fix, "region"));
+  // End to end far above the service's time: the way between them, with both figures.
+  FactSet measured;
+  measured.Set(Known("metrics.e2e_latency_ms", 75, Unit::kMilliseconds));
+  measured.Set(Known("metrics.server_latency_ms", 6, Unit::kMilliseconds));
+  d = Stated(IdleState::kLatency, measured);
+  CHECK(Has(d.fix, "75 ms end to end against 6 ms in the service"));
+  CHECK(Has(d.fix, "compute's region"));
+  // Accounts in another region, no latency metrics: the distance, without made-up figures.
+  FactSet far;
+  far.Set(BoolFact("account.same_region", false, {}));
+  d = Stated(IdleState::kLatency, far);
+  CHECK(Has(d.fix, "another region than the compute"));
+  CHECK_FALSE(Has(d.fix, " ms "));
+}
