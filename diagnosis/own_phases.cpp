@@ -79,11 +79,15 @@ std::vector<TimeSpan> OwnPhases(const Series& lost, double gpus, double sample_i
   if (!(width > 0)) return phases;
   const double full = gpus * width;
   const double sample_s = std::max(width, sample_interval_s);
-  // A run under half a sample is a sample's tail cut by `from_s` (the download's last sample):
-  // no stop of its own, and no run among which a stop's chance is shared. Its buckets count in
-  // the pace.
+  // A run under half a sample, or under a whole one from `from_s` on, is a sample's tail cut
+  // by `from_s` (the download's last sample, which idled until it ended): no stop of its own,
+  // and no run among which a stop's chance is shared. Its buckets count in the pace.
   runs.erase(std::remove_if(runs.begin(), runs.end(),
-                            [&](const TimeSpan& r) { return r.end_s - r.start_s < sample_s / 2; }),
+                            [&](const TimeSpan& r) {
+                              const double len = r.end_s - r.start_s;
+                              const bool cut_tail = r.start_s <= from_s + width && len < sample_s;
+                              return len < sample_s / 2 || cut_tail;
+                            }),
              runs.end());
   auto long_run = [&](const TimeSpan& r) { return r.end_s - r.start_s >= kOwnPhaseMinS; };
   // The node's idle share, outside the runs marked phases.

@@ -151,17 +151,18 @@ TEST_CASE("own phases: stops that fill most of a node's time are its pace, not p
 TEST_CASE("own phases: a sample's tail cut at the start is no run to share a stop's chance with",
           "[own_phases]") {
   // A node sampled each minute that never waits after its download, stopped for its last two
-  // minutes (a final evaluation). The download's last sample idled and reaches `from_s` by a
-  // 10 s bucket (the download ended inside it), or ends at `from_s`.
-  const bool tail = GENERATE(false, true);
+  // minutes (a final evaluation). The download's last sample idled and reaches past `from_s` by
+  // `tail_s` (the download ended inside it: by a bucket, half the sample, most of it), or ends
+  // at `from_s`. Whatever its length under a sample, the tail is no run of its own.
+  const double tail_s = GENERATE(0.0, 10.0, 30.0, 50.0);
   std::mt19937 rng(17);
   Node n = Draw(&rng, 8, 60, 0.0, 0, 0, 1.1);
   const double t0 = n.lost.points.front().x;
   for (auto& p : n.lost.points)
     if (p.x >= t0 + 3840 || p.x < t0 + 60) p.y = 80;
-  const double from = t0 + (tail ? 50 : 60);
+  const double from = t0 + 60 - tail_s;
   const auto phases = fd::OwnPhases(n.lost, 8, 60, from);
-  INFO((tail ? "the download's last sample reaches past from_s" : "no tail"));
+  INFO("the download's last sample reaches " << tail_s << " s past from_s");
   REQUIRE(phases.size() == 1);
   CHECK(phases[0].start_s == Approx(t0 + 3840));
 }
