@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "analyzers/disk_full.h"
 #include "analyzers/text_util.h"
 #include "analyzers/timestamp.h"
 #include "core/diagnostic_codes.h"
@@ -132,6 +133,11 @@ void DataCapabilityAnalyzer::CloseOpenActivities() {
 
 void DataCapabilityAnalyzer::OnLine(const Line& line) {
   if (Trim(line.text).empty()) return;
+  // A traceback's continuation lines say it too (Python's "[Errno 28] No space left on device").
+  if (SaysDiskFull(line.text) && disk_full_lines_++ == 0) {
+    disk_full_file_ = file();
+    disk_full_line_ = line.number;
+  }
   PythonLogLine p;
   if (!ParsePythonLogLine(line.text, &p)) {
     if (LooksBinary(line.text)) {
@@ -269,6 +275,9 @@ void DataCapabilityAnalyzer::Finish(Evidence* out) {
   if (!stream_error_.empty())
     SetFact(out, TextFact("runtime.stream_error", stream_error_,
                           AtFile(stream_error_file_, stream_error_line_)));
+  if (disk_full_lines_ > 0)
+    SetFact(out, NumberFact("runtime.disk_full_lines", static_cast<double>(disk_full_lines_),
+                            Unit::kCount, AtFile(disk_full_file_, disk_full_line_)));
   out->timeline.insert(out->timeline.end(), intervals_.begin(), intervals_.end());
   if (intervals_dropped_ > 0)
     diagnostics().Add({codes::kTimelineFull,

@@ -96,6 +96,9 @@ class DataCapabilityAnalyzer : public LineAnalyzer {
   std::string stream_error_;
   std::string stream_error_file_;
   int64_t stream_error_line_ = 0;
+  uint64_t disk_full_lines_ = 0;  // lines saying the local disk was full (ENOSPC)
+  std::string disk_full_file_;
+  int64_t disk_full_line_ = 0;
   uint64_t unfinished_ = 0;
   std::string first_unfinished_file_;
   int64_t first_unfinished_line_ = 0;

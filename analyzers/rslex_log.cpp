@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "analyzers/byte_scan.h"
+#include "analyzers/disk_full.h"
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
 #include "core/diagnostic_codes.h"
@@ -248,6 +249,8 @@ void RslexLogAnalyzer::OnLine(const Line& line) {
     default:
       break;
   }
+  if ((t.level == TraceLevel::kError || t.level == TraceLevel::kWarn) && SaysDiskFull(line.text))
+    note(disk_full_);
   if (t.level == TraceLevel::kError) {
     std::string_view failed = After(msg, "Execution has failed with: ");
     if (!failed.empty() && stream_error_.empty()) {
@@ -564,6 +567,9 @@ void RslexLogAnalyzer::Finish(Evidence* out) {
     SetFact(out, TextFact("runtime.setting." + var, s.value, AtFile(s.file, s.line)));
   if (!stream_error_.empty())
     SetFact(out, TextFact("runtime.stream_error", stream_error_, prov(stream_error_at_)));
+  if (disk_full_.count > 0)
+    SetFact(out, NumberFact("runtime.disk_full_lines", static_cast<double>(disk_full_.count),
+                            Unit::kCount, prov(disk_full_)));
   if (!accounts_.empty()) {
     Provenance p = AtFile(stats().files.empty() ? "" : stats().files.front(), 0);
     p.source = fmt::format("{} (account_name fields and request URIs)", p.file);

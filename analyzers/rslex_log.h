@@ -153,6 +153,7 @@ class RslexLogAnalyzer : public LineAnalyzer {
   Counted download_hint_, mount_hint_;
   std::string stream_error_;
   Counted stream_error_at_;
+  Counted disk_full_;  // warnings and errors saying the local disk was full (ENOSPC)
 
   struct Setting {
     std::string value;

@@ -1,8 +1,12 @@
 #include "diagnosis/ledger_judgement.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <string>
 
 #include "analyzers/text_util.h"
+#include "core/units.h"
 #include "diagnosis/data_wait_cause.h"
 #include "diagnosis/latency_cap.h"
 #include "diagnosis/ledger_unit.h"
@@ -189,7 +193,63 @@ bool AnyReadSpan(const FactSet& facts) {
 
 }  // namespace
 
+// The input activity that failed first (nullptr: none failed).
+const TimelineInterval* FirstFailedInput(const Evidence& ev) {
+  const TimelineInterval* first = nullptr;
+  for (const auto& iv : ev.timeline)
+    if (IsInputActivity(iv) && iv.status.rfind("Failure", 0) == 0 &&
+        (!first || iv.start_epoch_s < first->start_epoch_s))
+      first = &iv;
+  return first;
+}
+
+bool InputFailedOnFullDisk(const Evidence& ev) {
+  return CountOf(ev.facts, "runtime.disk_full_lines") > 0 && FirstFailedInput(ev) != nullptr;
+}
+
+Finding FullDiskFinding(const Evidence& ev) {
+  Finding f;
+  f.rule_id = "input-disk-full";
+  f.severity = Severity::kCritical;
+  f.bottleneck = Bottleneck::kAccessMode;
+  f.basis = FindingBasis::kObserved;
+  for (const char* key : {"runtime.disk_full_lines", "runtime.activity_failures",
+                          "runtime.download_s", "node.local_disk_bytes"})
+    if (const Fact* fact = ev.facts.Find(key)) f.evidence.push_back(*fact);
+  const TimelineInterval* failed = FirstFailedInput(ev);
+  const Fact* said = ev.facts.Find("runtime.disk_full_lines");
+  const std::string where =
+      said ? said->provenance.file + ":" + std::to_string(said->provenance.line) : std::string();
+  const auto disk = ev.facts.Number("node.local_disk_bytes");
+  const std::string this_disk =
+      disk && *disk > 0 ? fmt::format(" (this size has {})", FormatBytes(*disk)) : std::string();
+  if (failed && analyzers::IContains(failed->label, "download")) {
+    f.title = "The input did not fit the node's local disk";
+    f.message = fmt::format(
+        "Mount the input instead (mode: ro_mount), which reads it as the job goes and is meant "
+        "for data larger than the local disk, or use a VM size with a larger local disk{}. The "
+        "download filled the disk and failed (\"No space left on device\", {}): a download "
+        "must fit the disk whole, so no GPU time went to training.",
+        this_disk, where);
+  } else {
+    f.title = "The node's local disk filled while the job read its input";
+    f.message = fmt::format(
+        "Write the job's own files to an output, not the node's temporary disk, or keep disk "
+        "free from the mount's cache with a negative DATASET_MOUNT_CACHE_SIZE (the space to "
+        "leave free); a VM size with a larger local disk{} gives both room. The data runtime "
+        "ran out of disk (\"No space left on device\", {}) and its input failed.",
+        this_disk, where);
+  }
+  f.source =
+      "Azure ML docs, \"Access data in a job\", sections \"Download\" and \"Monitor disk usage "
+      "during a job\", "
+      "https://learn.microsoft.com/azure/machine-learning/how-to-read-write-data-v2";
+  return f;
+}
+
 bool InputNeverRead(const Evidence& ev) {
+  // The disk filled: storage served what was asked (FullDiskFinding says what to change).
+  if (InputFailedOnFullDisk(ev)) return false;
   int failed = 0, succeeded = 0;
   for (const auto& iv : ev.timeline) {
     if (!IsInputActivity(iv)) continue;

@@ -34,6 +34,14 @@ namespace feedcheck::diagnosis {
 /// (a 403, a name that did not resolve, a refused connection), storage access failed.
 bool InputNeverRead(const Evidence& evidence);
 
+/// An input activity failed where the data runtime said the node's local disk was full ("No
+/// space left on device"): the input did not fit it (a download), or the job's own files
+/// filled it. Not an access failure: storage served what was asked.
+bool InputFailedOnFullDisk(const Evidence& evidence);
+
+/// The critical finding for it, with the mode to use and the disk it outgrew.
+Finding FullDiskFinding(const Evidence& evidence);
+
 /// The critical finding for a job that never read its input when no rule named the failure
 /// (no HTTP status to match): its evidence, what the logs showed, and the next step.
 Finding NeverReadFinding(const Evidence& evidence);

@@ -138,12 +138,15 @@ void CostFromLedger(const Situation& s, const IdleLedger& ledger, IdleState caus
   std::vector<Finding>& findings = *all;
   const bool storage_cause = IsStorageState(cause);
   std::set<IdleState> held;
-  // The cause's finding first, so it holds its state's share.
+  // The cause's finding first, so it holds its state's share: the one the cause statement
+  // names (FindingOfState: the most severe, the earliest among equals).
   std::vector<Finding*> order;
   for (auto& f : findings)
     if (StateOfBottleneck(f.bottleneck) == cause && !f.secondary &&
         f.basis == FindingBasis::kObserved)
       order.push_back(&f);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Finding* a, const Finding* b) { return a->severity > b->severity; });
   for (auto& f : findings)
     if (std::find(order.begin(), order.end(), &f) == order.end()) order.push_back(&f);
   for (Finding* f : order) {
@@ -231,10 +234,17 @@ void EstimateWhatTheFixBuys(const Situation& s, Bottleneck cls, const LedgerRepl
   DiagnosisSummary& d = *summary;
   const GpuTimeLost& gpu = s.gpu;
   const FactSet& facts = *s.facts;
-  if (cls == Bottleneck::kAccessFailure)
+  if (cls == Bottleneck::kAccessFailure) {
     d.estimate = EstimateAccessFix(*s.evidence, gpu);
-  else if (cls != Bottleneck::kNone && d.confidence != "inconclusive")
+  } else if (cls == Bottleneck::kAccessMode && InputFailedOnFullDisk(*s.evidence)) {
+    // The download never finished: nothing shows the job training, to replay.
+    d.estimate = FixEstimate{};
+    d.estimate.text =
+        "no estimate of the job once its input is mounted: it never got past its input (the "
+        "download filled the node's disk and failed), so these logs do not show it training";
+  } else if (cls != Bottleneck::kNone && d.confidence != "inconclusive") {
     d.estimate = EstimateFix(cls, facts, gpu, replay);
+  }
   // A replay that wins nothing back (the job's own share of a shared account, nodes already at
   // their NICs) is no figure to print: it would contradict the diagnosis.
   if (d.estimate.available &&
@@ -358,6 +368,9 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
                f.severity != Severity::kInfo;
       }))
     findings.push_back(NeverReadFinding(postmortem->evidence));
+  // An input that failed as the node's disk filled is critical too: the job could not train.
+  if (InputFailedOnFullDisk(postmortem->evidence))
+    findings.push_back(FullDiskFinding(postmortem->evidence));
   // One ledger of every idle GPU-second; the verdict, the costs and the headline read it.
   const LedgerJudgement judgement =
       JudgeEvidence(postmortem->evidence, findings, s.account, s.idle_nodes);

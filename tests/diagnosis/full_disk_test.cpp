@@ -1,0 +1,66 @@
+// An input that failed as the node's disk filled: not an access failure (storage served what was
+// asked), but a critical finding of its own that says which mode to use, by the activity that
+// failed: a download did not fit the disk; under a mount the job's own files or the cache filled
+// it.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "core/evidence.h"
+#include "diagnosis/ledger_judgement.h"
+
+using namespace feedcheck;
+using namespace feedcheck::diagnosis;
+
+namespace {
+
+Evidence FailedInput(const std::string& activity, bool disk_full) {
+  Evidence ev;
+  TimelineInterval iv;
+  iv.lane = "data-runtime";
+  iv.label = activity;
+  iv.start_epoch_s = 1.7e9;
+  iv.end_epoch_s = 1.7e9 + 1152;
+  iv.status = "Failure";
+  ev.timeline.push_back(iv);
+  ev.facts.Set(NumberFact("runtime.activity_failures", 1, Unit::kCount, {}));
+  // A refusal-free failure the data runtime explained with an error code.
+  ev.facts.Set(TextFact("runtime.stream_error", "ScriptExecution.StreamAccess.Unexpected", {}));
+  if (disk_full)
+    ev.facts.Set(NumberFact("runtime.disk_full_lines", 1, Unit::kCount,
+                            {FactOrigin::kObserved, "", "rslex.log.2026-06-03-14", 812}));
+  ev.facts.Set(NumberFact("node.local_disk_bytes", 2948.0 * (1ull << 30), Unit::kBytes, {}));
+  return ev;
+}
+
+}  // namespace
+
+TEST_CASE("full disk: a failed input whose disk filled is no access failure",
+          "[diagnosis][full_disk]") {
+  const std::string activity = GENERATE(std::string("download"), std::string("mount"));
+  INFO(activity);
+  // Without the disk's words the same failure is storage access's.
+  CHECK(InputNeverRead(FailedInput(activity, false)));
+  CHECK_FALSE(InputFailedOnFullDisk(FailedInput(activity, false)));
+  const Evidence full = FailedInput(activity, true);
+  CHECK_FALSE(InputNeverRead(full));
+  REQUIRE(InputFailedOnFullDisk(full));
+  const Finding f = FullDiskFinding(full);
+  CHECK(f.severity == Severity::kCritical);
+  CHECK(f.bottleneck == Bottleneck::kAccessMode);
+  CHECK(f.message.find("rslex.log.2026-06-03-14:812") != std::string::npos);
+  CHECK(f.message.find("2.88 TiB") != std::string::npos);
+  if (activity == "download") {
+    CHECK(f.message.find("ro_mount") != std::string::npos);
+    CHECK(f.title == "The input did not fit the node's local disk");
+  } else {
+    CHECK(f.message.find("DATASET_MOUNT_CACHE_SIZE") != std::string::npos);
+    CHECK(f.message.find("ro_mount") == std::string::npos);
+  }
+}
+
+TEST_CASE("full disk: a disk that filled after the input succeeded is no input failure",
+          "[diagnosis][full_disk]") {
+  Evidence ev = FailedInput("download", true);
+  ev.timeline[0].status = "Success";
+  CHECK_FALSE(InputFailedOnFullDisk(ev));
+}
