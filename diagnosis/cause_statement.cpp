@@ -216,22 +216,21 @@ const Finding* FindingOfState(const std::vector<Finding>& findings, IdleState st
 // What held the reads at their requests' latency, from the figures that placed it: the way to
 // a distant account, else too few requests in flight for their size.
 std::string LatencyFix(const FactSet& facts) {
-  if (LatencyDwarfsServer(facts)) {
-    auto e2e = facts.Number("metrics.e2e_latency_ms");
-    auto server = facts.Number("metrics.server_latency_ms");
-    const std::string why =
-        e2e && server ? fmt::format(
-                            "Requests spent {} ms end to end against {} ms in the service: the "
-                            "time went on the way between the nodes and the account (another "
-                            "region, or a congested path), not in storage.",
-                            FormatNumber(*e2e), FormatNumber(*server))
-                      : std::string(
-                            "The account is in another region than the compute: every request "
-                            "crossed that distance both ways.");
-    return "Keep the data in the compute's region (copy it there with azcopy), or keep more "
-           "requests in flight so the latency overlaps. " +
-           why;
-  }
+  const std::string keep_near =
+      "Keep the data in the compute's region (copy it there with azcopy), or keep more "
+      "requests in flight so the latency overlaps. ";
+  if (EndToEndDwarfsServer(facts))
+    return keep_near +
+           fmt::format(
+               "Requests spent {} ms end to end against {} ms in the service: the time "
+               "went on the way between the nodes and the account (another region, or a "
+               "congested path), not in storage.",
+               FormatNumber(*facts.Number("metrics.e2e_latency_ms")),
+               FormatNumber(*facts.Number("metrics.server_latency_ms")));
+  if (LatencyDwarfsServer(facts))
+    return keep_near +
+           "The account is in another region than the compute: every request crossed that "
+           "distance both ways.";
   // Requests in flight x their size over their latency: the rate their time allows.
   return "Keep more requests in flight: raise DATASET_MOUNT_READ_THREADS or "
          "RSLEX_DOWNLOADER_THREADS (4 per core by default) and the data loader's workers, or "

@@ -31,10 +31,14 @@ bool AnyObserved(const std::vector<Finding>& findings, Bottleneck b) {
 
 }  // namespace
 
-bool LatencyDwarfsServer(const FactSet& facts) {
+bool EndToEndDwarfsServer(const FactSet& facts) {
   auto e2e = facts.Number("metrics.e2e_latency_ms");
   auto server = facts.Number("metrics.server_latency_ms");
-  if (e2e && server && *e2e > 2 * *server && *e2e - *server > 20) return true;
+  return e2e && server && *e2e > 2 * *server && *e2e - *server > 20;
+}
+
+bool LatencyDwarfsServer(const FactSet& facts) {
+  if (EndToEndDwarfsServer(facts)) return true;
   const Fact* same = facts.Find("account.same_region");
   return same && same->is_bool() && !std::get<bool>(same->value);
 }

@@ -22,8 +22,13 @@ LedgerJudgement JudgeEvidence(const Evidence& evidence, const std::vector<Findin
                               const std::vector<IdleNodeReadingNothing>& idle_nodes);
 
 /// Requests took far longer end to end than in the service (the client's network path: a
-/// distant region, a congested link), from the account's latency metrics.
+/// distant region, a congested link), from the account's latency metrics; or, without them
+/// showing it, the account is in another region than the compute.
 bool LatencyDwarfsServer(const FactSet& facts);
+
+/// The account's latency metrics alone: end to end over twice the service's time and 20 ms
+/// more.
+bool EndToEndDwarfsServer(const FactSet& facts);
 
 }  // namespace feedcheck::diagnosis
 

@@ -91,4 +91,11 @@ TEST_CASE("ledger-only causes: latency names distance only where the figures sho
   d = Stated(IdleState::kLatency, far);
   CHECK(Has(d.fix, "another region than the compute"));
   CHECK_FALSE(Has(d.fix, " ms "));
+  // Another region, its latency metrics close together: the region, not a path the figures
+  // do not show.
+  far.Set(Known("metrics.e2e_latency_ms", 30, Unit::kMilliseconds));
+  far.Set(Known("metrics.server_latency_ms", 25, Unit::kMilliseconds));
+  d = Stated(IdleState::kLatency, far);
+  CHECK(Has(d.fix, "another region than the compute"));
+  CHECK_FALSE(Has(d.fix, "went on the way"));
 }
