@@ -333,10 +333,13 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
 }
 
 IdleState ChooseLedgerCause(const IdleLedger& ledger, bool access_failed,
-                            std::optional<IdleState> observed_state, bool refusals_seen) {
+                            std::optional<IdleState> observed_state, bool refusals_seen,
+                            bool download_outgrew_disk) {
   // A job that failed on access is that, whatever else it lost: it did not finish. The ledger
   // charges the failure only the time from its onset on.
   if (access_failed) return IdleState::kAccess;
+  // Nor did one whose download outgrew the disk, however fast it read: the mode cannot hold it.
+  if (download_outgrew_disk) return IdleState::kStartupDownload;
   if (!ledger.known) return observed_state.value_or(IdleState::kUnknown);
   const double storage = ledger.StorageGpuS();
   // The largest single state decides between storage and the rest: storage is the cause when

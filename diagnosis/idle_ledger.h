@@ -27,6 +27,9 @@ inline constexpr double kSmallRequestBytes = 512 * 1024;
 struct LedgerJudgement {
   bool access_failed = false;            ///< the job stopped on a refusal or could not connect
   std::optional<double> access_onset_s;  ///< when the failure began (epoch s); none: all of it
+  /// When a download failed as it filled the node's local disk (epoch s): the job never got its
+  /// input, and the GPU time from then on is the download's (the input mode's) as well.
+  std::optional<double> download_outgrew_disk_s;
   IdleState throttle_state = IdleState::kThrottledUnknown;  ///< the limit the refusals hit
   IdleState mount_state = IdleState::kUnknown;  ///< mount reads not refused, NIC or writes
   /// What mount_state would be had the requests' size not been judged small from the account's
@@ -124,12 +127,13 @@ inline constexpr double kStorageMattersFraction = 0.10;
 /// The verdict's state: the largest storage state (the earlier in precedence among equals), or,
 /// when storage cost under kStorageMattersFraction of the sampled GPU time, the largest state
 /// that was not storage (unknown only when most of the time lost could not be placed at all).
-/// A job that failed on access is that, whatever else it lost. Without GPU samples there is no
-/// ledger: `observed_state`, the state of the observed finding that caps the others, if any.
+/// A job that failed on access is that, whatever else it lost; so is one whose download did
+/// not fit the node's disk (`download_outgrew_disk`: the input mode). Without GPU samples there is
+/// no ledger: `observed_state`, the state of the observed finding that caps the others, if any.
 /// `refusals_seen`: storage refused requests at times the ledger placed; the time outside them
 /// was served without refusal, so unplaced mount time does not make the verdict unknown.
 IdleState ChooseLedgerCause(const IdleLedger& ledger, bool access_failed,
                             std::optional<IdleState> observed_state = std::nullopt,
-                            bool refusals_seen = false);
+                            bool refusals_seen = false, bool download_outgrew_disk = false);
 
 }  // namespace feedcheck::diagnosis

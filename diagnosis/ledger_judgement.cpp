@@ -43,6 +43,9 @@ bool LatencyDwarfsServer(const FactSet& facts) {
   return same && same->is_bool() && !std::get<bool>(same->value);
 }
 
+// The input activity that failed first (nullptr: none failed); defined with the input checks.
+const TimelineInterval* FirstFailedInput(const Evidence& ev);
+
 LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& findings,
                               const AccountView& account,
                               const std::vector<IdleNodeReadingNothing>& idle_nodes) {
@@ -69,6 +72,12 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
       const double from = *first_refusal - ledger::RefusalPadS(facts);
       j.access_onset_s = first_failed ? std::max(*first_failed, from) : *first_refusal;
     }
+  }
+  // A download that failed as it filled the disk: from its end on, the GPUs had no input.
+  if (InputFailedOnFullDisk(ev)) {
+    const TimelineInterval* failed = FirstFailedInput(ev);
+    if (analyzers::IContains(failed->label, "download"))
+      j.download_outgrew_disk_s = failed->end_epoch_s;
   }
   // The limit the refusals hit: the one an observed finding names, else a blob's or partition's
   // when every account figure stayed far below its limit, else unknown.
@@ -197,7 +206,6 @@ bool AnyReadSpan(const FactSet& facts) {
 
 }  // namespace
 
-// The input activity that failed first (nullptr: none failed).
 const TimelineInterval* FirstFailedInput(const Evidence& ev) {
   const TimelineInterval* first = nullptr;
   for (const auto& iv : ev.timeline)

@@ -98,6 +98,9 @@ class Placer::Impl {
     if (u.reads_nothing && u.own_log && !u.met_access_failure) return IdleState::kNotStorageNode;
     if (j_.access_failed && (!j_.access_onset_s || t >= *j_.access_onset_s))
       return IdleState::kAccess;
+    // The download failed as it filled the disk: no input to train on from then on.
+    if (j_.download_outgrew_disk_s && t >= *j_.download_outgrew_disk_s)
+      return IdleState::kStartupDownload;
     if (u.reads_nothing) return IdleState::kNotStorageNode;
     const Activities& a = u.activities;
     const bool in_download = Inside(a.downloads, t);

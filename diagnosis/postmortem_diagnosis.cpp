@@ -375,8 +375,9 @@ void DiagnosePostmortem(const rules::RuleSet& rule_set, std::vector<NodeRow> nod
   const LedgerJudgement judgement =
       JudgeEvidence(postmortem->evidence, findings, s.account, s.idle_nodes);
   const IdleLedger ledger = BuildIdleLedger(postmortem->evidence, node_evidence, judgement);
-  const IdleState cause_state = ChooseLedgerCause(
-      ledger, judgement.access_failed, CappingObservedState(findings), judgement.refusals_seen);
+  const IdleState cause_state =
+      ChooseLedgerCause(ledger, judgement.access_failed, CappingObservedState(findings),
+                        judgement.refusals_seen, judgement.download_outgrew_disk_s.has_value());
   DiagnosisSummary d;
   d.present = true;
   d.gpu = s.gpu;

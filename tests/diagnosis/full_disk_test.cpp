@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/evidence.h"
+#include "diagnosis/idle_ledger.h"
 #include "diagnosis/ledger_judgement.h"
 
 using namespace feedcheck;
@@ -63,4 +64,33 @@ TEST_CASE("full disk: a disk that filled after the input succeeded is no input f
   Evidence ev = FailedInput("download", true);
   ev.timeline[0].status = "Success";
   CHECK_FALSE(InputFailedOnFullDisk(ev));
+}
+
+TEST_CASE("full disk: a download that outgrew the disk is the input mode's, however it read",
+          "[diagnosis][full_disk]") {
+  // A 20-minute download that crawled (its requests' latency held it) and failed as it filled
+  // the disk at minute 15; the GPUs sampled on to minute 20 with nothing to train on. Until the
+  // failure the time is the crawl's; from it on, the download's. The cause is the input mode
+  // whatever the shares: at any rate the input would not have fit.
+  constexpr double kStart = 1.7e9;
+  Evidence job;
+  Series lost;
+  lost.key = "gpu.lost_gpu_s_by_time";
+  for (int m = 0; m < 20; ++m) lost.points.push_back({kStart + 60.0 * m, 100});
+  job.series.push_back(lost);
+  TimelineInterval dl;
+  dl.lane = "data-runtime";
+  dl.label = "download";
+  dl.start_epoch_s = kStart;
+  dl.end_epoch_s = kStart + 15 * 60;
+  dl.status = "Failure";
+  job.timeline.push_back(dl);
+  LedgerJudgement j;
+  j.download_state = IdleState::kLatency;
+  j.download_outgrew_disk_s = dl.end_epoch_s;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  CHECK(ledger.Of(IdleState::kLatency) == Approx(15 * 100));
+  CHECK(ledger.Of(IdleState::kStartupDownload) == Approx(5 * 100));
+  CHECK(ChooseLedgerCause(ledger, false, std::nullopt, false, true) == IdleState::kStartupDownload);
+  CHECK(ChooseLedgerCause(ledger, false, std::nullopt, false, false) == IdleState::kLatency);
 }
