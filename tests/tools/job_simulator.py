@@ -42,8 +42,9 @@ docs/simulator.md):
   account (50%, 0-90% of its egress, a burst to 95-130% in 30%); checkpoints through an rw_mount
   output (40%, every 20-60 min, 20-800 GB per node); the job's own validation (25%) and final
   evaluation (20%); faults: SAS expiry mid-job (8%), name resolution failing from the start (4%),
-  input not found (3%), a dead node (10% of multi-node mounts), a node without logs (4%), partial
-  GPU samples (15%); metrics saved (80%, REST or az form); refusals logged asynchronously (50%),
+  input not found (3%), a download outgrowing the node's disk (5% of downloads without another
+  fault, from its own generator), a dead node (10% of multi-node mounts), a node without logs
+  (4%), partial GPU samples (15%); metrics saved (80%, REST or az form); refusals logged asynchronously (50%),
   synchronously with Azure's message (30%) or in the field form (20%).
 """
 
@@ -181,6 +182,13 @@ class Writer:
                 acts.append((act, start, t0 + n.download_end, "Success"))
             elif fail_t is not None:
                 acts.append((act, start, fail_t, "Failure"))
+            elif n.disk_full_at is not None:  # the copy filled the disk (ENOSPC, as Rust says it)
+                full_t = t0 + n.disk_full_at
+                log.add(full_t - 0.5, "ERROR", "rslex::python_error_handling",
+                        "Execution has failed with: copying the input to /mnt/azureml/cr/j/"
+                        f"{self.name}/cap/data-capability/wd/INPUT_training_data: No space left "
+                        "on device (os error 28)")
+                acts.append((act, start, full_t, "Failure"))
             else:  # the job was cancelled while it still downloaded: the activity never completed
                 unfinished = f"INFO {lib.py_log(start)} {lib.SDK_LOGGER} ActivityStarted, {act}\n"
         elif p["fault"] in ("dns", "not_found") and fail_t is not None:
@@ -465,11 +473,26 @@ def draw_file_forms(p, seed, index):
     return p
 
 
+def draw_disk_overflow(p, seed, index):
+    """A download whose input outgrows the node's local disk (5% of downloads with no other
+    fault), from its own generator: the input is drawn 1.15-2.5 times the disk, the copy fails
+    when the disk is full ("No space left on device") and the job with it. Every other job of
+    the seed stays as it was."""
+    overflow = random.Random(f"disk-overflow-{seed}-{index}")
+    p["disk_full"] = (p["mode"] == "download" and p["fault"] is None and p["disk_gb"] > 0
+                      and overflow.random() < 0.05)
+    if p["disk_full"]:
+        p["dataset_gb"] = p["disk_gb"] * overflow.uniform(1.15, 2.5)
+        p["blobs"] = max(1, int(p["dataset_gb"] * 1000 / p["file_mb"]))
+    return p
+
+
 def make_job(seed, index, out_dir, kb=None, small=False, trace_share=TRACE_SHARE):
     kb = kb or load_kb()
     rng = job_rng(seed, index)
     p = draw_params(rng, kb, small)
     draw_file_forms(p, seed, index)
+    draw_disk_overflow(p, seed, index)
     name = f"job-{index:04d}"
     w = Writer(name, out_dir, p, rng)
     shutil.rmtree(w.d, ignore_errors=True)
@@ -487,6 +510,8 @@ def make_job(seed, index, out_dir, kb=None, small=False, trace_share=TRACE_SHARE
     # reached it: a lone node without logs leaves nothing to tell it by, as its states say)
     failed_on_access = any(n.failed_at is not None and
                            (n.i != p["no_logs_node"] or w.access_recorded()) for n in nodes)
+    # a download that outgrew the disk failed the job, where a node's log says so
+    failed_on_disk = any(n.disk_full_at is not None and n.i != p["no_logs_node"] for n in nodes)
     states = {k: round(v, 1) for k, v in sorted(g["states"].items(), key=lambda kv: RANK[kv[0]])}
     if not p["metrics"]:  # the refusals then name no limit unless Azure's message does
         for k in ("account_egress", "account_requests", "account_ingress", "blob_target"):
@@ -495,7 +520,7 @@ def make_job(seed, index, out_dir, kb=None, small=False, trace_share=TRACE_SHARE
                 states["throttled_unknown"] = round(states.get("throttled_unknown", 0)
                                                     + states.pop(k), 1)
     truth = {"name": name, "seed": seed, "index": index, "small": small,
-             "cause_state": verdict(states, g["sampled"], failed_on_access),
+             "cause_state": verdict(states, g["sampled"], failed_on_access, failed_on_disk),
              "states": states, "lost_gpu_s": round(g["lost"], 1),
              "ledger_lost_gpu_s": round(g["ledger_lost"], 1),
              "sampled_gpu_s": round(g["sampled"], 1), "failed_on_access": failed_on_access,

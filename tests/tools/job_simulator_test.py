@@ -101,6 +101,11 @@ def rslex_events(job_dir):
     return out
 
 
+def read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def tree_digest(root):
     h = hashlib.sha256()
     for path in sorted(glob.glob(os.path.join(root, "**", "*"), recursive=True)):
@@ -539,6 +544,50 @@ class AccessRecord(unittest.TestCase):
                     with self.subTest(nodes=nodes, metrics=metrics, fault=fault):
                         self.assertEqual(w.access_recorded(),
                                          nodes > 1 or (metrics is not None and fault != "dns"))
+
+
+class DiskOverflow(unittest.TestCase):
+    def test_a_download_that_outgrows_its_disk_fails_the_job_on_the_mode(self):
+        """The first jobs of seed 11 whose download outgrows the node's disk: each node that
+        filled it wrote the OS's ENOSPC line and a failed download, the job ends within 30 s of
+        the first, its cause is the start-up download whatever its shares; and feedcheck names
+        the input mode, exits 1 and says the input did not fit. Every other job of the seed is
+        the same as without the overflow's generator."""
+        found = []
+        for i in range(600):
+            p = js.draw_params(js.job_rng(11, i), KB, True)
+            plain = dict(p)
+            js.draw_disk_overflow(p, 11, i)
+            if p["disk_full"]:
+                found.append(i)
+                self.assertGreater(p["dataset_gb"], p["disk_gb"])
+            else:
+                self.assertEqual(p, dict(plain, disk_full=False))
+        self.assertGreaterEqual(len(found), 3)
+        feedcheck = os.environ.get("FEEDCHECK")
+        out = tempfile.mkdtemp(prefix="simdisk-")
+        try:
+            for i in found[:3]:
+                t = js.make_job(11, i, out, KB, small=True)
+                with self.subTest(job=t["name"]):
+                    self.assertEqual(t["cause_state"], "startup_download")
+                    logs = glob.glob(os.path.join(out, t["name"], "**", "rslex.log.*"),
+                                     recursive=True)
+                    self.assertIn("No space left on device (os error 28)",
+                                  "".join(read_text(f) for f in logs))
+                    caps = glob.glob(os.path.join(out, t["name"], "**", "data-capability.log"),
+                                     recursive=True)
+                    self.assertTrue(any("HowEnded=Failure" in read_text(f) for f in caps))
+                    if not feedcheck:
+                        continue
+                    r = subprocess.run([feedcheck, "postmortem", t["name"], "--json"] + t["args"],
+                                       cwd=out, capture_output=True, text=True, timeout=120)
+                    self.assertEqual(r.returncode, 1, r.stderr)
+                    d = json.loads(r.stdout)["diagnosis"]
+                    self.assertEqual(d["ledger"]["cause_state"], "startup_download")
+                    self.assertIn("input-disk-full", r.stdout)
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
 
 
 class FileForms(unittest.TestCase):

@@ -87,7 +87,7 @@ def draw_params(rng, kb, small=False):
     p = {}
     size = rng.choice(kb["sizes"])
     p.update(sku=size["name"], gpus=size["gpus"], vcpus=size["vcpus"], nic_gbps=size["nic_gbps"],
-             gpu_model="NVIDIA " + size["model"])
+             gpu_model="NVIDIA " + size["model"], disk_gb=size["disk_gb"])
     p["nodes"] = pick(rng, [(1, 22), (2, 18), (3, 12), (4, 16), (8, 16), (16, 16)])
     p["duration_s"] = round(rng.uniform(1, 3) * 3600 / 60) * 60
     p["gpu_interval_s"] = rng.choice([10, 15, 30, 60])
@@ -197,6 +197,8 @@ class Node:
         self.ckpt_left, self.next_ckpt = 0.0, None
         self.failed_at = None
         self.download_end = None
+        self.written = 0.0  # bits a download wrote to the local disk
+        self.disk_full_at = None  # when a download that outgrew the disk failed
         self.train_start = None
         # per step: (idle fraction, state, storage read Gbit/s, write Gbit/s, requests/s, refused)
         self.steps = []
@@ -274,6 +276,11 @@ def simulate(p):
             if fails:
                 job_fail_at = min(fails) + p["give_up_s"]
                 end_s = min(end_s, job_fail_at + 30)
+            # A download that failed on a full disk fails the job at once (no retries).
+            full = [n.disk_full_at for n in nodes if n.disk_full_at is not None]
+            if full:
+                job_fail_at = min(full)
+                end_s = min(end_s, job_fail_at + 30)
         k += 1
     return nodes, account, end_s, demand
 
@@ -288,6 +295,8 @@ def plan_step(n, p, t, demand, lat_cap, denied):
             n.phase = "dead"
     if n.phase == "failed":
         return {"kind": "fail", "state": "access"}
+    if n.phase == "disk_full":  # no input to train on: the download's, until the job ends
+        return {"kind": "none", "state": "startup_download", "idle": 1.0}
     if n.phase == "dead":
         return {"kind": "none", "state": "not_storage_node", "idle": 1.0}
     end = p["duration_s"]
@@ -377,9 +386,12 @@ def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused
                 rec["read_ms"] = max(e2e, p["inflight"] * bpr_bits / (rate * 1e9) * 1000)
             if w.get("download"):
                 n.remaining -= rate * STEP_S * 1e9
+                n.written += rate * STEP_S * 1e9
                 rec.update(idle=1.0, state=state)
                 if n.remaining <= 0:
                     n.phase, n.download_end = "train", t + STEP_S
+                elif n.written >= p["disk_gb"] * 1e9 * 8:  # the disk is full: the copy fails
+                    n.phase, n.disk_full_at = "disk_full", t + STEP_S
             else:
                 rec["idle"] = max(0.0, 1.0 - rate / demand)
                 rec["state"] = state
@@ -428,15 +440,18 @@ def charge(samples):
     return states, sampled, lost
 
 
-def verdict(states, sampled_s, failed_on_access):
+def verdict(states, sampled_s, failed_on_access, failed_on_disk=False):
     """The contract's verdict rule over the true states (docs/postmortem.md, "The idle ledger"):
-    a job that failed on access is that. Storage is the cause when one of its states holds at
+    a job that failed on access is that; one whose download outgrew the disk, the start-up
+    download. Storage is the cause when one of its states holds at
     least as much as each of the job's own states (not_storage, own_code) and storage cost a tenth
     of the sampled GPU time; a node that read nothing is named beside it, and unknown time is no
     evidence either way. Otherwise the largest other state, unknown only when it holds half of the
     time lost (and the GPUs were not busy); None when nothing was lost."""
     if failed_on_access:
         return "access"
+    if failed_on_disk:  # a download that outgrew the disk: the input mode, however it read
+        return "startup_download"
     if not states:
         return None
     storage = {k: v for k, v in states.items() if k in STORAGE_STATES}
