@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 
 #include "analyzers/text_util.h"
@@ -197,6 +198,19 @@ bool IsInputActivity(const TimelineInterval& iv) {
 
 double CountOf(const FactSet& facts, const char* key) { return facts.Number(key).value_or(0); }
 
+// A critical finding the job's evidence observed, with those of the facts `keys` it has.
+Finding CriticalObserved(const Evidence& ev, const char* rule_id, Bottleneck bottleneck,
+                         std::initializer_list<const char*> keys) {
+  Finding f;
+  f.rule_id = rule_id;
+  f.severity = Severity::kCritical;
+  f.bottleneck = bottleneck;
+  f.basis = FindingBasis::kObserved;
+  for (const char* key : keys)
+    if (const Fact* fact = ev.facts.Find(key)) f.evidence.push_back(*fact);
+  return f;
+}
+
 bool AnyReadSpan(const FactSet& facts) {
   for (const auto& [key, fact] : facts)
     if (key.rfind("runtime.span_busy_s.", 0) == 0 && fact.is_number() && fact.number() > 0)
@@ -220,14 +234,9 @@ bool InputFailedOnFullDisk(const Evidence& ev) {
 }
 
 Finding FullDiskFinding(const Evidence& ev) {
-  Finding f;
-  f.rule_id = "input-disk-full";
-  f.severity = Severity::kCritical;
-  f.bottleneck = Bottleneck::kAccessMode;
-  f.basis = FindingBasis::kObserved;
-  for (const char* key : {"runtime.disk_full_lines", "runtime.activity_failures",
-                          "runtime.download_s", "node.local_disk_bytes"})
-    if (const Fact* fact = ev.facts.Find(key)) f.evidence.push_back(*fact);
+  Finding f = CriticalObserved(ev, "input-disk-full", Bottleneck::kAccessMode,
+                               {"runtime.disk_full_lines", "runtime.activity_failures",
+                                "runtime.download_s", "node.local_disk_bytes"});
   const TimelineInterval* failed = FirstFailedInput(ev);
   const Fact* said = ev.facts.Find("runtime.disk_full_lines");
   const std::string where =
@@ -284,20 +293,12 @@ bool InputNeverRead(const Evidence& ev) {
 }
 
 Finding NeverReadFinding(const Evidence& ev) {
-  Finding f;
-  f.rule_id = "input-never-read";
-  f.severity = Severity::kCritical;
-  f.bottleneck = Bottleneck::kAccessFailure;
-  f.basis = FindingBasis::kObserved;
+  Finding f =
+      CriticalObserved(ev, "input-never-read", Bottleneck::kAccessFailure,
+                       {"runtime.activity_failures", "runtime.mount_failures",
+                        "runtime.retry_give_ups", "runtime.retries", "runtime.stream_error"});
   f.title = "The job never read its input";
-  for (const char* key : {"runtime.activity_failures", "runtime.mount_failures",
-                          "runtime.retry_give_ups", "runtime.retries", "runtime.stream_error"})
-    if (const Fact* fact = ev.facts.Find(key)) f.evidence.push_back(*fact);
-  const TimelineInterval* first_failure = nullptr;
-  for (const auto& iv : ev.timeline)
-    if (IsInputActivity(iv) && iv.status.rfind("Failure", 0) == 0 &&
-        (!first_failure || iv.start_epoch_s < first_failure->start_epoch_s))
-      first_failure = &iv;
+  const TimelineInterval* first_failure = FirstFailedInput(ev);
   f.message =
       "Check that the compute can reach the storage account: its name resolves and connects "
       "from the cluster's virtual network (private endpoint and DNS zone, firewall, service "
