@@ -44,8 +44,9 @@ bool LatencyDwarfsServer(const FactSet& facts) {
   return same && same->is_bool() && !std::get<bool>(same->value);
 }
 
-// The input activity that failed first (nullptr: none failed); defined with the input checks.
-const TimelineInterval* FirstFailedInput(const Evidence& ev);
+// The input activity that failed first (nullptr: none failed); with `unfinished`, also one the
+// log never saw end (the job was stopped as it failed). Defined with the input checks.
+const TimelineInterval* FirstFailedInput(const Evidence& ev, bool unfinished = false);
 
 LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& findings,
                               const AccountView& account,
@@ -76,9 +77,11 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   }
   // A download that failed as it filled the disk: from its end on, the GPUs had no input.
   if (InputFailedOnFullDisk(ev)) {
-    const TimelineInterval* failed = FirstFailedInput(ev);
+    const TimelineInterval* failed = FirstFailedInput(ev, true);
+    // A download the log never saw end ran until the job stopped: its own time throughout.
     if (analyzers::IContains(failed->label, "download"))
-      j.download_outgrew_disk_s = failed->end_epoch_s;
+      j.download_outgrew_disk_s =
+          failed->status == "unfinished" ? ledger::kInf : failed->end_epoch_s;
   }
   // The limit the refusals hit: the one an observed finding names, else a blob's or partition's
   // when every account figure stayed far below its limit, else unknown.
@@ -220,24 +223,25 @@ bool AnyReadSpan(const FactSet& facts) {
 
 }  // namespace
 
-const TimelineInterval* FirstFailedInput(const Evidence& ev) {
+const TimelineInterval* FirstFailedInput(const Evidence& ev, bool unfinished) {
   const TimelineInterval* first = nullptr;
   for (const auto& iv : ev.timeline)
-    if (IsInputActivity(iv) && iv.status.rfind("Failure", 0) == 0 &&
+    if (IsInputActivity(iv) &&
+        (iv.status.rfind("Failure", 0) == 0 || (unfinished && iv.status == "unfinished")) &&
         (!first || iv.start_epoch_s < first->start_epoch_s))
       first = &iv;
   return first;
 }
 
 bool InputFailedOnFullDisk(const Evidence& ev) {
-  return CountOf(ev.facts, "runtime.disk_full_lines") > 0 && FirstFailedInput(ev) != nullptr;
+  return CountOf(ev.facts, "runtime.disk_full_lines") > 0 && FirstFailedInput(ev, true) != nullptr;
 }
 
 Finding FullDiskFinding(const Evidence& ev) {
   Finding f = CriticalObserved(ev, "input-disk-full", Bottleneck::kAccessMode,
                                {"runtime.disk_full_lines", "runtime.activity_failures",
                                 "runtime.download_s", "node.local_disk_bytes"});
-  const TimelineInterval* failed = FirstFailedInput(ev);
+  const TimelineInterval* failed = FirstFailedInput(ev, true);
   const Fact* said = ev.facts.Find("runtime.disk_full_lines");
   const std::string where =
       said ? said->provenance.file + ":" + std::to_string(said->provenance.line) : std::string();

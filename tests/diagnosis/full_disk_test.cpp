@@ -59,6 +59,17 @@ TEST_CASE("full disk: a failed input whose disk filled is no access failure",
   }
 }
 
+TEST_CASE("full disk: a download the log never saw end, its disk full, failed on it too",
+          "[diagnosis][full_disk]") {
+  // The job was stopped as the copy failed: data-capability.log has no ActivityCompleted.
+  Evidence ev = FailedInput("download", true);
+  ev.timeline[0].status = "unfinished";
+  ev.timeline[0].end_epoch_s = ev.timeline[0].start_epoch_s;
+  REQUIRE(InputFailedOnFullDisk(ev));
+  CHECK(FullDiskFinding(ev).title == "The input did not fit the node's local disk");
+  CHECK_FALSE(InputNeverRead(ev));
+}
+
 TEST_CASE("full disk: a disk that filled after the input succeeded is no input failure",
           "[diagnosis][full_disk]") {
   Evidence ev = FailedInput("download", true);
