@@ -181,6 +181,36 @@ class Draw(unittest.TestCase):
                 self.assertEqual(got, rc, out)
                 self.assertIn("each state's bias", out)
 
+    def test_the_scorer_splits_the_rates_by_the_evidence_each_job_left(self):
+        """The groups (account metrics, a profile, both, neither) partition the draw, each job in
+        the group its draw gave it, and each group's rates are its own jobs': against a stand-in
+        that moves half of every job's GPU time lost to `unknown`, a group's states are within
+        exactly where its jobs lost nothing (or lost most to `unknown`), its causes all right."""
+        fake = os.path.join(self.tmp, "fake-postmortem.py")
+        with open(fake, "w") as f:
+            f.write(FAKE_POSTMORTEM)
+        os.chmod(fake, 0o755)
+        out = os.path.join(self.tmp, "scores.json")
+        r = subprocess.run([sys.executable, os.path.join(HERE, "score_postmortems.py"), self.tmp,
+                            "--feedcheck", fake, "--json", out, "--list", "0"],
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, FAKE_BIAS="0.5"))
+        self.assertIn("by the evidence the job left", r.stdout, r.stderr)
+        groups = read_json(out)["by_evidence"]
+        expected = {}
+        for t in self.truths:
+            p = t["params"]
+            g = {(True, True): "metrics and profile", (True, False): "metrics only",
+                 (False, True): "profile only", (False, False): "neither"}[
+                (bool(p["metrics"]), bool(p["profile"]))]
+            e = expected.setdefault(g, {"jobs": 0, "cause_right": 0, "states_within": 0})
+            e["jobs"] += 1
+            e["cause_right"] += 1
+            st = t["states"]  # half moved from the largest state: no move when it is unknown
+            e["states_within"] += int(not st or max(st, key=st.get) == "unknown")
+        self.assertGreaterEqual(len(expected), 3)  # the draw mixes them
+        self.assertEqual(groups, expected)
+
     def test_the_cause_follows_the_verdict_rule(self):
         for t in self.truths:
             with self.subTest(job=t["name"]):

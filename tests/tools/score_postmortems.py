@@ -136,6 +136,28 @@ def score_job(truth_path, feedcheck, args):
     return res
 
 
+EVIDENCE_GROUPS = ("metrics and profile", "metrics only", "profile only", "neither")
+
+
+def evidence_group(params):
+    """Which of the two sources that settle most states the job left: the account's metrics
+    (saved beside the job) and a profile of its input (dataset bytes, files, epochs)."""
+    metrics, profile = bool(params.get("metrics")), bool(params.get("profile"))
+    return EVIDENCE_GROUPS[(0 if profile else 1) if metrics else (2 if profile else 3)]
+
+
+def by_evidence(results):
+    """The rates in each evidence group: what the ledger reaches where the evidence is there,
+    apart from what no evidence in the job could settle. An unreadable job counts as wrong."""
+    groups = {g: {"jobs": 0, "cause_right": 0, "states_within": 0} for g in EVIDENCE_GROUPS}
+    for r in results:
+        g = groups[evidence_group(r["truth"].get("params", {}))]
+        g["jobs"] += 1
+        g["cause_right"] += int("error" not in r and r["cause_ok"])
+        g["states_within"] += int("error" not in r and r["states_ok"])
+    return {k: v for k, v in groups.items() if v["jobs"]}
+
+
 def rerun(res):
     t = res["truth"]
     small = " --small" if t.get("small") else ""
@@ -191,6 +213,7 @@ def main(argv):
         c = cause_family(r["truth"]["cause_state"])
         right, total = by_state.get(c, (0, 0))
         by_state[c] = (right + r["cause_ok"], total + 1)
+    groups = by_evidence(results)
     print(f"scored {n} jobs of {args.out_dir} ({ledger} with a ledger, {n - len(errors) - ledger} "
           f"from the verdict's words, {len(errors)} unreadable)")
     print(f"  cause right:              {cause:.1%}  (min {args.min_cause:.0%})")
@@ -205,6 +228,9 @@ def main(argv):
     print(f"  contradictions:           {contra}  (max {args.max_contradictions})")
     print("  cause right by true cause: " + ", ".join(
         f"{k} {a}/{b}" for k, (a, b) in sorted(by_state.items(), key=lambda kv: -kv[1][1])))
+    print("  by the evidence the job left (cause right, every state within): " + "; ".join(
+        f"{g} {v['cause_right']}/{v['jobs']}, {v['states_within']}/{v['jobs']}"
+        for g, v in groups.items()))
     failed = [r for r in results if "error" in r or not (r["cause_ok"] and r["states_ok"] and
                                                          r["lost_ok"]) or r["contradictions"]]
     if failed:
@@ -233,6 +259,7 @@ def main(argv):
                        "lost_within": lost, "contradictions": contra, "with_ledger": ledger,
                        "state_totals_gpu_s": totals, "true_state_totals_gpu_s": true_totals,
                        "state_bias": bias, "worst_state_bias": worst_bias_err,
+                       "by_evidence": groups,
                        "results": [dict({k: v for k, v in r.items() if k != "truth"},
                                         truth_cause=cause_family(r["truth"]["cause_state"]))
                                    for r in results]}, f, indent=1, default=str)
