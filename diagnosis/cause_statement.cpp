@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "analyzers/text_util.h"
 #include "core/units.h"
@@ -75,6 +76,8 @@ void StateNotStorage(const Situation& s, DiagnosisSummary* d) {
       fmt::join(names, ", "), names.size() == 1 ? "its" : "their");
 }
 
+constexpr const char* kAfterDataPhase = "the time lost after the data phase";
+
 // The GPUs were busy enough, or storage served them: no storage cause, and where to look.
 void StateNoneFound(const Situation& situation, const IdleLedger& ledger, const CauseChoice& c,
                     DiagnosisSummary* d) {
@@ -92,7 +95,7 @@ void StateNoneFound(const Situation& situation, const IdleLedger& ledger, const 
   // to nothing), or during reads that storage served without refusing.
   const char* when =
       ledger.lost_gpu_s > 0 && ledger.Of(IdleState::kOwnCode) >= 0.5 * ledger.lost_gpu_s
-          ? "the time lost after the data phase"
+          ? kAfterDataPhase
       : ledger.lost_gpu_s > 0 && ledger.cached_gpu_s >= 0.5 * ledger.lost_gpu_s
           ? "the time lost while the mount served from its cache"
       : c.served_fast ? "the time lost while storage served every request fast, far below "
@@ -100,12 +103,32 @@ void StateNoneFound(const Situation& situation, const IdleLedger& ledger, const 
       : c.busy_burst_gpu_s >= 0 ? "the time lost outside the 503 burst, while storage served "
                                   "every request"
                                 : "the time lost while storage served every request";
-  d->fix = gpu.idle_fraction >= kBusyIdleFraction
+  // Stops with no read, where the job saves through a mounted output and no Ingress was read:
+  // a checkpoint's writes stop the GPUs as a validation does, and only the account's Ingress in
+  // those minutes tells them apart. Likely, not confirmed, and what would settle it.
+  const Fact* rw_mount = situation.facts->Find("runtime.rw_mount_outputs");
+  const bool writes_unsettled = std::string_view(when) == kAfterDataPhase && rw_mount &&
+                                !situation.evidence->FindSeries("metrics.ingress_gbps");
+  d->fix = gpu.idle_fraction < kBusyIdleFraction ? "Nothing to fix on the storage side."
+           : writes_unsettled
                ? fmt::format(
                      "Look at the job's own code (data loading workers, preprocessing, "
+                     "evaluation, checkpoints) for {}: no read of its input held the GPUs back. "
+                     "The job writes through an rw_mount output ({}): if these stops are its "
+                     "checkpoints, they waited on those writes, which the account's Ingress in "
+                     "the same minutes would show: az monitor metrics list --resource <account "
+                     "id>/blobServices/default --metrics Ingress Egress Transactions --interval "
+                     "PT1M --aggregation Total -o json > metrics.json, then --metrics "
+                     "metrics.json.",
+                     when,
+                     rw_mount->provenance.line > 0 ? fmt::format("{}:{}", rw_mount->provenance.file,
+                                                                 rw_mount->provenance.line)
+                                                   : rw_mount->provenance.source)
+               : fmt::format(
+                     "Look at the job's own code (data loading workers, preprocessing, "
                      "evaluation, checkpoints) for {}: storage is not what held the GPUs back.",
-                     when)
-               : "Nothing to fix on the storage side.";
+                     when);
+  if (writes_unsettled) d->confidence = "likely";
   // A failed output write is not GPU time lost, but it is not nothing either: say so.
   for (const auto& iv : situation.evidence->timeline)
     if (iv.lane == "data-runtime" && analyzers::IContains(iv.label, "upload") &&

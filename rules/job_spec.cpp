@@ -105,8 +105,10 @@ bool ReadYaml(const std::string& name, const std::string& content, JobSpec* out,
     Keep(std::move(e), std::move(key), out);
   }
   for (const auto& o : job.outputs)
-    if (o.mode.empty() || o.mode == "rw_mount" || o.mode == "upload")
+    if (o.mode.empty() || o.mode == "rw_mount" || o.mode == "upload") {
       out->writing_outputs.push_back({o.name, o.line});
+      if (o.mode != "upload") out->rw_mount_outputs.push_back({o.name, o.line});
+    }
   return true;
 }
 
@@ -118,6 +120,7 @@ bool ReadJobSpecText(const std::string& name, const std::string& content, JobSpe
   out->env.clear();
   out->keys.clear();
   out->writing_outputs.clear();
+  out->rw_mount_outputs.clear();
   if (content.size() > kMaxConfigFileBytes) {
     diagnostics->Add(SpecDiagnostic(
         name, 0,
@@ -157,6 +160,16 @@ FactSet JobSpecFacts(const JobSpec& spec) {
                  spec.path, line};
     facts.Set(NumberFact("runtime.writing_outputs",
                          static_cast<double>(spec.writing_outputs.size()), Unit::kCount,
+                         std::move(p)));
+  }
+  if (!spec.rw_mount_outputs.empty()) {
+    const auto& [name, line] = spec.rw_mount_outputs.front();
+    Provenance p{FactOrigin::kDeclared,
+                 fmt::format("{}:{} (outputs.{}: rw_mount, written while the job runs)", spec.path,
+                             line, name),
+                 spec.path, line};
+    facts.Set(NumberFact("runtime.rw_mount_outputs",
+                         static_cast<double>(spec.rw_mount_outputs.size()), Unit::kCount,
                          std::move(p)));
   }
   return facts;

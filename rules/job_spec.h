@@ -25,6 +25,9 @@ struct JobSpec {
   std::vector<std::string> keys;  ///< per env entry: "environment_variables.<VAR>" (JSON)
   /// Outputs written through storage (rw_mount, the default, or upload), with the line of each.
   std::vector<std::pair<std::string, int>> writing_outputs;
+  /// Of those, the ones written through a mount while the job runs (rw_mount, the default): a
+  /// save to them waits on storage; an upload output is copied after the job's code ends.
+  std::vector<std::pair<std::string, int>> rw_mount_outputs;
 };
 
 /// Reads a job's definition (which files are one: analyzers/job_definition.h). False, with an
@@ -40,7 +43,8 @@ bool ReadJobSpecText(const std::string& name, const std::string& content, JobSpe
 
 /// runtime.setting.<VAR> for each variable, declared by the job's definition: provenance
 /// "<file>:<line>" (YAML) or "<file> environment_variables.<VAR>" (JSON); and
-/// runtime.writing_outputs when it writes outputs through storage.
+/// runtime.writing_outputs when it writes outputs through storage, runtime.rw_mount_outputs
+/// when through a mount while it runs.
 FactSet JobSpecFacts(const JobSpec& spec);
 
 }  // namespace feedcheck::rules

@@ -99,3 +99,48 @@ TEST_CASE("ledger-only causes: latency names distance only where the figures sho
   CHECK(Has(d.fix, "another region than the compute"));
   CHECK_FALSE(Has(d.fix, "went on the way"));
 }
+
+TEST_CASE("own-code stops beside a mounted output: likely, and the Ingress that would settle it",
+          "[diagnosis][cause]") {
+  // Stops with no read in a job that saves through an rw_mount output: a checkpoint's writes
+  // stop every GPU as a validation does; only the account's Ingress in those minutes tells.
+  auto stated = [](bool rw_mount, bool ingress, double own_share) {
+    FactSet facts;
+    if (rw_mount)
+      facts.Set(NumberFact(
+          "runtime.rw_mount_outputs", 1, Unit::kCount,
+          {FactOrigin::kDeclared, "job/job.yml:20 (outputs.checkpoints)", "job/job.yml", 20}));
+    Evidence ev;
+    if (ingress) ev.series.push_back(Series{"metrics.ingress_gbps", "account ingress"});
+    Situation s;
+    s.evidence = &ev;
+    s.facts = &facts;
+    s.gpu.known = true;
+    s.gpu.idle_fraction = 0.2;
+    IdleLedger ledger;
+    ledger.known = true;
+    ledger.lost_gpu_s = 1000;
+    ledger.placed_by_data_runtime = true;  // two sources: confirmed, unless the writes are open
+    ledger.gpu_s[static_cast<int>(IdleState::kOwnCode)] = own_share * 1000;
+    ledger.gpu_s[static_cast<int>(IdleState::kNotStorage)] = (1 - own_share) * 1000;
+    CauseChoice c;
+    DiagnosisSummary d;
+    StateLedgerCause(s, {}, ledger, IdleState::kOwnCode, &c, &d);
+    return d;
+  };
+  const DiagnosisSummary unsettled = stated(true, false, 0.9);
+  CHECK(unsettled.confidence == "likely");
+  CHECK(Has(unsettled.fix, "rw_mount output (job/job.yml:20)"));
+  CHECK(Has(unsettled.fix, "--metrics Ingress"));
+  CHECK_FALSE(Has(unsettled.fix, "storage is not what held"));
+  // The Ingress read (it showed no write holding them), no mounted output, or most of the time
+  // not in stops: as before.
+  for (const auto& d :
+       {stated(true, true, 0.9), stated(false, false, 0.9), stated(true, false, 0.3)}) {
+    INFO(d.fix);
+    CHECK_FALSE(Has(d.fix, "rw_mount output"));
+  }
+  CHECK(stated(false, false, 0.9).confidence == "confirmed");
+  CHECK(stated(true, true, 0.9).confidence == "confirmed");
+  CHECK(Has(stated(false, false, 0.9).fix, "storage is not what held the GPUs back"));
+}

@@ -188,3 +188,35 @@ TEST_CASE("job spec: a huge definition is refused, a long one bounded", "[rules]
   CHECK(spec.env.size() == kMaxJobSpecSettings);
   for (const auto& e : spec.env) CHECK(e.value.size() <= kMaxJobSpecValueBytes);
 }
+
+TEST_CASE("job spec: outputs written through a mount while the job runs, by file:line",
+          "[rules][job_spec]") {
+  auto facts_of = [](const std::string& outputs) {
+    JobSpec spec;
+    DiagnosticList d;
+    REQUIRE(ReadJobSpecText("job/job.yml", std::string(kYaml) + outputs, &spec, &d));
+    return JobSpecFacts(spec);
+  };
+  // An output's mode is rw_mount when it says none (the CLI's default).
+  FactSet facts = facts_of(
+      "outputs:\n"
+      "  model:\n"
+      "    type: uri_folder\n"
+      "    mode: upload\n"
+      "  checkpoints:\n"
+      "    type: uri_folder\n");
+  REQUIRE(facts.Number("runtime.writing_outputs"));
+  CHECK(*facts.Number("runtime.writing_outputs") == 2);
+  const Fact* mounted = facts.Find("runtime.rw_mount_outputs");
+  REQUIRE(mounted);
+  CHECK(mounted->number() == 1);
+  CHECK(mounted->provenance.file == "job/job.yml");
+  CHECK(mounted->provenance.line == 20);
+  CHECK(mounted->provenance.source.find("outputs.checkpoints") != std::string::npos);
+  // Copied after the job's code ends: written through storage, but no save waits on it.
+  facts = facts_of("outputs:\n  model:\n    type: uri_folder\n    mode: upload\n");
+  CHECK(facts.Number("runtime.writing_outputs"));
+  CHECK_FALSE(facts.Find("runtime.rw_mount_outputs"));
+  facts = facts_of("outputs:\n  model:\n    type: uri_folder\n    mode: rw_mount\n");
+  CHECK(facts.Find("runtime.rw_mount_outputs"));
+}
