@@ -487,7 +487,7 @@ void RslexLogAnalyzer::OnResponse(std::string_view text, int64_t line_no) {
     thr.file = file();
     thr.line = line_no;
   }
-  std::string_view label = ThrottleKindLabel(kind);
+  std::string_view label = ThrottleIntervalLabel(kind, azure_message);
   auto add_interval = [&](std::map<std::string, IntervalMerger, std::less<>>* intervals) {
     auto it = intervals->find(label);
     if (it == intervals->end())

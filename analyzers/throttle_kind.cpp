@@ -56,4 +56,19 @@ std::string_view ThrottleKindLabel(ThrottleKind kind) {
   return {};
 }
 
+std::string_view ThrottleIntervalLabel(ThrottleKind kind, std::string_view azure_message) {
+  if (kind == ThrottleKind::kServerBusy && IContains(azure_message, "The server is busy"))
+    return kServerBusySaidLabel;
+  return ThrottleKindLabel(kind);
+}
+
+ThrottleKind ThrottleKindOfLabel(std::string_view label, bool* said_busy) {
+  *said_busy = label == kServerBusySaidLabel;
+  if (*said_busy) return ThrottleKind::kServerBusy;
+  for (ThrottleKind kind : {ThrottleKind::kEgress, ThrottleKind::kIngress, ThrottleKind::kRequests,
+                            ThrottleKind::kServerBusy, ThrottleKind::kTimeout})
+    if (label == ThrottleKindLabel(kind)) return kind;
+  return ThrottleKind::kNotThrottled;
+}
+
 }  // namespace feedcheck::analyzers

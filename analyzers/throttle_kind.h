@@ -37,4 +37,14 @@ std::string_view ThrottleKindKey(ThrottleKind kind);
 /// Timeline label: "503 egress over the account limit", "503 throttled (limit unknown)", ...
 std::string_view ThrottleKindLabel(ThrottleKind kind);
 
+/// The timeline label of one refusal: its kind's, or kServerBusySaidLabel where Azure's own
+/// message (a logged body) said the server was busy: then no account limit refused it, which
+/// a refusal logged without its body cannot say.
+inline constexpr std::string_view kServerBusySaidLabel = "503 server busy (Azure's message)";
+std::string_view ThrottleIntervalLabel(ThrottleKind kind, std::string_view azure_message);
+
+/// A refusal interval's kind back from its timeline label (kNotThrottled for another label);
+/// `said_busy` is set for kServerBusySaidLabel.
+ThrottleKind ThrottleKindOfLabel(std::string_view label, bool* said_busy);
+
 }  // namespace feedcheck::analyzers

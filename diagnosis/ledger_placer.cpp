@@ -5,6 +5,7 @@
 
 #include "analyzers/series_at.h"
 #include "analyzers/text_util.h"
+#include "analyzers/throttle_kind.h"
 #include "diagnosis/latency_cap.h"
 #include "diagnosis/ledger_writes.h"
 
@@ -60,8 +61,11 @@ class Placer::Impl {
         bursts_(job.FindSeries("metrics.ingress_gbps"), j.job_writes,
                 job.FindSeries("gpu.lost_gpu_s_by_time"),
                 job.FindSeries("gpu.sampled_gpu_s_by_time")) {
-    for (const auto& iv : job.timeline)
-      if (iv.lane == "storage" && iv.status == "metrics") metric_refusals_.push_back(&iv);
+    for (const auto& iv : job.timeline) {
+      if (iv.lane != "storage") continue;
+      if (iv.status == "metrics") metric_refusals_.push_back(&iv);
+      if (iv.status == "rslex") log_refusals_.push_back(&iv);
+    }
     for (const auto& u : units)
       if (!u.node.empty() && u.activities.any) node_reads_.push_back(&u.activities);
     // Other clients of the account: its Egress in quiet minutes (the 10th percentile), less
@@ -397,21 +401,60 @@ class Placer::Impl {
         return IdleState::kAccountEgress;
       return IdleState::kBlobTarget;
     }
-    if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
-    if (at_limit(egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
-    if (at_limit(requests_, j_.requests_limit_per_s)) return IdleState::kAccountRequests;
+    // Then the refusal's own body, where the log kept one: Azure names the account limit that
+    // refused it, or says only that the server was busy, which no account limit answers.
+    bool said_busy = false;
+    switch (LoggedRefusalAt(t, &said_busy)) {
+      case analyzers::ThrottleKind::kEgress:
+        return IdleState::kAccountEgress;
+      case analyzers::ThrottleKind::kIngress:
+        return IdleState::kAccountIngress;
+      case analyzers::ThrottleKind::kRequests:
+        return IdleState::kAccountRequests;
+      default:
+        break;
+    }
+    if (!said_busy) {
+      if (at_limit(ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
+      if (at_limit(egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
+      if (at_limit(requests_, j_.requests_limit_per_s)) return IdleState::kAccountRequests;
+    }
     // A limit the service itself named (a ResponseType, a logged body) is not second-guessed
-    // by the limits the knowledge base expects: accounts get raised limits.
-    if (j_.throttle_state != IdleState::kThrottledUnknown &&
-        j_.throttle_state != IdleState::kBlobTarget)
-      return j_.throttle_state;
+    // by the limits the knowledge base expects: accounts get raised limits. Unless this
+    // refusal's body said otherwise: the job met that limit at other times.
+    const bool named_elsewhere = j_.throttle_state != IdleState::kThrottledUnknown &&
+                                 j_.throttle_state != IdleState::kBlobTarget;
+    if (named_elsewhere && !said_busy) return j_.throttle_state;
     auto e = egress_(t);
     auto r = requests_(t);
     if (e && r && j_.egress_limit_gbps > 0 && j_.requests_limit_per_s > 0 &&
         *e < 0.5 * j_.egress_limit_gbps && *r < 0.5 * j_.requests_limit_per_s &&
         (!ingress_(t) || j_.ingress_limit_gbps <= 0 || *ingress_(t) < 0.5 * j_.ingress_limit_gbps))
       return IdleState::kBlobTarget;
-    return j_.throttle_state;
+    return named_elsewhere ? IdleState::kThrottledUnknown : j_.throttle_state;
+  }
+
+  // The kind of the job's logged refusals at t (within the retry pad when none covers it): an
+  // account limit when one names it, else kServerBusy with `said_busy` where a body said the
+  // server was busy; kNotThrottled when the log names nothing then.
+  analyzers::ThrottleKind LoggedRefusalAt(double t, bool* said_busy) const {
+    *said_busy = false;
+    analyzers::ThrottleKind named = analyzers::ThrottleKind::kNotThrottled;
+    for (bool padded : {false, true}) {
+      for (const TimelineInterval* iv : log_refusals_) {
+        const double pad = padded ? kRefusalPadS : 0;
+        if (t < iv->start_epoch_s - pad || t >= iv->end_epoch_s + pad) continue;
+        bool busy = false;
+        const analyzers::ThrottleKind kind = analyzers::ThrottleKindOfLabel(iv->label, &busy);
+        if (kind == analyzers::ThrottleKind::kEgress || kind == analyzers::ThrottleKind::kIngress ||
+            kind == analyzers::ThrottleKind::kRequests)
+          named = kind;
+        *said_busy = *said_busy || busy;
+      }
+      if (named != analyzers::ThrottleKind::kNotThrottled || *said_busy) break;
+    }
+    if (named != analyzers::ThrottleKind::kNotThrottled) *said_busy = false;
+    return named;
   }
 
   // The minutes in which the job read nothing: every node has its own rslex log, none closed a
@@ -580,6 +623,7 @@ class Placer::Impl {
   IdleState mount_state_;    // the judgement's, or latency for the job's own small requests
   bool small_requests_;      // the judgement's, or the job's own requests measured small
   std::vector<const TimelineInterval*> metric_refusals_;
+  std::vector<const TimelineInterval*> log_refusals_;  // the rslex logs' refusals, by kind
   SeriesAt egress_, ingress_, requests_;
   IngressBursts bursts_;
   double others_gbps_ = 0;         // the account's Egress that was surely not the job's

@@ -3,9 +3,12 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+#include <string>
 
 #include "analyzers/analyze_paths.h"
+#include "analyzers/throttle_kind.h"
 #include "test_util.h"
 
 using namespace feedcheck;
@@ -344,4 +347,49 @@ TEST_CASE("rslex log: an empty body and trailing spaces lost in a copy are still
   CHECK(a.stats().malformed == 0);
   CHECK(Num(ev, "runtime.http_errors.404") == 1);
   CHECK(Num(ev, "runtime.error_codes.BlobNotFound") == 1);
+}
+
+TEST_CASE("rslex log: a refusal's interval carries what its body said", "[analyzers][rslex]") {
+  // The synchronous variant logs Azure's message: an account limit by name, or only "The server
+  // is busy." (no account limit refused it). The asynchronous one logs no body: limit unknown.
+  auto response = [](const std::string& time, const std::string& message) {
+    std::string text = "2026-03-02T10:" + time +
+                       ".000000Z  WARN rslex_http_stream::http_client::response: "
+                       "[Response::success()] non-successful response\n"
+                       "Status: 503 Service Unavailable\n"
+                       "Headers: {\n"
+                       "    \"x-ms-error-code\": \"ServerBusy\",\n"
+                       "}\n";
+    if (!message.empty())
+      text +=
+          "Body: <?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code>"
+          "<Message>" +
+          message +
+          "\nRequestId:6c3f2a1e-001e-0042-2b1a-8d0c5e000001\n"
+          "Time:2026-03-02T10:00:01.0000000Z</Message></Error>";
+    return text + " code=503\n";
+  };
+  RslexLogAnalyzer a;
+  Evidence ev = Run(a,
+                    response("00:00", "Egress is over the account limit.") +
+                        response("10:00", "The server is busy.") + response("20:00", ""),
+                    "rslex.log.2026-03-02-10");
+  std::map<std::string, int> labels;
+  for (const auto& iv : ev.timeline)
+    if (iv.lane == "storage") ++labels[iv.label];
+  CHECK(labels["503 egress over the account limit"] == 1);
+  CHECK(labels[std::string(kServerBusySaidLabel)] == 1);
+  CHECK(labels["503 throttled (limit unknown)"] == 1);
+  CHECK(labels.size() == 3);
+  // Both busy forms count as server_busy; only the label tells them apart.
+  CHECK(Num(ev, "runtime.throttled.server_busy") == 2);
+  CHECK(Num(ev, "runtime.throttled.egress") == 1);
+  // And back from the label, as the ledger reads it.
+  bool said = false;
+  CHECK(ThrottleKindOfLabel(kServerBusySaidLabel, &said) == ThrottleKind::kServerBusy);
+  CHECK(said);
+  CHECK(ThrottleKindOfLabel("503 throttled (limit unknown)", &said) == ThrottleKind::kServerBusy);
+  CHECK_FALSE(said);
+  CHECK(ThrottleKindOfLabel("503 egress over the account limit", &said) == ThrottleKind::kEgress);
+  CHECK(ThrottleKindOfLabel("span closes", &said) == ThrottleKind::kNotThrottled);
 }

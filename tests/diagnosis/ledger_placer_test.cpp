@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/throttle_kind.h"
 #include "diagnosis/account_view.h"
 #include "diagnosis/idle_ledger.h"
 #include "diagnosis/ledger_judgement.h"
@@ -678,4 +679,31 @@ TEST_CASE(
   const double all = 100.0 * minutes;
   CHECK(PlacedIn(ledger, IdleState::kNotStorage) == Approx(readers_known ? all : 0));
   CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(readers_known ? 0 : all));
+}
+
+TEST_CASE("placer: each logged refusal is the limit its own body names", "[diagnosis][ledger]") {
+  // A 20-minute download on a job whose evidence named the account's egress limit (refusals in
+  // minutes 2-4 whose bodies said "Egress is over the account limit."), refused again in
+  // minutes 12-14 with a body saying only "The server is busy." (a hot blob's target), or with
+  // no body at all. Azure's own message places each refusal: a busy server is no account limit,
+  // and with no account figures to weigh, its limit is unknown. A refusal logged without its
+  // body says nothing of its own: the limit the job met stands.
+  const std::string second = GENERATE(std::string(analyzers::kServerBusySaidLabel),
+                                      std::string("503 throttled (limit unknown)"),
+                                      std::string("503 egress over the account limit"));
+  const int minutes = 20;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
+  job.facts.Set(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", "3", {}));
+  job.timeline.push_back(Interval("data-runtime", "download", 0, minutes, "Success"));
+  job.timeline.push_back(Interval("storage", "503 egress over the account limit", 2, 5, "rslex"));
+  job.timeline.push_back(Interval("storage", second, 12, 15, "rslex"));
+  LedgerJudgement j;
+  j.throttle_state = IdleState::kAccountEgress;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("the second refusals: " << second);
+  const bool said_busy = second == analyzers::kServerBusySaidLabel;
+  CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(100.0 * (said_busy ? 3 : 6)));
+  CHECK(PlacedIn(ledger, IdleState::kThrottledUnknown) == Approx(100.0 * (said_busy ? 3 : 0)));
+  CHECK(PlacedIn(ledger, IdleState::kStartupDownload) == Approx(100.0 * 14));
 }
