@@ -243,10 +243,11 @@ class Writer:
             u = rng.uniform(0, 3) if idle else rng.uniform(60, 98)
             state = rec["state"]
             if n.i == self.p["no_logs_node"] and not (
-                    (self.p["metrics"] and state in ACCOUNT_THROTTLES)
+                    (self.p["metrics"] and state in ACCOUNT_THROTTLES + ("writes",))
                     or (state == "access" and self.access_recorded())):
-                # nothing places it (the account's metrics place a throttle; the job's faults
-                # are every node's, so another node's record places its access failure)
+                # nothing places it (the account's metrics place a throttle, and its Ingress a
+                # checkpoint's writes, which no node's log shows; the job's faults are every
+                # node's, so another node's record places its access failure)
                 state = "unknown"
             record[(n.i, ts, g)] = (u, state)
             return u

@@ -686,6 +686,32 @@ class Reach(unittest.TestCase):
         for s in js.STATES:
             self.assertGreaterEqual(seen.get(s, 0), 4, f"{s}: {seen}")
 
+    def test_a_checkpoint_on_a_node_without_logs_is_placed_by_the_ingress(self):
+        """A node that left no logs still has its checkpoints' writes on record where the
+        account's metrics were saved: their Ingress is the only record of any node's writes (no
+        node's log shows them). Without the metrics, nothing places them: unknown."""
+        picked = {True: [], False: []}
+        for i in range(8000):
+            p = js.draw_params(js.job_rng(7, i), KB, True)
+            if not (p["no_logs_node"] == 0 and p["nodes"] == 1 and p["checkpoint"]
+                    and not p["fault"]):
+                continue
+            nodes, _, _, _ = js.simulate(p)
+            written = sum(r["state"] == "writes" for n in nodes for r in n.steps if r["idle"])
+            if written * js.STEP_S >= 300:  # over several samples
+                picked[bool(p["metrics"])].append(i)
+        tmp = tempfile.mkdtemp(prefix="simckpt-")
+        try:
+            for metrics, indices in picked.items():
+                self.assertGreaterEqual(len(indices), 2, picked)
+                for i in indices[:3]:
+                    t = js.make_job(7, i, tmp, KB, small=True)
+                    with self.subTest(index=i, metrics=metrics):
+                        self.assertEqual("writes" in t["states"], metrics, t["states"])
+                        self.assertGreater(t["lost_gpu_s"], 0)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
     def test_a_download_fits_its_local_disk(self):
         """A download copies the input to the node's local disk, where it must fit: over 1,000
         drawn jobs, every download's input is within 90% of its VM size's disk, and the mounts
