@@ -31,10 +31,15 @@ wall=$(($(date +%s) - start))
 python3 - "$tmp" "$count" "$seed" "$wall" <<'PY'
 import glob, json, sys
 tmp, count, seed, wall = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-rows = []
+rows, groups = [], {}
 for path in sorted(glob.glob(f"{tmp}/score-*.json")):
     with open(path) as f:
-        rows += json.load(f)["results"]
+        score = json.load(f)
+    rows += score["results"]
+    for g, v in score.get("by_evidence", {}).items():
+        total = groups.setdefault(g, {"jobs": 0, "cause_right": 0, "states_within": 0})
+        for k in total:
+            total[k] += v[k]
 ok = [r for r in rows if "error" not in r]
 n = len(rows)
 def rate(key):
@@ -49,6 +54,10 @@ print(f"{n} jobs (seeds {seed}..{seed + (n - 1) // 300}), {n - len(ok)} unreadab
 print(f"cause right {rate('cause_ok'):.1%}; every state within 5% {rate('states_ok'):.1%}; "
       f"GPU time lost within 1% {rate('lost_ok'):.1%}; "
       f"contradictions {sum(len(r['contradictions']) for r in ok)}")
+print("by the evidence the job left (cause right, every state within): " + "; ".join(
+    f"{g} {v['cause_right']}/{v['jobs']} ({v['cause_right'] / v['jobs']:.1%}), "
+    f"{v['states_within']}/{v['jobs']} ({v['states_within'] / v['jobs']:.1%})"
+    for g, v in groups.items()))
 print("cause right by true cause: " + ", ".join(
     f"{k} {a}/{b}" for k, (a, b) in sorted(by.items(), key=lambda kv: -kv[1][1])))
 PY
