@@ -1,6 +1,7 @@
 #include "diagnosis/ledger_placer.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "analyzers/series_at.h"
@@ -64,8 +65,9 @@ class Placer::Impl {
     for (const auto& iv : job.timeline) {
       if (iv.lane != "storage") continue;
       if (iv.status == "metrics") metric_refusals_.push_back(&iv);
-      if (iv.status == "rslex") log_refusals_.push_back(&iv);
+      if (iv.status == "rslex") AddLoggedRefusal(iv);
     }
+    for (auto& spans : logged_) MergeSorted(&spans);
     for (const auto& u : units)
       if (!u.node.empty() && u.activities.any) node_reads_.push_back(&u.activities);
     // Other clients of the account: its Egress in quiet minutes (the 10th percentile), less
@@ -439,22 +441,46 @@ class Placer::Impl {
   // server was busy; kNotThrottled when the log names nothing then.
   analyzers::ThrottleKind LoggedRefusalAt(double t, bool* said_busy) const {
     *said_busy = false;
-    analyzers::ThrottleKind named = analyzers::ThrottleKind::kNotThrottled;
-    for (bool padded : {false, true}) {
-      for (const TimelineInterval* iv : log_refusals_) {
-        const double pad = padded ? kRefusalPadS : 0;
-        if (t < iv->start_epoch_s - pad || t >= iv->end_epoch_s + pad) continue;
-        bool busy = false;
-        const analyzers::ThrottleKind kind = analyzers::ThrottleKindOfLabel(iv->label, &busy);
-        if (kind == analyzers::ThrottleKind::kEgress || kind == analyzers::ThrottleKind::kIngress ||
-            kind == analyzers::ThrottleKind::kRequests)
-          named = kind;
-        *said_busy = *said_busy || busy;
+    for (double pad : {0.0, kRefusalPadS}) {
+      for (size_t k = 0; k < kNamedKinds.size(); ++k)
+        if (Near(logged_[k], t, pad)) return kNamedKinds[k];
+      if (Near(logged_[kNamedKinds.size()], t, pad)) {
+        *said_busy = true;
+        return analyzers::ThrottleKind::kNotThrottled;
       }
-      if (named != analyzers::ThrottleKind::kNotThrottled || *said_busy) break;
     }
-    if (named != analyzers::ThrottleKind::kNotThrottled) *said_busy = false;
-    return named;
+    return analyzers::ThrottleKind::kNotThrottled;
+  }
+  // The log's refusals by what their bodies said: each named account limit's, then the busy
+  // server's (the last list), as sorted, merged spans: a job refused for hours on many nodes
+  // has thousands, and every refused GPU bucket asks.
+  static constexpr std::array<analyzers::ThrottleKind, 3> kNamedKinds = {
+      analyzers::ThrottleKind::kEgress, analyzers::ThrottleKind::kIngress,
+      analyzers::ThrottleKind::kRequests};
+  void AddLoggedRefusal(const TimelineInterval& iv) {
+    bool busy = false;
+    const analyzers::ThrottleKind kind = analyzers::ThrottleKindOfLabel(iv.label, &busy);
+    for (size_t k = 0; k < kNamedKinds.size(); ++k)
+      if (kind == kNamedKinds[k]) logged_[k].push_back({iv.start_epoch_s, iv.end_epoch_s});
+    if (busy) logged_[kNamedKinds.size()].push_back({iv.start_epoch_s, iv.end_epoch_s});
+  }
+  static void MergeSorted(std::vector<Span>* spans) {
+    std::sort(spans->begin(), spans->end(),
+              [](const Span& a, const Span& b) { return a.start < b.start; });
+    std::vector<Span> merged;
+    for (const Span& s : *spans) {
+      if (!merged.empty() && s.start <= merged.back().end)
+        merged.back().end = std::max(merged.back().end, s.end);
+      else
+        merged.push_back(s);
+    }
+    *spans = std::move(merged);
+  }
+  // One of the disjoint, sorted `spans` covers t, widened by `pad` each side.
+  static bool Near(const std::vector<Span>& spans, double t, double pad) {
+    auto it = std::upper_bound(spans.begin(), spans.end(), t - pad,
+                               [](double v, const Span& s) { return v < s.end; });
+    return it != spans.end() && t >= it->start - pad && t < it->end + pad;
   }
 
   // The minutes in which the job read nothing: every node has its own rslex log, none closed a
@@ -623,7 +649,7 @@ class Placer::Impl {
   IdleState mount_state_;    // the judgement's, or latency for the job's own small requests
   bool small_requests_;      // the judgement's, or the job's own requests measured small
   std::vector<const TimelineInterval*> metric_refusals_;
-  std::vector<const TimelineInterval*> log_refusals_;  // the rslex logs' refusals, by kind
+  std::array<std::vector<Span>, kNamedKinds.size() + 1> logged_;  // AddLoggedRefusal
   SeriesAt egress_, ingress_, requests_;
   IngressBursts bursts_;
   double others_gbps_ = 0;         // the account's Egress that was surely not the job's
