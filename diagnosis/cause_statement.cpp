@@ -21,7 +21,7 @@ namespace {
 
 constexpr const char* kMetricsCommand =
     "the storage account's metrics: az monitor metrics list --resource "
-    "<account id>/blobServices/default --metrics Egress Transactions --interval PT1M "
+    "<account id>/blobServices/default --metrics Egress Ingress Transactions --interval PT1M "
     "--aggregation Total --filter \"ResponseType eq '*'\" -o json > metrics.json, then "
     "--metrics metrics.json";
 constexpr const char* kGpuCommand =
@@ -109,25 +109,24 @@ void StateNoneFound(const Situation& situation, const IdleLedger& ledger, const 
   const Fact* rw_mount = situation.facts->Find("runtime.rw_mount_outputs");
   const bool writes_unsettled = std::string_view(when) == kAfterDataPhase && rw_mount &&
                                 !situation.evidence->FindSeries("metrics.ingress_gbps");
-  d->fix = gpu.idle_fraction < kBusyIdleFraction ? "Nothing to fix on the storage side."
-           : writes_unsettled
-               ? fmt::format(
-                     "Look at the job's own code (data loading workers, preprocessing, "
-                     "evaluation, checkpoints) for {}: no read of its input held the GPUs back. "
-                     "The job writes through an rw_mount output ({}): if these stops are its "
-                     "checkpoints, they waited on those writes, which the account's Ingress in "
-                     "the same minutes would show: az monitor metrics list --resource <account "
-                     "id>/blobServices/default --metrics Ingress Egress Transactions --interval "
-                     "PT1M --aggregation Total -o json > metrics.json, then --metrics "
-                     "metrics.json.",
-                     when,
-                     rw_mount->provenance.line > 0 ? fmt::format("{}:{}", rw_mount->provenance.file,
-                                                                 rw_mount->provenance.line)
-                                                   : rw_mount->provenance.source)
-               : fmt::format(
-                     "Look at the job's own code (data loading workers, preprocessing, "
-                     "evaluation, checkpoints) for {}: storage is not what held the GPUs back.",
-                     when);
+  if (gpu.idle_fraction < kBusyIdleFraction) {
+    d->fix = "Nothing to fix on the storage side.";
+  } else {
+    d->fix = fmt::format(
+        "Look at the job's own code (data loading workers, preprocessing, evaluation, "
+        "checkpoints) for {}: ",
+        when);
+    if (!writes_unsettled) {
+      d->fix += "storage is not what held the GPUs back.";
+    } else {
+      const Provenance& p = rw_mount->provenance;
+      d->fix += fmt::format(
+          "no read of its input held the GPUs back. The job writes through an rw_mount output "
+          "({}): if these stops are its checkpoints, they waited on those writes, which the "
+          "account's Ingress in the same minutes would show, in {}.",
+          p.line > 0 ? fmt::format("{}:{}", p.file, p.line) : p.source, kMetricsCommand);
+    }
+  }
   if (writes_unsettled) d->confidence = "likely";
   // A failed output write is not GPU time lost, but it is not nothing either: say so.
   for (const auto& iv : situation.evidence->timeline)

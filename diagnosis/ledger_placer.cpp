@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
+#include "analyzers/bounded_series.h"
 #include "analyzers/series_at.h"
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
@@ -62,12 +64,21 @@ class Placer::Impl {
         bursts_(job.FindSeries("metrics.ingress_gbps"), j.job_writes,
                 job.FindSeries("gpu.lost_gpu_s_by_time"),
                 job.FindSeries("gpu.sampled_gpu_s_by_time")) {
+    std::array<analyzers::IntervalMerger, kLoggedKinds.size()> logged;
+    for (auto& merger : logged)
+      merger = analyzers::IntervalMerger(0, std::numeric_limits<size_t>::max());
     for (const auto& iv : job.timeline) {
       if (iv.lane != "storage") continue;
       if (iv.status == "metrics") metric_refusals_.push_back(&iv);
-      if (iv.status == "rslex") AddLoggedRefusal(iv);
+      if (iv.status != "rslex") continue;
+      bool said_busy = false;
+      const analyzers::ThrottleKind kind = analyzers::ThrottleKindOfLabel(iv.label, &said_busy);
+      for (size_t k = 0; k < kLoggedKinds.size(); ++k)
+        if (kind == kLoggedKinds[k] && (kind != analyzers::ThrottleKind::kServerBusy || said_busy))
+          logged[k].Add(iv.start_epoch_s, iv.end_epoch_s);
     }
-    for (auto& spans : logged_) MergeSorted(&spans);
+    for (size_t k = 0; k < kLoggedKinds.size(); ++k)
+      for (const auto& iv : logged[k].Result()) logged_[k].push_back({iv.start, iv.end});
     for (const auto& u : units)
       if (!u.node.empty() && u.activities.any) node_reads_.push_back(&u.activities);
     // Other clients of the account: its Egress in quiet minutes (the 10th percentile), less
@@ -405,8 +416,9 @@ class Placer::Impl {
     }
     // Then the refusal's own body, where the log kept one: Azure names the account limit that
     // refused it, or says only that the server was busy, which no account limit answers.
-    bool said_busy = false;
-    switch (LoggedRefusalAt(t, &said_busy)) {
+    const analyzers::ThrottleKind logged = LoggedRefusalAt(t);
+    const bool said_busy = logged == analyzers::ThrottleKind::kServerBusy;
+    switch (logged) {
       case analyzers::ThrottleKind::kEgress:
         return IdleState::kAccountEgress;
       case analyzers::ThrottleKind::kIngress:
@@ -437,45 +449,20 @@ class Placer::Impl {
   }
 
   // The kind of the job's logged refusals at t (within the retry pad when none covers it): an
-  // account limit when one names it, else kServerBusy with `said_busy` where a body said the
-  // server was busy; kNotThrottled when the log names nothing then.
-  analyzers::ThrottleKind LoggedRefusalAt(double t, bool* said_busy) const {
-    *said_busy = false;
-    for (double pad : {0.0, kRefusalPadS}) {
-      for (size_t k = 0; k < kNamedKinds.size(); ++k)
-        if (Near(logged_[k], t, pad)) return kNamedKinds[k];
-      if (Near(logged_[kNamedKinds.size()], t, pad)) {
-        *said_busy = true;
-        return analyzers::ThrottleKind::kNotThrottled;
-      }
-    }
+  // account limit a body named, else kServerBusy where a body said the server was busy;
+  // kNotThrottled when the log names nothing then (no refusal, or none with a body).
+  analyzers::ThrottleKind LoggedRefusalAt(double t) const {
+    for (double pad : {0.0, kRefusalPadS})
+      for (size_t k = 0; k < kLoggedKinds.size(); ++k)
+        if (Near(logged_[k], t, pad)) return kLoggedKinds[k];
     return analyzers::ThrottleKind::kNotThrottled;
   }
-  // The log's refusals by what their bodies said: each named account limit's, then the busy
-  // server's (the last list), as sorted, merged spans: a job refused for hours on many nodes
-  // has thousands, and every refused GPU bucket asks.
-  static constexpr std::array<analyzers::ThrottleKind, 3> kNamedKinds = {
+  // The log's refusals by what their bodies said, in the order they are asked: each account
+  // limit's, then a busy server's. Kept as sorted, disjoint spans: a job refused for hours on
+  // many nodes has thousands, and every refused GPU bucket asks.
+  static constexpr std::array<analyzers::ThrottleKind, 4> kLoggedKinds = {
       analyzers::ThrottleKind::kEgress, analyzers::ThrottleKind::kIngress,
-      analyzers::ThrottleKind::kRequests};
-  void AddLoggedRefusal(const TimelineInterval& iv) {
-    bool busy = false;
-    const analyzers::ThrottleKind kind = analyzers::ThrottleKindOfLabel(iv.label, &busy);
-    for (size_t k = 0; k < kNamedKinds.size(); ++k)
-      if (kind == kNamedKinds[k]) logged_[k].push_back({iv.start_epoch_s, iv.end_epoch_s});
-    if (busy) logged_[kNamedKinds.size()].push_back({iv.start_epoch_s, iv.end_epoch_s});
-  }
-  static void MergeSorted(std::vector<Span>* spans) {
-    std::sort(spans->begin(), spans->end(),
-              [](const Span& a, const Span& b) { return a.start < b.start; });
-    std::vector<Span> merged;
-    for (const Span& s : *spans) {
-      if (!merged.empty() && s.start <= merged.back().end)
-        merged.back().end = std::max(merged.back().end, s.end);
-      else
-        merged.push_back(s);
-    }
-    *spans = std::move(merged);
-  }
+      analyzers::ThrottleKind::kRequests, analyzers::ThrottleKind::kServerBusy};
   // One of the disjoint, sorted `spans` covers t, widened by `pad` each side.
   static bool Near(const std::vector<Span>& spans, double t, double pad) {
     auto it = std::upper_bound(spans.begin(), spans.end(), t - pad,
@@ -649,7 +636,7 @@ class Placer::Impl {
   IdleState mount_state_;    // the judgement's, or latency for the job's own small requests
   bool small_requests_;      // the judgement's, or the job's own requests measured small
   std::vector<const TimelineInterval*> metric_refusals_;
-  std::array<std::vector<Span>, kNamedKinds.size() + 1> logged_;  // AddLoggedRefusal
+  std::array<std::vector<Span>, kLoggedKinds.size()> logged_;  // by kLoggedKinds
   SeriesAt egress_, ingress_, requests_;
   IngressBursts bursts_;
   double others_gbps_ = 0;         // the account's Egress that was surely not the job's

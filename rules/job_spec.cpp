@@ -152,26 +152,20 @@ FactSet JobSpecFacts(const JobSpec& spec) {
     p.source = json ? fmt::format("{} ({})", where, spec.keys[i]) : where;
     facts.Set(TextFact("runtime.setting." + e.name, e.value, std::move(p)));
   }
-  if (!spec.writing_outputs.empty()) {
-    const auto& [name, line] = spec.writing_outputs.front();
+  // A count of outputs, named by the first of them with its line.
+  auto outputs_fact = [&](const char* key, const std::vector<std::pair<std::string, int>>& outputs,
+                          const char* how) {
+    if (outputs.empty()) return;
+    const auto& [name, line] = outputs.front();
     Provenance p{FactOrigin::kDeclared,
-                 fmt::format("{}:{} (outputs.{}: written through storage while the job runs)",
-                             spec.path, line, name),
-                 spec.path, line};
-    facts.Set(NumberFact("runtime.writing_outputs",
-                         static_cast<double>(spec.writing_outputs.size()), Unit::kCount,
-                         std::move(p)));
-  }
-  if (!spec.rw_mount_outputs.empty()) {
-    const auto& [name, line] = spec.rw_mount_outputs.front();
-    Provenance p{FactOrigin::kDeclared,
-                 fmt::format("{}:{} (outputs.{}: rw_mount, written while the job runs)", spec.path,
-                             line, name),
-                 spec.path, line};
-    facts.Set(NumberFact("runtime.rw_mount_outputs",
-                         static_cast<double>(spec.rw_mount_outputs.size()), Unit::kCount,
-                         std::move(p)));
-  }
+                 fmt::format("{}:{} (outputs.{}: {})", spec.path, line, name, how), spec.path,
+                 line};
+    facts.Set(NumberFact(key, static_cast<double>(outputs.size()), Unit::kCount, std::move(p)));
+  };
+  outputs_fact("runtime.writing_outputs", spec.writing_outputs,
+               "written through storage while the job runs");
+  outputs_fact("runtime.rw_mount_outputs", spec.rw_mount_outputs,
+               "rw_mount, written while the job runs");
   return facts;
 }
 

@@ -131,7 +131,7 @@ TEST_CASE("own-code stops beside a mounted output: likely, and the Ingress that 
   const DiagnosisSummary unsettled = stated(true, false, 0.9);
   CHECK(unsettled.confidence == "likely");
   CHECK(Has(unsettled.fix, "rw_mount output (job/job.yml:20)"));
-  CHECK(Has(unsettled.fix, "--metrics Ingress"));
+  CHECK(Has(unsettled.fix, "--metrics Egress Ingress"));
   CHECK_FALSE(Has(unsettled.fix, "storage is not what held"));
   // The Ingress read (it showed no write holding them), no mounted output, or most of the time
   // not in stops: as before.
