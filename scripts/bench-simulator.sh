@@ -51,7 +51,8 @@ for r in ok:
     by[c] = (a + r["cause_ok"], b + 1)
 print(f"{n} jobs (seeds {seed}..{seed + (n - 1) // 300}), {n - len(ok)} unreadable, "
       f"{sum(r['from_ledger'] for r in ok)} with a ledger, {wall} s wall")
-print(f"cause right {rate('cause_ok'):.1%}; every state within 5% {rate('states_ok'):.1%}; "
+print(f"cause right {rate('cause_ok'):.1%}; every state within 5% {rate('states_ok'):.1%} "
+      f"(refined: {rate('refined_states_ok'):.1%}); "
       f"GPU time lost within 1% {rate('lost_ok'):.1%}; "
       f"contradictions {sum(len(r['contradictions']) for r in ok)}")
 print("by the evidence the job left (cause right, every state within): " + "; ".join(

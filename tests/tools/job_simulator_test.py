@@ -128,6 +128,8 @@ if states:
     moved = min(states[top], float(os.environ.get("FAKE_BIAS", "0")) * t["lost_gpu_s"])
     states[top] -= moved
     states["unknown"] = states.get("unknown", 0.0) + moved
+if os.environ.get("FAKE_OWN_AS_PIPELINE"):  # the job's own phases told as its pipeline's pace
+    states["not_storage"] = states.get("not_storage", 0.0) + states.pop("own_code", 0.0)
 print(json.dumps({"diagnosis": {"ledger": {"states": states, "cause_state": cause,
                                            "lost_gpu_s": t["lost_gpu_s"]}}}))
 """
@@ -210,6 +212,30 @@ class Draw(unittest.TestCase):
             e["states_within"] += int(not st or max(st, key=st.get) == "unknown")
         self.assertGreaterEqual(len(expected), 3)  # the draw mixes them
         self.assertEqual(groups, expected)
+
+    def test_the_scorer_counts_the_jobs_own_time_as_one_state_and_refines_it(self):
+        """The issue's states hold the job's own time as one (its input pipeline's pace and its own
+        phases); the ledger's refinement splits it. A stand-in that tells every own phase as the
+        pipeline's pace is within on every job at the issue's states, and within on the refined
+        ones exactly where a job's own phases held at most 5% of its GPU time lost."""
+        fake = os.path.join(self.tmp, "fake-postmortem.py")
+        with open(fake, "w") as f:
+            f.write(FAKE_POSTMORTEM)
+        os.chmod(fake, 0o755)
+        out = os.path.join(self.tmp, "scores-own.json")
+        r = subprocess.run([sys.executable, os.path.join(HERE, "score_postmortems.py"), self.tmp,
+                            "--feedcheck", fake, "--json", out, "--list", "0", "--min-cause", "0",
+                            "--min-states", "1", "--min-lost", "0", "--min-refined-states", "1"],
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, FAKE_OWN_AS_PIPELINE="1"))
+        score = read_json(out)
+        refined = sum(t["states"].get("own_code", 0.0) <= 0.05 * max(t["lost_gpu_s"], 1.0)
+                      for t in self.truths)
+        self.assertLess(refined, len(self.truths))  # the draw has own phases to tell apart
+        self.assertEqual(score["states_within"], 1.0)
+        self.assertAlmostEqual(score["refined_states_within"], refined / len(self.truths))
+        self.assertEqual(r.returncode, 1, r.stdout)  # the refined floor of 100% is not met
+        self.assertIn("refined state own_code", r.stdout)
 
     def test_the_cause_follows_the_verdict_rule(self):
         for t in self.truths:

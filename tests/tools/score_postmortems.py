@@ -14,7 +14,9 @@ Without a ledger (a feedcheck before it), the verdict's words are mapped to the 
 and the cause is charged the verdict's attributed GPU time: the rates are then a baseline.
 
 It reports the cause-right rate (no cause, not_storage and own_code are one cause, "none found"), the share of jobs whose every state is within
---max-state-error of the truth (as a share of the true GPU time lost), the share whose GPU time
+--max-state-error of the truth (as a share of the true GPU time lost; the job's own time, its
+input pipeline's pace and its own phases, is one state, as in the ledger's contract), the same
+share over the ledger's refined states (those two apart: --min-refined-states), the share whose GPU time
 lost is within --max-lost-error, each state's bias (its signed error as a share of each job's
 true GPU time lost, averaged over the draw, at most --max-state-bias: a job's misses may cancel
 across jobs, a state charged too much on every job does not; each job weighs the same, so a
@@ -46,10 +48,31 @@ VERDICT_STATE = {
 # One cause for scoring: no cause, the input pipeline and the job's own phases all read
 # "none found"; a node that read nothing is a cause of its own ("not storage", the node named).
 NONE_FOUND = {None, "not_storage", "own_code"}
+# The issue's states, one level above the ledger's: "reading fast" (the input pipeline's own
+# pace) and the job's own phases are one state, the job's own time; the ledger splits it by its
+# GPUs' whole stops, a refinement scored apart (--min-refined-states).
+STATE_FAMILY = {"not_storage": "own time", "own_code": "own time"}
 
 
 def cause_family(key):
     return "none found" if key in NONE_FOUND else key
+
+
+def state_families(states):
+    out = {}
+    for k, v in states.items():
+        out[STATE_FAMILY.get(k, k)] = out.get(STATE_FAMILY.get(k, k), 0.0) + v
+    return out
+
+
+def worst_error(states, truth_states, denom):
+    """(largest error as a share of the true GPU time lost, its state)."""
+    errs = {k: abs(states.get(k, 0.0) - truth_states.get(k, 0.0)) / denom
+            for k in set(states) | set(truth_states)}
+    if not errs:
+        return 0.0, None
+    worst = max(errs, key=errs.get)
+    return errs[worst], worst
 
 
 def contradictions(node, path=""):
@@ -123,15 +146,15 @@ def score_job(truth_path, feedcheck, args):
     true_lost = truth["lost_gpu_s"]
     t_cause = truth["cause_state"]
     cause_ok = cause_family(cause) == cause_family(t_cause)
-    keys = set(states) | set(truth["states"])
     denom = max(true_lost, 1.0)
-    errs = {k: abs(states.get(k, 0.0) - truth["states"].get(k, 0.0)) / denom for k in keys}
-    state_err = max(errs.values(), default=0.0)
+    state_err, worst = worst_error(state_families(states), state_families(truth["states"]), denom)
+    refined_err, refined_worst = worst_error(states, truth["states"], denom)
     lost_err = abs(lost - true_lost) / denom
     res.update(cause=cause, cause_ok=cause_ok, states=states, lost=lost, state_err=state_err,
-               worst_state=max(errs, key=errs.get) if errs else None, lost_err=lost_err,
-               from_ledger=from_ledger, contradictions=contradictions(report))
+               worst_state=worst, refined_err=refined_err, refined_worst_state=refined_worst,
+               lost_err=lost_err, from_ledger=from_ledger, contradictions=contradictions(report))
     res["states_ok"] = state_err <= args.max_state_error
+    res["refined_states_ok"] = refined_err <= args.max_state_error
     res["lost_ok"] = lost_err <= args.max_lost_error
     return res
 
@@ -174,6 +197,10 @@ def main(argv):
     ap.add_argument("--max-state-error", type=float, default=0.05)
     ap.add_argument("--min-states", type=float, default=0.95,
                     help="share of jobs whose every state must be within --max-state-error")
+    ap.add_argument("--min-refined-states", type=float, default=0.95,
+                    help="share of jobs whose every state of the ledger's own refinement (the job's "
+                    "own time split into its input pipeline and its own phases) must be within "
+                    "--max-state-error")
     ap.add_argument("--max-lost-error", type=float, default=0.01)
     ap.add_argument("--min-lost", type=float, default=0.95,
                     help="share of jobs whose GPU time lost must be within --max-lost-error")
@@ -195,6 +222,7 @@ def main(argv):
     ok = [r for r in results if "error" not in r]
     cause = sum(r["cause_ok"] for r in ok) / n
     states = sum(r["states_ok"] for r in ok) / n
+    refined = sum(r["refined_states_ok"] for r in ok) / n
     lost = sum(r["lost_ok"] for r in ok) / n
     contra = sum(len(r["contradictions"]) for r in ok)
     ledger = sum(r["from_ledger"] for r in ok)
@@ -219,6 +247,8 @@ def main(argv):
     print(f"  cause right:              {cause:.1%}  (min {args.min_cause:.0%})")
     print(f"  every state within {args.max_state_error:.0%}:    {states:.1%}  "
           f"(min {args.min_states:.0%})")
+    print(f"    and refined:            {refined:.1%}  (min {args.min_refined_states:.0%}; the job's "
+          f"own time split into its input pipeline and its own phases)")
     print(f"  GPU time lost within {args.max_lost_error:.0%}:  {lost:.1%}  (min {args.min_lost:.0%})")
     print(f"  each state's bias:        worst {worst_bias or '-'} {bias.get(worst_bias, 0.0):+.2%} of a "
           f"job's GPU time lost  (max {args.max_state_bias:.0%})")
@@ -231,8 +261,8 @@ def main(argv):
     print("  by the evidence the job left (cause right, every state within): " + "; ".join(
         f"{g} {v['cause_right']}/{v['jobs']}, {v['states_within']}/{v['jobs']}"
         for g, v in groups.items()))
-    failed = [r for r in results if "error" in r or not (r["cause_ok"] and r["states_ok"] and
-                                                         r["lost_ok"]) or r["contradictions"]]
+    failed = [r for r in results if "error" in r or not (
+        r["cause_ok"] and r["refined_states_ok"] and r["lost_ok"]) or r["contradictions"]]
     if failed:
         print(f"failed jobs ({len(failed)}; rerun one with the command shown):")
     for r in failed[: args.list or len(failed)]:
@@ -245,8 +275,13 @@ def main(argv):
                            f"(truth {cause_family(r['truth']['cause_state'])})")
             if not r["states_ok"]:
                 w = r["worst_state"]
-                why.append(f"state {w} {r['states'].get(w, 0):.0f} GPU-s vs "
-                           f"{r['truth']['states'].get(w, 0):.0f} ({r['state_err']:.0%} of lost)")
+                got, true = state_families(r["states"]), state_families(r["truth"]["states"])
+                why.append(f"state {w} {got.get(w, 0):.0f} GPU-s vs "
+                           f"{true.get(w, 0):.0f} ({r['state_err']:.0%} of lost)")
+            elif not r["refined_states_ok"]:
+                w = r["refined_worst_state"]
+                why.append(f"refined state {w} {r['states'].get(w, 0):.0f} GPU-s vs "
+                           f"{r['truth']['states'].get(w, 0):.0f} ({r['refined_err']:.0%} of lost)")
             if not r["lost_ok"]:
                 why.append(f"lost {r['lost']:.0f} vs {r['truth']['lost_gpu_s']:.0f} GPU-s")
             if r["contradictions"]:
@@ -256,6 +291,7 @@ def main(argv):
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"jobs": n, "cause_right": cause, "states_within": states,
+                       "refined_states_within": refined,
                        "lost_within": lost, "contradictions": contra, "with_ledger": ledger,
                        "state_totals_gpu_s": totals, "true_state_totals_gpu_s": true_totals,
                        "state_bias": bias, "worst_state_bias": worst_bias_err,
@@ -263,7 +299,8 @@ def main(argv):
                        "results": [dict({k: v for k, v in r.items() if k != "truth"},
                                         truth_cause=cause_family(r["truth"]["cause_state"]))
                                    for r in results]}, f, indent=1, default=str)
-    below = (cause < args.min_cause or states < args.min_states or lost < args.min_lost
+    below = (cause < args.min_cause or states < args.min_states
+             or refined < args.min_refined_states or lost < args.min_lost
              or worst_bias_err > args.max_state_bias
              or contra > args.max_contradictions)
     return 1 if below else 0
