@@ -7,9 +7,11 @@
 #include "diagnosis/ledger_nodes.h"
 #include "diagnosis/ledger_placer.h"
 #include "diagnosis/ledger_unit.h"
+#include "diagnosis/ledger_writes.h"
 #include "diagnosis/own_phases.h"
 #include "diagnosis/periodic_stops.h"
 #include "diagnosis/read_silence_stops.h"
+#include "diagnosis/shared_stops.h"
 
 namespace feedcheck::diagnosis {
 
@@ -248,6 +250,11 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
   const bool no_cache_holds_input =
       judgement.reads_input_once ||
       (input_bytes > 0 && cache_bytes > 0 && cache_bytes < input_bytes);
+  std::vector<NodeStops> node_stops;
+  // The job's checkpoints, by the account's Ingress: a stop they explain is no phase or wait.
+  const ledger::IngressBursts bursts(job.FindSeries("metrics.ingress_gbps"), judgement.job_writes,
+                                     job.FindSeries("gpu.lost_gpu_s_by_time"),
+                                     job.FindSeries("gpu.sampled_gpu_s_by_time"));
   for (auto& u : units) {
     for (const auto& r : u.reads) u.last_read_s = std::max(u.last_read_s.value_or(-kInf), r.end);
     if (u.lost->points.size() >= 2)
@@ -259,8 +266,17 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       if (std::isfinite(d.end)) from = std::max(from, d.end);
     std::vector<TimeSpan> phases = OwnPhases(*u.lost, gpus, sample_interval_s, from);
     double width_s = 0;
-    for (const auto& r : WholeStopRuns(*u.lost, gpus, from, &width_s))
+    NodeStops stops;
+    stops.runs = WholeStopRuns(*u.lost, gpus, from, &width_s);
+    for (const auto& r : stops.runs) {
       u.whole_stops.push_back({r.start_s, r.end_s});
+      const double mid = (r.start_s + r.end_s) / 2;
+      stops.explained.push_back(Inside(u.refusals, mid) ||
+                                (bursts.present() && (bursts.Writing(mid) || bursts.AtEdge(mid))));
+    }
+    stops.sample_s = std::max(width_s, sample_interval_s);
+    for (const auto& p : u.lost->points)
+      if (p.x >= from && std::isfinite(p.y)) stops.sampled_s += width_s;
     // And stops that recur at a period, though each is likely at the node's pace.
     for (const auto& p : PeriodicStops(*u.lost, gpus, sample_interval_s, from, phases))
       phases.push_back(p);
@@ -277,6 +293,16 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
            ReadSilenceStops(*u.lost, gpus, sample_interval_s, from, std::move(reads)))
         u.own_phases.push_back({p.start_s, p.end_s});
     }
+    for (const auto& p : u.own_phases) stops.phases.push_back({p.start, p.end});
+    std::sort(stops.phases.begin(), stops.phases.end(),
+              [](const TimeSpan& a, const TimeSpan& b) { return a.start_s < b.start_s; });
+    node_stops.push_back(std::move(stops));
+  }
+  // Stops most nodes made together, where their waits are their own: the job's phases.
+  if (units.size() >= 2 && !units.front().node.empty()) {
+    const auto shared = SharedStops(node_stops);
+    for (size_t i = 0; i < units.size(); ++i)
+      for (const auto& p : shared[i]) units[i].own_phases.push_back({p.start_s, p.end_s});
   }
   for (auto& u : units) {
     double mount_idle = 0, refused = 0;

@@ -10,7 +10,8 @@ namespace {
 // A bucket in which all the GPUs idled, allowing for a sample that straddles its edge.
 constexpr double kStoppedShare = 0.98;
 
-// P(X >= n) for X Poisson with mean `mean`.
+}  // namespace
+
 double PoissonTailAtLeast(double mean, double n) {
   if (n <= 0) return 1;
   if (!(mean > 0)) return 0;
@@ -24,7 +25,6 @@ double PoissonTailAtLeast(double mean, double n) {
   return std::max(0.0, 1 - below);
 }
 
-// P(X <= n) for X Poisson with mean `mean`.
 double PoissonTailAtMost(double mean, double n) {
   if (n < 0) return 0;
   if (!(mean > 0) || n >= mean) return 1;  // about half or more: never a surprise
@@ -35,8 +35,6 @@ double PoissonTailAtMost(double mean, double n) {
   }
   return std::min(1.0, at_most);
 }
-
-}  // namespace
 
 bool WholeStop(double lost_gpu_s, double full_gpu_s) {
   return std::isfinite(lost_gpu_s) && lost_gpu_s >= kStoppedShare * full_gpu_s;

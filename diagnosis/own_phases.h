@@ -30,6 +30,11 @@ inline constexpr double kOwnPhasesMaxShare = 0.5;
 /// every GPU idled, allowing for a sample that straddles its edge.
 bool WholeStop(double lost_gpu_s, double full_gpu_s);
 
+/// P(X >= n) and P(X <= n) for X Poisson with mean `mean` (n at or past the mean on the wrong
+/// side is never a surprise: 1).
+double PoissonTailAtLeast(double mean, double n);
+double PoissonTailAtMost(double mean, double n);
+
 struct TimeSpan {
   double start_s = 0;
   double end_s = 0;
