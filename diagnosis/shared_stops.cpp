@@ -9,6 +9,8 @@ namespace {
 
 // The span about a stop in which another node's share is weighed.
 constexpr double kLocalShareS = 600;
+// A node is weighed against this many others at most: enough for any coincidence to stand out.
+constexpr size_t kMaxOthers = 64;
 
 double Length(const TimeSpan& s) { return s.end_s - s.start_s; }
 double Middle(const TimeSpan& s) { return (s.start_s + s.end_s) / 2; }
@@ -39,26 +41,35 @@ bool StoppedAt(const NodeStops& n, double t) {
   return !Explained(n, static_cast<size_t>(std::prev(it) - n.runs.begin()));
 }
 
-// P(at least `m` of independent events of probabilities `q` happen).
+// P(at least `m` of independent events of probabilities `q` happen): the counts up to m, the
+// last holding m or more.
 double AtLeast(const std::vector<double>& q, size_t m) {
   if (m == 0) return 1;
   if (m > q.size()) return 0;
-  std::vector<double> ways(q.size() + 1, 0.0);  // ways[k]: P(exactly k so far)
+  std::vector<double> ways(m + 1, 0.0);  // ways[k]: P(exactly k so far), ways[m]: m or more
   ways[0] = 1;
-  for (size_t i = 0; i < q.size(); ++i) {
-    for (size_t k = i + 1; k > 0; --k) ways[k] = ways[k] * (1 - q[i]) + ways[k - 1] * q[i];
-    ways[0] *= 1 - q[i];
+  for (double p : q) {
+    ways[m] += ways[m - 1] * p;
+    for (size_t k = m - 1; k > 0; --k) ways[k] = ways[k] * (1 - p) + ways[k - 1] * p;
+    ways[0] *= 1 - p;
   }
-  double tail = 0;
-  for (size_t k = m; k <= q.size(); ++k) tail += ways[k];
-  return std::clamp(tail, 0.0, 1.0);
+  return std::clamp(ways[m], 0.0, 1.0);
 }
 
-// How many nodes other than `self` are stopped at t.
-size_t OthersStopped(const std::vector<NodeStops>& nodes, size_t self, double t) {
+// The nodes `self` is weighed against: the next kMaxOthers after it (all the others in a job of
+// up to that many), so the work grows with the nodes, not their square.
+std::vector<size_t> OthersOf(size_t nodes, size_t self) {
+  std::vector<size_t> out;
+  for (size_t k = 1; k < nodes && k <= kMaxOthers; ++k) out.push_back((self + k) % nodes);
+  return out;
+}
+
+// How many of `others` are stopped at t.
+size_t OthersStopped(const std::vector<NodeStops>& nodes, const std::vector<size_t>& others,
+                     double t) {
   size_t m = 0;
-  for (size_t b = 0; b < nodes.size(); ++b)
-    if (b != self && StoppedAt(nodes[b], t)) ++m;
+  for (size_t b : others)
+    if (StoppedAt(nodes[b], t)) ++m;
   return m;
 }
 
@@ -90,25 +101,20 @@ std::vector<std::vector<TimeSpan>> SharedStops(const std::vector<NodeStops>& nod
   if (nodes.size() < 2) return shared;
   std::vector<double> share;
   for (const auto& n : nodes) share.push_back(StopShare(n));
-  auto others_shares = [&](size_t self) {  // each other node's chance to be stopped at random
-    std::vector<double> q;
-    for (size_t b = 0; b < nodes.size(); ++b)
-      if (b != self) q.push_back(share[b]);
-    return q;
-  };
   // Lockstep: at the one-sample stops, seldom a phase, far more of the other nodes are stopped
   // too than their shares give (a Poisson tail: its spread is at least theirs).
   double expected = 0, coincided = 0;
   for (size_t a = 0; a < nodes.size(); ++a) {
+    const std::vector<size_t> others_of = OthersOf(nodes.size(), a);
     double others = 0;
-    for (double q : others_shares(a)) others += q;
+    for (size_t b : others_of) others += share[b];
     for (size_t i = 0; i < nodes[a].runs.size(); ++i) {
       const TimeSpan& r = nodes[a].runs[i];
       if (Explained(nodes[a], i) || Length(r) >= 1.5 * nodes[a].sample_s ||
           InAny(nodes[a].phases, Middle(r)))
         continue;
       expected += others;
-      coincided += static_cast<double>(OthersStopped(nodes, a, Middle(r)));
+      coincided += static_cast<double>(OthersStopped(nodes, others_of, Middle(r)));
     }
   }
   if (coincided > expected && PoissonTailAtLeast(expected, coincided) <= kOwnPhaseChance)
@@ -127,13 +133,14 @@ std::vector<std::vector<TimeSpan>> SharedStops(const std::vector<NodeStops>& nod
     for (const TimeSpan* r : tried) {
       // Another node shares the run when it was stopped at its middle too: at a moment its own
       // stops did not choose, with the chance of its stop share about then.
+      const std::vector<size_t> others_of = OthersOf(nodes.size(), a);
+      const size_t sharing = OthersStopped(nodes, others_of, Middle(*r));
       std::vector<double> chance;
-      size_t sharing = 0;
-      for (size_t b = 0; b < nodes.size(); ++b) {
-        if (b == a) continue;
-        chance.push_back(LocalShare(nodes[b], *r, share[b]));
-        sharing += StoppedAt(nodes[b], Middle(*r)) ? 1 : 0;
-      }
+      for (size_t b : others_of) chance.push_back(share[b]);
+      // At the shares over the job first: a share about the run is never lower.
+      if (AtLeast(chance, sharing) > chance_each) continue;
+      for (size_t k = 0; k < others_of.size(); ++k)
+        chance[k] = LocalShare(nodes[others_of[k]], *r, share[others_of[k]]);
       if (AtLeast(chance, sharing) > chance_each) continue;
       shared[a].push_back(*r);
       taken_s += Length(*r);

@@ -199,3 +199,25 @@ TEST_CASE("shared stops: none for one node or none at all", "[shared_stops]") {
   REQUIRE(shared.size() == 1);
   CHECK(shared[0].empty());
 }
+
+TEST_CASE("shared stops: a fleet of hundreds of nodes, each weighed against a bounded few",
+          "[shared_stops]") {
+  // 300 nodes (the work grows with them, not their square): the evaluation every node made is
+  // found on nearly all of them, however idle each is.
+  std::mt19937 rng(5);
+  const Job job = Draw(&rng, 300, 60, DrawShares(&rng, 300, 0.3, 0.5), {{6600, 6900}}, 2);
+  const auto stops = StopsOf(job);
+  const auto shared = fd::SharedStops(stops);
+  REQUIRE(shared.size() == 300);
+  int found = 0, elsewhere = 0;
+  for (size_t i = 0; i < stops.size(); ++i) {
+    bool on = OnAny(job.phases[0], stops[i].phases);
+    for (const auto& s : shared[i]) {
+      on = on || OnAny(s, job.phases);
+      elsewhere += OnAny(s, job.phases) ? 0 : 1;
+    }
+    found += on ? 1 : 0;
+  }
+  CHECK(found >= 290);
+  CHECK(elsewhere <= 15);
+}
