@@ -25,6 +25,7 @@ using ledger::Padded;
 using ledger::Placer;
 using ledger::ReadSilences;
 using ledger::ReadSpans;
+using ledger::RefusalLineGapS;
 
 double SeriesTotal(const Series& s) {
   double sum = 0;
@@ -193,11 +194,18 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
         met = account_refusals;
       }
       u.refusals = Padded(met, refusal_pad_s);
-      // A log writes a line per refused request, now and then; the account's metrics refuse
-      // whole minutes: while writing, either holds.
-      u.refusals_unpadded = Padded(met, 0);
-      u.refused_lines = u.refusals_unpadded;
-      if (own_log)
+      u.refused_lines = Padded(met, 0);
+      // While it writes, only the time refused: a checkpoint holds the GPUs through its whole
+      // write, refused or not. A node's own log shows when: its refusal lines, each stretch
+      // reaching about one of its gaps between lines beyond its first and last (a stretch
+      // began up to a gap before its first line was written). Where no stretch shows two
+      // lines, the gap is unknown and the account's refused minutes say it too.
+      double lines = 0;
+      for (const auto& [key, fact] : n.evidence.facts)
+        if (key.rfind("runtime.throttled.", 0) == 0 && fact.is_number()) lines += fact.number();
+      const double gap_s = own_log ? RefusalLineGapS(met, lines) : 0;
+      u.refusals_unpadded = Padded(met, std::min(gap_s, refusal_pad_s));
+      if (own_log && !(gap_s > 0))
         for (const auto& r : Padded(account_refusals, 0)) u.refusals_unpadded.push_back(r);
       u.reads = ReadSpans(n.evidence.timeline);
       u.read_silences = ReadSilences(n.evidence.timeline, n.node);

@@ -70,6 +70,17 @@ std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs, double
   return out;
 }
 
+double RefusalLineGapS(const std::vector<const TimelineInterval*>& ivs, double lines) {
+  double length = 0, intervals = 0;
+  for (const auto* iv : ivs) {
+    if (iv->status == "metrics" || !(iv->end_epoch_s >= iv->start_epoch_s)) continue;
+    length += std::max(0.0, iv->end_epoch_s - iv->start_epoch_s - 1);  // a line's own second
+    intervals += 1;
+  }
+  const double gaps = lines - intervals;
+  return gaps >= 1 && length > 0 ? length / gaps : 0;
+}
+
 double Covered(const Span& s, const std::vector<Span>& by) {
   // The length of s covered by the union of `by`.
   std::vector<Span> parts;

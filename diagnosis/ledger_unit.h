@@ -82,6 +82,10 @@ double RefusalPadS(const FactSet& facts);
 /// "metrics") not at all.
 std::vector<Span> Padded(const std::vector<const TimelineInterval*>& ivs,
                          double pad_s = kRefusalPadS);
+/// How far apart a node's log wrote its refusal lines while it was refused: the intervals'
+/// length (each from its first line to a second past its last) over the lines between their
+/// ends; 0 where no interval holds two lines. `lines` counts every refusal the log wrote.
+double RefusalLineGapS(const std::vector<const TimelineInterval*>& ivs, double lines);
 /// The length of `s` covered by the union of `by`.
 double Covered(const Span& s, const std::vector<Span>& by);
 /// The timeline's `reads` lane (span closes) as spans.

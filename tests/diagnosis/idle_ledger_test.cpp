@@ -16,6 +16,7 @@
 #include <random>
 
 #include "analyzers/gpu_idle_ledger.h"
+#include "analyzers/throttle_kind.h"
 
 using namespace feedcheck;
 using namespace feedcheck::diagnosis;
@@ -300,4 +301,93 @@ TEST_CASE("a node that read nothing and met no failure is its own, though the jo
   // node-0 failed: access, whatever node-1 did.
   CHECK(ledger.by_node.at("node-0")[static_cast<int>(IdleState::kAccess)] ==
         Approx(100.0 * minutes));
+}
+
+TEST_CASE("a checkpoint refused in part: the node's refusal lines say when, to one of their gaps",
+          "[diagnosis][ledger][nodes]") {
+  // One node of 8 GPUs, 20 minutes in 10 s buckets, writing a checkpoint from minute 5 to 8
+  // (every GPU idle, the account's Ingress in a burst at 58 of its 60 Gbit/s). The account's
+  // metrics refused minutes 5 to 8, every client's; the node's own log wrote a refusal every 10 s
+  // from 6:30 to 7:00. While it writes, the node was refused only about its lines: a gap before the
+  // first and after the last. Where its log wrote one line a stretch (no gap to go by), the
+  // account's minutes hold.
+  const bool single_lines = GENERATE(false, true);
+  const double bucket = 10, end = kStart + 20 * kMinute;
+  const double ckpt_from = kStart + 5 * kMinute, ckpt_to = kStart + 8 * kMinute;
+  Evidence job;
+  std::vector<SeriesPoint> lost, ingress;
+  for (double t = kStart; t < end; t += bucket)
+    lost.push_back({t, t >= ckpt_from && t < ckpt_to ? 8 * bucket : 0});
+  for (double t = kStart; t < end; t += kMinute)
+    ingress.push_back({t, t >= ckpt_from && t < ckpt_to ? 58 : 0.5});
+  job.series.push_back(MakeSeries("gpu.lost_gpu_s_by_time", lost));
+  job.series.push_back(MakeSeries("metrics.ingress_gbps", ingress));
+  TimelineInterval mount;
+  mount.lane = "data-runtime";
+  mount.label = "mount";
+  mount.start_epoch_s = kStart - 1;
+  mount.end_epoch_s = end;
+  mount.status = "Success";
+  mount.node = "node-0";
+  job.timeline.push_back(mount);
+  TimelineInterval minutes;
+  minutes.lane = "storage";
+  minutes.label = "ClientAccountBandwidthThrottlingError";
+  minutes.status = "metrics";
+  minutes.start_epoch_s = ckpt_from;
+  minutes.end_epoch_s = ckpt_to;
+  job.timeline.push_back(minutes);
+
+  analyzers::NodeEvidence n;
+  n.node = "node-0";
+  Series node_lost = MakeSeries("gpu.lost_gpu_s_by_time", lost);
+  node_lost.node = "node-0";
+  n.evidence.series.push_back(node_lost);
+  n.evidence.timeline.push_back(mount);
+  const double first = kStart + 6.5 * kMinute, last = kStart + 7 * kMinute;
+  double lines = 0;
+  auto refusal = [&](double from, double to) {
+    TimelineInterval iv;
+    iv.lane = "storage";
+    iv.status = "rslex";
+    iv.label = std::string(analyzers::ThrottleKindLabel(analyzers::ThrottleKind::kIngress));
+    iv.start_epoch_s = from;
+    iv.end_epoch_s = to + 1;  // a line's own second
+    iv.node = "node-0";
+    n.evidence.timeline.push_back(iv);
+    job.timeline.push_back(iv);
+  };
+  if (single_lines) {
+    refusal(first, first);
+    refusal(last, last);
+    lines = 2;
+  } else {
+    refusal(first, last);  // one line every 10 s: 4 lines
+    lines = 4;
+  }
+  n.evidence.facts.Set(NumberFact("runtime.non_success_responses", lines, Unit::kCount, {}));
+  n.evidence.facts.Set(NumberFact("runtime.throttled.ingress", lines, Unit::kCount, {}));
+
+  LedgerJudgement j;
+  j.job_writes = true;
+  j.ingress_limit_gbps = 60;
+  j.throttle_state = IdleState::kAccountIngress;
+  j.refusals_seen = true;
+  j.nodes = 1;
+  const IdleLedger ledger = BuildIdleLedger(job, {n}, j);
+  const double refused = ledger.gpu_s[static_cast<int>(IdleState::kAccountIngress)];
+  const double writes = ledger.gpu_s[static_cast<int>(IdleState::kWrites)];
+  std::string all;
+  for (int s = 0; s < static_cast<int>(ledger.gpu_s.size()); ++s)
+    if (ledger.gpu_s[s] > 0) all += fmt::format(" {}={}", s, ledger.gpu_s[s]);
+  INFO("single lines: " << single_lines << "; ingress " << refused << " GPU-s, writes " << writes
+                        << ";" << all << " lost " << ledger.lost_gpu_s);
+  CHECK(refused + writes == Approx(8 * 3 * kMinute));
+  if (single_lines) {
+    CHECK(refused == Approx(8 * 3 * kMinute));  // the account's minutes
+  } else {
+    // 6:20 to 7:11, to the bucket: 6 buckets refused of the 18 written.
+    CHECK(refused >= 8 * 40);
+    CHECK(refused <= 8 * 70);
+  }
 }
