@@ -33,6 +33,18 @@ Series MakeSeries(const std::string& key, std::vector<SeriesPoint> points) {
   return s;
 }
 
+// A mount that succeeded, from just before kStart to `end` (of `node`, or the job's).
+TimelineInterval Mount(double end, const std::string& node = "") {
+  TimelineInterval mount;
+  mount.lane = "data-runtime";
+  mount.label = "mount";
+  mount.start_epoch_s = kStart - 1;
+  mount.end_epoch_s = end;
+  mount.status = "Success";
+  mount.node = node;
+  return mount;
+}
+
 // One mount of `minutes` minutes; each minute its GPUs lost `lost[i]` GPU-s while the account
 // served `egress[i]` Gbit/s.
 Evidence MountJob(const std::vector<double>& lost, const std::vector<double>& egress) {
@@ -44,13 +56,7 @@ Evidence MountJob(const std::vector<double>& lost, const std::vector<double>& eg
   }
   job.series.push_back(MakeSeries("gpu.lost_gpu_s_by_time", lost_points));
   job.series.push_back(MakeSeries("metrics.egress_gbps", egress_points));
-  TimelineInterval mount;
-  mount.lane = "data-runtime";
-  mount.label = "mount";
-  mount.start_epoch_s = kStart - 1;
-  mount.end_epoch_s = kStart + kMinute * static_cast<double>(lost.size());
-  mount.status = "Success";
-  job.timeline.push_back(mount);
+  job.timeline.push_back(Mount(kStart + kMinute * static_cast<double>(lost.size())));
   return job;
 }
 
@@ -322,13 +328,7 @@ TEST_CASE("a checkpoint refused in part: the node's refusal lines say when, to o
     ingress.push_back({t, t >= ckpt_from && t < ckpt_to ? 58 : 0.5});
   job.series.push_back(MakeSeries("gpu.lost_gpu_s_by_time", lost));
   job.series.push_back(MakeSeries("metrics.ingress_gbps", ingress));
-  TimelineInterval mount;
-  mount.lane = "data-runtime";
-  mount.label = "mount";
-  mount.start_epoch_s = kStart - 1;
-  mount.end_epoch_s = end;
-  mount.status = "Success";
-  mount.node = "node-0";
+  const TimelineInterval mount = Mount(end, "node-0");
   job.timeline.push_back(mount);
   TimelineInterval minutes;
   minutes.lane = "storage";

@@ -147,6 +147,14 @@ class Draw(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
+    def fake_postmortem(self):
+        """The stand-in post-mortem (FAKE_POSTMORTEM) written into the draw's folder."""
+        fake = os.path.join(self.tmp, "fake-postmortem.py")
+        with open(fake, "w") as f:
+            f.write(FAKE_POSTMORTEM)
+        os.chmod(fake, 0o755)
+        return fake
+
     def test_states_sum_to_the_gpu_time_lost_the_files_say(self):
         for t in self.truths:
             with self.subTest(job=t["name"]):
@@ -161,10 +169,7 @@ class Draw(unittest.TestCase):
         """score_postmortems.py against a stand-in post-mortem that reports the truth, less a
         share of each job's GPU time lost moved from its largest state to `unknown`: every job
         within 5%, so only the state's bias over the draw can catch it, and it does."""
-        fake = os.path.join(self.tmp, "fake-postmortem.py")
-        with open(fake, "w") as f:
-            f.write(FAKE_POSTMORTEM)
-        os.chmod(fake, 0o755)
+        fake = self.fake_postmortem()
         scorer = os.path.join(HERE, "score_postmortems.py")
 
         def score(bias, max_bias):
@@ -188,10 +193,7 @@ class Draw(unittest.TestCase):
         the group its draw gave it, and each group's rates are its own jobs': against a stand-in
         that moves half of every job's GPU time lost to `unknown`, a group's states are within
         exactly where its jobs lost nothing (or lost most to `unknown`), its causes all right."""
-        fake = os.path.join(self.tmp, "fake-postmortem.py")
-        with open(fake, "w") as f:
-            f.write(FAKE_POSTMORTEM)
-        os.chmod(fake, 0o755)
+        fake = self.fake_postmortem()
         out = os.path.join(self.tmp, "scores.json")
         r = subprocess.run([sys.executable, os.path.join(HERE, "score_postmortems.py"), self.tmp,
                             "--feedcheck", fake, "--json", out, "--list", "0"],
@@ -218,10 +220,7 @@ class Draw(unittest.TestCase):
         phases); the ledger's refinement splits it. A stand-in that tells every own phase as the
         pipeline's pace is within on every job at the issue's states, and within on the refined
         ones exactly where a job's own phases held at most 5% of its GPU time lost."""
-        fake = os.path.join(self.tmp, "fake-postmortem.py")
-        with open(fake, "w") as f:
-            f.write(FAKE_POSTMORTEM)
-        os.chmod(fake, 0o755)
+        fake = self.fake_postmortem()
         out = os.path.join(self.tmp, "scores-own.json")
         r = subprocess.run([sys.executable, os.path.join(HERE, "score_postmortems.py"), self.tmp,
                             "--feedcheck", fake, "--json", out, "--list", "0", "--min-cause", "0",
