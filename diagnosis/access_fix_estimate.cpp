@@ -12,6 +12,7 @@
 #include "core/units.h"
 #include "diagnosis/claim_checks.h"
 #include "diagnosis/gpu_time_summary.h"
+#include "diagnosis/ledger_judgement.h"
 
 namespace feedcheck::diagnosis {
 
@@ -110,7 +111,7 @@ AccessRefusal ClassifyAccessRefusal(const FactSet& facts) {
   return AccessRefusal::kUnknown;
 }
 
-FixEstimate EstimateAccessFix(const Evidence& ev, const GpuTimeLost& gpu) {
+FixEstimate EstimateAccessFix(const Evidence& ev, const GpuTimeLost& gpu, double not_won_gpu_s) {
   AccessRefusal refusal = ClassifyAccessRefusal(ev.facts);
   const std::string change = Change(refusal);
   if (!gpu.known)
@@ -138,14 +139,25 @@ FixEstimate EstimateAccessFix(const Evidence& ev, const GpuTimeLost& gpu) {
     (p.x + width / 2 >= *start ? sampled_after : sampled_before) += p.y;
   const double busy_before = sampled_before - lost_before;
   const std::string when = ClockUtc(*start);
-  // The job never ran its own work: nothing shows how it runs once it can read.
-  if (busy_before < std::max(60.0, 0.01 * gpu.sampled_gpu_s) && InputReadBefore(ev, *start)) {
+  // What is won back: the GPU time lost, but a node's that read nothing for its own reason.
+  const double won = std::max(0.0, lost_after + lost_before - std::max(0.0, not_won_gpu_s));
+  const std::string won_text = FormatGpuTime(won);
+  const std::string not_won = not_won_gpu_s > 0
+                                  ? fmt::format(
+                                        "; the {} lost on nodes that read nothing, for a reason "
+                                        "of their own, it does not touch",
+                                        FormatGpuTime(not_won_gpu_s))
+                                  : "";
+  // The job never ran its own work: nothing shows how it runs once it can read. A mount that
+  // came up on a node that never read is no input read.
+  const bool read_before = InputReadBefore(ev, *start) && !InputNeverRead(ev);
+  if (busy_before < std::max(60.0, 0.01 * gpu.sampled_gpu_s) && read_before) {
     // The input was read; the GPUs did too little before the refusals to say how it runs.
     FixEstimate e = Unavailable(fmt::format(
         "no estimate of the job once it can go on: its input was read, but its GPUs did too "
         "little before storage refused it ({}) to show how it runs; with {} the {} the GPUs "
-        "were held idle are not spent again",
-        when, change, FormatGpuTime(lost_after + lost_before)));
+        "were held idle are not spent again{}",
+        when, change, won_text, not_won));
     e.idle_fraction_before = gpu.idle_fraction;
     return e;
   }
@@ -153,8 +165,8 @@ FixEstimate EstimateAccessFix(const Evidence& ev, const GpuTimeLost& gpu) {
     FixEstimate e = Unavailable(fmt::format(
         "no estimate of the job once it can read: it never got past its input (storage refused "
         "it from {}), so these logs do not show it running; with {} the {} the GPUs were held "
-        "idle are not spent again",
-        when, change, FormatGpuTime(lost_after + lost_before)));
+        "idle are not spent again{}",
+        when, change, won_text, not_won));
     e.idle_fraction_before = gpu.idle_fraction;
     return e;
   }

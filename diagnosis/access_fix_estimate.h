@@ -18,7 +18,9 @@ AccessRefusal ClassifyAccessRefusal(const FactSet& facts);
 
 /// `available` is false (and `text` says why, and what to change) when the refusal's time or
 /// the GPU samples are missing, or when the job never got past reading its input (nothing
-/// shows how it runs once it can read).
-FixEstimate EstimateAccessFix(const Evidence& evidence, const GpuTimeLost& gpu);
+/// shows how it runs once it can read). `not_won_gpu_s`: GPU time lost that putting the access
+/// right does not win back (nodes that read nothing and met no failure: their own reason).
+FixEstimate EstimateAccessFix(const Evidence& evidence, const GpuTimeLost& gpu,
+                              double not_won_gpu_s = 0);
 
 }  // namespace feedcheck::diagnosis

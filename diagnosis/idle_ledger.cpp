@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analyzers/text_util.h"
+#include "diagnosis/idle_nodes.h"
 #include "diagnosis/ledger_nodes.h"
 #include "diagnosis/ledger_placer.h"
 #include "diagnosis/ledger_unit.h"
@@ -175,6 +176,8 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     const bool logs_per_node = std::any_of(nodes.begin(), nodes.end(), [&](const auto& n) {
       return ActivitiesOf(job.timeline, &n.node).any;
     });
+    // The job's timeline holds each node's activities and refusals by its name.
+    const std::set<std::string> failed_nodes = NodesMeetingFailure(job.timeline);
     auto add_unit = [&](const analyzers::NodeEvidence& n, const Series* lost,
                         const Series* sample_t) {
       LedgerUnit u;
@@ -212,13 +215,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       u.read_gap_fence_s = n.evidence.facts.Number("runtime.read_gap_fence_s");
       u.own_log = own_log;
       u.reads_nothing = judgement.nodes_reading_nothing.count(n.node) > 0;
-      // The job's timeline holds each node's activities and refusals by its name.
-      u.met_access_failure =
-          std::any_of(job.timeline.begin(), job.timeline.end(), [&](const TimelineInterval& iv) {
-            return iv.node == n.node &&
-                   (iv.lane == "access" ||
-                    (iv.lane == "data-runtime" && iv.status.rfind("Failure", 0) == 0));
-          });
+      u.met_access_failure = failed_nodes.count(n.node) > 0;
       units.push_back(std::move(u));
     };
     if (own_series) {

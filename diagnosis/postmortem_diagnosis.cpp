@@ -99,7 +99,8 @@ Situation Assess(const Evidence& evidence, std::vector<NodeRow>* nodes, std::vec
   // Nodes whose GPUs idled while they read nothing: their idle time is no storage cause's.
   AddGpuNodeRows(facts, nodes);
   const double busy_percent = facts.Number("gpu.busy_threshold_percent").value_or(10) * 2;
-  s.idle_nodes = NodesIdleReadingNothing(*nodes, busy_percent);
+  s.idle_nodes =
+      NodesIdleReadingNothing(*nodes, busy_percent, NodesMeetingFailure(evidence.timeline));
   // Refusals that did not coincide with the activity that failed did not end the job (two 404s
   // on optional files at the start, an upload that timed out an hour later).
   if (std::string why = AccessRefusalsMissFailure(evidence); !why.empty())
@@ -235,7 +236,9 @@ void EstimateWhatTheFixBuys(const Situation& s, Bottleneck cls, const LedgerRepl
   const GpuTimeLost& gpu = s.gpu;
   const FactSet& facts = *s.facts;
   if (cls == Bottleneck::kAccessFailure) {
-    d.estimate = EstimateAccessFix(*s.evidence, gpu);
+    double read_nothing_gpu_s = 0;
+    for (const auto& n : s.idle_nodes) read_nothing_gpu_s += std::max(0.0, n.lost_gpu_s);
+    d.estimate = EstimateAccessFix(*s.evidence, gpu, read_nothing_gpu_s);
   } else if (cls == Bottleneck::kAccessMode && InputFailedOnFullDisk(*s.evidence)) {
     // The download never finished: nothing shows the job training, to replay.
     d.estimate = FixEstimate{};

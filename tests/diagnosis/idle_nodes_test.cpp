@@ -69,6 +69,17 @@ TEST_CASE("a node is set apart only when it read nothing, idled and lost time, b
   SECTION("every node reading nothing is a job that never started, not one node") {
     for (auto& r : rows) r.reads = 0, r.gpu_util_mean = 1;
     CHECK(NodesIdleReadingNothing(rows, 20).empty());
+    // ...every one of them met the job's failure in its own log, or none did: still none.
+    CHECK(NodesIdleReadingNothing(rows, 20, {"node-0", "node-1", "node-2", "node-3"}).empty());
+    CHECK(NodesIdleReadingNothing(rows, 20, {"node-7"}).empty());
+  }
+  SECTION("where the others met the job's failure, a node that met none never asked storage") {
+    // The input's name never resolved: every node that tried failed. node-2 never tried (a
+    // dead node): its GPUs idled for a reason of its own.
+    for (auto& r : rows) r.reads = 0, r.gpu_util_mean = 1;
+    auto apart = NodesIdleReadingNothing(rows, 20, {"node-0", "node-1", "node-3"});
+    REQUIRE(apart.size() == 1);
+    CHECK(apart[0].node == "node-2");
   }
   SECTION("a single node has no others to be told apart from") {
     CHECK(NodesIdleReadingNothing({rows[3]}, 20).empty());
@@ -82,4 +93,15 @@ TEST_CASE("a node is set apart only when it read nothing, idled and lost time, b
     CHECK(both[0].node == "node-1");
     CHECK(both[1].node == "node-3");
   }
+}
+
+TEST_CASE("a node met a failure where its own log shows a refused access or a failed activity",
+          "[diagnosis][idle_nodes]") {
+  std::vector<TimelineInterval> timeline(5);
+  timeline[0] = {.lane = "data-runtime", .label = "mount", .status = "Failure", .node = "node-0"};
+  timeline[1] = {.lane = "access", .label = "403 refused", .node = "node-1"};
+  timeline[2] = {.lane = "data-runtime", .label = "mount", .status = "Success", .node = "node-2"};
+  timeline[3] = {.lane = "storage", .label = "503 server busy", .node = "node-3"};
+  timeline[4] = {.lane = "data-runtime", .label = "mount", .status = "Failure"};  // the job's
+  CHECK(NodesMeetingFailure(timeline) == std::set<std::string>{"node-0", "node-1"});
 }

@@ -8,6 +8,7 @@
 #include "analyzers/gpu_idle_ledger.h"
 #include "diagnosis/access_fix_estimate.h"
 #include "diagnosis/gpu_time_summary.h"
+#include "diagnosis/ledger_judgement.h"
 #include "diagnosis/postmortem_diagnosis.h"
 
 using namespace feedcheck;
@@ -137,6 +138,24 @@ TEST_CASE("no figure for a refused access is said plainly, with the fix", "[diag
   CHECK(e.text.find("never got past its input") != std::string::npos);
   CHECK(e.text.find("the input's path corrected") != std::string::npos);
   CHECK(e.text.find("6 GPU-minutes") != std::string::npos);
+  CHECK(e.text.find("read nothing") == std::string::npos);
+  // A node that never asked (a dead node) lost a third of it: the fix does not win that back.
+  FixEstimate dead =
+      diagnosis::EstimateAccessFix(never, diagnosis::SummarizeGpuTime(never.facts), 120);
+  CHECK(dead.text.find("the 4 GPU-minutes the GPUs were held idle") != std::string::npos);
+  CHECK(dead.text.find("the 2 GPU-minutes lost on nodes that read nothing") != std::string::npos);
+  // A mount that came up on the dead node while the other's failed, every read given up on, is
+  // no input read.
+  Evidence mounted = never;
+  mounted.timeline.back().label = "mount";
+  mounted.timeline.back().node = "node-0";
+  mounted.timeline.push_back({"data-runtime", "mount", 18, 19.5, "Success", "dc.log:2", "node-1"});
+  mounted.facts.Set(Observed("runtime.retry_give_ups", 1, Unit::kCount));
+  mounted.facts.Set(Observed("runtime.mount_failures", 1, Unit::kCount));
+  REQUIRE(diagnosis::InputNeverRead(mounted));
+  FixEstimate m = diagnosis::EstimateAccessFix(mounted, diagnosis::SummarizeGpuTime(mounted.facts));
+  CHECK(m.text.find("never got past its input") != std::string::npos);
+  CHECK(m.text.find("its input was read") == std::string::npos);
   // No timestamped refusal and no failed activity: when is unknown.
   Evidence untimed = Samples(60, 3000, 3100);
   untimed.facts.Set(Observed("runtime.http_errors.403", 3, Unit::kCount));
