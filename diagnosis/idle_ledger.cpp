@@ -137,6 +137,84 @@ double IdleLedger::StorageGpuS() const {
   return sum;
 }
 
+namespace {
+
+// Each unit's stops of its own (validations, evaluations, saving): by its pace, its period, its
+// reads' silences, and the stops the nodes made together.
+void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidence>& nodes,
+                   const LedgerJudgement& judgement, std::vector<LedgerUnit>* units_out) {
+  std::vector<LedgerUnit>& units = *units_out;
+  // How often a GPU was sampled (a metric's points carry no interval fact: its span over the
+  // samples each GPU took).
+  double sample_interval_s = FactOr(job.facts, "gpu.sample_interval_s", 0);
+  if (!(sample_interval_s > 0) && FactOr(job.facts, "gpu.samples", 0) > 0)
+    sample_interval_s = FactOr(job.facts, "gpu.span_s", 0) * FactOr(job.facts, "gpu.count", 0) /
+                        FactOr(job.facts, "gpu.samples", 0);
+  // A capped cache known to hold less than the input cannot serve a node that stopped reading;
+  // nor can any cache where the job reads its input once (nothing in it is read again).
+  const double input_bytes = FactOr(job.facts, "dataset.bytes", 0);
+  const double cache_bytes = FactOr(job.facts, "runtime.mount_cache_bytes", 0);
+  const bool no_cache_holds_input =
+      judgement.reads_input_once ||
+      (input_bytes > 0 && cache_bytes > 0 && cache_bytes < input_bytes);
+  std::vector<NodeStops> node_stops;
+  // The job's checkpoints, by the account's Ingress: a stop they explain is no phase or wait.
+  const ledger::IngressBursts bursts(job.FindSeries("metrics.ingress_gbps"), judgement.job_writes,
+                                     job.FindSeries("gpu.lost_gpu_s_by_time"),
+                                     job.FindSeries("gpu.sampled_gpu_s_by_time"));
+  for (auto& u : units) {
+    for (const auto& r : u.reads) u.last_read_s = std::max(u.last_read_s.value_or(-kInf), r.end);
+    if (u.lost->points.size() >= 2)
+      u.samples_end = 2 * u.lost->points.back().x - u.lost->points[u.lost->points.size() - 2].x;
+    const double gpus = UnitGpus(job, nodes, u.node);
+    // From the input's start, or after its downloads (their wait is theirs, not a pace).
+    double from = u.activities.first_data.value_or(-kInf);
+    for (const auto& d : u.activities.downloads)
+      if (std::isfinite(d.end)) from = std::max(from, d.end);
+    std::vector<TimeSpan> phases = OwnPhases(*u.lost, gpus, sample_interval_s, from);
+    double width_s = 0;
+    NodeStops stops;
+    stops.runs = WholeStopRuns(*u.lost, gpus, from, &width_s);
+    for (const auto& r : stops.runs) {
+      u.whole_stops.push_back({r.start_s, r.end_s});
+      const double mid = (r.start_s + r.end_s) / 2;
+      stops.explained.push_back(Inside(u.refusals, mid) ||
+                                (bursts.present() && (bursts.Writing(mid) || bursts.AtEdge(mid))));
+    }
+    stops.sample_s = std::max(width_s, sample_interval_s);
+    for (const auto& p : u.lost->points)
+      if (p.x >= from && std::isfinite(p.y)) stops.sampled_s += width_s;
+    // And stops that recur at a period, though each is likely at the node's pace.
+    for (const auto& p : PeriodicStops(*u.lost, gpus, sample_interval_s, from, phases))
+      phases.push_back(p);
+    for (const auto& p : phases) u.own_phases.push_back({p.start_s, p.end_s});
+    // A mount's reads show stops the GPU samples alone leave open (placed only in the mount).
+    if (!u.activities.mounts.empty()) {
+      NodeReads reads;
+      for (const auto& s : u.read_silences) reads.silences.push_back({s.start, s.end});
+      reads.fence_s = u.read_gap_fence_s;
+      reads.last_read_s = u.last_read_s;
+      reads.samples_end_s = u.samples_end;
+      reads.cache_may_hold_input = !no_cache_holds_input;
+      for (const auto& p :
+           ReadSilenceStops(*u.lost, gpus, sample_interval_s, from, std::move(reads)))
+        u.own_phases.push_back({p.start_s, p.end_s});
+    }
+    for (const auto& p : u.own_phases) stops.phases.push_back({p.start, p.end});
+    std::sort(stops.phases.begin(), stops.phases.end(),
+              [](const TimeSpan& a, const TimeSpan& b) { return a.start_s < b.start_s; });
+    node_stops.push_back(std::move(stops));
+  }
+  // Stops most nodes made together, where their waits are their own: the job's phases.
+  if (units.size() >= 2 && !units.front().node.empty()) {
+    const auto shared = SharedStops(node_stops);
+    for (size_t i = 0; i < units.size(); ++i)
+      for (const auto& p : shared[i]) units[i].own_phases.push_back({p.start_s, p.end_s});
+  }
+}
+
+}  // namespace
+
 IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::NodeEvidence>& nodes,
                            const LedgerJudgement& judgement) {
   IdleLedger ledger;
@@ -242,73 +320,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.own_log = job.facts.Find("runtime.non_success_responses") != nullptr;
     units.push_back(std::move(u));
   }
-  // How often a GPU was sampled (a metric's points carry no interval fact: its span over the
-  // samples each GPU took).
-  double sample_interval_s = FactOr(job.facts, "gpu.sample_interval_s", 0);
-  if (!(sample_interval_s > 0) && FactOr(job.facts, "gpu.samples", 0) > 0)
-    sample_interval_s = FactOr(job.facts, "gpu.span_s", 0) * FactOr(job.facts, "gpu.count", 0) /
-                        FactOr(job.facts, "gpu.samples", 0);
-  // A capped cache known to hold less than the input cannot serve a node that stopped reading;
-  // nor can any cache where the job reads its input once (nothing in it is read again).
-  const double input_bytes = FactOr(job.facts, "dataset.bytes", 0);
-  const double cache_bytes = FactOr(job.facts, "runtime.mount_cache_bytes", 0);
-  const bool no_cache_holds_input =
-      judgement.reads_input_once ||
-      (input_bytes > 0 && cache_bytes > 0 && cache_bytes < input_bytes);
-  std::vector<NodeStops> node_stops;
-  // The job's checkpoints, by the account's Ingress: a stop they explain is no phase or wait.
-  const ledger::IngressBursts bursts(job.FindSeries("metrics.ingress_gbps"), judgement.job_writes,
-                                     job.FindSeries("gpu.lost_gpu_s_by_time"),
-                                     job.FindSeries("gpu.sampled_gpu_s_by_time"));
-  for (auto& u : units) {
-    for (const auto& r : u.reads) u.last_read_s = std::max(u.last_read_s.value_or(-kInf), r.end);
-    if (u.lost->points.size() >= 2)
-      u.samples_end = 2 * u.lost->points.back().x - u.lost->points[u.lost->points.size() - 2].x;
-    const double gpus = UnitGpus(job, nodes, u.node);
-    // From the input's start, or after its downloads (their wait is theirs, not a pace).
-    double from = u.activities.first_data.value_or(-kInf);
-    for (const auto& d : u.activities.downloads)
-      if (std::isfinite(d.end)) from = std::max(from, d.end);
-    std::vector<TimeSpan> phases = OwnPhases(*u.lost, gpus, sample_interval_s, from);
-    double width_s = 0;
-    NodeStops stops;
-    stops.runs = WholeStopRuns(*u.lost, gpus, from, &width_s);
-    for (const auto& r : stops.runs) {
-      u.whole_stops.push_back({r.start_s, r.end_s});
-      const double mid = (r.start_s + r.end_s) / 2;
-      stops.explained.push_back(Inside(u.refusals, mid) ||
-                                (bursts.present() && (bursts.Writing(mid) || bursts.AtEdge(mid))));
-    }
-    stops.sample_s = std::max(width_s, sample_interval_s);
-    for (const auto& p : u.lost->points)
-      if (p.x >= from && std::isfinite(p.y)) stops.sampled_s += width_s;
-    // And stops that recur at a period, though each is likely at the node's pace.
-    for (const auto& p : PeriodicStops(*u.lost, gpus, sample_interval_s, from, phases))
-      phases.push_back(p);
-    for (const auto& p : phases) u.own_phases.push_back({p.start_s, p.end_s});
-    // A mount's reads show stops the GPU samples alone leave open (placed only in the mount).
-    if (!u.activities.mounts.empty()) {
-      NodeReads reads;
-      for (const auto& s : u.read_silences) reads.silences.push_back({s.start, s.end});
-      reads.fence_s = u.read_gap_fence_s;
-      reads.last_read_s = u.last_read_s;
-      reads.samples_end_s = u.samples_end;
-      reads.cache_may_hold_input = !no_cache_holds_input;
-      for (const auto& p :
-           ReadSilenceStops(*u.lost, gpus, sample_interval_s, from, std::move(reads)))
-        u.own_phases.push_back({p.start_s, p.end_s});
-    }
-    for (const auto& p : u.own_phases) stops.phases.push_back({p.start, p.end});
-    std::sort(stops.phases.begin(), stops.phases.end(),
-              [](const TimeSpan& a, const TimeSpan& b) { return a.start_s < b.start_s; });
-    node_stops.push_back(std::move(stops));
-  }
-  // Stops most nodes made together, where their waits are their own: the job's phases.
-  if (units.size() >= 2 && !units.front().node.empty()) {
-    const auto shared = SharedStops(node_stops);
-    for (size_t i = 0; i < units.size(); ++i)
-      for (const auto& p : shared[i]) units[i].own_phases.push_back({p.start_s, p.end_s});
-  }
+  FindOwnPhases(job, nodes, judgement, &units);
   for (auto& u : units) {
     double mount_idle = 0, refused = 0;
     for (const auto& p : u.lost->points) {
