@@ -57,15 +57,16 @@ double UnitGpus(const Evidence& job, const std::vector<analyzers::NodeEvidence>&
   return FactOr(job.facts, ("gpu.node_gpus." + analyzers::KeySegment(node)).c_str(), 0);
 }
 
-// The job's GPU time lost split by node (JobLostByNode) where each of those nodes is one of
-// `nodes` (a folder of its logs by the same name); else none.
+// The job's GPU time lost split by node (JobLostByNode) where those nodes are the job's: one of
+// them at least is one of `nodes` (a folder of its logs by the same name; a node the file names
+// that left none is a node without logs); else none.
 std::vector<const Series*> NodeSplitSeries(const Evidence& job, const Series& job_lost,
                                            const std::vector<analyzers::NodeEvidence>& nodes) {
   std::vector<const Series*> split = JobLostByNode(job, job_lost);
   for (const Series* s : split)
-    if (std::none_of(nodes.begin(), nodes.end(), [&](const auto& n) { return n.node == s->node; }))
-      return {};
-  return split;
+    if (std::any_of(nodes.begin(), nodes.end(), [&](const auto& n) { return n.node == s->node; }))
+      return split;
+  return {};
 }
 
 // Facts without the GPU ledger's series (a saved facts file, a summary): the same placement at
@@ -303,9 +304,15 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     } else {
       // The job's samples fall on one grid for all its nodes: its sample times are theirs.
       const Series* sample_t = job.FindSeries("gpu.lost_sample_t_by_time");
-      for (const Series* lost : split)
-        for (const auto& n : nodes)
-          if (n.node == lost->node) add_unit(n, lost, sample_t);
+      // A node the file names that left no logs of its own has nothing to say when it read:
+      // only the account's records place its time.
+      for (const Series* lost : split) {
+        auto it = std::find_if(nodes.begin(), nodes.end(),
+                               [&](const auto& n) { return n.node == lost->node; });
+        analyzers::NodeEvidence no_logs;
+        no_logs.node = lost->node;
+        add_unit(it != nodes.end() ? *it : no_logs, lost, sample_t);
+      }
     }
   } else {
     LedgerUnit u;

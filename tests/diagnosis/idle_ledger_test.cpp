@@ -195,8 +195,12 @@ TEST_CASE("one file of the job's GPUs by node: each node's stops are judged on i
   // and each node stopped outright for 4 minutes at its own time (a validation). On the job's
   // sum no minute is a stop of all 12 GPUs; on each node's it is.
   const unsigned seed = GENERATE(range(1u, 7u));
-  // The nodes' logs in folders by the names the file gives, or by others (nothing to match).
-  const bool named_alike = GENERATE(true, false);
+  // The nodes' logs in folders by the names the file gives, or by others (nothing to match);
+  // or node-2 left no logs: the file's nodes are the job's, and nothing places node-2's time.
+  enum class Folders { kNamedAlike, kNamedOtherwise, kNodeTwoWithout };
+  const Folders folders =
+      GENERATE(Folders::kNamedAlike, Folders::kNamedOtherwise, Folders::kNodeTwoWithout);
+  const bool named_alike = folders != Folders::kNamedOtherwise;
   std::mt19937 rng(seed);
   std::bernoulli_distribution waits(0.3);
   const int nodes = 3, gpus = 4, minutes = 60;
@@ -213,6 +217,7 @@ TEST_CASE("one file of the job's GPUs by node: each node's stops are judged on i
   samples.Finish(&job, {FactOrigin::kObserved, "samples", "gpu", 0});
   std::vector<analyzers::NodeEvidence> logs;
   for (int n = 0; n < nodes; ++n) {
+    if (folders == Folders::kNodeTwoWithout && n == 2) continue;
     const std::string name = (named_alike ? "node-" : "rank-") + std::to_string(n);
     TimelineInterval mount;
     mount.lane = "data-runtime";
@@ -231,9 +236,17 @@ TEST_CASE("one file of the job's GPUs by node: each node's stops are judged on i
   judgement.nodes = nodes;
   judgement.mount_state = IdleState::kNotStorage;  // storage served it fast
   const IdleLedger ledger = BuildIdleLedger(job, logs, judgement);
-  INFO("seed " << seed << (named_alike ? ", folders named as the file's nodes" : ", not"));
+  INFO("seed " << seed << ", folders " << static_cast<int>(folders));
   const double stops = nodes * gpus * 240.0;
-  if (named_alike) {
+  if (folders == Folders::kNodeTwoWithout) {
+    REQUIRE(ledger.by_node.size() == static_cast<size_t>(nodes));
+    const auto& two = ledger.by_node.at("node-2");
+    double all = 0;
+    for (double v : two) all += v;
+    CHECK(two[static_cast<int>(IdleState::kUnknown)] == Approx(all));
+    CHECK(ledger.by_node.at("node-0")[static_cast<int>(IdleState::kOwnCode)] ==
+          Approx(gpus * 240.0).epsilon(0.05));
+  } else if (named_alike) {
     CHECK(ledger.Of(IdleState::kOwnCode) == Approx(stops).epsilon(0.05));
     REQUIRE(ledger.by_node.size() == static_cast<size_t>(nodes));
     for (int n = 0; n < nodes; ++n) {
