@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <string>
 
@@ -16,6 +17,9 @@
 namespace feedcheck::diagnosis {
 
 namespace {
+
+// The GPUs waited for a download where they lost this much of the time sampled while it ran.
+constexpr double kDownloadWaitShare = 0.8;
 
 bool Describes(const Finding& f) {
   return !f.secondary && f.severity != Severity::kInfo && f.bottleneck != Bottleneck::kNone;
@@ -36,6 +40,30 @@ bool EndToEndDwarfsServer(const FactSet& facts) {
   auto e2e = facts.Number("metrics.e2e_latency_ms");
   auto server = facts.Number("metrics.server_latency_ms");
   return e2e && server && *e2e > 2 * *server && *e2e - *server > 20;
+}
+
+// The GPUs idled through the job's downloads (most of the GPU time sampled while one ran was
+// lost): they waited for all of it, as a job does for its input in download mode. The
+// access-mode finding says so only where that wait was a share of the job worth advice on.
+bool GpusWaitedForDownloads(const Evidence& ev) {
+  const Series* lost = ev.FindSeries("gpu.lost_gpu_s_by_time");
+  const Series* sampled = ev.FindSeries("gpu.sampled_gpu_s_by_time");
+  if (!lost || !sampled || lost->points.size() != sampled->points.size()) return false;
+  std::vector<std::pair<double, double>> downloads;
+  for (const auto& iv : ev.timeline)
+    if (iv.lane == "data-runtime" && analyzers::IContains(iv.label, "download") &&
+        iv.end_epoch_s > iv.start_epoch_s)
+      downloads.push_back({iv.start_epoch_s, iv.end_epoch_s});
+  double lost_in = 0, sampled_in = 0;
+  for (size_t i = 0; i < lost->points.size(); ++i) {
+    const double t = lost->points[i].x;
+    const bool in = std::any_of(downloads.begin(), downloads.end(),
+                                [&](const auto& d) { return t >= d.first && t < d.second; });
+    if (!in || !std::isfinite(lost->points[i].y) || !std::isfinite(sampled->points[i].y)) continue;
+    lost_in += lost->points[i].y;
+    sampled_in += sampled->points[i].y;
+  }
+  return sampled_in > 0 && lost_in >= kDownloadWaitShare * sampled_in;
 }
 
 bool LatencyDwarfsServer(const FactSet& facts) {
@@ -151,7 +179,8 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
                                                                       : IdleState::kUnknown;
   j.refusals_seen = account.log_throttled > 0 || account.metrics_throttled > 0 ||
                     j.throttle_state != IdleState::kThrottledUnknown;
-  j.download_is_the_wait = AnyObserved(findings, Bottleneck::kAccessMode);
+  j.download_is_the_wait =
+      AnyObserved(findings, Bottleneck::kAccessMode) || GpusWaitedForDownloads(ev);
   j.ingress_limit_gbps = facts.Number("account.ingress_gbps").value_or(0);
   j.requests_limit_per_s = facts.Number("account.requests_per_s").value_or(0);
   j.job_writes =

@@ -462,6 +462,24 @@ TEST_CASE("placer: a download at its NIC's rate was held by the NIC, whatever th
   CHECK(PlacedIn(ledger, expected) == Approx(100.0 * minutes));
 }
 
+TEST_CASE("judgement: the GPUs idle through a download waited for it, however short it was",
+          "[diagnosis][ledger]") {
+  // A 4-minute download in a 100-minute job (too short a share for the access-mode advice),
+  // the GPUs (100 GPU-s sampled a minute) losing `lost` a minute while it ran, busy after.
+  // Idle through it, they waited for all of it: at the NIC's rate it is the mode's wait, not
+  // the NIC's; GPUs that worked while it ran (a second input copied while training) did not.
+  const double lost = GENERATE(100.0, 85.0, 50.0, 0.0);
+  std::vector<double> lost_by_minute(100, 0.0), sampled(100, 100.0);
+  for (int m = 0; m < 4; ++m) lost_by_minute[m] = lost;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost_by_minute));
+  job.series.push_back(Minutes("gpu.sampled_gpu_s_by_time", sampled));
+  job.timeline.push_back(Interval("data-runtime", "download", 0, 4, "Success"));
+  const LedgerJudgement j = JudgeEvidence(job, {}, ViewAccount(job.facts), {});
+  INFO("lost " << lost << " of 100 GPU-s a minute while it ran");
+  CHECK(j.download_is_the_wait == (lost >= 80));
+}
+
 TEST_CASE("placer: a stop in a checkpoint's first or last minute is the checkpoint's",
           "[diagnosis][ledger]") {
   // A node of 8 GPUs, busy but for one whole stop in minutes 20-29 (sampled every 10 s), its
