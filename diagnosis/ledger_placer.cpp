@@ -127,7 +127,9 @@ class Placer::Impl {
     // A refusal while the node reads, writes, or might do either (no log; outputs the job
     // writes through a mount log no activity of their own). While it writes, only the minutes
     // refused: the write held the GPUs either side of them.
-    const bool writing = Writing(t, in_upload, reading);
+    // Not while it downloads: the job's code starts once its inputs are copied, and only its
+    // code writes outputs (another client's Ingress then is no write of the job's).
+    const bool writing = !in_download && Writing(t, in_upload, reading);
     // A stop of the job's own only padded by a refusal either side (no request refused in it)
     // is the job's: the pad allows for retries the node might still wait for, and its loop was
     // not waiting for input.
@@ -401,6 +403,9 @@ class Placer::Impl {
         // Ingress at half its limit or more, was refused its writes.
         if (writing && share(ingress_, j_.ingress_limit_gbps) >= kWritingRefusedIngressShare)
           return IdleState::kAccountIngress;
+        // A node that was reading was refused its reads: Egress at the limit first.
+        if (!writing && at_limit_when(when, egress_, j_.egress_limit_gbps))
+          return IdleState::kAccountEgress;
         if (at_limit_when(when, ingress_, j_.ingress_limit_gbps)) return IdleState::kAccountIngress;
         if (at_limit_when(when, egress_, j_.egress_limit_gbps)) return IdleState::kAccountEgress;
         return share(ingress_, j_.ingress_limit_gbps) > share(egress_, j_.egress_limit_gbps)
@@ -408,6 +413,8 @@ class Placer::Impl {
                    : IdleState::kAccountEgress;
       }
       if (names("AccountRequest")) return IdleState::kAccountRequests;
+      if (!writing && at_limit_when(when, egress_, j_.egress_limit_gbps, kPinnedAtLimitShare))
+        return IdleState::kAccountEgress;
       if (at_limit_when(when, ingress_, j_.ingress_limit_gbps, kPinnedAtLimitShare))
         return IdleState::kAccountIngress;
       if (at_limit_when(when, egress_, j_.egress_limit_gbps, kPinnedAtLimitShare))

@@ -440,6 +440,39 @@ TEST_CASE("placer: a download's refused minutes are the limit's, the rest its ow
         Approx(100.0 * (minutes - refused - margin)));
 }
 
+TEST_CASE("placer: a read refused at the account's bandwidth is its egress, not others' writes",
+          "[diagnosis][ledger]") {
+  // A 20-minute download, or mount, refused in minutes 6-9, the account's metrics naming its
+  // bandwidth limit (ClientAccountBandwidthThrottlingError counts both ways). Egress was at 48
+  // of its 50 Gbit/s then, Ingress at 24 of its 25 from other clients' writes: in a burst over
+  // its quiet minutes during the download (its code, the job's only writer, starts once its
+  // inputs are copied: no write of the job's), steady through the mount (no burst: no checkpoint
+  // of the job's). A node reading then was refused its reads: the egress limit.
+  const std::string mode = GENERATE(std::string("download"), std::string("mount"));
+  const int minutes = 20;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
+  job.series.push_back(Minutes("gpu.sampled_gpu_s_by_time", std::vector<double>(minutes, 100)));
+  std::vector<double> egress(minutes, 10), ingress(minutes, mode == "mount" ? 24 : 1);
+  for (int m = 6; m < 10; ++m) egress[m] = 48, ingress[m] = 24;
+  job.series.push_back(Minutes("metrics.egress_gbps", egress));
+  job.series.push_back(Minutes("metrics.ingress_gbps", ingress));
+  job.timeline.push_back(Interval("data-runtime", mode, 0, minutes, "Success"));
+  job.timeline.push_back(
+      Interval("storage", "ClientAccountBandwidthThrottlingError", 6, 10, "metrics"));
+  LedgerJudgement j;
+  j.job_writes = true;
+  j.egress_limit_gbps = 50;
+  j.ingress_limit_gbps = 25;
+  j.throttle_state = IdleState::kAccountEgress;
+  j.mount_state = IdleState::kNotStorage;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("a " << mode);
+  CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(400));
+  CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == 0);
+  CHECK(PlacedIn(ledger, IdleState::kWrites) == 0);
+}
+
 TEST_CASE("placer: a download at its NIC's rate was held by the NIC, whatever the distance",
           "[diagnosis][ledger]") {
   // A 20-minute download whose own rate (its bytes over its time) is `share` of a 24 Gbit/s
