@@ -63,6 +63,16 @@ std::set<std::string> Fired(const nlohmann::json& j) {
   return ids;
 }
 
+// What fired, for the message of a failed check: each finding's rule and title.
+std::string FindingsSaid(const std::string& out) {
+  auto j = ParseJson(out);
+  if (!j || !j->contains("findings")) return "(no findings in the output)";
+  std::string said;
+  for (const auto& f : (*j)["findings"])
+    said += "\n  " + f.value("rule_id", std::string("?")) + ": " + f.value("title", std::string());
+  return said.empty() ? "(no finding)" : said;
+}
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
@@ -88,7 +98,7 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
     // A size still offered: a retired one (NC6s_v3) is itself a warning (vm-size-retired).
     CommandResult r = Preflight(
         url, "--sku Standard_NC24ads_A100_v4 --nodes 1" + budget + "--fail-on warning --json");
-    INFO(r.err << r.out.substr(0, 3000));
+    INFO(r.err << "findings:" << FindingsSaid(r.out) << "\n" << r.out.substr(0, 3000));
     REQUIRE(r.exit_code == 0);
     auto j = ParseJson(r.out);
     REQUIRE(j.has_value());
@@ -121,7 +131,7 @@ TEST_CASE("preflight verdicts: ready, at risk, will starve the GPUs, with their 
     CommandResult r =
         Preflight(url, "--sku Standard_NC6s_v3 --nodes 1" + budget + "--cache-dir " +
                            ShellQuote(cache) + " --cache-test-bytes 64MiB --fail-on never --json");
-    INFO(r.err << r.out.substr(0, 3000));
+    INFO(r.err << "findings:" << FindingsSaid(r.out) << "\n" << r.out.substr(0, 3000));
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.find("probes list, latency, smallfiles, throughput, nic, disk") !=
           std::string::npos);
