@@ -68,7 +68,7 @@ def state_families(states):
 def worst_error(states, truth_states, denom):
     """(largest error as a share of the true GPU time lost, its state)."""
     errs = {k: abs(states.get(k, 0.0) - truth_states.get(k, 0.0)) / denom
-            for k in set(states) | set(truth_states)}
+            for k in sorted(set(states) | set(truth_states))}  # sorted: ties name one state
     if not errs:
         return 0.0, None
     worst = max(errs, key=errs.get)
