@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analyzers/text_util.h"
+#include "diagnosis/account_view.h"
 #include "diagnosis/idle_nodes.h"
 #include "diagnosis/ledger_nodes.h"
 #include "diagnosis/ledger_placer.h"
@@ -282,9 +283,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       // reaching about one of its gaps between lines beyond its first and last (a stretch
       // began up to a gap before its first line was written). Where no stretch shows two
       // lines, the gap is unknown and the account's refused minutes say it too.
-      double lines = 0;
-      for (const auto& [key, fact] : n.evidence.facts)
-        if (key.rfind("runtime.throttled.", 0) == 0 && fact.is_number()) lines += fact.number();
+      const double lines = ViewAccount(n.evidence.facts).log_throttled;
       const double gap_s = own_log ? RefusalLineGapS(met, lines) : 0;
       u.refusals_unpadded = Padded(met, std::min(gap_s, refusal_pad_s));
       if (own_log && !(gap_s > 0))
