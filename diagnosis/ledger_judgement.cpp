@@ -49,17 +49,13 @@ bool GpusWaitedForDownloads(const Evidence& ev) {
   const Series* lost = ev.FindSeries("gpu.lost_gpu_s_by_time");
   const Series* sampled = ev.FindSeries("gpu.sampled_gpu_s_by_time");
   if (!lost || !sampled || lost->points.size() != sampled->points.size()) return false;
-  std::vector<std::pair<double, double>> downloads;
-  for (const auto& iv : ev.timeline)
-    if (iv.lane == "data-runtime" && analyzers::IContains(iv.label, "download") &&
-        iv.end_epoch_s > iv.start_epoch_s)
-      downloads.push_back({iv.start_epoch_s, iv.end_epoch_s});
+  const std::vector<ledger::Span> downloads = ledger::ActivitiesOf(ev.timeline, nullptr).downloads;
   double lost_in = 0, sampled_in = 0;
   for (size_t i = 0; i < lost->points.size(); ++i) {
     const double t = lost->points[i].x;
-    const bool in = std::any_of(downloads.begin(), downloads.end(),
-                                [&](const auto& d) { return t >= d.first && t < d.second; });
-    if (!in || !std::isfinite(lost->points[i].y) || !std::isfinite(sampled->points[i].y)) continue;
+    if (!ledger::Inside(downloads, t) || !std::isfinite(lost->points[i].y) ||
+        !std::isfinite(sampled->points[i].y))
+      continue;
     lost_in += lost->points[i].y;
     sampled_in += sampled->points[i].y;
   }
