@@ -19,8 +19,8 @@ same bytes.
 
 The model, per node and 10 s step: the GPUs want `demand` (GPUs x the workload's MB/s per GPU);
 storage supplies min(NIC, latency-bound rate = requests in flight x bytes per request / time per
-request, data-loader CPU, the mount cache's thrash rate in later epochs when its cap is below the
-shard, the local disk's write rate during a download, this node's share of the account's egress and
+request, data-loader CPU, the mount cache's thrash rate in later epochs when its room (its cap,
+else the node's local disk) is below the input, the local disk's write rate during a download, this node's share of the account's egress and
 request limits (shared with the other nodes and other tenants) and of the blob targets, 500
 requests/s per blob). The GPUs idle a fraction 1 - supply/demand of the time (all of it while
 downloading, validating, checkpointing or failed); each GPU sample is idle with that probability. The
@@ -38,7 +38,9 @@ docs/simulator.md):
   within 90% of its VM size's local disk) in files of 16 KB-1 MB (30%) or 1 MB-4 GB, log-uniform,
   read in 1-8 MiB ranges; 30-1000 MB/s per GPU; a data loader of 0.08-2 Gbit/s per vCPU; reads
   falling on 1-4 hot blobs (12%);
-  16-256 requests in flight; a mount cache cap below the shard (35% of mounts); other tenants on the
+  16-256 requests in flight; a mount cache cap of 5-200 GB (35% of mounts; else the local disk is
+  its room); a streamed corpus of 20-400 TB read once (10% of mounts, half of them wanting more
+  than the NIC carries, from its own generator); other tenants on the
   account (50%, 0-90% of its egress, a burst to 95-130% in 30%); checkpoints through an rw_mount
   output (40%, every 20-60 min, 20-800 GB per node); the job's own validation (25%) and final
   evaluation (20%); faults: SAS expiry mid-job (8%), name resolution failing from the start (4%),
@@ -59,8 +61,10 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sim_traces  # noqa: E402
 from sim_model import (  # noqa: E402  (re-exported: the unit tests use them from here)
-    BUSY_THRESHOLD, RANK, STATES, STEP_S, STORAGE_STATES, bytes_per_request, charge, draw_params,
-    job_rng, latency_cap_gbps, lib, load_kb, pick, region_key, request_e2e_ms, simulate, verdict)
+    BUSY_THRESHOLD, RANK, STATES, STEP_S, STORAGE_STATES, bytes_per_request, cache_room_gb, charge,
+    draw_params,
+    job_rng, latency_cap_gbps, lib, load_kb, logu, pick, region_key, request_e2e_ms, simulate,
+    verdict)
 
 
 # ------------------------------------------------------------------ the job's files
@@ -488,12 +492,42 @@ def draw_disk_overflow(p, seed, index):
     return p
 
 
-def make_job(seed, index, out_dir, kb=None, small=False, trace_share=TRACE_SHARE):
-    kb = kb or load_kb()
+def draw_streamed_corpus(p, seed, index):
+    """A corpus streamed through a mount (10% of mounts), from its own generator: a
+    pretraining corpus in shards of 100 MB-4 GB (tar or Parquet), 1.5-4 times what the nodes
+    could read in the run at their NICs' rate, so every read is a first read (no cache serves
+    it; the profile says one epoch) at whatever holds the node for the whole run: its loader,
+    its requests' latency, the account, or its NIC (half of them want more than it carries: a
+    video or multimodal pipeline). The file size sets the requests in flight again (the draw's
+    rule: a file under one block is one request per reader)."""
+    g = random.Random(f"streamed-{seed}-{index}")
+    p["streamed"] = p["mode"] == "ro_mount" and g.random() < 0.1
+    if p["streamed"]:
+        at_nics_gb = p["nodes"] * p["nic_gbps"] / 8 * p["duration_s"]
+        p["dataset_gb"] = at_nics_gb * g.uniform(1.5, 4)
+        p["file_mb"] = logu(g, 100, 4000)
+        p["blobs"] = max(1, int(p["dataset_gb"] * 1000 / p["file_mb"]))
+        threads = p["threads_env"] or p["vcpus"] * 4
+        p["inflight"] = min(threads, p["readers"] * 32)
+        if g.random() < 0.5:
+            p["per_gpu_mbps"] = p["nic_gbps"] * 1000 / 8 / p["gpus"] * g.uniform(1.2, 3)
+    return p
+
+
+def draw_job(seed, index, kb, small=False):
+    """A job's parameters as make_job draws them: the base draw, then those from generators of
+    their own. Returns them and the job's generator, whose later draws write its files."""
     rng = job_rng(seed, index)
     p = draw_params(rng, kb, small)
     draw_file_forms(p, seed, index)
     draw_disk_overflow(p, seed, index)
+    draw_streamed_corpus(p, seed, index)
+    return p, rng
+
+
+def make_job(seed, index, out_dir, kb=None, small=False, trace_share=TRACE_SHARE):
+    kb = kb or load_kb()
+    p, rng = draw_job(seed, index, kb, small)
     name = f"job-{index:04d}"
     w = Writer(name, out_dir, p, rng)
     shutil.rmtree(w.d, ignore_errors=True)

@@ -430,7 +430,7 @@ class Traces(unittest.TestCase):
         requests' own time beside its waiting loop: fast (under 50 ms) when its account is near."""
         checked = fast_loader_reads = 0
         for t in self.traced:
-            p = js.draw_params(js.job_rng(31, t["index"]), KB, True)
+            p, _ = js.draw_job(31, t["index"], KB, True)
             nodes = js.simulate(p)[0]
             t0 = epoch(t["params"]["t0"], "%Y-%m-%dT%H:%M:%SZ")
             job = os.path.join(self.with_traces, t["name"])
@@ -751,6 +751,58 @@ class Reach(unittest.TestCase):
             else:
                 largest_mount = max(largest_mount, p["dataset_gb"])
         self.assertGreater(largest_mount, max(disk_gb.values()) * 0.5)
+
+
+class MountReads(unittest.TestCase):
+    def test_a_later_epoch_reads_from_storage_what_the_cache_cannot_hold(self):
+        """A mount's later epochs read from storage the share of the input its cache's room
+        (its cap, else the node's local disk) cannot hold: over drawn mounts, each node read its
+        first epoch's shard and the miss share of all it consumed after it (to within the steps
+        that crossed an epoch's end), and one whose cache holds the input read nothing again."""
+        rereading = holding = 0
+        for i in range(300):
+            p = js.draw_params(js.job_rng(23, i), KB, True)
+            if p["mode"] != "ro_mount":
+                continue
+            miss = max(0.0, 1.0 - js.cache_room_gb(p) / p["dataset_gb"])
+            nodes, _, _, _ = js.simulate(p)
+            for n in nodes:
+                consumed = (n.epoch - 1) * n.shard_bits + n.epoch_done
+                if n.epoch == 1:
+                    continue
+                read = sum(r["read"] for r in n.steps) * js.STEP_S * 1e9
+                expected = n.shard_bits + miss * (consumed - n.shard_bits)
+                top_step = max(r["read"] for r in n.steps) * js.STEP_S * 1e9 / max(miss, 1e-9)
+                with self.subTest(index=i, node=n.i, miss=miss):
+                    self.assertLessEqual(abs(read - expected), top_step * n.epoch)
+                if miss > 0.5:
+                    rereading += 1
+                elif miss == 0:
+                    holding += 1
+        self.assertGreater(rereading, 10)
+        self.assertGreater(holding, 10)
+
+    def test_a_streamed_corpus_is_read_once(self):
+        """A streamed corpus (10% of mounts) holds more than the nodes could read in the run at
+        their NICs: no node finishes its first epoch, nothing is a re-read, its files are
+        shards of 100 MB or more, and half of them want more than the NIC carries."""
+        found = hungry = 0
+        for i in range(800):
+            p = js.draw_params(js.job_rng(29, i), KB, True)
+            js.draw_streamed_corpus(p, 29, i)
+            if not p["streamed"]:
+                continue
+            found += 1
+            self.assertEqual(p["mode"], "ro_mount")
+            self.assertGreaterEqual(p["file_mb"], 100)
+            hungry += p["gpus"] * p["per_gpu_mbps"] * 8 / 1000 > p["nic_gbps"]
+            nodes, _, _, _ = js.simulate(p)
+            for n in nodes:
+                with self.subTest(index=i, node=n.i):
+                    self.assertEqual(n.epoch, 1)
+                    self.assertFalse(any(r["state"] == "cache_rereads" for r in n.steps))
+        self.assertGreater(found, 20)
+        self.assertGreater(hungry, found * 0.3)
 
 
 if __name__ == "__main__":

@@ -218,6 +218,17 @@ def latency_cap_gbps(p):
     return p["inflight"] * bytes_per_request(p) * 8 / (request_e2e_ms(p) / 1000) / 1e9
 
 
+def cache_room_gb(p):
+    """What a node's mount cache can hold: DATASET_MOUNT_CACHE_SIZE where the job sets it, else
+    the node's local disk ("Unlimited: controls how much disk space mount can use"), less the
+    150 MB the data runtime never uses (DATASET_RESERVED_FREE_DISK_SPACE); full, it prunes the
+    least recently used files ("Access data in a job", Azure Machine Learning documentation,
+    the mount settings table)."""
+    if p["cache_gb"] is not None:
+        return p["cache_gb"]
+    return max(0.0, p["disk_gb"] - 0.15)
+
+
 def tenant_egress(p, t):
     b = p["tenant_burst"]
     return b[2] if b and b[0] <= t < b[1] else p["tenant_egress_gbps"]
@@ -323,16 +334,19 @@ def plan_step(n, p, t, demand, lat_cap, denied):
     if v and t - n.train_start >= v["every_s"] and (t - n.train_start) % v["every_s"] < v["s"]:
         return {"kind": "none", "state": "own_code", "idle": 1.0}
     # PyTorch's DistributedSampler reshuffles every epoch: a node's next shard is a new random
-    # share of the whole input, so its cache serves later epochs only if it holds all of it.
-    from_storage = p["mode"] != "download" and (
-        n.epoch == 1 or (p["cache_gb"] is not None and p["cache_gb"] < p["dataset_gb"]))
+    # share of the whole input, so a later epoch finds in its cache the share of the input the
+    # cache holds (it prunes the least recently used files), and reads the rest from storage.
+    miss = 1.0 if n.epoch == 1 else max(0.0, 1.0 - cache_room_gb(p) / p["dataset_gb"])
     caps = {"not_storage": p["loader_gbps"]}
-    if from_storage:
-        caps.update(node_nic=p["nic_gbps"], latency=lat_cap)
+    if p["mode"] != "download" and miss > 0:
+        # The node consumes at rate R, miss x R of it from storage: a storage cap C allows
+        # R = C / miss (the cached reads wait for the missed ones in the loader's batches).
+        caps.update(node_nic=p["nic_gbps"] / miss, latency=lat_cap / miss)
         if n.epoch > 1:
-            caps["cache_rereads"] = p["thrash_gbps"]
+            caps["cache_rereads"] = p["thrash_gbps"] / miss
         want = min(demand, min(caps.values()))
-        return {"kind": "read", "caps": caps, "want": want, "denied": denied}
+        return {"kind": "read", "caps": caps, "want": want * miss, "miss": miss,
+                "denied": denied}
     return {"kind": "local", "caps": caps, "want": min(demand, caps["not_storage"])}
 
 
@@ -355,7 +369,8 @@ def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused
         rec.update(idle=1.0, state="access", refused="access")
     elif kind in ("read", "write"):
         caps = dict(w["caps"])
-        want = w["want"]
+        miss = w.get("miss", 1.0)  # the share of the node's reads that storage serves
+        want = w["want"] / miss  # the node's whole rate (its storage want is miss x this)
         if kind == "read":  # what each limit leaves this node (the account's after the blobs')
             account = {"blob_target": f_blob, "account_egress": f_blob * f_eg,
                        "account_requests": f_blob * f_req}
@@ -370,11 +385,11 @@ def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused
             limit = None
         if limit:  # the limit that binds refuses what it cuts
             refused[limit.split("_", 1)[1] if limit != "blob_target" else "blob"] += \
-                (want - want * account[limit]) * 1e9 / bpr_bits
+                (want - want * account[limit]) * miss * 1e9 / bpr_bits
         state = binding(caps)
         rec["refused"] = limit
         if kind == "read":
-            rec["read"], rec["reading"] = rate, rate > 0
+            rec["read"], rec["reading"] = rate * miss, rate > 0
             # One read's time: its request's end to end, or, when a storage-side cap (the NIC,
             # the account's or a blob's share, the cache's thrash) holds the rate, the time its
             # queue takes: the requests in flight over that rate (Little's law). A loader or a
@@ -383,7 +398,7 @@ def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused
             e2e = request_e2e_ms(p)
             rec["read_ms"] = e2e
             if storage and rate > 0 and min(storage) <= rate * 1.0001:
-                rec["read_ms"] = max(e2e, p["inflight"] * bpr_bits / (rate * 1e9) * 1000)
+                rec["read_ms"] = max(e2e, p["inflight"] * bpr_bits / (rate * miss * 1e9) * 1000)
             if w.get("download"):
                 n.remaining -= rate * STEP_S * 1e9
                 n.written += rate * STEP_S * 1e9
