@@ -226,6 +226,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"runtime.writing_outputs", U::kCount, O::kDeclared, "outputs the job's definition writes through storage while it runs (rw_mount, or upload at the end)"},
       {"runtime.rw_mount_outputs", U::kCount, O::kDeclared, "outputs the job's definition writes through a mount while it runs (rw_mount, the default): a save there waits on storage"},
       {"runtime.mount_cache_bytes", U::kBytes, O::kDerived, "the mount's disk-cache cap, from an explicit positive DATASET_MOUNT_CACHE_SIZE"},
+      {"runtime.mount_cache_room_bytes", U::kBytes, O::kDerived, "what the mount's disk cache can hold with no positive DATASET_MOUNT_CACHE_SIZE: the node's local disk, less a negative value's free space and the 150 MB the data runtime never uses"},
       {"runtime.read_threads", U::kCount, O::kDerived, "requests a node keeps in flight: RSLEX_DOWNLOADER_THREADS or DATASET_MOUNT_READ_THREADS, else NUMBER_OF_CPU_CORES x 4 (the runtime's default)"},
       {"runtime.request_bytes", U::kBytes, O::kDerived, "what one read request moves: the job's file size (else the account's bytes per request) up to the read block (DATASET_MOUNT_READ_BLOCK_SIZE, 2 MB; a download's 4 MiB range, assumed)"},
       {"runtime.latency_cap_gbps", U::kGbps, O::kDerived, "the read rate per node its requests' latency allows (Little's law): read threads x request bytes / SuccessE2ELatency"},

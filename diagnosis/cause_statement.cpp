@@ -298,6 +298,18 @@ void StateFromLedgerOnly(const Situation& s, const IdleLedger& ledger, IdleState
       break;
     case IdleState::kCacheRereads: {
       auto cap = facts.Number("runtime.mount_cache_bytes");
+      auto room = facts.Number("runtime.mount_cache_room_bytes");
+      auto input = facts.Number("dataset.bytes");
+      if (!(cap && *cap > 0) && room && input && *input > *room) {
+        // Nothing capped it: the local disk it fills held less than the input.
+        d->fix = fmt::format(
+            "Use a VM size whose local disk holds the whole input, or train on a share of it "
+            "that the disk holds. The mount's cache fills the local disk ({} of room) and "
+            "prunes what it read least recently, but each epoch reads a new random share of the "
+            "{} input: later epochs read storage again while the GPUs waited.",
+            FormatBytes(*room), FormatBytes(*input));
+        break;
+      }
       d->fix = fmt::format(
           "Give the mount's cache room for the whole input: leave DATASET_MOUNT_CACHE_SIZE unset "
           "(unlimited) or give it a negative value, which only keeps that much disk free, with "

@@ -37,6 +37,9 @@ struct LedgerJudgement {
   IdleState mount_state_large_requests = IdleState::kUnknown;
   /// What mount_state would be had no cache finding blamed the mount's cache cap.
   IdleState mount_state_uncached = IdleState::kUnknown;
+  /// An observed finding about the cache's disk itself (its speed, space or kind, measured by a
+  /// probe): the cache held the reads whatever it re-read, from the first epoch on.
+  bool cache_disk_measured = false;
   IdleState download_state = IdleState::kStartupDownload;  ///< downloads likewise
   /// Facts without the GPU series (a saved facts file): what the job's findings say held it.
   IdleState unplaced_state = IdleState::kUnknown;

@@ -34,6 +34,13 @@ bool AnyObserved(const std::vector<Finding>& findings, Bottleneck b) {
                      [&](const Finding& f) { return Observed(f, b); });
 }
 
+// What the mount's disk cache can hold, bytes: its explicit cap (DATASET_MOUNT_CACHE_SIZE), else
+// the local disk it fills; 0 when neither is known.
+double MountCacheHoldsBytes(const FactSet& facts) {
+  if (auto cap = facts.Number("runtime.mount_cache_bytes"); cap && *cap > 0) return *cap;
+  return facts.Number("runtime.mount_cache_room_bytes").value_or(0);
+}
+
 }  // namespace
 
 bool EndToEndDwarfsServer(const FactSet& facts) {
@@ -119,6 +126,11 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
     j.throttle_state = IdleState::kBlobTarget;
   // Reads that were not refused: what the evidence says held them.
   const bool cache = AnyObserved(findings, Bottleneck::kCacheDisk);
+  j.cache_disk_measured = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
+    return Observed(f, Bottleneck::kCacheDisk) &&
+           std::any_of(f.evidence.begin(), f.evidence.end(),
+                       [](const Fact& e) { return e.key.rfind("probe.disk.", 0) == 0; });
+  });
   // Requests this small spend most of their time in flight: the rate is requests in flight x
   // their size over their latency (Little's law), far below what storage or a loader moves.
   // The job's own files first: the reads' sizes may also hold other workloads'.
@@ -152,19 +164,26 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
     // mount's latency then stands against a trace that saw fast reads, unless the node's CPU
     // was busy (its input pipeline, whatever the reads).
     const bool cap_known = facts.Number("runtime.latency_cap_gbps").value_or(0) > 0;
-    const bool latency_by_law =
-        j.mount_state == IdleState::kLatency && (cap_known || small_requests) && cpu_busy != true;
-    const bool pipeline = v.cause == DataWaitCause::kInputPipeline && !latency_by_law;
     // A loop that did not wait while its GPUs worked says nothing of the time they idled (a
     // trace taken after the first epoch, the cache serving): "not input" needs idle GPUs in the
     // traced steps.
     const bool traced_idle =
         facts.Number("trace.gpu_idle_fraction").value_or(1) >= kTracedIdleShare;
-    if ((v.cause == DataWaitCause::kNotInput ? traced_idle : pipeline) &&
-        (j.mount_state == IdleState::kUnknown || j.mount_state == IdleState::kLatency))
-      j.mount_state = IdleState::kNotStorage;
-    else if (v.cause == DataWaitCause::kStorage && j.mount_state == IdleState::kUnknown)
-      j.mount_state = IdleState::kLatency;
+    // The mount's state, and the one its cache's re-reads would leave (what held the reads the
+    // cache did not force).
+    auto by_trace = [&](IdleState state) {
+      const bool latency_by_law =
+          state == IdleState::kLatency && (cap_known || small_requests) && cpu_busy != true;
+      const bool pipeline = v.cause == DataWaitCause::kInputPipeline && !latency_by_law;
+      if ((v.cause == DataWaitCause::kNotInput ? traced_idle : pipeline) &&
+          (state == IdleState::kUnknown || state == IdleState::kLatency))
+        return IdleState::kNotStorage;
+      if (v.cause == DataWaitCause::kStorage && state == IdleState::kUnknown)
+        return IdleState::kLatency;
+      return state;
+    };
+    j.mount_state = by_trace(j.mount_state);
+    j.mount_state_uncached = by_trace(j.mount_state_uncached);
   }
   j.download_state = latency ? IdleState::kLatency
                      : cache ? IdleState::kCacheRereads
@@ -187,7 +206,7 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
       });
   const double epochs = facts.Number("workload.epochs").value_or(0);
   j.reads_input_once = epochs == 1;
-  if (epochs != 1) j.mount_cache_cap_bytes = facts.Number("runtime.mount_cache_bytes").value_or(0);
+  if (epochs != 1) j.mount_cache_cap_bytes = MountCacheHoldsBytes(facts);
   // A node re-reads from its second epoch on when its cache cannot hold the whole input (the
   // sampler reshuffles: each epoch's shard is a new share of it), never when it can. Its first
   // epoch reads its shard once, whatever the cap drops meanwhile: the re-reads start after it.

@@ -203,7 +203,9 @@ class Placer::Impl {
       // Small requests with no latency cap to weigh them: their latency holds the node before
       // any re-read does (one request per file, a few readers: far under what storage serves).
       const bool small_uncapped = !rate && small_requests_;
-      const bool rereading = in_mount && !small_uncapped && rereads_slowed_ && PastCacheCap(t);
+      // (A minute the account served next to nothing was the cache serving, not a re-read.)
+      const bool rereading =
+          in_mount && !small_uncapped && rereads_slowed_ && PastCacheCap(t) && !Cached(t);
       // A node's rate is measured where other clients' traffic was (their quiet minutes); else
       // it is only a bound, too high by what they read beyond their quietest minutes, and
       // re-reads the cap forces come first.
@@ -222,11 +224,12 @@ class Placer::Impl {
       if (in_mount && mount_state_ == IdleState::kUnknown && u.mount_mostly_refused)
         return j_.throttle_state;
       if (in_download) return j_.download_state;
-      // No re-read before the node has read what its cache cap (its first epoch) holds: its
-      // requests' latency, where that held them.
+      // No re-read before the node has read what its cache (its first epoch) holds: whatever
+      // held its first reads, where that is known. Not a cache whose disk was measured slow.
       if (mount_state_ == IdleState::kCacheRereads && j_.mount_cache_cap_bytes > 0 &&
-          !read_bytes_.empty() && !PastCacheCap(t) && Uncached() == IdleState::kLatency)
-        return IdleState::kLatency;
+          !j_.cache_disk_measured && !read_bytes_.empty() && !PastCacheCap(t) &&
+          Uncached() != IdleState::kUnknown)
+        return Uncached();
       // A stop while reads went on (a validation reads its own data), where no evidence says
       // what held the mount: the job's own phase, by its GPUs.
       // Unless the node read through the stop and its reads ended with it: the GPUs waited
@@ -292,7 +295,8 @@ class Placer::Impl {
       auto per_node = NodeRate(p.x + width / 2);
       if (per_node) total += *per_node * 1e9 / 8 * width;
       read_bytes_.push_back({p.x + width, total});
-      if (per_node && *per_node > 0 && j_.mount_cache_cap_bytes > 0)
+      // The rates of minutes the nodes read storage: one the cache served is no re-read's.
+      if (per_node && *per_node > 0 && j_.mount_cache_cap_bytes > 0 && !Cached(p.x + width / 2))
         (total > j_.mount_cache_cap_bytes ? after : before).push_back(*per_node);
     }
     // The re-reads held the node only where they slowed it: a node that re-read as fast as it

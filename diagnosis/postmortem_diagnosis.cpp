@@ -32,6 +32,10 @@ namespace feedcheck::diagnosis {
 
 namespace {
 
+// The disk the data runtime never uses, DATASET_RESERVED_FREE_DISK_SPACE's default ("Access data
+// in a job", Azure Machine Learning documentation, the mount settings table).
+constexpr double kReservedFreeDiskBytes = 150e6;
+
 std::string RecommendedMode(const Finding& f) {
   for (const auto& c : f.config)
     if (c.kind == rules::kInputModeFragment) return c.text;
@@ -61,17 +65,42 @@ void MarkSecondary(Finding* f, std::string note) {
 
 void AddObservedWorkloadFacts(FactSet* facts) {
   // An explicit cap on the mount's disk cache (a negative value leaves space free instead).
-  if (const Fact* cap = facts->Find("runtime.setting.DATASET_MOUNT_CACHE_SIZE");
-      cap && cap->is_text()) {
-    std::optional<double> bytes = ParseBytes(cap->text());
-    if (!bytes) bytes = analyzers::ParseDouble(cap->text());  // usize: bare bytes
-    if (bytes && *bytes > 0) {
+  std::optional<double> setting_bytes;
+  const Fact* cap = facts->Find("runtime.setting.DATASET_MOUNT_CACHE_SIZE");
+  if (cap && cap->is_text()) {
+    const std::string& text = cap->text();
+    const bool negative = !text.empty() && text[0] == '-';
+    const std::string magnitude = negative ? text.substr(1) : text;
+    setting_bytes = ParseBytes(magnitude);
+    if (!setting_bytes) setting_bytes = analyzers::ParseDouble(magnitude);  // usize: bare bytes
+    if (setting_bytes && negative) setting_bytes = -*setting_bytes;
+    if (setting_bytes && *setting_bytes > 0) {
       Provenance p = cap->provenance;
       p.origin = FactOrigin::kDerived;
-      p.source = "DATASET_MOUNT_CACHE_SIZE=" + cap->text() + " (" + cap->provenance.source + ")";
-      facts->Set(NumberFact("runtime.mount_cache_bytes", *bytes, Unit::kBytes, p));
+      p.source = "DATASET_MOUNT_CACHE_SIZE=" + text + " (" + cap->provenance.source + ")";
+      facts->Set(NumberFact("runtime.mount_cache_bytes", *setting_bytes, Unit::kBytes, p));
     }
   }
+  // What the cache can hold when nothing caps it: the local disk it fills ("Unlimited"), less
+  // the space a negative value keeps free and the last 150 MB the runtime never uses
+  // (DATASET_RESERVED_FREE_DISK_SPACE); full, it prunes the least recently used files.
+  if (!(setting_bytes && *setting_bytes > 0))
+    if (const Fact* disk = facts->Find("node.local_disk_bytes"); disk && disk->is_number()) {
+      const double keep_free = setting_bytes ? -*setting_bytes : 0;
+      const double room = disk->number() - keep_free - kReservedFreeDiskBytes;
+      if (room > 0) {
+        Provenance p = disk->provenance;
+        p.origin = FactOrigin::kDerived;
+        p.source = fmt::format(
+            "the node's local disk, {}{}, less the 150 MB the data runtime never uses ({})",
+            FormatBytes(disk->number()),
+            keep_free > 0 ? fmt::format(", less the {} DATASET_MOUNT_CACHE_SIZE={} keeps free",
+                                        FormatBytes(keep_free), cap->text())
+                          : std::string(),
+            disk->provenance.source);
+        facts->Set(NumberFact("runtime.mount_cache_room_bytes", room, Unit::kBytes, p));
+      }
+    }
   if (facts->Find("workload.mode")) return;
   const Fact* mode = facts->Find("runtime.mode");
   if (!mode || !mode->is_text()) return;

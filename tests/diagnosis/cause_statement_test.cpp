@@ -69,6 +69,24 @@ TEST_CASE("ledger-only causes: a cache re-read without a known cap still says wh
   CHECK_FALSE(Has(d.fix, "capped at"));
 }
 
+TEST_CASE("ledger-only causes: re-reads past a local disk smaller than the input say so",
+          "[diagnosis][cause]") {
+  // No cap set: the cache fills the disk. An input larger than it is re-read; the fix is a
+  // larger disk, never a cap the job did not set.
+  FactSet facts;
+  facts.Set(Known("runtime.mount_cache_room_bytes", 64e9, Unit::kBytes));
+  facts.Set(Known("dataset.bytes", 1.2e12, Unit::kBytes));
+  DiagnosisSummary d = Stated(IdleState::kCacheRereads, facts);
+  INFO(d.fix);
+  CHECK(Has(d.fix, "local disk holds the whole input"));
+  CHECK(Has(d.fix, "64 GB of room"));
+  CHECK(Has(d.fix, "1.2 TB input"));
+  CHECK_FALSE(Has(d.fix, "capped at"));
+  // The input fits the disk: the ledger's re-reads were past something else it measured.
+  facts.Set(Known("dataset.bytes", 50e9, Unit::kBytes));
+  CHECK_FALSE(Has(Stated(IdleState::kCacheRereads, facts).fix, "local disk holds"));
+}
+
 TEST_CASE("ledger-only causes: latency names distance only where the figures show it",
           "[diagnosis][cause]") {
   // Same region, no latency figures: the requests in flight for their size, not a distance

@@ -565,3 +565,32 @@ TEST_CASE("sources: the job's definition is a source, a flag or a profile is not
             .empty());
   CHECK(diagnosis::SourceKindName(SourceKind::kJobDefinition) == "the job's definition");
 }
+
+TEST_CASE("the mount cache's room: its cap, else the local disk it fills", "[diagnosis][cache]") {
+  auto with_setting = [](const char* setting) {
+    FactSet facts;
+    facts.Set(NumberFact("node.local_disk_bytes", 64e9, Unit::kBytes,
+                         {FactOrigin::kKnowledge, "vm sizes", "data/vm_sizes.yaml", 9}));
+    if (setting)
+      facts.Set(TextFact("runtime.setting.DATASET_MOUNT_CACHE_SIZE", setting,
+                         {FactOrigin::kDeclared, "job", "job.yml", 12}));
+    diagnosis::AddObservedWorkloadFacts(&facts);
+    return facts;
+  };
+  // Unset ("Unlimited"): the disk, less the 150 MB the data runtime never uses.
+  FactSet unset = with_setting(nullptr);
+  CHECK(NumberFactOr(unset, "runtime.mount_cache_room_bytes") == Approx(64e9 - 150e6));
+  CHECK(unset.Find("runtime.mount_cache_bytes") == nullptr);
+  CHECK(unset.Find("runtime.mount_cache_room_bytes")->provenance.source.find("local disk") !=
+        std::string::npos);
+  // Negative: that much of the disk kept free.
+  FactSet negative = with_setting("-10GB");
+  CHECK(NumberFactOr(negative, "runtime.mount_cache_room_bytes") == Approx(54e9 - 150e6));
+  CHECK(negative.Find("runtime.mount_cache_bytes") == nullptr);
+  // Positive: the cap itself; the disk's room is not the cache's then.
+  FactSet capped = with_setting("20GB");
+  CHECK(NumberFactOr(capped, "runtime.mount_cache_bytes") == Approx(20e9));
+  CHECK(capped.Find("runtime.mount_cache_room_bytes") == nullptr);
+  // More kept free than the disk has: no room at all, and no figure.
+  CHECK(with_setting("-100GB").Find("runtime.mount_cache_room_bytes") == nullptr);
+}

@@ -291,6 +291,34 @@ TEST_CASE("placer: past the cache's cap, re-reads hold a node only where it read
   CHECK(rereads + PlacedIn(ledger, IdleState::kLatency) == Approx(100.0 * minutes));
 }
 
+TEST_CASE("placer: no re-read before the cache filled, nor in a minute the cache served",
+          "[diagnosis][ledger]") {
+  // A node reads 10 Gbit/s for 5 minutes (filling a cache of 375 GB), 5 Gbit/s for 10 (slowed:
+  // its re-reads), then nothing for 5 (the account served next to nothing: its cache). Its first
+  // reads were held by its input pipeline (the state the cache finding would otherwise leave).
+  // A cache whose disk a probe measured slow held it from the first minute.
+  const bool disk_measured = GENERATE(false, true);
+  Evidence job = Mount(20);
+  std::vector<double> egress;
+  for (int i = 0; i < 20; ++i) egress.push_back(i < 5 ? 10 : i < 15 ? 5 : 0.001);
+  job.series.push_back(Minutes("metrics.egress_gbps", egress));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kCacheRereads;
+  j.mount_state_uncached = IdleState::kNotStorage;
+  j.cache_disk_measured = disk_measured;
+  j.mount_cache_cap_bytes = 10e9 / 8 * 60 * 5 - 1;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO((disk_measured ? "a disk measured slow" : "a cap"));
+  const double rereads = PlacedIn(ledger, IdleState::kCacheRereads);
+  const double pipeline = PlacedIn(ledger, IdleState::kNotStorage);
+  CHECK(rereads + pipeline == Approx(100.0 * 20));
+  // The re-reads' ten minutes (a minute either side for where the cap's crossing falls), and
+  // the first five too where the disk itself was slow; the cached minutes never.
+  const double first = disk_measured ? 500 : 0;
+  CHECK(rereads >= first + 100.0 * 9);
+  CHECK(rereads <= first + 100.0 * 11);
+}
+
 TEST_CASE("judgement: a node's re-reads start after its first epoch, whatever the cap",
           "[diagnosis][ledger]") {
   // 800 GB over `nodes` nodes, a cache of `cap_gb`: each node reads its shard once, then (the
@@ -310,6 +338,21 @@ TEST_CASE("judgement: a node's re-reads start after its first epoch, whatever th
     CHECK(j.mount_cache_cap_bytes == 0);
   else
     CHECK(j.mount_cache_cap_bytes == Approx(800e9 / nodes));
+}
+
+TEST_CASE("judgement: with no cap, the local disk the cache fills is what it holds",
+          "[diagnosis][ledger]") {
+  // 800 GB over 2 nodes, DATASET_MOUNT_CACHE_SIZE unset: a disk of 275 GB re-reads after each
+  // node's first epoch, one of 1 TB holds it all.
+  const double disk_gb = GENERATE(275.0, 1000.0);
+  Evidence job;
+  job.facts.Set(NumberFact("dataset.bytes", 800e9, Unit::kBytes, Provenance{}));
+  job.facts.Set(NumberFact("node.count", 2, Unit::kCount, Provenance{}));
+  job.facts.Set(
+      NumberFact("runtime.mount_cache_room_bytes", disk_gb * 1e9, Unit::kBytes, Provenance{}));
+  const LedgerJudgement j = JudgeEvidence(job, {}, ViewAccount(job.facts), {});
+  INFO("a disk of " << disk_gb << " GB");
+  CHECK(j.mount_cache_cap_bytes == Approx(disk_gb < 800 ? 400e9 : 0));
 }
 
 TEST_CASE("judgement: the request log's read size says small files the account's mean hides",

@@ -253,6 +253,13 @@ std::map<std::string, Case> Cases() {
              "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s"}),
       Facts({"runtime.mount_cache_bytes=800GB", "dataset.bytes=640GB", "workload.epochs=4",
              "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s"})};
+  // No cap: the local disk the cache fills holds less than the input, or all of it.
+  c["mount-input-larger-than-cache-disk"] = {
+      Facts({"workload.mode=ro_mount", "runtime.mount_cache_room_bytes=250GB",
+             "dataset.bytes=640GB", "workload.epochs=4", "gpu.lost_mount_gpu_s=3600s",
+             "gpu.sampled_gpu_s=20000s"}),
+      Facts({"workload.mode=ro_mount", "runtime.mount_cache_room_bytes=3TB", "dataset.bytes=640GB",
+             "workload.epochs=4", "gpu.lost_mount_gpu_s=3600s", "gpu.sampled_gpu_s=20000s"})};
   c["cache-disk-slower-than-nic"] = {
       Facts({"probe.disk.write_gbps=2Gbit/s", "node.nic_gbps=24Gbit/s"}),
       Facts({"probe.disk.write_gbps=40Gbit/s", "node.nic_gbps=24Gbit/s"})};
