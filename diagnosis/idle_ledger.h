@@ -77,6 +77,9 @@ struct LedgerJudgement {
   /// the second epoch on, when the cap is below the whole input: the sampler reshuffles every
   /// epoch) or never (the cap holds all of it); 0 too when the job reads its data once.
   double mount_cache_cap_bytes = 0;
+  /// The share of a later epoch's reads storage serves: the input its cache cannot hold (the
+  /// sampler reshuffles, so the cache holds a random share of each epoch), 1 when unknown.
+  double mount_cache_miss_share = 1;
   /// The job reads its input once (workload.epochs = 1): a mount's cache serves none of it.
   bool reads_input_once = false;
   /// The job writes through storage while it runs (an output in rw_mount or upload mode, an

@@ -296,8 +296,14 @@ class Placer::Impl {
       if (per_node) total += *per_node * 1e9 / 8 * width;
       read_bytes_.push_back({p.x + width, total});
       // The rates of minutes the nodes read storage: one the cache served is no re-read's.
-      if (per_node && *per_node > 0 && j_.mount_cache_cap_bytes > 0 && !Cached(p.x + width / 2))
-        (total > j_.mount_cache_cap_bytes ? after : before).push_back(*per_node);
+      // Past the cap a node reads from storage only the share its cache misses: its pace is
+      // that rate over the share.
+      if (per_node && *per_node > 0 && j_.mount_cache_cap_bytes > 0 && !Cached(p.x + width / 2)) {
+        if (total > j_.mount_cache_cap_bytes)
+          after.push_back(*per_node / j_.mount_cache_miss_share);
+        else
+          before.push_back(*per_node);
+      }
     }
     // The re-reads held the node only where they slowed it: a node that re-read as fast as it
     // first read was held by whatever held its first reads (its loader, their latency). Any

@@ -291,6 +291,31 @@ TEST_CASE("placer: past the cache's cap, re-reads hold a node only where it read
   CHECK(rereads + PlacedIn(ledger, IdleState::kLatency) == Approx(100.0 * minutes));
 }
 
+TEST_CASE("placer: past the cap a node reads only what its cache misses, at its own pace",
+          "[diagnosis][ledger]") {
+  // The cache holds half the input: past the cap a node at its first epoch's pace reads half
+  // as much from storage. At 5 Gbit/s its pace is unchanged (its first reads' holder holds it);
+  // at 2.5 Gbit/s it halved (its re-reads held it).
+  const double after_gbps = GENERATE(5.0, 2.5);
+  Evidence job = Mount(20);
+  std::vector<double> egress;
+  for (int i = 0; i < 20; ++i) egress.push_back(i < 5 ? 10 : after_gbps);
+  job.series.push_back(Minutes("metrics.egress_gbps", egress));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kCacheRereads;
+  j.mount_state_uncached = IdleState::kLatency;
+  j.mount_cache_cap_bytes = 10e9 / 8 * 60 * 5 - 1;
+  j.mount_cache_miss_share = 0.5;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("past the cap " << after_gbps << " Gbit/s from storage");
+  const double rereads = PlacedIn(ledger, IdleState::kCacheRereads);
+  if (after_gbps == 5)
+    CHECK(rereads == 0);
+  else
+    CHECK(rereads >= 100.0 * 14);
+  CHECK(rereads + PlacedIn(ledger, IdleState::kLatency) == Approx(100.0 * 20));
+}
+
 TEST_CASE("placer: no re-read before the cache filled, nor in a minute the cache served",
           "[diagnosis][ledger]") {
   // A node reads 10 Gbit/s for 5 minutes (filling a cache of 375 GB), 5 Gbit/s for 10 (slowed:
@@ -353,6 +378,8 @@ TEST_CASE("judgement: with no cap, the local disk the cache fills is what it hol
   const LedgerJudgement j = JudgeEvidence(job, {}, ViewAccount(job.facts), {});
   INFO("a disk of " << disk_gb << " GB");
   CHECK(j.mount_cache_cap_bytes == Approx(disk_gb < 800 ? 400e9 : 0));
+  // A later epoch finds the disk's share of the input in it: the rest it reads again.
+  CHECK(j.mount_cache_miss_share == Approx(disk_gb < 800 ? 1 - disk_gb / 800 : 1));
 }
 
 TEST_CASE("judgement: the request log's read size says small files the account's mean hides",
