@@ -35,9 +35,12 @@ bool AnyObserved(const std::vector<Finding>& findings, Bottleneck b) {
 }
 
 // What the mount's disk cache can hold, bytes: its explicit cap (DATASET_MOUNT_CACHE_SIZE), else
-// the local disk it fills; 0 when neither is known.
+// the local disk it fills where the input's size is known; 0 otherwise. Without the input's size
+// a node that read more than its disk may still be in its first epoch of a larger input: a
+// stream read once re-reads nothing. (A cap the job set is its own statement of the cache.)
 double MountCacheHoldsBytes(const FactSet& facts) {
   if (auto cap = facts.Number("runtime.mount_cache_bytes"); cap && *cap > 0) return *cap;
+  if (facts.Number("dataset.bytes").value_or(0) <= 0) return 0;
   return facts.Number("runtime.mount_cache_room_bytes").value_or(0);
 }
 

@@ -380,6 +380,11 @@ TEST_CASE("judgement: with no cap, the local disk the cache fills is what it hol
   CHECK(j.mount_cache_cap_bytes == Approx(disk_gb < 800 ? 400e9 : 0));
   // A later epoch finds the disk's share of the input in it: the rest it reads again.
   CHECK(j.mount_cache_miss_share == Approx(disk_gb < 800 ? 1 - disk_gb / 800 : 1));
+  // The input's size unknown: a node past its disk may be streaming a larger input once.
+  Evidence unsized;
+  unsized.facts.Set(
+      NumberFact("runtime.mount_cache_room_bytes", disk_gb * 1e9, Unit::kBytes, Provenance{}));
+  CHECK(JudgeEvidence(unsized, {}, ViewAccount(unsized.facts), {}).mount_cache_cap_bytes == 0);
 }
 
 TEST_CASE("judgement: the request log's read size says small files the account's mean hides",
