@@ -73,6 +73,7 @@ void AddObservedWorkloadFacts(FactSet* facts) {
     const std::string magnitude = negative ? text.substr(1) : text;
     setting_bytes = ParseBytes(magnitude);
     if (!setting_bytes) setting_bytes = analyzers::ParseDouble(magnitude);  // usize: bare bytes
+    if (setting_bytes && *setting_bytes < 0) setting_bytes.reset();  // "--10GB": no size at all
     if (setting_bytes && negative) setting_bytes = -*setting_bytes;
     if (setting_bytes && *setting_bytes > 0) {
       Provenance p = cap->provenance;

@@ -593,4 +593,11 @@ TEST_CASE("the mount cache's room: its cap, else the local disk it fills", "[dia
   CHECK(capped.Find("runtime.mount_cache_room_bytes") == nullptr);
   // More kept free than the disk has: no room at all, and no figure.
   CHECK(with_setting("-100GB").Find("runtime.mount_cache_room_bytes") == nullptr);
+  // A value that is no size sets nothing: neither a cap nor space kept free.
+  for (const char* garbage : {"--10GB", "-", "-x", "-+-1GB"}) {
+    INFO(garbage);
+    FactSet f = with_setting(garbage);
+    CHECK(f.Find("runtime.mount_cache_bytes") == nullptr);
+    CHECK(NumberFactOr(f, "runtime.mount_cache_room_bytes") == Approx(64e9 - 150e6));
+  }
 }
