@@ -64,30 +64,31 @@ void MarkSecondary(Finding* f, std::string note) {
 }  // namespace
 
 void AddObservedWorkloadFacts(FactSet* facts) {
-  // An explicit cap on the mount's disk cache (a negative value leaves space free instead).
-  std::optional<double> setting_bytes;
+  // An explicit cap on the mount's disk cache (a negative value leaves space free instead):
+  // the setting's bytes, > 0 a cap, < 0 the space kept free, 0 neither (unset, or no size).
+  double setting_bytes = 0;
   const Fact* cap = facts->Find("runtime.setting.DATASET_MOUNT_CACHE_SIZE");
   if (cap && cap->is_text()) {
     const std::string& text = cap->text();
     const bool negative = !text.empty() && text[0] == '-';
     const std::string magnitude = negative ? text.substr(1) : text;
-    setting_bytes = ParseBytes(magnitude);
-    if (!setting_bytes) setting_bytes = analyzers::ParseDouble(magnitude);  // usize: bare bytes
-    if (setting_bytes && *setting_bytes < 0) setting_bytes.reset();  // "--10GB": no size at all
-    if (setting_bytes && negative) setting_bytes = -*setting_bytes;
-    if (setting_bytes && *setting_bytes > 0) {
+    std::optional<double> bytes = ParseBytes(magnitude);
+    if (!bytes) bytes = analyzers::ParseDouble(magnitude);  // usize: bare bytes
+    // A size negative after the sign ("--10GB") is no size at all.
+    if (bytes && *bytes >= 0) setting_bytes = negative ? -*bytes : *bytes;
+    if (setting_bytes > 0) {
       Provenance p = cap->provenance;
       p.origin = FactOrigin::kDerived;
       p.source = "DATASET_MOUNT_CACHE_SIZE=" + text + " (" + cap->provenance.source + ")";
-      facts->Set(NumberFact("runtime.mount_cache_bytes", *setting_bytes, Unit::kBytes, p));
+      facts->Set(NumberFact("runtime.mount_cache_bytes", setting_bytes, Unit::kBytes, p));
     }
   }
   // What the cache can hold when nothing caps it: the local disk it fills ("Unlimited"), less
   // the space a negative value keeps free and the last 150 MB the runtime never uses
   // (DATASET_RESERVED_FREE_DISK_SPACE); full, it prunes the least recently used files.
-  if (!(setting_bytes && *setting_bytes > 0))
+  if (setting_bytes <= 0)
     if (const Fact* disk = facts->Find("node.local_disk_bytes"); disk && disk->is_number()) {
-      const double keep_free = setting_bytes ? -*setting_bytes : 0;
+      const double keep_free = -setting_bytes;
       const double room = disk->number() - keep_free - kReservedFreeDiskBytes;
       if (room > 0) {
         Provenance p = disk->provenance;
