@@ -152,16 +152,11 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
   if (!(sample_interval_s > 0) && FactOr(job.facts, "gpu.samples", 0) > 0)
     sample_interval_s = FactOr(job.facts, "gpu.span_s", 0) * FactOr(job.facts, "gpu.count", 0) /
                         FactOr(job.facts, "gpu.samples", 0);
-  // A cache known to hold less than the input (its explicit cap, else the local disk it fills)
-  // cannot serve a node that stopped reading; nor can any cache where the job reads its input
-  // once (nothing in it is read again).
-  const double input_bytes = FactOr(job.facts, "dataset.bytes", 0);
-  const double cap_bytes = FactOr(job.facts, "runtime.mount_cache_bytes", 0);
-  const double cache_bytes =
-      cap_bytes > 0 ? cap_bytes : FactOr(job.facts, "runtime.mount_cache_room_bytes", 0);
+  // A cache known to hold less than the input (the judgement's miss share: its cap, else the
+  // local disk it fills) cannot serve a node that stopped reading; nor can any cache where the
+  // job reads its input once (nothing in it is read again).
   const bool no_cache_holds_input =
-      judgement.reads_input_once ||
-      (input_bytes > 0 && cache_bytes > 0 && cache_bytes < input_bytes);
+      judgement.reads_input_once || judgement.mount_cache_miss_share < 1;
   std::vector<NodeStops> node_stops;
   // The job's checkpoints, by the account's Ingress: a stop they explain is no phase or wait.
   const ledger::IngressBursts bursts(job.FindSeries("metrics.ingress_gbps"), judgement.job_writes,
