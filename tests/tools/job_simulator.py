@@ -63,8 +63,8 @@ import sim_traces  # noqa: E402
 from sim_model import (  # noqa: E402  (re-exported: the unit tests use them from here)
     BUSY_THRESHOLD, RANK, STATES, STEP_S, STORAGE_STATES, bytes_per_request, cache_room_gb, charge,
     draw_params,
-    job_rng, latency_cap_gbps, lib, load_kb, logu, pick, region_key, request_e2e_ms, simulate,
-    verdict)
+    job_rng, latency_cap_gbps, lib, load_kb, logu, pick, region_key, request_e2e_ms,
+    requests_in_flight, simulate, verdict)
 
 
 # ------------------------------------------------------------------ the job's files
@@ -507,8 +507,7 @@ def draw_streamed_corpus(p, seed, index):
         p["dataset_gb"] = at_nics_gb * g.uniform(1.5, 4)
         p["file_mb"] = logu(g, 100, 4000)
         p["blobs"] = max(1, int(p["dataset_gb"] * 1000 / p["file_mb"]))
-        threads = p["threads_env"] or p["vcpus"] * 4
-        p["inflight"] = min(threads, p["readers"] * 32)
+        p["inflight"] = requests_in_flight(p)
         if g.random() < 0.5:
             p["per_gpu_mbps"] = p["nic_gbps"] * 1000 / 8 / p["gpus"] * g.uniform(1.2, 3)
     return p

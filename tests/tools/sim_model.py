@@ -172,15 +172,21 @@ def draw_params(rng, kb, small=False):
     p["threads_env"] = rng.choice([8, 16, 32, 64]) if rng.random() < 0.3 else None
     p["block_env_mb"] = rng.choice([1, 4, 8]) if rng.random() < 0.2 else None
     p["readers"] = rng.choice([2, 4, 8, 16, 32])
-    threads = p["threads_env"] or p["vcpus"] * 4
     if p["mode"] == "download":
         p["read_mb"] = 4 * 2**20 / 1e6
-        p["inflight"] = threads
     else:
         p["read_mb"] = p["block_env_mb"] or 2
-        p["inflight"] = (p["readers"] if p["file_mb"] < p["read_mb"]
-                         else min(threads, p["readers"] * 32))
+    p["inflight"] = requests_in_flight(p)
     return p
+
+
+def requests_in_flight(p):
+    """A download's threads; a mount's threads or its readers' prefetch, or its readers alone
+    for files under one block (the rule above draw_params's last draws)."""
+    threads = p["threads_env"] or p["vcpus"] * 4
+    if p["mode"] == "download":
+        return threads
+    return p["readers"] if p["file_mb"] < p["read_mb"] else min(threads, p["readers"] * 32)
 
 
 # ------------------------------------------------------------------ the physics
