@@ -35,7 +35,8 @@ bool IsCpuMetricName(std::string_view name);
 std::optional<double> CpuPercentOf(double value, std::string* why);
 
 /// Facts from the points: cpu.samples, cpu.util_mean (all nodes' points) and, per named node,
-/// cpu.node_util_mean.<node>. Nothing when `points` is empty.
+/// cpu.node_util_mean.<node>, and each named node's series cpu.util_percent (its minutes in time
+/// order, bounded). Nothing when `points` is empty.
 void AddNodeCpuFacts(const std::vector<CpuMetricPoint>& points, Evidence* out);
 
 }  // namespace feedcheck::analyzers

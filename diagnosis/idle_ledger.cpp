@@ -213,6 +213,20 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
   }
 }
 
+// The node's CPU series (cpu.util_percent); for the job's one unit ("") the only node's, when
+// the metric names one node alone.
+const Series* CpuSeriesOf(const Evidence& job, const std::string& node) {
+  const Series* only = nullptr;
+  size_t count = 0;
+  for (const auto& s : job.series) {
+    if (s.key != "cpu.util_percent") continue;
+    if (!node.empty() && s.node == node) return &s;
+    only = &s;
+    ++count;
+  }
+  return node.empty() && count == 1 ? only : nullptr;
+}
+
 }  // namespace
 
 IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::NodeEvidence>& nodes,
@@ -291,6 +305,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
       u.read_gap_fence_s = n.evidence.facts.Number("runtime.read_gap_fence_s");
       u.own_log = own_log;
       u.reads_nothing = judgement.nodes_reading_nothing.count(n.node) > 0;
+      u.cpu = analyzers::SeriesAt(CpuSeriesOf(job, n.node));
       u.met_access_failure = failed_nodes.count(n.node) > 0;
       units.push_back(std::move(u));
     };
@@ -322,6 +337,7 @@ IdleLedger BuildIdleLedger(const Evidence& job, const std::vector<analyzers::Nod
     u.read_silences = ReadSilences(job.timeline, "");
     u.read_gap_fence_s = job.facts.Number("runtime.read_gap_fence_s");
     u.own_log = job.facts.Find("runtime.non_success_responses") != nullptr;
+    u.cpu = analyzers::SeriesAt(CpuSeriesOf(job, ""));
     units.push_back(std::move(u));
   }
   FindOwnPhases(job, nodes, judgement, &units);

@@ -9,6 +9,7 @@
 #include "analyzers/series_at.h"
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
+#include "diagnosis/data_wait_cause.h"
 #include "diagnosis/latency_cap.h"
 #include "diagnosis/ledger_writes.h"
 
@@ -195,6 +196,10 @@ class Placer::Impl {
                    ? IdleState::kOwnCode
                    : IdleState::kNotStorage;
       if (AtNic(t)) return IdleState::kNodeNic;
+      // The node's CPU busy while its GPUs waited (Azure ML's CpuUtilization): its input
+      // pipeline (decode, transforms, the loader's workers) could not have fed them faster
+      // whatever storage served. Not in a stop of the job's own, which its own code held.
+      if (in_mount && CpuBusy(u, t) && !Inside(u.own_phases, t)) return IdleState::kNotStorage;
       // The same law for the mount: at its latency cap it could read no faster (whatever it
       // re-read); well below it, storage answered faster than the node asked (its loader, its
       // own code, the mount's cache), unless the cache's cap made it re-read.
@@ -253,6 +258,11 @@ class Placer::Impl {
     if (!j_.job_writes) return false;
     if (bursts_.present()) return bursts_.Writing(t);
     return in_upload && reading;
+  }
+  // The node's CPU at t stood where its input pipeline is taken to be busy.
+  static bool CpuBusy(const LedgerUnit& u, double t) {
+    const std::optional<double> cpu = u.cpu(t);
+    return cpu && *cpu >= kCpuBusyPercent;
   }
   // What each node read at t: the account's egress over the nodes reading then.
   std::optional<double> NodeRate(double t) const {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/series_at.h"
 #include "core/evidence.h"
 
 namespace feedcheck::diagnosis::ledger {
@@ -65,6 +66,8 @@ struct LedgerUnit {
   std::vector<Span> own_phases;
   // Where all its GPUs stopped together at all (from its input's start).
   std::vector<Span> whole_stops;
+  // Its CPU utilisation per minute (Azure ML's CpuUtilization), where the metric names it.
+  analyzers::SeriesAt cpu{nullptr};
   double samples_end = kInf;  // the end of its last GPU sample's bucket
   bool reads_nothing = false;
   bool own_log = false;  // the node's own rslex log was read (the job's, for the job's unit)

@@ -199,3 +199,54 @@ TEST_CASE("CPU metric: the value as a utilisation", "[analyzers][metrics][cpu]")
   CHECK_FALSE(IsCpuMetricName("CpuUtilizationMillicores"));  // needs the capacity to be a share
   CHECK_FALSE(IsCpuMetricName("GpuUtilization"));
 }
+
+TEST_CASE("CPU metric: each named node's minutes become its series, in time order",
+          "[analyzers][metrics][cpu]") {
+  // Points as two files would give them: out of order, one node's minutes interleaved with the
+  // other's, and one point with no node (a folder that named none), which joins no series.
+  std::mt19937 rng(GENERATE(1u, 7u, 42u));
+  std::uniform_real_distribution<double> util(0, 100);
+  const double t0 = 1'790'000'000;
+  std::vector<CpuMetricPoint> points;
+  std::vector<double> a(30), b(30);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = util(rng);
+    b[i] = util(rng);
+  }
+  for (size_t i = a.size(); i-- > 0;) {
+    points.push_back({"node-0", t0 + 60.0 * static_cast<double>(i), a[i], 60, "cpu.json"});
+    points.push_back({"node-1", t0 + 60.0 * static_cast<double>(i), b[i], 60, "cpu.json"});
+  }
+  points.push_back({"", t0, 50, 60, "cpu.json"});
+  Evidence ev;
+  AddNodeCpuFacts(points, &ev);
+  for (const auto& [node, values] : {std::pair{"node-0", a}, std::pair{"node-1", b}}) {
+    const Series* s = ev.FindSeries("cpu.util_percent", node);
+    REQUIRE(s);
+    CHECK(s->y_unit == Unit::kPercent);
+    REQUIRE(s->points.size() == values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      CHECK(s->points[i].x == t0 + 60.0 * static_cast<double>(i));  // the minute's start
+      CHECK(s->points[i].y == Approx(values[i]));
+    }
+  }
+  size_t series = 0;
+  for (const auto& s : ev.series) series += s.key == "cpu.util_percent";
+  CHECK(series == 2);
+}
+
+TEST_CASE("CPU metric: a node's series stays bounded however long the metric runs",
+          "[analyzers][metrics][cpu]") {
+  // Five weeks of minutes: the series merges neighbours and keeps each bucket's mean.
+  std::vector<CpuMetricPoint> points;
+  const size_t minutes = 5 * 7 * 24 * 60;
+  for (size_t i = 0; i < minutes; ++i)
+    points.push_back({"node-0", 60.0 * static_cast<double>(i), i % 2 ? 90.0 : 10.0, 60, "c.json"});
+  Evidence ev;
+  AddNodeCpuFacts(points, &ev);
+  const Series* s = ev.FindSeries("cpu.util_percent", "node-0");
+  REQUIRE(s);
+  CHECK(s->points.size() <= 4096);
+  CHECK(s->points.size() >= 1024);
+  for (const auto& p : s->points) CHECK(p.y == Approx(50));
+}

@@ -25,6 +25,7 @@
 //     in flight (its readers declared, or large files on no more threads than one reader keeps
 //     busy).
 //   - A download at its NIC's rate was the mode's wait, whatever latency evidence there is.
+//   - A mount node's CPU at 85% or more while its GPUs waited is its input pipeline's.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -832,4 +833,74 @@ TEST_CASE("placer: each logged refusal is the limit its own body names", "[diagn
   CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(100.0 * (said_busy ? 3 : 6)));
   CHECK(PlacedIn(ledger, IdleState::kThrottledUnknown) == Approx(100.0 * (said_busy ? 3 : 0)));
   CHECK(PlacedIn(ledger, IdleState::kStartupDownload) == Approx(100.0 * 14));
+}
+
+TEST_CASE("placer: a mount node's CPU busy while its GPUs waited is its input pipeline's",
+          "[diagnosis][ledger][cpu]") {
+  // Two nodes of a mount, each losing 100 GPU-s every minute for 20 minutes, the job's evidence
+  // naming their reads' latency. Azure ML's CpuUtilization names each node: node-0's CPU stood
+  // at `cpu` in minutes 5-15 and at 20% else, node-1's at 20% throughout. From 85% on, node-0's
+  // loader could not have fed its GPUs faster whatever storage served: those minutes are not
+  // storage; under it, and on node-1, the latency holds. A single-unit job reads the only
+  // node's series; two series and no node to match use neither.
+  const double cpu = GENERATE(40.0, 84.0, 85.0, 92.0, 100.0);
+  const int minutes = 20;
+  std::vector<double> cpu_zero(minutes, 20);
+  for (int m = 5; m < 15; ++m) cpu_zero[static_cast<size_t>(m)] = cpu;
+  const bool busy = cpu >= 85;
+  LedgerJudgement j;
+  j.mount_state = IdleState::kLatency;
+  INFO("node-0's CPU at " << cpu << "% in minutes 5-15");
+  SECTION("each node its own series") {
+    Evidence job = Mount(minutes);
+    job.series.front().points.clear();
+    std::vector<analyzers::NodeEvidence> nodes;
+    for (const std::string name : {"node-0", "node-1"}) {
+      Series lost = Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100));
+      lost.node = name;
+      for (const auto& p : lost.points) job.series.front().points.push_back(p);
+      Series util = Minutes("cpu.util_percent",
+                            name == "node-0" ? cpu_zero : std::vector<double>(minutes, 20));
+      util.node = name;
+      job.series.push_back(util);
+      TimelineInterval mount = Interval("data-runtime", "mount", -0.1, 0, "Success");
+      mount.node = name;
+      job.timeline.push_back(mount);
+      analyzers::NodeEvidence n;
+      n.node = name;
+      n.evidence.series.push_back(lost);
+      n.evidence.timeline.push_back(mount);
+      nodes.push_back(std::move(n));
+    }
+    std::sort(job.series.front().points.begin(), job.series.front().points.end(),
+              [](const SeriesPoint& a, const SeriesPoint& b) { return a.x < b.x; });
+    j.nodes = 2;
+    const IdleLedger ledger = BuildIdleLedger(job, nodes, j);
+    REQUIRE(ledger.by_node.size() == 2);
+    const auto& zero = ledger.by_node.at("node-0");
+    const auto& one = ledger.by_node.at("node-1");
+    CHECK(zero[static_cast<int>(IdleState::kNotStorage)] == Approx(busy ? 1000 : 0));
+    CHECK(zero[static_cast<int>(IdleState::kLatency)] == Approx(busy ? 1000 : 2000));
+    CHECK(one[static_cast<int>(IdleState::kLatency)] == Approx(2000));
+  }
+  SECTION("one unit, one node's series") {
+    Evidence job = Mount(minutes);
+    Series util = Minutes("cpu.util_percent", cpu_zero);
+    util.node = "node-0";
+    job.series.push_back(util);
+    const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+    CHECK(PlacedIn(ledger, IdleState::kNotStorage) == Approx(busy ? 1000 : 0));
+    CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(busy ? 1000 : 2000));
+  }
+  SECTION("one unit, two nodes' series: whose CPU is not known") {
+    Evidence job = Mount(minutes);
+    for (const std::string name : {"node-0", "node-1"}) {
+      Series util = Minutes("cpu.util_percent", cpu_zero);
+      util.node = name;
+      job.series.push_back(util);
+    }
+    const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+    CHECK(PlacedIn(ledger, IdleState::kNotStorage) == 0);
+    CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(2000));
+  }
 }

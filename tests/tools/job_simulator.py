@@ -47,7 +47,9 @@ docs/simulator.md):
   input not found (3%), a download outgrowing the node's disk (5% of downloads without another
   fault, from its own generator), a dead node (10% of multi-node mounts), a node without logs
   (4%), partial GPU samples (15%); metrics saved (80%, REST or az form); refusals logged asynchronously (50%),
-  synchronously with Azure's message (30%) or in the field form (20%).
+  synchronously with Azure's message (30%) or in the field form (20%); Azure ML's CpuUtilization
+  per node (with GpuUtilization, else 30%, from its own generator; the loader's workers on all
+  the vCPUs in 55%, on a quarter to nine tenths else).
 """
 
 import json
@@ -62,7 +64,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sim_traces  # noqa: E402
 from sim_model import (  # noqa: E402  (re-exported: the unit tests use them from here)
     BUSY_THRESHOLD, RANK, STATES, STEP_S, STORAGE_STATES, bytes_per_request, cache_room_gb, charge,
-    draw_params,
+    draw_params, node_cpu_percent,
     job_rng, latency_cap_gbps, lib, load_kb, logu, pick, region_key, request_e2e_ms,
     requests_in_flight, simulate, verdict)
 
@@ -130,6 +132,8 @@ class Writer:
             self.metrics(account)
         if p["bloblogs"]:
             self.blob_logs(nodes)
+        if p.get("cpu_metric"):
+            self.cpu_metric(nodes)
         return samples
 
     # ---- data runtime logs
@@ -335,6 +339,34 @@ class Writer:
         states, sampled, lost = charge(samples)
         return {"states": states, "sampled": sampled, "lost": lost, "ledger_lost": ledger_lost}
 
+    # ---- the nodes' CPU
+
+    def cpu_metric(self, nodes):
+        """Azure ML's CpuUtilization per NodeId at one-minute grain, as `feedcheck fetch` saves
+        it: each point the mean of the node's steps in its minute (sim_model.node_cpu_percent),
+        within +-2 points of noise from the metric's own generator."""
+        p, t0, cpu = self.p, self.t0, self.p["cpu_metric"]
+        noise = random.Random(cpu["noise_seed"])
+        per_minute = 60 // STEP_S
+        series = []
+        for n in nodes:
+            points = []
+            for m in range(int(self.end_s // 60)):
+                steps = n.steps[m * per_minute:(m + 1) * per_minute]
+                if not steps:
+                    break
+                mean = sum(node_cpu_percent(p, rec, cpu) for rec in steps) / len(steps)
+                value = min(100.0, max(0.0, mean + noise.gauss(0, 2)))
+                points.append((t0 + m * 60, {"average": round(value, 2)}))
+            series.append(({"NodeId": f"node-{n.i}"}, points))
+        if not any(pts for _, pts in series):
+            return
+        form = p["metrics"] or "rest"
+        lib.write_doc(os.path.join(self.d, "metrics", "workspace-cpu.json"),
+                      lib.monitor_doc(form, t0, t0 + self.end_s, 60,
+                                      "Microsoft.MachineLearningServices/workspaces/ws-sim",
+                                      [("CpuUtilization", "Percent", series)]), form)
+
     # ---- the account's request log
 
     def blob_uri(self):
@@ -513,6 +545,21 @@ def draw_streamed_corpus(p, seed, index):
     return p
 
 
+def draw_cpu_metric(p, seed, index):
+    """Azure ML's CpuUtilization saved beside the job (metrics/workspace-cpu.json, as `feedcheck
+    fetch` saves it), from its own generator: always with the GPUs' own metric (GpuUtilization
+    comes from the same workspace), else in 30% of jobs. The data loader's workers use all of
+    the node's vCPUs (num_workers at least its vCPUs; 55%) or a quarter to nine tenths of them
+    (fewer workers: a loader that holds the node leaves the rest of its CPU idle), and a
+    validation's own loop keeps 10-60% of it busy."""
+    g = random.Random(f"cpu-metric-{seed}-{index}")
+    saved = p["gpu_form"] == "metric" or g.random() < 0.3
+    share = 1.0 if g.random() < 0.55 else g.uniform(0.25, 0.9)
+    p["cpu_metric"] = ({"loader_share": share, "validation": g.uniform(10, 60),
+                        "noise_seed": g.getrandbits(32)} if saved else None)
+    return p
+
+
 def draw_job(seed, index, kb, small=False):
     """A job's parameters as make_job draws them: the base draw, then those from generators of
     their own. Returns them and the job's generator, whose later draws write its files."""
@@ -521,6 +568,7 @@ def draw_job(seed, index, kb, small=False):
     draw_file_forms(p, seed, index)
     draw_disk_overflow(p, seed, index)
     draw_streamed_corpus(p, seed, index)
+    draw_cpu_metric(p, seed, index)
     return p, rng
 
 

@@ -10,6 +10,7 @@ import glob
 import hashlib
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -803,6 +804,83 @@ class MountReads(unittest.TestCase):
                     self.assertFalse(any(r["state"] == "cache_rereads" for r in n.steps))
         self.assertGreater(found, 20)
         self.assertGreater(hungry, found * 0.3)
+
+
+class NodeCpu(unittest.TestCase):
+    def test_a_loader_that_holds_its_node_keeps_its_workers_busy(self):
+        """Over drawn jobs, every step's CPU is a utilisation (0-100 %); where the data loader
+        held the node (its rate at the loader's), the CPU stood at least at the share of it the
+        loader's workers use; where storage held the node below half the loader's rate, the
+        loader's workers were at most half busy."""
+        held = starved = 0
+        for i in range(200):
+            p, _ = js.draw_job(37, i, KB, True)
+            cpu = {"loader_share": random.Random(i).uniform(0.25, 1.0), "validation": 30.0}
+            nodes, _, _, _ = js.simulate(p)
+            for n in nodes:
+                for rec in n.steps:
+                    value = js.node_cpu_percent(p, rec, cpu)
+                    self.assertGreaterEqual(value, 0.0)
+                    self.assertLessEqual(value, 100.0)
+                    if rec["kind"] not in ("read", "local") or rec["consumed"] <= 0:
+                        continue
+                    at_loader = rec["consumed"] >= 0.999 * p["loader_gbps"]
+                    with self.subTest(index=i, node=n.i, state=rec["state"]):
+                        if at_loader:
+                            held += 1
+                            self.assertGreaterEqual(value, 100 * cpu["loader_share"] - 1e-9)
+                        elif rec["state"] in js.STORAGE_STATES and \
+                                rec["consumed"] < 0.5 * p["loader_gbps"]:
+                            starved += 1
+                            loader = 100 * cpu["loader_share"] * rec["consumed"] / p["loader_gbps"]
+                            self.assertLessEqual(loader, 50 * cpu["loader_share"])
+        self.assertGreater(held, 100)
+        self.assertGreater(starved, 100)
+
+    def test_the_metric_is_written_per_node_and_minute_and_changes_nothing_else(self):
+        """A job whose draw saved CpuUtilization writes metrics/workspace-cpu.json: one series per
+        NodeId, one point a minute, each the mean of the node's steps in it within the noise; the
+        draw of the metric comes from its own generator (the job's other draws, its truth and its
+        other files are the same without it); a job with Azure ML's GPU metric always has it."""
+        tmp = tempfile.mkdtemp(prefix="simcpu-")
+        try:
+            saved = 0
+            for i in range(40):
+                p, _ = js.draw_job(41, i, KB, True)
+                q = js.draw_params(js.job_rng(41, i), KB, True)
+                js.draw_file_forms(q, 41, i)
+                js.draw_disk_overflow(q, 41, i)
+                js.draw_streamed_corpus(q, 41, i)
+                self.assertEqual({k: v for k, v in p.items() if k != "cpu_metric"}, q)
+                if p["gpu_form"] == "metric":
+                    self.assertIsNotNone(p["cpu_metric"])
+                truth = js.make_job(41, i, tmp, KB, small=True)
+                path = os.path.join(tmp, truth["name"], "metrics", "workspace-cpu.json")
+                self.assertEqual(os.path.exists(path), p["cpu_metric"] is not None)
+                if not p["cpu_metric"]:
+                    continue
+                saved += 1
+                nodes, _, end_s, _ = js.simulate(p)
+                doc = json.load(open(path))
+                metric = doc["value"][0]
+                self.assertEqual(metric["name"]["value"], "CpuUtilization")
+                series = {}
+                for ts in metric["timeseries"]:
+                    node = [d["value"] for d in ts["metadatavalues"]][0]
+                    series[node] = [x["average"] for x in ts["data"]]
+                self.assertEqual(sorted(series), sorted(f"node-{n.i}" for n in nodes))
+                for n in nodes:
+                    values = series[f"node-{n.i}"]
+                    self.assertEqual(len(values), int(end_s // 60))
+                    for m, v in enumerate(values):
+                        steps = n.steps[m * 6:(m + 1) * 6]
+                        mean = sum(js.node_cpu_percent(p, r, p["cpu_metric"])
+                                   for r in steps) / len(steps)
+                        with self.subTest(job=truth["name"], node=n.i, minute=m):
+                            self.assertLessEqual(abs(v - mean), 10.0)  # 5 sigma of the noise
+            self.assertGreater(saved, 5)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

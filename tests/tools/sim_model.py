@@ -235,6 +235,30 @@ def cache_room_gb(p):
     return max(0.0, p["disk_gb"] - 0.15)
 
 
+# A data runtime's reads and writes cost its node about one vCPU per this many Gbit/s (TLS, the
+# FUSE or copy threads): an assumption of the model, not a measured figure.
+RUNTIME_GBPS_PER_VCPU = 4.0
+
+
+def node_cpu_percent(p, rec, cpu):
+    """The node's CPU utilisation (0-100 %) in one step, as Azure ML's CpuUtilization reports it:
+    its training processes (a vCPU per GPU while the GPUs work), its data loader's workers (the
+    share cpu["loader_share"] of its vCPUs, busy as the rate they fed over the most they feed:
+    a loader that holds the node is as busy as its workers can be), its data runtime's reads and
+    writes, a validation's own loop (cpu["validation"]), and the system's 1.5 %. `cpu` is the
+    job's draw (job_simulator.draw_cpu_metric)."""
+    vcpus = max(1, p["vcpus"])
+    kind, state = rec["kind"], rec["state"]
+    if kind == "none" and state == "own_code":
+        return cpu["validation"]
+    busy = 1.0 - (rec["idle"] or 0.0) if kind in ("read", "local") else 0.0
+    train = 100.0 * min(p["gpus"], vcpus) * busy / vcpus
+    loader = 100.0 * cpu["loader_share"] * rec["consumed"] / p["loader_gbps"]
+    runtime = 100.0 * (rec["read"] + rec["write"]) / RUNTIME_GBPS_PER_VCPU / vcpus
+    saving = 100.0 / vcpus if kind == "write" else 0.0  # the checkpoint's serialisation
+    return min(100.0, 1.5 + train + loader + runtime + saving)
+
+
 def tenant_egress(p, t):
     b = p["tenant_burst"]
     return b[2] if b and b[0] <= t < b[1] else p["tenant_egress_gbps"]
@@ -364,7 +388,7 @@ def binding(caps):
 def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused):
     kind = w["kind"]
     rec = {"read": 0.0, "write": 0.0, "state": w.get("state"), "idle": w.get("idle", 0.0),
-           "refused": None, "reading": False, "kind": kind}
+           "refused": None, "reading": False, "kind": kind, "consumed": 0.0}
     if kind == "none":
         if w["state"] is None:
             rec["idle"] = None  # not started: no GPU samples yet
@@ -416,6 +440,7 @@ def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused
             else:
                 rec["idle"] = max(0.0, 1.0 - rate / demand)
                 rec["state"] = state
+                rec["consumed"] = rate
                 advance(n, rate)
         else:
             rec["write"] = rate
@@ -425,6 +450,7 @@ def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused
         rate = w["want"]
         rec["idle"] = max(0.0, 1.0 - rate / demand)
         rec["state"] = "not_storage"
+        rec["consumed"] = rate
         advance(n, rate)
     n.steps.append(rec)
     return rec
