@@ -32,6 +32,7 @@ constexpr Bounds kBounds[] = {
     {"dataset.files_per_dir", 1, 1e13},
     {"workload.epochs", 0.001, 1e6},
     {"workload.readers", 1, 1e6},
+    {"workload.checkpoint_every_s", 1, 1e8},  // a second to three years
     {"workload.gpu_demand_gbps", 0.000001, 1e6},
     {"workload.gpu_demand_per_gpu_gbps", 0.000001, 1e5},
     {"workload.processes_per_node", 1, 1e5},

@@ -50,6 +50,7 @@ std::vector<FactSpec> BuiltinSpecs() {
       {"workload.epochs", U::kCount, O::kDeclared, "passes over the data"},
       {"workload.access", U::kText, O::kDeclared, "sequential | random | shuffled_files | columnar"},
       {"workload.readers", U::kCount, O::kDeclared, "reader threads/processes per node"},
+      {"workload.checkpoint_every_s", U::kSeconds, O::kDeclared, "how often the job saves a checkpoint through storage while it trains"},
       {"workload.gpu_demand_gbps", U::kGbps, O::kDeclared, "input rate the GPUs of one node consume"},
       {"workload.gpu_demand_per_gpu_gbps", U::kGbps, O::kDeclared,
        "input rate one GPU consumes (preset or given)"},

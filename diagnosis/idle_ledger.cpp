@@ -5,6 +5,7 @@
 
 #include "analyzers/text_util.h"
 #include "diagnosis/account_view.h"
+#include "diagnosis/checkpoint_stops.h"
 #include "diagnosis/idle_nodes.h"
 #include "diagnosis/ledger_nodes.h"
 #include "diagnosis/ledger_placer.h"
@@ -158,6 +159,7 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
   const bool no_cache_holds_input =
       judgement.reads_input_once || judgement.mount_cache_miss_share < 1;
   std::vector<NodeStops> node_stops;
+  std::vector<double> input_start_s;  // per unit: from when its stops are looked for
   // The job's checkpoints, by the account's Ingress: a stop they explain is no phase or wait.
   const ledger::IngressBursts bursts(job.FindSeries("metrics.ingress_gbps"), judgement.job_writes,
                                      job.FindSeries("gpu.lost_gpu_s_by_time"),
@@ -171,6 +173,9 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
     double from = u.activities.first_data.value_or(-kInf);
     for (const auto& d : u.activities.downloads)
       if (std::isfinite(d.end)) from = std::max(from, d.end);
+    // Without a data-runtime log, its first GPU sample.
+    input_start_s.push_back(
+        std::isfinite(from) || u.lost->points.empty() ? from : u.lost->points.front().x);
     std::vector<TimeSpan> phases = OwnPhases(*u.lost, gpus, sample_interval_s, from);
     double width_s = 0;
     NodeStops stops;
@@ -211,6 +216,17 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
     for (size_t i = 0; i < units.size(); ++i)
       for (const auto& p : shared[i]) units[i].own_phases.push_back({p.start_s, p.end_s});
   }
+  // Of those, the checkpoints the job's profile declares, where no Ingress says when it wrote.
+  const double checkpoint_every_s = FactOr(job.facts, "workload.checkpoint_every_s", 0);
+  if (checkpoint_every_s > 0 && judgement.job_writes && !bursts.present())
+    for (size_t i = 0; i < units.size(); ++i) {
+      LedgerUnit& u = units[i];
+      std::vector<TimeSpan> phases;
+      for (const auto& p : u.own_phases) phases.push_back({p.start, p.end});
+      for (const auto& p :
+           CheckpointStops(phases, checkpoint_every_s, sample_interval_s, input_start_s[i]))
+        u.declared_checkpoints.push_back({p.start_s, p.end_s});
+    }
 }
 
 // The node's CPU series (cpu.util_percent); for the job's one unit ("") the only node's, when

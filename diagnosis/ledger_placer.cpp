@@ -130,7 +130,7 @@ class Placer::Impl {
     // refused: the write held the GPUs either side of them.
     // Not while it downloads: the job's code starts once its inputs are copied, and only its
     // code writes outputs (another client's Ingress then is no write of the job's).
-    const bool writing = !in_download && Writing(t, in_upload, reading);
+    const bool writing = !in_download && Writing(u, t, in_upload, reading);
     // A stop of the job's own only padded by a refusal either side (no request refused in it)
     // is the job's: the pad allows for retries the node might still wait for, and its loop was
     // not waiting for input.
@@ -253,11 +253,12 @@ class Placer::Impl {
 
  private:
   // The account's Ingress at a checkpoint's rate, or (without the metric) an upload while the
-  // data phase is still on: the job waited for its writes.
-  bool Writing(double t, bool in_upload, bool reading) const {
+  // data phase is still on, or a stop of the node's own at the declared checkpoint cadence: the
+  // job waited for its writes.
+  bool Writing(const LedgerUnit& u, double t, bool in_upload, bool reading) const {
     if (!j_.job_writes) return false;
     if (bursts_.present()) return bursts_.Writing(t);
-    return in_upload && reading;
+    return (in_upload && reading) || Inside(u.declared_checkpoints, t);
   }
   // The node's CPU at t stood where its input pipeline is taken to be busy.
   static bool CpuBusy(const LedgerUnit& u, double t) {

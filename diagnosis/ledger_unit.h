@@ -66,6 +66,9 @@ struct LedgerUnit {
   std::vector<Span> own_phases;
   // Where all its GPUs stopped together at all (from its input's start).
   std::vector<Span> whole_stops;
+  // Its stops of its own at the profile's declared checkpoint cadence, where no Ingress metric
+  // says when the job wrote (diagnosis/checkpoint_stops.h).
+  std::vector<Span> declared_checkpoints;
   // Its CPU utilisation per minute (Azure ML's CpuUtilization), where the metric names it.
   analyzers::SeriesAt cpu{nullptr};
   double samples_end = kInf;  // the end of its last GPU sample's bucket

@@ -117,6 +117,7 @@ constexpr Field kFields[] = {
     {"workload", "epochs", "workload.epochs", Check::kAny},
     {"workload", "access", "workload.access", Check::kAccess},
     {"workload", "readers", "workload.readers", Check::kAny},
+    {"workload", "checkpoint_every", "workload.checkpoint_every_s", Check::kAny},
     {"workload", "mode", "workload.mode", Check::kMode},
     {"workload", "delayed_start_ok", "workload.delayed_start_ok", Check::kAny},
     {"workload", "reads_whole_dataset", "workload.reads_whole_dataset", Check::kAny},

@@ -904,3 +904,35 @@ TEST_CASE("placer: a mount node's CPU busy while its GPUs waited is its input pi
     CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(2000));
   }
 }
+
+TEST_CASE("placer: stops at the profile's checkpoint cadence are the job's writes",
+          "[diagnosis][ledger][checkpoint]") {
+  // A mount node of 8 GPUs, busy but for three 5-minute stops 30 minutes apart, its reads
+  // going on throughout, in a job that writes through storage. Where the profile declares a
+  // checkpoint every 30 minutes and no Ingress metric says when the job wrote, the stops were
+  // the checkpoints' writes; at another cadence, without the declaration, with the metric
+  // there to say (flat: no write), or in a job that writes nothing, the job's own code.
+  const std::string variant =
+      GENERATE(as<std::string>{}, "declared", "other cadence", "none", "ingress", "no outputs");
+  const int minutes = 90;
+  std::vector<double> lost(minutes, 0.0);
+  for (int stop : {10, 40, 70})
+    for (int m = stop; m < stop + 5; ++m) lost[static_cast<size_t>(m)] = 8 * kMinute;
+  Evidence job = EightGpuMount(lost, 0, minutes);
+  if (variant != "none")
+    job.facts.Set(NumberFact("workload.checkpoint_every_s",
+                             variant == "other cadence" ? 45 * kMinute : 30 * kMinute,
+                             Unit::kSeconds, Provenance{}));
+  if (variant == "ingress")
+    job.series.push_back(Minutes("metrics.ingress_gbps", std::vector<double>(minutes, 0.2)));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kUnknown;
+  j.job_writes = variant != "no outputs";
+  j.ingress_limit_gbps = 60;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO(variant);
+  const double stops = 3 * 5 * 8 * kMinute;
+  CHECK(ledger.lost_gpu_s == Approx(stops));
+  CHECK(PlacedIn(ledger, IdleState::kWrites) == Approx(variant == "declared" ? stops : 0));
+  CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(variant == "declared" ? 0 : stops));
+}

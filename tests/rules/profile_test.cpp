@@ -200,3 +200,31 @@ TEST_CASE("a key given twice is an error naming both lines", "[rules][profile]")
                         &p, &ok));
   CHECK(ok.errors() == 0);
 }
+
+TEST_CASE("a profile's checkpoint cadence is a duration in seconds, anything else an error",
+          "[rules][profile]") {
+  struct Case {
+    const char* text;
+    double seconds;  // 0: refused, naming the line
+  };
+  const Case c =
+      GENERATE(Case{"30min", 1800}, Case{"2h", 7200}, Case{"900s", 900}, Case{"45 min", 2700},
+               Case{"0s", 0}, Case{"-5min", 0}, Case{"30GB", 0}, Case{"often", 0});
+  Profile p;
+  DiagnosticList d;
+  REQUIRE(LoadProfileText(
+      "p.yaml", std::string("workload:\n  epochs: 3\n  checkpoint_every: ") + c.text + "\n", &p,
+      &d));
+  INFO(c.text);
+  if (c.seconds > 0) {
+    CHECK(d.total() == 0);
+    CHECK(p.facts.Number("workload.checkpoint_every_s") == Approx(c.seconds));
+    CHECK(p.facts.Find("workload.checkpoint_every_s")->provenance.line == 3);
+  } else {
+    REQUIRE(d.total() == 1);
+    CHECK(d.kept()[0].code == codes::kProfileValue);
+    CHECK(d.kept()[0].location.line == 3);
+    CHECK_FALSE(p.facts.Find("workload.checkpoint_every_s"));
+  }
+  CHECK(p.facts.Number("workload.epochs") == 3);  // the rest is kept
+}

@@ -478,7 +478,8 @@ def size_text(n_bytes):
 
 def write_profile(out_dir, name, p, nodes):
     """The workload profile a user would give (examples/*.yaml): the input's size and files, the
-    input mode, the epochs the job ran, the compute region. Returns its path from OUT_DIR."""
+    input mode, the epochs the job ran, the readers, how often it saves a checkpoint (when it
+    does), the compute region. Returns its path from OUT_DIR."""
     epochs = max(1, max(n.epoch for n in nodes) if p["mode"] != "download" else 1)
     text = (f"# {name}: drawn by tests/tools/job_simulator.py\n"
             f"compute_region: {region_key(p['compute_region'])}\n"
@@ -490,6 +491,8 @@ def write_profile(out_dir, name, p, nodes):
             f"  mode: {p['mode']}\n"
             f"  epochs: {epochs}\n"
             f"  readers: {p['readers']}\n")
+    if p["checkpoint"]:  # its cadence, as a user knows it: to the minute
+        text += f"  checkpoint_every: {max(1, round(p['checkpoint']['every_s'] / 60))}min\n"
     rel = os.path.join("profiles", f"{name}.yaml")
     lib.write(os.path.join(out_dir, rel), text)
     return rel

@@ -883,5 +883,31 @@ class NodeCpu(unittest.TestCase):
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+class Profile(unittest.TestCase):
+    def test_the_profile_declares_the_checkpoint_cadence_to_the_minute(self):
+        """A drawn profile says how often the job saves a checkpoint exactly when it does, to
+        the minute, in the workload section feedcheck reads (a duration it parses)."""
+        tmp = tempfile.mkdtemp(prefix="simprof-")
+        try:
+            declared = 0
+            for i in range(60):
+                p, _ = js.draw_job(43, i, KB, True)
+                nodes, _, _, _ = js.simulate(p)
+                rel = js.write_profile(tmp, f"job-{i:04d}", p, nodes)
+                text = open(os.path.join(tmp, rel)).read()
+                found = re.search(r"^  checkpoint_every: (\d+)min$", text, re.M)
+                with self.subTest(index=i):
+                    self.assertEqual(found is not None, p["checkpoint"] is not None)
+                    if found:
+                        declared += 1
+                        self.assertLessEqual(
+                            abs(int(found.group(1)) * 60 - p["checkpoint"]["every_s"]), 30)
+                        workload = text.index("workload:\n")
+                        self.assertGreater(found.start(), workload)
+            self.assertGreater(declared, 10)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 if __name__ == "__main__":
     unittest.main()
