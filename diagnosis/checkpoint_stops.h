@@ -28,4 +28,13 @@ inline constexpr double kCheckpointStartSamples = 2;
 std::vector<TimeSpan> CheckpointStops(const std::vector<TimeSpan>& stops, double every_s,
                                       double sample_interval_s, double input_start_s);
 
+/// The same over all of a node's whole stops (`runs`, WholeStopRuns over `sampled_s` of
+/// samples), short ones too (a checkpoint of seconds stops a sample or two): its runs paired
+/// at the cadence, when that many would be paired by chance, with its runs starting at random
+/// at their rate, with probability at most kOwnPhaseChance (Poisson); else none. A node that
+/// stops often pairs its runs at any cadence.
+std::vector<TimeSpan> RecurringCheckpointRuns(const std::vector<TimeSpan>& runs, double every_s,
+                                              double sample_interval_s, double input_start_s,
+                                              double sampled_s);
+
 }  // namespace feedcheck::diagnosis

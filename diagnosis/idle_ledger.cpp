@@ -226,6 +226,11 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
       for (const auto& p :
            CheckpointStops(phases, checkpoint_every_s, sample_interval_s, input_start_s[i]))
         u.declared_checkpoints.push_back({p.start_s, p.end_s});
+      // Its shorter stops too, where they recur at the cadence beyond chance.
+      const NodeStops& stops = node_stops[i];
+      for (const auto& p : RecurringCheckpointRuns(stops.runs, checkpoint_every_s, stops.sample_s,
+                                                   input_start_s[i], stops.sampled_s))
+        u.declared_checkpoints.push_back({p.start_s, p.end_s});
     }
 }
 

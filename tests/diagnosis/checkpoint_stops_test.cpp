@@ -79,3 +79,51 @@ TEST_CASE("checkpoint stops: none without a cadence, alone, or finer than the sa
   // other by chance: neither is a checkpoint.
   CHECK(fd::CheckpointStops(pair, 1800, 60, 0).empty());
 }
+
+TEST_CASE("checkpoint stops: short runs at the cadence beyond chance, not a busy node's waits",
+          "[diagnosis][ledger][checkpoint]") {
+  // Nodes sampled every 30 or 60 s for 4 hours whose GPUs stop in runs of a sample or two at
+  // random times (a loader's waits, at a drawn rate), some also for a checkpoint of under a
+  // minute at a cadence of 20-40 minutes. A node that stops rarely (under 2 runs an hour)
+  // mostly shows its checkpoints (the test is conservative: the rate of chance pairs counts
+  // the checkpoints' runs too); one whose random runs alone would pair at the cadence shows
+  // none, and a node without checkpoints is rarely taken to have them (the chance allowed is
+  // 5%).
+  int quiet_found = 0, quiet = 0, false_alarms = 0, without = 0;
+  for (unsigned seed = 1; seed <= 400; ++seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> unit(0, 1);
+    const double interval = unit(rng) < 0.5 ? 30 : 60, end = 4 * 3600;
+    const double every = 60 * (20 + 20 * unit(rng));
+    const bool checkpoints = seed % 2 == 0;
+    const double waits_per_hour = unit(rng) < 0.5 ? 0.5 + 1.5 * unit(rng) : 10 + 50 * unit(rng);
+    std::vector<fd::TimeSpan> runs;
+    std::exponential_distribution<double> gap(waits_per_hour / 3600);
+    for (double t = 300 + gap(rng); t < end; t += gap(rng)) {
+      const double at = std::floor(t / interval) * interval;
+      runs.push_back({at, at + interval * (unit(rng) < 0.7 ? 1 : 2)});
+    }
+    if (checkpoints)
+      for (double t = every; t < end; t += every) {
+        const double at = std::floor(t / interval) * interval;
+        runs.push_back({at, at + interval});
+      }
+    std::sort(runs.begin(), runs.end(),
+              [](const fd::TimeSpan& a, const fd::TimeSpan& b) { return a.start_s < b.start_s; });
+    const auto found = fd::RecurringCheckpointRuns(runs, every, interval, 0, end);
+    const bool is_quiet = waits_per_hour < 5;
+    if (checkpoints && is_quiet && end / every >= 3) {
+      ++quiet;
+      quiet_found += !found.empty();
+    }
+    if (!checkpoints) {
+      ++without;
+      false_alarms += !found.empty();
+    }
+  }
+  INFO(quiet_found << " of " << quiet << " quiet nodes' checkpoints found; " << false_alarms
+                   << " of " << without << " nodes without checkpoints taken to have them");
+  CHECK(quiet > 40);
+  CHECK(quiet_found >= 0.65 * quiet);
+  CHECK(false_alarms <= 0.1 * without);
+}
