@@ -80,6 +80,9 @@ struct LedgerJudgement {
   /// The share of a later epoch's reads storage serves: the input its cache cannot hold (the
   /// sampler reshuffles, so the cache holds a random share of each epoch), 1 when unknown.
   double mount_cache_miss_share = 1;
+  /// The cache holds a node's whole shard of the input (its first epoch), though not the whole
+  /// input: nothing is pruned before its second epoch, so no first read waited on the cache.
+  bool mount_cache_holds_first_epoch = false;
   /// The job reads its input once (workload.epochs = 1): a mount's cache serves none of it.
   bool reads_input_once = false;
   /// The job writes through storage while it runs (an output in rw_mount or upload mode, an

@@ -216,8 +216,10 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   if (auto input = facts.Number("dataset.bytes");
       input && *input > 0 && j.mount_cache_cap_bytes > 0) {
     const double nodes = std::max(1.0, facts.Number("node.count").value_or(1));
-    if (j.mount_cache_cap_bytes < *input)
+    if (j.mount_cache_cap_bytes < *input) {
       j.mount_cache_miss_share = 1 - j.mount_cache_cap_bytes / *input;
+      j.mount_cache_holds_first_epoch = j.mount_cache_cap_bytes >= *input / nodes;
+    }
     j.mount_cache_cap_bytes = j.mount_cache_cap_bytes >= *input ? 0 : *input / nodes;
   }
   if (auto bytes = facts.Number("dataset.bytes"), s = facts.Number("runtime.download_s");

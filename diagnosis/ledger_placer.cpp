@@ -97,9 +97,11 @@ class Placer::Impl {
     // fast as they first read: whatever held their first reads held them, when that is known
     // (their latency). Else the cap may have held every epoch alike (a cap far under what the
     // readers keep in flight thrashes from the start), and the blame stands.
+    // So too, whatever held them, where the cache held a node's whole first epoch: nothing was
+    // pruned before the re-reads began, so no cap thrashed from the start.
     if (rereads_measured_ && !rereads_slowed_ && mount_state_ == IdleState::kCacheRereads &&
-        Uncached() == IdleState::kLatency)
-      mount_state_ = IdleState::kLatency;
+        (Uncached() == IdleState::kLatency || j_.mount_cache_holds_first_epoch))
+      mount_state_ = Uncached();
   }
 
   double others_gbps() const { return others_gbps_; }
@@ -233,7 +235,7 @@ class Placer::Impl {
       // held its first reads, where that is known. Not a cache whose disk was measured slow.
       if (mount_state_ == IdleState::kCacheRereads && j_.mount_cache_cap_bytes > 0 &&
           !j_.cache_disk_measured && !read_bytes_.empty() && !PastCacheCap(t) &&
-          Uncached() != IdleState::kUnknown)
+          (Uncached() != IdleState::kUnknown || j_.mount_cache_holds_first_epoch))
         return Uncached();
       // A stop while reads went on (a validation reads its own data), where no evidence says
       // what held the mount: the job's own phase, by its GPUs.

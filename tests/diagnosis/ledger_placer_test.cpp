@@ -364,6 +364,8 @@ TEST_CASE("judgement: a node's re-reads start after its first epoch, whatever th
     CHECK(j.mount_cache_cap_bytes == 0);
   else
     CHECK(j.mount_cache_cap_bytes == Approx(800e9 / nodes));
+  // It holds a node's first epoch (its shard) where its cap does, but not the whole input.
+  CHECK(j.mount_cache_holds_first_epoch == (cap_gb >= 800 / nodes && cap_gb < 800));
 }
 
 TEST_CASE("judgement: with no cap, the local disk the cache fills is what it holds",
@@ -935,4 +937,46 @@ TEST_CASE("placer: stops at the profile's checkpoint cadence are the job's write
   CHECK(ledger.lost_gpu_s == Approx(stops));
   CHECK(PlacedIn(ledger, IdleState::kWrites) == Approx(variant == "declared" ? stops : 0));
   CHECK(PlacedIn(ledger, IdleState::kOwnCode) == Approx(variant == "declared" ? 0 : stops));
+}
+
+TEST_CASE("placer: a cache that held each node's first epoch is cleared where re-reads kept pace",
+          "[diagnosis][ledger][cache]") {
+  // The cache holds half the input but each node's whole first epoch, or less than that. A node
+  // reads 10 Gbit/s in its first epoch (5 minutes), then half as much from storage at the same
+  // pace (its cache serves the rest) or a quarter (its re-reads slowed it). Nothing names what
+  // held its first reads (the mount's state without the cache: unknown, or not storage). Where
+  // the cache held the whole first epoch nothing was pruned before the re-reads began, so a
+  // pace kept clears the cache's blame: the state is whatever held the first reads, from the
+  // first minute. A cap under the first epoch may have thrashed from the start: the blame stays
+  // (but for the first reads, where something names their holder).
+  const bool holds_first_epoch = GENERATE(true, false);
+  const double after_gbps = GENERATE(5.0, 2.5);
+  const IdleState uncached = GENERATE(IdleState::kUnknown, IdleState::kNotStorage);
+  Evidence job = Mount(20);
+  std::vector<double> egress;
+  for (int i = 0; i < 20; ++i) egress.push_back(i < 5 ? 10 : after_gbps);
+  job.series.push_back(Minutes("metrics.egress_gbps", egress));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kCacheRereads;
+  j.mount_state_uncached = uncached;
+  j.mount_cache_cap_bytes = 10e9 / 8 * 60 * 5 - 1;
+  j.mount_cache_miss_share = 0.5;
+  j.mount_cache_holds_first_epoch = holds_first_epoch;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO((holds_first_epoch ? "holds" : "under") << " the first epoch; past it " << after_gbps
+                                               << " Gbit/s; uncached " << IdleStateKey(uncached));
+  const double rereads = PlacedIn(ledger, IdleState::kCacheRereads);
+  if (holds_first_epoch && after_gbps == 5) {
+    CHECK(rereads == 0);
+    CHECK(PlacedIn(ledger, uncached) == Approx(100.0 * 20));
+  } else if (after_gbps == 2.5) {
+    // Slowed: the re-reads held the node past the cap (a minute either side for where the
+    // crossing falls); before it, where the cache held the first epoch, never.
+    CHECK(rereads >= 100.0 * 14);
+    if (holds_first_epoch) CHECK(rereads <= 100.0 * 16);
+  } else {
+    // A cap under the first epoch: the blame stands past the cap, and before it where nothing
+    // names what held the first reads.
+    CHECK(rereads == Approx(uncached == IdleState::kUnknown ? 100.0 * 20 : 100.0 * 15));
+  }
 }
