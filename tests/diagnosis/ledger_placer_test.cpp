@@ -28,6 +28,7 @@
 //   - A mount node's CPU at 85% or more while its GPUs waited is its input pipeline's.
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzers/throttle_kind.h"
@@ -94,6 +95,22 @@ LedgerJudgement WritingJob() {
   j.job_writes = true;
   j.mount_state = IdleState::kNotStorage;
   return j;
+}
+
+// A mount of 20 minutes whose node read 10 Gbit/s for its first 5 (its first epoch, filling
+// the cache's cap), then `after_gbps` from storage; the job's evidence blames the cache, which
+// holds half the input, and names `uncached` for the mount without it.
+std::pair<Evidence, LedgerJudgement> HalfCachedMount(double after_gbps, IdleState uncached) {
+  Evidence job = Mount(20);
+  std::vector<double> egress;
+  for (int i = 0; i < 20; ++i) egress.push_back(i < 5 ? 10 : after_gbps);
+  job.series.push_back(Minutes("metrics.egress_gbps", egress));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kCacheRereads;
+  j.mount_state_uncached = uncached;
+  j.mount_cache_cap_bytes = 10e9 / 8 * 60 * 5 - 1;
+  j.mount_cache_miss_share = 0.5;
+  return {job, j};
 }
 
 }  // namespace
@@ -298,15 +315,7 @@ TEST_CASE("placer: past the cap a node reads only what its cache misses, at its 
   // as much from storage. At 5 Gbit/s its pace is unchanged (its first reads' holder holds it);
   // at 2.5 Gbit/s it halved (its re-reads held it).
   const double after_gbps = GENERATE(5.0, 2.5);
-  Evidence job = Mount(20);
-  std::vector<double> egress;
-  for (int i = 0; i < 20; ++i) egress.push_back(i < 5 ? 10 : after_gbps);
-  job.series.push_back(Minutes("metrics.egress_gbps", egress));
-  LedgerJudgement j;
-  j.mount_state = IdleState::kCacheRereads;
-  j.mount_state_uncached = IdleState::kLatency;
-  j.mount_cache_cap_bytes = 10e9 / 8 * 60 * 5 - 1;
-  j.mount_cache_miss_share = 0.5;
+  const auto [job, j] = HalfCachedMount(after_gbps, IdleState::kLatency);
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
   INFO("past the cap " << after_gbps << " Gbit/s from storage");
   const double rereads = PlacedIn(ledger, IdleState::kCacheRereads);
@@ -952,15 +961,7 @@ TEST_CASE("placer: a cache that held each node's first epoch is cleared where re
   const bool holds_first_epoch = GENERATE(true, false);
   const double after_gbps = GENERATE(5.0, 2.5);
   const IdleState uncached = GENERATE(IdleState::kUnknown, IdleState::kNotStorage);
-  Evidence job = Mount(20);
-  std::vector<double> egress;
-  for (int i = 0; i < 20; ++i) egress.push_back(i < 5 ? 10 : after_gbps);
-  job.series.push_back(Minutes("metrics.egress_gbps", egress));
-  LedgerJudgement j;
-  j.mount_state = IdleState::kCacheRereads;
-  j.mount_state_uncached = uncached;
-  j.mount_cache_cap_bytes = 10e9 / 8 * 60 * 5 - 1;
-  j.mount_cache_miss_share = 0.5;
+  auto [job, j] = HalfCachedMount(after_gbps, uncached);
   j.mount_cache_holds_first_epoch = holds_first_epoch;
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
   INFO((holds_first_epoch ? "holds" : "under") << " the first epoch; past it " << after_gbps
