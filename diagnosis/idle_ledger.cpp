@@ -143,7 +143,8 @@ double IdleLedger::StorageGpuS() const {
 namespace {
 
 // Each unit's stops of its own (validations, evaluations, saving): by its pace, its period, its
-// reads' silences, and the stops the nodes made together.
+// reads' silences, and the stops the nodes made together; and of its stops, those at the
+// checkpoint cadence the profile declares (no Ingress saying when the job wrote).
 void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidence>& nodes,
                    const LedgerJudgement& judgement, std::vector<LedgerUnit>* units_out) {
   std::vector<LedgerUnit>& units = *units_out;
