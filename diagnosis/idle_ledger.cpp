@@ -160,7 +160,6 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
   const bool no_cache_holds_input =
       judgement.reads_input_once || judgement.mount_cache_miss_share < 1;
   std::vector<NodeStops> node_stops;
-  std::vector<double> input_start_s;  // per unit: from when its stops are looked for
   // The job's checkpoints, by the account's Ingress: a stop they explain is no phase or wait.
   const ledger::IngressBursts bursts(job.FindSeries("metrics.ingress_gbps"), judgement.job_writes,
                                      job.FindSeries("gpu.lost_gpu_s_by_time"),
@@ -174,12 +173,12 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
     double from = u.activities.first_data.value_or(-kInf);
     for (const auto& d : u.activities.downloads)
       if (std::isfinite(d.end)) from = std::max(from, d.end);
-    // Without a data-runtime log, its first GPU sample.
-    input_start_s.push_back(
-        std::isfinite(from) || u.lost->points.empty() ? from : u.lost->points.front().x);
     std::vector<TimeSpan> phases = OwnPhases(*u.lost, gpus, sample_interval_s, from);
     double width_s = 0;
     NodeStops stops;
+    // Without a data-runtime log, its first GPU sample.
+    stops.input_start_s =
+        std::isfinite(from) || u.lost->points.empty() ? from : u.lost->points.front().x;
     stops.runs = WholeStopRuns(*u.lost, gpus, from, &width_s);
     for (const auto& r : stops.runs) {
       u.whole_stops.push_back({r.start_s, r.end_s});
@@ -222,15 +221,15 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
   if (checkpoint_every_s > 0 && judgement.job_writes && !bursts.present())
     for (size_t i = 0; i < units.size(); ++i) {
       LedgerUnit& u = units[i];
+      const NodeStops& stops = node_stops[i];
       std::vector<TimeSpan> phases;
       for (const auto& p : u.own_phases) phases.push_back({p.start, p.end});
       for (const auto& p :
-           CheckpointStops(phases, checkpoint_every_s, sample_interval_s, input_start_s[i]))
+           CheckpointStops(phases, checkpoint_every_s, sample_interval_s, stops.input_start_s))
         u.declared_checkpoints.push_back({p.start_s, p.end_s});
       // Its shorter stops too, where they recur at the cadence beyond chance.
-      const NodeStops& stops = node_stops[i];
       for (const auto& p : RecurringCheckpointRuns(stops.runs, checkpoint_every_s, stops.sample_s,
-                                                   input_start_s[i], stops.sampled_s))
+                                                   stops.input_start_s, stops.sampled_s))
         u.declared_checkpoints.push_back({p.start_s, p.end_s});
     }
 }

@@ -30,8 +30,9 @@ struct NodeStops {
   // Beside each run: placed by evidence of its own (a refusal, the job's writes), so neither a
   // wait nor a phase: left out of the shares, the coincidences and the runs tried.
   std::vector<bool> explained;
-  double sampled_s = 0;  // its sampled time from its input's start
-  double sample_s = 0;   // one GPU sample (or one bucket, when wider)
+  double sampled_s = 0;      // its sampled time from its input's start
+  double input_start_s = 0;  // that start (its first GPU sample where no log says)
+  double sample_s = 0;       // one GPU sample (or one bucket, when wider)
 };
 
 /// For each node, the runs (not among its phases, kSharedStopMinS and two samples or longer)
