@@ -89,6 +89,7 @@ class Placer::Impl {
     if (j_.latency_cap_gbps > 0) node_max = std::min(node_max, j_.latency_cap_gbps);
     if (egress_.present() && std::isfinite(node_max))
       others_gbps_ = std::max(0.0, egress_.tenth_percentile() - j_.nodes * node_max);
+    floor_others_gbps_ = others_gbps_;
     // Better: the minutes in which no node's data runtime read or wrote anything (its rslex
     // log closed no span), between its first and last activity. Their Egress was all others'.
     MeasureOthers(job, units);
@@ -273,7 +274,16 @@ class Placer::Impl {
   std::optional<double> NodeRate(double t) const {
     auto e = egress_(t);
     if (!e) return std::nullopt;
-    return std::max(0.0, *e - others_gbps_) / ReadersAt(t);
+    return std::max(0.0, *e - OthersAt(*e)) / ReadersAt(t);
+  }
+  // Other clients' Egress in a minute whose whole Egress was `egress_gbps`: their quiet
+  // minutes' level, unless that stood above the whole beyond their wander. They were not
+  // there then (a burst of theirs while the job was not reading says nothing of the minutes
+  // it read): the bound the account's floor gives.
+  double OthersAt(double egress_gbps) const {
+    if (quiet_known_ && others_gbps_ > egress_gbps + others_spread_gbps_)
+      return std::min(egress_gbps, floor_others_gbps_);
+    return others_gbps_;
   }
   // The nodes in an input activity at t (all of them when the logs cannot tell).
   double ReadersAt(double t) const {
@@ -588,7 +598,7 @@ class Placer::Impl {
     for (size_t i : minutes->reading) {
       auto r = requests_(egress->points[i].x);
       if (!r || !std::isfinite(egress->points[i].y)) continue;
-      const double own_bytes = (egress->points[i].y - others_gbps_) * 1e9 / 8;
+      const double own_bytes = (egress->points[i].y - OthersAt(egress->points[i].y)) * 1e9 / 8;
       const double own_requests = *r - others_rps;
       if (own_bytes > 0 && own_requests > 0) {
         bytes += own_bytes;
@@ -672,6 +682,7 @@ class Placer::Impl {
   SeriesAt egress_, ingress_, requests_;
   IngressBursts bursts_;
   double others_gbps_ = 0;         // the account's Egress that was surely not the job's
+  double floor_others_gbps_ = 0;   // ...by the account's floor alone (no quiet minute)
   double others_spread_gbps_ = 0;  // how much it wandered in the job's quiet minutes
   bool quiet_known_ = false;       // others_gbps_ measured in the job's quiet minutes
   bool rereads_slowed_ = true;     // past the cache's cap, the nodes read slower (or not known)

@@ -250,6 +250,35 @@ TEST_CASE(
     CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == 0);
 }
 
+TEST_CASE("placer: other clients' burst after the job read says nothing of its minutes",
+          "[diagnosis][ledger]") {
+  // A mount that starts at minute 10 and reads to minute 29 at 3.8 Gbit/s, its latency cap
+  // 4 Gbit/s (so it read at the cap: latency), its log silent after (quiet minutes: all
+  // others'). Other clients read `before` Gbit/s while it read, then a burst of 50. The
+  // quiet minutes' level stands above the whole Egress of the minutes the job read: the
+  // others' was less then, and the node's rate is not hidden under a burst that came later.
+  const double before = GENERATE(0.0, 1.0);
+  const int minutes = 40;
+  Evidence job;
+  std::vector<double> lost(minutes, 0);
+  for (int i = 11; i < 29; ++i) lost[i] = 100;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", lost));
+  std::vector<double> egress(minutes);
+  for (int i = 0; i < minutes; ++i) egress[i] = i < 10 ? 0 : i < 30 ? before + 3.8 : 50;
+  job.series.push_back(Minutes("metrics.egress_gbps", egress));
+  job.timeline.push_back(Interval("data-runtime", "mount", 9.9, minutes, "Success"));
+  job.timeline.push_back(Interval("reads", "span closes", 10.2, 29.5, "rslex"));
+  // The runtime's own log was read (its quiet minutes are known quiet).
+  job.facts.Set(NumberFact("runtime.non_success_responses", 0, Unit::kCount, Provenance{}));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kUnknown;
+  j.latency_cap_gbps = 4;
+  j.mount_cap_in_flight_known = true;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("others at " << before << " Gbit/s while the job read");
+  CHECK(PlacedIn(ledger, IdleState::kLatency) == Approx(18 * 100.0));
+}
+
 TEST_CASE("placer: a checkpoint's refused minutes are the limit's, the rest of it its writes",
           "[diagnosis][ledger]") {
   // A checkpoint's Ingress burst in minutes 3 to 9; the account refuses on bandwidth in
