@@ -1,6 +1,7 @@
 #include "analyzers/gpu_phases.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "analyzers/series_at.h"
@@ -21,6 +22,8 @@ constexpr double kThrottlePadS = 60;
 // job from the mount's cache: under 2% of the job's peak egress, or 10 Mbit/s.
 constexpr double kCachedEgressShare = 0.02;
 constexpr double kCachedEgressFloorGbps = 0.01;
+// Egress at this share of the account's limit or more is at the limit.
+constexpr double kEgressAtLimitShare = 0.9;
 
 bool Inside(const std::vector<Span>& spans, double t) {
   return std::any_of(spans.begin(), spans.end(),
@@ -28,6 +31,18 @@ bool Inside(const std::vector<Span>& spans, double t) {
 }
 
 }  // namespace
+
+double CachedEgressBelowGbps(const Series* egress, double egress_limit_gbps) {
+  double peak = 0, below_limit = 0;
+  for (const auto& p : egress ? egress->points : std::vector<SeriesPoint>{}) {
+    if (!std::isfinite(p.y)) continue;
+    peak = std::max(peak, p.y);
+    if (!(egress_limit_gbps > 0 && p.y >= kEgressAtLimitShare * egress_limit_gbps))
+      below_limit = std::max(below_limit, p.y);
+  }
+  return std::max(kCachedEgressFloorGbps,
+                  kCachedEgressShare * (below_limit > 0 ? below_limit : peak));
+}
 
 std::optional<GpuPhaseSplit> SplitGpuTimeByPhase(const Evidence& ev) {
   const Series* lost = ev.FindSeries("gpu.lost_gpu_s_by_time");
@@ -53,8 +68,8 @@ std::optional<GpuPhaseSplit> SplitGpuTimeByPhase(const Evidence& ev) {
       throttled.push_back({iv.start_epoch_s - kThrottlePadS, iv.end_epoch_s + kThrottlePadS});
   // Merged from several files out of order, the series is not read per minute (SeriesAt).
   SeriesAt egress(ev.FindSeries("metrics.egress_gbps"));
-  const double cached_below_gbps =
-      std::max(kCachedEgressFloorGbps, kCachedEgressShare * egress.peak());
+  const double cached_below_gbps = CachedEgressBelowGbps(
+      ev.FindSeries("metrics.egress_gbps"), ev.facts.Number("account.egress_gbps").value_or(0));
   GpuPhaseSplit split;
   split.have_phases = !downloads.empty() || mount_start.has_value();
   split.have_throttle_times = !throttled.empty();

@@ -29,6 +29,12 @@ struct GpuPhaseSplit {
   bool have_phases = false;          ///< the timeline had a download or mount activity
 };
 
+/// A mount minute whose account Egress stood under this (and refused nothing) served the job
+/// from the mount's cache: 2% of the most the account served below 90% of its egress limit
+/// (`egress_limit_gbps`; 0: unknown, every minute counts), or 10 Mbit/s. Minutes at the limit
+/// measure the account (another workload's burst may fill it), not what the job asked for.
+double CachedEgressBelowGbps(const Series* egress, double egress_limit_gbps);
+
 /// Nothing when the evidence has no gpu.lost_gpu_s_by_time series.
 std::optional<GpuPhaseSplit> SplitGpuTimeByPhase(const Evidence& evidence);
 

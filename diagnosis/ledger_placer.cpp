@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "analyzers/bounded_series.h"
+#include "analyzers/gpu_phases.h"
 #include "analyzers/series_at.h"
 #include "analyzers/text_util.h"
 #include "analyzers/throttle_kind.h"
@@ -30,10 +31,6 @@ constexpr double kPinnedAtLimitShare = 0.97;
 // A download under this share of the NIC, refused nothing and the account far from its limit,
 // crawled: its requests' latency (small files, few threads) held it, not the mode.
 constexpr double kCrawlShare = 0.5;
-// A mount minute in which the account served less than this (and refused nothing) served the
-// job from the mount's cache: under 2% of the job's peak egress, or 10 Mbit/s.
-constexpr double kCachedEgressShare = 0.02;
-constexpr double kCachedEgressFloorGbps = 0.01;
 // A node reading at this share of its latency cap (requests in flight x their size over their
 // end-to-end time) was held by that latency: it could not have read faster with those threads.
 constexpr double kAtLatencyCapShare = 0.7;
@@ -90,6 +87,8 @@ class Placer::Impl {
     if (egress_.present() && std::isfinite(node_max))
       others_gbps_ = std::max(0.0, egress_.tenth_percentile() - j_.nodes * node_max);
     floor_others_gbps_ = others_gbps_;
+    cached_below_gbps_ = analyzers::CachedEgressBelowGbps(job.FindSeries("metrics.egress_gbps"),
+                                                          j_.egress_limit_gbps);
     // Better: the minutes in which no node's data runtime read or wrote anything (its rslex
     // log closed no span), between its first and last activity. Their Egress was all others'.
     MeasureOthers(job, units);
@@ -397,7 +396,7 @@ class Placer::Impl {
   }
   bool Cached(double t) const {
     auto e = egress_(t);
-    return e && *e < std::max(kCachedEgressFloorGbps, kCachedEgressShare * egress_.peak());
+    return e && *e < cached_below_gbps_;
   }
 
   // Which limit a refusal at t hit: the one the account's metrics show at its limit in that
@@ -683,6 +682,7 @@ class Placer::Impl {
   IngressBursts bursts_;
   double others_gbps_ = 0;         // the account's Egress that was surely not the job's
   double floor_others_gbps_ = 0;   // ...by the account's floor alone (no quiet minute)
+  double cached_below_gbps_ = 0;   // a mount minute under this Egress was its cache's
   double others_spread_gbps_ = 0;  // how much it wandered in the job's quiet minutes
   bool quiet_known_ = false;       // others_gbps_ measured in the job's quiet minutes
   bool rereads_slowed_ = true;     // past the cache's cap, the nodes read slower (or not known)

@@ -438,6 +438,23 @@ TEST_CASE("a mount's lost time split: refused requests, the cache, storage servi
   CHECK(NumberFactOr(ev.facts, "gpu.lost_cached_gpu_s") == Approx(100));
 }
 
+TEST_CASE("phases: a cached minute is measured against the most the account served below its limit",
+          "[diagnosis]") {
+  // The job's reads peak at 12 Gbit/s and later re-read at 2.4; another workload fills the
+  // account's 200 Gbit/s for a while. 2% of 200 would call the re-reads the cache's; 2% of
+  // the most below the limit (12) does not. With no limit known every minute counts; with
+  // nothing below the limit, the peak.
+  Series egress{"metrics.egress_gbps", "", "time", Unit::kSeconds, "", Unit::kGbps, {}};
+  for (int i = 0; i < 30; ++i)
+    egress.points.push_back({60.0 * i, i < 5 ? 12.0 : i >= 10 && i < 15 ? 200.0 : 2.4});
+  CHECK(CachedEgressBelowGbps(&egress, 200) == Approx(0.02 * 12));
+  CHECK(CachedEgressBelowGbps(&egress, 0) == Approx(0.02 * 200));
+  Series full = egress;
+  for (auto& p : full.points) p.y = 199;
+  CHECK(CachedEgressBelowGbps(&full, 200) == Approx(0.02 * 199));
+  CHECK(CachedEgressBelowGbps(nullptr, 200) == Approx(0.01));  // 10 Mbit/s at least
+}
+
 namespace {
 
 const char* kThrottleRules = R"(

@@ -338,6 +338,32 @@ TEST_CASE("placer: past the cache's cap, re-reads hold a node only where it read
   CHECK(rereads + PlacedIn(ledger, IdleState::kLatency) == Approx(100.0 * minutes));
 }
 
+TEST_CASE("placer: another workload filling the account does not make a slow re-read cached",
+          "[diagnosis][ledger]") {
+  // A node reads 10 Gbit/s for 5 minutes, filling its cache's cap, then re-reads at 2.4 (the
+  // cache's blame stands: slower than its first reads). Another workload fills the account's
+  // 200 Gbit/s in minutes 12-15 (or never). A minute is the cache's where the account served
+  // next to nothing (2% of its most), its most below the limit: a burst at the limit is no
+  // measure of what the job asked for, and its slow re-reads are not the cache serving.
+  const bool burst = GENERATE(false, true);
+  const int minutes = 20;
+  Evidence job = Mount(minutes);
+  std::vector<double> egress;
+  for (int i = 0; i < minutes; ++i)
+    egress.push_back(i < 5 ? 10 : burst && i >= 12 && i < 16 ? 200 : 2.4);
+  job.series.push_back(Minutes("metrics.egress_gbps", egress));
+  LedgerJudgement j;
+  j.mount_state = IdleState::kCacheRereads;
+  j.mount_state_uncached = IdleState::kLatency;
+  j.mount_cache_cap_bytes = 10e9 / 8 * 60 * 5 - 1;
+  j.egress_limit_gbps = 200;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO((burst ? "a burst of others at the limit" : "no burst"));
+  // Every re-read minute past the cap (5-19) but the burst's, which the account's limit holds.
+  CHECK(PlacedIn(ledger, IdleState::kCacheRereads) >= 100.0 * (burst ? 11 : 15));
+  CHECK(PlacedIn(ledger, IdleState::kNotStorage) == 0);
+}
+
 TEST_CASE("placer: past the cap a node reads only what its cache misses, at its own pace",
           "[diagnosis][ledger]") {
   // The cache holds half the input: past the cap a node at its first epoch's pace reads half
