@@ -252,6 +252,9 @@ bool IsInputActivity(const TimelineInterval& iv) {
 
 double CountOf(const FactSet& facts, const char* key) { return facts.Number(key).value_or(0); }
 
+// GPUs idle this share of their sampled time or more idled throughout.
+constexpr double kNeverReadIdleShare = 0.95;
+
 // A critical finding the job's evidence observed, with those of the facts `keys` it has.
 Finding CriticalObserved(const Evidence& ev, const char* rule_id, Bottleneck bottleneck,
                          std::initializer_list<const char*> keys) {
@@ -323,9 +326,24 @@ Finding FullDiskFinding(const Evidence& ev) {
   return f;
 }
 
+// Without the data runtime's log (no input activity to tell): the account's metrics show it
+// served not a byte in any minute they cover (Egress nothing), while it answered requests with
+// client errors (AuthorizationError: 403s; ClientOtherError: 404s among them), and the GPUs
+// idled throughout. Other clients' reads would show as Egress: this says nothing then.
+bool MetricsServedNothing(const Evidence& ev) {
+  if (std::any_of(ev.timeline.begin(), ev.timeline.end(), IsInputActivity)) return false;
+  const FactSet& f = ev.facts;
+  const auto peak = f.Number("metrics.egress_gbps_peak");
+  return peak && *peak <= 0 && f.Number("gpu.idle_fraction").value_or(0) >= kNeverReadIdleShare &&
+         CountOf(f, "metrics.transactions.AuthorizationError") +
+                 CountOf(f, "metrics.transactions.ClientOtherError") >
+             0;
+}
+
 bool InputNeverRead(const Evidence& ev) {
   // The disk filled: storage served what was asked (FullDiskFinding says what to change).
   if (InputFailedOnFullDisk(ev)) return false;
+  if (MetricsServedNothing(ev)) return true;
   int failed = 0, succeeded = 0;
   for (const auto& iv : ev.timeline) {
     if (!IsInputActivity(iv)) continue;
@@ -353,6 +371,29 @@ Finding NeverReadFinding(const Evidence& ev) {
                        {"runtime.activity_failures", "runtime.mount_failures",
                         "runtime.retry_give_ups", "runtime.retries", "runtime.stream_error"});
   f.title = "The job never read its input";
+  if (MetricsServedNothing(ev)) {
+    f.evidence.clear();
+    for (const char* key :
+         {"metrics.egress_gbps_peak", "metrics.transactions.AuthorizationError",
+          "metrics.transactions.ClientOtherError", "gpu.idle_fraction", "metrics.account"})
+      if (const Fact* fact = ev.facts.Find(key)) f.evidence.push_back(*fact);
+    f.message = fmt::format(
+        "Check the input's path against the container's listing, and that the job's identity or "
+        "SAS may read it. The storage account served not a byte while the job ran (Egress 0 in "
+        "every minute its metrics cover) and answered {:.0f} requests with client errors "
+        "(AuthorizationError: 403; ClientOtherError: 404 and others), while the GPUs idled "
+        "throughout: no GPU time went to training. The data runtime's logs (system_logs/"
+        "data_capability) would name the failed request.",
+        CountOf(ev.facts, "metrics.transactions.AuthorizationError") +
+            CountOf(ev.facts, "metrics.transactions.ClientOtherError"));
+    f.source =
+        "\"Troubleshoot data access errors\", Azure Machine Learning documentation, "
+        "https://learn.microsoft.com/azure/machine-learning/how-to-troubleshoot-data-access; "
+        "\"Azure Blob Storage monitoring data reference\" (the Transactions metric's "
+        "ResponseType), https://learn.microsoft.com/azure/storage/blobs/"
+        "monitor-blob-storage-reference";
+    return f;
+  }
   const TimelineInterval* first_failure = FirstFailedInput(ev);
   f.message =
       "Check that the compute can reach the storage account: its name resolves and connects "

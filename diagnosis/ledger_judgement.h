@@ -36,7 +36,9 @@ namespace feedcheck::diagnosis {
 
 /// The job read none of its input: every input activity (download, mount) that ended failed,
 /// or the data runtime gave up retrying without a single read. Whatever the error looked like
-/// (a 403, a name that did not resolve, a refused connection), storage access failed.
+/// (a 403, a name that did not resolve, a refused connection), storage access failed. Without
+/// the runtime's log: the account's metrics show no byte served while it answered requests
+/// with client errors (403s, 404s), and the GPUs idled throughout.
 bool InputNeverRead(const Evidence& evidence);
 
 /// An input activity failed where the data runtime said the node's local disk was full ("No
