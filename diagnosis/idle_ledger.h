@@ -83,9 +83,6 @@ struct LedgerJudgement {
   /// The cache holds a node's whole shard of the input (its first epoch), though not the whole
   /// input: nothing is pruned before its second epoch, so no first read waited on the cache.
   bool mount_cache_holds_first_epoch = false;
-  /// The cap holds many times what the mount keeps in flight (MountBytesInFlight): it prunes
-  /// only what was read and left, so it cannot thrash the first epoch's reads.
-  bool mount_cache_outlasts_in_flight = false;
   /// The job reads its input once (workload.epochs = 1): a mount's cache serves none of it.
   bool reads_input_once = false;
   /// The job writes through storage while it runs (an output in rw_mount or upload mode, an

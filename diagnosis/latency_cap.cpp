@@ -33,23 +33,6 @@ std::optional<bool> DownloadMode(const FactSet& facts) {
 
 }  // namespace
 
-std::optional<double> MountBytesInFlight(const FactSet& facts) {
-  // The open files first: unknown, they may outgrow any cap (8 processes' loaders each holding
-  // a 2 GB shard fill 64 GB), whatever the threads prefetch.
-  const auto readers = facts.Number("workload.readers");
-  const auto file = facts.Number("dataset.median_file_bytes");
-  if (!readers || !file || !(*readers >= 1) || !(*file > 0)) return std::nullopt;
-  double bytes = std::floor(*readers) * *file;
-  std::optional<double> threads = SettingNumber(facts, "DATASET_MOUNT_READ_THREADS", false);
-  if (!threads)
-    if (auto vcpus = facts.Number("node.vcpus"); vcpus && *vcpus > 0)
-      threads = *vcpus * kDefaultThreadsPerCore;
-  const double block = SettingNumber(facts, "DATASET_MOUNT_READ_BLOCK_SIZE", true)
-                           .value_or(kDefaultMountReadBlockBytes);
-  if (threads) bytes = std::max(bytes, *threads * block);
-  return bytes;
-}
-
 std::optional<double> ReadRequestBytes(const FactSet& facts) {
   for (const char* key : {"metrics.bloblog.read_bytes_p50", "metrics.bytes_per_request"})
     if (auto bytes = facts.Number(key); bytes && std::isfinite(*bytes) && *bytes > 0) return bytes;

@@ -32,11 +32,6 @@ struct LatencyCap {
   bool in_flight_known = false;
 };
 
-/// The bytes a mount keeps in its cache for reads under way: the training loop's readers' open
-/// files (its whole-file cache holds each one) and its threads' prefetched blocks, the larger.
-/// None without the readers and the file size (open files unknown may outgrow any cap).
-std::optional<double> MountBytesInFlight(const FactSet& facts);
-
 /// What one of the job's reads moved, where no file size is declared: the blob logs' median
 /// GetBlob response (per request: a few other clients' large reads do not move it), else the
 /// account's bytes per request (Egress over Transactions, a mean over every client). None when

@@ -20,9 +20,6 @@ namespace {
 
 // The GPUs waited for a download where they lost this much of the time sampled while it ran.
 constexpr double kDownloadWaitShare = 0.8;
-// A cap this many times what the mount keeps in flight prunes only reads already done: an LRU
-// cache thrashes a pass only when its reads under way outgrow it.
-constexpr double kCacheOutlastsInFlight = 4;
 
 bool Describes(const Finding& f) {
   return !f.secondary && f.severity != Severity::kInfo && f.bottleneck != Bottleneck::kNone;
@@ -213,9 +210,6 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   const double epochs = facts.Number("workload.epochs").value_or(0);
   j.reads_input_once = epochs == 1;
   if (epochs != 1) j.mount_cache_cap_bytes = MountCacheHoldsBytes(facts);
-  if (auto in_flight = MountBytesInFlight(facts); in_flight && j.mount_cache_cap_bytes > 0)
-    j.mount_cache_outlasts_in_flight =
-        j.mount_cache_cap_bytes >= kCacheOutlastsInFlight * *in_flight;
   // A node re-reads from its second epoch on when its cache cannot hold the whole input (the
   // sampler reshuffles: each epoch's shard is a new share of it), never when it can. Its first
   // epoch reads its shard once, whatever the cap drops meanwhile: the re-reads start after it.

@@ -97,12 +97,10 @@ class Placer::Impl {
     // fast as they first read: whatever held their first reads held them, when that is known
     // (their latency). Else the cap may have held every epoch alike (a cap far under what the
     // readers keep in flight thrashes from the start), and the blame stands.
-    // So too, whatever held them, where the cache held a node's whole first epoch (nothing was
-    // pruned before the re-reads began), or its cap outlasts many times the reads the mount
-    // keeps in flight (it pruned only reads done): no cap thrashed from the start.
+    // So too, whatever held them, where the cache held a node's whole first epoch: nothing was
+    // pruned before the re-reads began, so no cap thrashed from the start.
     if (rereads_measured_ && !rereads_slowed_ && mount_state_ == IdleState::kCacheRereads &&
-        (Uncached() == IdleState::kLatency || j_.mount_cache_holds_first_epoch ||
-         j_.mount_cache_outlasts_in_flight))
+        (Uncached() == IdleState::kLatency || j_.mount_cache_holds_first_epoch))
       mount_state_ = Uncached();
   }
 

@@ -11,16 +11,14 @@
 //     that reads its input once) are the job's own; some GPUs fed, its cache's. So too a
 //     final stop too short for a cache's silence, where the job reads its input once.
 //   - A whole stop in a silence of a mount's reads is the job's own (nothing read for it).
-//   - A cap four times what the mount keeps in flight, or one that held each node's first
-//     epoch, is cleared where the nodes re-read at their first pace.
-#include <algorithm>
+//   - A cache that held each node's first epoch is cleared where the nodes re-read at their
+//     first pace.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "diagnosis/account_view.h"
 #include "diagnosis/idle_ledger.h"
-#include "diagnosis/latency_cap.h"
 #include "diagnosis/ledger_judgement.h"
 #include "tests/diagnosis/ledger_test_jobs.h"
 
@@ -317,60 +315,5 @@ TEST_CASE("placer: a cache that held each node's first epoch is cleared where re
     // A cap under the first epoch: the blame stands past the cap, and before it where nothing
     // names what held the first reads.
     CHECK(rereads == Approx(uncached == IdleState::kUnknown ? 100.0 * 20 : 100.0 * 15));
-  }
-}
-
-TEST_CASE("placer: a cap many times the reads in flight is cleared where re-reads kept pace",
-          "[diagnosis][ledger][cache]") {
-  // As above, the cache under each node's first epoch; its cap many times what the mount keeps
-  // in flight, or not. An LRU cache thrashes a pass only when its reads under way outgrow it:
-  // a cap that outlasts them pruned only reads done, so a pace kept past it clears the
-  // cache's blame (the node's loader, its own code held it: not storage); a slowed pace keeps
-  // it.
-  const bool outlasts = GENERATE(true, false);
-  const double after_gbps = GENERATE(5.0, 2.5);
-  auto [job, j] = HalfCachedMount(after_gbps, IdleState::kNotStorage);
-  j.mount_cache_outlasts_in_flight = outlasts;
-  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
-  INFO((outlasts ? "outlasts" : "not many times")
-       << " the reads in flight; past the cap " << after_gbps << " Gbit/s");
-  const double rereads = PlacedIn(ledger, IdleState::kCacheRereads);
-  if (outlasts && after_gbps == 5) {
-    CHECK(rereads == 0);
-    CHECK(PlacedIn(ledger, IdleState::kNotStorage) == Approx(100.0 * 20));
-  } else if (after_gbps == 2.5) {
-    CHECK(rereads >= 100.0 * 14);
-  } else {
-    CHECK(rereads == Approx(100.0 * 15));
-  }
-}
-
-TEST_CASE("judgement: a cap outlasts the mount's reads in flight by its threads and open files",
-          "[diagnosis][ledger][cache]") {
-  // 96 vCPUs (384 threads of 2 MB blocks: 768 MB in flight), or 8 threads set; 4 readers of
-  // 1.4 GB files (a whole-file cache holds each open one: 5.6 GB), or small files (100 kB), or
-  // the readers and files unknown (open files unknown may outgrow any cap: nothing is known).
-  // A 30 GB cap is four times 5.6 GB and more; a 3 GB cap is four times 768 MB.
-  const double cap = GENERATE(3e9, 30e9);
-  const bool threads_set = GENERATE(false, true);
-  const double file = GENERATE(0.0, 1e5, 1.4e9);  // 0: readers and files unknown
-  Evidence job;
-  job.facts.Set(NumberFact("runtime.mount_cache_bytes", cap, Unit::kBytes, Provenance{}));
-  job.facts.Set(NumberFact("node.vcpus", 96, Unit::kCount, Provenance{}));
-  if (threads_set)
-    job.facts.Set(TextFact("runtime.setting.DATASET_MOUNT_READ_THREADS", "8", Provenance{}));
-  if (file > 0) {
-    job.facts.Set(NumberFact("workload.readers", 4, Unit::kCount, Provenance{}));
-    job.facts.Set(NumberFact("dataset.median_file_bytes", file, Unit::kBytes, Provenance{}));
-  }
-  const double in_flight = std::max(threads_set ? 8 * 2e6 : 384 * 2e6, 4 * file);
-  const LedgerJudgement j = JudgeEvidence(job, {}, ViewAccount(job.facts), {});
-  INFO("cap " << cap << ", in flight " << in_flight << ", file " << file);
-  if (file > 0) {
-    CHECK(MountBytesInFlight(job.facts) == Approx(in_flight));
-    CHECK(j.mount_cache_outlasts_in_flight == (cap >= 4 * in_flight));
-  } else {
-    CHECK_FALSE(MountBytesInFlight(job.facts));
-    CHECK_FALSE(j.mount_cache_outlasts_in_flight);
   }
 }
