@@ -143,10 +143,8 @@ class Placer::Impl {
       return LimitAt(t, writing);
     if (writing) return IdleState::kWrites;
     // A checkpoint's first and last minutes carry only part of its bytes: a stop of the node's
-    // (a phase, or every GPU stopped) in a minute above the quiet ones next to a burst is the
-    // checkpoint's.
-    if ((Inside(u.own_phases, t) || Inside(u.whole_stops, t)) && bursts_.AtEdge(t))
-      return IdleState::kWrites;
+    // in a minute above the quiet ones next to a burst is the checkpoint's.
+    if (Inside(u.own_phases, t) && bursts_.AtEdge(t)) return IdleState::kWrites;
     // No log of the data runtime: nothing says when it read, so a finding about the whole
     // job (small files, a capped cache) cannot say which idle time was its.
     if (!a.any) return IdleState::kUnknown;

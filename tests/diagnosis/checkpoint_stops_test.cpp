@@ -57,38 +57,9 @@ TEST_CASE("checkpoint stops: a chain at the declared cadence, not stops at other
     bool partner = false;
     for (const auto& s : all)
       for (double side : {-1.0, 1.0})
-        partner |= candidate(s) && (std::fabs(s.start_s - (v.start_s + side * every_s)) <= tol ||
-                                    std::fabs(s.end_s - (v.end_s + side * every_s)) <= tol);
+        partner |= candidate(s) && std::fabs(s.start_s - (v.start_s + side * every_s)) <= tol;
     CHECK(Has(found, v) == (candidate(v) && partner));
   }
-}
-
-TEST_CASE("checkpoint stops: a checkpoint merged with a stop before it, by its end",
-          "[diagnosis][ledger][checkpoint]") {
-  // A validation that runs into the checkpoint after it makes one stop of the two: its start
-  // is the validation's (no cadence from the next), its end the checkpoint's (a cadence from
-  // the next checkpoint's end, where the checkpoints take alike long).
-  const unsigned seed = GENERATE(range(1u, 21u));
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> unit(0, 1);
-  const double every_s = 60 * (20 + 40 * unit(rng));
-  const double interval_s = unit(rng) < 0.5 ? 30 : 60;
-  const double write_s = 120 + 600 * unit(rng);
-  std::vector<fd::TimeSpan> stops;
-  for (int k = 1; k <= 3; ++k) {
-    const double at = k * every_s;
-    // Before the second, a validation of 5-10 minutes: past the drift (at most 3 minutes).
-    const double before_s = k == 2 ? 300 + 300 * unit(rng) : 0;
-    stops.push_back({at - before_s, at + write_s});
-  }
-  INFO("seed " << seed << ", cadence " << every_s << " s");
-  const auto found = fd::CheckpointStops(stops, every_s, interval_s, 0);
-  for (const auto& s : stops) CHECK(Has(found, s));
-  // A short run's chance is of starts alone: the merged stop's end pairs nothing there.
-  const std::vector<fd::TimeSpan> two = {
-      stops[1], {stops[1].start_s + every_s + 900, stops[1].end_s + every_s}};
-  CHECK(fd::CheckpointStops(two, every_s, interval_s, 0).size() == 2);
-  CHECK(fd::RecurringCheckpointRuns(two, every_s, interval_s, 0, 6 * 3600).empty());
 }
 
 TEST_CASE("checkpoint stops: none without a cadence, alone, or finer than the samples",

@@ -10,8 +10,7 @@
 //     or more, refused its writes.
 //   - A stop in a mount nothing else settled is the job's own, unless the node read through
 //     it and its reads ended with it: their latency.
-//   - An Ingress burst is the job's writes only where its GPUs idled more in it than outside;
-//     a stop of the node's (a phase, or every GPU stopped) in a burst's edge minute is too.
+//   - An Ingress burst is the job's writes only where its GPUs idled more in it than outside.
 //   - Other clients' Egress from the job's quiet minutes, unless it stood above a minute's
 //     whole Egress: a burst of theirs later says nothing of the minutes the job read.
 //   - A mount well under its latency cap is not storage only where the cap counts the requests
@@ -413,43 +412,6 @@ TEST_CASE("placer: a stop in a checkpoint's first or last minute is the checkpoi
   INFO("the edge minutes " << edge_gbps << " Gbit/s above the quiet ones");
   const double burst = 8 * 6 * 80.0, edges = 2 * 6 * 80.0;  // 80 GPU-s a sample, 6 a minute
   CHECK(PlacedIn(ledger, IdleState::kWrites) == Approx(edge_gbps >= 1 ? burst + edges : burst));
-}
-
-TEST_CASE("placer: every GPU stopped in a checkpoint's last minute, apart from its stop, writes",
-          "[diagnosis][ledger]") {
-  // As above, the burst in minutes 21-28 and the node's stop with it; then, in the burst's
-  // last minute (29, `edge` Gbit/s above the quiet ones), its GPUs stop again for 20 s, apart
-  // from the stop (a node whose own share of the checkpoint came later). Likewise in minute
-  // 45 (as far above the quiet ones, far from any burst) and minute 10 (quiet). Only the stop
-  // in the burst's edge is the checkpoint's, when that minute stands above the quiet ones.
-  const double edge_gbps = GENERATE(0.0, 3.0);
-  const int minutes = 60;
-  Evidence job;
-  Series lost;
-  lost.key = "gpu.lost_gpu_s_by_time";
-  auto late = [](int i, int minute) { return i == minute * 6 + 3 || i == minute * 6 + 4; };
-  for (int i = 0; i < minutes * 6; ++i) {
-    const bool stop = i >= 21 * 6 && i < 29 * 6;
-    lost.points.push_back(
-        {kStart + 10.0 * i, stop || late(i, 29) || late(i, 45) || late(i, 10) ? 80.0 : 0.0});
-  }
-  job.series.push_back(lost);
-  job.facts.Set(NumberFact("gpu.count", 8, Unit::kCount, Provenance{}));
-  job.facts.Set(NumberFact("gpu.sample_interval_s", 10, Unit::kSeconds, Provenance{}));
-  std::vector<double> ingress(minutes, 0.5);
-  for (int i = 21; i < 29; ++i) ingress[i] = 40;
-  ingress[20] = ingress[29] = ingress[45] = 0.5 + edge_gbps;
-  job.series.push_back(Minutes("metrics.ingress_gbps", ingress));
-  job.timeline.push_back(Interval("data-runtime", "mount", -0.1, 0, "Success"));
-  LedgerJudgement j;
-  j.job_writes = true;
-  j.mount_state = IdleState::kNotStorage;
-  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
-  INFO("the edge minutes " << edge_gbps << " Gbit/s above the quiet ones");
-  const double burst = 8 * 6 * 80.0, late_stop = 2 * 80.0;
-  CHECK(PlacedIn(ledger, IdleState::kWrites) == Approx(edge_gbps >= 1 ? burst + late_stop : burst));
-  CHECK(PlacedIn(ledger, IdleState::kNotStorage) ==
-        Approx(edge_gbps >= 1 ? 2 * late_stop : 3 * late_stop));
 }
 
 TEST_CASE("placer: a stop the node's reads ran through and ended with is their latency's",
