@@ -317,10 +317,12 @@ class Placer::Impl {
       auto per_node = NodeRate(p.x + width / 2);
       if (per_node) total += *per_node * 1e9 / 8 * width;
       read_bytes_.push_back({p.x + width, total});
-      // The rates of minutes the nodes read storage: one the cache served is no re-read's.
-      // Past the cap a node reads from storage only the share its cache misses: its pace is
-      // that rate over the share.
-      if (per_node && *per_node > 0 && j_.mount_cache_cap_bytes > 0 && !Cached(p.x + width / 2)) {
+      // The rates of minutes the nodes read storage: one the cache served is no re-read's, and
+      // one at the account's limit measures the account (another workload's burst may fill
+      // it), not the nodes' pace. Past the cap a node reads from storage only the share its
+      // cache misses: its pace is that rate over the share.
+      if (per_node && *per_node > 0 && j_.mount_cache_cap_bytes > 0 && !Cached(p.x + width / 2) &&
+          !AccountNearLimit(p.x + width / 2)) {
         if (total > j_.mount_cache_cap_bytes)
           after.push_back(*per_node / j_.mount_cache_miss_share);
         else
