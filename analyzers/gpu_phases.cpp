@@ -33,8 +33,9 @@ bool Inside(const std::vector<Span>& spans, double t) {
 }  // namespace
 
 double CachedEgressBelowGbps(const Series* egress, double egress_limit_gbps) {
+  if (!egress) return kCachedEgressFloorGbps;
   double peak = 0, below_limit = 0;
-  for (const auto& p : egress ? egress->points : std::vector<SeriesPoint>{}) {
+  for (const auto& p : egress->points) {
     if (!std::isfinite(p.y)) continue;
     peak = std::max(peak, p.y);
     if (!(egress_limit_gbps > 0 && p.y >= kEgressAtLimitShare * egress_limit_gbps))

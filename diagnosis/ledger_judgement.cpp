@@ -366,17 +366,13 @@ bool InputNeverRead(const Evidence& ev) {
 }
 
 Finding NeverReadFinding(const Evidence& ev) {
-  Finding f =
-      CriticalObserved(ev, "input-never-read", Bottleneck::kAccessFailure,
-                       {"runtime.activity_failures", "runtime.mount_failures",
-                        "runtime.retry_give_ups", "runtime.retries", "runtime.stream_error"});
-  f.title = "The job never read its input";
+  constexpr const char* kTitle = "The job never read its input";
   if (MetricsServedNothing(ev)) {
-    f.evidence.clear();
-    for (const char* key :
-         {"metrics.egress_gbps_peak", "metrics.transactions.AuthorizationError",
-          "metrics.transactions.ClientOtherError", "gpu.idle_fraction", "metrics.account"})
-      if (const Fact* fact = ev.facts.Find(key)) f.evidence.push_back(*fact);
+    Finding f = CriticalObserved(
+        ev, "input-never-read", Bottleneck::kAccessFailure,
+        {"metrics.egress_gbps_peak", "metrics.transactions.AuthorizationError",
+         "metrics.transactions.ClientOtherError", "gpu.idle_fraction", "metrics.account"});
+    f.title = kTitle;
     f.message = fmt::format(
         "Check the input's path against the container's listing, and that the job's identity or "
         "SAS may read it. The storage account served not a byte while the job ran (Egress 0 in "
@@ -394,6 +390,11 @@ Finding NeverReadFinding(const Evidence& ev) {
         "monitor-blob-storage-reference";
     return f;
   }
+  Finding f =
+      CriticalObserved(ev, "input-never-read", Bottleneck::kAccessFailure,
+                       {"runtime.activity_failures", "runtime.mount_failures",
+                        "runtime.retry_give_ups", "runtime.retries", "runtime.stream_error"});
+  f.title = kTitle;
   const TimelineInterval* first_failure = FirstFailedInput(ev);
   f.message =
       "Check that the compute can reach the storage account: its name resolves and connects "
