@@ -593,19 +593,26 @@ class Placer::Impl {
     quiet_known_ = true;
     if (quiet_requests.size() < 3 || size_declared) return;
     const double others_rps = Median(quiet_requests);
+    // Each reading minute's own bytes over its own requests; their median, which a minute of
+    // another client's burst does not move (in a sum, one such minute's thousands of large
+    // requests drown an hour of the job's small ones). A minute at the account's limit
+    // measures the account: left out.
     double bytes = 0, requests = 0;
+    std::vector<double> per_minute;
     for (size_t i : minutes->reading) {
       auto r = requests_(egress->points[i].x);
-      if (!r || !std::isfinite(egress->points[i].y)) continue;
+      if (!r || !std::isfinite(egress->points[i].y) || AccountNearLimit(egress->points[i].x))
+        continue;
       const double own_bytes = (egress->points[i].y - OthersAt(egress->points[i].y)) * 1e9 / 8;
       const double own_requests = *r - others_rps;
       if (own_bytes > 0 && own_requests > 0) {
         bytes += own_bytes;
         requests += own_requests;
+        per_minute.push_back(own_bytes / own_requests);
       }
     }
     if (!(requests > 0) || !(bytes > 0)) return;
-    ApplyOwnRequestBytes(facts, bytes / requests);
+    ApplyOwnRequestBytes(facts, per_minute.size() >= 3 ? Median(per_minute) : bytes / requests);
   }
 
   // The account's bytes per request over its quietest minutes in which a node read: 0 when
