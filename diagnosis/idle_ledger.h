@@ -49,9 +49,7 @@ struct LedgerJudgement {
   /// Storage refused requests somewhere in the job (any log or metric): the GPU time no
   /// activity places may be the refusals' when no time says otherwise (facts without series).
   bool refusals_seen = false;
-  double nic_gbps = 0;  ///< each node's NIC (0: unknown)
-  /// Each node's local disk, bytes (0: unknown): a download that fit on it moved at most this.
-  double local_disk_bytes = 0;
+  double nic_gbps = 0;              ///< each node's NIC (0: unknown)
   double egress_limit_gbps = 0;     ///< the account's (0: unknown)
   double ingress_limit_gbps = 0;    ///< the account's (0: unknown)
   double requests_limit_per_s = 0;  ///< the account's (0: unknown)

@@ -230,7 +230,6 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
   j.small_requests = small_requests;
   j.large_requests = request_bytes >= kSmallRequestBytes;
   j.nic_gbps = facts.Number("node.nic_gbps").value_or(0);
-  j.local_disk_bytes = facts.Number("node.local_disk_bytes").value_or(0);
   j.egress_limit_gbps = facts.Number("account.egress_gbps").value_or(0);
   j.nodes = std::max(1.0, facts.Number("node.count").value_or(1));
   for (const auto& n : idle_nodes) {

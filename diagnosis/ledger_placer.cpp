@@ -155,9 +155,6 @@ class Placer::Impl {
       // The job's own rate when known: the account's Egress also carries other workloads.
       const bool own = j_.own_download_gbps > 0;
       auto rate = own ? std::optional<double>(j_.own_download_gbps) : NodeRate(t);
-      // Measured or not, a download that fit on the node's disk moved at most the disk's size
-      // over its time: a bound that shows a crawl where nothing measured the rate.
-      const std::optional<double> at_most = rate ? rate : DownloadRateBound(u, t);
       // Little's law, where the latency, the threads and the request size are known: a
       // download under its NIC reading at about the rate its requests in flight allow was held
       // by their latency; one well below that rate, by its disk or the NIC.
@@ -175,8 +172,8 @@ class Placer::Impl {
       if (j_.small_requests && !own_at_nic) return IdleState::kLatency;
       // A crawl of large requests is not their latency: the disk or the client's own pace, the
       // mode's wait as far as the GPUs are concerned.
-      if (at_most && j_.nic_gbps > 0 && *at_most < kCrawlShare * j_.nic_gbps &&
-          !AccountNearLimit(t) && !j_.large_requests)
+      if (rate && j_.nic_gbps > 0 && *rate < kCrawlShare * j_.nic_gbps && !AccountNearLimit(t) &&
+          !j_.large_requests)
         return IdleState::kLatency;
       if (at_nic && !j_.download_is_the_wait) return IdleState::kNodeNic;
       // Held by the NIC while the GPUs waited for the whole input: the mode's wait.
@@ -264,21 +261,6 @@ class Placer::Impl {
     if (!j_.job_writes) return false;
     if (bursts_.present()) return bursts_.Writing(t);
     return (in_upload && reading) || Inside(u.declared_checkpoints, t);
-  }
-  // The most a node's download in progress at t can have read per second, Gbit/s: the node's
-  // local disk over the download's time (to its end, or while it never ended, to the node's
-  // last GPU sample): a download that outgrew the disk failed (placed before this).
-  std::optional<double> DownloadRateBound(const LedgerUnit& u, double t) const {
-    if (!(j_.local_disk_bytes > 0)) return std::nullopt;
-    for (const Span& d : u.activities.downloads) {
-      if (!(t >= d.start && t < d.end)) continue;
-      const double end = std::isfinite(d.end)           ? d.end
-                         : std::isfinite(u.samples_end) ? std::max(t, u.samples_end)
-                                                        : t;
-      if (!(end > d.start)) return std::nullopt;
-      return j_.local_disk_bytes * 8 / (end - d.start) / 1e9;
-    }
-    return std::nullopt;
   }
   // The node's CPU at t stood where its input pipeline is taken to be busy.
   static bool CpuBusy(const LedgerUnit& u, double t) {
