@@ -78,6 +78,29 @@ std::map<std::string, std::string> NodesOfFiles(const std::string& root,
         return out;
     }
   }
+  // A folder beside the nodes' that holds a GPU sample file where a node with logs holds its
+  // own (node-4/gpu/dcgm.txt beside node-0/gpu/dcgm.txt) is a node that left no logs: its GPUs
+  // are its own, not the job's. A job-wide file (metrics/gpu.json) sits where no node's does.
+  if (&marks != &gpu) {
+    std::set<std::vector<std::string>> logged_gpu_places;
+    std::vector<std::pair<std::string, std::vector<std::string>>> unlogged;
+    for (const auto& f : gpu_files) {
+      std::vector<std::string> p = Parts(fs::path(f).lexically_relative(root));
+      if (p.size() <= depth + 1 || !std::equal(common.begin(), common.end(), p.begin())) continue;
+      std::vector<std::string> within(p.begin() + static_cast<std::ptrdiff_t>(depth) + 1, p.end());
+      if (std::binary_search(nodes.begin(), nodes.end(), p[depth]))
+        logged_gpu_places.insert(within);
+      else
+        unlogged.emplace_back(p[depth], within);
+    }
+    std::vector<std::string> added;
+    for (const auto& [node, within] : unlogged)
+      if (logged_gpu_places.count(within)) added.push_back(node);
+    nodes.insert(nodes.end(), added.begin(), added.end());
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    if (nodes.size() > kMaxNodes) return out;
+  }
   for (const auto& f : files) {
     std::vector<std::string> p = Parts(fs::path(f).lexically_relative(root));
     if (p.size() <= depth + 1 || !std::equal(common.begin(), common.end(), p.begin())) continue;

@@ -386,6 +386,36 @@ TEST_CASE("a node that left no logs is told by its GPU files' folder",
   CHECK(reads == (second_log ? 1u : 0u));
 }
 
+TEST_CASE("a node without logs beside nodes with them is told by its GPU files",
+          "[analyzers][paths][nodes]") {
+  // node-0 and node-1 left their data-capability logs and GPU samples; node-2 only its GPU
+  // samples, where the others hold theirs. A job-wide file elsewhere (metrics/) is no node.
+  ScratchDir job("feedcheck-gpu-unlogged-node");
+  auto smi = [](int util) {
+    std::string s = "timestamp, index, name, utilization.gpu [%], memory.used [MiB]\n";
+    for (int i = 0; i < 6; ++i)
+      s += fmt::format("2026/05/04 00:0{}:00.000, 0, NVIDIA A100 80GB, {} %, 1000 MiB\n", i, util);
+    return s;
+  };
+  for (const char* node : {"node-0", "node-1"}) {
+    job.Write(fmt::format("{}/system_logs/data_capability/data-capability.log", node),
+              "INFO 2026-05-04 00:00:00,000 sdk_logger.py:44 [28] - ActivityStarted, mount\n");
+    job.Write(fmt::format("{}/gpu/nvidia-smi.csv", node), smi(90));
+  }
+  job.Write("node-2/gpu/nvidia-smi.csv", smi(0));
+  job.Write("metrics/nvidia-smi.csv", smi(50));
+  AnalyzeRequest req;
+  req.paths = {job.dir.string()};
+  AnalysisResult r = AnalyzePaths(req);
+  REQUIRE(r.nodes.size() == 3);
+  CHECK(r.nodes[0].node == "node-0");
+  CHECK(r.nodes[1].node == "node-1");
+  CHECK(r.nodes[2].node == "node-2");
+  // node-2's GPU time is its own: it idled, the others did not.
+  CHECK(Num(r.nodes[2].evidence, "gpu.lost_gpu_s") > 0);
+  CHECK(Num(r.nodes[0].evidence, "gpu.lost_gpu_s") == 0);
+}
+
 TEST_CASE("folders of GPU samples beside the job's one log are not nodes",
           "[analyzers][paths][nodes]") {
   // One node's rslex log at the job's root and its GPU samples from two collectors in two
