@@ -139,8 +139,12 @@ class Placer::Impl {
     const bool own_stop_unrefused =
         !writing && Inside(u.own_phases, t) && !Inside(u.refused_lines, t);
     if (Inside(writing ? u.refusals_unpadded : u.refusals, t) && !own_stop_unrefused &&
-        (reading || in_upload || !a.any || j_.job_writes))
-      return LimitAt(t, writing);
+        (reading || in_upload || !a.any || j_.job_writes)) {
+      // Refused while its log shows it read nothing (its download done, no mount): what the
+      // node sent then were its outputs' writes.
+      const bool writes_refused = writing || (a.any && !reading && !in_upload);
+      return LimitAt(t, writes_refused);
+    }
     if (writing) return IdleState::kWrites;
     // A checkpoint's first and last minutes carry only part of its bytes: a stop of the node's
     // in a minute above the quiet ones next to a burst is the checkpoint's.
@@ -479,7 +483,11 @@ class Placer::Impl {
     // refusal's body said otherwise: the job met that limit at other times.
     const bool named_elsewhere = j_.throttle_state != IdleState::kThrottledUnknown &&
                                  j_.throttle_state != IdleState::kBlobTarget;
-    if (named_elsewhere && !said_busy) return j_.throttle_state;
+    // Not the egress limit for writes: it refuses reads, and the writes' own refusals did not
+    // say which limit refused them.
+    if (named_elsewhere && !said_busy &&
+        !(writing && j_.throttle_state == IdleState::kAccountEgress))
+      return j_.throttle_state;
     auto e = egress_(t);
     auto r = requests_(t);
     if (e && r && j_.egress_limit_gbps > 0 && j_.requests_limit_per_s > 0 &&

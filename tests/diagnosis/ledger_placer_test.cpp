@@ -8,6 +8,8 @@
 //     request limit.
 //   - A bandwidth refusal while the node wrote its checkpoint, with Ingress at half its limit
 //     or more, refused its writes.
+//   - A refusal while the node read nothing (its download done) refused its writes: the egress
+//     limit the job met elsewhere does not name it.
 //   - A stop in a mount nothing else settled is the job's own, unless the node read through
 //     it and its reads ended with it: their latency.
 //   - An Ingress burst is the job's writes only where its GPUs idled more in it than outside.
@@ -561,6 +563,35 @@ TEST_CASE("placer: each logged refusal is the limit its own body names", "[diagn
   CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(100.0 * (said_busy ? 3 : 6)));
   CHECK(PlacedIn(ledger, IdleState::kThrottledUnknown) == Approx(100.0 * (said_busy ? 3 : 0)));
   CHECK(PlacedIn(ledger, IdleState::kStartupDownload) == Approx(100.0 * 14));
+}
+
+TEST_CASE("placer: a refusal after the download, while the job wrote, is not its egress",
+          "[diagnosis][ledger]") {
+  // A 10-minute download on a job that writes its outputs (an rw_mount), then 10 minutes of
+  // training. Its reads were refused in minutes 2-4 by the account's egress limit (their bodies
+  // said so); refusals without a body come again in minutes `at` to `at`+3. In the download
+  // they were its reads' (the limit the job met stands); after it, the node read nothing and
+  // sent only its writes, which the egress limit does not refuse: their limit is unknown. A
+  // body that names the egress limit is still the egress limit's.
+  const int at = GENERATE(6, 14);
+  const bool named = GENERATE(false, true);
+  const int minutes = 20;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
+  job.facts.Set(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", "3", {}));
+  job.timeline.push_back(Interval("data-runtime", "download", 0, 10, "Success"));
+  job.timeline.push_back(Interval("storage", "503 egress over the account limit", 2, 5, "rslex"));
+  job.timeline.push_back(Interval(
+      "storage", named ? "503 egress over the account limit" : "503 throttled (limit unknown)", at,
+      at + 3, "rslex"));
+  LedgerJudgement j;
+  j.throttle_state = IdleState::kAccountEgress;
+  j.job_writes = true;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO("the second refusals from minute " << at << (named ? ", named" : ", no body"));
+  const bool writes = at >= 10 && !named;
+  CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(100.0 * (writes ? 3 : 6)));
+  CHECK(PlacedIn(ledger, IdleState::kThrottledUnknown) == Approx(100.0 * (writes ? 3 : 0)));
 }
 
 TEST_CASE("placer: a mount node's CPU busy while its GPUs waited is its input pipeline's",
