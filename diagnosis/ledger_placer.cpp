@@ -78,7 +78,10 @@ class Placer::Impl {
     for (size_t k = 0; k < kLoggedKinds.size(); ++k)
       for (const auto& iv : logged[k].Result()) logged_[k].push_back({iv.start, iv.end});
     for (const auto& u : units)
-      if (!u.node.empty() && u.activities.any) node_reads_.push_back(&u.activities);
+      // A node whose own log shows it read nothing (a dead node, its mount idle) moved none of
+      // the account's bytes: the others' rate is not shared with it.
+      if (!u.node.empty() && u.activities.any && !u.reads_nothing)
+        node_reads_.push_back(&u.activities);
     // Other clients of the account: its Egress in quiet minutes (the 10th percentile), less
     // what the job's own nodes could have read then (each at most its NIC, or its latency cap).
     // What remains was somebody else's; it is not the job's rate.

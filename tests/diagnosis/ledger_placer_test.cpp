@@ -15,6 +15,7 @@
 //   - An Ingress burst is the job's writes only where its GPUs idled more in it than outside.
 //   - Other clients' Egress from the job's quiet minutes, unless it stood above a minute's
 //     whole Egress: a burst of theirs later says nothing of the minutes the job read.
+//   - A node whose own log shows it read nothing takes no share of the account's Egress.
 //   - A mount well under its latency cap is not storage only where the cap counts the requests
 //     in flight (its readers declared, or large files on no more threads than one reader keeps
 //     busy).
@@ -592,6 +593,47 @@ TEST_CASE("placer: a refusal after the download, while the job wrote, is not its
   const bool writes = at >= 10 && !named;
   CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(100.0 * (writes ? 3 : 6)));
   CHECK(PlacedIn(ledger, IdleState::kThrottledUnknown) == Approx(100.0 * (writes ? 3 : 0)));
+}
+
+TEST_CASE("placer: a node that read nothing takes no share of the account's egress",
+          "[diagnosis][ledger]") {
+  // Two nodes of a mount, each losing 100 GPU-s every minute for 20 minutes; their latency
+  // cap is 4 Gbit/s each, counting the requests really in flight. The account's Egress was
+  // 3.8 Gbit/s: node-0's reads at its cap (latency). node-1 mounted too but its own log shows it
+  // read nothing (a dead node): the Egress was node-0's alone, not 1.9 Gbit/s each, which would
+  // be well under the cap (storage serving faster than asked). Where node-1 read as well, the
+  // account's 7.6 Gbit/s is the two nodes' at their cap.
+  const bool one_read_nothing = GENERATE(false, true);
+  const int minutes = 20;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 200)));
+  job.series.push_back(
+      Minutes("metrics.egress_gbps", std::vector<double>(minutes, one_read_nothing ? 3.8 : 7.6)));
+  std::vector<analyzers::NodeEvidence> nodes;
+  for (const std::string name : {"node-0", "node-1"}) {
+    Series lost = Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100));
+    lost.node = name;
+    TimelineInterval mount = Interval("data-runtime", "mount", -0.1, 0, "Success");
+    mount.node = name;
+    job.timeline.push_back(mount);
+    analyzers::NodeEvidence n;
+    n.node = name;
+    n.evidence.series.push_back(lost);
+    n.evidence.timeline.push_back(mount);
+    nodes.push_back(std::move(n));
+  }
+  LedgerJudgement j;
+  j.mount_state = IdleState::kUnknown;
+  j.latency_cap_gbps = 4;
+  j.mount_cap_in_flight_known = true;
+  j.nodes = 2;
+  if (one_read_nothing) j.nodes_reading_nothing.insert("node-1");
+  const IdleLedger ledger = BuildIdleLedger(job, nodes, j);
+  INFO((one_read_nothing ? "node-1 read nothing" : "both nodes read"));
+  REQUIRE(ledger.by_node.size() == 2);
+  CHECK(ledger.by_node.at("node-0")[static_cast<int>(IdleState::kLatency)] == Approx(2000));
+  CHECK(PlacedIn(ledger, IdleState::kNotStorage) == 0);
+  CHECK(PlacedIn(ledger, IdleState::kNotStorageNode) == Approx(one_read_nothing ? 2000 : 0));
 }
 
 TEST_CASE("placer: a mount node's CPU busy while its GPUs waited is its input pipeline's",
