@@ -610,18 +610,8 @@ TEST_CASE("placer: a node that read nothing takes no share of the account's egre
   job.series.push_back(
       Minutes("metrics.egress_gbps", std::vector<double>(minutes, one_read_nothing ? 3.8 : 7.6)));
   std::vector<analyzers::NodeEvidence> nodes;
-  for (const std::string name : {"node-0", "node-1"}) {
-    Series lost = Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100));
-    lost.node = name;
-    TimelineInterval mount = Interval("data-runtime", "mount", -0.1, 0, "Success");
-    mount.node = name;
-    job.timeline.push_back(mount);
-    analyzers::NodeEvidence n;
-    n.node = name;
-    n.evidence.series.push_back(lost);
-    n.evidence.timeline.push_back(mount);
-    nodes.push_back(std::move(n));
-  }
+  for (const std::string name : {"node-0", "node-1"})
+    nodes.push_back(MountNode(&job, name, minutes));
   LedgerJudgement j;
   j.mount_state = IdleState::kUnknown;
   j.latency_cap_gbps = 4;
@@ -657,21 +647,13 @@ TEST_CASE("placer: a mount node's CPU busy while its GPUs waited is its input pi
     job.series.front().points.clear();
     std::vector<analyzers::NodeEvidence> nodes;
     for (const std::string name : {"node-0", "node-1"}) {
-      Series lost = Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100));
-      lost.node = name;
-      for (const auto& p : lost.points) job.series.front().points.push_back(p);
+      nodes.push_back(MountNode(&job, name, minutes));
+      for (const auto& p : nodes.back().evidence.series.front().points)
+        job.series.front().points.push_back(p);
       Series util = Minutes("cpu.util_percent",
                             name == "node-0" ? cpu_zero : std::vector<double>(minutes, 20));
       util.node = name;
       job.series.push_back(util);
-      TimelineInterval mount = Interval("data-runtime", "mount", -0.1, 0, "Success");
-      mount.node = name;
-      job.timeline.push_back(mount);
-      analyzers::NodeEvidence n;
-      n.node = name;
-      n.evidence.series.push_back(lost);
-      n.evidence.timeline.push_back(mount);
-      nodes.push_back(std::move(n));
     }
     std::sort(job.series.front().points.begin(), job.series.front().points.end(),
               [](const SeriesPoint& a, const SeriesPoint& b) { return a.x < b.x; });

@@ -54,6 +54,21 @@ inline Evidence EightGpuMount(const std::vector<double>& lost, double reads_from
   return job;
 }
 
+// Node `name` of a multi-node mount: its own GPU series (100 GPU-s lost every minute for
+// `minutes`), its mount activity, which also goes on the job's timeline under its name.
+inline analyzers::NodeEvidence MountNode(Evidence* job, const std::string& name, int minutes) {
+  Series lost = Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100));
+  lost.node = name;
+  TimelineInterval mount = Interval("data-runtime", "mount", -0.1, 0, "Success");
+  mount.node = name;
+  job->timeline.push_back(mount);
+  analyzers::NodeEvidence n;
+  n.node = name;
+  n.evidence.series.push_back(lost);
+  n.evidence.timeline.push_back(mount);
+  return n;
+}
+
 inline double PlacedIn(const IdleLedger& ledger, IdleState s) { return ledger.Of(s); }
 
 // A job that writes through storage (a checkpoint) on an account of 100 Gbit/s egress and
