@@ -486,11 +486,10 @@ class Placer::Impl {
     // refusal's body said otherwise: the job met that limit at other times.
     const bool named_elsewhere = j_.throttle_state != IdleState::kThrottledUnknown &&
                                  j_.throttle_state != IdleState::kBlobTarget;
-    // Not the egress limit for writes: it refuses reads, and the writes' own refusals did not
-    // say which limit refused them.
-    if (named_elsewhere && !said_busy &&
-        !(writing && j_.throttle_state == IdleState::kAccountEgress))
-      return j_.throttle_state;
+    // Only a limit that refuses what the node sent then: egress refuses reads, ingress writes
+    // (this refusal's own line did not say which limit refused it).
+    const IdleState other_way = writing ? IdleState::kAccountEgress : IdleState::kAccountIngress;
+    if (named_elsewhere && !said_busy && j_.throttle_state != other_way) return j_.throttle_state;
     auto e = egress_(t);
     auto r = requests_(t);
     if (e && r && j_.egress_limit_gbps > 0 && j_.requests_limit_per_s > 0 &&

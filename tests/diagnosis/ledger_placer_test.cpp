@@ -9,7 +9,7 @@
 //   - A bandwidth refusal while the node wrote its checkpoint, with Ingress at half its limit
 //     or more, refused its writes.
 //   - A refusal while the node read nothing (its download done) refused its writes: the egress
-//     limit the job met elsewhere does not name it.
+//     limit the job met elsewhere does not name it, nor the ingress limit a read's refusal.
 //   - A stop in a mount nothing else settled is the job's own, unless the node read through
 //     it and its reads ended with it: their latency.
 //   - An Ingress burst is the job's writes only where its GPUs idled more in it than outside.
@@ -593,6 +593,33 @@ TEST_CASE("placer: a refusal after the download, while the job wrote, is not its
   const bool writes = at >= 10 && !named;
   CHECK(PlacedIn(ledger, IdleState::kAccountEgress) == Approx(100.0 * (writes ? 3 : 6)));
   CHECK(PlacedIn(ledger, IdleState::kThrottledUnknown) == Approx(100.0 * (writes ? 3 : 0)));
+}
+
+TEST_CASE("placer: a read's refusal is not the ingress limit the job's writes met",
+          "[diagnosis][ledger]") {
+  // The same job the other way round: after its 10-minute download it wrote its outputs, and
+  // those writes were refused in minutes 14-16 by the account's ingress limit (their bodies said
+  // so). A refusal without a body in minutes 6-8, while it downloaded, refused its reads, which
+  // the ingress limit does not refuse: their limit is unknown. With a body naming the ingress
+  // limit, it stands as the service said.
+  const bool named = GENERATE(false, true);
+  const int minutes = 20;
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
+  job.facts.Set(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", "3", {}));
+  job.timeline.push_back(Interval("data-runtime", "download", 0, 10, "Success"));
+  job.timeline.push_back(
+      Interval("storage", "503 ingress over the account limit", 14, 17, "rslex"));
+  job.timeline.push_back(Interval(
+      "storage", named ? "503 ingress over the account limit" : "503 throttled (limit unknown)", 6,
+      9, "rslex"));
+  LedgerJudgement j;
+  j.throttle_state = IdleState::kAccountIngress;
+  j.job_writes = true;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO((named ? "the read's refusal named ingress" : "the read's refusal had no body"));
+  CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == Approx(100.0 * (named ? 6 : 3)));
+  CHECK(PlacedIn(ledger, IdleState::kThrottledUnknown) == Approx(100.0 * (named ? 0 : 3)));
 }
 
 TEST_CASE("placer: a node that read nothing takes no share of the account's egress",
