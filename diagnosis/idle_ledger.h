@@ -30,6 +30,9 @@ struct LedgerJudgement {
   /// When a download failed as it filled the node's local disk (epoch s): the job never got its
   /// input, and the GPU time from then on is the download's (the input mode's) as well.
   std::optional<double> download_outgrew_disk_s;
+  /// The job's downloads could not finish at any pace: one outgrew the disk, or the input is
+  /// larger than the node's local disk. The GPUs' wait through them is the input mode's.
+  bool download_cannot_fit = false;
   IdleState throttle_state = IdleState::kThrottledUnknown;  ///< the limit the refusals hit
   IdleState mount_state = IdleState::kUnknown;  ///< mount reads not refused, NIC or writes
   /// What mount_state would be had the requests' size not been judged small from the account's

@@ -117,6 +117,13 @@ LedgerJudgement JudgeEvidence(const Evidence& ev, const std::vector<Finding>& fi
       j.download_outgrew_disk_s =
           failed->status == "unfinished" ? ledger::kInf : failed->end_epoch_s;
   }
+  // A download copies the whole input to each node's local disk: an input larger than it
+  // cannot be copied, however the copy goes, before or after it fills the disk.
+  const auto input_bytes = facts.Number("dataset.bytes");
+  const auto disk_bytes = facts.Number("node.local_disk_bytes");
+  j.download_cannot_fit = j.download_outgrew_disk_s.has_value() ||
+                          (input_bytes && disk_bytes && *disk_bytes > 0 &&
+                           *input_bytes > *disk_bytes && facts.Text("workload.mode") == "download");
   // The limit the refusals hit: the one an observed finding names, else a blob's or partition's
   // when every account figure stayed far below its limit, else unknown.
   if (AnyObserved(findings, Bottleneck::kAccountEgress))

@@ -127,6 +127,9 @@ class Placer::Impl {
     if (u.reads_nothing) return IdleState::kNotStorageNode;
     const Activities& a = u.activities;
     const bool in_download = Inside(a.downloads, t);
+    // A download the disk could not hold failed at any pace: the GPUs' wait through it was the
+    // mode's (a faster copy, its latency or a limit lifted, only fills the disk sooner).
+    if (in_download && j_.download_cannot_fit) return IdleState::kStartupDownload;
     const bool in_mount = !in_download && Inside(a.mounts, t);
     const bool in_upload = Inside(a.uploads, t);
     const bool reading = in_download || in_mount;

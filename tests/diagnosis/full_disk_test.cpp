@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/evidence.h"
+#include "diagnosis/account_view.h"
 #include "diagnosis/idle_ledger.h"
 #include "diagnosis/ledger_judgement.h"
 
@@ -79,10 +80,10 @@ TEST_CASE("full disk: a disk that filled after the input succeeded is no input f
 
 TEST_CASE("full disk: a download that outgrew the disk is the input mode's, however it read",
           "[diagnosis][full_disk]") {
-  // A 20-minute download that crawled (its requests' latency held it) and failed as it filled
-  // the disk at minute 15; the GPUs sampled on to minute 20 with nothing to train on. Until the
-  // failure the time is the crawl's; from it on, the download's. The cause is the input mode
-  // whatever the shares: at any rate the input would not have fit.
+  // A 20-minute download that crawled (its requests' latency held its pace) and failed as it
+  // filled the disk at minute 15; the GPUs sampled on to minute 20 with nothing to train on.
+  // All of it is the download's: at any pace the input would not have fit, so a faster copy
+  // (its latency lifted) would only have filled the disk sooner. The cause is the input mode.
   constexpr double kStart = 1.7e9;
   Evidence job;
   Series lost;
@@ -99,9 +100,31 @@ TEST_CASE("full disk: a download that outgrew the disk is the input mode's, howe
   LedgerJudgement j;
   j.download_state = IdleState::kLatency;
   j.download_outgrew_disk_s = dl.end_epoch_s;
+  j.download_cannot_fit = true;
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
-  CHECK(ledger.Of(IdleState::kLatency) == Approx(15 * 100));
-  CHECK(ledger.Of(IdleState::kStartupDownload) == Approx(5 * 100));
+  CHECK(ledger.Of(IdleState::kLatency) == 0);
+  CHECK(ledger.Of(IdleState::kStartupDownload) == Approx(20 * 100));
   CHECK(ChooseLedgerCause(ledger, false, std::nullopt, false, true) == IdleState::kStartupDownload);
-  CHECK(ChooseLedgerCause(ledger, false, std::nullopt, false, false) == IdleState::kLatency);
+  // A download that could fit: the crawl's pace is its latency's.
+  j.download_outgrew_disk_s.reset();
+  j.download_cannot_fit = false;
+  CHECK(BuildIdleLedger(job, {}, j).Of(IdleState::kLatency) == Approx(15 * 100));
+}
+
+TEST_CASE("full disk: a download of an input larger than the local disk cannot fit at any pace",
+          "[diagnosis][full_disk]") {
+  // No disk filled yet (the job ended first), but the profile's input is larger than the VM
+  // size's local disk: a download copies all of it to each node, so it could never finish.
+  auto judge = [](const char* mode, double input_gib, bool disk_known) {
+    Evidence ev;
+    ev.facts.Set(TextFact("workload.mode", mode, {}));
+    ev.facts.Set(NumberFact("dataset.bytes", input_gib * (1ull << 30), Unit::kBytes, {}));
+    if (disk_known)
+      ev.facts.Set(NumberFact("node.local_disk_bytes", 2948.0 * (1ull << 30), Unit::kBytes, {}));
+    return JudgeEvidence(ev, {}, ViewAccount(ev.facts), {}).download_cannot_fit;
+  };
+  CHECK(judge("download", 4000, true));
+  CHECK_FALSE(judge("download", 2000, true));   // it fits
+  CHECK_FALSE(judge("ro_mount", 4000, true));   // a mount reads as the job goes
+  CHECK_FALSE(judge("download", 4000, false));  // no disk size to weigh it against
 }

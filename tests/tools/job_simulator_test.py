@@ -628,6 +628,11 @@ class DiskOverflow(unittest.TestCase):
                 t = js.make_job(11, i, out, KB, small=True)
                 with self.subTest(job=t["name"]):
                     self.assertEqual(t["cause_state"], "startup_download")
+                    # Its copy failed at any pace: no second of the wait is its latency's or a
+                    # limit's (lifting either only fills the disk sooner).
+                    self.assertEqual(set(t["states"]) & {"latency", "account_egress",
+                                                         "blob_target", "throttled_unknown"},
+                                     set(), t["states"])
                     logs = glob.glob(os.path.join(out, t["name"], "**", "rslex.log.*"),
                                      recursive=True)
                     self.assertIn("No space left on device (os error 28)",
@@ -642,6 +647,8 @@ class DiskOverflow(unittest.TestCase):
                     self.assertEqual(r.returncode, 1, r.stderr)
                     d = json.loads(r.stdout)["diagnosis"]
                     self.assertEqual(d["ledger"]["cause_state"], "startup_download")
+                    self.assertEqual(set(d["ledger"]["states"]) & {"latency", "account_egress"},
+                                     set(), d["ledger"]["states"])
                     self.assertIn("input-disk-full", r.stdout)
         finally:
             shutil.rmtree(out, ignore_errors=True)

@@ -346,9 +346,11 @@ def plan_step(n, p, t, demand, lat_cap, denied):
     if n.phase == "download":
         # The GPUs wait for all of a download: one at the NIC's (or the disk's) rate is the
         # mode's wait (a mount would start at once); one that crawls is its requests' latency.
+        # One the disk cannot hold fails at any pace: all of its wait is the mode's (lifting its
+        # latency or a limit only fills the disk sooner; the fix is a mount or a larger disk).
         caps = {"startup_download": min(p["nic_gbps"], p["disk_gbps"]), "latency": lat_cap}
         return {"kind": "read", "caps": caps, "want": min(caps.values()), "download": True,
-                "denied": denied}
+                "doomed": p.get("disk_full", False), "denied": denied}
     # training: checkpoint, validation, or reading
     if n.train_start is None:
         n.train_start = t
@@ -432,7 +434,7 @@ def finish_step(n, p, t, w, f_eg, f_in, f_req, f_blob, demand, bpr_bits, refused
             if w.get("download"):
                 n.remaining -= rate * STEP_S * 1e9
                 n.written += rate * STEP_S * 1e9
-                rec.update(idle=1.0, state=state)
+                rec.update(idle=1.0, state="startup_download" if w["doomed"] else state)
                 if n.remaining <= 0:
                     n.phase, n.download_end = "train", t + STEP_S
                 elif n.written >= p["disk_gb"] * 1e9 * 8:  # the disk is full: the copy fails
