@@ -255,6 +255,12 @@ class Placer::Impl {
       if (mount_state_ == IdleState::kUnknown && Inside(u.own_phases, t))
         return StopEndedWithReads(u, t) && !AccountNearLimit(t) ? IdleState::kLatency
                                                                 : IdleState::kOwnCode;
+      // Nor does a cache finding move small requests with no cap to weigh them (above): their
+      // latency holds the node, first reads and re-reads alike, unless the cache's disk itself
+      // was measured slow. (A cap drowned by other clients' traffic is still a cap.)
+      if (small_requests_ && latency_cap_gbps_ <= 0 && mount_state_ == IdleState::kCacheRereads &&
+          !j_.cache_disk_measured)
+        return Uncached();
       return mount_state_;
     }
     if (t < *a.first_data) return IdleState::kUnknown;

@@ -151,6 +151,28 @@ TEST_CASE("placer: past the cap a node reads only what its cache misses, at its 
   CHECK(rereads + PlacedIn(ledger, IdleState::kLatency) == Approx(100.0 * 20));
 }
 
+TEST_CASE("placer: small requests with no cap to weigh them are their latency's, cache or not",
+          "[diagnosis][ledger]") {
+  // The node slowed past its cache's cap, and a cache finding blames it; but its requests are
+  // small and nothing gives their latency cap: one request per file holds first reads and
+  // re-reads alike. Where the requests are large, or a probe measured the cache's disk itself
+  // slow, the re-reads keep the time past the cap.
+  const bool small = GENERATE(true, false);
+  const bool disk_measured = GENERATE(false, true);
+  auto [job, j] = HalfCachedMount(2.5, IdleState::kLatency);
+  j.small_requests = small;
+  j.latency_cap_gbps = 0;
+  j.cache_disk_measured = disk_measured;
+  const IdleLedger ledger = BuildIdleLedger(job, {}, j);
+  INFO((small ? "small requests" : "large requests") << (disk_measured ? ", disk slow" : ""));
+  const double rereads = PlacedIn(ledger, IdleState::kCacheRereads);
+  CHECK(rereads + PlacedIn(ledger, IdleState::kLatency) == Approx(100.0 * 20));
+  if (small && !disk_measured)
+    CHECK(rereads == 0);
+  else
+    CHECK(rereads >= 100.0 * 14);
+}
+
 TEST_CASE("placer: no re-read before the cache filled, nor in a minute the cache served",
           "[diagnosis][ledger]") {
   // A node reads 10 Gbit/s for 5 minutes (filling a cache of 375 GB), 5 Gbit/s for 10 (slowed:
