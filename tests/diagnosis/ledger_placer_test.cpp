@@ -576,18 +576,11 @@ TEST_CASE("placer: a refusal after the download, while the job wrote, is not its
   // body that names the egress limit is still the egress limit's.
   const int at = GENERATE(6, 14);
   const bool named = GENERATE(false, true);
-  const int minutes = 20;
-  Evidence job;
-  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
-  job.facts.Set(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", "3", {}));
-  job.timeline.push_back(Interval("data-runtime", "download", 0, 10, "Success"));
-  job.timeline.push_back(Interval("storage", "503 egress over the account limit", 2, 5, "rslex"));
-  job.timeline.push_back(Interval(
-      "storage", named ? "503 egress over the account limit" : "503 throttled (limit unknown)", at,
-      at + 3, "rslex"));
-  LedgerJudgement j;
-  j.throttle_state = IdleState::kAccountEgress;
-  j.job_writes = true;
+  const auto [job, j] = DownloadThenWrites(
+      IdleState::kAccountEgress,
+      {{"503 egress over the account limit", 2, 5},
+       {named ? "503 egress over the account limit" : "503 throttled (limit unknown)",
+        static_cast<double>(at), at + 3.0}});
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
   INFO("the second refusals from minute " << at << (named ? ", named" : ", no body"));
   const bool writes = at >= 10 && !named;
@@ -603,19 +596,10 @@ TEST_CASE("placer: a read's refusal is not the ingress limit the job's writes me
   // the ingress limit does not refuse: their limit is unknown. With a body naming the ingress
   // limit, it stands as the service said.
   const bool named = GENERATE(false, true);
-  const int minutes = 20;
-  Evidence job;
-  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(minutes, 100)));
-  job.facts.Set(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", "3", {}));
-  job.timeline.push_back(Interval("data-runtime", "download", 0, 10, "Success"));
-  job.timeline.push_back(
-      Interval("storage", "503 ingress over the account limit", 14, 17, "rslex"));
-  job.timeline.push_back(Interval(
-      "storage", named ? "503 ingress over the account limit" : "503 throttled (limit unknown)", 6,
-      9, "rslex"));
-  LedgerJudgement j;
-  j.throttle_state = IdleState::kAccountIngress;
-  j.job_writes = true;
+  const auto [job, j] = DownloadThenWrites(
+      IdleState::kAccountIngress,
+      {{"503 ingress over the account limit", 14, 17},
+       {named ? "503 ingress over the account limit" : "503 throttled (limit unknown)", 6, 9}});
   const IdleLedger ledger = BuildIdleLedger(job, {}, j);
   INFO((named ? "the read's refusal named ingress" : "the read's refusal had no body"));
   CHECK(PlacedIn(ledger, IdleState::kAccountIngress) == Approx(100.0 * (named ? 6 : 3)));

@@ -98,4 +98,26 @@ inline std::pair<Evidence, LedgerJudgement> HalfCachedMount(double after_gbps, I
   return {job, j};
 }
 
+// A 20-minute job that downloads its input for the first 10 minutes and then trains, writing
+// its outputs (an rw_mount), losing 100 GPU-s every minute; its data runtime logged refusals
+// `refused` (their line's words, from and to minute), and the judgement names the limit `met`.
+struct LoggedRefusal {
+  std::string label;
+  double from_min = 0;
+  double to_min = 0;
+};
+inline std::pair<Evidence, LedgerJudgement> DownloadThenWrites(
+    IdleState met, const std::vector<LoggedRefusal>& refused) {
+  Evidence job;
+  job.series.push_back(Minutes("gpu.lost_gpu_s_by_time", std::vector<double>(20, 100)));
+  job.facts.Set(TextFact("runtime.setting.AZUREML_DATASET_HTTP_RETRY_COUNT", "3", {}));
+  job.timeline.push_back(Interval("data-runtime", "download", 0, 10, "Success"));
+  for (const auto& r : refused)
+    job.timeline.push_back(Interval("storage", r.label, r.from_min, r.to_min, "rslex"));
+  LedgerJudgement j;
+  j.throttle_state = met;
+  j.job_writes = true;
+  return {job, j};
+}
+
 }  // namespace feedcheck::diagnosis::ledger_test
