@@ -12,9 +12,10 @@
 namespace feedcheck::analyzers {
 
 namespace {
-constexpr size_t kMaxBuckets = 50000;  // 10 s buckets: about 5.8 days before the first widening
+constexpr size_t kMaxLedgerBuckets =
+    50000;  // 10 s buckets: about 5.8 days before the first widening
 constexpr size_t kMaxGpus = 4096;
-// Nodes whose lost time is also kept by bucket (each up to kMaxBuckets): past this many, a
+// Nodes whose lost time is also kept by bucket (each up to kMaxLedgerBuckets): past this many, a
 // node's GPUs count for the job only, and its row has no phase split.
 constexpr size_t kMaxOwners = 256;
 // Nodes whose lost time the job's samples also keep by bucket (the idle ledger's split by node,
@@ -87,7 +88,7 @@ void GpuIdleLedger::Attribute(const GpuState& g, double start, double duration_s
   // would widen them again and again while it is spread (a stray timestamp years away: seconds
   // of work under the fuzzer's sanitizers); widen up front until it fits in half of them.
   double t = start, end = start + duration_s;
-  while ((end - start) / width_s_ > static_cast<double>(kMaxBuckets / 2)) Widen();
+  while ((end - start) / width_s_ > static_cast<double>(kMaxLedgerBuckets / 2)) Widen();
   while (t < end) {
     auto index = static_cast<int64_t>(std::floor(t / width_s_));
     double bucket_end = static_cast<double>(index + 1) * width_s_;
@@ -107,7 +108,7 @@ void GpuIdleLedger::Attribute(const GpuState& g, double start, double duration_s
       owned.second += part * sample_t;
     }
     t += part;
-    if (buckets_.size() > kMaxBuckets) Widen();
+    if (buckets_.size() > kMaxLedgerBuckets) Widen();
   }
 }
 

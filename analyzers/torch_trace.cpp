@@ -11,6 +11,7 @@
 
 #include "analyzers/gzip_stream.h"
 #include "analyzers/json_unit.h"
+#include "core/ascii_text.h"
 #include "core/diagnostic_codes.h"
 
 namespace feedcheck::analyzers {
@@ -29,10 +30,6 @@ constexpr double kMaxMicroseconds = 1e17;
 void AddTo(DiagnosticList* list, const char* code, DiagnosticSeverity severity,
            const std::string& path, std::string message) {
   list->Add({code, severity, std::move(message), {path, 0, 0}, "trace", ""});
-}
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
 }
 
 bool IsGpuCategory(std::string_view cat) {

@@ -13,8 +13,6 @@
 namespace feedcheck::app {
 namespace {
 
-TableCell Count(uint64_t n) { return {std::to_string(n), static_cast<double>(n)}; }
-
 // A file under the one folder given is named from that folder, as the user sees it there: the
 // full path repeats what the report's target already says and outgrows the terminal.
 std::string ShownPath(const std::string& file, const std::vector<std::string>& roots) {
@@ -39,9 +37,9 @@ ReportTable SourcesTable(const analyzers::AnalysisResult& r,
   for (const auto& s : r.sources) {
     const double mb = static_cast<double>(s.bytes) / 1e6;
     t.rows.push_back({{s.format, std::nullopt},
-                      Count(s.files.size()),
-                      Count(s.lines),
-                      Count(s.malformed),
+                      CountCell(s.files.size()),
+                      CountCell(s.lines),
+                      CountCell(s.malformed),
                       {fmt::format("{:.1f}", mb), mb}});
     for (const auto& f : s.files)
       t.notes.push_back(fmt::format("{}: {}", s.format, ShownPath(f, roots)));

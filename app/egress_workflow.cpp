@@ -55,7 +55,7 @@ void AddAccountResult(const AccountChoice& a, Report* report) {
   }
 }
 
-TableCell Count(double n) { return {fmt::format("{}", FormatNumber(n)), n}; }
+TableCell NodesCell(double n) { return {fmt::format("{}", FormatNumber(n)), n}; }
 
 Report AllSizes(const KnowledgeBase& kb, const AccountChoice& account, int nodes) {
   Report report;
@@ -86,12 +86,12 @@ Report AllSizes(const KnowledgeBase& kb, const AccountChoice& account, int nodes
         {vm.name, std::nullopt},
         {vm.gpus > 0 ? fmt::format("{} x {}", vm.gpus, vm.gpu_model) : "-", std::nullopt},
         {Gbps(vm.nic_gbps), vm.nic_gbps},
-        Count(r.full_rate_nodes),
-        Count(r.degrade_from_nodes),
+        NodesCell(r.full_rate_nodes),
+        NodesCell(r.degrade_from_nodes),
         {vm.retired_on, std::nullopt}};
     if (nodes > 0) {
       row.push_back({Gbps(r.per_node_gbps), r.per_node_gbps});
-      row.push_back(Count(r.accounts_needed));
+      row.push_back(NodesCell(r.accounts_needed));
     }
     table.rows.push_back(std::move(row));
   }
@@ -137,13 +137,13 @@ Report OneSize(const KnowledgeBase& kb, const NodeChoice& node, const AccountCho
   t.columns = {{"what", ""}, {"value", "", true}, {"how", ""}};
   t.rows.push_back(
       {{"Nodes at full NIC rate", std::nullopt},
-       Count(r.full_rate_nodes),
+       NodesCell(r.full_rate_nodes),
        {fmt::format("floor({} / {}) = floor({})", FormatNumber(account.target.egress_gbps),
                     FormatNumber(node.nic_gbps), FormatNumber(r.saturation_nodes)),
         std::nullopt}});
   t.rows.push_back(
       {{"Per-node rate falls from", std::nullopt},
-       Count(r.degrade_from_nodes),
+       NodesCell(r.degrade_from_nodes),
        {fmt::format("{} ({} / {} = {} each)", r.degrade_from_nodes == 1 ? "node" : "nodes",
                     FormatNumber(account.target.egress_gbps), r.degrade_from_nodes,
                     Gbps(account.target.egress_gbps / r.degrade_from_nodes)),
@@ -179,7 +179,7 @@ Report OneSize(const KnowledgeBase& kb, const NodeChoice& node, const AccountCho
       report.result.push_back(
           {"account_plan", AccountPlanSummary(plan, account.target.kind), "", "Account plan"});
       t.rows.push_back({{Capitalized(TargetUnit(account)) + "s for full rate", std::nullopt},
-                        Count(plan.accounts),
+                        NodesCell(plan.accounts),
                         {AccountPlanSummary(plan, account.target.kind), std::nullopt}});
     }
   }

@@ -19,10 +19,8 @@ namespace {
 constexpr const char* kNotDiagnosedSection = "fleet.not_diagnosed";
 constexpr const char* kReadSection = "fleet.read";
 
-TableCell Text(std::string text) { return {std::move(text), std::nullopt}; }
-
 // A figure's cell: the number behind it when known (< 0 is unknown).
-TableCell Number(std::string text, double value) {
+TableCell NumberCell(std::string text, double value) {
   return {std::move(text), value >= 0 ? std::optional<double>(value) : std::nullopt};
 }
 
@@ -68,20 +66,20 @@ ReportTable JobsTable(const FleetSummary& f) {
   for (size_t i : f.by_gpu_lost) {
     const FleetJob& j = f.jobs[i];
     std::vector<TableCell> row{
-        Text(j.job),
-        Number(FleetNodesGpusText(j), j.gpus),
-        Number(FleetDurationText(j.duration_s), j.duration_s),
-        Number(FleetGpuHoursText(j.gpu_lost_gpu_s),
-               j.gpu_lost_gpu_s < 0 ? -1 : j.gpu_lost_gpu_s / 3600),
-        Text(FleetCauseText(j)),
-        Text(FleetConfidenceText(j)),
-        Text(j.fix_title.empty() ? "-" : j.fix_title),
-        Text(j.fix_buys.empty() ? "-" : j.fix_buys),
-        Number(FleetWonBackText(j), j.won_back_gpu_s < 0 ? -1 : j.won_back_gpu_s / 3600)};
-    if (priced) row.push_back(Number(FleetUsdText(j.lost_usd), j.lost_usd));
+        TextCell(j.job),
+        NumberCell(FleetNodesGpusText(j), j.gpus),
+        NumberCell(FleetDurationText(j.duration_s), j.duration_s),
+        NumberCell(FleetGpuHoursText(j.gpu_lost_gpu_s),
+                   j.gpu_lost_gpu_s < 0 ? -1 : j.gpu_lost_gpu_s / 3600),
+        TextCell(FleetCauseText(j)),
+        TextCell(FleetConfidenceText(j)),
+        TextCell(j.fix_title.empty() ? "-" : j.fix_title),
+        TextCell(j.fix_buys.empty() ? "-" : j.fix_buys),
+        NumberCell(FleetWonBackText(j), j.won_back_gpu_s < 0 ? -1 : j.won_back_gpu_s / 3600)};
+    if (priced) row.push_back(NumberCell(FleetUsdText(j.lost_usd), j.lost_usd));
     if (traced)
-      row.push_back(Number(FleetDataWaitText(j),
-                           j.loader_wait_fraction < 0 ? -1 : 100 * j.loader_wait_fraction));
+      row.push_back(NumberCell(FleetDataWaitText(j),
+                               j.loader_wait_fraction < 0 ? -1 : 100 * j.loader_wait_fraction));
     t.rows.push_back(std::move(row));
     t.row_levels.push_back(VerdictLevelFromName(j.verdict_level).value_or(VerdictLevel::kUnknown));
   }
@@ -104,9 +102,9 @@ ReportTable CausesTable(const FleetSummary& f) {
   if (priced) t.columns.push_back({"lost_usd", "Lost (est.)", true});
   for (const auto& c : f.causes) {
     std::vector<TableCell> row{
-        Text(c.cause), Number(std::to_string(c.jobs), c.jobs),
-        Number(FleetGpuHoursText(c.gpu_lost_gpu_s), c.gpu_lost_gpu_s / 3600)};
-    if (priced) row.push_back(Number(FleetUsdText(c.lost_usd), c.lost_usd));
+        TextCell(c.cause), NumberCell(std::to_string(c.jobs), c.jobs),
+        NumberCell(FleetGpuHoursText(c.gpu_lost_gpu_s), c.gpu_lost_gpu_s / 3600)};
+    if (priced) row.push_back(NumberCell(FleetUsdText(c.lost_usd), c.lost_usd));
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -144,12 +142,12 @@ ReportTable FixesTable(const FleetSummary& f) {
   for (const auto& x : f.fixes) {
     ++n;
     std::vector<TableCell> row{
-        Number(fmt::format("{}.", n), static_cast<double>(n)), Text(x.title),
-        Number(std::to_string(x.jobs.size()), static_cast<double>(x.jobs.size())),
-        Number(FleetFixWonBackText(x), x.won_back_gpu_s / 3600)};
-    if (priced) row.push_back(Number(FleetUsdText(x.won_back_usd), x.won_back_usd));
-    row.push_back(Text(x.fix.empty() ? "-" : x.fix));
-    row.push_back(Text(fmt::format("{}", fmt::join(x.jobs, ", "))));
+        NumberCell(fmt::format("{}.", n), static_cast<double>(n)), TextCell(x.title),
+        NumberCell(std::to_string(x.jobs.size()), static_cast<double>(x.jobs.size())),
+        NumberCell(FleetFixWonBackText(x), x.won_back_gpu_s / 3600)};
+    if (priced) row.push_back(NumberCell(FleetUsdText(x.won_back_usd), x.won_back_usd));
+    row.push_back(TextCell(x.fix.empty() ? "-" : x.fix));
+    row.push_back(TextCell(fmt::format("{}", fmt::join(x.jobs, ", "))));
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -166,11 +164,12 @@ ReportTable AccountsTable(const FleetSummary& f) {
                {"finding", "Finding"}};
   for (const auto& a : f.accounts)
     t.rows.push_back(
-        {Text(a.account), Number(std::to_string(a.jobs.size()), static_cast<double>(a.jobs.size())),
-         Number(std::to_string(a.throttled_jobs.size()),
-                static_cast<double>(a.throttled_jobs.size())),
-         Text(a.finding +
-              (a.lost_usd >= 0 ? fmt::format(" ({} est.)", FleetUsdText(a.lost_usd)) : ""))});
+        {TextCell(a.account),
+         NumberCell(std::to_string(a.jobs.size()), static_cast<double>(a.jobs.size())),
+         NumberCell(std::to_string(a.throttled_jobs.size()),
+                    static_cast<double>(a.throttled_jobs.size())),
+         TextCell(a.finding +
+                  (a.lost_usd >= 0 ? fmt::format(" ({} est.)", FleetUsdText(a.lost_usd)) : ""))});
   return t;
 }
 

@@ -23,17 +23,16 @@ constexpr size_t kRampRowsOnTerminal = 20;
 std::string Plural(double n, const char* one, const char* many) { return n == 1 ? one : many; }
 
 // A number cell: the text people read and the number a script reads.
-TableCell Number(double value, const char* format_spec) {
+TableCell NumberCell(double value, const char* format_spec) {
   return {fmt::format(fmt::runtime(format_spec), value), value};
 }
-TableCell Count(double value) { return Number(value, "{:.0f}"); }
+TableCell WholeCell(double value) { return NumberCell(value, "{:.0f}"); }
 // Milliseconds to 3 significant digits (0.035 on loopback, 12.3 against Azure); "-" for a node
 // that measured none (0 stands for "not measured" in ClusterNodeRow).
 TableCell Ms(double value) {
   if (value <= 0) return {"-", std::nullopt};
   return {FormatNumber(value), value};
 }
-TableCell Text(std::string text) { return {std::move(text), std::nullopt}; }
 
 // The verdict's detail is what the terminal shows above the tables (the "result" block is
 // left out there when a report has tables): the headline figures, one line each.
@@ -110,15 +109,15 @@ ReportTable NodeTable(const std::string& title, const std::vector<ClusterNodeRow
       t.columns.end(),
       {{"errors", "errors", true}, {"throttled", "throttled", true}, {"status", "status", false}});
   for (const ClusterNodeRow& n : nodes) {
-    std::vector<TableCell> row = {Count(n.rank), Text(n.host)};
+    std::vector<TableCell> row = {WholeCell(n.rank), TextCell(n.host)};
     if (throughput) {
-      row.push_back(Number(n.gbps, "{:.3f}"));
+      row.push_back(NumberCell(n.gbps, "{:.3f}"));
       row.push_back({FormatBytes(n.common_bytes), n.common_bytes});
     } else {
       row.push_back(Ms(n.ttfb_p50_ms));
       row.push_back(Ms(n.ttfb_p99_ms));
     }
-    row.insert(row.end(), {Count(n.errors), Count(n.throttled), Text(n.status)});
+    row.insert(row.end(), {WholeCell(n.errors), WholeCell(n.throttled), TextCell(n.status)});
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -153,8 +152,8 @@ void AddRamp(const RankProbe& s, int n, const std::vector<ClusterThroughput>& st
                {"predicted_gbps", "predicted Gbit/s", true},
                {"window_s", "common window s", true}};
   for (size_t i = 0; i < m.size() && i < steps.size(); ++i)
-    t.rows.push_back({Count(double(i + 1)), Number(m[i], "{:.3f}"), Number(p[i], "{:.3f}"),
-                      Number(steps[i].window_s, "{:.2f}")});
+    t.rows.push_back({WholeCell(double(i + 1)), NumberCell(m[i], "{:.3f}"),
+                      NumberCell(p[i], "{:.3f}"), NumberCell(steps[i].window_s, "{:.2f}")});
   t.notes.push_back(fmt::format(
       "knee: {} node{} ({:.3f} Gbit/s){}; predicted {} node{} ({:.3f} Gbit/s)", ramp.knee,
       Plural(ramp.knee, "", "s"), m[size_t(ramp.knee - 1)],
@@ -170,7 +169,7 @@ void AddRamp(const RankProbe& s, int n, const std::vector<ClusterThroughput>& st
   for (size_t i = 0; i < steps.size(); ++i) {
     ReportTable step = NodeTable("", steps[i].nodes, true);
     for (auto& row : step.rows) {
-      row.insert(row.begin(), Count(double(i + 1)));
+      row.insert(row.begin(), WholeCell(double(i + 1)));
       by_rank.rows.push_back(std::move(row));
     }
   }
@@ -198,19 +197,19 @@ ReportTable SmallFileNodeTable(const std::vector<SmallFileNodeRow>& nodes) {
                {"throttled", "throttled", true},
                {"status", "status", false}};
   for (const SmallFileNodeRow& n : nodes) {
-    std::vector<TableCell> row = {Count(n.rank), Text(n.host)};
+    std::vector<TableCell> row = {WholeCell(n.rank), TextCell(n.host)};
     if (n.fit) {
       row.push_back(Ms(n.fit->overhead_ms));
-      row.push_back(Number(n.fit->bandwidth_gbps, "{:.3f}"));
+      row.push_back(NumberCell(n.fit->bandwidth_gbps, "{:.3f}"));
       row.push_back({FormatBytes(n.fit->breakeven_bytes), n.fit->breakeven_bytes});
-      row.push_back(Number(n.fit->r_squared, "{:.3f}"));
-      row.push_back(Count(double(n.fit->points)));
+      row.push_back(NumberCell(n.fit->r_squared, "{:.3f}"));
+      row.push_back(WholeCell(double(n.fit->points)));
     } else {
-      for (int i = 0; i < 5; ++i) row.push_back(Text("-"));
+      for (int i = 0; i < 5; ++i) row.push_back(TextCell("-"));
     }
-    row.insert(row.end(),
-               {Count(double(n.sizes)), Count(n.requests), Number(n.requests_per_s, "{:.0f}"),
-                Count(n.errors), Count(n.throttled), Text(n.status)});
+    row.insert(row.end(), {WholeCell(double(n.sizes)), WholeCell(n.requests),
+                           NumberCell(n.requests_per_s, "{:.0f}"), WholeCell(n.errors),
+                           WholeCell(n.throttled), TextCell(n.status)});
     t.rows.push_back(std::move(row));
   }
   return t;

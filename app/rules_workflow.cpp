@@ -12,9 +12,6 @@
 namespace feedcheck::app {
 namespace {
 
-TableCell Text(std::string text) { return {std::move(text), std::nullopt}; }
-TableCell Number(size_t n) { return {fmt::format("{}", n), static_cast<double>(n)}; }
-
 void AddCount(Report* report, const char* key, size_t n, const char* label) {
   report->result.push_back({key, static_cast<double>(n), "", label});
 }
@@ -39,9 +36,10 @@ Outcome RunRulesList(const RulesListRequest& request) {
   size_t by_severity[3] = {0, 0, 0};
   std::set<std::string> files;
   for (const auto& r : set.rules()) {
-    table.rows.push_back({Text(r.id), Text(std::string(SeverityName(r.severity))), Text(r.title),
-                          Text(r.location.file), Number(static_cast<size_t>(r.location.line))});
-    sources.rows.push_back({Text(r.id), Text(r.source)});
+    table.rows.push_back({TextCell(r.id), TextCell(std::string(SeverityName(r.severity))),
+                          TextCell(r.title), TextCell(r.location.file),
+                          CountCell(static_cast<size_t>(r.location.line))});
+    sources.rows.push_back({TextCell(r.id), TextCell(r.source)});
     ++by_severity[r.severity == Severity::kCritical ? 0 : r.severity == Severity::kWarning ? 1 : 2];
     files.insert(r.location.file);
   }
@@ -84,8 +82,8 @@ Outcome RunRulesValidate(const RulesValidateRequest& request) {
     rules_total += set.rules().size();
     errors += diagnostics.errors();
     warnings += file_warnings;
-    table.rows.push_back({Text(path), Text(status), Number(set.rules().size()),
-                          Number(diagnostics.errors()), Number(file_warnings)});
+    table.rows.push_back({TextCell(path), TextCell(status), CountCell(set.rules().size()),
+                          CountCell(diagnostics.errors()), CountCell(file_warnings)});
     out.diagnostics.Append(diagnostics);
   }
   Report& report = out.report;

@@ -12,7 +12,20 @@
 # 3. In a sanitizer build, the command-line layer (flag binding over CLI11, the heaviest units:
 #    clang ASan 8.5 s each at -O1) at -O0: its speed never matters, its memory errors are found
 #    as well at -O0.
+# 4. Unity builds (FEEDCHECK_UNITY, on in CI: scripts/build.sh and scripts/sanitize.sh under
+#    CI=true): each target's sources compiled eight to a unit, so the headers they share (the
+#    standard library, fmt, nlohmann_json, yaml-cpp) are parsed once per eight files instead of
+#    once per file. Off by default: an edit then recompiles its batch, not one file. A name
+#    defined twice in one library's or test program's anonymous namespaces, or a `using
+#    namespace` that makes a name ambiguous, fails this build: share the helper (a header of the
+#    layer) or give each its own name.
 option(FEEDCHECK_PCH "Precompile Catch2, fmt and CLI11 headers (faster builds)" ON)
+option(FEEDCHECK_UNITY "Compile each target's sources in batches of eight (faster clean builds)"
+       OFF)
+if(FEEDCHECK_UNITY)
+  set(CMAKE_UNITY_BUILD ON)
+  set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
+endif()
 
 # The test programs' shared precompiled header, built by an object library with the flags every
 # test unit has (tests/CMakeLists.txt calls this after its -O0). Empty when FEEDCHECK_PCH is off.

@@ -24,6 +24,10 @@ class FactSet {
   const Fact* Find(const std::string& key) const;
   /// The number for `key`, converted to `unit` when given; nullopt when absent or not a number.
   std::optional<double> Number(const std::string& key) const;
+  /// The number for `key`, or `fallback` when absent or not a number.
+  double NumberOr(const std::string& key, double fallback) const {
+    return Number(key).value_or(fallback);
+  }
   std::optional<double> NumberIn(const std::string& key, Unit unit) const;
   std::optional<std::string> Text(const std::string& key) const;
   std::optional<bool> Bool(const std::string& key) const;

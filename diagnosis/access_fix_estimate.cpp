@@ -18,11 +18,6 @@ namespace feedcheck::diagnosis {
 
 namespace {
 
-double Count(const FactSet& facts, const std::string& key) {
-  const Fact* f = facts.Find(key);
-  return f && f->is_number() ? f->number() : 0;
-}
-
 std::string Text(const FactSet& facts, const std::string& key) {
   const Fact* f = facts.Find(key);
   return f && f->is_text() ? f->text() : "";
@@ -101,13 +96,14 @@ AccessRefusal ClassifyAccessRefusal(const FactSet& facts) {
   if (Has(stream, "Authentication") || Has(stream, "Authorization") || Has(stream, "Permission"))
     return AccessRefusal::kCredential;
   if (Has(stream, "NotFound")) return AccessRefusal::kPathNotFound;
-  bool failed = Count(facts, "runtime.activity_failures") > 0;
-  if (failed &&
-      (Count(facts, "runtime.http_errors.409") > 0 || Count(facts, "runtime.http_errors.412") > 0))
+  bool failed = facts.NumberOr("runtime.activity_failures", 0) > 0;
+  if (failed && (facts.NumberOr("runtime.http_errors.409", 0) > 0 ||
+                 facts.NumberOr("runtime.http_errors.412", 0) > 0))
     return AccessRefusal::kOutputExists;
-  if (Count(facts, "runtime.http_errors.403") > 0 || Count(facts, "runtime.http_errors.401") > 0)
+  if (facts.NumberOr("runtime.http_errors.403", 0) > 0 ||
+      facts.NumberOr("runtime.http_errors.401", 0) > 0)
     return AccessRefusal::kCredential;
-  if (Count(facts, "runtime.http_errors.404") > 0) return AccessRefusal::kPathNotFound;
+  if (facts.NumberOr("runtime.http_errors.404", 0) > 0) return AccessRefusal::kPathNotFound;
   return AccessRefusal::kUnknown;
 }
 

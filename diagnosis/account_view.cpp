@@ -3,13 +3,6 @@
 #include <fmt/format.h>
 
 namespace feedcheck::diagnosis {
-namespace {
-
-// A count fact, 0 when absent (FactSet::Number gives the optional).
-double Count(const FactSet& facts, const std::string& key) { return facts.Number(key).value_or(0); }
-
-}  // namespace
-
 // The account served the job fast: its metrics were read, nothing was refused, egress (and
 // requests, when their limit is known) stayed far below the limits, and requests spent about
 // as long end to end as in the service (the guide's sign of a client starved of threads or
@@ -31,9 +24,9 @@ AccountView ViewAccount(const FactSet& facts) {
     if (key == "runtime.non_success_responses" || key == "runtime.retries") v.have_rslex = true;
     if (key.rfind("runtime.throttled.", 0) == 0) v.log_throttled += fact.number();
   }
-  v.log_server_busy = Count(facts, "runtime.throttled.server_busy");
-  v.metrics_throttled = Count(facts, "metrics.throttled_total");
-  v.metrics_server_busy = Count(facts, "metrics.throttled.ServerBusyError");
+  v.log_server_busy = facts.NumberOr("runtime.throttled.server_busy", 0);
+  v.metrics_throttled = facts.NumberOr("metrics.throttled_total", 0);
+  v.metrics_server_busy = facts.NumberOr("metrics.throttled.ServerBusyError", 0);
   v.egress_peak = facts.Number("metrics.egress_gbps_peak");
   v.egress_limit = facts.Number("account.egress_gbps");
   v.requests_peak = facts.Number("metrics.requests_per_s_peak");

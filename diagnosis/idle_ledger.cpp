@@ -43,20 +43,15 @@ void Charge(IdleLedger* ledger, IdleState s, double gpu_s) {
   ledger->lost_gpu_s += gpu_s;
 }
 
-double FactOr(const FactSet& facts, const char* key, double fallback) {
-  const Fact* f = facts.Find(key);
-  return f && f->is_number() && std::isfinite(f->number()) ? f->number() : fallback;
-}
-
 // The GPUs a unit's series counts: the node's own (its GPU file), else the job's figure for the
 // node (one job-level file), else the job's for the job's unit.
 double UnitGpus(const Evidence& job, const std::vector<analyzers::NodeEvidence>& nodes,
                 const std::string& node) {
-  if (node.empty()) return FactOr(job.facts, "gpu.count", 0);
+  if (node.empty()) return job.facts.NumberOr("gpu.count", 0);
   for (const auto& n : nodes)
-    if (n.node == node && FactOr(n.evidence.facts, "gpu.count", 0) > 0)
-      return FactOr(n.evidence.facts, "gpu.count", 0);
-  return FactOr(job.facts, ("gpu.node_gpus." + analyzers::KeySegment(node)).c_str(), 0);
+    if (n.node == node && n.evidence.facts.NumberOr("gpu.count", 0) > 0)
+      return n.evidence.facts.NumberOr("gpu.count", 0);
+  return job.facts.NumberOr("gpu.node_gpus." + analyzers::KeySegment(node), 0);
 }
 
 // The job's GPU time lost split by node (JobLostByNode) where those nodes are the job's: one of
@@ -78,7 +73,7 @@ IdleLedger LedgerFromPhaseFacts(const FactSet& facts, const LedgerJudgement& j) 
   const Fact* lost = facts.Find("gpu.lost_gpu_s");
   if (!lost || !lost->is_number()) return ledger;
   ledger.known = true;
-  ledger.sampled_gpu_s = FactOr(facts, "gpu.sampled_gpu_s", 0);
+  ledger.sampled_gpu_s = facts.NumberOr("gpu.sampled_gpu_s", 0);
   const double total = std::max(0.0, lost->number());
   if (j.access_failed && !j.access_onset_s) {
     Charge(&ledger, IdleState::kAccess, total);
@@ -92,18 +87,18 @@ IdleLedger LedgerFromPhaseFacts(const FactSet& facts, const LedgerJudgement& j) 
     return ledger;
   }
   ledger.placed_by_data_runtime = true;
-  const double download = FactOr(facts, "gpu.lost_download_gpu_s", 0);
-  const double mount = FactOr(facts, "gpu.lost_mount_gpu_s", 0);
-  double refused = std::clamp(FactOr(facts, "gpu.lost_throttled_gpu_s", 0), 0.0, mount);
+  const double download = facts.NumberOr("gpu.lost_download_gpu_s", 0);
+  const double mount = facts.NumberOr("gpu.lost_mount_gpu_s", 0);
+  double refused = std::clamp(facts.NumberOr("gpu.lost_throttled_gpu_s", 0), 0.0, mount);
   if (j.mount_state == IdleState::kUnknown && refused >= 0.5 * mount) refused = mount;
   Charge(&ledger, j.download_state, download);
   Charge(&ledger, j.throttle_state, refused);
   Charge(&ledger, j.mount_state, mount - refused);
-  const double cached = FactOr(facts, "gpu.lost_cached_gpu_s", 0);
+  const double cached = facts.NumberOr("gpu.lost_cached_gpu_s", 0);
   Charge(&ledger, IdleState::kNotStorage, cached);
   if (cached > 0 && std::isfinite(cached)) ledger.cached_gpu_s = cached;
-  Charge(&ledger, IdleState::kOwnCode, FactOr(facts, "gpu.lost_after_data_gpu_s", 0));
-  Charge(&ledger, IdleState::kUnknown, FactOr(facts, "gpu.lost_unknown_gpu_s", 0));
+  Charge(&ledger, IdleState::kOwnCode, facts.NumberOr("gpu.lost_after_data_gpu_s", 0));
+  Charge(&ledger, IdleState::kUnknown, facts.NumberOr("gpu.lost_unknown_gpu_s", 0));
   return ledger;
 }
 
@@ -150,10 +145,10 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
   std::vector<LedgerUnit>& units = *units_out;
   // How often a GPU was sampled (a metric's points carry no interval fact: its span over the
   // samples each GPU took).
-  double sample_interval_s = FactOr(job.facts, "gpu.sample_interval_s", 0);
-  if (!(sample_interval_s > 0) && FactOr(job.facts, "gpu.samples", 0) > 0)
-    sample_interval_s = FactOr(job.facts, "gpu.span_s", 0) * FactOr(job.facts, "gpu.count", 0) /
-                        FactOr(job.facts, "gpu.samples", 0);
+  double sample_interval_s = job.facts.NumberOr("gpu.sample_interval_s", 0);
+  if (!(sample_interval_s > 0) && job.facts.NumberOr("gpu.samples", 0) > 0)
+    sample_interval_s = job.facts.NumberOr("gpu.span_s", 0) * job.facts.NumberOr("gpu.count", 0) /
+                        job.facts.NumberOr("gpu.samples", 0);
   // A cache known to hold less than the input (the judgement's miss share: its cap, else the
   // local disk it fills) cannot serve a node that stopped reading; nor can any cache where the
   // job reads its input once (nothing in it is read again).
@@ -217,7 +212,7 @@ void FindOwnPhases(const Evidence& job, const std::vector<analyzers::NodeEvidenc
       for (const auto& p : shared[i]) units[i].own_phases.push_back({p.start_s, p.end_s});
   }
   // Of those, the checkpoints the job's profile declares, where no Ingress says when it wrote.
-  const double checkpoint_every_s = FactOr(job.facts, "workload.checkpoint_every_s", 0);
+  const double checkpoint_every_s = job.facts.NumberOr("workload.checkpoint_every_s", 0);
   if (checkpoint_every_s > 0 && judgement.job_writes && !bursts.present())
     for (size_t i = 0; i < units.size(); ++i) {
       LedgerUnit& u = units[i];

@@ -40,6 +40,11 @@ struct TimeSpan {
   double end_s = 0;
 };
 
+/// Whether two spans share some time (spans that only touch do not).
+inline bool Overlaps(const TimeSpan& a, const TimeSpan& b) {
+  return a.start_s < b.end_s && b.start_s < a.end_s;
+}
+
 /// The runs of buckets of `lost` from `from_s` on in which all `gpus` idled, consecutive buckets
 /// one width apart (the narrowest step between points, put in `width_s`).
 std::vector<TimeSpan> WholeStopRuns(const Series& lost, double gpus, double from_s,

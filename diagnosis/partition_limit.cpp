@@ -11,8 +11,6 @@ namespace feedcheck::diagnosis {
 
 namespace {
 
-double Count(const FactSet& facts, const std::string& key) { return facts.Number(key).value_or(0); }
-
 // A blob serves up to 500 requests/s (the targets page); 400 in one logged second is near it.
 constexpr double kNearBlobTargetPerS = 400;
 
@@ -20,16 +18,16 @@ constexpr double kNearBlobTargetPerS = 400;
 
 PartitionLimit PartitionTargetHit(const FactSet& facts) {
   PartitionLimit out;
-  double refused = Count(facts, "metrics.throttled_total");
+  double refused = facts.NumberOr("metrics.throttled_total", 0);
   for (const auto& [key, fact] : facts)
     if (key.rfind("runtime.throttled.", 0) == 0 && fact.is_number()) refused += fact.number();
   if (refused <= 0) return out;
   // A ResponseType that names an account limit settles it the other way.
-  if (Count(facts, "metrics.throttled.ClientAccountBandwidthThrottlingError") > 0 ||
-      Count(facts, "metrics.throttled.ClientAccountRequestThrottlingError") > 0 ||
-      Count(facts, "runtime.throttled.egress") > 0 ||
-      Count(facts, "runtime.throttled.ingress") > 0 ||
-      Count(facts, "runtime.throttled.requests") > 0)
+  if (facts.NumberOr("metrics.throttled.ClientAccountBandwidthThrottlingError", 0) > 0 ||
+      facts.NumberOr("metrics.throttled.ClientAccountRequestThrottlingError", 0) > 0 ||
+      facts.NumberOr("runtime.throttled.egress", 0) > 0 ||
+      facts.NumberOr("runtime.throttled.ingress", 0) > 0 ||
+      facts.NumberOr("runtime.throttled.requests", 0) > 0)
     return out;
   auto egress = facts.Number("metrics.egress_gbps_peak");
   auto egress_limit = facts.Number("account.egress_gbps");
@@ -40,7 +38,7 @@ PartitionLimit PartitionTargetHit(const FactSet& facts) {
     return out;
   if (*egress >= 0.5 * *egress_limit || *requests >= 0.5 * *requests_limit) return out;
   out.applies = true;
-  out.confirmed = Count(facts, "metrics.bloblog.throttled") > 0;
+  out.confirmed = facts.NumberOr("metrics.bloblog.throttled", 0) > 0;
   out.figures = fmt::format(
       "egress peaked at {:.1f} of the account's {:.0f} Gbit/s and transactions at {} of "
       "its {}/s",
@@ -49,8 +47,8 @@ PartitionLimit PartitionTargetHit(const FactSet& facts) {
   const Fact* hot = facts.Find("metrics.bloblog.hot_blob");
   if (!out.confirmed || !hot || !hot->is_text()) return out;
   out.hot_blob = hot->text();
-  const double share = Count(facts, "metrics.bloblog.hot_blob_throttled_share");
-  const double peak_per_s = Count(facts, "metrics.bloblog.hot_blob_requests_per_s_peak");
+  const double share = facts.NumberOr("metrics.bloblog.hot_blob_throttled_share", 0);
+  const double peak_per_s = facts.NumberOr("metrics.bloblog.hot_blob_requests_per_s_peak", 0);
   out.one_blob = share >= 0.5 || peak_per_s >= kNearBlobTargetPerS;
   out.figures += out.one_blob ? fmt::format(
                                     "; StorageBlobLogs put {:.0f}% of the refused requests on one "

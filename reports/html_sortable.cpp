@@ -7,8 +7,6 @@
 namespace feedcheck {
 namespace {
 
-std::string E(std::string_view text) { return HtmlEscape(text); }
-
 constexpr const char* kSortableCss = R"css(
 .sort-key{position:absolute;opacity:0;pointer-events:none}
 .sort-scroll{overflow-x:auto}
@@ -67,7 +65,7 @@ std::string SortableTablesCss(const std::vector<const ReportTable*>& tables) {
           "#{1}:checked~.sort-scroll .srow{{order:calc(var(--r{2}) * -1)}}"
           "#{0}:checked~.sort-scroll label[for={0}],"
           "#{1}:checked~.sort-scroll label[for={1}]{{color:#1d4ed8}}\n",
-          E(a), E(d), c);
+          HtmlEscape(a), HtmlEscape(d), c);
     }
   }
   return css;
@@ -83,8 +81,8 @@ std::string SortableTableHtml(const ReportTable& t, size_t index) {
           "<input class=\"sort-key\" type=\"radio\" name=\"sort-{0}\" id=\"{1}\" "
           "aria-label=\"sort by {3}, ascending\"><input class=\"sort-key\" type=\"radio\" "
           "name=\"sort-{0}\" id=\"{2}\" aria-label=\"sort by {3}, descending\">\n",
-          index, E(Id(t, index, c, 'a')), E(Id(t, index, c, 'd')),
-          E(t.columns[c].label.empty() ? t.columns[c].key : t.columns[c].label));
+          index, HtmlEscape(Id(t, index, c, 'a')), HtmlEscape(Id(t, index, c, 'd')),
+          HtmlEscape(t.columns[c].label.empty() ? t.columns[c].key : t.columns[c].label));
   // Numbers narrow, text wider, prose (a fix, what it buys) widest so it is not squeezed into
   // a sliver; the table scrolls sideways when the window is narrower than that.
   std::string cols;
@@ -98,12 +96,12 @@ std::string SortableTableHtml(const ReportTable& t, size_t index) {
       "<div class=\"shead\">",
       cols.substr(1), static_cast<int>(min_em));
   for (size_t c = 0; c < t.columns.size(); ++c) {
-    out += "<span>" + E(t.columns[c].label);
+    out += "<span>" + HtmlEscape(t.columns[c].label);
     if (Sortable(t, c))
       out += fmt::format(
           " <label for=\"{}\" title=\"smallest first\">▲</label>"
           "<label for=\"{}\" title=\"largest first\">▼</label>",
-          E(Id(t, index, c, 'a')), E(Id(t, index, c, 'd')));
+          HtmlEscape(Id(t, index, c, 'a')), HtmlEscape(Id(t, index, c, 'd')));
     out += "</span>";
   }
   out += "</div>\n";
@@ -114,13 +112,13 @@ std::string SortableTableHtml(const ReportTable& t, size_t index) {
     out += fmt::format("<div class=\"srow{}\" style=\"{}\">", RowLevelClass(t, r), ranks);
     for (size_t c = 0; c < t.rows[r].size(); ++c) {
       const bool numeric = c < t.columns.size() && t.columns[c].numeric;
-      out +=
-          fmt::format("<span{}>{}</span>", numeric ? " class=\"num\"" : "", E(t.rows[r][c].text));
+      out += fmt::format("<span{}>{}</span>", numeric ? " class=\"num\"" : "",
+                         HtmlEscape(t.rows[r][c].text));
     }
     out += "</div>\n";
   }
   out += "</div></div>\n";
-  for (const auto& n : t.notes) out += fmt::format("<p class=\"note\">{}</p>", E(n));
+  for (const auto& n : t.notes) out += fmt::format("<p class=\"note\">{}</p>", HtmlEscape(n));
   return out + "</div>";
 }
 

@@ -2,9 +2,11 @@
 // number a report shows is in here already.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -47,6 +49,11 @@ struct TableCell {
   std::string text;
   std::optional<double> value;
 };
+
+/// A cell of text with no number behind it.
+inline TableCell TextCell(std::string text) { return {std::move(text), std::nullopt}; }
+/// A count: its digits, and the count.
+inline TableCell CountCell(uint64_t n) { return {std::to_string(n), static_cast<double>(n)}; }
 
 /// A titled table of a command's output (egress by VM size, plan's costs, the rules and facts
 /// lists, lint's problems), formatted by the command; reporters lay it out.

@@ -18,22 +18,11 @@
 namespace feedcheck::rules {
 namespace {
 
-int Line(const YAML::Node& node) { return node.Mark().line + 1; }
-
-Diagnostic JobDiagnostic(const std::string& file, int line, std::string message,
-                         DiagnosticSeverity severity = DiagnosticSeverity::kError) {
-  return Diagnostic{codes::kJobFile, severity, std::move(message), {file, line, 0}, "", ""};
-}
-
 bool IsDataType(const std::string& type) {
   // `path` is the older (preview) schema's name for a data input.
   return type == "uri_folder" || type == "uri_file" || type == "mltable" ||
          type == "mlflow_model" || type == "custom_model" || type == "triton_model" ||
          type == "path";
-}
-
-std::string Scalar(const YAML::Node& node) {
-  return node && node.IsScalar() ? node.as<std::string>() : std::string();
 }
 
 // The line of `key:` itself in a mapping (a block mapping's own mark is its first entry).

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/diagnostic.h"
+#include "core/diagnostic_codes.h"
 #include "rules/job_file.h"
 
 namespace feedcheck::rules {
@@ -23,6 +26,12 @@ enum class KeySet {
 
 /// Appends a KeyTypo for each key of `map` that the schema does not have but that is close to
 /// one it does. Keys far from every schema key are left alone (extensions, newer fields).
+/// A job file's problem at `file`:`line` (codes::kJobFile).
+inline Diagnostic JobDiagnostic(const std::string& file, int line, std::string message,
+                                DiagnosticSeverity severity = DiagnosticSeverity::kError) {
+  return Diagnostic{codes::kJobFile, severity, std::move(message), {file, line, 0}, "", ""};
+}
+
 void CheckKeys(const YAML::Node& map, KeySet set, const std::string& where, const std::string& file,
                std::vector<KeyTypo>* out);
 

@@ -17,17 +17,6 @@
 namespace feedcheck::rules {
 namespace {
 
-int Line(const YAML::Node& node) { return node.Mark().line + 1; }
-
-Diagnostic JobDiagnostic(const std::string& file, int line, std::string message) {
-  return Diagnostic{
-      codes::kJobFile, DiagnosticSeverity::kError, std::move(message), {file, line, 0}, "", ""};
-}
-
-std::string Scalar(const YAML::Node& node) {
-  return node && node.IsScalar() ? node.as<std::string>() : std::string();
-}
-
 // "${{parent.inputs.x}}" with prefix "parent.inputs." -> "x"; "" when it is not one.
 std::string Binding(const std::string& text, const std::string& prefix) {
   std::string t(Trim(text));

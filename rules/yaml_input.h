@@ -27,4 +27,12 @@ Diagnostic YamlExceptionDiagnostic(const std::string& name, const YAML::Exceptio
 bool ParseYaml(const std::string& name, const std::string& content, YAML::Node* out,
                DiagnosticList* diagnostics);
 
+/// The 1-based line of a node (yaml-cpp counts from 0).
+inline int Line(const YAML::Node& node) { return node.Mark().line + 1; }
+
+/// A scalar node's text; "" for a missing node, a sequence or a mapping.
+inline std::string Scalar(const YAML::Node& node) {
+  return node && node.IsScalar() ? node.as<std::string>() : std::string();
+}
+
 }  // namespace feedcheck::rules

@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
 werror=OFF
-[[ "${CI:-}" == "true" ]] && werror=ON
+unity=OFF  # CI's clean builds compile in batches (cmake/CompileTime.cmake, FEEDCHECK_UNITY)
+[[ "${CI:-}" == "true" ]] && werror=ON && unity=ON
 targets=()
 cmake_args=()
 while (($#)); do
@@ -21,5 +22,5 @@ while (($#)); do
   fi
 done
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
-  -DFEEDCHECK_WERROR="$werror" "${cmake_args[@]+"${cmake_args[@]}"}" >/dev/null
+  -DFEEDCHECK_WERROR="$werror" -DFEEDCHECK_UNITY="$unity" "${cmake_args[@]+"${cmake_args[@]}"}" >/dev/null
 cmake --build "$build_dir" -j"$(nproc)" "${targets[@]+"${targets[@]}"}"

@@ -19,16 +19,15 @@ using Clock = RawLane::Clock;
 // The longest sleep in epoll_wait: a stop request (SIGINT) is noticed within this.
 constexpr int kMaxWaitMs = 100;
 
-struct LaneSlot {
-  std::unique_ptr<RawLane> lane;
-  HttpRequest request;
-  HttpResponse response;
-  bool active = false;  ///< a request of this Run is running on it
-};
-
 }  // namespace
 
 struct CurlRequestLoop::Impl {
+  struct LaneSlot {
+    std::unique_ptr<RawLane> lane;
+    HttpRequest request;
+    HttpResponse response;
+    bool active = false;  ///< a request of this Run is running on it
+  };
   CurlClientOptions options;
   int epoll_fd = -1;
   std::vector<LaneSlot> slots;
@@ -79,7 +78,7 @@ void CurlRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done) {
   // Hands an ended request to `done`, then starts the lane's next one. A request that ends at
   // once (a bad URL, a refused connection reported synchronously) loops here.
   auto settle = [&](int index) {
-    LaneSlot& s = im.slots[static_cast<size_t>(index)];
+    Impl::LaneSlot& s = im.slots[static_cast<size_t>(index)];
     while (s.active && s.lane->finished()) {
       s.lane->Collect();
       s.active = false;
@@ -95,7 +94,7 @@ void CurlRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done) {
     }
   };
   for (int i = 0; i < lanes; ++i) {
-    LaneSlot& s = im.slots[static_cast<size_t>(i)];
+    Impl::LaneSlot& s = im.slots[static_cast<size_t>(i)];
     s.response.Clear();
     if (StopRequested() || !next(i, &s.request)) continue;
     s.active = true;
@@ -109,7 +108,7 @@ void CurlRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done) {
     Clock::time_point now = Clock::now();
     Clock::time_point wake = now + std::chrono::milliseconds(kMaxWaitMs);
     for (int i = 0; i < lanes; ++i) {
-      const LaneSlot& s = im.slots[static_cast<size_t>(i)];
+      const Impl::LaneSlot& s = im.slots[static_cast<size_t>(i)];
       if (s.active) wake = std::min(wake, s.lane->NextWake());
     }
     int wait_ms = static_cast<int>(std::clamp<long long>(
@@ -121,13 +120,13 @@ void CurlRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done) {
     for (int e = 0; e < n; ++e) {
       int index = RawLane::LaneOfKey(events[e].data.u64);
       if (index < 0 || index >= static_cast<int>(im.slots.size())) continue;
-      LaneSlot& s = im.slots[static_cast<size_t>(index)];
+      Impl::LaneSlot& s = im.slots[static_cast<size_t>(index)];
       s.lane->OnEvent(RawLane::FdOfKey(events[e].data.u64), events[e].events);
       if (s.active) settle(index);
     }
     now = Clock::now();
     for (int i = 0; i < lanes; ++i) {
-      LaneSlot& s = im.slots[static_cast<size_t>(i)];
+      Impl::LaneSlot& s = im.slots[static_cast<size_t>(i)];
       if (!s.active || s.lane->NextWake() > now) continue;
       s.lane->OnTime(now);
       settle(i);
@@ -135,7 +134,7 @@ void CurlRequestLoop::Run(int lanes, const NextFn& next, const DoneFn& done) {
     if (StopRequested()) {
       // A transfer waiting on a silent server would otherwise wait for its timeout.
       for (int i = 0; i < lanes; ++i) {
-        LaneSlot& s = im.slots[static_cast<size_t>(i)];
+        Impl::LaneSlot& s = im.slots[static_cast<size_t>(i)];
         if (!s.active || !s.request.stoppable) continue;
         s.lane->Stop();
         settle(i);

@@ -31,6 +31,9 @@ std::string WriteTempFile(const std::string& name, const std::string& text);
 /// `path` under the source tree ("tests/data/jobs/retired-size.yml").
 std::string SourcePath(const std::string& path);
 
+/// The hand-labelled corpus of job folders.
+inline const std::string kJobCorpus = SourcePath("tests/data/joblogs");
+
 /// The post-mortem of corpus job `job` (tests/data/joblogs) with its flags as corpus.json
 /// lists them (`args`: flag, value, flag, value...), never failing on its verdict.
 PostmortemRequest CorpusRequest(const std::string& job, const std::vector<std::string>& args);

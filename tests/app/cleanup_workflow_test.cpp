@@ -22,18 +22,18 @@ constexpr const char* kPrefixB = "feedcheck-test-20261123T101010Z-77-deadbeef/";
 // name like "feedcheck-test-notes.txt" must not put under a test prefix.
 std::string Listing() {
   std::string xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?><EnumerationResults><Blobs>" +
-                    testing::ListBlobsBlobXml(std::string(kPrefixA) + "f0", 4096) +
-                    testing::ListBlobsBlobXml(std::string(kPrefixA) + "f1", 65536) +
-                    testing::ListBlobsBlobXml(std::string(kPrefixB) + "x", 10) +
-                    testing::ListBlobsBlobXml("train/img_000001.jpg", 1000) +
-                    testing::ListBlobsBlobXml("feedcheck-test-notes.txt", 5) +
+                    feedcheck::testing::ListBlobsBlobXml(std::string(kPrefixA) + "f0", 4096) +
+                    feedcheck::testing::ListBlobsBlobXml(std::string(kPrefixA) + "f1", 65536) +
+                    feedcheck::testing::ListBlobsBlobXml(std::string(kPrefixB) + "x", 10) +
+                    feedcheck::testing::ListBlobsBlobXml("train/img_000001.jpg", 1000) +
+                    feedcheck::testing::ListBlobsBlobXml("feedcheck-test-notes.txt", 5) +
                     "</Blobs><NextMarker /></EnumerationResults>";
   return xml;
 }
 
 std::shared_ptr<ScriptedHttpClient> Container(int delete_status = 202) {
   return std::make_shared<ScriptedHttpClient>([delete_status](const HttpRequest& r) {
-    if (r.method == "GET") return testing::Ok(Listing());
+    if (r.method == "GET") return feedcheck::testing::Ok(Listing());
     HttpResponse del;
     del.status = delete_status;
     return del;
@@ -47,10 +47,11 @@ std::vector<std::string> Deleted(const ScriptedHttpClient& client) {
   return urls;
 }
 
-app::CleanupRequest Request(std::shared_ptr<ScriptedHttpClient> client) {
+app::CleanupRequest CleanupWith(std::shared_ptr<ScriptedHttpClient> client) {
   app::CleanupRequest request;
-  request.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client,
-                                             {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sp=rld&sig=x"}});
+  request.session =
+      feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client,
+                                          {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sp=rld&sig=x"}});
   return request;
 }
 
@@ -61,7 +62,7 @@ TEST_CASE("cleanup removes the test prefixes' blobs and nothing else", "[app][cl
   std::vector<std::string> notices;
   app::ProbeCallbacks callbacks;
   callbacks.notice = [&](const std::string& text) { notices.push_back(text); };
-  app::Outcome out = app::RunCleanup(Request(client), callbacks);
+  app::Outcome out = app::RunCleanup(CleanupWith(client), callbacks);
   REQUIRE(out.has_report);
   CHECK(out.status == ExitStatus::kOk);
   std::vector<std::string> deleted = Deleted(*client);
@@ -94,7 +95,7 @@ TEST_CASE("cleanup removes the test prefixes' blobs and nothing else", "[app][cl
 
 TEST_CASE("cleanup --dry-run lists what it would remove and deletes nothing", "[app][cleanup]") {
   auto client = Container();
-  app::CleanupRequest request = Request(client);
+  app::CleanupRequest request = CleanupWith(client);
   request.dry_run = true;
   app::Outcome out = app::RunCleanup(request);
   CHECK(out.status == ExitStatus::kOk);
@@ -109,7 +110,7 @@ TEST_CASE("cleanup --dry-run lists what it would remove and deletes nothing", "[
 
 TEST_CASE("cleanup: blobs it could not delete are a failed run that says so", "[app][cleanup]") {
   auto client = Container(403);
-  app::Outcome out = app::RunCleanup(Request(client));
+  app::Outcome out = app::RunCleanup(CleanupWith(client));
   CHECK(out.status == ExitStatus::kProbeFailed);
   CHECK(ResultNumber(out.report, "delete_failures") == 3);
   CHECK(Cell(*FindTable(out.report, "Test-data prefixes"), 0, "action")->text == "attempted");
@@ -120,23 +121,25 @@ TEST_CASE("cleanup: blobs it could not delete are a failed run that says so", "[
 TEST_CASE("cleanup: a missing container is an input error, a bad flag a usage error",
           "[app][cleanup]") {
   auto missing = std::make_shared<ScriptedHttpClient>(
-      [](const HttpRequest&) { return testing::AzureError(404, "ContainerNotFound"); });
-  app::Outcome out = app::RunCleanup(Request(missing));
+      [](const HttpRequest&) { return feedcheck::testing::AzureError(404, "ContainerNotFound"); });
+  app::Outcome out = app::RunCleanup(CleanupWith(missing));
   CHECK(out.status == ExitStatus::kInputError);
   CHECK(Deleted(*missing).empty());
 
   // Refused without a credential: the next step names the variable to set.
-  auto refused = std::make_shared<ScriptedHttpClient>(
-      [](const HttpRequest&) { return testing::AzureError(403, "NoAuthenticationInformation"); });
+  auto refused = std::make_shared<ScriptedHttpClient>([](const HttpRequest&) {
+    return feedcheck::testing::AzureError(403, "NoAuthenticationInformation");
+  });
   app::CleanupRequest anonymous;
-  anonymous.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", refused);
+  anonymous.session =
+      feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", refused);
   out = app::RunCleanup(anonymous);
   CHECK(out.status == ExitStatus::kProbeFailed);
   CHECK(HasDiagnostic(out.diagnostics, codes::kAccessDenied, "AZURE_STORAGE_SAS_TOKEN"));
   CHECK(FindTable(out.report, "Test-data prefixes") == nullptr);
 
   auto client = Container();
-  app::CleanupRequest request = Request(client);
+  app::CleanupRequest request = CleanupWith(client);
   request.max_pages = 0;
   out = app::RunCleanup(request);
   CHECK(out.status == ExitStatus::kUsage);

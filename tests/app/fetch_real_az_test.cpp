@@ -25,8 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kStandIn = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/az-standin";
-const std::string kBundled =
+const std::string kRealAzStandIn = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/az-standin";
+const std::string kRealAzBundled =
     std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/egress-throttled-download";
 
 bool HaveRealAz() {
@@ -47,7 +47,8 @@ class RealAz {
  public:
   explicit RealAz(const std::string& name, std::vector<std::string> setup_flags = {}) {
     work_ = Fresh(name);
-    std::vector<std::string> argv = {"python3", kStandIn + "/real-az-setup.py", work_.string()};
+    std::vector<std::string> argv = {"python3", kRealAzStandIn + "/real-az-setup.py",
+                                     work_.string()};
     argv.insert(argv.end(), setup_flags.begin(), setup_flags.end());
     ProcessResult r = RunProcess(argv, 600);
     INFO(r.err);
@@ -55,9 +56,9 @@ class RealAz {
     pid_ = std::atoi(r.out.c_str());
     REQUIRE(pid_ > 1);
     old_path_ = std::getenv("PATH") ? std::getenv("PATH") : "";
-    setenv("PATH", (kStandIn + "/real:" + old_path_).c_str(), 1);
+    setenv("PATH", (kRealAzStandIn + "/real:" + old_path_).c_str(), 1);
     setenv("FEEDCHECK_REAL_AZ_DIR", work_.c_str(), 1);
-    setenv("FEEDCHECK_AZ_JOB_DIR", kBundled.c_str(), 1);
+    setenv("FEEDCHECK_AZ_JOB_DIR", kRealAzBundled.c_str(), 1);
   }
   ~RealAz() {
     if (pid_ > 1) kill(pid_, SIGTERM);
@@ -76,7 +77,7 @@ class RealAz {
   std::string old_path_;
 };
 
-FetchRequest Request(const fs::path& out_dir) {
+FetchRequest RealAzFetch(const fs::path& out_dir) {
   FetchRequest r;
   r.job = "egress-throttled-download";
   r.workspace = {"ws-ml", "rg-ml", "", ""};
@@ -85,7 +86,7 @@ FetchRequest Request(const fs::path& out_dir) {
   return r;
 }
 
-Outcome Postmortem(const std::string& dir) {
+Outcome PostmortemOfFetched(const std::string& dir) {
   FleetRequest r;
   r.each.job_dir = dir;
   r.each.fail_on = "never";
@@ -93,7 +94,7 @@ Outcome Postmortem(const std::string& dir) {
   return RunPostmortemCommand(r);
 }
 
-std::string ReadText(const fs::path& path) {
+std::string ReadFetched(const fs::path& path) {
   std::ifstream in(path);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
@@ -106,28 +107,28 @@ TEST_CASE("real az: fetch then post-mortem equals the direct post-mortem, every 
     WARN("skipped: /usr/bin/az (apt-get install azure-cli) or openssl is not installed");
     return;
   }
-  const std::string gpu = kStandIn + "/monitor-gpu-3x8.json";
-  const std::string cpu = kStandIn + "/monitor-cpu-3.json";
+  const std::string gpu = kRealAzStandIn + "/monitor-gpu-3x8.json";
+  const std::string cpu = kRealAzStandIn + "/monitor-cpu-3.json";
   RealAz az("equal", {"--gpu", gpu, "--cpu", cpu});
   const fs::path dir = Fresh("equal-out");
-  Outcome fetched = RunFetch(Request(dir), RunProcess);
+  Outcome fetched = RunFetch(RealAzFetch(dir), RunProcess);
   INFO(
       (fetched.diagnostics.kept().empty() ? std::string() : fetched.diagnostics.kept()[0].message));
   REQUIRE(fetched.status == ExitStatus::kOk);
   // What the real client wrote: its own shapes.
-  const auto egress = nlohmann::json::parse(ReadText(dir / "metrics/stmlcorpus01-egress.json"));
+  const auto egress = nlohmann::json::parse(ReadFetched(dir / "metrics/stmlcorpus01-egress.json"));
   CHECK(egress["interval"] == "0:01:00");
   CHECK(egress["value"][0]["resourceGroup"] == "rg-ml");
   CHECK(egress["value"][0]["timeseries"][0]["data"][0]["timeStamp"].get<std::string>().find(
             "+00:00") != std::string::npos);
   // All 24 GPU series: the server cuts at $top as the service does, and fetch asked for them.
-  CHECK(AzMetricsMostSeries(ReadText(dir / "metrics/workspace-gpu.json")) == 24);
+  CHECK(AzMetricsMostSeries(ReadFetched(dir / "metrics/workspace-gpu.json")) == 24);
   // The nodes' CPU through the real client too, read by the post-mortem.
-  CHECK(AzMetricsMostSeries(ReadText(dir / "metrics/workspace-cpu.json")) == 3);
-  const std::string requests = ReadText(az.work() / "requests.log");
+  CHECK(AzMetricsMostSeries(ReadFetched(dir / "metrics/workspace-cpu.json")) == 3);
+  const std::string requests = ReadFetched(az.work() / "requests.log");
   CHECK(requests.find("top=") != std::string::npos);
 
-  Outcome a = Postmortem(dir.string()), b = Postmortem(kBundled);
+  Outcome a = PostmortemOfFetched(dir.string()), b = PostmortemOfFetched(kRealAzBundled);
   REQUIRE(a.has_report);
   REQUIRE(b.has_report);
   CHECK(a.report.verdict == "account egress, confirmed");
@@ -151,8 +152,8 @@ TEST_CASE("real az: the stand-in prints what the real client prints", "[app][fet
     WARN("skipped: /usr/bin/az (apt-get install azure-cli) or openssl is not installed");
     return;
   }
-  const std::string gpu = kStandIn + "/monitor-gpu-3x8.json";
-  const std::string cpu = kStandIn + "/monitor-cpu-3.json";
+  const std::string gpu = kRealAzStandIn + "/monitor-gpu-3x8.json";
+  const std::string cpu = kRealAzStandIn + "/monitor-cpu-3.json";
   RealAz az("same", {"--gpu", gpu, "--cpu", cpu});
   setenv("FEEDCHECK_AZ_GPU_METRICS", gpu.c_str(), 1);
   setenv("FEEDCHECK_AZ_CPU_METRICS", cpu.c_str(), 1);
@@ -177,8 +178,8 @@ TEST_CASE("real az: the stand-in prints what the real client prints", "[app][fet
   for (const auto& argv : commands) {
     INFO(AzCommandText(argv));
     std::vector<std::string> real = argv, standin = argv;
-    real[0] = kStandIn + "/real/az";
-    standin[0] = kStandIn + "/az";
+    real[0] = kRealAzStandIn + "/real/az";
+    standin[0] = kRealAzStandIn + "/az";
     ProcessResult r = RunProcess(real, 300), s = RunProcess(standin, 60);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
@@ -196,13 +197,13 @@ TEST_CASE("real az: its own errors, mapped by meaning", "[app][fetch][real-az]")
   // fetch goes on with the logs and says what to pass.
   RealAz az("errors", {"--no-accounts"});
   const fs::path dir = Fresh("elsewhere-out");
-  Outcome o = RunFetch(Request(dir), RunProcess);
+  Outcome o = RunFetch(RealAzFetch(dir), RunProcess);
   CHECK(o.status == ExitStatus::kOk);
   CHECK(HasDiagnostic(o.diagnostics, codes::kAzAccountElsewhere, "--storage-subscription"));
   CHECK(fs::exists(dir / "artifacts/system_logs/data_capability/data-capability.log"));
   // Without the ml extension (the real CLI has none): the next command to run.
   setenv("FEEDCHECK_REAL_AZ_ML", "real", 1);
-  Outcome m = RunFetch(Request(Fresh("no-ml-out")), RunProcess);
+  Outcome m = RunFetch(RealAzFetch(Fresh("no-ml-out")), RunProcess);
   CHECK(m.status == ExitStatus::kInputError);
   CHECK(HasDiagnostic(m.diagnostics, codes::kAzNoMlExtension, "az extension add -n ml"));
 }

@@ -32,15 +32,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kCorpus = SourcePath("tests/data/joblogs");
-
 // The corpus's jobs, as its labels list them: every one is a job folder of the fleet.
 size_t CorpusJobs() {
-  std::ifstream in(kCorpus + "/corpus.json");
+  std::ifstream in(kJobCorpus + "/corpus.json");
   return nlohmann::json::parse(in)["jobs"].size();
 }
 
-FleetRequest Request(const std::string& dir) {
+FleetRequest FleetOf(const std::string& dir) {
   FleetRequest r;
   r.each.job_dir = dir;
   r.each.fail_on = "never";
@@ -49,7 +47,7 @@ FleetRequest Request(const std::string& dir) {
 
 // The corpus as a fleet, diagnosed once for every test case below.
 const Outcome& CorpusFleet() {
-  static const Outcome outcome = RunPostmortemCommand(Request(kCorpus));
+  static const Outcome outcome = RunPostmortemCommand(FleetOf(kJobCorpus));
   return outcome;
 }
 
@@ -95,18 +93,19 @@ TEST_CASE("node folder names are recognised, job names are not", "[app][fleet]")
 TEST_CASE("the layout rule: one job of many nodes stays one job", "[app][fleet]") {
   // Node folders beside the job's metrics (the corpus's multi-node jobs).
   for (const char* job : {"multinode-straggler", "egress-throttled-one-node-idle"}) {
-    FleetLayout l = DetectFleetLayout(kCorpus + "/" + job, FleetLayoutChoice::kAuto);
+    FleetLayout l = DetectFleetLayout(kJobCorpus + "/" + job, FleetLayoutChoice::kAuto);
     INFO(job << ": " << l.why);
     CHECK_FALSE(l.fleet);
   }
   // Node folders and nothing else: named like nodes, so one job.
   FleetLayout bare =
-      DetectFleetLayout(kCorpus + "/idle-node-download-no-metrics", FleetLayoutChoice::kAuto);
+      DetectFleetLayout(kJobCorpus + "/idle-node-download-no-metrics", FleetLayoutChoice::kAuto);
   CHECK_FALSE(bare.fleet);
   CHECK(bare.why.find("named like a node") != std::string::npos);
   // Logs inside, nodes nested in the log tree.
   CHECK_FALSE(
-      DetectFleetLayout(kCorpus + "/multinode-nested-logs-egress", FleetLayoutChoice::kAuto).fleet);
+      DetectFleetLayout(kJobCorpus + "/multinode-nested-logs-egress", FleetLayoutChoice::kAuto)
+          .fleet);
   // Several jobs with nothing but logs, named like jobs: a fleet; named like nodes: one job.
   fs::path jobs = Scratch("two-jobs");
   Touch(jobs / "train-resnet" / "system_logs" / "data_capability" / "data-capability.log");
@@ -136,7 +135,7 @@ TEST_CASE("the layout rule: a folder of experiments, each a folder of jobs", "[a
 }
 
 TEST_CASE("the layout rule: the corpus folder is a fleet of its job folders", "[app][fleet]") {
-  FleetLayout l = DetectFleetLayout(kCorpus, FleetLayoutChoice::kAuto);
+  FleetLayout l = DetectFleetLayout(kJobCorpus, FleetLayoutChoice::kAuto);
   REQUIRE(l.fleet);
   CHECK(l.jobs.size() == CorpusJobs());
   std::set<std::string> jobs(l.jobs.begin(), l.jobs.end());
@@ -148,7 +147,7 @@ TEST_CASE("the layout rule: the corpus folder is a fleet of its job folders", "[
 }
 
 TEST_CASE("a single multi-node job is still one job's post-mortem", "[app][fleet]") {
-  Outcome o = RunPostmortemCommand(Request(kCorpus + "/multinode-straggler"));
+  Outcome o = RunPostmortemCommand(FleetOf(kJobCorpus + "/multinode-straggler"));
   REQUIRE(o.has_report);
   CHECK_FALSE(FleetOf(o.report).present);
   CHECK(DiagnosisOf(o.report).present);
@@ -177,7 +176,7 @@ TEST_CASE("the corpus as a fleet: one row per job, totals that add up", "[app][f
   // The same cause as the job's own post-mortem (no flags: the corpus labels' flags differ).
   Outcome alone = RunPostmortem([] {
     PostmortemRequest r;
-    r.job_dir = kCorpus + "/egress-throttled-download";
+    r.job_dir = kJobCorpus + "/egress-throttled-download";
     r.fail_on = "never";
     return r;
   }());
@@ -371,10 +370,10 @@ TEST_CASE("a broken job folder is reported by name and the rest of the fleet kep
           "[app][fleet]") {
   fs::path dir = Scratch("fleet-broken");
   for (const char* job : {"egress-throttled-download", "multinode-straggler"})
-    fs::copy(kCorpus + "/" + job, dir / job, fs::copy_options::recursive);
+    fs::copy(kJobCorpus + "/" + job, dir / job, fs::copy_options::recursive);
   // Logs where a job keeps them, but nothing in them feedcheck reads.
   Touch(dir / "broken-job" / "system_logs" / "data_capability" / "notes.bin", "\x01\x02\x03");
-  Outcome o = RunPostmortemCommand(Request(dir.string()));
+  Outcome o = RunPostmortemCommand(FleetOf(dir.string()));
   REQUIRE(o.has_report);
   const FleetSummary& f = FleetOf(o.report);
   REQUIRE(f.jobs.size() == 3);
@@ -393,7 +392,7 @@ TEST_CASE("a broken job folder is reported by name and the rest of the fleet kep
   fs::path none = Scratch("fleet-none");
   Touch(none / "a" / "system_logs" / "x.bin", "\x01");
   Touch(none / "b" / "system_logs" / "y.bin", "\x01");
-  Outcome empty = RunPostmortemCommand(Request(none.string()));
+  Outcome empty = RunPostmortemCommand(FleetOf(none.string()));
   CHECK(empty.status == ExitStatus::kInputError);
   CHECK(FleetOf(empty.report).jobs.size() == 2);
 }
@@ -401,8 +400,8 @@ TEST_CASE("a broken job folder is reported by name and the rest of the fleet kep
 TEST_CASE("money only from the user's price, every figure an estimate", "[app][fleet]") {
   fs::path dir = Scratch("fleet-priced");
   for (const char* job : {"egress-throttled-download", "job-demo"})
-    fs::copy(kCorpus + "/" + job, dir / job, fs::copy_options::recursive);
-  FleetRequest request = Request(dir.string());
+    fs::copy(kJobCorpus + "/" + job, dir / job, fs::copy_options::recursive);
+  FleetRequest request = FleetOf(dir.string());
   request.gpu_hour_price_usd = 2.5;
   request.workers = 1;
   Outcome o = RunPostmortemCommand(request);
@@ -418,7 +417,7 @@ TEST_CASE("money only from the user's price, every figure an estimate", "[app][f
   CHECK(j["fleet"]["jobs"][0].contains("lost_usd_estimate"));
 
   // One job: its GPU time in money, said to be an estimate from the price.
-  FleetRequest one = Request(kCorpus + "/egress-throttled-download");
+  FleetRequest one = FleetOf(kJobCorpus + "/egress-throttled-download");
   one.gpu_hour_price_usd = 4;
   Outcome single = RunPostmortemCommand(one);
   const ReportTable* money = FindTable(single.report, "GPU time in money (an estimate)");
@@ -431,8 +430,8 @@ TEST_CASE("money only from the user's price, every figure an estimate", "[app][f
 TEST_CASE("without a price given: each job at its VM size's dated public price", "[app][fleet]") {
   fs::path dir = Scratch("fleet-kb-priced");
   for (const char* job : {"egress-throttled-download", "job-demo"})
-    fs::copy(kCorpus + "/" + job, dir / job, fs::copy_options::recursive);
-  FleetRequest request = Request(dir.string());
+    fs::copy(kJobCorpus + "/" + job, dir / job, fs::copy_options::recursive);
+  FleetRequest request = FleetOf(dir.string());
   request.each.cluster.sku = "Standard_ND96asr_v4";
   request.workers = 1;
   Outcome o = RunPostmortemCommand(request);
@@ -460,7 +459,7 @@ TEST_CASE("without a price given: each job at its VM size's dated public price",
                       "no public price known for SKU Standard_ND40rs_v2: give --gpu-hour-price"));
 
   // One job: its money table cites the size's price.
-  FleetRequest one = Request(kCorpus + "/egress-throttled-download");
+  FleetRequest one = FleetOf(kJobCorpus + "/egress-throttled-download");
   one.each.cluster.sku = "nd96asr_v4";
   Outcome single = RunPostmortemCommand(one);
   const ReportTable* money = FindTable(single.report, "GPU time in money (an estimate)");
@@ -473,12 +472,12 @@ TEST_CASE("without a price given: each job at its VM size's dated public price",
 }
 
 TEST_CASE("a fleet refuses one job's files and a negative price", "[app][fleet]") {
-  FleetRequest r = Request(kCorpus);
-  r.each.metrics.push_back(kCorpus + "/job-demo/metrics/storage-metrics.json");
+  FleetRequest r = FleetOf(kJobCorpus);
+  r.each.metrics.push_back(kJobCorpus + "/job-demo/metrics/storage-metrics.json");
   Outcome o = RunPostmortemCommand(r);
   CHECK(o.status == ExitStatus::kUsage);
   CHECK(HasDiagnostic(o.diagnostics, codes::kBadFlag, "--metrics"));
-  FleetRequest p = Request(kCorpus + "/job-demo");
+  FleetRequest p = FleetOf(kJobCorpus + "/job-demo");
   p.gpu_hour_price_usd = -3;
   CHECK(RunPostmortemCommand(p).status == ExitStatus::kUsage);
 }
@@ -500,10 +499,10 @@ TEST_CASE("one worker or several: the same fleet", "[app][fleet]") {
   fs::path dir = Scratch("fleet-workers");
   for (const char* job : {"egress-throttled-download", "job-demo", "multinode-straggler",
                           "small-files-seen-in-metrics"})
-    fs::copy(kCorpus + "/" + job, dir / job, fs::copy_options::recursive);
-  FleetRequest one = Request(dir.string());
+    fs::copy(kJobCorpus + "/" + job, dir / job, fs::copy_options::recursive);
+  FleetRequest one = FleetOf(dir.string());
   one.workers = 1;
-  FleetRequest three = Request(dir.string());
+  FleetRequest three = FleetOf(dir.string());
   three.workers = 3;
   Outcome a = RunPostmortemCommand(one);
   Outcome b = RunPostmortemCommand(three);
@@ -516,10 +515,10 @@ TEST_CASE("one worker or several: the same fleet", "[app][fleet]") {
 
 TEST_CASE("a job folder's name cannot drive the terminal or the page", "[app][fleet]") {
   fs::path dir = Scratch("fleet-names");
-  fs::copy(kCorpus + "/job-demo", dir / "job-demo", fs::copy_options::recursive);
+  fs::copy(kJobCorpus + "/job-demo", dir / "job-demo", fs::copy_options::recursive);
   const std::string evil = "x\x1b]0;owned\x07<i id=evil>";
-  fs::copy(kCorpus + "/job-demo", dir / evil, fs::copy_options::recursive);
-  Outcome o = RunPostmortemCommand(Request(dir.string()));
+  fs::copy(kJobCorpus + "/job-demo", dir / evil, fs::copy_options::recursive);
+  Outcome o = RunPostmortemCommand(FleetOf(dir.string()));
   REQUIRE(FleetOf(o.report).jobs.size() == 2);
   const std::string term = Render(o.report, "term", 100, true);
   CHECK(term.find('\x1b') == std::string::npos);
@@ -534,13 +533,13 @@ TEST_CASE("compare of two fleets: totals and causes side by side, judged per job
   fs::path last = Scratch("fleet-last-week");
   fs::path now = Scratch("fleet-this-week");
   for (const char* job : {"egress-throttled-download", "multinode-straggler", "job-demo"})
-    fs::copy(kCorpus + "/" + job, last / job, fs::copy_options::recursive);
+    fs::copy(kJobCorpus + "/" + job, last / job, fs::copy_options::recursive);
   for (const char* job : {"egress-throttled-download", "job-demo", "healthy-12-nodes"})
-    fs::copy(kCorpus + "/" + job, now / job, fs::copy_options::recursive);
+    fs::copy(kJobCorpus + "/" + job, now / job, fs::copy_options::recursive);
   const std::string a = WriteTempFile(
-      "fleet-a.json", Render(RunPostmortemCommand(Request(last.string())).report, "json"));
+      "fleet-a.json", Render(RunPostmortemCommand(FleetOf(last.string())).report, "json"));
   const std::string b = WriteTempFile(
-      "fleet-b.json", Render(RunPostmortemCommand(Request(now.string())).report, "json"));
+      "fleet-b.json", Render(RunPostmortemCommand(FleetOf(now.string())).report, "json"));
   CompareRequest request;
   request.a = a;
   request.b = b;
@@ -591,13 +590,13 @@ TEST_CASE("the layout rule: a job whose node folders sit one level deeper is a f
 
 TEST_CASE("a folder inside a job is read as the job it belongs to", "[app][fleet]") {
   // The folder --help names, a node's folder and the log tree's top all lead to the job.
-  const std::string demo = kCorpus + "/job-demo";
+  const std::string demo = kJobCorpus + "/job-demo";
   CHECK(EnclosingJobFolder(demo + "/system_logs/data_capability") ==
         fs::weakly_canonical(demo).string());
   CHECK(EnclosingJobFolder(demo + "/system_logs") == fs::weakly_canonical(demo).string());
   CHECK(EnclosingJobFolder(demo).empty());  // the job itself: read as given
-  CHECK(EnclosingJobFolder(kCorpus).empty());
-  const std::string straggler = kCorpus + "/multinode-straggler";
+  CHECK(EnclosingJobFolder(kJobCorpus).empty());
+  const std::string straggler = kJobCorpus + "/multinode-straggler";
   for (const auto& node : fs::directory_iterator(straggler)) {
     if (!fs::is_directory(node.path() / "system_logs")) continue;
     CHECK(EnclosingJobFolder((node.path() / "system_logs").string()) ==
@@ -605,8 +604,8 @@ TEST_CASE("a folder inside a job is read as the job it belongs to", "[app][fleet
   }
   // The post-mortem of the inner folder is the job's: the same verdict, GPU samples and metrics
   // read, and a note saying which folder was read.
-  Outcome inner = RunPostmortemCommand(Request(demo + "/system_logs/data_capability"));
-  Outcome whole = RunPostmortemCommand(Request(demo));
+  Outcome inner = RunPostmortemCommand(FleetOf(demo + "/system_logs/data_capability"));
+  Outcome whole = RunPostmortemCommand(FleetOf(demo));
   REQUIRE(inner.has_report);
   CHECK(inner.report.verdict == whole.report.verdict);
   CHECK(inner.report.evidence.facts.size() == whole.report.evidence.facts.size());
@@ -763,7 +762,7 @@ TEST_CASE("the fleet's waited-for-data column: only where some job's traces were
         ReadLog(read_ms));
   Touch(dir / "plain" / "system_logs" / "data_capability" / "rslex.log.2026-11-28-20",
         ReadLog(read_ms));
-  Outcome o = RunPostmortemCommand(Request(dir.string()));
+  Outcome o = RunPostmortemCommand(FleetOf(dir.string()));
   REQUIRE(o.has_report);
   const FleetSummary& f = FleetOf(o.report);
   REQUIRE(f.jobs.size() == 2);

@@ -27,8 +27,6 @@ using namespace feedcheck::app::testing;
 
 namespace {
 
-const std::string kCorpus = SourcePath("tests/data/joblogs");
-
 double Sum(const std::vector<LedgerShare>& shares) {
   double sum = 0;
   for (const auto& s : shares) sum += s.gpu_s;
@@ -82,7 +80,7 @@ void CheckTable(const Report& r, const DiagnosisSummary& d) {
 
 TEST_CASE("every multi-node corpus job's node table is its ledger's, summing to the GPU time lost",
           "[app][postmortem][nodes][ledger][corpus]") {
-  std::ifstream in(kCorpus + "/corpus.json");
+  std::ifstream in(kJobCorpus + "/corpus.json");
   REQUIRE(in.good());
   const nlohmann::json labels = nlohmann::json::parse(in);
   int multi_node = 0, per_node_ledger = 0;

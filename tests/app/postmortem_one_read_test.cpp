@@ -27,8 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kCorpus = SourcePath("tests/data/joblogs");
-
 // Counts every open of an input file while it lives.
 class OpenCounter {
  public:
@@ -146,7 +144,7 @@ std::optional<NodeRow> Row(const Report& r, const std::string& node) {
 
 TEST_CASE("the post-mortem opens each input file of a job exactly once",
           "[app][postmortem][one-read]") {
-  std::ifstream in(kCorpus + "/corpus.json");
+  std::ifstream in(kJobCorpus + "/corpus.json");
   REQUIRE(in.good());
   const nlohmann::json labels = nlohmann::json::parse(in);
   int multi_node = 0;
@@ -159,7 +157,7 @@ TEST_CASE("the post-mortem opens each input file of a job exactly once",
     if (DiagnosisOf(out.report).nodes.size() >= 2) ++multi_node;
     // Every regular file of the folder was opened, and none twice.
     std::set<std::string> files;
-    for (const auto& e : fs::recursive_directory_iterator(kCorpus + "/" + name))
+    for (const auto& e : fs::recursive_directory_iterator(kJobCorpus + "/" + name))
       if (e.is_regular_file() && !e.is_symlink()) files.insert(e.path().string());
     for (const auto& f : files) {
       INFO("file " << f);

@@ -21,19 +21,17 @@ using namespace feedcheck::app::testing;
 
 namespace {
 
-const std::string kCorpus = SourcePath("tests/data/joblogs");
-
 nlohmann::json Labels() {
-  std::ifstream in(kCorpus + "/corpus.json");
+  std::ifstream in(kJobCorpus + "/corpus.json");
   REQUIRE(in.good());
   return nlohmann::json::parse(in);
 }
 
 // The label's command-line arguments as the request the flags bind (paths are relative to the
 // corpus folder).
-PostmortemRequest Request(const std::string& job, const nlohmann::json& args) {
+PostmortemRequest RequestWith(const std::string& job, const nlohmann::json& args) {
   PostmortemRequest r;
-  r.job_dir = kCorpus + "/" + job;
+  r.job_dir = kJobCorpus + "/" + job;
   r.fail_on = "never";
   for (size_t i = 0; i + 1 < args.size(); i += 2) {
     const std::string flag = args[i];
@@ -49,9 +47,9 @@ PostmortemRequest Request(const std::string& job, const nlohmann::json& args) {
     else if (flag == "--account-egress-gbps")
       r.cluster.account_egress = value;
     else if (flag == "--profile")
-      r.profile = kCorpus + "/" + value;
+      r.profile = kJobCorpus + "/" + value;
     else if (flag == "--with")
-      r.with.push_back(kCorpus + "/" + value);
+      r.with.push_back(kJobCorpus + "/" + value);
     else if (flag == "--gpu-utc-offset")
       r.gpu_utc_offset = value;
     else
@@ -70,7 +68,7 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
   for (const auto& label : labels["jobs"]) {
     const std::string name = label["name"];
     INFO("job " << name << ": " << label["why"].get<std::string>());
-    Outcome out = RunPostmortem(Request(name, label["args"]));
+    Outcome out = RunPostmortem(RequestWith(name, label["args"]));
     for (const auto& d : out.diagnostics.kept()) UNSCOPED_INFO(FormatDiagnostic(d));
     REQUIRE(out.status == ExitStatus::kOk);
     REQUIRE(out.has_report);
@@ -136,7 +134,7 @@ TEST_CASE("every corpus job gets the verdict, confidence and GPU time of its lab
 
 TEST_CASE("postmortem: secondary findings do not fail the job under --fail-on",
           "[app][postmortem]") {
-  PostmortemRequest request = Request("job-demo", nlohmann::json::array());
+  PostmortemRequest request = RequestWith("job-demo", nlohmann::json::array());
   request.fail_on = "info";
   Outcome out = RunPostmortem(request);
   REQUIRE(out.has_report);
@@ -156,13 +154,13 @@ TEST_CASE("postmortem: a folder with nothing readable, a bad --with, a bad flag"
   CHECK_FALSE(nothing.has_report);
   CHECK(HasDiagnostic(nothing.diagnostics, codes::kNothingReadable, "nothing readable"));
 
-  PostmortemRequest with = Request("job-demo", nlohmann::json::array());
+  PostmortemRequest with = RequestWith("job-demo", nlohmann::json::array());
   with.with = {WriteTempFile("not-a-result.json", "{\"hello\": 1}")};
   Outcome bad_with = RunPostmortem(with);
   CHECK(bad_with.status == ExitStatus::kInputError);
   CHECK(HasDiagnostic(bad_with.diagnostics, codes::kUnreadableResult, "--with"));
 
-  PostmortemRequest sku = Request("job-demo", nlohmann::json::array());
+  PostmortemRequest sku = RequestWith("job-demo", nlohmann::json::array());
   sku.cluster.sku = "Standard_ND96asr_v5";
   Outcome bad_sku = RunPostmortem(sku);
   CHECK(bad_sku.status == ExitStatus::kUsage);
@@ -185,7 +183,7 @@ std::string CopyJobWithoutDefinition(const std::string& job, const std::string& 
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(WriteTempFile(as + "-marker", "")).parent_path() / as;
   fs::remove_all(dir);
-  fs::copy(kCorpus + "/" + job, dir, fs::copy_options::recursive);
+  fs::copy(kJobCorpus + "/" + job, dir, fs::copy_options::recursive);
   fs::remove(dir / "job.yml");
   return dir.string();
 }
@@ -196,7 +194,7 @@ TEST_CASE("postmortem: a setting in the job's job.yml drives a finding, naming j
           "[app][postmortem][job_spec]") {
   const nlohmann::json args = {"--sku", "Standard_ND96asr_v4", "--nodes", "1", "--region",
                                "eastus"};
-  PostmortemRequest request = Request("client-bound-few-threads", args);
+  PostmortemRequest request = RequestWith("client-bound-few-threads", args);
   Outcome out = RunPostmortem(request);
   REQUIRE(out.has_report);
   // The rslex log says nothing of the thread count: job.yml line 11 does.
@@ -264,7 +262,7 @@ TEST_CASE("postmortem: the runtime's retry-count line wins over the definition, 
           "[app][postmortem][job_spec]") {
   // retry-count-high-no-503 logs AZUREML_DATASET_HTTP_RETRY_COUNT=20; a definition saying 5
   // is noted, the log's value kept.
-  PostmortemRequest r = Request("retry-count-high-no-503", {"--sku", "Standard_ND96asr_v4"});
+  PostmortemRequest r = RequestWith("retry-count-high-no-503", {"--sku", "Standard_ND96asr_v4"});
   r.job_dir = CopyJobWithoutDefinition("retry-count-high-no-503", "retry-log-wins");
   {
     std::ofstream(r.job_dir + "/job.yml")
@@ -292,7 +290,7 @@ TEST_CASE("postmortem: the runtime's retry-count line wins over the definition, 
 }
 
 TEST_CASE("a named input that cannot be read is an input error, exit 3", "[app][postmortem]") {
-  const std::string demo = kCorpus + "/job-demo";
+  const std::string demo = kJobCorpus + "/job-demo";
   struct Case {
     std::vector<std::string> metrics, gpu;
     std::string flag;

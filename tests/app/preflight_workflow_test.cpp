@@ -32,10 +32,12 @@ TEST_CASE(
     "preflight workflow: storage that refuses everything measures nothing, and says what "
     "to do",
     "[app][preflight]") {
-  auto client = std::make_shared<ScriptedHttpClient>(
-      [](const HttpRequest&) { return testing::AzureError(403, "NoAuthenticationInformation"); });
+  auto client = std::make_shared<ScriptedHttpClient>([](const HttpRequest&) {
+    return feedcheck::testing::AzureError(403, "NoAuthenticationInformation");
+  });
   app::PreflightRequest r;
-  r.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
+  r.session =
+      feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
   r.session.duration = "10s";
   r.cluster.sku = "Standard_ND96asr_v4";
   r.cluster.nodes = 4;

@@ -48,7 +48,7 @@ TEST_CASE("probe session: budget errors name the flag", "[app][probe_session]") 
 
 TEST_CASE("probe session: a SAS signature in argv is refused without echoing it",
           "[app][probe_session][safety]") {
-  auto r = testing::ScriptedSession(
+  auto r = feedcheck::testing::ScriptedSession(
       "https://acct.blob.core.windows.net/data/x?sv=2022&sig=SECRETSIGNATURE", NoServer());
   HttpProbeEnv env;
   DiagnosticList d;
@@ -60,8 +60,9 @@ TEST_CASE("probe session: a SAS signature in argv is refused without echoing it"
 TEST_CASE("probe session: credentials come from the environment given, never over plain http",
           "[app][probe_session][safety]") {
   SECTION("a SAS token in the environment signs requests") {
-    auto r = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", NoServer(),
-                                      {{"AZURE_STORAGE_SAS_TOKEN", "sv=2022&sig=abc"}});
+    auto r =
+        feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", NoServer(),
+                                            {{"AZURE_STORAGE_SAS_TOKEN", "sv=2022&sig=abc"}});
     HttpProbeEnv env;
     DiagnosticList d;
     REQUIRE(app::OpenHttpSession(r, &env, &d) == ExitStatus::kOk);
@@ -69,22 +70,23 @@ TEST_CASE("probe session: credentials come from the environment given, never ove
     CHECK(app::DescribeSession("list", env, "").find("auth sas") != std::string::npos);
   }
   SECTION("nothing in the environment: anonymous") {
-    auto r = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", NoServer());
+    auto r =
+        feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", NoServer());
     HttpProbeEnv env;
     DiagnosticList d;
     REQUIRE(app::OpenHttpSession(r, &env, &d) == ExitStatus::kOk);
     CHECK(env.signer.auth().kind == AuthKind::kAnonymous);
   }
   SECTION("a key over http:// to a remote host is refused") {
-    auto r = testing::ScriptedSession("http://acct.blob.core.windows.net/data/", NoServer(),
-                                      {{"AZURE_STORAGE_KEY", "a2V5"}});
+    auto r = feedcheck::testing::ScriptedSession("http://acct.blob.core.windows.net/data/",
+                                                 NoServer(), {{"AZURE_STORAGE_KEY", "a2V5"}});
     HttpProbeEnv env;
     DiagnosticList d;
     CHECK(app::OpenHttpSession(r, &env, &d) == ExitStatus::kUsage);
     CHECK(FirstMessage(d).find("plain http://") != std::string::npos);
   }
   SECTION("--auth on a plain URL names the flag") {
-    auto r = testing::ScriptedSession("https://example.com/file", NoServer());
+    auto r = feedcheck::testing::ScriptedSession("https://example.com/file", NoServer());
     r.auth.mode = "sas";
     HttpProbeEnv env;
     DiagnosticList d;
@@ -92,7 +94,8 @@ TEST_CASE("probe session: credentials come from the environment given, never ove
     CHECK(FirstMessage(d).find("--auth sas") != std::string::npos);
   }
   SECTION("a missing key file is an input error, exit 3") {
-    auto r = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", NoServer());
+    auto r =
+        feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", NoServer());
     r.auth.key_file = "/nonexistent/key";
     HttpProbeEnv env;
     DiagnosticList d;
@@ -102,7 +105,7 @@ TEST_CASE("probe session: credentials come from the environment given, never ove
 }
 
 TEST_CASE("probe session: --insecure is a warning, a path is not a URL", "[app][probe_session]") {
-  auto r = testing::ScriptedSession("https://127.0.0.1:1/acct/data/", NoServer());
+  auto r = feedcheck::testing::ScriptedSession("https://127.0.0.1:1/acct/data/", NoServer());
   r.insecure = true;
   HttpProbeEnv env;
   DiagnosticList d;
@@ -114,7 +117,7 @@ TEST_CASE("probe session: --insecure is a warning, a path is not a URL", "[app][
   std::string path;
   CHECK(app::IsLocalPathTarget("/tmp", &path));
   CHECK(path == "/tmp");
-  auto local = testing::ScriptedSession("/tmp", NoServer());
+  auto local = feedcheck::testing::ScriptedSession("/tmp", NoServer());
   DiagnosticList d2;
   CHECK(app::OpenHttpSession(local, &env, &d2) == ExitStatus::kUsage);
   CHECK(FirstMessage(d2).find("is a path") != std::string::npos);

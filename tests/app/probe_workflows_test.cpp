@@ -53,7 +53,7 @@ std::shared_ptr<ScriptedHttpClient> OneBigBlob() {
     }
     resp.status = r.method == "HEAD" ? 200 : 206;
     resp.headers["content-length"] = "67108864";
-    resp.body_bytes = r.method == "HEAD" ? 0 : testing::RangeBytes(r);
+    resp.body_bytes = r.method == "HEAD" ? 0 : feedcheck::testing::RangeBytes(r);
     resp.timing.ttfb_s = 0.012;
     resp.timing.total_s = 0.020;
     return resp;
@@ -66,10 +66,12 @@ TEST_CASE(
     "probe throughput: an anonymous 403 names the SAS variable, managed identity and "
     "the reader role",
     "[app][probes][throughput]") {
-  auto client = std::make_shared<ScriptedHttpClient>(
-      [](const HttpRequest&) { return testing::AzureError(403, "NoAuthenticationInformation"); });
+  auto client = std::make_shared<ScriptedHttpClient>([](const HttpRequest&) {
+    return feedcheck::testing::AzureError(403, "NoAuthenticationInformation");
+  });
   app::ThroughputRequest r;
-  r.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
+  r.session =
+      feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
   r.cpu_cores = 2;
   app::Outcome out = app::RunProbeThroughput(r, {});
   REQUIRE(out.has_report);
@@ -90,9 +92,10 @@ TEST_CASE(
     "itself too",
     "[app][probes][throughput]") {
   auto client = std::make_shared<ScriptedHttpClient>(
-      [](const HttpRequest&) { return testing::AzureError(404, "ResourceNotFound"); });
+      [](const HttpRequest&) { return feedcheck::testing::AzureError(404, "ResourceNotFound"); });
   app::ThroughputRequest r;
-  r.session = testing::ScriptedSession("https://acct.blob.core.windows.net/private/", client);
+  r.session =
+      feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/private/", client);
   app::Outcome out = app::RunProbeThroughput(r, {});
   const Diagnostic* advice = WithCode(out.diagnostics, codes::kAccessDenied);
   REQUIRE(advice != nullptr);
@@ -101,11 +104,13 @@ TEST_CASE(
 
 TEST_CASE("probe throughput: a credential that is refused gets no anonymous advice",
           "[app][probes][throughput]") {
-  auto client = std::make_shared<ScriptedHttpClient>(
-      [](const HttpRequest&) { return testing::AzureError(403, "AuthorizationFailure"); });
+  auto client = std::make_shared<ScriptedHttpClient>([](const HttpRequest&) {
+    return feedcheck::testing::AzureError(403, "AuthorizationFailure");
+  });
   app::ThroughputRequest r;
-  r.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client,
-                                       {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sig=x"}});
+  r.session =
+      feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client,
+                                          {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sig=x"}});
   app::Outcome out = app::RunProbeThroughput(r, {});
   CHECK(out.status == ExitStatus::kProbeFailed);
   CHECK(WithCode(out.diagnostics, codes::kAccessDenied) == nullptr);
@@ -115,7 +120,8 @@ TEST_CASE("probe throughput: bad flags stop before any request, naming the flag"
           "[app][probes][throughput]") {
   auto client = OneBigBlob();
   app::ThroughputRequest r;
-  r.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
+  r.session =
+      feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
   SECTION("concurrency") {
     r.concurrency = "lots";
     app::Outcome out = app::RunProbeThroughput(r, {});
@@ -154,7 +160,8 @@ TEST_CASE("probe latency: flags out of range stop before any request, naming the
           "[app][probes][latency]") {
   auto client = OneBigBlob();
   app::LatencyRequest r;
-  r.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
+  r.session =
+      feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
   std::string expected;
   SECTION("requests") {
     r.requests = 0;
@@ -185,9 +192,11 @@ TEST_CASE("probe throughput: the sweep is the default and the budget statement s
           "[app][probes][throughput]") {
   app::ThroughputRequest r;
   CHECK(r.concurrency == "auto");
-  auto client = std::make_shared<ScriptedHttpClient>(
-      [](const HttpRequest&) { return testing::AzureError(403, "AuthorizationFailure"); });
-  r.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
+  auto client = std::make_shared<ScriptedHttpClient>([](const HttpRequest&) {
+    return feedcheck::testing::AzureError(403, "AuthorizationFailure");
+  });
+  r.session =
+      feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client);
   std::string notice;
   app::ProbeCallbacks callbacks;
   callbacks.notice = [&](const std::string& text) { notice += text; };
@@ -201,8 +210,9 @@ TEST_CASE("probe latency: the result object holds the first-byte percentiles",
   auto client = OneBigBlob();
   app::LatencyRequest r;
   // The emulator's loopback address: plain http, so no TLS figure, and the figures marked.
-  r.session = testing::ScriptedSession("http://127.0.0.1:10000/devstoreaccount1/data/big", client,
-                                       {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sig=x"}});
+  r.session =
+      feedcheck::testing::ScriptedSession("http://127.0.0.1:10000/devstoreaccount1/data/big",
+                                          client, {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sig=x"}});
   r.requests = 40;
   r.head_requests = 5;
   r.new_connections = 3;
@@ -244,8 +254,9 @@ TEST_CASE("probe list: pages, entries and the billed operations as result values
     return resp;
   });
   app::ListRequest r;
-  r.session = testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client,
-                                       {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sig=x"}});
+  r.session =
+      feedcheck::testing::ScriptedSession("https://acct.blob.core.windows.net/data/", client,
+                                          {{"AZURE_STORAGE_SAS_TOKEN", "sv=1&sig=x"}});
   app::Outcome out = app::RunProbeList(r, {});
   REQUIRE(out.has_report);
   CHECK(out.status == ExitStatus::kOk);

@@ -16,18 +16,10 @@ namespace {
 std::string Profile(const std::string& name) {
   return std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/profiles/" + name;
 }
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 double FactValue(const nlohmann::json& j, const std::string& key) {
   for (const auto& f : j["evidence"]["facts"])
     if (f["key"] == key) return f["value"].get<double>();
   return -1;
-}
-const nlohmann::json* FindingOf(const nlohmann::json& j, const std::string& rule) {
-  for (const auto& f : j["findings"])
-    if (f["rule_id"] == rule) return &f;
-  return nullptr;
 }
 }  // namespace
 

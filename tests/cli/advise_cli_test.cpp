@@ -21,12 +21,6 @@ std::string WriteRulesDir(const std::string& name, const std::string& yaml) {
   return dir.string();
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 }  // namespace
 
 TEST_CASE("advise --json is the Report shape with a result", "[cli][advise]") {

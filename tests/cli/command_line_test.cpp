@@ -8,11 +8,7 @@
 
 #include "tests/cli/run_feedcheck.h"
 
-namespace {
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("feedcheck alone prints its usage and the commands, exit 2", "[cli][usage]") {
   RunResult r = RunFeedcheck({});

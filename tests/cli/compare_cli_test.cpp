@@ -32,17 +32,6 @@ std::string Facts(double gbps, double noise, double p99_ms, const char* verdict)
   return s.str();
 }
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("compare says what got better, worse, or stayed inside its noise", "[cli][compare]") {

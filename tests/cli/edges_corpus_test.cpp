@@ -14,7 +14,7 @@
 #include "run_feedcheck.h"
 
 namespace fs = std::filesystem;
-using nlohmann::json;
+using Json = nlohmann::json;
 
 namespace {
 
@@ -41,13 +41,9 @@ std::pair<std::string, std::string> KeyValue(const std::string& s) {
   return {Trim(s.substr(0, eq)), Trim(s.substr(eq + 1))};
 }
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // A JSON value against the expectation's text: numbers within 0.1% (and exact to 1e-9 near 0),
 // booleans as true/false, strings exactly.
-bool Matches(const json& value, const std::string& want) {
+bool Matches(const Json& value, const std::string& want) {
   if (value.is_number()) {
     char* end = nullptr;
     double w = std::strtod(want.c_str(), &end);
@@ -65,28 +61,21 @@ std::string ArgsText(std::string line) {
   return line;
 }
 
-std::vector<std::string> Words(const std::string& s) {
+std::vector<std::string> SplitWords(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);
   for (std::string w; in >> w;) out.push_back(w);
   return out;
 }
 
-const json* FindingOf(const json& j, const std::string& rule) {
-  if (!j.contains("findings")) return nullptr;
-  for (const auto& f : j["findings"])
-    if (f["rule_id"] == rule) return &f;
-  return nullptr;
-}
-
-const json* FactOf(const json& j, const std::string& key) {
+const Json* FactOf(const Json& j, const std::string& key) {
   if (!j.contains("evidence")) return nullptr;
   for (const auto& f : j["evidence"]["facts"])
     if (f["key"] == key) return &f["value"];
   return nullptr;
 }
 
-const json* TableOf(const json& j, const std::string& title) {
+const Json* TableOf(const Json& j, const std::string& title) {
   if (!j.contains("tables")) return nullptr;
   for (const auto& t : j["tables"])
     if (t["title"] == title) return &t;
@@ -94,7 +83,7 @@ const json* TableOf(const json& j, const std::string& title) {
 }
 
 // A lint problem: "CODE | TEXT | line=N | severity=S | change~TEXT" against the Problems table.
-bool LintMatches(const json& row, const std::vector<std::string>& parts) {
+bool LintMatches(const Json& row, const std::vector<std::string>& parts) {
   if (row.value("code", "") != parts[0]) return false;
   if (parts.size() > 1 && !parts[1].empty() &&
       !Has(row.value("message", "") + " " + row.value("change", ""), parts[1]))
@@ -111,8 +100,8 @@ bool LintMatches(const json& row, const std::vector<std::string>& parts) {
   return true;
 }
 
-bool AnyLint(const json& j, const std::vector<std::string>& parts) {
-  const json* problems = TableOf(j, "Problems");
+bool AnyLint(const Json& j, const std::vector<std::string>& parts) {
+  const Json* problems = TableOf(j, "Problems");
   if (!problems) return false;
   for (const auto& row : (*problems)["rows"])
     if (LintMatches(row, parts)) return true;
@@ -131,9 +120,9 @@ void CheckCase(const fs::path& path) {
   }
   REQUIRE(!lines.empty());
   REQUIRE(lines[0].second.rfind("run:", 0) == 0);
-  const std::vector<std::string> args = Words(ArgsText(lines[0].second.substr(4)));
+  const std::vector<std::string> args = SplitWords(ArgsText(lines[0].second.substr(4)));
   const RunResult r = RunFeedcheck(args);
-  const json j = r.Json();
+  const Json j = r.Json();
   for (size_t i = 1; i < lines.size(); ++i) {
     const auto& [at, line] = lines[i];
     const auto colon = line.find(':');
@@ -151,15 +140,15 @@ void CheckCase(const fs::path& path) {
     } else if (kind == "not-out") {
       CHECK_FALSE(Has(r.out, arg));
     } else if (kind == "finding") {
-      auto w = Words(arg);
-      const json* f = FindingOf(j, w[0]);
+      auto w = SplitWords(arg);
+      const Json* f = FindingOf(j, w[0]);
       CHECK(f != nullptr);
       if (f && w.size() > 1) CHECK((*f)["severity"] == w[1]);
     } else if (kind == "no-finding") {
       CHECK(FindingOf(j, arg) == nullptr);
     } else if (kind == "says" || kind == "not-says") {
       auto parts = Split(arg, '|');
-      const json* f = FindingOf(j, parts[0]);
+      const Json* f = FindingOf(j, parts[0]);
       REQUIRE(f != nullptr);
       INFO("message: " << (*f)["message"].get<std::string>());
       CHECK(Has((*f)["message"].get<std::string>(), parts[1]) == (kind == "says"));
@@ -169,7 +158,7 @@ void CheckCase(const fs::path& path) {
       CHECK(found);
     } else if (kind == "env" || kind == "no-env") {
       auto [name, want] = KeyValue(arg);
-      const json* value = nullptr;
+      const Json* value = nullptr;
       for (const auto& e : j["env"])
         if (e["name"] == name) value = &e["value"];
       if (kind == "no-env") {
@@ -180,7 +169,7 @@ void CheckCase(const fs::path& path) {
       }
     } else if (kind == "fact") {
       auto [key, want] = KeyValue(arg);
-      const json* value = FactOf(j, key);
+      const Json* value = FactOf(j, key);
       REQUIRE(value != nullptr);
       INFO("value: " << value->dump());
       CHECK(Matches(*value, want));
@@ -192,7 +181,7 @@ void CheckCase(const fs::path& path) {
       CHECK(match == (kind == "result"));
     } else if (kind == "row") {
       auto parts = Split(arg, '|');
-      const json* table = TableOf(j, parts[0]);
+      const Json* table = TableOf(j, parts[0]);
       REQUIRE(table != nullptr);
       bool found = false;
       for (const auto& row : (*table)["rows"]) {

@@ -23,7 +23,7 @@ struct NumericFlag {
   std::string type;                  ///< "FLOAT", "INT", "UINT"
 };
 
-std::vector<std::string> Words(const std::string& path) {
+std::vector<std::string> WordsOfFile(const std::string& path) {
   std::istringstream in(path);
   std::vector<std::string> out;
   for (std::string w; in >> w;) out.push_back(w);
@@ -45,7 +45,7 @@ std::vector<NumericFlag> NumericFlags() {
       const std::string full = option->get_type_name();
       const std::string type = full.substr(0, full.find(':'));
       if (kNumeric.count(type) == 0) continue;
-      out.push_back({Words(CommandPath(*command)), "--" + option->get_lnames()[0], type});
+      out.push_back({WordsOfFile(CommandPath(*command)), "--" + option->get_lnames()[0], type});
     }
   return out;
 }

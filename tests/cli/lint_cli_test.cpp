@@ -15,9 +15,6 @@ namespace {
 std::string Job(const std::string& name) {
   return std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/jobs/" + name;
 }
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 }  // namespace
 
 TEST_CASE("lint prints the change to make with file:line", "[cli][lint]") {

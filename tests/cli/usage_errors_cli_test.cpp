@@ -16,11 +16,7 @@ using namespace feedcheck::cli;
 
 namespace {
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::vector<std::string> Words(const std::string& line) {
+std::vector<std::string> WordsOfLine(const std::string& line) {
   std::istringstream in(line);
   std::vector<std::string> out;
   for (std::string w; in >> w;) out.push_back(w);
@@ -92,7 +88,7 @@ TEST_CASE("a bad value of every enumerated flag gets the nearest value and an ex
     for (const auto& choice : f.choices) {
       // One letter more than a valid value: that value is the nearest.
       const std::string bad = choice + "x";
-      std::vector<std::string> args = Words(f.path);
+      std::vector<std::string> args = WordsOfLine(f.path);
       args.insert(args.end(), f.positionals.begin(), f.positionals.end());
       args.push_back(f.flag);
       args.push_back(bad);

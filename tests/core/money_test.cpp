@@ -14,12 +14,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kDataDir = std::string(FEEDCHECK_SOURCE_DIR) + "/data";
+const std::string kMoneyDataDir = std::string(FEEDCHECK_SOURCE_DIR) + "/data";
 
 KnowledgeBase BuiltIn() {
   KnowledgeBase kb;
   DiagnosticList d;
-  REQUIRE(KnowledgeBase::Load(kDataDir, {}, &kb, &d));
+  REQUIRE(KnowledgeBase::Load(kMoneyDataDir, {}, &kb, &d));
   return kb;
 }
 

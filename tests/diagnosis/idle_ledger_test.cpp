@@ -17,14 +17,15 @@
 
 #include "analyzers/gpu_idle_ledger.h"
 #include "analyzers/throttle_kind.h"
+#include "tests/diagnosis/ledger_test_jobs.h"
 
 using namespace feedcheck;
 using namespace feedcheck::diagnosis;
 
-namespace {
+using feedcheck::diagnosis::ledger_test::kMinute;
+using feedcheck::diagnosis::ledger_test::kStart;
 
-constexpr double kStart = 1.7e9;
-constexpr double kMinute = 60;
+namespace {
 
 Series MakeSeries(const std::string& key, std::vector<SeriesPoint> points) {
   Series s;

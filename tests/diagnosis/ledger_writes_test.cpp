@@ -7,12 +7,14 @@
 #include <random>
 #include <vector>
 
+#include "tests/diagnosis/ledger_test_jobs.h"
+
 using namespace feedcheck;
 using feedcheck::diagnosis::ledger::IngressBursts;
 
-namespace {
+using feedcheck::diagnosis::ledger_test::kStart;
 
-constexpr double kStart = 1.7e9;
+namespace {
 
 Series PerMinute(const std::string& key, const std::vector<double>& values) {
   Series s;

@@ -15,7 +15,7 @@ using feedcheck::Series;
 
 namespace {
 
-struct Node {
+struct PhaseNode {
   Series lost;
   std::vector<fd::TimeSpan> stops;
 };
@@ -23,9 +23,9 @@ struct Node {
 // A node of `gpus` sampled every `interval_s` for `hours`, idle at each sample with chance
 // `idle_share` (all GPUs together, as a data-parallel job waits), stopped for `stop_s` every
 // `every_s`; the lost series in 10 s buckets.
-Node Draw(std::mt19937* rng, double gpus, double interval_s, double idle_share, double stop_s,
-          double every_s, double hours) {
-  Node n;
+PhaseNode DrawPhaseNode(std::mt19937* rng, double gpus, double interval_s, double idle_share,
+                        double stop_s, double every_s, double hours) {
+  PhaseNode n;
   const double width = 10, end = hours * 3600;
   std::bernoulli_distribution idle(idle_share);
   std::vector<double> lost(static_cast<size_t>(end / width), 0.0);
@@ -43,10 +43,6 @@ Node Draw(std::mt19937* rng, double gpus, double interval_s, double idle_share, 
   return n;
 }
 
-bool Overlaps(const fd::TimeSpan& a, const fd::TimeSpan& b) {
-  return a.start_s < b.end_s && b.start_s < a.end_s;
-}
-
 }  // namespace
 
 TEST_CASE("own phases: whole stops are found, a loader's scattered waits are not", "[own_phases]") {
@@ -56,12 +52,12 @@ TEST_CASE("own phases: whole stops are found, a loader's scattered waits are not
   std::mt19937 rng(static_cast<unsigned>(interval * 1000 + idle_share * 100 + stop_s));
   int false_phases = 0, runs = 0;
   for (int k = 0; k < 20; ++k) {
-    Node n = Draw(&rng, 8, interval, idle_share, stop_s, stop_s > 0 ? 1800 : 0, 3);
+    PhaseNode n = DrawPhaseNode(&rng, 8, interval, idle_share, stop_s, stop_s > 0 ? 1800 : 0, 3);
     const auto phases = fd::OwnPhases(n.lost, 8, interval, n.lost.points.front().x);
     for (const auto& p : phases) {
       CHECK(p.end_s - p.start_s >= fd::kShortOwnPhaseMinS);
       bool on_a_stop = false;
-      for (const auto& s : n.stops) on_a_stop = on_a_stop || Overlaps(p, s);
+      for (const auto& s : n.stops) on_a_stop = on_a_stop || fd::Overlaps(p, s);
       false_phases += on_a_stop ? 0 : 1;
     }
     // Each stop is found whenever the node's own waits make it unlikely by chance.
@@ -89,7 +85,7 @@ TEST_CASE(
     "throughout",
     "[own_phases]") {
   std::mt19937 rng(7);
-  Node n = Draw(&rng, 4, 10, 0.1, 600, 1800, 2);
+  PhaseNode n = DrawPhaseNode(&rng, 4, 10, 0.1, 600, 1800, 2);
   REQUIRE_FALSE(fd::OwnPhases(n.lost, 4, 10, n.lost.points.front().x).empty());
   CHECK(fd::OwnPhases(n.lost, 0, 10, n.lost.points.front().x).empty());
   CHECK(fd::OwnPhases(n.lost, 4, 10, n.lost.points.back().x + 10).empty());
@@ -108,10 +104,10 @@ TEST_CASE(
   // all (15%); but the node has no other waits, so its stops stand out by their number.
   std::mt19937 rng(11);
   const double every = GENERATE(1200.0, 1800.0);
-  Node n = Draw(&rng, 8, 60, 0.0, 180, every, 2);
+  PhaseNode n = DrawPhaseNode(&rng, 8, 60, 0.0, 180, every, 2);
   const auto phases = fd::OwnPhases(n.lost, 8, 60, n.lost.points.front().x);
   REQUIRE(phases.size() == n.stops.size());
-  for (size_t i = 0; i < phases.size(); ++i) CHECK(Overlaps(phases[i], n.stops[i]));
+  for (size_t i = 0; i < phases.size(); ++i) CHECK(fd::Overlaps(phases[i], n.stops[i]));
 }
 
 TEST_CASE("own phases: short stops are phases beside long ones when the node has no other waits",
@@ -120,14 +116,14 @@ TEST_CASE("own phases: short stops are phases beside long ones when the node has
   // their length; but a node with that share would scatter many short waits, and this one has
   // none.
   std::mt19937 rng(13);
-  Node n = Draw(&rng, 8, 60, 0.0, 120, 1400, 1.1);
+  PhaseNode n = DrawPhaseNode(&rng, 8, 60, 0.0, 120, 1400, 1.1);
   for (double at : {1680.0, 3360.0})
     for (auto& p : n.lost.points)
       if (p.x >= n.lost.points.front().x + at && p.x < n.lost.points.front().x + at + 360) p.y = 80;
   const auto phases = fd::OwnPhases(n.lost, 8, 60, n.lost.points.front().x);
   for (const auto& s : n.stops) {
     bool found = false;
-    for (const auto& p : phases) found = found || Overlaps(p, s);
+    for (const auto& p : phases) found = found || fd::Overlaps(p, s);
     CHECK(found);
   }
   CHECK(phases.size() == n.stops.size() + 2);
@@ -139,7 +135,7 @@ TEST_CASE("own phases: stops that fill most of a node's time are its pace, not p
   // up to half its time, those are phases (validations); beyond, they are how it works.
   const double stop_s = GENERATE(300.0, 800.0, 1000.0, 1500.0);
   std::mt19937 rng(static_cast<unsigned>(stop_s));
-  Node n = Draw(&rng, 8, 10, 0.0, stop_s, 1800, 3);
+  PhaseNode n = DrawPhaseNode(&rng, 8, 10, 0.0, stop_s, 1800, 3);
   const auto phases = fd::OwnPhases(n.lost, 8, 10, n.lost.points.front().x);
   INFO("stopped " << stop_s << " s of every 1800");
   if (stop_s / 1800 <= fd::kOwnPhasesMaxShare)
@@ -156,7 +152,7 @@ TEST_CASE("own phases: a sample's tail cut at the start is no run to share a sto
   // at `from_s`. Whatever its length under a sample, the tail is no run of its own.
   const double tail_s = GENERATE(0.0, 10.0, 30.0, 50.0);
   std::mt19937 rng(17);
-  Node n = Draw(&rng, 8, 60, 0.0, 0, 0, 1.1);
+  PhaseNode n = DrawPhaseNode(&rng, 8, 60, 0.0, 0, 0, 1.1);
   const double t0 = n.lost.points.front().x;
   for (auto& p : n.lost.points)
     if (p.x >= t0 + 3840 || p.x < t0 + 60) p.y = 80;
@@ -173,15 +169,15 @@ TEST_CASE("own phases: with no long run, short stops stand out by how few shorte
   // (three validations): at its idle share it would scatter eight runs, nearly all one sample
   // long; it has none. Its stops are phases.
   std::mt19937 rng(19);
-  Node n = Draw(&rng, 8, 30, 0.0, 90, 1900, 1.75);
+  PhaseNode n = DrawPhaseNode(&rng, 8, 30, 0.0, 90, 1900, 1.75);
   const auto phases = fd::OwnPhases(n.lost, 8, 30, n.lost.points.front().x);
   REQUIRE(phases.size() == n.stops.size());
-  for (size_t i = 0; i < phases.size(); ++i) CHECK(Overlaps(phases[i], n.stops[i]));
+  for (size_t i = 0; i < phases.size(); ++i) CHECK(fd::Overlaps(phases[i], n.stops[i]));
   // The same idle share scattered at random (no stop): its runs of two or three samples
   // come with its single ones, and are no phases but by chance (a Poisson tail of 5%).
   int with_phases = 0;
   for (int k = 0; k < 40; ++k) {
-    Node scattered = Draw(&rng, 8, 30, 9.0 / 210, 0, 0, 1.75);
+    PhaseNode scattered = DrawPhaseNode(&rng, 8, 30, 9.0 / 210, 0, 0, 1.75);
     with_phases += !fd::OwnPhases(scattered.lost, 8, 30, scattered.lost.points.front().x).empty();
   }
   INFO("scattered nodes with phases: " << with_phases);
@@ -193,14 +189,14 @@ TEST_CASE("own phases: short stops stand out by how few shorter runs come, besid
   // The node above with a 300 s stop at its end (a final evaluation): the long stop does not
   // make the short ones its pace; the node still scatters no run under a minute.
   std::mt19937 rng(23);
-  Node n = Draw(&rng, 8, 30, 0.0, 90, 1900, 1.75);
+  PhaseNode n = DrawPhaseNode(&rng, 8, 30, 0.0, 90, 1900, 1.75);
   const double start = n.lost.points.front().x, end = n.lost.points.back().x + 10;
   for (auto& p : n.lost.points)
     if (p.x >= end - 300) p.y = 80;
   const auto phases = fd::OwnPhases(n.lost, 8, 30, start);
   for (const auto& s : n.stops) {
     bool found = false;
-    for (const auto& p : phases) found = found || Overlaps(p, s);
+    for (const auto& p : phases) found = found || fd::Overlaps(p, s);
     CHECK(found);
   }
   CHECK(phases.size() == n.stops.size() + 1);
@@ -208,7 +204,7 @@ TEST_CASE("own phases: short stops stand out by how few shorter runs come, besid
   // by chance.
   int with_short_phases = 0;
   for (int k = 0; k < 40; ++k) {
-    Node scattered = Draw(&rng, 8, 30, 9.0 / 210, 0, 0, 1.75);
+    PhaseNode scattered = DrawPhaseNode(&rng, 8, 30, 9.0 / 210, 0, 0, 1.75);
     for (auto& p : scattered.lost.points)
       if (p.x >= end - 300) p.y = 80;
     int short_phases = 0;

@@ -12,7 +12,7 @@ using feedcheck::Series;
 
 namespace {
 
-struct Node {
+struct PeriodicNode {
   Series lost;
   std::vector<fd::TimeSpan> validations;
 };
@@ -20,9 +20,9 @@ struct Node {
 // A node of 8 GPUs sampled every `interval_s` for `hours`, idle at each sample with chance
 // `idle_share` (all GPUs together), and validating for `stop_s` every `every_s` (0: never),
 // each validation starting up to 10 s early or late; the lost series in 10 s buckets.
-Node Draw(std::mt19937* rng, double interval_s, double idle_share, double stop_s, double every_s,
-          double hours) {
-  Node n;
+PeriodicNode DrawPeriodicNode(std::mt19937* rng, double interval_s, double idle_share,
+                              double stop_s, double every_s, double hours) {
+  PeriodicNode n;
   const double width = 10, end = hours * 3600, t0 = 1.7e9;
   std::bernoulli_distribution idle(idle_share);
   std::uniform_real_distribution<double> jitter(-10, 10), first(0, every_s);
@@ -48,16 +48,12 @@ Node Draw(std::mt19937* rng, double interval_s, double idle_share, double stop_s
   return n;
 }
 
-bool Overlaps(const fd::TimeSpan& a, const fd::TimeSpan& b) {
-  return a.start_s < b.end_s && b.start_s < a.end_s;
-}
-
 // The stops found on a node: OwnPhases', and the periodic ones besides.
 struct Found {
   std::vector<fd::TimeSpan> own, periodic;
 };
 
-Found Find(const Node& n, double interval_s) {
+Found Find(const PeriodicNode& n, double interval_s) {
   Found f;
   const double from = n.lost.points.front().x;
   f.own = fd::OwnPhases(n.lost, 8, interval_s, from);
@@ -66,11 +62,11 @@ Found Find(const Node& n, double interval_s) {
 }
 
 // How many of the periodic stops found lie on one of the node's validations.
-int OnValidations(const Found& f, const Node& n) {
+int OnValidations(const Found& f, const PeriodicNode& n) {
   int on = 0;
   for (const auto& p : f.periodic) {
     bool on_one = false;
-    for (const auto& v : n.validations) on_one = on_one || Overlaps(p, v);
+    for (const auto& v : n.validations) on_one = on_one || fd::Overlaps(p, v);
     on += on_one ? 1 : 0;
   }
   return on;
@@ -79,8 +75,8 @@ int OnValidations(const Found& f, const Node& n) {
 // The validation `v` was found, by OwnPhases or as a periodic stop.
 bool FoundAny(const Found& f, const fd::TimeSpan& v) {
   bool by_any = false;
-  for (const auto& p : f.own) by_any = by_any || Overlaps(p, v);
-  for (const auto& p : f.periodic) by_any = by_any || Overlaps(p, v);
+  for (const auto& p : f.own) by_any = by_any || fd::Overlaps(p, v);
+  for (const auto& p : f.periodic) by_any = by_any || fd::Overlaps(p, v);
   return by_any;
 }
 
@@ -94,7 +90,8 @@ TEST_CASE("periodic stops: validations every N minutes are found at a slow loade
   std::uniform_real_distribution<double> stop_s(60, 300), every_min(10, 40);
   int written = 0, found = 0, found_alone = 0, periodic = 0, periodic_on_one = 0;
   for (int k = 0; k < 20; ++k) {
-    const Node n = Draw(&rng, interval, idle_share, stop_s(rng), every_min(rng) * 60, 8);
+    const PeriodicNode n =
+        DrawPeriodicNode(&rng, interval, idle_share, stop_s(rng), every_min(rng) * 60, 8);
     const Found f = Find(n, interval);
     periodic += static_cast<int>(f.periodic.size());
     periodic_on_one += OnValidations(f, n);
@@ -103,7 +100,7 @@ TEST_CASE("periodic stops: validations every N minutes are found at a slow loade
       if (v.end_s - v.start_s < 2 * interval) continue;
       ++written;
       bool by_own = false;
-      for (const auto& p : f.own) by_own = by_own || Overlaps(p, v);
+      for (const auto& p : f.own) by_own = by_own || fd::Overlaps(p, v);
       found_alone += by_own ? 1 : 0;
       found += FoundAny(f, v) ? 1 : 0;
     }
@@ -132,10 +129,10 @@ TEST_CASE("periodic stops: a loader's scattered waits are rarely taken for a per
   std::mt19937 rng(static_cast<unsigned>(7 + interval * 1000 + idle_share * 100));
   int nodes_with_any = 0, nodes = 40, twins_found = 0;
   for (int k = 0; k < nodes; ++k) {
-    const Node n = Draw(&rng, interval, idle_share, 0, 0, 3);
+    const PeriodicNode n = DrawPeriodicNode(&rng, interval, idle_share, 0, 0, 3);
     nodes_with_any += Find(n, interval).periodic.empty() ? 0 : 1;
     // The same pace with a 5-minute validation every 15 minutes: found by its period.
-    const Node twin = Draw(&rng, interval, idle_share, 300, 900, 3);
+    const PeriodicNode twin = DrawPeriodicNode(&rng, interval, idle_share, 300, 900, 3);
     const Found f = Find(twin, interval);
     size_t found = 0;
     for (const auto& v : twin.validations) found += FoundAny(f, v) ? 1 : 0;
@@ -162,7 +159,8 @@ TEST_CASE("periodic stops: a validation one 60 s sample long recurs at its perio
   std::uniform_real_distribution<double> stop_s(60, 110), every_min(15, 40);
   int written = 0, found = 0, periodic = 0, periodic_on_one = 0;
   for (int k = 0; k < 20; ++k) {
-    const Node n = Draw(&rng, 60, idle_share, stop_s(rng), every_min(rng) * 60, 8);
+    const PeriodicNode n =
+        DrawPeriodicNode(&rng, 60, idle_share, stop_s(rng), every_min(rng) * 60, 8);
     const Found f = Find(n, 60);
     periodic += static_cast<int>(f.periodic.size());
     periodic_on_one += OnValidations(f, n);

@@ -16,9 +16,9 @@ using feedcheck::Series;
 
 namespace {
 
-constexpr double kT0 = 1.7e9, kWidth = 10;
+constexpr double kT0Silence = 1.7e9, kWidthSilence = 10;
 
-struct Node {
+struct SilenceNode {
   Series lost;
   std::vector<fd::TimeSpan> silences;  // between reads
   std::vector<fd::TimeSpan> stops;     // written in
@@ -34,10 +34,10 @@ struct Plan {
   bool stops_idle = true;  // false: the GPUs worked through the silences
 };
 
-Node Draw(std::mt19937* rng, const Plan& p) {
-  Node n;
+SilenceNode DrawSilenceNode(std::mt19937* rng, const Plan& p) {
+  SilenceNode n;
   std::uniform_real_distribution<double> u(0, 1);
-  std::vector<double> lost(static_cast<size_t>(p.end_s / kWidth), 0.0);
+  std::vector<double> lost(static_cast<size_t>(p.end_s / kWidthSilence), 0.0);
   auto stop_at = [&](double t) {
     return p.every_s > 0 && t >= p.every_s && std::fmod(t, p.every_s) < p.stop_s;
   };
@@ -48,27 +48,23 @@ Node Draw(std::mt19937* rng, const Plan& p) {
     else
       idle = u(*rng) < (t < p.read_until_s ? p.idle_share : p.cache_idle_share);
     if (!idle) continue;
-    for (double b = t; b < t + p.interval_s && b < p.end_s; b += kWidth)
-      lost[static_cast<size_t>(b / kWidth)] = p.gpus * kWidth;
+    for (double b = t; b < t + p.interval_s && b < p.end_s; b += kWidthSilence)
+      lost[static_cast<size_t>(b / kWidthSilence)] = p.gpus * kWidthSilence;
   }
   for (size_t i = 0; i < lost.size(); ++i)
-    n.lost.points.push_back({kT0 + static_cast<double>(i) * kWidth, lost[i]});
+    n.lost.points.push_back({kT0Silence + static_cast<double>(i) * kWidthSilence, lost[i]});
   for (double t = p.every_s; p.every_s > 0 && t < p.end_s; t += p.every_s) {
-    n.stops.push_back({kT0 + t, kT0 + t + p.stop_s});
+    n.stops.push_back({kT0Silence + t, kT0Silence + t + p.stop_s});
     // Reads every half minute: the silence runs from the read before the stop to the one after.
     if (t + p.stop_s < p.read_until_s)
-      n.silences.push_back({kT0 + t - 15, kT0 + t + p.stop_s + 15});
+      n.silences.push_back({kT0Silence + t - 15, kT0Silence + t + p.stop_s + 15});
   }
-  n.last_read = kT0 + p.read_until_s;
-  n.end = kT0 + p.end_s;
+  n.last_read = kT0Silence + p.read_until_s;
+  n.end = kT0Silence + p.end_s;
   return n;
 }
 
-bool Overlaps(const fd::TimeSpan& a, const fd::TimeSpan& b) {
-  return a.start_s < b.end_s && b.start_s < a.end_s;
-}
-
-fd::NodeReads Reads(const Node& n, bool cache_may_hold_input = true) {
+fd::NodeReads Reads(const SilenceNode& n, bool cache_may_hold_input = true) {
   fd::NodeReads r;
   r.silences = n.silences;
   r.fence_s = 60;
@@ -78,8 +74,10 @@ fd::NodeReads Reads(const Node& n, bool cache_may_hold_input = true) {
   return r;
 }
 
-std::vector<fd::TimeSpan> Stops(const Node& n, const Plan& p, bool cache_may_hold_input = true) {
-  return fd::ReadSilenceStops(n.lost, p.gpus, p.interval_s, kT0, Reads(n, cache_may_hold_input));
+std::vector<fd::TimeSpan> Stops(const SilenceNode& n, const Plan& p,
+                                bool cache_may_hold_input = true) {
+  return fd::ReadSilenceStops(n.lost, p.gpus, p.interval_s, kT0Silence,
+                              Reads(n, cache_may_hold_input));
 }
 
 }  // namespace
@@ -92,19 +90,19 @@ TEST_CASE("read silence stops: stops between reads are found at any pace", "[rea
   p.cache_idle_share = 0.0;
   std::mt19937 rng(static_cast<unsigned>(p.interval_s * 100 + p.idle_share * 10 + p.stop_s));
   for (int k = 0; k < 10; ++k) {
-    const Node n = Draw(&rng, p);
+    const SilenceNode n = DrawSilenceNode(&rng, p);
     const auto stops = Stops(n, p);
     INFO("interval " << p.interval_s << " idle " << p.idle_share << " stop " << p.stop_s);
     // Each stop in a silence between reads is found; every stop found is one written in.
     for (const auto& s : n.stops) {
       if (s.end_s > n.last_read) continue;
       bool found = false;
-      for (const auto& f : stops) found = found || Overlaps(f, s);
+      for (const auto& f : stops) found = found || fd::Overlaps(f, s);
       CHECK(found);
     }
     for (const auto& f : stops) {
       bool written = false;
-      for (const auto& s : n.stops) written = written || Overlaps(f, s);
+      for (const auto& s : n.stops) written = written || fd::Overlaps(f, s);
       CHECK(written);
     }
   }
@@ -117,7 +115,7 @@ TEST_CASE("read silence stops: GPUs that worked through a silence did not stop",
   p.cache_idle_share = p.idle_share;
   std::mt19937 rng(static_cast<unsigned>(p.idle_share * 100));
   INFO("idle " << p.idle_share);
-  for (int k = 0; k < 20; ++k) CHECK(Stops(Draw(&rng, p), p).empty());
+  for (int k = 0; k < 20; ++k) CHECK(Stops(DrawSilenceNode(&rng, p), p).empty());
 }
 
 TEST_CASE(
@@ -130,19 +128,19 @@ TEST_CASE(
   std::mt19937 rng(static_cast<unsigned>(p.cache_idle_share * 100));
   int found_after = 0, written_after = 0;
   for (int k = 0; k < 20; ++k) {
-    const Node n = Draw(&rng, p);
+    const SilenceNode n = DrawSilenceNode(&rng, p);
     const auto stops = Stops(n, p);
     INFO("cache idle " << p.cache_idle_share);
     for (const auto& f : stops) {
       bool written = false;
-      for (const auto& s : n.stops) written = written || Overlaps(f, s);
+      for (const auto& s : n.stops) written = written || fd::Overlaps(f, s);
       CHECK(written);  // never a run of the loader's waits
     }
     for (const auto& s : n.stops) {
       if (s.start_s < n.last_read) continue;
       written_after += 1;
       for (const auto& f : stops)
-        if (Overlaps(f, s)) {
+        if (fd::Overlaps(f, s)) {
           found_after += 1;
           break;
         }
@@ -167,14 +165,14 @@ TEST_CASE("read silence stops: a final evaluation after the last read", "[read_s
   const bool sliver = GENERATE(false, true);
   std::mt19937 rng(static_cast<unsigned>(p.idle_share * 100));
   for (int k = 0; k < 10; ++k) {
-    Node n = Draw(&rng, p);
+    SilenceNode n = DrawSilenceNode(&rng, p);
     fd::NodeReads reads = Reads(n, cache_may_hold_input);
     if (sliver) {
       n.lost.points.push_back({n.end, p.gpus * 0.014});
-      reads.samples_end_s = n.end + kWidth;
+      reads.samples_end_s = n.end + kWidthSilence;
     }
     INFO((sliver ? "a sliver bucket at the end" : "no sliver"));
-    const auto stops = fd::ReadSilenceStops(n.lost, p.gpus, p.interval_s, kT0, reads);
+    const auto stops = fd::ReadSilenceStops(n.lost, p.gpus, p.interval_s, kT0Silence, reads);
     if (p.idle_share < 0.5 || !cache_may_hold_input) {
       REQUIRE(stops.size() == 1);
       CHECK(stops[0].start_s == n.last_read);
@@ -184,12 +182,12 @@ TEST_CASE("read silence stops: a final evaluation after the last read", "[read_s
     }
   }
   // No fence, no GPU count: nothing.
-  const Node n = Draw(&rng, p);
+  const SilenceNode n = DrawSilenceNode(&rng, p);
   fd::NodeReads no_fence = Reads(n);
   no_fence.fence_s.reset();
   no_fence.silences.clear();
-  CHECK(fd::ReadSilenceStops(n.lost, p.gpus, 60, kT0, no_fence).empty());
-  CHECK(fd::ReadSilenceStops(n.lost, 0, 60, kT0, Reads(n)).empty());
+  CHECK(fd::ReadSilenceStops(n.lost, p.gpus, 60, kT0Silence, no_fence).empty());
+  CHECK(fd::ReadSilenceStops(n.lost, 0, 60, kT0Silence, Reads(n)).empty());
 }
 
 TEST_CASE("read silence stops: a stop at the samples' grain, one whole minute in its silence",
@@ -204,20 +202,20 @@ TEST_CASE("read silence stops: a stop at the samples' grain, one whole minute in
   Series lost;
   const double start = 1200 + 30;  // the stop, from 30 s into minute 20
   for (int b = 0; b < 360; ++b) {
-    const double t = b * kWidth;
-    lost.points.push_back({kT0 + t, t >= 1260 && t < 1320 ? 8 * kWidth : 0.0});
+    const double t = b * kWidthSilence;
+    lost.points.push_back({kT0Silence + t, t >= 1260 && t < 1320 ? 8 * kWidthSilence : 0.0});
   }
   fd::NodeReads reads;
-  reads.silences.push_back({kT0 + start - 15, kT0 + start + 110 + 15 + extra_s});
+  reads.silences.push_back({kT0Silence + start - 15, kT0Silence + start + 110 + 15 + extra_s});
   reads.fence_s = 60;
-  reads.last_read_s = kT0 + 3500;
-  reads.samples_end_s = kT0 + 3600;
-  const auto stops = fd::ReadSilenceStops(lost, 8, 60, kT0, reads);
+  reads.last_read_s = kT0Silence + 3500;
+  reads.samples_end_s = kT0Silence + 3600;
+  const auto stops = fd::ReadSilenceStops(lost, 8, 60, kT0Silence, reads);
   INFO("silence " << 140 + extra_s << " s");
   if (extra_s == 0) {
     REQUIRE(stops.size() == 1);
-    CHECK(stops[0].start_s == kT0 + 1260);
-    CHECK(stops[0].end_s == kT0 + 1320);
+    CHECK(stops[0].start_s == kT0Silence + 1260);
+    CHECK(stops[0].end_s == kT0Silence + 1320);
   } else {
     CHECK(stops.empty());
   }

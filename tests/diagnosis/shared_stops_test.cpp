@@ -15,7 +15,7 @@ using feedcheck::Series;
 
 namespace {
 
-constexpr double kWidth = 10, kT0 = 1.7e9;
+constexpr double kWidthShared = 10, kT0Shared = 1.7e9;
 
 struct Job {
   std::vector<Series> lost;          // per node, 8 GPUs, in 10 s buckets
@@ -27,8 +27,9 @@ struct Job {
 // shares[i] (all its GPUs; with `lockstep`, every node idle at the samples the first one is),
 // and stopped through each of `phases` (seconds from the start) with its own start up to a
 // sample late.
-Job Draw(std::mt19937* rng, int nodes, double interval_s, const std::vector<double>& shares,
-         const std::vector<fd::TimeSpan>& phases, double hours, bool lockstep = false) {
+Job DrawSharedJob(std::mt19937* rng, int nodes, double interval_s,
+                  const std::vector<double>& shares, const std::vector<fd::TimeSpan>& phases,
+                  double hours, bool lockstep = false) {
   Job job;
   job.interval_s = interval_s;
   const double end = hours * 3600;
@@ -42,22 +43,22 @@ Job Draw(std::mt19937* rng, int nodes, double interval_s, const std::vector<doub
   }
   for (int i = 0; i < nodes; ++i) {
     const double offset = i == 0 ? 0 : late(*rng);
-    std::vector<double> lost(static_cast<size_t>(end / kWidth), 0.0);
+    std::vector<double> lost(static_cast<size_t>(end / kWidthShared), 0.0);
     for (size_t k = 0; k < samples; ++k) {
       const double t = static_cast<double>(k) * interval_s;
       bool stopped = idle[i][k];
       for (const auto& p : phases)
         stopped = stopped || (t + interval_s > p.start_s + offset && t < p.end_s + offset);
       if (!stopped) continue;
-      for (double b = t; b < t + interval_s && b < end; b += kWidth)
-        lost[static_cast<size_t>(b / kWidth)] = 8 * kWidth;
+      for (double b = t; b < t + interval_s && b < end; b += kWidthShared)
+        lost[static_cast<size_t>(b / kWidthShared)] = 8 * kWidthShared;
     }
     Series s;
     for (size_t b = 0; b < lost.size(); ++b)
-      s.points.push_back({kT0 + static_cast<double>(b) * kWidth, lost[b]});
+      s.points.push_back({kT0Shared + static_cast<double>(b) * kWidthShared, lost[b]});
     job.lost.push_back(std::move(s));
   }
-  for (const auto& p : phases) job.phases.push_back({kT0 + p.start_s, kT0 + p.end_s});
+  for (const auto& p : phases) job.phases.push_back({kT0Shared + p.start_s, kT0Shared + p.end_s});
   return job;
 }
 
@@ -67,8 +68,8 @@ std::vector<fd::NodeStops> StopsOf(const Job& job) {
   for (const auto& lost : job.lost) {
     fd::NodeStops n;
     double width = 0;
-    n.runs = fd::WholeStopRuns(lost, 8, kT0, &width);
-    n.phases = fd::OwnPhases(lost, 8, job.interval_s, kT0);
+    n.runs = fd::WholeStopRuns(lost, 8, kT0Shared, &width);
+    n.phases = fd::OwnPhases(lost, 8, job.interval_s, kT0Shared);
     n.sample_s = std::max(width, job.interval_s);
     n.sampled_s = static_cast<double>(lost.points.size()) * width;
     out.push_back(std::move(n));
@@ -76,13 +77,9 @@ std::vector<fd::NodeStops> StopsOf(const Job& job) {
   return out;
 }
 
-bool Overlaps(const fd::TimeSpan& a, const fd::TimeSpan& b) {
-  return a.start_s < b.end_s && b.start_s < a.end_s;
-}
-
 bool OnAny(const fd::TimeSpan& s, const std::vector<fd::TimeSpan>& phases) {
   for (const auto& p : phases)
-    if (Overlaps(s, {p.start_s, p.end_s + 60})) return true;
+    if (fd::Overlaps(s, {p.start_s, p.end_s + 60})) return true;
   return false;
 }
 
@@ -105,8 +102,8 @@ TEST_CASE("shared stops: a final evaluation every node made is found at a slow l
   int written = 0, found_alone = 0, found = 0, taken = 0, taken_on_one = 0;
   for (int k = 0; k < 30; ++k) {
     const double hours = 2, len = eval_s(rng), end = hours * 3600 - 2 * interval;
-    const Job job =
-        Draw(&rng, nodes, interval, DrawShares(&rng, nodes, 0.2, 0.6), {{end - len, end}}, hours);
+    const Job job = DrawSharedJob(&rng, nodes, interval, DrawShares(&rng, nodes, 0.2, 0.6),
+                                  {{end - len, end}}, hours);
     const auto stops = StopsOf(job);
     const auto shared = fd::SharedStops(stops);
     REQUIRE(shared.size() == stops.size());
@@ -147,7 +144,7 @@ TEST_CASE("shared stops: the nodes' own waits are rarely taken for a shared stop
   std::mt19937 rng(static_cast<unsigned>(nodes * 1000 + lo * 100));
   int jobs = 40, with_any = 0;
   for (int k = 0; k < jobs; ++k) {
-    const Job job = Draw(&rng, nodes, 30, DrawShares(&rng, nodes, lo, lo + 0.3), {}, 3);
+    const Job job = DrawSharedJob(&rng, nodes, 30, DrawShares(&rng, nodes, lo, lo + 0.3), {}, 3);
     const auto shared = fd::SharedStops(StopsOf(job));
     bool any = false;
     for (const auto& s : shared) any = any || !s.empty();
@@ -166,8 +163,9 @@ TEST_CASE("shared stops: nodes that wait in lockstep share every stop, and none 
   for (int k = 0; k < 10; ++k) {
     // A data-parallel job: every rank waits for the slowest at each step, so every node idles
     // at the first one's samples; a 5-minute evaluation at the end changes nothing of that.
-    const Job job = Draw(&rng, nodes, 30, std::vector<double>(nodes, 0.3), {{6600, 6900}}, 2,
-                         /*lockstep=*/true);
+    const Job job =
+        DrawSharedJob(&rng, nodes, 30, std::vector<double>(nodes, 0.3), {{6600, 6900}}, 2,
+                      /*lockstep=*/true);
     for (const auto& s : fd::SharedStops(StopsOf(job))) CHECK(s.empty());
   }
 }
@@ -175,7 +173,7 @@ TEST_CASE("shared stops: nodes that wait in lockstep share every stop, and none 
 TEST_CASE("shared stops: a stop other evidence explains is not retaken, nor counted shared",
           "[shared_stops]") {
   std::mt19937 rng(11);
-  const Job job = Draw(&rng, 16, 60, std::vector<double>(16, 0.45), {{6600, 6900}}, 2);
+  const Job job = DrawSharedJob(&rng, 16, 60, std::vector<double>(16, 0.45), {{6600, 6900}}, 2);
   auto stops = StopsOf(job);
   const auto found = fd::SharedStops(stops);
   size_t found_on_eval = 0;
@@ -194,7 +192,7 @@ TEST_CASE("shared stops: a stop other evidence explains is not retaken, nor coun
 TEST_CASE("shared stops: none for one node or none at all", "[shared_stops]") {
   CHECK(fd::SharedStops({}).empty());
   std::mt19937 rng(3);
-  const Job one = Draw(&rng, 1, 30, {0.4}, {{6600, 6900}}, 2);
+  const Job one = DrawSharedJob(&rng, 1, 30, {0.4}, {{6600, 6900}}, 2);
   const auto shared = fd::SharedStops(StopsOf(one));
   REQUIRE(shared.size() == 1);
   CHECK(shared[0].empty());
@@ -205,7 +203,7 @@ TEST_CASE("shared stops: a fleet of hundreds of nodes, each weighed against a bo
   // 300 nodes (the work grows with them, not their square): the evaluation every node made is
   // found on nearly all of them, however idle each is.
   std::mt19937 rng(5);
-  const Job job = Draw(&rng, 300, 60, DrawShares(&rng, 300, 0.3, 0.5), {{6600, 6900}}, 2);
+  const Job job = DrawSharedJob(&rng, 300, 60, DrawShares(&rng, 300, 0.3, 0.5), {{6600, 6900}}, 2);
   const auto stops = StopsOf(job);
   const auto shared = fd::SharedStops(stops);
   REQUIRE(shared.size() == 300);

@@ -113,8 +113,8 @@ std::string Unescape(std::string s) {
 
 // The page with the measuring script before </body>, laid out and measured.
 json Measure(const std::string& html, const std::string& name, int width = kWidth) {
-  std::string script = testing::ReadFileOrEmpty(std::string(FEEDCHECK_SOURCE_DIR) +
-                                                "/tests/reports/text_geometry.js");
+  std::string script = feedcheck::testing::ReadFileOrEmpty(std::string(FEEDCHECK_SOURCE_DIR) +
+                                                           "/tests/reports/text_geometry.js");
   REQUIRE_FALSE(script.empty());
   std::string probed = html;
   size_t body_end = probed.rfind("</body>");
@@ -123,7 +123,7 @@ json Measure(const std::string& html, const std::string& name, int width = kWidt
   fs::path page = WorkDir() / (name + "_measured.html"), dom = WorkDir() / (name + "_dom.html");
   std::ofstream(page) << AtWidth(probed, width, 900);
   RunChromium(page, WindowWidth(width), 900, "--dump-dom", dom);
-  std::string text = testing::ReadFileOrEmpty(dom.string());
+  std::string text = feedcheck::testing::ReadFileOrEmpty(dom.string());
   size_t begin = text.rfind("FEEDCHECK-GEOMETRY"), end = text.rfind("END-GEOMETRY");
   INFO(dom.string());
   REQUIRE(begin != std::string::npos);
@@ -139,7 +139,7 @@ std::string Problems(const json& geometry) {
 }
 
 // Share of the chart's area (page coordinates) that is not the card's white.
-double DrawnShare(const testing::Image& img, const json& chart) {
+double DrawnShare(const feedcheck::testing::Image& img, const json& chart) {
   int x0 = std::max(0, chart["x"].get<int>()), y0 = std::max(0, chart["y"].get<int>());
   int x1 = std::min(img.width, x0 + chart["w"].get<int>());
   int y1 = std::min(img.height, y0 + chart["h"].get<int>());
@@ -163,9 +163,9 @@ void CheckChartsDrawn(const std::string& html, const json& geometry, const std::
   fs::remove(png);
   RunChromium(page, WindowWidth(width), height, "--screenshot='" + png.string() + "'",
               WorkDir() / (name + ".out"));
-  testing::Image img;
+  feedcheck::testing::Image img;
   std::string error;
-  REQUIRE(testing::DecodePng(png.string(), &img, &error));
+  REQUIRE(feedcheck::testing::DecodePng(png.string(), &img, &error));
   CHECK(img.width == WindowWidth(width));
   for (const auto& chart : geometry["charts"]) {
     double share = DrawnShare(img, chart);
@@ -253,7 +253,7 @@ const char* const kSampleMarkers[] = {"knee",
                                       "requests-beyond-account"};
 
 TEST_CASE("Chromium geometry: the sample report's text fits at 1280 px", "[reports][chromium]") {
-  std::string html = RenderHtml(testing::MakeChartSampleReport(100));
+  std::string html = RenderHtml(feedcheck::testing::MakeChartSampleReport(100));
   json g = Measure(html, "sample");
   CHECK(g["width"] == kWidth);
   // Every chart of the sample (the timeline's three panels, two gauges, the listing too).
@@ -271,7 +271,7 @@ TEST_CASE("Chromium geometry: the sample report's text fits at 1280 px", "[repor
 }
 
 TEST_CASE("Chromium geometry: the sample report fits a 400 px phone", "[reports][chromium]") {
-  std::string html = RenderHtml(testing::MakeChartSampleReport(100));
+  std::string html = RenderHtml(feedcheck::testing::MakeChartSampleReport(100));
   json g = Measure(html, "sample_phone", kPhoneWidth);
   CheckPhoneFit(g);
   CHECK(g["charts"].size() >= 10);
@@ -302,7 +302,7 @@ std::string DemoPostmortemHtml() {
   INFO(cmd);
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
-  return testing::ReadFileOrEmpty(html.string());
+  return feedcheck::testing::ReadFileOrEmpty(html.string());
 }
 
 // The corpus as a fleet (53 jobs), as HTML.
@@ -317,7 +317,7 @@ std::string FleetHtml() {
   INFO(cmd);
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
-  return testing::ReadFileOrEmpty(html.string());
+  return feedcheck::testing::ReadFileOrEmpty(html.string());
 }
 
 }  // namespace
@@ -347,7 +347,7 @@ namespace {
 constexpr int kFirstScreenPx = 900;
 
 // Share of the box's pixels dark enough to be text (the page's ink, #1e293b and darker).
-double InkShare(const testing::Image& img, const json& box) {
+double InkShare(const feedcheck::testing::Image& img, const json& box) {
   const int x0 = std::max(0, static_cast<int>(box["x"].get<double>()));
   const int y0 = std::max(0, static_cast<int>(box["y"].get<double>()));
   const int x1 = std::min(img.width, x0 + static_cast<int>(box["w"].get<double>()));
@@ -379,10 +379,10 @@ void CheckOpensOnAnswer(const std::string& html, const std::string& name, int wi
   fs::remove(png);
   RunChromium(page, WindowWidth(width), kFirstScreenPx, "--screenshot='" + png.string() + "'",
               WorkDir() / (name + "_first_screen.out"));
-  testing::Image img;
+  feedcheck::testing::Image img;
   std::string error;
   INFO(error);
-  REQUIRE(testing::DecodePng(png.string(), &img, &error));
+  REQUIRE(feedcheck::testing::DecodePng(png.string(), &img, &error));
   CHECK(img.height == kFirstScreenPx);
   const double ink = InkShare(img, g["action_box"]);
   INFO("the action's line is " << ink * 100 << "% ink in the screenshot");

@@ -45,7 +45,7 @@ Rgb Hex(std::string_view hex) {
   return {byte(1), byte(3), byte(5)};
 }
 
-size_t CountNear(const testing::Image& img, Rgb c, int tolerance) {
+size_t CountNear(const feedcheck::testing::Image& img, Rgb c, int tolerance) {
   size_t n = 0;
   for (size_t i = 0; i + 2 < img.rgb.size(); i += 3) {
     if (std::abs(img.rgb[i] - c.r) <= tolerance && std::abs(img.rgb[i + 1] - c.g) <= tolerance &&
@@ -56,7 +56,7 @@ size_t CountNear(const testing::Image& img, Rgb c, int tolerance) {
 }
 
 // Writes the report as HTML, screenshots it, decodes the PNG. Keeps the files for a look.
-testing::Image Screenshot(Report report, const std::string& name) {
+feedcheck::testing::Image Screenshot(Report report, const std::string& name) {
   DecideCharts(&report);  // as the app renders it
   std::string chromium = Chromium();
   if (chromium.empty()) {
@@ -85,10 +85,10 @@ testing::Image Screenshot(Report report, const std::string& name) {
   INFO(cmd);
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
-  testing::Image img;
+  feedcheck::testing::Image img;
   std::string error;
   INFO(error);
-  REQUIRE(testing::DecodePng(png.string(), &img, &error));
+  REQUIRE(feedcheck::testing::DecodePng(png.string(), &img, &error));
   return img;
 }
 
@@ -107,7 +107,7 @@ const std::pair<const char*, std::string_view> kChartColors[] = {
 }  // namespace
 
 TEST_CASE("Chromium draws the HTML report with every chart", "[reports][chromium]") {
-  testing::Image img = Screenshot(testing::MakeSampleReport(100), "sample");
+  feedcheck::testing::Image img = Screenshot(feedcheck::testing::MakeSampleReport(100), "sample");
   CHECK(img.width == kWidth);
   CHECK(img.height == kHeight);
   // Not blank: plenty of pixels differ from the page background, in many colours.
@@ -123,10 +123,10 @@ TEST_CASE("Chromium draws the HTML report with every chart", "[reports][chromium
 }
 
 TEST_CASE("Chromium control: without series no chart colours appear", "[reports][chromium]") {
-  Report r = testing::MakeSampleReport(10);
+  Report r = feedcheck::testing::MakeSampleReport(10);
   r.evidence.series.clear();
   r.evidence.timeline.clear();
-  testing::Image img = Screenshot(r, "no_series");
+  feedcheck::testing::Image img = Screenshot(r, "no_series");
   for (const auto& [chart, color] : kChartColors) {
     if (color == palette::kLimit) continue;  // reds also mark critical findings
     size_t n = CountNear(img, Hex(color), 10);
@@ -137,7 +137,7 @@ TEST_CASE("Chromium control: without series no chart colours appear", "[reports]
 
 TEST_CASE("Chromium draws the profiled steps' wait for data beside GPU utilisation",
           "[reports][chromium][traces]") {
-  Report r = testing::MakeSampleReport(100);
+  Report r = feedcheck::testing::MakeSampleReport(100);
   const Series* util = r.evidence.FindSeries("gpu.util");
   REQUIRE(util);
   const double lo = util->points.front().x, hi = util->points.back().x;
@@ -165,7 +165,7 @@ TEST_CASE("Chromium draws the profiled steps' wait for data beside GPU utilisati
   // Control first: the same page without the traces has none of the line's colour.
   CHECK(CountNear(Screenshot(r, "without_data_wait"), green, 10) < 80);
   r.evidence.series.push_back(*wait);
-  testing::Image img = Screenshot(r, "data_wait");
+  feedcheck::testing::Image img = Screenshot(r, "data_wait");
   const size_t n = CountNear(img, green, 10);
   INFO("data wait line " << palette::kDataWait << ": " << n << " pixels");
   CHECK(n >= 80);

@@ -17,7 +17,7 @@ namespace {
 
 std::string Render(std::string_view format) {
   std::ostringstream out;
-  MakeReporter(format)->Render(testing::MakeSampleReport(4), out);
+  MakeReporter(format)->Render(feedcheck::testing::MakeSampleReport(4), out);
   if (const char* dir = std::getenv("FEEDCHECK_WRITE_OUTPUT")) {
     std::ofstream(std::string(dir) + "/sample." + std::string(format)) << out.str();
   }
@@ -26,11 +26,11 @@ std::string Render(std::string_view format) {
 
 void CheckGolden(std::string_view format, const std::string& golden_file) {
   std::string actual = Render(format);
-  std::string golden = testing::ReadFileOrEmpty(std::string(FEEDCHECK_SOURCE_DIR) +
-                                                "/tests/reports/golden/" + golden_file);
+  std::string golden = feedcheck::testing::ReadFileOrEmpty(std::string(FEEDCHECK_SOURCE_DIR) +
+                                                           "/tests/reports/golden/" + golden_file);
   REQUIRE_FALSE(golden.empty());
   std::string why;
-  bool ok = testing::MatchesGolden(actual, golden, &why);
+  bool ok = feedcheck::testing::MatchesGolden(actual, golden, &why);
   INFO(why);
   CHECK(ok);
 }
@@ -47,10 +47,11 @@ TEST_CASE("json report matches its golden shape", "[reports][golden]") {
 
 TEST_CASE("golden matcher matches numbers loosely and text exactly", "[reports][golden]") {
   std::string why;
-  CHECK(testing::MatchesGolden("rate 119.62 Gbit/s\n", "rate %float Gbit/s\n", &why));
-  CHECK(testing::MatchesGolden("rate 1e+09 bit/s\n", "rate %float bit/s\n", &why));
-  CHECK_FALSE(testing::MatchesGolden("rate 119.6 Mbit/s\n", "rate %float Gbit/s\n", &why));
+  CHECK(feedcheck::testing::MatchesGolden("rate 119.62 Gbit/s\n", "rate %float Gbit/s\n", &why));
+  CHECK(feedcheck::testing::MatchesGolden("rate 1e+09 bit/s\n", "rate %float bit/s\n", &why));
+  CHECK_FALSE(
+      feedcheck::testing::MatchesGolden("rate 119.6 Mbit/s\n", "rate %float Gbit/s\n", &why));
   CHECK(why.find("line 1") != std::string::npos);
-  CHECK_FALSE(testing::MatchesGolden("a\nb\n", "a\n", &why));
-  CHECK(testing::MatchesGolden("x (y) [z] *\n", "x (y) [z] *\n", &why));
+  CHECK_FALSE(feedcheck::testing::MatchesGolden("a\nb\n", "a\n", &why));
+  CHECK(feedcheck::testing::MatchesGolden("x (y) [z] *\n", "x (y) [z] *\n", &why));
 }

@@ -38,7 +38,7 @@ TEST_CASE("HtmlEscape escapes the five special characters", "[reports][html]") {
 }
 
 TEST_CASE("every text from the report is escaped in the HTML", "[reports][html]") {
-  Report r = testing::MakeSampleReport(5);
+  Report r = feedcheck::testing::MakeSampleReport(5);
   const std::string evil = "<script>alert('x')</script>";
   r.title = evil;
   r.verdict = evil;
@@ -64,7 +64,7 @@ TEST_CASE("every text from the report is escaped in the HTML", "[reports][html]"
 }
 
 TEST_CASE("the HTML is self-contained: no scripts, no fetches", "[reports][html]") {
-  std::string html = Html(testing::MakeSampleReport(20));
+  std::string html = Html(feedcheck::testing::MakeSampleReport(20));
   CHECK(html.rfind("<!doctype html>", 0) == 0);
   CHECK(html.find("<style>") != std::string::npos);
   CHECK(html.find("<script") == std::string::npos);
@@ -75,7 +75,7 @@ TEST_CASE("the HTML is self-contained: no scripts, no fetches", "[reports][html]
 }
 
 TEST_CASE("each chart is drawn in its colour when its series is present", "[reports][html]") {
-  std::string html = Html(testing::MakeSampleReport(20));
+  std::string html = Html(feedcheck::testing::MakeSampleReport(20));
   for (auto color : {palette::kThroughput, palette::kLatencyTtfb, palette::kSizeMeasured,
                      palette::kSizeFit, palette::kGpuUtil, palette::kEgress, palette::kRamp,
                      palette::kLimit, palette::kLaneRuntime, palette::kListPages}) {
@@ -92,7 +92,7 @@ TEST_CASE("each chart is drawn in its colour when its series is present", "[repo
 
 TEST_CASE("a chart with nothing to draw is left out, without a line of its own",
           "[reports][html]") {
-  Report r = testing::MakeSampleReport(5);
+  Report r = feedcheck::testing::MakeSampleReport(5);
   r.evidence.series.clear();
   r.evidence.timeline.clear();
   for (auto& f : r.findings) f.gauge.reset();
@@ -110,7 +110,7 @@ TEST_CASE("a chart with nothing to draw is left out, without a line of its own",
 
 TEST_CASE("a timeline without GPU samples says in one line which inputs were missing",
           "[reports][html]") {
-  Report r = testing::MakeSampleReport(20);
+  Report r = feedcheck::testing::MakeSampleReport(20);
   // What a post-mortem without nvidia-smi, DCGM or GpuUtilization has: the data runtime's
   // activities and the account's egress, no GPU series, no probe's.
   std::vector<Series> kept;
@@ -128,7 +128,7 @@ TEST_CASE("a timeline without GPU samples says in one line which inputs were mis
   CHECK(Count(html, "Not drawn for want of inputs") == 1);
   CHECK(html.find("not drawn") == std::string::npos);
   // Every input there: no line at all.
-  CHECK(DecideCharts(testing::MakeSampleReport(20)).missing.empty());
+  CHECK(DecideCharts(feedcheck::testing::MakeSampleReport(20)).missing.empty());
 }
 
 TEST_CASE("a comparison whose bars say nothing is left out", "[reports][html]") {
@@ -140,7 +140,7 @@ TEST_CASE("a comparison whose bars say nothing is left out", "[reports][html]") 
   const bool says = std::get<2>(gen);
   INFO(demand << " against " << limit);
   CHECK(GaugeSaysSomething(FindingGauge{demand, limit, Unit::kGbps}) == says);
-  Report r = testing::MakeSampleReport(5);
+  Report r = feedcheck::testing::MakeSampleReport(5);
   r.findings[0].gauge = FindingGauge{demand, limit, Unit::kGbps};
   r.findings[0].secondary = false;
   const std::string html = Html(r);
@@ -162,14 +162,14 @@ TEST_CASE("a report with nothing in it still renders", "[reports][html]") {
   std::string html = Html(empty);
   CHECK(html.find("No verdict") != std::string::npos);
   CHECK(html.find("</html>") != std::string::npos);
-  Report odd = testing::MakeSampleReport(5);
+  Report odd = feedcheck::testing::MakeSampleReport(5);
   for (auto& s : odd.evidence.series)
     for (auto& p : s.points) p.y = std::nan("");
   CHECK(Html(odd).find("no plottable points") != std::string::npos);
 }
 
 TEST_CASE("the HTML shows the result block unless tables carry it", "[reports][html]") {
-  Report r = testing::MakeSampleReport(5);
+  Report r = feedcheck::testing::MakeSampleReport(5);
   r.result = {{"peak_gbps", 23.14, "Gbit/s", "Peak throughput"},
               {"requests", 549316.0, "", "Requests <all>"}};
   const std::string html = Html(r);
@@ -194,7 +194,7 @@ TEST_CASE("each GPU gets a pale line, on one node or across nodes", "[reports][h
       ++n;
     return n;
   };
-  Report r = testing::MakeSampleReport(20);
+  Report r = feedcheck::testing::MakeSampleReport(20);
   size_t one_node = per_device_lines(r);
   CHECK(one_node > 0);
   // A cluster post-mortem names its devices by node: the same lines are drawn.
@@ -208,7 +208,7 @@ TEST_CASE("markdown cells escape pipes and newlines", "[reports][markdown]") {
 }
 
 TEST_CASE("the charts draw the account's egress limit and the node's NIC", "[reports][html]") {
-  std::string html = Html(testing::MakeSampleReport(20));
+  std::string html = Html(feedcheck::testing::MakeSampleReport(20));
   // Egress over time: the line at the limit (120 Gbit/s in the sample) under its own legend.
   size_t egress = html.find("aria-label=\"storage account egress over time\"");
   REQUIRE(egress != std::string::npos);
@@ -225,7 +225,7 @@ TEST_CASE("the charts draw the account's egress limit and the node's NIC", "[rep
 }
 
 TEST_CASE("one listed page is a stated value, not a point on an axis", "[reports][html]") {
-  Report r = testing::MakeSampleReport(20);
+  Report r = feedcheck::testing::MakeSampleReport(20);
   for (auto& s : r.evidence.series)
     if (s.key == "probe.list.page_ms") s.points = {{1, 42.5}};
   std::string html = Html(r);
@@ -234,7 +234,7 @@ TEST_CASE("one listed page is a stated value, not a point on an axis", "[reports
 }
 
 TEST_CASE("the timeline zooms to the GPU samples and folds a late upload", "[reports][html]") {
-  Report r = testing::MakeSampleReport(20);
+  Report r = feedcheck::testing::MakeSampleReport(20);
   double end = 0;
   for (const auto& s : r.evidence.series)
     if (s.key == "gpu.util") end = s.points.back().x;
@@ -245,7 +245,7 @@ TEST_CASE("the timeline zooms to the GPU samples and folds a late upload", "[rep
   CHECK(html.find("folded: upload at") != std::string::npos);
   CHECK(html.find("(5 s)") != std::string::npos);
   // Without the upload nothing is folded on the lanes.
-  CHECK(Html(testing::MakeSampleReport(20)).find("folded: upload") == std::string::npos);
+  CHECK(Html(feedcheck::testing::MakeSampleReport(20)).find("folded: upload") == std::string::npos);
 }
 
 namespace {
@@ -258,19 +258,20 @@ std::string DeskSvg(const std::string& html, const std::string& label) {
 }  // namespace
 
 TEST_CASE("the throughput chart rings the knee the sweep found", "[reports][html]") {
-  std::string svg = DeskSvg(Html(testing::MakeChartSampleReport(20)), "Throughput vs concurrency");
+  std::string svg =
+      DeskSvg(Html(feedcheck::testing::MakeChartSampleReport(20)), "Throughput vs concurrency");
   REQUIRE_FALSE(svg.empty());
   CHECK(svg.find("data-marker=\"knee\"") != std::string::npos);
   // Concurrency and rate, from probe.throughput.best_concurrency and knee_gbps.
   CHECK(svg.find("knee: 16 connections, 8.90 Gbit/s") != std::string::npos);
   // Without the knee facts there is no ring (nothing is guessed from the curve).
-  CHECK(DeskSvg(Html(testing::MakeSampleReport(20)), "Throughput vs concurrency")
+  CHECK(DeskSvg(Html(feedcheck::testing::MakeSampleReport(20)), "Throughput vs concurrency")
             .find("data-marker=\"knee\"") == std::string::npos);
 }
 
 TEST_CASE("time per request marks the break-even and the median file", "[reports][html]") {
-  std::string svg =
-      DeskSvg(Html(testing::MakeChartSampleReport(20)), "Time per request vs object size");
+  std::string svg = DeskSvg(Html(feedcheck::testing::MakeChartSampleReport(20)),
+                            "Time per request vs object size");
   REQUIRE_FALSE(svg.empty());
   CHECK(svg.find("data-marker=\"break-even\"") != std::string::npos);
   CHECK(svg.find("break-even: 14.5 MB") != std::string::npos);
@@ -279,7 +280,8 @@ TEST_CASE("time per request marks the break-even and the median file", "[reports
 }
 
 TEST_CASE("the latency CDF draws the time to first byte last and thin", "[reports][html]") {
-  std::string svg = DeskSvg(Html(testing::MakeSampleReport(20)), "Latency distribution (CDF)");
+  std::string svg =
+      DeskSvg(Html(feedcheck::testing::MakeSampleReport(20)), "Latency distribution (CDF)");
   REQUIRE_FALSE(svg.empty());
   size_t total =
       svg.find("<polyline fill=\"none\" stroke=\"" + std::string(palette::kLatencyTotal));
@@ -295,7 +297,7 @@ TEST_CASE("the latency CDF draws the time to first byte last and thin", "[report
 }
 
 TEST_CASE("the timeline marks the busy threshold and names its lane colours", "[reports][html]") {
-  std::string html = Html(testing::MakeChartSampleReport(20));
+  std::string html = Html(feedcheck::testing::MakeChartSampleReport(20));
   std::string util = DeskSvg(html, "GPU utilisation over time");
   CHECK(util.find("data-marker=\"busy-threshold\"") != std::string::npos);
   CHECK(util.find("busy threshold (10%)") != std::string::npos);
@@ -311,7 +313,7 @@ TEST_CASE("the timeline marks the busy threshold and names its lane colours", "[
 }
 
 TEST_CASE("a finding's demand against its limit is charted", "[reports][html]") {
-  std::string html = Html(testing::MakeChartSampleReport(20));
+  std::string html = Html(feedcheck::testing::MakeChartSampleReport(20));
   size_t at = html.find("data-marker=\"requests-beyond-account\"");
   REQUIRE(at != std::string::npos);
   std::string svg = html.substr(at, html.find("</svg>", at) - at);
@@ -329,7 +331,7 @@ TEST_CASE("a finding's demand against its limit is charted", "[reports][html]") 
 }
 
 TEST_CASE("listing is charted as entries over time, even for one page", "[reports][html]") {
-  Report r = testing::MakeChartSampleReport(20);
+  Report r = feedcheck::testing::MakeChartSampleReport(20);
   for (auto& s : r.evidence.series) {
     if (s.key == "probe.list.page_ms") s.points = {{1, 42.5}};
     if (s.key == "probe.list.entries_by_time") s.points = {{0, 0}, {0.0425, 812}};
@@ -344,7 +346,7 @@ TEST_CASE("listing is charted as entries over time, even for one page", "[report
 
 TEST_CASE("charts come after the verdict, before the findings, for desk and phone",
           "[reports][html]") {
-  std::string html = Html(testing::MakeChartSampleReport(20));
+  std::string html = Html(feedcheck::testing::MakeChartSampleReport(20));
   size_t charts = html.find("<h2>Charts</h2>");
   REQUIRE(charts != std::string::npos);
   CHECK(charts > html.find("class=\"banner"));
@@ -361,7 +363,7 @@ TEST_CASE("charts come after the verdict, before the findings, for desk and phon
   CHECK(phones == figures);
   CHECK(html.find("@media (max-width:640px)") != std::string::npos);
   // Without any chart to draw there is no Charts section at all.
-  Report bare = testing::MakeSampleReport(5);
+  Report bare = feedcheck::testing::MakeSampleReport(5);
   bare.evidence.series.clear();
   bare.evidence.timeline.clear();
   bare.findings.clear();

@@ -56,7 +56,7 @@ Run Feedcheck(const std::string& args) {
 
 TEST_CASE("postmortem names the bottleneck of the demo job", "[reports][cli][postmortem]") {
   Run json = Feedcheck("--fail-on never postmortem " + kJob + " --format json");
-  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  INFO(feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
   REQUIRE(json.code == 0);
   auto j = nlohmann::json::parse(json.out);
   CHECK(j["kind"] == kReportKind);
@@ -80,7 +80,7 @@ TEST_CASE("postmortem names the bottleneck of the demo job", "[reports][cli][pos
   std::ofstream(saved) << json.out;
   std::string html = kDir + "/report.html";
   CHECK(Feedcheck("report " + saved + " --format html -o " + html).code == 0);
-  CHECK(testing::ReadFileOrEmpty(html).find("account egress") != std::string::npos);
+  CHECK(feedcheck::testing::ReadFileOrEmpty(html).find("account egress") != std::string::npos);
 }
 
 TEST_CASE(
@@ -127,7 +127,8 @@ TEST_CASE("postmortem exit codes: findings at --fail-on, unreadable input",
   CHECK(Feedcheck("--fail-on warning postmortem " + kJob).code == 1);
   Run missing = Feedcheck("postmortem " + kDir + "/no-such-job");
   CHECK(missing.code == 3);
-  CHECK(testing::ReadFileOrEmpty(kDir + "/stderr.txt").find("no-such-job") != std::string::npos);
+  CHECK(feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt").find("no-such-job") !=
+        std::string::npos);
 }
 
 TEST_CASE("postmortem: the account the job read from, and measurements set beside the job",
@@ -155,7 +156,7 @@ TEST_CASE("postmortem: the account the job read from, and measurements set besid
                "points": [[1, 2.5], [2, 5.0], [4, 7.5]]}]})json";
   Run with =
       Feedcheck("--fail-on never postmortem " + kJob + " --with " + saved + " --format json");
-  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  INFO(feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
   REQUIRE(with.code == 0);
   auto w = nlohmann::json::parse(with.out);
   bool measured = false, declared_nodes = false, series = false;
@@ -177,7 +178,7 @@ TEST_CASE("postmortem and analyze of an empty job folder say what they looked fo
   std::filesystem::create_directories(empty);
   for (const char* command : {"postmortem", "analyze"}) {
     Run run = Feedcheck(fmt::format("{} {}", command, empty));
-    std::string err = testing::ReadFileOrEmpty(kDir + "/stderr.txt");
+    std::string err = feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt");
     INFO(command << ": " << err);
     CHECK(run.code == 3);
     CHECK(err.find("nothing readable in " + empty + ": an empty folder") != std::string::npos);
@@ -195,8 +196,8 @@ TEST_CASE("postmortem and analyze of an empty job folder say what they looked fo
   }
   Run missing = Feedcheck("postmortem " + kDir + "/no-such-job");
   CHECK(missing.code == 3);
-  CHECK(testing::ReadFileOrEmpty(kDir + "/stderr.txt").find("no-such-job: does not exist") !=
-        std::string::npos);
+  CHECK(feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt")
+            .find("no-such-job: does not exist") != std::string::npos);
 }
 
 TEST_CASE("postmortem --with an emulator's result: kept apart, never the job's findings",
@@ -223,7 +224,7 @@ TEST_CASE("postmortem --with an emulator's result: kept apart, never the job's f
                "points": [[1, 2.5], [2, 5.0], [4, 6.1]]}]}})json";
   Run json = Feedcheck("--fail-on never postmortem " + kJob + " --region eastus --with " + saved +
                        " --format json");
-  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  INFO(feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
   REQUIRE(json.code == 0);
   auto j = nlohmann::json::parse(json.out);
   // Decided by the job's own logs and the account's metrics, as without --with.
@@ -319,7 +320,7 @@ TEST_CASE("postmortem of a folder of jobs: a fleet, one row per job, every forma
   const std::string corpus = std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs";
   // The terminal at 100 columns: one table, never a "job" of 50-odd nodes.
   Run term = Feedcheck("postmortem " + corpus + " --workers 2");
-  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  INFO(feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
   CHECK(term.code == 1);  // jobs with critical findings
   CHECK(term.out.find("feedcheck Fleet post-mortem") != std::string::npos);
   CHECK(term.out.find(" JOBS: ") != std::string::npos);
@@ -349,18 +350,20 @@ TEST_CASE("postmortem of a folder of jobs: a fleet, one row per job, every forma
   // HTML and Markdown to files, by extension.
   Run html = Feedcheck("--fail-on never postmortem " + corpus + " -o " + kDir + "/fleet.html");
   REQUIRE(html.code == 0);
-  std::string page = testing::ReadFileOrEmpty(kDir + "/fleet.html");
+  std::string page = feedcheck::testing::ReadFileOrEmpty(kDir + "/fleet.html");
   CHECK(page.find("GPU time lost by cause") != std::string::npos);
   CHECK(page.find("<script") == std::string::npos);
   Run md = Feedcheck("--fail-on never postmortem " + corpus + " -o " + kDir + "/fleet.md");
   REQUIRE(md.code == 0);
-  CHECK(testing::ReadFileOrEmpty(kDir + "/fleet.md").find("| job-demo |") != std::string::npos);
+  CHECK(feedcheck::testing::ReadFileOrEmpty(kDir + "/fleet.md").find("| job-demo |") !=
+        std::string::npos);
   // Bad flag values name the flag.
   CHECK(Feedcheck("postmortem " + corpus + " --gpu-hour-price -1").code == 2);
   CHECK(Feedcheck("postmortem " + corpus + " --layout nodes").code == 2);
   CHECK(Feedcheck("postmortem " + corpus + " --metrics " + kJob + "/metrics/storage-metrics.json")
             .code == 2);
-  CHECK(testing::ReadFileOrEmpty(kDir + "/stderr.txt").find("--metrics") != std::string::npos);
+  CHECK(feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt").find("--metrics") !=
+        std::string::npos);
 }
 
 TEST_CASE("postmortem prices GPU time from the size's dated public price, with its source",
@@ -369,7 +372,7 @@ TEST_CASE("postmortem prices GPU time from the size's dated public price, with i
       std::string(FEEDCHECK_SOURCE_DIR) + "/tests/data/joblogs/egress-throttled-download";
   setenv("COLUMNS", "400", 1);  // the notes on one line each, to find them whole
   Run term = Feedcheck("--fail-on never postmortem " + job + " --sku Standard_ND96asr_v4");
-  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  INFO(feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
   REQUIRE(term.code == 0);
   CHECK(term.out.find("GPU time in money (an estimate)") != std::string::npos);
   CHECK(term.out.find("not a bill") != std::string::npos);
@@ -423,7 +426,7 @@ TEST_CASE("fetch and postmortem --job with a stand-in az on PATH", "[reports][cl
   std::filesystem::remove_all(kDir + "/fetched");
   Run fetched = Feedcheck("fetch egress-throttled-download -w ws-ml -g rg-ml -o " + kDir +
                           "/fetched --format json");
-  INFO(testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
+  INFO(feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt"));
   CHECK(fetched.code == 0);
   CHECK(nlohmann::json::parse(fetched.out)["title"] == "Fetch");
   CHECK(fetched.out.find("STANDINSECRETSIG") == std::string::npos);
@@ -443,7 +446,7 @@ TEST_CASE("fetch and postmortem --job with a stand-in az on PATH", "[reports][cl
   setenv("FEEDCHECK_AZ_FAIL", "not-logged-in", 1);
   Run refused =
       Feedcheck("fetch egress-throttled-download -w ws-ml -g rg-ml -o " + kDir + "/refused");
-  const std::string err = testing::ReadFileOrEmpty(kDir + "/stderr.txt");
+  const std::string err = feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt");
   unsetenv("FEEDCHECK_AZ_FAIL");
   unsetenv("FEEDCHECK_AZ_JOB_DIR");
   setenv("PATH", old_path.c_str(), 1);

@@ -47,12 +47,12 @@ Run Feedcheck(const std::string& args) {
   return run;
 }
 
-std::string Stderr() { return testing::ReadFileOrEmpty(kDir + "/stderr.txt"); }
+std::string Stderr() { return feedcheck::testing::ReadFileOrEmpty(kDir + "/stderr.txt"); }
 
 std::string SavedSample() {
   std::filesystem::create_directories(kDir);
   std::string path = kDir + "/RESULT.json";
-  std::ofstream(path) << ReportToJson(testing::MakeSampleReport(8)).dump(2);
+  std::ofstream(path) << ReportToJson(feedcheck::testing::MakeSampleReport(8)).dump(2);
   return path;
 }
 
@@ -73,7 +73,7 @@ TEST_CASE("report re-renders a saved result in each format", "[reports][cli]") {
   CHECK(json.code == 0);
   auto j = nlohmann::json::parse(json.out);
   CHECK(j["schema_version"] == kReportSchemaVersion);
-  CHECK(j == ReportToJson(testing::MakeSampleReport(8)));
+  CHECK(j == ReportToJson(feedcheck::testing::MakeSampleReport(8)));
   CHECK(Feedcheck("--json report " + saved).out == json.out);
 
   std::string html = kDir + "/report.html";
@@ -81,7 +81,7 @@ TEST_CASE("report re-renders a saved result in each format", "[reports][cli]") {
   Run h = Feedcheck("report " + saved + " --format html -o " + html);
   CHECK(h.code == 0);
   CHECK(Stderr().find("wrote " + html) != std::string::npos);
-  CHECK(testing::ReadFileOrEmpty(html).rfind("<!doctype html>", 0) == 0);
+  CHECK(feedcheck::testing::ReadFileOrEmpty(html).rfind("<!doctype html>", 0) == 0);
 }
 
 TEST_CASE("report exits 3 on unreadable input and names the file", "[reports][cli]") {

@@ -30,7 +30,7 @@ std::string AllMessages(const DiagnosticList& d) {
 }  // namespace
 
 TEST_CASE("a report round-trips through JSON unchanged", "[reports][json]") {
-  Report sample = testing::MakeSampleReport(10);
+  Report sample = feedcheck::testing::MakeSampleReport(10);
   json first = ReportToJson(sample);
   CHECK(first["schema_version"] == kReportSchemaVersion);
   CHECK(first["kind"] == kReportKind);
@@ -57,7 +57,7 @@ TEST_CASE("a report round-trips through JSON unchanged", "[reports][json]") {
 
 TEST_CASE("the codes a report describes and a stopped run survive the round trip",
           "[reports][json]") {
-  Report sample = testing::MakeSampleReport(3);
+  Report sample = feedcheck::testing::MakeSampleReport(3);
   CHECK_FALSE(ReportToJson(sample).contains("codes"));  // most reports describe none
   CHECK_FALSE(ReportToJson(sample).contains("complete"));
   sample.codes.uri = "https://example.org/guide";
@@ -84,7 +84,7 @@ TEST_CASE("the codes a report describes and a stopped run survive the round trip
 
 TEST_CASE("a finding's gauge round-trips; a broken one is dropped with a warning",
           "[reports][json]") {
-  Report charted = testing::MakeChartSampleReport(10);
+  Report charted = feedcheck::testing::MakeChartSampleReport(10);
   json first = ReportToJson(charted);
   REQUIRE(first["findings"][0]["gauge"].is_object());
   CHECK(first["findings"][0]["gauge"]["demand"] == 549316);
@@ -106,7 +106,8 @@ TEST_CASE("a finding's gauge round-trips; a broken one is dropped with a warning
 }
 
 TEST_CASE("a saved file loads back", "[reports][json]") {
-  std::string path = TempFile("saved.json", ReportToJson(testing::MakeSampleReport(5)).dump(2));
+  std::string path =
+      TempFile("saved.json", ReportToJson(feedcheck::testing::MakeSampleReport(5)).dump(2));
   Report back;
   DiagnosticList diags;
   REQUIRE(LoadReportFile(path, &back, &diags));
@@ -116,7 +117,7 @@ TEST_CASE("a saved file loads back", "[reports][json]") {
 }
 
 TEST_CASE("a bare facts.json renders as a report without a verdict", "[reports][json]") {
-  Evidence e = testing::MakeSampleReport(5).evidence;
+  Evidence e = feedcheck::testing::MakeSampleReport(5).evidence;
   Report back;
   DiagnosticList diags;
   REQUIRE(ReportFromJson(EvidenceToJson(e), "facts.json", &back, &diags));
@@ -159,7 +160,7 @@ TEST_CASE("unreadable input fails with the file named", "[reports][json]") {
 }
 
 TEST_CASE("wrong types become diagnostics and the rest is kept", "[reports][json]") {
-  json j = ReportToJson(testing::MakeSampleReport(4));
+  json j = ReportToJson(feedcheck::testing::MakeSampleReport(4));
   j["title"] = 42;
   j["findings"][1]["severity"] = "catastrophic";
   j["findings"][2] = "not an object";
@@ -182,7 +183,7 @@ TEST_CASE("wrong types become diagnostics and the rest is kept", "[reports][json
 }
 
 TEST_CASE("a newer schema_version is read with a warning", "[reports][json]") {
-  json j = ReportToJson(testing::MakeSampleReport(4));
+  json j = ReportToJson(feedcheck::testing::MakeSampleReport(4));
   j["schema_version"] = kReportSchemaVersion + 1;
   Report back;
   DiagnosticList diags;
@@ -192,7 +193,7 @@ TEST_CASE("a newer schema_version is read with a warning", "[reports][json]") {
 }
 
 TEST_CASE("the JSON document puts schema_version, verdict and result first", "[reports][json]") {
-  Report sample = testing::MakeSampleReport(5);
+  Report sample = feedcheck::testing::MakeSampleReport(5);
   std::ostringstream out;
   JsonReporter().Render(sample, out);
   const std::string text = out.str();

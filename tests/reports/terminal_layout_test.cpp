@@ -38,7 +38,7 @@ std::string Render(const Report& r, bool verbose = false, size_t width = 100,
 
 // A report with `n` findings whose messages run to several sentences each.
 Report Wordy(size_t n) {
-  Report r = testing::MakeSampleReport(5);
+  Report r = feedcheck::testing::MakeSampleReport(5);
   r.findings.clear();
   for (size_t i = 0; i < n; ++i) {
     Finding f;
@@ -90,7 +90,7 @@ TEST_CASE("a long report says less until it fits one screen; -v says all", "[rep
 }
 
 TEST_CASE("a table too wide for the terminal prints as records", "[reports][terminal]") {
-  Report r = testing::MakeSampleReport(5);
+  Report r = feedcheck::testing::MakeSampleReport(5);
   r.findings.clear();
   r.sections.clear();
   ReportTable t;

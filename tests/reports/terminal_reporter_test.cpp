@@ -13,7 +13,7 @@ using namespace feedcheck;
 namespace {
 std::string Render(bool color, bool verbose = false) {
   std::ostringstream out;
-  TerminalReporter(color, verbose).Render(testing::MakeSampleReport(5), out);
+  TerminalReporter(color, verbose).Render(feedcheck::testing::MakeSampleReport(5), out);
   return out.str();
 }
 size_t LongestWord(const std::string& line) {
@@ -61,7 +61,7 @@ TEST_CASE("terminal report without colour has no escape codes", "[reports][termi
 TEST_CASE("terminal report points at the HTML charts only when there is one to draw",
           "[reports][terminal]") {
   const std::string pointer = "-f html -o report.html: the charts";
-  Report r = testing::MakeSampleReport(5);
+  Report r = feedcheck::testing::MakeSampleReport(5);
   auto render = [](const Report& report) {
     std::ostringstream out;
     TerminalReporter(false, false).Render(report, out);
@@ -106,7 +106,7 @@ TEST_CASE("terminal report -v lists every fact with its value and source", "[rep
 }
 
 TEST_CASE("terminal report fits the width it is given", "[reports][terminal]") {
-  feedcheck::Report r = testing::MakeSampleReport(5);
+  feedcheck::Report r = feedcheck::testing::MakeSampleReport(5);
   r.verdict_detail = std::string(30, 'x') + " " + std::string(300, 'y').replace(40, 1, " ") +
                      " and a long tail of words that must wrap µs µs µs µs µs µs µs µs µs";
   r.findings.front().message.assign(400, 'w');
@@ -168,7 +168,7 @@ TEST_CASE("MakeReporter knows the four formats and nothing else", "[reports]") {
 }
 
 TEST_CASE("terminal report shows the result block unless tables carry it", "[reports][terminal]") {
-  feedcheck::Report r = testing::MakeSampleReport(5);
+  feedcheck::Report r = feedcheck::testing::MakeSampleReport(5);
   r.result = {{"peak_gbps", 23.14, "Gbit/s", "Peak throughput"},
               {"requests", 549316.0, "", "Requests"},
               {"nic_bound", true, "", ""}};
@@ -187,7 +187,7 @@ TEST_CASE("terminal report shows the result block unless tables carry it", "[rep
 }
 
 TEST_CASE("every command lists its facts only with -v", "[reports][terminal]") {
-  feedcheck::Report r = testing::MakeSampleReport(5);
+  feedcheck::Report r = feedcheck::testing::MakeSampleReport(5);
   REQUIRE(r.evidence.facts.size() > 0);
   std::ostringstream plain;
   TerminalReporter(false, false).Render(r, plain);

@@ -13,7 +13,7 @@ using feedcheck::rules::test::Facts;
 
 namespace {
 
-const RuleSet& Builtin() {
+const RuleSet& BuiltinRules() {
   static const RuleSet rules = [] {
     RuleSet s;
     DiagnosticList d;
@@ -55,7 +55,7 @@ TEST_CASE("advise judges the mode it recommends, lint the mode declared", "[rule
       {"workload.mode=ro_mount", "workload.epochs=5", "dataset.bytes=3GB", "dataset.files=3",
        "dataset.median_file_bytes=1GB", "node.local_disk_bytes=6000GiB", "node.vcpus=96",
        "node.nic_gbps=24Gbit/s", "node.count=2", "runtime.setting.RSLEX_DOWNLOADER_THREADS=8"});
-  const AccessDecision advise = DecideAccess(Builtin(), facts, JudgedMode::kRecommended);
+  const AccessDecision advise = DecideAccess(BuiltinRules(), facts, JudgedMode::kRecommended);
   CHECK(advise.declared_mode == "ro_mount");
   CHECK(advise.mode == "download");
   CHECK(advise.advice.mode == "download");
@@ -67,7 +67,7 @@ TEST_CASE("advise judges the mode it recommends, lint the mode declared", "[rule
   CHECK(HasEnv(advise.advice, "RSLEX_DOWNLOADER_THREADS"));
   for (const auto& e : advise.advice.env) CHECK(SettingOutsideMode(e.name, "download").empty());
 
-  const AccessDecision lint = DecideAccess(Builtin(), facts, JudgedMode::kDeclared);
+  const AccessDecision lint = DecideAccess(BuiltinRules(), facts, JudgedMode::kDeclared);
   CHECK(lint.mode == "ro_mount");
   CHECK(lint.advice.mode == "download");  // the switch is still recommended (L001)
   // The job mounts: a download setting does nothing there and is not advised.
@@ -85,7 +85,7 @@ TEST_CASE("a switch to ro_mount comes with the mount settings for the files", "[
                                "dataset.files=8000", "dataset.median_file_bytes=1GB",
                                "workload.access=sequential", "node.local_disk_bytes=6000GiB",
                                "node.vcpus=96", "node.nic_gbps=24Gbit/s", "node.count=1"});
-  const AccessDecision d = DecideAccess(Builtin(), facts, JudgedMode::kRecommended);
+  const AccessDecision d = DecideAccess(BuiltinRules(), facts, JudgedMode::kRecommended);
   CHECK(d.mode == "ro_mount");
   CHECK(HasEnv(d.advice, "DATASET_MOUNT_BLOCK_BASED_CACHE_ENABLED"));
   CHECK_FALSE(HasEnv(d.advice, "RSLEX_DOWNLOADER_THREADS"));
@@ -95,11 +95,11 @@ TEST_CASE("a job that reads no data gets no storage finding", "[rules][decision]
   // 12 nodes of 24 Gbit/s on one 200 Gbit/s account: an egress finding, if the job read data.
   const FactSet facts = Facts({"node.count=12", "node.nic_gbps=24Gbit/s",
                                "account.egress_gbps=200Gbit/s", "node.vcpus=96"});
-  const AccessDecision reads = DecideAccess(Builtin(), facts, JudgedMode::kDeclared);
+  const AccessDecision reads = DecideAccess(BuiltinRules(), facts, JudgedMode::kDeclared);
   REQUIRE(HasFinding(reads.result, "egress-nodes-beyond-account"));
   WorkloadScope none;
   none.reads_data = false;
-  const AccessDecision idle = DecideAccess(Builtin(), facts, JudgedMode::kDeclared, none);
+  const AccessDecision idle = DecideAccess(BuiltinRules(), facts, JudgedMode::kDeclared, none);
   CHECK_FALSE(HasFinding(idle.result, "egress-nodes-beyond-account"));
   for (const auto& f : idle.result.findings) CHECK_FALSE(IsStorageReadFinding(f));
   CHECK_FALSE(idle.dropped_findings.empty());
@@ -114,7 +114,7 @@ TEST_CASE("data outside Azure ML's datastores gets none of the data runtime's se
       {"workload.mode=ro_mount", "workload.epochs=1", "dataset.bytes=2TB", "dataset.files=2000",
        "dataset.median_file_bytes=1GB", "workload.access=sequential", "workload.readers=8",
        "account.kind=netapp_files", "node.local_disk_bytes=6000GiB", "node.vcpus=96"});
-  const AccessDecision d = DecideAccess(Builtin(), facts, JudgedMode::kRecommended);
+  const AccessDecision d = DecideAccess(BuiltinRules(), facts, JudgedMode::kRecommended);
   CHECK_FALSE(d.out_of_scope.empty());
   CHECK(d.advice.env.empty());
   CHECK(d.advice.config.empty());

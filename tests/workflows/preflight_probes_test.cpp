@@ -150,7 +150,7 @@ TEST_CASE("node stages: the disk's test file is its own budget and is removed; n
 
 TEST_CASE("an unreachable target ends the pre-flight after its first stage",
           "[workflows][preflight]") {
-  auto client = std::make_shared<testing::ScriptedHttpClient>([](const HttpRequest&) {
+  auto client = std::make_shared<feedcheck::testing::ScriptedHttpClient>([](const HttpRequest&) {
     HttpResponse r;
     r.status = 0;
     r.transport_error = "Couldn't connect to server";
@@ -161,7 +161,7 @@ TEST_CASE("an unreachable target ends the pre-flight after its first stage",
   REQUIRE(ParseTarget("https://acct.blob.core.windows.net/data/train/", {}, &env.target, &error));
   env.make_client = [client]() -> std::unique_ptr<HttpClient> {
     struct Shared : HttpClient {
-      std::shared_ptr<testing::ScriptedHttpClient> c;
+      std::shared_ptr<feedcheck::testing::ScriptedHttpClient> c;
       HttpResponse Perform(const HttpRequest& r) override { return c->Perform(r); }
     };
     auto s = std::make_unique<Shared>();
