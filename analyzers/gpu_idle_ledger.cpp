@@ -12,8 +12,8 @@
 namespace feedcheck::analyzers {
 
 namespace {
-constexpr size_t kMaxLedgerBuckets =
-    50000;  // 10 s buckets: about 5.8 days before the first widening
+// 10 s buckets: about 5.8 days before the first widening.
+constexpr size_t kMaxLedgerBuckets = 50000;
 constexpr size_t kMaxGpus = 4096;
 // Nodes whose lost time is also kept by bucket (each up to kMaxLedgerBuckets): past this many, a
 // node's GPUs count for the job only, and its row has no phase split.

@@ -14,8 +14,6 @@ double PerJob(const FleetSummary& f) {
 
 TableCell Hours(double gpu_s) { return {fmt::format("{:.1f}", gpu_s / 3600), gpu_s / 3600}; }
 
-TableCell JobsCell(size_t n) { return {fmt::format("{}", n), static_cast<double>(n)}; }
-
 // "+12%", "-3%", "new", "gone".
 TableCell Change(double a, double b) {
   if (a <= 0 && b <= 0) return {"-", std::nullopt};
@@ -33,9 +31,9 @@ ReportTable Totals(const FleetSummary& a, const FleetSummary& b) {
     TableCell change = Change(x.value.value_or(0), y.value.value_or(0));
     t.rows.push_back({{what, std::nullopt}, std::move(x), std::move(y), std::move(change)});
   };
-  row("jobs", JobsCell(a.jobs.size()), JobsCell(b.jobs.size()));
-  row("jobs diagnosed", JobsCell(static_cast<size_t>(a.diagnosed)),
-      JobsCell(static_cast<size_t>(b.diagnosed)));
+  row("jobs", CountCell(a.jobs.size()), CountCell(b.jobs.size()));
+  row("jobs diagnosed", CountCell(static_cast<size_t>(a.diagnosed)),
+      CountCell(static_cast<size_t>(b.diagnosed)));
   row("GPU-hours lost", Hours(a.gpu_lost_gpu_s), Hours(b.gpu_lost_gpu_s));
   row("GPU-hours lost per job (with GPU samples)", {fmt::format("{:.2f}", PerJob(a)), PerJob(a)},
       {fmt::format("{:.2f}", PerJob(b)), PerJob(b)});
@@ -63,8 +61,8 @@ ReportTable Causes(const FleetSummary& a, const FleetSummary& b) {
                       Hours(xa),
                       Hours(yb),
                       Change(xa, yb),
-                      JobsCell(x ? x->jobs : 0),
-                      JobsCell(y ? y->jobs : 0)});
+                      CountCell(x ? x->jobs : 0),
+                      CountCell(y ? y->jobs : 0)});
   }
   return t;
 }
@@ -85,8 +83,8 @@ ReportTable Accounts(const FleetSummary& a, const FleetSummary& b) {
   for (const auto& [name, pair] : by) {
     const auto& [x, y] = pair;
     t.rows.push_back({{name, std::nullopt},
-                      JobsCell(x ? x->throttled_jobs.size() : 0),
-                      JobsCell(y ? y->throttled_jobs.size() : 0),
+                      CountCell(x ? x->throttled_jobs.size() : 0),
+                      CountCell(y ? y->throttled_jobs.size() : 0),
                       Hours(x ? x->throttled_gpu_s : 0),
                       Hours(y ? y->throttled_gpu_s : 0)});
   }

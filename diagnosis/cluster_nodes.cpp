@@ -11,11 +11,6 @@ namespace feedcheck::diagnosis {
 
 namespace {
 
-double NumberOr(const FactSet& facts, const std::string& key, double fallback) {
-  const Fact* f = facts.Find(key);
-  return f && f->is_number() ? f->number() : fallback;
-}
-
 double Median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -32,9 +27,9 @@ std::vector<NodeRow> NodeRowsOf(const std::vector<analyzers::NodeEvidence>& node
     const FactSet& f = n.evidence.facts;
     NodeRow row;
     row.node = n.node;
-    row.download_s = NumberOr(f, "runtime.download_s", -1);
-    row.gpu_util_mean = NumberOr(f, "gpu.util_mean", -1);
-    row.gpu_lost_gpu_s = NumberOr(f, "gpu.lost_gpu_s", -1);
+    row.download_s = f.NumberOr("runtime.download_s", -1);
+    row.gpu_util_mean = f.NumberOr("gpu.util_mean", -1);
+    row.gpu_lost_gpu_s = f.NumberOr("gpu.lost_gpu_s", -1);
     double throttled = -1;
     for (const auto& [key, fact] : f) {
       if (key.rfind("runtime.throttled.", 0) != 0 || !fact.is_number()) continue;
@@ -85,8 +80,8 @@ void AddGpuNodeRows(const FactSet& facts, std::vector<NodeRow>* rows) {
     std::sort(gpu_nodes.begin(), gpu_nodes.end());
     for (size_t i = 0; i < gpu_nodes.size(); ++i) {
       NodeRow* r = without_gpu[i];
-      r->gpu_util_mean = NumberOr(facts, prefix + gpu_nodes[i], -1);
-      r->gpu_lost_gpu_s = NumberOr(facts, "gpu.node_lost_gpu_s." + gpu_nodes[i], -1);
+      r->gpu_util_mean = facts.NumberOr(prefix + gpu_nodes[i], -1);
+      r->gpu_lost_gpu_s = facts.NumberOr("gpu.node_lost_gpu_s." + gpu_nodes[i], -1);
       r->node += " ~ " + gpu_nodes[i];
     }
     return;
@@ -98,9 +93,9 @@ void AddGpuNodeRows(const FactSet& facts, std::vector<NodeRow>* rows) {
       it = rows->end() - 1;
       it->node = node;
     }
-    if (it->gpu_util_mean < 0) it->gpu_util_mean = NumberOr(facts, prefix + node, -1);
+    if (it->gpu_util_mean < 0) it->gpu_util_mean = facts.NumberOr(prefix + node, -1);
     if (it->gpu_lost_gpu_s < 0)
-      it->gpu_lost_gpu_s = NumberOr(facts, "gpu.node_lost_gpu_s." + node, -1);
+      it->gpu_lost_gpu_s = facts.NumberOr("gpu.node_lost_gpu_s." + node, -1);
   }
 }
 

@@ -257,8 +257,6 @@ bool IsInputActivity(const TimelineInterval& iv) {
          (analyzers::IContains(iv.label, "download") || analyzers::IContains(iv.label, "mount"));
 }
 
-double CountOf(const FactSet& facts, const char* key) { return facts.Number(key).value_or(0); }
-
 // GPUs idle this share of their sampled time or more idled throughout.
 constexpr double kNeverReadIdleShare = 0.95;
 
@@ -295,7 +293,8 @@ const TimelineInterval* FirstFailedInput(const Evidence& ev, bool unfinished) {
 }
 
 bool InputFailedOnFullDisk(const Evidence& ev) {
-  return CountOf(ev.facts, "runtime.disk_full_lines") > 0 && FirstFailedInput(ev, true) != nullptr;
+  return ev.facts.NumberOr("runtime.disk_full_lines", 0) > 0 &&
+         FirstFailedInput(ev, true) != nullptr;
 }
 
 Finding FullDiskFinding(const Evidence& ev) {
@@ -342,8 +341,8 @@ bool MetricsServedNothing(const Evidence& ev) {
   const FactSet& f = ev.facts;
   const auto peak = f.Number("metrics.egress_gbps_peak");
   return peak && *peak <= 0 && f.Number("gpu.idle_fraction").value_or(0) >= kNeverReadIdleShare &&
-         CountOf(f, "metrics.transactions.AuthorizationError") +
-                 CountOf(f, "metrics.transactions.ClientOtherError") >
+         f.NumberOr("metrics.transactions.AuthorizationError", 0) +
+                 f.NumberOr("metrics.transactions.ClientOtherError", 0) >
              0;
 }
 
@@ -363,13 +362,14 @@ bool InputNeverRead(const Evidence& ev) {
   const FactSet& f = ev.facts;
   const bool refused = std::any_of(ev.timeline.begin(), ev.timeline.end(),
                                    [](const TimelineInterval& iv) { return iv.lane == "access"; });
-  const bool access_signs = refused || CountOf(f, "runtime.retry_give_ups") > 0 ||
-                            CountOf(f, "runtime.mount_failures") > 0 ||
+  const bool access_signs = refused || f.NumberOr("runtime.retry_give_ups", 0) > 0 ||
+                            f.NumberOr("runtime.mount_failures", 0) > 0 ||
                             f.Find("runtime.stream_error") != nullptr;
   if (failed > 0 && succeeded == 0 && access_signs) return true;
   // The mount came up, but every read behind it failed until the runtime gave up.
-  return CountOf(f, "runtime.retry_give_ups") > 0 && !AnyReadSpan(f) &&
-         (CountOf(f, "runtime.mount_failures") > 0 || CountOf(f, "runtime.activity_failures") > 0);
+  return f.NumberOr("runtime.retry_give_ups", 0) > 0 && !AnyReadSpan(f) &&
+         (f.NumberOr("runtime.mount_failures", 0) > 0 ||
+          f.NumberOr("runtime.activity_failures", 0) > 0);
 }
 
 Finding NeverReadFinding(const Evidence& ev) {
@@ -387,8 +387,8 @@ Finding NeverReadFinding(const Evidence& ev) {
         "(AuthorizationError: 403; ClientOtherError: 404 and others), while the GPUs idled "
         "throughout: no GPU time went to training. The data runtime's logs (system_logs/"
         "data_capability) would name the failed request.",
-        CountOf(ev.facts, "metrics.transactions.AuthorizationError") +
-            CountOf(ev.facts, "metrics.transactions.ClientOtherError"));
+        ev.facts.NumberOr("metrics.transactions.AuthorizationError", 0) +
+            ev.facts.NumberOr("metrics.transactions.ClientOtherError", 0));
     f.source =
         "\"Troubleshoot data access errors\", Azure Machine Learning documentation, "
         "https://learn.microsoft.com/azure/machine-learning/how-to-troubleshoot-data-access; "
